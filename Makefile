@@ -1,0 +1,29 @@
+GO ?= go
+BIN := bin/runx
+
+.PHONY: build test lint bench proto install-tools
+
+build:
+	$(GO) build -o $(BIN) ./cmd/runx
+
+# The whole suite: unit, plugin, conformance and CLI scenario tests.
+test:
+	$(GO) test -count=1 -timeout 14m ./...
+
+lint:
+	@test -z "$$(gofmt -l .)" || { gofmt -l .; exit 1; }
+	$(GO) vet ./...
+
+bench:
+	$(GO) run ./bench/report -out docs/PERFORMANCE.md
+
+proto:
+	PATH="$$PATH:$$($(GO) env GOPATH)/bin" protoc -I sdk/proto \
+		--go_out=sdk/proto/pluginv1 --go_opt=paths=source_relative \
+		--go-grpc_out=sdk/proto/pluginv1 --go-grpc_opt=paths=source_relative \
+		runx/plugin/v1/plugin.proto
+	mv sdk/proto/pluginv1/runx/plugin/v1/*.go sdk/proto/pluginv1/ && rm -rf sdk/proto/pluginv1/runx
+
+install-tools:
+	$(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
+	$(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@v1.6.2

@@ -1,0 +1,40 @@
+package host
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error is a typed host failure with a stable snake_case code.
+type Error struct {
+	Code    string
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string { return e.Message }
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrPluginUnavailable is wrapped by every error meaning the plugin process
+// went away under a call: crashed, killed, or its transport broke.
+var ErrPluginUnavailable = errors.New("plugin unavailable")
+
+func hostErr(code string, err error, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Err: err}
+}
+
+// Codes.
+const (
+	CodePluginNotFound         = "plugin_not_found"
+	CodePluginUnpinned         = "plugin_unpinned"
+	CodePluginChecksumMismatch = "plugin_checksum_mismatch"
+	CodePluginLockInvalid      = "plugin_lock_invalid"
+	CodeProtocolUnsupported    = "plugin_protocol_unsupported"
+	CodePluginStartFailed      = "plugin_start_failed"
+	CodePluginCrashed          = "plugin_crashed"
+	CodePluginTimeout          = "plugin_timeout"
+	CodePluginTransport        = "plugin_transport_failed"
+	CodePluginOutputTooLarge   = "plugin_output_too_large"
+	CodeCapabilityNotFound     = "capability_not_found"
+	CodeCallCancelled          = "call_cancelled"
+)

@@ -1,0 +1,285 @@
+package host
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+	sdk "github.com/runxhq/runx/sdk/plugin"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// envAllowlist is the only host environment a plugin process receives.
+var envAllowlist = []string{"PATH", "TMPDIR", "RUNX_LOG"}
+
+// Config configures a Supervisor.
+type Config struct {
+	Discovery   *Discovery
+	RunxVersion string
+	Logger      hclog.Logger
+	// StartTimeout bounds a plugin's handshake.
+	StartTimeout time.Duration
+}
+
+// Supervisor owns the plugin processes of one kernel process.
+type Supervisor struct {
+	cfg       Config
+	socketDir string
+
+	mu      sync.Mutex
+	plugins map[string]*instance
+	closed  bool
+}
+
+// instance is one running plugin process.
+type instance struct {
+	once   sync.Once
+	err    error
+	client *goplugin.Client
+	rpc    *sdk.Client
+	info   *sdk.Info
+	pid    int
+}
+
+// PluginRef records which plugin answered a call, for receipts.
+type PluginRef struct {
+	Name     string
+	Version  string
+	Protocol int
+	Pid      int
+}
+
+// NewSupervisor prepares a supervisor. Plugins start on first use. Unix
+// sockets live in a fresh directory only this user can enter, which is what
+// protects the channel (go-plugin's AutoMTLS costs ~30 ms per cold start).
+func NewSupervisor(cfg Config) (*Supervisor, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = hclog.NewNullLogger()
+	}
+	if cfg.StartTimeout == 0 {
+		cfg.StartTimeout = 15 * time.Second
+	}
+	dir, err := os.MkdirTemp("", "runx-plugins-")
+	if err != nil {
+		return nil, fmt.Errorf("create plugin socket directory: %w", err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("secure plugin socket directory: %w", err)
+	}
+	return &Supervisor{cfg: cfg, socketDir: dir, plugins: map[string]*instance{}}, nil
+}
+
+// Close stops every plugin process in order and removes the socket directory.
+func (s *Supervisor) Close() {
+	s.mu.Lock()
+	s.closed = true
+	all := s.plugins
+	s.plugins = map[string]*instance{}
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, inst := range all {
+		if inst.client != nil {
+			wg.Add(1)
+			go func() { defer wg.Done(); inst.client.Kill() }()
+		}
+	}
+	wg.Wait()
+	_ = os.RemoveAll(s.socketDir)
+}
+
+// get returns the running instance of a plugin, starting it if needed and
+// replacing one whose process has exited.
+func (s *Supervisor) get(ctx context.Context, name string) (*instance, error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, hostErr(CodePluginStartFailed, ErrPluginUnavailable, "the plugin host is shut down")
+	}
+	inst, ok := s.plugins[name]
+	if ok && inst.client != nil && inst.client.Exited() {
+		delete(s.plugins, name)
+		ok = false
+	}
+	if !ok {
+		inst = &instance{}
+		s.plugins[name] = inst
+	}
+	s.mu.Unlock()
+	inst.once.Do(func() { inst.err = s.start(ctx, name, inst) })
+	if inst.err != nil {
+		s.discard(name, inst)
+		return nil, inst.err
+	}
+	return inst, nil
+}
+
+func (s *Supervisor) start(ctx context.Context, name string, inst *instance) error {
+	launch, err := s.cfg.Discovery.Resolve(name)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(launch.Path, launch.Args...)
+	cmd.Env = pluginEnv(s.socketDir)
+	cmd.Dir = os.TempDir()
+	cc := &goplugin.ClientConfig{
+		HandshakeConfig:  sdk.Handshake,
+		VersionedPlugins: sdk.ClientPluginSet(),
+		Cmd:              cmd,
+		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
+		SkipHostEnv:      true,
+		Logger:           s.cfg.Logger.Named(name),
+		StartTimeout:     s.cfg.StartTimeout,
+		GRPCDialOptions:  sdk.GRPCDialOptions(),
+		UnixSocketConfig: &goplugin.UnixSocketConfig{TempDir: s.socketDir},
+	}
+	if launch.SHA256 != nil {
+		cc.SecureConfig = &goplugin.SecureConfig{Checksum: launch.SHA256, Hash: sha256.New()}
+	}
+	client := goplugin.NewClient(cc)
+	inst.client = client
+	rpcProto, err := client.Client()
+	if err != nil {
+		return startError(name, err)
+	}
+	rpc, err := sdk.Dispense(rpcProto)
+	if err != nil {
+		return hostErr(CodePluginStartFailed, err, "plugin %q started but served no runx capability: %v", name, err)
+	}
+	info, err := rpc.Describe(ctx, s.cfg.RunxVersion)
+	if err != nil {
+		return hostErr(CodePluginStartFailed, err, "plugin %q did not describe itself: %v", name, err)
+	}
+	if info.ProtocolVersion != sdk.ProtocolVersion {
+		return hostErr(CodeProtocolUnsupported, nil, "plugin %q %s speaks runx.plugin.v%d; this runx speaks v%d", name, info.Version, info.ProtocolVersion, sdk.ProtocolVersion)
+	}
+	inst.rpc, inst.info = rpc, info
+	if rc := client.ReattachConfig(); rc != nil {
+		inst.pid = rc.Pid
+	}
+	return nil
+}
+
+func startError(name string, err error) error {
+	msg := err.Error()
+	if strings.Contains(strings.ToLower(msg), "incompatible api version") {
+		return hostErr(CodeProtocolUnsupported, err, "plugin %q speaks a protocol version this runx does not (this runx speaks runx.plugin.v%d): %s", name, sdk.ProtocolVersion, msg)
+	}
+	if errors.Is(err, goplugin.ErrChecksumsDoNotMatch) {
+		return hostErr(CodePluginChecksumMismatch, err, "plugin %q changed after it was checked against its pin; runx refuses it", name)
+	}
+	return hostErr(CodePluginStartFailed, err, "plugin %q failed to start: %s", name, msg)
+}
+
+func pluginEnv(socketDir string) []string {
+	env := []string{goplugin.EnvUnixSocketDir + "=" + socketDir}
+	for _, k := range envAllowlist {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+// discard kills an instance and forgets it, so the next call starts afresh.
+func (s *Supervisor) discard(name string, inst *instance) {
+	s.mu.Lock()
+	if s.plugins[name] == inst {
+		delete(s.plugins, name)
+	}
+	s.mu.Unlock()
+	if inst.client != nil {
+		inst.client.Kill()
+	}
+}
+
+// Describe starts (if needed) the named plugin and returns its description.
+func (s *Supervisor) Describe(ctx context.Context, name string) (*sdk.Info, PluginRef, error) {
+	inst, err := s.get(ctx, name)
+	if err != nil {
+		return nil, PluginRef{}, err
+	}
+	return inst.info, inst.ref(), nil
+}
+
+func (inst *instance) ref() PluginRef {
+	return PluginRef{Name: inst.info.Name, Version: inst.info.Version, Protocol: inst.info.ProtocolVersion, Pid: inst.pid}
+}
+
+// Definition returns the description of one capability from its plugin.
+func (s *Supervisor) Definition(ctx context.Context, capability string) (*sdk.Definition, PluginRef, error) {
+	info, ref, err := s.Describe(ctx, PluginFor(capability))
+	if err != nil {
+		return nil, ref, err
+	}
+	for i := range info.Capabilities {
+		if info.Capabilities[i].ID == capability {
+			return &info.Capabilities[i], ref, nil
+		}
+	}
+	return nil, ref, hostErr(CodeCapabilityNotFound, nil, "plugin %q serves no capability %q", ref.Name, capability)
+}
+
+// Invoke runs one call on the plugin that owns its capability. A typed
+// refusal or failure from the plugin comes back as a Result; a host failure
+// (start, crash, timeout, transport) as an *Error. A call that may have had an
+// effect is never sent again.
+func (s *Supervisor) Invoke(ctx context.Context, call *sdk.Call, maxOutput int64) (*sdk.Result, PluginRef, error) {
+	name := PluginFor(call.Capability)
+	inst, err := s.get(ctx, name)
+	if err != nil {
+		return nil, PluginRef{}, err
+	}
+	ref := inst.ref()
+	res, err := inst.rpc.Invoke(ctx, call, maxOutput)
+	if err != nil {
+		s.discard(name, inst)
+		return nil, ref, s.invokeError(ctx, name, inst, err)
+	}
+	if res.DiscardWorker {
+		s.discard(name, inst)
+	}
+	return res, ref, nil
+}
+
+func (s *Supervisor) invokeError(ctx context.Context, name string, inst *instance, err error) error {
+	switch {
+	case errors.Is(err, sdk.ErrOutputTooLarge):
+		return hostErr(CodePluginOutputTooLarge, err, "plugin %q: %v", name, err)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return hostErr(CodePluginTimeout, ErrPluginUnavailable, "plugin %q did not answer before the call's deadline; its process was stopped", name)
+	case ctx.Err() != nil:
+		return hostErr(CodeCallCancelled, ctx.Err(), "the call to plugin %q was cancelled", name)
+	}
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Unavailable || inst.client.Exited() {
+		return hostErr(CodePluginCrashed, fmt.Errorf("%w: %v", ErrPluginUnavailable, err), "plugin %q exited during the call; the call failed and the next call starts a fresh process", name)
+	}
+	return hostErr(CodePluginTransport, fmt.Errorf("%w: %v", ErrPluginUnavailable, err), "plugin %q broke the protocol: %v", name, err)
+}
+
+// Cancel asks the owning plugin to cancel one in-flight call.
+func (s *Supervisor) Cancel(ctx context.Context, capability, callID string) (string, error) {
+	inst, err := s.get(ctx, PluginFor(capability))
+	if err != nil {
+		return "", err
+	}
+	return inst.rpc.Cancel(ctx, callID)
+}
+
+// Pid returns the process id of a running plugin, or 0.
+func (s *Supervisor) Pid(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if inst, ok := s.plugins[name]; ok && inst.info != nil {
+		return inst.pid
+	}
+	return 0
+}

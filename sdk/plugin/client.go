@@ -1,0 +1,106 @@
+package plugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/runxhq/runx/sdk/proto/pluginv1"
+)
+
+// Client speaks runx.plugin.v1 to one served plugin. The kernel's host uses
+// it; a Go error from it means the transport failed.
+type Client struct {
+	rpc pluginv1.CapabilityClient
+}
+
+// Describe asks the plugin for its identity and capabilities.
+func (c *Client) Describe(ctx context.Context, runxVersion string) (*Info, error) {
+	resp, err := c.rpc.Describe(ctx, &pluginv1.DescribeRequest{RunxVersion: runxVersion})
+	if err != nil {
+		return nil, err
+	}
+	return infoFromProto(resp), nil
+}
+
+// ErrOutputTooLarge is returned when a plugin streams more than the caller's
+// bound allows; the stream is abandoned at once rather than buffered.
+var ErrOutputTooLarge = errors.New("plugin output exceeds its bound")
+
+// Invoke streams call's input to the plugin and collects the answer, taking
+// at most maxOutput bytes of output (0 means MaxPayloadBytes).
+func (c *Client) Invoke(ctx context.Context, call *Call, maxOutput int64) (*Result, error) {
+	if maxOutput <= 0 || maxOutput > MaxPayloadBytes {
+		maxOutput = MaxPayloadBytes
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := c.rpc.Invoke(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := sendCall(stream, call); err != nil {
+		return nil, err
+	}
+	var output []byte
+	for {
+		frame, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("plugin closed the stream without a result")
+		}
+		if err != nil {
+			return nil, err
+		}
+		if chunk := frame.GetOutputChunk(); len(chunk) > 0 {
+			if int64(len(output)+len(chunk)) > maxOutput {
+				return nil, fmt.Errorf("%w: more than %d bytes", ErrOutputTooLarge, maxOutput)
+			}
+			output = append(output, chunk...)
+		}
+		if r := frame.GetResult(); r != nil {
+			if r.GetOutputSize() != int64(len(output)) {
+				return nil, fmt.Errorf("plugin announced %d output bytes and sent %d", r.GetOutputSize(), len(output))
+			}
+			return &Result{
+				Status:        r.GetStatus(),
+				Code:          r.GetCode(),
+				Message:       r.GetMessage(),
+				Output:        output,
+				Evidence:      r.GetEvidence(),
+				DiscardWorker: r.GetDiscardWorker(),
+			}, nil
+		}
+	}
+}
+
+func sendCall(stream pluginv1.Capability_InvokeClient, call *Call) error {
+	start := &pluginv1.InvokeRequest{Start: &pluginv1.InvokeStart{
+		Capability: call.Capability,
+		Context:    contextToProto(&call.Context),
+		InputSize:  int64(len(call.Input)),
+	}}
+	in := call.Input
+	first := min(len(in), MaxChunkBytes)
+	start.InputChunk = in[:first]
+	start.InputEnd = first == len(in)
+	if err := stream.Send(start); err != nil {
+		return err
+	}
+	for off := first; off < len(in); off += MaxChunkBytes {
+		end := min(off+MaxChunkBytes, len(in))
+		if err := stream.Send(&pluginv1.InvokeRequest{InputChunk: in[off:end], InputEnd: end == len(in)}); err != nil {
+			return err
+		}
+	}
+	return stream.CloseSend()
+}
+
+// Cancel asks the plugin to cancel one in-flight call.
+func (c *Client) Cancel(ctx context.Context, callID string) (string, error) {
+	resp, err := c.rpc.Cancel(ctx, &pluginv1.CancelRequest{CallId: callID})
+	if err != nil {
+		return "", err
+	}
+	return resp.GetState(), nil
+}

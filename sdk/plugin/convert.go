@@ -1,0 +1,117 @@
+package plugin
+
+import (
+	"time"
+
+	"github.com/runxhq/runx/sdk/proto/pluginv1"
+)
+
+func infoToProto(in *Info) *pluginv1.DescribeResponse {
+	out := &pluginv1.DescribeResponse{
+		Name:            in.Name,
+		Version:         in.Version,
+		SdkVersion:      in.SDKVersion,
+		ProtocolVersion: uint32(in.ProtocolVersion),
+	}
+	for _, d := range in.Capabilities {
+		pd := &pluginv1.CapabilityDefinition{
+			Id:           d.ID,
+			Summary:      d.Summary,
+			InputSchema:  d.InputSchema,
+			OutputSchema: d.OutputSchema,
+			Effect:       d.Effect,
+			Scopes:       d.Scopes,
+			Approval:     d.Approval,
+			Idempotent:   d.Idempotent,
+		}
+		if d.Cost != nil {
+			pd.Cost = &pluginv1.Cost{Per: d.Cost.Per, Source: d.Cost.Source, SourceUrl: d.Cost.SourceURL}
+			if d.Cost.USDMicro != nil {
+				pd.Cost.HasUsdMicro = true
+				pd.Cost.UsdMicro = *d.Cost.USDMicro
+			}
+		}
+		out.Capabilities = append(out.Capabilities, pd)
+	}
+	return out
+}
+
+func infoFromProto(in *pluginv1.DescribeResponse) *Info {
+	out := &Info{
+		Name:            in.GetName(),
+		Version:         in.GetVersion(),
+		SDKVersion:      in.GetSdkVersion(),
+		ProtocolVersion: int(in.GetProtocolVersion()),
+	}
+	for _, pd := range in.GetCapabilities() {
+		d := Definition{
+			ID:           pd.GetId(),
+			Summary:      pd.GetSummary(),
+			InputSchema:  pd.GetInputSchema(),
+			OutputSchema: pd.GetOutputSchema(),
+			Effect:       pd.GetEffect(),
+			Scopes:       pd.GetScopes(),
+			Approval:     pd.GetApproval(),
+			Idempotent:   pd.GetIdempotent(),
+		}
+		if c := pd.GetCost(); c != nil {
+			d.Cost = &Cost{Per: c.GetPer(), Source: c.GetSource(), SourceURL: c.GetSourceUrl()}
+			if c.GetHasUsdMicro() {
+				v := c.GetUsdMicro()
+				d.Cost.USDMicro = &v
+			}
+		}
+		out.Capabilities = append(out.Capabilities, d)
+	}
+	return out
+}
+
+func contextToProto(c *Context) *pluginv1.InvocationContext {
+	return &pluginv1.InvocationContext{
+		RunId:          c.RunID,
+		StepAddress:    c.StepAddress,
+		CallId:         c.CallID,
+		Attempt:        uint32(c.Attempt),
+		WorkspaceRoot:  c.WorkspaceRoot,
+		PackageRoot:    c.PackageRoot,
+		Reach:          c.Reach,
+		ReachRoots:     c.ReachRoots,
+		DeadlineUnixMs: unixMillis(c.Deadline),
+		IdempotencyKey: c.IdempotencyKey,
+		Binding:        c.Binding,
+		Credentials:    c.Credentials,
+		ClockUnixMs:    unixMillis(c.Clock),
+	}
+}
+
+func contextFromProto(c *pluginv1.InvocationContext) Context {
+	return Context{
+		RunID:          c.GetRunId(),
+		StepAddress:    c.GetStepAddress(),
+		CallID:         c.GetCallId(),
+		Attempt:        int(c.GetAttempt()),
+		WorkspaceRoot:  c.GetWorkspaceRoot(),
+		PackageRoot:    c.GetPackageRoot(),
+		Reach:          c.GetReach(),
+		ReachRoots:     c.GetReachRoots(),
+		Deadline:       fromMillis(c.GetDeadlineUnixMs()),
+		IdempotencyKey: c.GetIdempotencyKey(),
+		Binding:        c.GetBinding(),
+		Credentials:    c.GetCredentials(),
+		Clock:          fromMillis(c.GetClockUnixMs()),
+	}
+}
+
+func unixMillis(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func fromMillis(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}

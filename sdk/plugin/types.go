@@ -1,0 +1,115 @@
+package plugin
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Version is the SDK's own version, reported in Describe.
+const Version = "0.1.0"
+
+// Effect classes a capability declares.
+const (
+	EffectNone    = "none"
+	EffectRead    = "read"
+	EffectWrite   = "write"
+	EffectProcess = "process"
+)
+
+// Approval modes a capability declares.
+const (
+	ApprovalNone     = "none"
+	ApprovalOptional = "optional"
+	ApprovalRequired = "required"
+)
+
+// Status of an invocation's answer.
+const (
+	StatusOK      = "ok"
+	StatusRefused = "refused"
+	StatusFailed  = "failed"
+)
+
+// Info is a plugin's Describe answer.
+type Info struct {
+	Name            string       `json:"name"`
+	Version         string       `json:"version"`
+	SDKVersion      string       `json:"sdk_version"`
+	ProtocolVersion int          `json:"protocol_version"`
+	Capabilities    []Definition `json:"capabilities"`
+}
+
+// Definition is the one typed description of a capability. Every view of a
+// capability (inspection, admission, agent tool lists) reads this.
+type Definition struct {
+	ID           string          `json:"id"`
+	Summary      string          `json:"summary"`
+	InputSchema  json.RawMessage `json:"input_schema,omitempty"`
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
+	Effect       string          `json:"effect"`
+	Scopes       []string        `json:"scopes,omitempty"`
+	Approval     string          `json:"approval"`
+	Idempotent   bool            `json:"idempotent"`
+	Cost         *Cost           `json:"cost,omitempty"`
+}
+
+// Cost is what a provider charges per call. A nil USDMicro means the price is
+// unknown, which is never the same as free.
+type Cost struct {
+	USDMicro  *int64 `json:"usd_micro,omitempty"`
+	Per       string `json:"per"`
+	Source    string `json:"source"`
+	SourceURL string `json:"source_url,omitempty"`
+}
+
+// Context is what the kernel tells a plugin about one call.
+type Context struct {
+	RunID          string            `json:"run_id"`
+	StepAddress    string            `json:"step_address"`
+	CallID         string            `json:"call_id"`
+	Attempt        int               `json:"attempt"`
+	WorkspaceRoot  string            `json:"workspace_root,omitempty"`
+	PackageRoot    string            `json:"package_root,omitempty"`
+	Reach          string            `json:"reach,omitempty"`
+	ReachRoots     []string          `json:"reach_roots,omitempty"`
+	Deadline       time.Time         `json:"deadline,omitzero"`
+	IdempotencyKey string            `json:"idempotency_key,omitempty"`
+	Binding        json.RawMessage   `json:"binding,omitempty"`
+	Credentials    map[string]string `json:"-"`
+	Clock          time.Time         `json:"clock,omitzero"`
+}
+
+// Call is one invocation of a capability.
+type Call struct {
+	Capability string
+	Context    Context
+	// Input is canonical JSON.
+	Input []byte
+}
+
+// Result is a plugin's typed answer. A refusal or a failure is a Result, not
+// a Go error: an error means the transport failed or there is a bug.
+type Result struct {
+	Status   string
+	Code     string
+	Message  string
+	Output   []byte
+	Evidence json.RawMessage
+	// DiscardWorker asks the kernel not to reuse this plugin process.
+	DiscardWorker bool
+}
+
+// OK is a successful answer carrying output (JSON) and optional evidence.
+func OK(output []byte, evidence json.RawMessage) *Result {
+	return &Result{Status: StatusOK, Output: output, Evidence: evidence}
+}
+
+// Refused is a typed refusal: the call was not carried out.
+func Refused(code, message string) *Result {
+	return &Result{Status: StatusRefused, Code: code, Message: message}
+}
+
+// Failed is a typed failure: the call was attempted and did not succeed.
+func Failed(code, message string) *Result {
+	return &Result{Status: StatusFailed, Code: code, Message: message}
+}
