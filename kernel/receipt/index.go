@@ -1,0 +1,141 @@
+package receipt
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// IndexEntry is one line of index.jsonl: enough to list and find receipts
+// without opening them. The index is a listing aid; the receipt files are the
+// record, and Verify reads only them.
+type IndexEntry struct {
+	ReceiptID string `json:"receipt_id"`
+	Kind      string `json:"kind"`
+	RunID     string `json:"run_id"`
+	SkillName string `json:"skill_name"`
+	Outcome   string `json:"outcome"`
+	SealedAt  string `json:"sealed_at"`
+	Root      bool   `json:"root"`
+}
+
+func entryOf(r *Receipt, root bool) IndexEntry {
+	return IndexEntry{
+		ReceiptID: r.ID,
+		Kind:      r.Body.Kind,
+		RunID:     r.Body.RunID,
+		SkillName: r.Body.SkillName,
+		Outcome:   r.Body.Outcome,
+		SealedAt:  r.Body.SealedAt,
+		Root:      root,
+	}
+}
+
+// appendIndex writes one line with a single write on an O_APPEND handle, so
+// lines from concurrent writers, in this process or another, never
+// interleave.
+func (s *Store) appendIndex(e IndexEntry, durable bool) error {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("encode index entry: %w", err)
+	}
+	line = append(line, '\n')
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.index == nil {
+		f, err := os.OpenFile(filepath.Join(s.dir, IndexFile), os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return fmt.Errorf("open receipt index: %w", err)
+		}
+		s.index = f
+	}
+	if _, err := s.index.Write(line); err != nil {
+		return fmt.Errorf("append receipt index: %w", err)
+	}
+	if durable {
+		if err := s.index.Sync(); err != nil {
+			return fmt.Errorf("sync receipt index: %w", err)
+		}
+	}
+	return nil
+}
+
+// maxIndexLine bounds one index line; a real one is a few hundred bytes.
+const maxIndexLine = 64 << 10
+
+// Index returns every entry in the order written.
+func (s *Store) Index() ([]IndexEntry, error) {
+	var out []IndexEntry
+	err := s.scanIndex(func(e IndexEntry) { out = append(out, e) })
+	return out, err
+}
+
+// RunReceipts returns the entries of one run, in the order written.
+func (s *Store) RunReceipts(runID string) ([]IndexEntry, error) {
+	var out []IndexEntry
+	err := s.scanIndex(func(e IndexEntry) {
+		if e.RunID == runID {
+			out = append(out, e)
+		}
+	})
+	return out, err
+}
+
+// scanIndex streams the index. A last line with no newline that does not
+// parse is a write torn by a crash (or one still in flight) and is skipped;
+// any other bad line is refused with CodeIndexMalformed.
+func (s *Store) scanIndex(each func(IndexEntry)) error {
+	f, err := os.Open(filepath.Join(s.dir, IndexFile))
+	if err != nil {
+		return fmt.Errorf("open receipt index: %w", err)
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	for n := 1; ; n++ {
+		line, err := readLine(r)
+		if errors.Is(err, io.EOF) && len(line) == 0 {
+			return nil
+		}
+		torn := errors.Is(err, io.EOF)
+		if err != nil && !torn {
+			return fmt.Errorf("read receipt index line %d: %w", n, err)
+		}
+		var e IndexEntry
+		if jerr := json.Unmarshal(line, &e); jerr != nil {
+			if torn {
+				return nil
+			}
+			return refuse(CodeIndexMalformed, fmt.Sprintf("%s line %d is not an index entry", filepath.Join(s.dir, IndexFile), n), jerr)
+		}
+		each(e)
+		if torn {
+			return nil
+		}
+	}
+}
+
+// readLine returns one line without its newline. io.EOF with a non-empty
+// line means the line had no newline.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > maxIndexLine {
+			return nil, fmt.Errorf("line longer than %d bytes", maxIndexLine)
+		}
+		switch {
+		case err == nil:
+			return line[:len(line)-1], nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		default:
+			return line, err
+		}
+	}
+}

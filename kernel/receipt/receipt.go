@@ -1,0 +1,108 @@
+package receipt
+
+// Schema names the receipt format; a receipt with another schema is not read.
+const Schema = "runx.receipt.v1"
+
+// Receipt is one sealed record: a body and the signature over its canonical
+// bytes. ID is the digest of the canonical body, so the id names exactly what
+// was signed.
+type Receipt struct {
+	Schema    string    `json:"schema"`
+	ID        string    `json:"id"`
+	Body      Body      `json:"body"`
+	Signature Signature `json:"signature"`
+}
+
+// Body is what a run or a step did, under which package, closure and
+// authority, with which outcome, and which child receipts it commits.
+type Body struct {
+	Kind            string         `json:"kind"` // KindRun or KindStep
+	RunID           string         `json:"run_id"`
+	SkillName       string         `json:"skill_name"`
+	Method          string         `json:"method,omitempty"`
+	StepID          string         `json:"step_id,omitempty"`
+	StepKind        string         `json:"step_kind,omitempty"` // tool, module, command, skill, agent, ask, ...
+	Capability      string         `json:"capability,omitempty"`
+	Execution       string         `json:"execution,omitempty"` // native, deterministic_module, trusted_host_process, graph
+	PackageDigest   string         `json:"package_digest,omitempty"`
+	ClosureDigest   string         `json:"closure_digest,omitempty"`
+	AuthorityDigest string         `json:"authority_digest,omitempty"`
+	InputsDigest    string         `json:"inputs_digest,omitempty"`
+	Outcome         string         `json:"outcome"`
+	SealReason      string         `json:"seal_reason,omitempty"`
+	ErrorCode       string         `json:"error_code,omitempty"`
+	OutputDigest    string         `json:"output_digest,omitempty"`
+	StartedAt       string         `json:"started_at"` // TimeLayout, UTC
+	SealedAt        string         `json:"sealed_at"`  // TimeLayout, UTC
+	Runtime         *Runtime       `json:"runtime,omitempty"`
+	Process         *Process       `json:"process,omitempty"`
+	Children        []ChildRef     `json:"children,omitempty"`
+	Extra           map[string]any `json:"extra,omitempty"` // later features (approvals etc.)
+}
+
+// Runtime records what produced the receipt, including the negotiated plugin
+// protocol and the plugin's own version when a plugin did the work.
+type Runtime struct {
+	RunxVersion string     `json:"runx_version"`
+	Plugin      *PluginRef `json:"plugin,omitempty"`
+}
+
+// PluginRef names the plugin that served a step and the protocol it spoke.
+type PluginRef struct {
+	Name     string `json:"name"`
+	Version  string `json:"version"`
+	Protocol int    `json:"protocol"`
+}
+
+// Process is what runx observed of a trusted_host_process step. The argv is
+// committed by digest so a receipt never holds an argument verbatim.
+type Process struct {
+	ArgvDigest string `json:"argv_digest"`
+	ExitCode   int    `json:"exit_code"`
+	Signal     string `json:"signal,omitempty"`
+	DurationMS int64  `json:"duration_ms"`
+}
+
+// ChildRef is a parent's commitment to one child: the child's id and the
+// digest of the child's whole canonical receipt (body and signature), so
+// neither the child's body nor its signature can be swapped afterwards.
+type ChildRef struct {
+	ReceiptID    string `json:"receipt_id"`
+	SignedDigest string `json:"signed_digest"`
+}
+
+// Signature is an ed25519 signature over the canonical body.
+type Signature struct {
+	Alg       string `json:"alg"`        // SignatureAlg
+	KeyID     string `json:"key_id"`     // KeyID(public key)
+	PublicKey string `json:"public_key"` // base64 (standard, padded)
+	Value     string `json:"value"`      // base64 (standard, padded)
+}
+
+// SignatureAlg is the only signature algorithm runx.receipt.v1 admits.
+const SignatureAlg = "ed25519"
+
+// Kinds of receipt.
+const (
+	KindRun  = "run"
+	KindStep = "step"
+)
+
+// Outcomes a receipt may seal. The vocabulary is closed: a reader of
+// runx.receipt.v1 must be able to act on every outcome it meets.
+const (
+	OutcomeCompleted  = "completed"
+	OutcomeFailed     = "failed"
+	OutcomeRefused    = "refused"
+	OutcomeBlocked    = "blocked"
+	OutcomeDeclined   = "declined"
+	OutcomeSuperseded = "superseded"
+	OutcomeKilled     = "killed"
+	OutcomeSkipped    = "skipped"
+)
+
+var outcomes = map[string]bool{
+	OutcomeCompleted: true, OutcomeFailed: true, OutcomeRefused: true,
+	OutcomeBlocked: true, OutcomeDeclined: true, OutcomeSuperseded: true,
+	OutcomeKilled: true, OutcomeSkipped: true,
+}

@@ -1,0 +1,50 @@
+package receipt
+
+// Verification statuses.
+const (
+	// StatusVerified: every receipt is intact, committed once, within the
+	// bound, and signed by a trusted key.
+	StatusVerified = "verified"
+	// StatusUnverified: nothing is wrong with the tree, but some signer is
+	// not trusted (or the walk was cancelled), so who signed is not proven.
+	StatusUnverified = "unverified"
+	// StatusInvalid: some receipt is altered, missing, malformed, committed
+	// twice, or past the bound.
+	StatusInvalid = "invalid"
+)
+
+// Problem codes a verification can report. Every code but
+// CodeSignatureUntrusted and CodeVerifyCancelled makes the tree invalid.
+const (
+	CodeDigestMismatch     = "receipt_digest_mismatch"
+	CodeSignatureInvalid   = "signature_invalid"
+	CodeSignatureUntrusted = "signature_untrusted"
+	CodeChildCommitment    = "child_commitment_mismatch"
+	CodeCommittedTwice     = "receipt_committed_twice"
+	CodeMissing            = "receipt_missing"
+	CodeTreeTooLarge       = "receipt_tree_too_large"
+	CodeTreeTooDeep        = "receipt_tree_too_deep"
+	CodeUnreadable         = "receipt_unreadable"
+	CodeVerifyCancelled    = "verify_cancelled"
+	// CodeMalformed, CodeBodyInvalid and CodeIDInvalid (errors.go) also
+	// appear as problems.
+)
+
+// Report is the outcome of verifying one tree.
+type Report struct {
+	Status    string    `json:"status"`
+	ReceiptID string    `json:"receipt_id"` // the root that was verified
+	Receipts  int       `json:"receipts"`   // receipts read
+	Depth     int       `json:"depth"`      // deepest level reached below the root
+	Problems  []Problem `json:"problems,omitempty"`
+	// ProblemsOmitted counts problems past Limits.MaxProblems; they still
+	// count towards Status.
+	ProblemsOmitted int `json:"problems_omitted,omitempty"`
+}
+
+// Problem names the receipt it is about.
+type Problem struct {
+	ReceiptID string `json:"receipt_id"`
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+}

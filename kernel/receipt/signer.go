@@ -1,0 +1,89 @@
+package receipt
+
+import (
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/runxhq/runx/kernel/contract/canon"
+)
+
+// Signer seals receipt bodies with one ed25519 key. It is safe for
+// concurrent use.
+type Signer struct {
+	key       ed25519.PrivateKey
+	pub       ed25519.PublicKey
+	keyID     string
+	pubBase64 string
+}
+
+// NewSigner signs with key, typically LoadOrCreateKey(home) or, for runx
+// test, FixtureKey().
+func NewSigner(key ed25519.PrivateKey) (*Signer, error) {
+	if len(key) != ed25519.PrivateKeySize {
+		return nil, errors.New("new signer: not an ed25519 private key")
+	}
+	pub := key.Public().(ed25519.PublicKey)
+	return &Signer{key: key, pub: pub, keyID: KeyID(pub), pubBase64: EncodePublicKey(pub)}, nil
+}
+
+// PublicKey is the key a verifier must trust for this signer's receipts.
+func (s *Signer) PublicKey() ed25519.PublicKey { return s.pub }
+
+// KeyID is KeyID(s.PublicKey()).
+func (s *Signer) KeyID() string { return s.keyID }
+
+// Seal validates body, signs its canonical bytes and returns the receipt and
+// the canonical bytes of the whole receipt, which are what the store keeps and
+// what a parent commits through ChildRefOf.
+//
+// The returned Receipt shares body's slices, maps and pointers; changing them
+// afterwards makes the struct disagree with the bytes, and the bytes win.
+func (s *Signer) Seal(body Body) (*Receipt, []byte, error) {
+	if err := validateBody(&body); err != nil {
+		return nil, nil, err
+	}
+	bodyBytes, err := canon.Canonical(body)
+	if err != nil {
+		return nil, nil, fmt.Errorf("seal receipt: %w", err)
+	}
+	r := &Receipt{
+		Schema: Schema,
+		ID:     canon.DigestBytes(bodyBytes),
+		Body:   body,
+		Signature: Signature{
+			Alg:       SignatureAlg,
+			KeyID:     s.keyID,
+			PublicKey: s.pubBase64,
+			Value:     base64.StdEncoding.EncodeToString(ed25519.Sign(s.key, bodyBytes)),
+		},
+	}
+	whole, err := canon.Canonical(r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("seal receipt: %w", err)
+	}
+	return r, whole, nil
+}
+
+// ChildRefOf is the commitment a parent body makes to a sealed child, given
+// the child's canonical receipt bytes as Seal returned them or the store holds
+// them. The bytes are canonicalised again so the commitment matches what a
+// verifier computes even if they were reformatted on the way.
+func ChildRefOf(receiptBytes []byte) (ChildRef, error) {
+	c, err := canon.CanonicalJSON(receiptBytes)
+	if err != nil {
+		return ChildRef{}, refuse(CodeMalformed, "child receipt is not json", err)
+	}
+	var head struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(c, &head); err != nil {
+		return ChildRef{}, refuse(CodeMalformed, "child receipt is not a json object", err)
+	}
+	if !canon.ValidDigest(head.ID) {
+		return ChildRef{}, refuse(CodeIDInvalid, "child receipt has no valid id", nil)
+	}
+	return ChildRef{ReceiptID: head.ID, SignedDigest: canon.DigestBytes(c)}, nil
+}

@@ -1,0 +1,259 @@
+package receipt
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/runxhq/runx/kernel/contract/canon"
+)
+
+// IndexFile marks a directory as a receipt store this runx wrote.
+const IndexFile = "index.jsonl"
+
+// Store is an append-only directory of receipts: one file per receipt, named
+// by its id, plus index.jsonl with one line per stored receipt. Files are
+// created exclusively and never rewritten. A Store is safe for concurrent use,
+// and several processes may append to one store.
+type Store struct {
+	dir string
+
+	mu    sync.Mutex
+	index *os.File // opened for append at the first Put, so reading needs no write access
+}
+
+// Open returns the store in dir. A directory holding index.jsonl is a store;
+// a missing or empty directory becomes one (0700, with an empty index). A
+// directory holding anything else is refused with CodeStoreUnrecognized and
+// nothing in it is read or written: it may be a receipt store from before
+// runx kept an index, or not a receipt store at all.
+func Open(dir string) (*Store, error) {
+	if dir == "" {
+		return nil, errors.New("open receipt store: directory is empty")
+	}
+	s := &Store{dir: dir}
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("create receipt store: %w", err)
+		}
+		return s, s.initIndex()
+	case err != nil:
+		return nil, fmt.Errorf("open receipt store: %w", err)
+	case !info.IsDir():
+		return nil, refuse(CodeStoreUnrecognized, fmt.Sprintf("%s is not a directory; pass a directory for the receipt store", dir), nil)
+	}
+
+	idx, err := os.Lstat(filepath.Join(dir, IndexFile))
+	switch {
+	case err == nil && idx.Mode().IsRegular():
+		return s, nil
+	case err == nil:
+		return nil, unrecognized(dir)
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("open receipt store: %w", err)
+	}
+	empty, err := isEmptyDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open receipt store: %w", err)
+	}
+	if !empty {
+		return nil, unrecognized(dir)
+	}
+	return s, s.initIndex()
+}
+
+func unrecognized(dir string) *Error {
+	return refuse(CodeStoreUnrecognized, fmt.Sprintf(
+		"%s holds files but no %s, so it is not a receipt store this runx wrote and this runx does not read it; "+
+			"move it aside to start a new store: mv %s %s.old", dir, IndexFile, dir, dir), nil)
+}
+
+// initIndex creates the empty index. Losing a race to another process that
+// initialises the same directory is fine: both end with one index.
+func (s *Store) initIndex() error {
+	f, err := os.OpenFile(filepath.Join(s.dir, IndexFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("create receipt index: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("create receipt index: %w", err)
+	}
+	return nil
+}
+
+func isEmptyDir(dir string) (bool, error) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return false, err
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(1)
+	if len(names) > 0 {
+		return false, nil
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return false, err
+	}
+	return true, nil
+}
+
+// Dir is the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
+// Close releases the index file handle. The store must not be used after.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.index == nil {
+		return nil
+	}
+	err := s.index.Close()
+	s.index = nil
+	if err != nil {
+		return fmt.Errorf("close receipt index: %w", err)
+	}
+	return nil
+}
+
+// path is where the receipt with id lives: sha256-<hex>.json, since a colon
+// is not portable in a file name.
+func (s *Store) path(id string) (string, error) {
+	hexDigits, ok := canon.DigestHex(id)
+	if !ok {
+		return "", refuse(CodeIDInvalid, fmt.Sprintf("%q is not a receipt id (sha256:<64 lowercase hex>)", id), nil)
+	}
+	return filepath.Join(s.dir, "sha256-"+hexDigits+".json"), nil
+}
+
+// readRaw returns a stored receipt's bytes exactly as on disk.
+func (s *Store) readRaw(id string) ([]byte, error) {
+	p, err := s.path(id)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, refuse(CodeNotFound, fmt.Sprintf("receipt %s is not in %s", id, s.dir), err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read receipt %s: %w", id, err)
+	}
+	return data, nil
+}
+
+// Get returns a stored receipt and its bytes as stored. It only decodes the
+// file; Verify is what proves it.
+func (s *Store) Get(id string) (*Receipt, []byte, error) {
+	data, err := s.readRaw(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	var r Receipt
+	if err := decodeStrict(data, &r); err != nil {
+		return nil, nil, refuse(CodeMalformed, fmt.Sprintf("stored receipt %s is not a runx.receipt.v1 document", id), err)
+	}
+	return &r, data, nil
+}
+
+// Put stores a receipt that is not the root of its tree. canonical is the
+// receipt's canonical bytes as Seal returned them. Putting the same bytes
+// again is a no-op; different bytes under an id already stored are refused
+// with CodeConflict, since two signed bodies under one id are ambiguous.
+//
+// Put does not fsync: a run's receipts reach disk when its root is put.
+func (s *Store) Put(r *Receipt, canonical []byte) error {
+	return s.put(r, canonical, false)
+}
+
+// PutRoot stores the root receipt of a run's tree and makes the tree durable:
+// the store's earlier writes are flushed first, so the root never reaches
+// disk before the children it commits, then the root file, the index and the
+// directory are fsynced.
+func (s *Store) PutRoot(r *Receipt, canonical []byte) error {
+	return s.put(r, canonical, true)
+}
+
+func (s *Store) put(r *Receipt, canonical []byte, root bool) error {
+	if r == nil || len(canonical) == 0 {
+		return refuse(CodeMalformed, "put needs a sealed receipt and its canonical bytes", nil)
+	}
+	p, err := s.path(r.ID)
+	if err != nil {
+		return err
+	}
+	if root {
+		if err := syncStore(s.dir); err != nil {
+			return fmt.Errorf("flush receipt store before root %s: %w", r.ID, err)
+		}
+	}
+	created, err := writeExclusive(p, canonical, root)
+	if err != nil {
+		return fmt.Errorf("store receipt %s: %w", r.ID, err)
+	}
+	if !created {
+		existing, err := os.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("store receipt %s: %w", r.ID, err)
+		}
+		if !bytes.Equal(existing, canonical) {
+			return refuse(CodeConflict, fmt.Sprintf("%s already holds different bytes for receipt %s; two signed bodies under one id are ambiguous, so the stored one is kept", s.dir, r.ID), nil)
+		}
+		return nil
+	}
+	if err := s.appendIndex(entryOf(r, root), root); err != nil {
+		return err
+	}
+	if root {
+		if err := syncDir(s.dir); err != nil {
+			return fmt.Errorf("sync receipt store: %w", err)
+		}
+	}
+	return nil
+}
+
+// writeExclusive creates path with data. created is false, with no error,
+// when the file already exists. A failed write removes its partial file so a
+// retry can succeed.
+func writeExclusive(path string, data []byte, durable bool) (created bool, err error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	_, err = f.Write(data)
+	if err == nil && durable {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return false, err
+	}
+	return true, nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
