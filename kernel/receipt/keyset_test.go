@@ -1,0 +1,126 @@
+package receipt
+
+import (
+	"crypto/ed25519"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func writeTrusted(tb testing.TB, home, name, content string, mode os.FileMode) {
+	tb.Helper()
+	dir := TrustedKeysDir(home)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), mode); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Chmod(p, mode); err != nil { // WriteFile's mode is subject to umask
+		tb.Fatal(err)
+	}
+}
+
+func pubOf(k ed25519.PrivateKey) ed25519.PublicKey { return k.Public().(ed25519.PublicKey) }
+
+func TestLoadKeySetTrustsOwnAndTrustedKeys(t *testing.T) {
+	home := t.TempDir()
+	own, err := LoadOrCreateKey(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	friend := pubOf(testKey("friend"))
+	writeTrusted(t, home, "friend.pub", EncodePublicKey(friend)+"\n", 0o644)
+	writeTrusted(t, home, "ignored.txt", "not a key", 0o644)
+
+	set, err := LoadKeySet(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !set.Trusts(pubOf(own)) || !set.Trusts(friend) {
+		t.Fatal("own or trusted key not in the set")
+	}
+	if set.Trusts(pubOf(FixtureKey())) {
+		t.Fatal("the public fixture key is trusted without being added")
+	}
+	if set.Trusts(pubOf(testKey("stranger"))) {
+		t.Fatal("a stranger's key is trusted")
+	}
+	if got := len(set.KeyIDs()); got != 2 {
+		t.Fatalf("%d keys, want 2", got)
+	}
+	set.Add(pubOf(FixtureKey()))
+	if !set.Trusts(pubOf(FixtureKey())) {
+		t.Fatal("an added fixture key is not trusted")
+	}
+}
+
+func TestLoadKeySetDoesNotCreateAKey(t *testing.T) {
+	home := t.TempDir()
+	set, err := LoadKeySet(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.KeyIDs()) != 0 {
+		t.Fatal("an empty home trusts a key")
+	}
+	if _, err := os.Stat(KeyPath(home)); !os.IsNotExist(err) {
+		t.Fatalf("LoadKeySet created a key (%v)", err)
+	}
+}
+
+func TestLoadKeySetRefusesBadTrustedKeys(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string
+		mode    os.FileMode
+		code    string
+	}{
+		{"not base64", "!!!", 0o644, CodeKeyMalformed},
+		{"wrong length", EncodePublicKey(make([]byte, 16)), 0o644, CodeKeyMalformed},
+		{"world writable", EncodePublicKey(pubOf(testKey("w"))), 0o666, CodeKeyPermissions},
+		{"group writable", EncodePublicKey(pubOf(testKey("g"))), 0o664, CodeKeyPermissions},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			writeTrusted(t, home, "k.pub", tt.content, tt.mode)
+			_, err := LoadKeySet(home)
+			wantCode(t, err, tt.code)
+		})
+	}
+}
+
+func TestLoadKeySetRefusesUnsafeOwnKey(t *testing.T) {
+	home := t.TempDir()
+	if _, err := LoadOrCreateKey(home); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(KeyPath(home), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadKeySet(home)
+	wantCode(t, err, CodeKeyPermissions)
+}
+
+func TestKeySetZeroValueAndCopies(t *testing.T) {
+	var set KeySet
+	pub := pubOf(testKey("z"))
+	if set.Trusts(pub) {
+		t.Fatal("zero KeySet trusts a key")
+	}
+	buf := append(ed25519.PublicKey(nil), pub...)
+	set.Add(buf)
+	buf[0] ^= 0xff // the caller reuses its slice
+	if !set.Trusts(pub) {
+		t.Fatal("KeySet did not keep its own copy")
+	}
+	set.Add(ed25519.PublicKey{1, 2, 3})
+	if len(set.KeyIDs()) != 1 {
+		t.Fatal("a malformed key was added")
+	}
+	if !NewKeySet(pub).Trusts(pub) {
+		t.Fatal("NewKeySet does not trust its key")
+	}
+}
