@@ -1,0 +1,88 @@
+package pkg
+
+import "fmt"
+
+func decodeExpectation(d decoder, e *entry) (*Expectation, error) {
+	f, err := d.object(e.value, "expect", "status", "outcome", "output", "absent", "receipt", "steps", "step_outputs", "http_request_counts")
+	if err != nil {
+		return nil, err
+	}
+	x := &Expectation{}
+	if x.Status, err = d.nonEmpty(f, "status", "expect status"); err != nil {
+		return nil, err
+	}
+	if x.Status == "" {
+		return nil, d.fail(e.value.pos, "expect needs status: how the run must end (sealed, needs_agent, needs_approval, ...)")
+	}
+	if x.Outcome, err = d.nonEmpty(f, "outcome", "expect outcome"); err != nil {
+		return nil, err
+	}
+	if oe := f.get("output"); oe != nil {
+		if x.Output, err = decodeOutputExpectation(d, oe, "expect output"); err != nil {
+			return nil, err
+		}
+	}
+	if ae := f.get("absent"); ae != nil {
+		if x.Absent, err = d.strList(ae, "expect absent"); err != nil {
+			return nil, err
+		}
+		for i, p := range x.Absent {
+			if !ValidJSONPointer(p) || p == "" {
+				return nil, d.fail(ae.value.items[i].pos, "expect absent: %q is not a JSON pointer to a field (RFC 6901, like /a/b)", p)
+			}
+		}
+	}
+	if re := f.get("receipt"); re != nil {
+		if x.Receipt, err = d.rawMap(re, "expect receipt"); err != nil {
+			return nil, err
+		}
+	}
+	if se := f.get("steps"); se != nil {
+		if x.Steps, err = d.strList(se, "expect steps"); err != nil {
+			return nil, err
+		}
+	}
+	if so := f.get("step_outputs"); so != nil {
+		if so.value.kind != mapNode {
+			return nil, d.fail(so.value.pos, "expect step_outputs must map step ids to subset or exact")
+		}
+		x.StepOutputs = make(map[string]*OutputExpectation, len(so.value.entries))
+		for i := range so.value.entries {
+			ve := &so.value.entries[i]
+			if x.StepOutputs[ve.key], err = decodeOutputExpectation(d, ve, fmt.Sprintf("expect step_outputs %q", ve.key)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if he := f.get("http_request_counts"); he != nil {
+		if he.value.kind != seqNode {
+			return nil, d.fail(he.value.pos, "expect http_request_counts must be a list of counts, one per declared exchange")
+		}
+		for _, it := range he.value.items {
+			n, ok := it.value.(int64)
+			if !ok || n < 0 {
+				return nil, d.fail(it.pos, "expect http_request_counts holds counts: integers of at least 0")
+			}
+			x.HTTPRequestCounts = append(x.HTTPRequestCounts, int(n))
+		}
+	}
+	return x, nil
+}
+
+// decodeOutputExpectation reads {subset: v} or {exact: v}: exactly one, so a
+// test says which comparison it means.
+func decodeOutputExpectation(d decoder, e *entry, label string) (*OutputExpectation, error) {
+	f, err := d.object(e.value, label, CompareSubset, CompareExact)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case f.has(CompareSubset) && f.has(CompareExact):
+		return nil, d.fail(e.value.pos, "%s has both subset and exact; choose one comparison", label)
+	case f.has(CompareSubset):
+		return &OutputExpectation{Mode: CompareSubset, Value: f.get(CompareSubset).value.toValue()}, nil
+	case f.has(CompareExact):
+		return &OutputExpectation{Mode: CompareExact, Value: f.get(CompareExact).value.toValue()}, nil
+	}
+	return nil, d.fail(e.value.pos, "%s needs subset or exact (exact: null expects a null)", label)
+}

@@ -1,0 +1,186 @@
+package pkg
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Package file names.
+const (
+	SkillFile   = "SKILL.md"
+	ProfileFile = "run.yaml"
+)
+
+// LoadOptions configures Load.
+type LoadOptions struct {
+	// RunxVersion is the running runx's version (e.g. "0.1.0"); a package
+	// whose minimum_runx is newer is refused.
+	RunxVersion string
+}
+
+// Load reads and validates the package at ref: a package directory, or the
+// SKILL.md inside one. A markdown file of any other name is not a package.
+// Load only reads files; it runs nothing and reaches no network.
+func Load(ref string, opts LoadOptions) (*Package, error) {
+	runx, err := parseVersion(opts.RunxVersion)
+	if err != nil {
+		return nil, fmt.Errorf("pkg: LoadOptions.RunxVersion: %w", err)
+	}
+	shown, err := packageDir(ref)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := filepath.Abs(shown)
+	if err == nil {
+		dir, err = filepath.EvalSymlinks(dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("resolve package directory %s: %w", shown, err)
+	}
+
+	skillPath := filepath.Join(shown, SkillFile)
+	skillSrc, err := readPackageFile(skillPath)
+	if err != nil {
+		return nil, err
+	}
+	if skillSrc == nil {
+		return nil, refuse(CodePackageNotFound, "%s holds no %s, so it is not a skill package", shown, SkillFile)
+	}
+	doc, err := parseSkillMD(skillPath, skillSrc)
+	if err != nil {
+		return nil, err
+	}
+	p := &Package{
+		Dir:          dir,
+		Name:         doc.name,
+		Description:  doc.description,
+		Manual:       doc.manual,
+		ManualDigest: contentDigest([]byte(doc.manual)),
+		Metadata:     doc.metadata,
+	}
+
+	profilePath := filepath.Join(shown, ProfileFile)
+	profileSrc, err := readPackageFile(profilePath)
+	if err != nil {
+		return nil, err
+	}
+	if profileSrc == nil {
+		if err := refuseMisnamedProfile(shown); err != nil {
+			return nil, err
+		}
+		if err := p.useImplicitMethod(skillPath); err != nil {
+			return nil, err
+		}
+	} else {
+		prof, err := decodeProfile(profilePath, profileSrc, p.Name, runx, opts.RunxVersion)
+		if err != nil {
+			return nil, err
+		}
+		p.MinimumRunx, p.DefaultMethod, p.Methods = prof.minimumRunx, prof.defaultMethod, prof.methods
+		if len(p.Methods) == 1 && p.Methods[0].Description == "" {
+			p.Methods[0].Description = p.Description
+		}
+		if err := checkModulesExist(profilePath, dir, p.Methods); err != nil {
+			return nil, err
+		}
+	}
+	if p.Digest, err = PackageDigest(dir); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// packageDir resolves ref to the package directory as the caller wrote it, so
+// messages show paths the caller recognizes.
+func packageDir(ref string) (string, error) {
+	if ref == "" {
+		return "", refuse(CodePackageNotFound, "no package named; pass a package directory or its SKILL.md")
+	}
+	info, err := os.Stat(ref)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", refuse(CodePackageNotFound, "no package at %s", ref)
+	case err != nil:
+		return "", err
+	case info.IsDir():
+		return filepath.Clean(ref), nil
+	case filepath.Base(ref) == SkillFile:
+		return filepath.Dir(ref), nil
+	}
+	return "", refuse(CodePackageNotFound, "%s is not a package: pass a directory holding %s, or that %s", ref, SkillFile, SkillFile)
+}
+
+// readPackageFile reads a file of the package, returning nil when it does
+// not exist. A symbolic link is refused, as it is anywhere in a package.
+func readPackageFile(path string) ([]byte, error) {
+	info, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		return nil, refuse(CodePackageSymlinkRefused, "%s is a symbolic link; packages hold regular files only", path)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, refuse(CodePackageFileUnsupported, "%s is not a regular file", path)
+	}
+	return os.ReadFile(path)
+}
+
+// refuseMisnamedProfile catches run.yml, which would otherwise silently turn
+// a package with methods into an agent-only one.
+func refuseMisnamedProfile(dir string) error {
+	if _, err := os.Lstat(filepath.Join(dir, "run.yml")); err == nil {
+		return refuse(CodeYAMLInvalid, "%s holds run.yml; runx reads the execution profile from %s only, so rename it", dir, ProfileFile)
+	}
+	return nil
+}
+
+// useImplicitMethod gives a package without run.yaml its one method: an
+// agent turn whose task is the manual.
+func (p *Package) useImplicitMethod(skillPath string) error {
+	if strings.TrimSpace(p.Manual) == "" {
+		return refuseAt(skillPath, Position{}, CodeSkillMDInvalid,
+			"SKILL.md has no manual after its front matter, and without run.yaml the manual is the agent's task")
+	}
+	p.Implicit = true
+	p.Methods = []*Method{{
+		Name:        ImplicitMethodName,
+		Description: p.Description,
+		Steps: []*Step{{
+			ID:    ImplicitStepID,
+			Kind:  KindAgent,
+			Agent: &AgentStep{Task: p.Manual},
+		}},
+	}}
+	return nil
+}
+
+// checkModulesExist refuses a module or script step whose file is missing,
+// at load rather than halfway through a run.
+func checkModulesExist(profilePath, dir string, methods []*Method) error {
+	for _, m := range methods {
+		for _, st := range m.Steps {
+			mod := ""
+			switch {
+			case st.Tool != nil && st.Tool.Module != nil:
+				mod = st.Tool.Module.Module
+			case st.Script != nil:
+				mod = st.Script.Module
+			default:
+				continue
+			}
+			info, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(mod)))
+			if err != nil || !info.Mode().IsRegular() {
+				return refuseAt(profilePath, st.Pos, CodeStepInvalid, "step %q names module %s, which is not a regular file in the package", st.ID, mod)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,135 @@
+package pkg
+
+import "github.com/santhosh-tekuri/jsonschema/v6"
+
+// ImplicitMethodName names the one method of a package without run.yaml.
+// "default" says what it is: the only thing the package does, chosen when
+// nothing is named. ImplicitStepID is the id of its single agent step, the
+// key a test's host.answers uses to answer it.
+const (
+	ImplicitMethodName = "default"
+	ImplicitStepID     = "agent"
+)
+
+// Package is a loaded, validated skill package. It holds no open resources.
+type Package struct {
+	Dir          string `json:"dir"`           // absolute, symlinks resolved
+	Name         string `json:"name"`          // SKILL.md front matter
+	Description  string `json:"description"`   // SKILL.md front matter
+	Manual       string `json:"manual"`        // SKILL.md after the front matter
+	ManualDigest string `json:"manual_digest"` // sha256:<hex> of Manual's UTF-8 bytes
+	// Metadata holds the front matter fields other than name and description
+	// (license, catalog, ...), kept as written for presentation.
+	Metadata      map[string]any `json:"metadata,omitempty"`
+	Methods       []*Method      `json:"methods"` // declared order
+	DefaultMethod string         `json:"default_method,omitempty"`
+	MinimumRunx   string         `json:"minimum_runx,omitempty"`
+	// Digest binds a run to the exact package files: see PackageDigest.
+	Digest   string `json:"digest"`
+	Implicit bool   `json:"implicit"` // no run.yaml: one agent method over the manual
+}
+
+// Method is one entry point of a package.
+type Method struct {
+	Name string `json:"name"`
+	// Description is the method's own, or the package's when the package has
+	// only this method and it declares none.
+	Description string                 `json:"description"`
+	Inputs      []*InputSpec           `json:"inputs,omitempty"` // declared order
+	Outputs     map[string]*OutputSpec `json:"outputs,omitempty"`
+	// ResultFrom names the steps whose outputs form the result, as declared;
+	// empty means the last step (see ResultSteps).
+	ResultFrom []string `json:"result_from,omitempty"`
+	Effects    string   `json:"effects,omitempty"` // none | ask | allow: narrows only
+	Reach      string   `json:"reach,omitempty"`   // workspace | inputs: narrows only
+	Steps      []*Step  `json:"steps"`
+}
+
+// Input types a method may declare.
+const (
+	TypeString  = "string"
+	TypeInteger = "integer"
+	TypeNumber  = "number"
+	TypeBoolean = "boolean"
+	TypeObject  = "object"
+	TypeArray   = "array"
+	TypeJSON    = "json" // any JSON value, null included
+)
+
+var inputTypes = []string{TypeString, TypeInteger, TypeNumber, TypeBoolean, TypeObject, TypeArray, TypeJSON}
+
+// InputSpec declares one method input.
+type InputSpec struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+	// Default applies when the input is absent (or null where it does not
+	// accept null); HasDefault tells `default: null` from no default.
+	Default    any            `json:"default,omitempty"`
+	HasDefault bool           `json:"has_default,omitempty"`
+	Schema     map[string]any `json:"schema,omitempty"` // optional JSON Schema (2020-12 unless $schema says)
+
+	// compiled is Schema compiled at load; specs built by hand compile on use.
+	compiled *jsonschema.Schema
+}
+
+// OutputSpec declares one output of a method or step.
+type OutputSpec struct {
+	Type        string         `json:"type,omitempty"`
+	Description string         `json:"description,omitempty"`
+	Optional    bool           `json:"optional,omitempty"` // a skippable branch may not produce it
+	Packet      string         `json:"packet,omitempty"`   // e.g. runx.verdict.v1: kept as an artifact of that packet
+	Schema      map[string]any `json:"schema,omitempty"`
+}
+
+// Method returns the method called name, or nil.
+func (p *Package) Method(name string) *Method {
+	for _, m := range p.Methods {
+		if m.Name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// MethodNames lists the methods in declared order.
+func (p *Package) MethodNames() []string {
+	names := make([]string, len(p.Methods))
+	for i, m := range p.Methods {
+		names[i] = m.Name
+	}
+	return names
+}
+
+// Step returns the step with the given id, or nil.
+func (m *Method) Step(id string) *Step {
+	for _, s := range m.Steps {
+		if s.ID == id {
+			return s
+		}
+	}
+	return nil
+}
+
+// Input returns the declared input called name, or nil.
+func (m *Method) Input(name string) *InputSpec {
+	for _, in := range m.Inputs {
+		if in.Name == name {
+			return in
+		}
+	}
+	return nil
+}
+
+// ResultSteps returns the steps the method's result comes from: ResultFrom
+// when declared, otherwise the last step.
+func (m *Method) ResultSteps() []string {
+	if len(m.ResultFrom) > 0 {
+		return m.ResultFrom
+	}
+	if len(m.Steps) == 0 {
+		return nil
+	}
+	return []string{m.Steps[len(m.Steps)-1].ID}
+}

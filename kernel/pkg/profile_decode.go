@@ -1,0 +1,105 @@
+package pkg
+
+// profile is what run.yaml declares.
+type profile struct {
+	minimumRunx   string
+	defaultMethod string
+	methods       []*Method
+}
+
+// decodeProfile reads run.yaml. minimum_runx is read before anything else,
+// twice over: from the raw text first, so a package written for a newer runx
+// is refused by version even when this runx cannot parse it, and again from
+// the parsed document before the subset is enforced, for the forms a line
+// scan cannot see.
+func decodeProfile(file string, src []byte, pkgName string, runx version, runxText string) (*profile, error) {
+	if v, pos, ok := scanMinimumRunx(src); ok {
+		if err := checkMinimumRunx(file, pkgName, v, pos, runx, runxText); err != nil {
+			return nil, err
+		}
+	}
+	f, c, err := parseYAML(file, src, 0)
+	if err != nil {
+		return nil, err
+	}
+	if v, pos, ok := c.peekString(f, "minimum_runx"); ok {
+		if err := checkMinimumRunx(file, pkgName, v, pos, runx, runxText); err != nil {
+			return nil, err
+		}
+	}
+	root, err := c.document(f)
+	if err != nil {
+		return nil, err
+	}
+	if root.isNull() {
+		return nil, refuseAt(file, Position{Line: 1, Column: 1}, CodeMinimumRunxMissing, "run.yaml is empty; it must declare minimum_runx and methods")
+	}
+	d := decoder{file: file, code: CodeYAMLInvalid}
+	top, err := d.object(root, "run.yaml", "minimum_runx", "default_method", "methods")
+	if err != nil {
+		return nil, err
+	}
+	p := &profile{}
+	me := top.get("minimum_runx")
+	if me == nil {
+		return nil, refuseAt(file, root.pos, CodeMinimumRunxMissing,
+			"run.yaml must declare minimum_runx: the oldest runx that reads this package (this is runx %s)", runxText)
+	}
+	if p.minimumRunx, err = d.with(CodeMinimumRunxInvalid).str(me, "minimum_runx"); err != nil {
+		return nil, err
+	}
+	if err := checkMinimumRunx(file, pkgName, p.minimumRunx, me.value.pos, runx, runxText); err != nil {
+		return nil, err
+	}
+	if p.methods, err = decodeMethods(d, top.get("methods"), root.pos); err != nil {
+		return nil, err
+	}
+	if de := top.get("default_method"); de != nil {
+		if p.defaultMethod, err = d.with(CodeMethodInvalid).str(de, "default_method"); err != nil {
+			return nil, err
+		}
+		if !hasMethod(p.methods, p.defaultMethod) {
+			return nil, refuseAt(file, de.value.pos, CodeMethodNotFound, "default_method %q names no method of this package", p.defaultMethod)
+		}
+	}
+	return p, nil
+}
+
+func decodeMethods(d decoder, e *entry, at Position) ([]*Method, error) {
+	if e == nil || e.value.kind != mapNode || len(e.value.entries) == 0 {
+		if e != nil {
+			at = e.value.pos
+		}
+		return nil, refuseAt(d.file, at, CodeMethodInvalid, "run.yaml must declare methods: a mapping of method names to methods")
+	}
+	several := len(e.value.entries) > 1
+	methods := make([]*Method, 0, len(e.value.entries))
+	for i := range e.value.entries {
+		me := &e.value.entries[i]
+		if !isName(me.key) {
+			return nil, refuseAt(d.file, me.keyPos, CodeMethodInvalid,
+				"method name %q must start with a letter or _ and hold only letters, digits, _ and -", me.key)
+		}
+		m, err := decodeMethod(d, me.key, me.value)
+		if err != nil {
+			return nil, err
+		}
+		// A model chooses among several methods by their descriptions, so
+		// each must have its own; only a sole method borrows the package's.
+		if several && m.Description == "" {
+			return nil, refuseAt(d.file, me.keyPos, CodeMethodDescriptionMissing,
+				"method %q has no description; in a package with several methods each says what it does and when to use it", me.key)
+		}
+		methods = append(methods, m)
+	}
+	return methods, nil
+}
+
+func hasMethod(methods []*Method, name string) bool {
+	for _, m := range methods {
+		if m.Name == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,101 @@
+package pkg
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"unicode/utf8"
+)
+
+// skillDoc is SKILL.md split into what it declares and what it teaches.
+type skillDoc struct {
+	name, description string
+	metadata          map[string]any
+	manual            string
+}
+
+// parseSkillMD reads SKILL.md: YAML front matter between two `---` lines,
+// then the manual. The front matter follows the strict subset (it is read by
+// the same parser) but may carry fields runx does not use, because SKILL.md
+// is shared with other agent tools that add their own.
+func parseSkillMD(file string, src []byte) (*skillDoc, error) {
+	if !utf8.Valid(src) {
+		return nil, refuseAt(file, Position{}, CodeSkillMDInvalid, "SKILL.md is not valid UTF-8")
+	}
+	src = bytes.TrimPrefix(src, []byte("\ufeff"))
+	first, rest, _ := bytes.Cut(src, []byte("\n"))
+	if strings.TrimRight(string(first), " \t\r") != "---" {
+		return nil, refuseAt(file, Position{Line: 1, Column: 1}, CodeSkillMDInvalid,
+			"SKILL.md must start with YAML front matter between --- lines, declaring name and description")
+	}
+	front, manual, ok := cutFrontMatter(rest)
+	if !ok {
+		return nil, refuseAt(file, Position{Line: 1, Column: 1}, CodeSkillMDInvalid, "the front matter opened on line 1 is never closed by a --- line")
+	}
+	root, err := parseStrict(file, front, 1)
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Code = CodeSkillMDInvalid
+		}
+		return nil, err
+	}
+	d := decoder{file: file, code: CodeSkillMDInvalid}
+	if root == nil || root.kind != mapNode {
+		return nil, refuseAt(file, Position{Line: 2, Column: 1}, CodeSkillMDInvalid, "the front matter must be a mapping declaring name and description")
+	}
+	doc := &skillDoc{manual: string(manual)}
+	f := fields{n: root}
+	for _, key := range []string{"name", "description"} {
+		e := f.get(key)
+		if e == nil {
+			return nil, refuseAt(file, root.pos, CodeSkillMDInvalid, "the front matter must declare %s", key)
+		}
+		s, err := d.str(e, key)
+		if err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(s) == "" {
+			return nil, d.fail(e.value.pos, "%s must not be empty", key)
+		}
+		if key == "name" {
+			doc.name = strings.TrimSpace(s)
+		} else {
+			doc.description = strings.TrimSpace(s)
+		}
+	}
+	if strings.ContainsAny(doc.name, "\r\n") {
+		return nil, d.fail(f.get("name").value.pos, "name must be one line")
+	}
+	for _, e := range root.entries {
+		if e.key != "name" && e.key != "description" {
+			if doc.metadata == nil {
+				doc.metadata = map[string]any{}
+			}
+			doc.metadata[e.key] = e.value.toValue()
+		}
+	}
+	return doc, nil
+}
+
+// cutFrontMatter splits at the first line that is exactly `---`.
+func cutFrontMatter(rest []byte) (front, manual []byte, ok bool) {
+	off := 0
+	for off <= len(rest) {
+		line, after, found := bytes.Cut(rest[off:], []byte("\n"))
+		if strings.TrimRight(string(line), " \t\r") == "---" {
+			return rest[:off], after, true
+		}
+		if !found {
+			break
+		}
+		off += len(line) + 1
+	}
+	return nil, nil, false
+}
+
+// contentDigest is the digest runx gives file content: sha256:<hex> of the bytes.
+func contentDigest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,384 @@
+package pkg
+
+import (
+	"fmt"
+	"strings"
+)
+
+// maxScriptCalls is the kernel's ceiling on the calls one script step makes;
+// the receipt-tree bound (30,002) is derived from it.
+const maxScriptCalls = 10_000
+
+// decodeTool reads `tool:` as a capability id or one inline module or command.
+func decodeTool(d decoder, e *entry, label string) (StepKind, *ToolStep, error) {
+	if e.value.kind == scalarNode {
+		id, err := d.str(e, label+" tool")
+		if err != nil {
+			return "", nil, err
+		}
+		if !isCapabilityID(id) {
+			return "", nil, d.fail(e.value.pos, "%s tool %q is not a capability id (like fs.read or store/events.append)", label, id)
+		}
+		return KindTool, &ToolStep{Capability: id}, nil
+	}
+	f, err := d.object(e.value, label+" tool", "module", "requires", "environment", "command", "args", "cwd", "input_mode")
+	if err != nil {
+		return "", nil, err
+	}
+	switch {
+	case f.has("module") && f.has("command"):
+		return "", nil, d.fail(f.get("command").keyPos, "%s tool has both module and command; declare exactly one", label)
+	case f.has("module"):
+		m, err := decodeModuleTool(d, f, label)
+		return KindModule, &ToolStep{Module: m}, err
+	case f.has("command"):
+		c, err := decodeCommandTool(d, f, label)
+		return KindCommand, &ToolStep{Command: c}, err
+	}
+	return "", nil, d.fail(e.value.pos, "%s tool must name a capability or declare a module or a command", label)
+}
+
+func decodeModuleTool(d decoder, f fields, label string) (*ModuleTool, error) {
+	for _, k := range []string{"args", "cwd", "input_mode"} {
+		if e := f.get(k); e != nil {
+			return nil, d.fail(e.keyPos, "%s: %s applies to command tools, not modules", label, k)
+		}
+	}
+	m := &ModuleTool{}
+	var err error
+	if m.Module, err = decodeModulePath(d, f.get("module"), label+" module"); err != nil {
+		return nil, err
+	}
+	if e := f.get("requires"); e != nil {
+		if m.Requires, err = d.strList(e, label+" requires"); err != nil {
+			return nil, err
+		}
+	}
+	if e := f.get("environment"); e != nil {
+		if m.Environment, err = d.stringMap(e, label+" environment"); err != nil {
+			return nil, err
+		}
+		for i := range e.value.entries {
+			if k := e.value.entries[i].key; !isEnvName(k) {
+				return nil, d.fail(e.value.entries[i].keyPos, "%s environment name %q is not a valid variable name", label, k)
+			}
+		}
+	}
+	return m, nil
+}
+
+func decodeModulePath(d decoder, e *entry, what string) (string, error) {
+	p, err := d.str(e, what)
+	if err != nil {
+		return "", err
+	}
+	clean := cleanModulePath(p)
+	if clean == "" {
+		return "", d.fail(e.value.pos, "%s %q must be a package-relative .js or .mjs path that stays inside the package", what, p)
+	}
+	return clean, nil
+}
+
+func decodeCommandTool(d decoder, f fields, label string) (*CommandTool, error) {
+	if e := f.get("requires"); e != nil {
+		return nil, d.fail(e.keyPos, "%s: requires applies to modules, not command tools", label)
+	}
+	c := &CommandTool{InputMode: "stdin"}
+	var err error
+	if c.Command, err = d.nonEmpty(f, "command", label+" command"); err != nil {
+		return nil, err
+	}
+	if e := f.get("args"); e != nil {
+		if e.value.kind != seqNode {
+			return nil, d.fail(e.value.pos, "%s args must be a list of strings, not %s", label, e.value.describe())
+		}
+		for _, it := range e.value.items {
+			s, ok := it.value.(string)
+			if it.kind != scalarNode || !ok {
+				return nil, d.fail(it.pos, "%s args must be strings, exactly as the process receives them; quote this one", label)
+			}
+			c.Args = append(c.Args, s)
+		}
+	}
+	if c.Cwd, err = d.text(f, "cwd", label+" cwd"); err != nil {
+		return nil, err
+	}
+	if mode, err := d.oneOf(f, "input_mode", label+" input_mode", "stdin", "env"); err != nil {
+		return nil, err
+	} else if mode != "" {
+		c.InputMode = mode
+	}
+	if e := f.get("environment"); e != nil {
+		ef, err := d.object(e.value, label+" environment", "required", "optional")
+		if err != nil {
+			return nil, err
+		}
+		seen := map[string]bool{}
+		for _, k := range []string{"required", "optional"} {
+			le := ef.get(k)
+			if le == nil {
+				continue
+			}
+			names, err := d.strList(le, label+" environment "+k)
+			if err != nil {
+				return nil, err
+			}
+			for _, name := range names {
+				if !isEnvName(name) || seen[name] {
+					return nil, d.fail(le.value.pos, "%s environment %s: %q is not a valid variable name or is listed twice", label, k, name)
+				}
+				seen[name] = true
+			}
+			if k == "required" {
+				c.Environment.Required = names
+			} else {
+				c.Environment.Optional = names
+			}
+		}
+	}
+	return c, nil
+}
+
+func decodeOperation(d decoder, e *entry, f fields, label string, sc refScope) (*OperationStep, error) {
+	ref, err := d.str(e, label+" operation")
+	if err != nil {
+		return nil, err
+	}
+	op := &OperationStep{Ref: ref}
+	var ok bool
+	if op.Connector, op.Operation, ok = splitOperationRef(ref); !ok {
+		return nil, d.fail(e.value.pos, "%s operation %q must be <connector>/<operation>", label, ref)
+	}
+	if ke := f.get("idempotency_key"); ke != nil {
+		if op.IdempotencyKey, err = d.str(ke, label+" idempotency_key"); err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(op.IdempotencyKey) == "" {
+			return nil, d.fail(ke.value.pos, "%s idempotency_key must not be empty", label)
+		}
+		if err := d.walkRefs(ke.value, sc); err != nil {
+			return nil, err
+		}
+	}
+	if ae := f.get("approval"); ae != nil {
+		af, err := d.object(ae.value, label+" approval", "reason", "type")
+		if err != nil {
+			return nil, err
+		}
+		op.Approval = &Approval{}
+		if op.Approval.Reason, err = d.nonEmpty(af, "reason", label+" approval reason"); err != nil {
+			return nil, err
+		}
+		if op.Approval.Reason == "" {
+			return nil, d.fail(ae.value.pos, "%s approval needs a reason a person reads before deciding", label)
+		}
+		if op.Approval.Type, err = d.nonEmpty(af, "type", label+" approval type"); err != nil {
+			return nil, err
+		}
+	}
+	if re := f.get("result"); re != nil {
+		rf, err := d.object(re.value, label+" result", "required")
+		if err != nil {
+			return nil, err
+		}
+		op.Result = &OperationResult{}
+		if le := rf.get("required"); le != nil {
+			if op.Result.Required, err = d.strList(le, label+" result required"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return op, nil
+}
+
+func decodeSkillRef(d decoder, e *entry, label string) (string, error) {
+	ref, err := d.str(e, label+" skill")
+	if err != nil {
+		return "", err
+	}
+	path, method := SplitRef(ref)
+	if path == "" || hasSpace(ref) || (strings.Contains(ref, "#") && !isName(method)) {
+		return "", d.fail(e.value.pos, "%s skill %q must be <ref>[#method]: ./path, runx/<name> or registry:<publisher>/<name>[@version]", label, ref)
+	}
+	return ref, nil
+}
+
+func decodeAgent(d decoder, e *entry, label string) (*AgentStep, error) {
+	f, err := d.object(e.value, label+" agent", "task", "calls", "ask", "context")
+	if err != nil {
+		return nil, err
+	}
+	a := &AgentStep{}
+	if a.Task, err = d.nonEmpty(f, "task", label+" agent task"); err != nil {
+		return nil, err
+	}
+	if a.Task == "" {
+		return nil, d.fail(e.value.pos, "%s agent needs a task: what the turn must do", label)
+	}
+	if ce := f.get("calls"); ce != nil {
+		if a.Calls, err = decodeCalls(d, ce, label+" agent calls"); err != nil {
+			return nil, err
+		}
+	}
+	if ae := f.get("ask"); ae != nil {
+		if a.Ask, err = d.boolean(ae, label+" agent ask"); err != nil {
+			return nil, err
+		}
+	}
+	if xe := f.get("context"); xe != nil {
+		xf, err := d.object(xe.value, label+" agent context", "skills")
+		if err != nil {
+			return nil, err
+		}
+		a.Context = &AgentContext{}
+		if se := xf.get("skills"); se != nil {
+			if a.Context.Skills, err = d.strList(se, label+" agent context skills"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return a, nil
+}
+
+// decodeCalls reads what a turn or script may call. Each list grants only
+// what it names; an absent list grants nothing.
+func decodeCalls(d decoder, e *entry, what string) (*Calls, error) {
+	f, err := d.object(e.value, what, "tools", "operations", "skills", "load")
+	if err != nil {
+		return nil, err
+	}
+	c := &Calls{}
+	lists := map[string]*[]string{"tools": &c.Tools, "operations": &c.Operations, "skills": &c.Skills, "load": &c.Load}
+	for _, k := range []string{"tools", "operations", "skills", "load"} {
+		le := f.get(k)
+		if le == nil {
+			continue
+		}
+		if *lists[k], err = d.strList(le, what+" "+k); err != nil {
+			return nil, err
+		}
+	}
+	for i, op := range c.Operations {
+		if _, _, ok := splitOperationRef(op); !ok {
+			return nil, d.fail(f.get("operations").value.items[i].pos, "%s operations: %q must be <connector>/<operation>", what, op)
+		}
+	}
+	return c, nil
+}
+
+func decodeAsk(d decoder, e *entry, label string) (*AskStep, error) {
+	f, err := d.object(e.value, label+" ask", "reason", "questions")
+	if err != nil {
+		return nil, err
+	}
+	a := &AskStep{}
+	switch {
+	case f.has("reason") && f.has("questions"):
+		return nil, d.fail(e.value.pos, "%s ask takes a reason (a yes or no) or questions, not both", label)
+	case f.has("reason"):
+		a.Reason, err = d.nonEmpty(f, "reason", label+" ask reason")
+		return a, err
+	case !f.has("questions"):
+		return nil, d.fail(e.value.pos, "%s ask needs a reason or questions", label)
+	}
+	qe := f.get("questions")
+	if qe.value.kind != seqNode || len(qe.value.items) < 1 || len(qe.value.items) > 3 {
+		return nil, d.fail(qe.value.pos, "%s ask questions must be a list of one to three questions", label)
+	}
+	ids := map[string]bool{}
+	for i, qn := range qe.value.items {
+		q, err := decodeQuestion(d, qn, fmt.Sprintf("%s question %d", label, i+1))
+		if err != nil {
+			return nil, err
+		}
+		if ids[q.ID] {
+			return nil, d.fail(qn.pos, "%s asks question %q twice", label, q.ID)
+		}
+		ids[q.ID] = true
+		a.Questions = append(a.Questions, q)
+	}
+	return a, nil
+}
+
+func decodeQuestion(d decoder, n *node, label string) (*Question, error) {
+	f, err := d.object(n, label, "id", "prompt", "options", "free_text", "required")
+	if err != nil {
+		return nil, err
+	}
+	q := &Question{}
+	if q.ID, err = d.nonEmpty(f, "id", label+" id"); err != nil {
+		return nil, err
+	}
+	if q.Prompt, err = d.nonEmpty(f, "prompt", label+" prompt"); err != nil {
+		return nil, err
+	}
+	if q.ID == "" || q.Prompt == "" {
+		return nil, d.fail(n.pos, "%s needs an id and a prompt", label)
+	}
+	if e := f.get("free_text"); e != nil {
+		if q.FreeText, err = d.boolean(e, label+" free_text"); err != nil {
+			return nil, err
+		}
+	}
+	if e := f.get("required"); e != nil {
+		b, err := d.boolean(e, label+" required")
+		if err != nil {
+			return nil, err
+		}
+		q.Required = &b
+	}
+	if e := f.get("options"); e != nil {
+		if e.value.kind != seqNode || len(e.value.items) > 4 {
+			return nil, d.fail(e.value.pos, "%s options must be a list of at most four options", label)
+		}
+		for i, on := range e.value.items {
+			of, err := d.object(on, fmt.Sprintf("%s option %d", label, i+1), "label", "detail")
+			if err != nil {
+				return nil, err
+			}
+			o := &QuestionOption{}
+			if o.Label, err = d.nonEmpty(of, "label", label+" option label"); err != nil {
+				return nil, err
+			}
+			if o.Label == "" {
+				return nil, d.fail(on.pos, "%s option %d needs a label", label, i+1)
+			}
+			if o.Detail, err = d.text(of, "detail", label+" option detail"); err != nil {
+				return nil, err
+			}
+			q.Options = append(q.Options, o)
+		}
+	}
+	return q, nil
+}
+
+func decodeScript(d decoder, e *entry, label string) (*ScriptStep, error) {
+	f, err := d.object(e.value, label+" script", "module", "max_calls", "concurrency", "calls")
+	if err != nil {
+		return nil, err
+	}
+	s := &ScriptStep{}
+	me := f.get("module")
+	if me == nil {
+		return nil, d.fail(e.value.pos, "%s script needs a module", label)
+	}
+	if s.Module, err = decodeModulePath(d, me, label+" script module"); err != nil {
+		return nil, err
+	}
+	if ce := f.get("max_calls"); ce != nil {
+		if s.MaxCalls, err = d.positive(ce, label+" script max_calls", maxScriptCalls); err != nil {
+			return nil, err
+		}
+	}
+	if ce := f.get("concurrency"); ce != nil {
+		if s.Concurrency, err = d.positive(ce, label+" script concurrency", maxCount); err != nil {
+			return nil, err
+		}
+	}
+	if ce := f.get("calls"); ce != nil {
+		if s.Calls, err = decodeCalls(d, ce, label+" script calls"); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}

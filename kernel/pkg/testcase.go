@@ -1,0 +1,74 @@
+package pkg
+
+// TestCase is one tests/<name>.yaml: a run of one method against stand-ins
+// for its host and providers, and what that run must show.
+type TestCase struct {
+	Path    string         `json:"path"`
+	Name    string         `json:"name"`              // default: the file's stem
+	Method  string         `json:"method,omitempty"`  // default: the package's default
+	Package string         `json:"package,omitempty"` // fixtures/<dir> to run a fixture package instead
+	Inputs  map[string]any `json:"inputs,omitempty"`
+	Setup   *TestSetup     `json:"setup,omitempty"`
+	Host    *TestHost      `json:"host,omitempty"`
+	// Providers stands in for what the run reaches (http, mcp, processes,
+	// hosted), kept as written; the test runner owns their shapes.
+	Providers map[string]any `json:"providers,omitempty"`
+	Expect    *Expectation   `json:"expect"`
+}
+
+// TestSetup is state a test starts from.
+type TestSetup struct {
+	Receipts    []string       `json:"receipts,omitempty"`    // package-relative .json receipts to seed
+	Authority   map[string]any `json:"authority,omitempty"`   // the run's authority, as --run-authority states one
+	Credentials map[string]any `json:"credentials,omitempty"` // a listed connector's credential for the test
+}
+
+// TestHost stands in for what answers the run.
+type TestHost struct {
+	Act     string         `json:"act,omitempty"`     // the run's act, read as $run.act
+	Answers map[string]any `json:"answers,omitempty"` // agent turn outputs by step id or address
+	// Approvals decide requests by address (an operation step's id, an ask's
+	// gate, <path>#<id> in a child run).
+	Approvals map[string]bool      `json:"approvals,omitempty"`
+	Turns     map[string]*TestTurn `json:"turns,omitempty"` // turns worked call by call, by step id or address
+}
+
+// TestTurn is an agent turn the host works through its calls.
+type TestTurn struct {
+	Calls  []*TestTurnCall `json:"calls,omitempty"`
+	Output any             `json:"output"`
+}
+
+// TestTurnCall is one call a worked turn makes, and optionally what it must return.
+type TestTurnCall struct {
+	Tool   string             `json:"tool"`
+	Input  any                `json:"input,omitempty"`
+	Expect *OutputExpectation `json:"expect,omitempty"`
+}
+
+// Expectation is what a test's run must show.
+type Expectation struct {
+	Status  string             `json:"status"` // sealed, needs_agent, needs_approval, ...
+	Outcome string             `json:"outcome,omitempty"`
+	Output  *OutputExpectation `json:"output,omitempty"`
+	// Absent names, by JSON pointer into the output, fields that must not exist.
+	Absent            []string                      `json:"absent,omitempty"`
+	Receipt           map[string]any                `json:"receipt,omitempty"` // a subset of the root receipt
+	Steps             []string                      `json:"steps,omitempty"`   // step ids in execution order
+	StepOutputs       map[string]*OutputExpectation `json:"step_outputs,omitempty"`
+	HTTPRequestCounts []int                         `json:"http_request_counts,omitempty"`
+}
+
+// Comparison modes of an OutputExpectation.
+const (
+	CompareSubset = "subset" // objects may hold more fields; arrays match in length and order
+	CompareExact  = "exact"
+)
+
+// OutputExpectation compares a value one way. Mode records which comparison
+// was written, so `exact: null` (expect a null result) differs from no
+// expectation at all.
+type OutputExpectation struct {
+	Mode  string `json:"mode"`
+	Value any    `json:"value"`
+}
