@@ -164,3 +164,36 @@ func PluginFor(capability string) string {
 	}
 	return capability
 }
+
+// Pin records the sha256 of a third-party plugin's binary in the project's
+// pin file, so runx will start it.
+func (d *Discovery) Pin(name string) (path, sum string, err error) {
+	if d.FirstParty[name] {
+		return "", "", hostErr(CodePluginNotFound, nil, "plugin %q is compiled into runx and needs no pin", name)
+	}
+	if !pluginName.MatchString(name) {
+		return "", "", hostErr(CodePluginNotFound, nil, "no plugin named %q", name)
+	}
+	binary := "runx-plugin-" + name
+	for _, dir := range []string{filepath.Join(d.ProjectDir, "plugins"), filepath.Join(d.HomeDir, "plugins")} {
+		candidate := filepath.Join(dir, binary)
+		if info, statErr := os.Stat(candidate); statErr == nil && info.Mode().IsRegular() {
+			path = candidate
+			break
+		}
+	}
+	if path == "" {
+		return "", "", hostErr(CodePluginNotFound, nil, "no plugin %q: put its binary at .runx/plugins/%s or <runx home>/plugins/%s", name, binary, binary)
+	}
+	raw, err := FileSHA256(path)
+	if err != nil {
+		return "", "", err
+	}
+	lock, err := ReadLock(d.ProjectDir)
+	if err != nil {
+		return "", "", err
+	}
+	sum = hex.EncodeToString(raw)
+	lock.Plugins[name] = LockEntry{SHA256: sum}
+	return path, sum, WriteLock(d.ProjectDir, lock)
+}

@@ -38,3 +38,6 @@ const (
 	CodeCapabilityNotFound     = "capability_not_found"
 	CodeCallCancelled          = "call_cancelled"
 )
+
+// ErrorCode is the stable code.
+func (e *Error) ErrorCode() string { return e.Code }

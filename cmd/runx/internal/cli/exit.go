@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/runxhq/runx/kernel/contract"
+)
+
+// ExitCode is a process exit status with a meaning.
+type ExitCode int
+
+// Exit codes (DESIGN.md §8).
+const (
+	ExitOK          ExitCode = 0   // sealed completed, or paused
+	ExitFailed      ExitCode = 1   // sealed with another outcome, or a refused start
+	ExitUsage       ExitCode = 2   // the command line is wrong
+	ExitInterrupted ExitCode = 130 // SIGINT, or a second SIGTERM
+	ExitTerminated  ExitCode = 143 // stopped by SIGTERM
+)
+
+// IO is a command's streams.
+type IO struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+}
+
+// StdIO is the process's streams.
+func StdIO() *IO { return &IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr} }
+
+// UsageError marks a wrong command line (exit 2).
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string     { return e.Msg }
+func (e *UsageError) ErrorCode() string { return "usage_error" }
+
+// Usagef makes a usage error.
+func Usagef(format string, args ...any) error { return &UsageError{Msg: fmt.Sprintf(format, args...)} }
+
+// ErrorDocumentSchema names the JSON document of a failed command.
+const ErrorDocumentSchema = "runx.error.v1"
+
+// ReportError presents err and returns its exit code: with --json one JSON
+// document on stdout, otherwise one line on stderr.
+func ReportError(io *IO, asJSON bool, err error) ExitCode {
+	code := ExitFailed
+	var ue *UsageError
+	if errors.As(err, &ue) {
+		code = ExitUsage
+	}
+	body := contract.BodyOf(err)
+	if asJSON {
+		_ = PrintJSON(io.Out, map[string]any{"schema": ErrorDocumentSchema, "status": "error", "error": body})
+		return code
+	}
+	fmt.Fprintf(io.Err, "runx: %s [%s]\n", body.Message, body.Code)
+	return code
+}
+
+// PrintJSON writes exactly one JSON document.
+func PrintJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/runxhq/runx/kernel/contract"
+)
+
+// InputsDocumentMaxBytes bounds an --inputs document from a file or stdin.
+const InputsDocumentMaxBytes = 64 << 20
+
+// ReadInputsDocument reads an --inputs argument: "-" is stdin, anything else a
+// file inside the workspace. It is capped and must be UTF-8; its content is
+// never echoed in an error.
+func ReadInputsDocument(stdin io.Reader, workspace, arg string) ([]byte, error) {
+	var r io.Reader
+	if arg == "-" {
+		r = stdin
+	} else {
+		path := arg
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(workspace, path)
+		}
+		path = filepath.Clean(path)
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return nil, contract.Errorf("inputs_document_unreadable", "cannot read the --inputs file %s", arg)
+		}
+		ws, _ := filepath.EvalSymlinks(workspace)
+		if rel, err := filepath.Rel(ws, real); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			return nil, contract.Errorf("inputs_document_outside_workspace", "the --inputs file %s is outside the workspace", arg)
+		}
+		info, err := os.Stat(real)
+		if err != nil || !info.Mode().IsRegular() {
+			return nil, contract.Errorf("inputs_document_unreadable", "the --inputs file %s is not a regular file", arg)
+		}
+		f, err := os.Open(real)
+		if err != nil {
+			return nil, contract.Errorf("inputs_document_unreadable", "cannot open the --inputs file %s", arg)
+		}
+		defer f.Close()
+		r = f
+	}
+	raw, err := io.ReadAll(io.LimitReader(r, InputsDocumentMaxBytes+1))
+	if err != nil {
+		return nil, contract.Errorf("inputs_document_unreadable", "cannot read the --inputs document: %v", err)
+	}
+	if len(raw) > InputsDocumentMaxBytes {
+		return nil, contract.Errorf("inputs_document_too_large", "the --inputs document exceeds %d bytes", InputsDocumentMaxBytes)
+	}
+	if !utf8.Valid(raw) {
+		return nil, contract.Errorf("inputs_document_invalid", "the --inputs document is not UTF-8")
+	}
+	return raw, nil
+}

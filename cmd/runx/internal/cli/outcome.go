@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"context"
+	"errors"
+
+	"github.com/runxhq/runx/kernel/contract"
+)
+
+// ExitError carries a command's exit code through cobra.
+type ExitError struct{ Code ExitCode }
+
+func (e *ExitError) Error() string { return "exit" }
+
+// Exit turns an exit code into what a cobra RunE returns.
+func Exit(code ExitCode) error {
+	if code == ExitOK {
+		return nil
+	}
+	return &ExitError{Code: code}
+}
+
+// Signal causes recorded on a command's context by the root.
+var (
+	ErrInterrupted = errors.New("interrupted")
+	ErrTerminated  = errors.New("terminated")
+)
+
+// ExitFor maps a run's envelope to the exit code: 0 for completed or paused,
+// 130/143 when a signal stopped it, 1 for any other seal.
+func ExitFor(ctx context.Context, env *contract.SkillRun) ExitCode {
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, ErrTerminated):
+		return ExitTerminated
+	case errors.Is(cause, ErrInterrupted):
+		return ExitInterrupted
+	}
+	if env.Status != contract.StatusSealed || env.Outcome == contract.OutcomeCompleted {
+		return ExitOK
+	}
+	return ExitFailed
+}

@@ -1,0 +1,78 @@
+// Package root assembles the runx command tree and runs it with signal
+// handling and the exit codes of DESIGN.md §8.
+package root
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/cmd/runx/internal/history"
+	"github.com/runxhq/runx/cmd/runx/internal/pluginpin"
+	"github.com/runxhq/runx/cmd/runx/internal/skill"
+	"github.com/runxhq/runx/cmd/runx/internal/testcmd"
+	"github.com/runxhq/runx/cmd/runx/internal/tool"
+	"github.com/runxhq/runx/cmd/runx/internal/verify"
+	"github.com/runxhq/runx/cmd/runx/internal/version"
+	"github.com/spf13/cobra"
+)
+
+// New builds the command tree.
+func New(f *cli.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:           "runx",
+		Short:         "Run skills under explicit authority and prove every run with signed receipts",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       cli.Version,
+	}
+	cmd.PersistentFlags().StringVarP(&f.ReceiptDir, "receipt-dir", "R", "", "receipt store directory (default .runx/receipts, or RUNX_RECEIPT_DIR)")
+	cmd.SetIn(f.IO.In)
+	cmd.SetOut(f.IO.Out)
+	cmd.SetErr(f.IO.Err)
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cli.Usagef("%v", err) })
+	cmd.AddCommand(skill.New(f), verify.New(f), history.New(f), testcmd.New(f), tool.New(f), version.New(f), pluginpin.New(f))
+	return cmd
+}
+
+// Main runs runx with args and returns its exit code. SIGTERM asks the run to
+// stop admitting steps (143); SIGINT or a second SIGTERM interrupts (130).
+func Main(args []string, io *cli.IO, firstParty []string) cli.ExitCode {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	go func() {
+		terms := 0
+		for sig := range signals {
+			if sig == syscall.SIGTERM && terms == 0 {
+				terms++
+				cancel(cli.ErrTerminated)
+				continue
+			}
+			cancel(cli.ErrInterrupted)
+			os.Exit(int(cli.ExitInterrupted))
+		}
+	}()
+	f := &cli.Factory{IO: io, FirstParty: firstParty}
+	cmd := New(f)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(ctx)
+	var exit *cli.ExitError
+	switch {
+	case err == nil:
+		return cli.ExitOK
+	case errors.As(err, &exit):
+		return exit.Code
+	}
+	var ue *cli.UsageError
+	if !errors.As(err, &ue) {
+		// cobra's own argument errors (unknown command, wrong arity) are usage errors.
+		err = cli.Usagef("%v", err)
+	}
+	return cli.ReportError(io, false, err)
+}

@@ -1,0 +1,106 @@
+// Package skill is `runx skill <ref>[#method] [method]`: run one method of a
+// skill package and print its runx.skill_run.v1 envelope.
+package skill
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run"
+	"github.com/spf13/cobra"
+)
+
+// Options are the command's parsed arguments and dependencies.
+type Options struct {
+	Factory    *cli.Factory
+	Ref        string
+	Method     string
+	Pairs      []string
+	JSONPairs  []string
+	InputsFile string
+	Act        string
+	JSON       bool
+}
+
+// New wires the command.
+func New(f *cli.Factory) *cobra.Command {
+	opts := &Options{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "skill <ref>[#method] [method]",
+		Short: "Run one method of a skill package",
+		Long: "Run one method of a skill package and seal it with a signed receipt.\n\n" +
+			"The method is the one named after # or as the second argument, else the\n" +
+			"package's default_method, else its only method.",
+		Example: "  runx skill examples/hello-world -i message=hello --json",
+		Args:    cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Ref = args[0]
+			if len(args) == 2 {
+				opts.Method = args[1]
+			}
+			if opts.InputsFile != "" && (len(opts.Pairs) > 0 || len(opts.JSONPairs) > 0) {
+				return cli.Usagef("--inputs is exclusive with -i and --input-json")
+			}
+			return cli.Exit(Run(cmd.Context(), opts))
+		},
+	}
+	cmd.Flags().StringArrayVarP(&opts.Pairs, "input", "i", nil, "an input as name=value, typed by the method's declaration")
+	cmd.Flags().StringArrayVar(&opts.JSONPairs, "input-json", nil, "an input as name=<json>")
+	cmd.Flags().StringVar(&opts.InputsFile, "inputs", "", "all inputs as one JSON object from a file in the workspace, or - for stdin")
+	cmd.Flags().StringVar(&opts.Act, "act", "", "the act the host states for the run ($run.act)")
+	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
+	return cmd
+}
+
+// Run runs the skill and presents the envelope; it returns the exit code.
+func Run(ctx context.Context, opts *Options) cli.ExitCode {
+	io := opts.Factory.IO
+	k, err := opts.Factory.Kernel()
+	if err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	defer k.Close()
+	src := pkg.InputSource{Pairs: opts.Pairs, JSONPairs: opts.JSONPairs}
+	if opts.InputsFile != "" {
+		doc, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, opts.InputsFile)
+		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
+		src.Document, src.HasDocument = doc, true
+	}
+	env, err := k.Skill(ctx, run.SkillRequest{Ref: opts.Ref, Method: opts.Method, Inputs: src, Act: opts.Act})
+	if err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	if opts.JSON {
+		_ = cli.PrintJSON(io.Out, env)
+	} else {
+		present(io, env)
+	}
+	return cli.ExitFor(ctx, env)
+}
+
+func present(io *cli.IO, env *contract.SkillRun) {
+	styled := cli.Styled(io.Out)
+	mark, color := "✓", "green"
+	if env.Outcome != contract.OutcomeCompleted {
+		mark, color = "✗", "red"
+	}
+	fmt.Fprintf(io.Out, "%s %s#%s %s  %s\n", cli.Paint(styled, color, mark), env.SkillName, env.Method,
+		cli.Paint(styled, "bold", strings.TrimSpace(env.Outcome+" "+env.SealReason)), cli.Paint(styled, "dim", env.RunID))
+	if env.Error != nil {
+		fmt.Fprintf(io.Out, "  error:   %s [%s]\n", env.Error.Message, env.Error.Code)
+	} else {
+		fmt.Fprintf(io.Out, "  result:  %s\n", string(env.Result))
+	}
+	if env.Trace != nil {
+		for _, s := range env.Trace.Steps {
+			fmt.Fprintf(io.Out, "  step %-12s %-8s %s\n", s.StepID, s.Status, cli.Paint(styled, "dim", s.ReceiptID))
+		}
+	}
+	fmt.Fprintf(io.Out, "  receipt: %s\n", env.ReceiptID)
+}

@@ -1,0 +1,61 @@
+// Package tool is `runx tool inspect <id>`: a capability's one typed
+// description, read from its plugin's Describe answer.
+package tool
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	sdk "github.com/runxhq/runx/sdk/plugin"
+	"github.com/spf13/cobra"
+)
+
+// New wires `runx tool` and its `inspect` verb.
+func New(f *cli.Factory) *cobra.Command {
+	cmd := &cobra.Command{Use: "tool", Short: "Inspect the capabilities runx can call"}
+	var asJSON bool
+	inspect := &cobra.Command{
+		Use:   "inspect <capability-id>",
+		Short: "Show one capability's contract: schemas, effect, scopes, approval",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return cli.Exit(inspect(c, f, args[0], asJSON))
+		},
+	}
+	inspect.Flags().BoolVarP(&asJSON, "json", "j", false, "print one JSON document")
+	cmd.AddCommand(inspect)
+	return cmd
+}
+
+// Description is what `runx tool inspect --json` prints.
+type Description struct {
+	Schema string `json:"schema"`
+	sdk.Definition
+	Plugin map[string]any `json:"plugin"`
+}
+
+func inspect(c *cobra.Command, f *cli.Factory, id string, asJSON bool) cli.ExitCode {
+	k, err := f.Kernel()
+	if err != nil {
+		return cli.ReportError(f.IO, asJSON, err)
+	}
+	defer k.Close()
+	def, ref, err := k.Host.Definition(c.Context(), id)
+	if err != nil {
+		return cli.ReportError(f.IO, asJSON, err)
+	}
+	out := Description{Schema: "runx.tool.v1", Definition: *def,
+		Plugin: map[string]any{"name": ref.Name, "version": ref.Version, "protocol": ref.Protocol}}
+	if asJSON {
+		_ = cli.PrintJSON(f.IO.Out, out)
+		return cli.ExitOK
+	}
+	fmt.Fprintf(f.IO.Out, "%s  (%s %s, runx.plugin.v%d)\n  %s\n  effect: %s  approval: %s  idempotent: %v\n",
+		def.ID, ref.Name, ref.Version, ref.Protocol, def.Summary, def.Effect, def.Approval, def.Idempotent)
+	if len(def.Scopes) > 0 {
+		fmt.Fprintf(f.IO.Out, "  scopes: %s\n", strings.Join(def.Scopes, ", "))
+	}
+	fmt.Fprintf(f.IO.Out, "  input:  %s\n  output: %s\n", def.InputSchema, def.OutputSchema)
+	return cli.ExitOK
+}

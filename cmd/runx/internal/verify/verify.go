@@ -1,0 +1,80 @@
+// Package verify is `runx verify <receipt-id>`: check a receipt's signature
+// and the whole tree below it.
+package verify
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/spf13/cobra"
+)
+
+// Options are the command's arguments.
+type Options struct {
+	Factory   *cli.Factory
+	ReceiptID string
+	JSON      bool
+}
+
+// New wires the command.
+func New(f *cli.Factory) *cobra.Command {
+	opts := &Options{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "verify <receipt-id>",
+		Short: "Verify a receipt and its tree: verified, unverified (no trusted key) or invalid",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ReceiptID = args[0]
+			return cli.Exit(Run(cmd.Context(), opts))
+		},
+	}
+	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
+	return cmd
+}
+
+// Report is what `runx verify --json` prints.
+type Report struct {
+	Schema string `json:"schema"`
+	receipt.Report
+	Receipt *receipt.Body `json:"receipt,omitempty"`
+}
+
+// Run verifies and presents; exit 0 only when the tree is verified.
+func Run(ctx context.Context, opts *Options) cli.ExitCode {
+	io := opts.Factory.IO
+	k, err := opts.Factory.Kernel()
+	if err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	defer k.Close()
+	rep, err := k.Verify(ctx, opts.ReceiptID)
+	if err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	out := Report{Schema: "runx.verify.v1", Report: rep}
+	if r, _, err := k.Store.Get(opts.ReceiptID); err == nil {
+		out.Receipt = &r.Body
+	}
+	if opts.JSON {
+		_ = cli.PrintJSON(io.Out, out)
+	} else {
+		styled := cli.Styled(io.Out)
+		color := map[string]string{"verified": "green", "unverified": "yellow"}[rep.Status]
+		if color == "" {
+			color = "red"
+		}
+		fmt.Fprintf(io.Out, "%s %s (%d receipts, depth %d)\n", cli.Paint(styled, color, rep.Status), opts.ReceiptID, rep.Receipts, rep.Depth)
+		if out.Receipt != nil {
+			fmt.Fprintf(io.Out, "  %s %s#%s %s  run %s\n", out.Receipt.Kind, out.Receipt.SkillName, out.Receipt.Method, out.Receipt.Outcome, out.Receipt.RunID)
+		}
+		for _, p := range rep.Problems {
+			fmt.Fprintf(io.Out, "  %s: %s [%s]\n", p.ReceiptID, p.Message, p.Code)
+		}
+	}
+	if rep.Status != "verified" {
+		return cli.ExitFailed
+	}
+	return cli.ExitOK
+}

@@ -1,0 +1,34 @@
+// Command runx runs skills under explicit authority, pauses for agents and
+// people, and proves every run with signed, verifiable receipts.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/cmd/runx/internal/root"
+)
+
+func main() {
+	// Plugin mode first: `runx plugin serve <name>` re-executes this binary as
+	// one first-party capability plugin, speaking only the plugin protocol.
+	if len(os.Args) == 4 && os.Args[1] == "plugin" && os.Args[2] == "serve" {
+		os.Exit(int(servePlugin(os.Args[3])))
+	}
+	os.Exit(int(root.Main(os.Args[1:], cli.StdIO(), firstPartyNames())))
+}
+
+func servePlugin(name string) cli.ExitCode {
+	newPlugin, ok := firstParty[name]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "runx: no first-party plugin %q [plugin_not_found]\n", name)
+		return cli.ExitUsage
+	}
+	if os.Getenv("RUNX_PLUGIN_MAGIC_COOKIE") == "" {
+		fmt.Fprintln(os.Stderr, "runx: `runx plugin serve` is started by runx itself, not by hand [usage_error]")
+		return cli.ExitUsage
+	}
+	serve(newPlugin())
+	return cli.ExitOK
+}

@@ -1,0 +1,26 @@
+package main
+
+import (
+	"sort"
+
+	"github.com/runxhq/runx/plugins/process"
+	sdk "github.com/runxhq/runx/sdk/plugin"
+)
+
+// firstParty is every capability plugin compiled into this binary, by name.
+// Only this file links plugin implementations, and only to serve them in
+// plugin mode: the kernel reaches them as it reaches any third-party plugin.
+var firstParty = map[string]func() sdk.Plugin{
+	process.Name: func() sdk.Plugin { return process.New() },
+}
+
+func firstPartyNames() []string {
+	names := make([]string, 0, len(firstParty))
+	for n := range firstParty {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func serve(p sdk.Plugin) { sdk.Serve(p) }

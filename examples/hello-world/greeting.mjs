@@ -1,0 +1,3 @@
+export function greeting(message, name) {
+  return `${message}, ${name}`;
+}

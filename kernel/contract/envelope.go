@@ -1,0 +1,81 @@
+package contract
+
+import "encoding/json"
+
+// SkillRunSchema names the envelope of a run.
+const SkillRunSchema = "runx.skill_run.v1"
+
+// Run statuses.
+const (
+	StatusSealed        = "sealed"
+	StatusNeedsAgent    = "needs_agent"
+	StatusNeedsApproval = "needs_approval"
+)
+
+// Outcomes of a sealed run.
+const (
+	OutcomeCompleted  = "completed"
+	OutcomeFailed     = "failed"
+	OutcomeRefused    = "refused"
+	OutcomeBlocked    = "blocked"
+	OutcomeDeclined   = "declined"
+	OutcomeSuperseded = "superseded"
+	OutcomeKilled     = "killed"
+)
+
+// Seal reasons: a closed vocabulary, set where the outcome alone does not say
+// why the run sealed as it did.
+const (
+	SealStepFailed            = "step_failed"
+	SealStepRefused           = "step_refused"
+	SealPreparationRefused    = "preparation_refused"
+	SealReceiptBudgetExceeded = "receipt_budget_exceeded"
+	SealHostClosed            = "host_closed"
+	SealCancelled             = "cancelled"
+	SealInterrupted           = "interrupted"
+)
+
+// Step statuses in a trace.
+const (
+	StepSuccess = "success"
+	StepSkipped = "skipped"
+	StepFailed  = "failed"
+	StepRefused = "refused"
+)
+
+// SkillRun is the one JSON document `runx skill --json` prints.
+type SkillRun struct {
+	Schema     string          `json:"schema"`
+	Status     string          `json:"status"`
+	Outcome    string          `json:"outcome,omitempty"`
+	SealReason string          `json:"seal_reason,omitempty"`
+	SkillName  string          `json:"skill_name"`
+	Method     string          `json:"method,omitempty"`
+	RunID      string          `json:"run_id"`
+	ReceiptID  string          `json:"receipt_id,omitempty"`
+	Result     json.RawMessage `json:"result"`
+	Error      *ErrorBody      `json:"error,omitempty"`
+	Trace      *Trace          `json:"trace,omitempty"`
+}
+
+// Trace is the compact account of a run's steps: references, not payloads.
+type Trace struct {
+	Workflow string      `json:"workflow"`
+	Status   string      `json:"status"`
+	Steps    []TraceStep `json:"steps"`
+}
+
+// TraceStep is one step in a trace.
+type TraceStep struct {
+	StepID    string     `json:"step_id"`
+	Skill     string     `json:"skill"`
+	Status    string     `json:"status"`
+	ReceiptID string     `json:"receipt_id,omitempty"`
+	Error     *ErrorBody `json:"error,omitempty"`
+}
+
+// Trace statuses.
+const (
+	TraceSucceeded = "succeeded"
+	TraceFailed    = "failed"
+)

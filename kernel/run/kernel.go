@@ -1,0 +1,216 @@
+package run
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/host"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
+)
+
+// Options locate a kernel's state and plugins. Zero fields take the
+// defaults of DESIGN.md §7 from Env.
+type Options struct {
+	Workspace   string // the workspace root (default: the current directory)
+	ProjectDir  string // .runx (RUNX_PROJECT_DIR)
+	HomeDir     string // the runx home (RUNX_HOME, default ~/.runx)
+	ReceiptDir  string // RUNX_RECEIPT_DIR / --receipt-dir
+	Self        string // the runx executable, re-executed for first-party plugins
+	FirstParty  []string
+	RunxVersion string
+	Clock       func() time.Time
+	// Signer overrides the runx home's key (runx test signs with the fixture key).
+	Signer    *receipt.Signer
+	Logger    hclog.Logger
+	LookupEnv func(string) (string, bool)
+}
+
+// Kernel is one process's runtime: its receipt store, signer, plugin host
+// and engine.
+type Kernel struct {
+	Options Options
+	Engine  *Engine
+	Host    *host.Supervisor
+	Store   *receipt.Store
+	Keys    receipt.KeySet
+}
+
+// ResolveOptions fills defaults from the environment.
+func ResolveOptions(o Options) (Options, error) {
+	if o.LookupEnv == nil {
+		o.LookupEnv = os.LookupEnv
+	}
+	env := func(k string) string { v, _ := o.LookupEnv(k); return v }
+	if o.Workspace == "" {
+		o.Workspace = env("RUNX_CWD")
+	}
+	if o.Workspace == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return o, err
+		}
+		o.Workspace = wd
+	}
+	abs, err := filepath.Abs(o.Workspace)
+	if err != nil {
+		return o, err
+	}
+	o.Workspace = abs
+	if o.ProjectDir == "" {
+		o.ProjectDir = env("RUNX_PROJECT_DIR")
+	}
+	if o.ProjectDir == "" {
+		o.ProjectDir = filepath.Join(o.Workspace, ".runx")
+	}
+	if o.HomeDir == "" {
+		o.HomeDir = env("RUNX_HOME")
+	}
+	if o.HomeDir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return o, contract.Errorf("runx_home_unknown", "cannot find a home directory: set RUNX_HOME")
+		}
+		o.HomeDir = filepath.Join(home, ".runx")
+	}
+	if o.ReceiptDir == "" {
+		o.ReceiptDir = env("RUNX_RECEIPT_DIR")
+	}
+	if o.ReceiptDir == "" {
+		o.ReceiptDir = filepath.Join(o.ProjectDir, "receipts")
+	}
+	if o.Clock == nil {
+		o.Clock = func() time.Time { return time.Now().UTC() }
+	}
+	if o.Logger == nil {
+		o.Logger = hclog.New(&hclog.LoggerOptions{Name: "runx", Output: os.Stderr, Level: logLevel(env("RUNX_LOG"))})
+	}
+	return o, nil
+}
+
+func logLevel(s string) hclog.Level {
+	if s == "" {
+		return hclog.Off
+	}
+	return hclog.LevelFromString(s)
+}
+
+// Open resolves options and opens the receipt store; plugins start lazily.
+func Open(o Options) (*Kernel, error) {
+	o, err := ResolveOptions(o)
+	if err != nil {
+		return nil, err
+	}
+	store, err := receipt.Open(o.ReceiptDir)
+	if err != nil {
+		return nil, err
+	}
+	signer := o.Signer
+	if signer == nil {
+		key, err := receipt.LoadOrCreateKey(o.HomeDir)
+		if err != nil {
+			return nil, err
+		}
+		if signer, err = receipt.NewSigner(key); err != nil {
+			return nil, err
+		}
+	}
+	first := map[string]bool{}
+	for _, n := range o.FirstParty {
+		first[n] = true
+	}
+	sup, err := host.NewSupervisor(host.Config{
+		Discovery:   &host.Discovery{Self: o.Self, FirstParty: first, ProjectDir: o.ProjectDir, HomeDir: o.HomeDir},
+		RunxVersion: o.RunxVersion,
+		Logger:      o.Logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Kernel{
+		Options: o,
+		Host:    sup,
+		Store:   store,
+		Engine: &Engine{
+			Host: sup, Signer: signer, Store: store, Clock: o.Clock,
+			RunxVersion: o.RunxVersion, Workspace: o.Workspace, LookupEnv: o.LookupEnv,
+		},
+	}, nil
+}
+
+// Close stops the kernel's plugins.
+func (k *Kernel) Close() {
+	k.Host.Close()
+	_ = k.Store.Close()
+}
+
+// SkillRequest is `runx skill <ref>[#method] [method]`.
+type SkillRequest struct {
+	Ref    string
+	Method string
+	Inputs pkg.InputSource
+	Act    string
+	// RunID is fixed by runx test; empty means a fresh one.
+	RunID string
+}
+
+// Skill resolves a package and method, binds inputs and runs it. A refusal
+// before the method resolves is an error; one after it seals a blocked run.
+func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRun, error) {
+	path, method := pkg.SplitRef(req.Ref)
+	if req.Method != "" {
+		if method != "" && method != req.Method {
+			return nil, contract.Errorf("method_conflict", "the reference names method %q and the command names %q", method, req.Method)
+		}
+		method = req.Method
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(k.Options.Workspace, path)
+	}
+	p, err := pkg.Load(path, pkg.LoadOptions{RunxVersion: k.Options.RunxVersion})
+	if err != nil {
+		return nil, err
+	}
+	m, err := p.SelectMethod(method)
+	if err != nil {
+		return nil, err
+	}
+	runID := req.RunID
+	if runID == "" {
+		runID = NewRunID(k.Options.Clock())
+	}
+	st := Start{Package: p, Method: m, Act: req.Act, RunID: runID}
+	inputs, err := pkg.BindInputs(m, req.Inputs)
+	if err != nil {
+		return k.Engine.SealRefused(st, err)
+	}
+	st.Inputs = inputs
+	return k.Engine.Run(ctx, st)
+}
+
+var runIDEncoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
+
+// NewRunID makes a time-ordered, unguessable run id.
+func NewRunID(now time.Time) string {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], uint64(now.UnixMilli())<<16)
+	_, _ = rand.Read(b[6:])
+	return "run_" + strings.ToLower(runIDEncoding.EncodeToString(b[:]))
+}
+
+// Discovery is how this kernel finds plugins.
+func (k *Kernel) Discovery() *host.Discovery {
+	first := map[string]bool{}
+	for _, n := range k.Options.FirstParty {
+		first[n] = true
+	}
+	return &host.Discovery{Self: k.Options.Self, FirstParty: first, ProjectDir: k.Options.ProjectDir, HomeDir: k.Options.HomeDir}
+}

@@ -1,0 +1,117 @@
+package run
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg"
+)
+
+// Module step ceilings, named for the capability they constrain.
+const (
+	ModuleMaxSourceBytes = 4 << 20
+	ModuleDefaultTimeout = 2 * time.Second
+	ModuleMaxTimeout     = 30 * time.Second
+	moduleHostGrace      = 3 * time.Second
+	moduleMaxOutputBytes = 4 << 20
+)
+
+// moduleFiles is a package's JavaScript, read once per run and sent to the
+// worker in memory: the worker never sees a path.
+type moduleFiles struct {
+	dir   string
+	once  sync.Once
+	files map[string]string
+	err   error
+}
+
+func (m *moduleFiles) load() (map[string]string, error) {
+	m.once.Do(func() { m.files, m.err = readModuleFiles(m.dir) })
+	return m.files, m.err
+}
+
+func readModuleFiles(dir string) (map[string]string, error) {
+	files := map[string]string{}
+	total := 0
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != dir && (name == ".runx" || name == ".git" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".js") && !strings.HasSuffix(name, ".mjs") {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, path)
+		rel = filepath.ToSlash(rel)
+		if d.Type()&fs.ModeSymlink != 0 {
+			return contract.Errorf("module_symlink_refused", "module file %s is a symlink; a package's JavaScript must be regular files inside it", rel)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		total += len(raw)
+		if total > ModuleMaxSourceBytes {
+			return contract.Errorf("module_source_too_large", "the package's JavaScript exceeds the %d byte module source ceiling", ModuleMaxSourceBytes)
+		}
+		files[rel] = string(raw)
+		return nil
+	})
+	return files, err
+}
+
+func (e *Engine) moduleDispatch(r *runState, step *pkg.Step, inputs map[string]any) (*dispatch, error) {
+	timeout := ModuleDefaultTimeout
+	if step.TimeoutSeconds != 0 {
+		timeout = time.Duration(step.TimeoutSeconds) * time.Second
+		if timeout < time.Second || timeout > ModuleMaxTimeout {
+			return nil, contract.Errorf("module_timeout_invalid", "step %s: a module's timeout_seconds must be 1 to 30", step.ID)
+		}
+	}
+	files, err := r.modules.load()
+	if err != nil {
+		return nil, err
+	}
+	env := step.Tool.Module.Environment
+	if env == nil {
+		env = map[string]string{}
+	}
+	return &dispatch{
+		capability: capabilityModule,
+		execution:  execModule,
+		input: map[string]any{
+			"entry":       step.Tool.Module.Module,
+			"files":       files,
+			"input":       inputs,
+			"environment": env,
+			"timeout_ms":  timeout.Milliseconds(),
+			"seed":        moduleSeed(r.start.RunID, step.ID),
+		},
+		timeout:   timeout + moduleHostGrace,
+		maxOutput: moduleMaxOutputBytes,
+		interpret: decodeOutput,
+	}, nil
+}
+
+// moduleSeed makes Math.random repeatable for a run's step without being the
+// host's randomness.
+func moduleSeed(runID, stepID string) int64 {
+	sum := sha256.Sum256([]byte(runID + "\x00" + stepID))
+	return int64(binary.BigEndian.Uint64(sum[:8]) & (1<<53 - 1))
+}

@@ -1,0 +1,222 @@
+package testrun
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run"
+)
+
+// FixedClock is the instant every test run reads, so receipts reproduce.
+var FixedClock = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// ReportSchema names the JSON document `runx test --json` prints.
+const ReportSchema = "runx.test_report.v1"
+
+// Report is the outcome of a test session.
+type Report struct {
+	Schema  string   `json:"schema"`
+	Package string   `json:"package"`
+	Passed  int      `json:"passed"`
+	Failed  int      `json:"failed"`
+	Tests   []Result `json:"tests"`
+}
+
+// Result is one test's outcome.
+type Result struct {
+	Name      string   `json:"name"`
+	File      string   `json:"file"`
+	Status    string   `json:"status"` // passed | failed
+	Failures  []string `json:"failures,omitempty"`
+	RunID     string   `json:"run_id,omitempty"`
+	ReceiptID string   `json:"receipt_id,omitempty"`
+	Outcome   string   `json:"outcome,omitempty"`
+}
+
+// Runner runs tests with one kernel: its plugins are shared by every test,
+// while each test gets its own workspace, receipt store, clock and signer.
+type Runner struct {
+	Kernel *run.Kernel
+	// Durable is the store each test's verified receipts are copied to.
+	Durable *receipt.Store
+	// Progress, when set, receives one line per test as it finishes.
+	Progress func(Result)
+}
+
+// Run runs target: a package directory (every tests/*.yaml in name order) or
+// one test file.
+func (r *Runner) Run(ctx context.Context, target string) (*Report, error) {
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(r.Kernel.Options.Workspace, target)
+	}
+	var pkgDir string
+	var cases []*pkg.TestCase
+	var err error
+	if strings.HasSuffix(target, ".yaml") || strings.HasSuffix(target, ".yml") {
+		pkgDir = filepath.Dir(filepath.Dir(target))
+		var tc *pkg.TestCase
+		tc, err = pkg.LoadTest(target)
+		cases = []*pkg.TestCase{tc}
+	} else {
+		pkgDir = target
+		cases, err = pkg.LoadTests(target)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(cases) == 0 {
+		return nil, contract.Errorf("tests_not_found", "no tests under %s", filepath.Join(pkgDir, "tests"))
+	}
+	rep := &Report{Schema: ReportSchema, Package: pkgDir, Tests: []Result{}}
+	for _, tc := range cases {
+		res := r.runOne(ctx, pkgDir, tc)
+		if res.Status == "passed" {
+			rep.Passed++
+		} else {
+			rep.Failed++
+		}
+		rep.Tests = append(rep.Tests, res)
+		if r.Progress != nil {
+			r.Progress(res)
+		}
+	}
+	return rep, nil
+}
+
+func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Result {
+	res := Result{Name: tc.Name, File: tc.File, Status: "failed"}
+	fail := func(format string, args ...any) Result {
+		res.Failures = append(res.Failures, fmt.Sprintf(format, args...))
+		return res
+	}
+	scratchRoot := filepath.Join(r.Kernel.Options.ProjectDir, "test")
+	if err := os.MkdirAll(scratchRoot, 0o755); err != nil {
+		return fail("cannot create the test scratch directory: %v", err)
+	}
+	scratch, err := os.MkdirTemp(scratchRoot, sanitize(tc.Name)+"-")
+	if err != nil {
+		return fail("cannot create the test workspace: %v", err)
+	}
+	defer os.RemoveAll(scratch)
+	if err := stageFixtures(pkgDir, scratch); err != nil {
+		return fail("cannot stage fixtures: %v", err)
+	}
+	runDir := pkgDir
+	if tc.Package != "" {
+		runDir = filepath.Join(scratch, filepath.FromSlash(tc.Package))
+	}
+	store, err := receipt.Open(filepath.Join(scratch, ".runx", "receipts"))
+	if err != nil {
+		return fail("cannot open the test receipt store: %v", err)
+	}
+	defer store.Close()
+	signer, err := receipt.NewSigner(receipt.FixtureKey())
+	if err != nil {
+		return fail("%v", err)
+	}
+	k := r.Kernel
+	engine := &run.Engine{
+		Host: k.Host, Signer: signer, Store: store,
+		Clock:       func() time.Time { return FixedClock },
+		RunxVersion: k.Options.RunxVersion, Workspace: scratch, LookupEnv: k.Options.LookupEnv,
+	}
+	p, err := pkg.Load(runDir, pkg.LoadOptions{RunxVersion: k.Options.RunxVersion})
+	if err != nil {
+		return fail("package: %v", err)
+	}
+	m, err := p.SelectMethod(tc.Method)
+	if err != nil {
+		return fail("method: %v", err)
+	}
+	res.RunID = testRunID(p.Name, tc.Name)
+	st := run.Start{Package: p, Method: m, RunID: res.RunID, Act: tc.Host.Act}
+	doc, err := json.Marshal(orEmpty(tc.Inputs))
+	if err != nil {
+		return fail("inputs: %v", err)
+	}
+	var env *contract.SkillRun
+	if st.Inputs, err = pkg.BindInputs(m, pkg.InputSource{Document: doc, HasDocument: true}); err != nil {
+		env, err = engine.SealRefused(st, err)
+	} else {
+		env, err = engine.Run(ctx, st)
+	}
+	if err != nil {
+		return fail("run: %v", err)
+	}
+	res.ReceiptID, res.Outcome = env.ReceiptID, env.Outcome
+	failures := checkExpect(tc, env, store)
+	failures = append(failures, verifyAndKeep(ctx, store, r.Durable, env.ReceiptID, signer)...)
+	if len(failures) > 0 {
+		res.Failures = failures
+		return res
+	}
+	res.Status = "passed"
+	return res
+}
+
+// verifyAndKeep verifies the test's receipt tree under the fixture key and
+// copies every receipt of the test's store to the durable store.
+func verifyAndKeep(ctx context.Context, store, durable *receipt.Store, rootID string, signer *receipt.Signer) []string {
+	keys := receipt.NewKeySet(signer.PublicKey())
+	rep := receipt.Verify(ctx, store, rootID, keys, receipt.Limits{})
+	if rep.Status != "verified" {
+		return []string{fmt.Sprintf("receipt tree %s did not verify: %s %v", rootID, rep.Status, rep.Problems)}
+	}
+	if durable == nil {
+		return nil
+	}
+	entries, err := store.Index()
+	if err != nil {
+		return []string{err.Error()}
+	}
+	for _, e := range entries {
+		rec, raw, err := store.Get(e.ReceiptID)
+		if err == nil {
+			if e.Root {
+				err = durable.PutRoot(rec, raw)
+			} else {
+				err = durable.Put(rec, raw)
+			}
+		}
+		if err != nil {
+			return []string{fmt.Sprintf("keep receipt %s: %v", e.ReceiptID, err)}
+		}
+	}
+	return nil
+}
+
+// testRunID is deterministic, so a test's receipts reproduce byte for byte.
+func testRunID(pkgName, testName string) string {
+	sum := sha256.Sum256([]byte(pkgName + "\x00" + testName))
+	return "run_test_" + hex.EncodeToString(sum[:10])
+}
+
+func sanitize(name string) string {
+	out := []rune{}
+	for _, r := range name {
+		if r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return "test"
+	}
+	return string(out)
+}
+
+func orEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}

@@ -1,0 +1,94 @@
+package jsworker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/runxhq/runx/plugins/jsworker/engine"
+	"github.com/runxhq/runx/sdk/plugin"
+)
+
+// Name is the plugin's name; its capability ids are js.*.
+const Name = "js"
+
+// Version is the worker's version; the kernel records it in receipts.
+const Version = "0.1.0"
+
+// Capability runs one deterministic module.
+const Capability = "js.module"
+
+// Request is js.module's input.
+type Request struct {
+	Entry       string            `json:"entry"`
+	Files       map[string]string `json:"files"`
+	Input       json.RawMessage   `json:"input"`
+	Environment map[string]string `json:"environment"`
+	TimeoutMS   int64             `json:"timeout_ms"`
+	Seed        int64             `json:"seed"`
+}
+
+// Plugin serves js.module.
+type Plugin struct{}
+
+// New returns the worker plugin.
+func New() *Plugin { return &Plugin{} }
+
+// Info describes js.module.
+func (*Plugin) Info() plugin.Info {
+	return plugin.Info{Name: Name, Version: Version, Capabilities: []plugin.Definition{{
+		ID: Capability,
+		Summary: "Run a deterministic JavaScript module: (input, {environment}) -> JSON, with no filesystem, " +
+			"network, process, environment, host clock or host randomness.",
+		InputSchema:  json.RawMessage(requestSchema),
+		OutputSchema: json.RawMessage(`{"type":"object"}`),
+		Effect:       plugin.EffectNone,
+		Approval:     plugin.ApprovalNone,
+		Idempotent:   true,
+	}}}
+}
+
+// Invoke bundles (or reuses) the module and runs it once.
+func (*Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
+	var req Request
+	if err := json.Unmarshal(call.Input, &req); err != nil {
+		return plugin.Refused("module_request_invalid", "js.module input is not a valid request")
+	}
+	files := make(map[string][]byte, len(req.Files))
+	for path, src := range req.Files {
+		files[path] = []byte(src)
+	}
+	prog, err := engine.Bundle(engine.Source{Entry: req.Entry, Files: files})
+	if err != nil {
+		return resultOf(err, plugin.StatusRefused)
+	}
+	clock := call.Context.Clock
+	if clock.IsZero() {
+		return plugin.Refused("module_clock_missing", "js.module needs the run's clock; the worker never reads the host's")
+	}
+	res, err := engine.Run(ctx, prog, engine.Call{
+		Input:       req.Input,
+		Environment: req.Environment,
+		Clock:       clock,
+		Seed:        req.Seed,
+		Timeout:     time.Duration(req.TimeoutMS) * time.Millisecond,
+	})
+	if err != nil {
+		return resultOf(err, plugin.StatusFailed)
+	}
+	return plugin.OK(res.Output, nil)
+}
+
+func resultOf(err error, status string) *plugin.Result {
+	var ee *engine.Error
+	if errors.As(err, &ee) {
+		return &plugin.Result{Status: status, Code: ee.Code, Message: ee.Message, DiscardWorker: ee.Discard}
+	}
+	return &plugin.Result{Status: plugin.StatusFailed, Code: "module_crashed", Message: err.Error(), DiscardWorker: true}
+}
+
+const requestSchema = `{"type":"object","required":["entry","files","input"],"properties":{` +
+	`"entry":{"type":"string"},"files":{"type":"object","additionalProperties":{"type":"string"}},` +
+	`"input":{"type":"object"},"environment":{"type":"object","additionalProperties":{"type":"string"}},` +
+	`"timeout_ms":{"type":"integer","minimum":1000,"maximum":30000},"seed":{"type":"integer"}}}`
