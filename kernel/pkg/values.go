@@ -3,8 +3,8 @@ package pkg
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"

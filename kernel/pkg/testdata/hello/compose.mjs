@@ -1,0 +1,3 @@
+export default function (input) {
+  return { greeting: `hello ${input.name}`.repeat(input.times) };
+}
