@@ -14,6 +14,9 @@ import (
 func checkExpect(tc *pkg.TestCase, env *contract.SkillRun, store *receipt.Store) []string {
 	var failures []string
 	exp := tc.Expect
+	if exp == nil {
+		exp = &pkg.Expectation{}
+	}
 	want := exp.Status
 	if want == "" {
 		want = contract.StatusSealed
@@ -38,10 +41,10 @@ func checkExpect(tc *pkg.TestCase, env *contract.SkillRun, store *receipt.Store)
 	}
 	if o := exp.Output; o != nil {
 		var msg string
-		if o.HasExact {
-			msg = matchExact(o.Exact, result)
+		if o.Mode == pkg.CompareExact {
+			msg = matchExact(o.Value, result)
 		} else {
-			msg = matchSubset("", normalize(o.Subset), result)
+			msg = matchSubset("", normalize(o.Value), result)
 		}
 		if msg != "" {
 			failures = append(failures, "output: "+msg)

@@ -94,7 +94,7 @@ func (r *Runner) Run(ctx context.Context, target string) (*Report, error) {
 }
 
 func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Result {
-	res := Result{Name: tc.Name, File: tc.File, Status: "failed"}
+	res := Result{Name: tc.Name, File: tc.Path, Status: "failed"}
 	fail := func(format string, args ...any) Result {
 		res.Failures = append(res.Failures, fmt.Sprintf(format, args...))
 		return res
@@ -139,7 +139,10 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 		return fail("method: %v", err)
 	}
 	res.RunID = testRunID(p.Name, tc.Name)
-	st := run.Start{Package: p, Method: m, RunID: res.RunID, Act: tc.Host.Act}
+	st := run.Start{Package: p, Method: m, RunID: res.RunID}
+	if tc.Host != nil {
+		st.Act = tc.Host.Act
+	}
 	doc, err := json.Marshal(orEmpty(tc.Inputs))
 	if err != nil {
 		return fail("inputs: %v", err)
