@@ -22,12 +22,12 @@ func (echo) Info() plugin.Info {
 		Name:    "echo",
 		Version: "1.0.0",
 		Capabilities: []plugin.Definition{{
-			ID:      "echo.shout",
-			Summary: "Return the message in upper case, with the serving process id.",
-			InputSchema: json.RawMessage(`{"type":"object","required":["message"],"properties":{"message":{"type":"string"}},"additionalProperties":false}`),
+			ID:           "echo.shout",
+			Summary:      "Return the message in upper case, with the serving process id.",
+			InputSchema:  json.RawMessage(`{"type":"object","required":["message"],"properties":{"message":{"type":"string"}},"additionalProperties":false}`),
 			OutputSchema: json.RawMessage(`{"type":"object","properties":{"shout":{"type":"string"},"pid":{"type":"integer"}}}`),
-			Effect:   plugin.EffectNone,
-			Approval: plugin.ApprovalNone,
+			Effect:       plugin.EffectNone,
+			Approval:     plugin.ApprovalNone,
 		}},
 	}
 }
