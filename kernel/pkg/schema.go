@@ -29,7 +29,18 @@ func compileSchema(doc map[string]any) (*jsonschema.Schema, error) {
 	if err := c.AddResource(schemaURL, doc); err != nil {
 		return nil, err
 	}
-	return c.Compile(schemaURL)
+	sch, err := c.Compile(schemaURL)
+	if err != nil {
+		return nil, errors.New(lastLine(err.Error()))
+	}
+	return sch, nil
+}
+
+// lastLine keeps the most specific line of the compiler's indented error
+// tree (its deepest cause), so a refusal stays one line.
+func lastLine(msg string) string {
+	lines := strings.Split(strings.TrimSpace(msg), "\n")
+	return strings.TrimPrefix(strings.TrimSpace(lines[len(lines)-1]), "- ")
 }
 
 // schemaFailure says where a value broke its schema without quoting the value,

@@ -123,9 +123,9 @@ func decodeCommandTool(d decoder, f fields, label string) (*CommandTool, error) 
 			if err != nil {
 				return nil, err
 			}
-			for _, name := range names {
+			for i, name := range names {
 				if !isEnvName(name) || seen[name] {
-					return nil, d.fail(le.value.pos, "%s environment %s: %q is not a valid variable name or is listed twice", label, k, name)
+					return nil, d.fail(le.value.items[i].pos, "%s environment %s: %q is not a valid variable name or is listed twice", label, k, name)
 				}
 				seen[name] = true
 			}

@@ -140,7 +140,11 @@ func (c converter) convert(n ast.Node, depth int) (*node, error) {
 	case *ast.MergeKeyNode:
 		return nil, c.refuse(n, CodeYAMLMergeKeyRefused, "merge keys (<<) are not part of the runx YAML subset; write the fields out")
 	case *ast.MappingNode:
-		return c.mapping(n, n.Values, depth)
+		m, err := c.mapping(n, n.Values, depth)
+		if err == nil && n.IsFlowStyle {
+			m.pos = c.tokenPos(n.Start) // the opening brace
+		}
+		return m, err
 	case *ast.MappingValueNode:
 		return c.mapping(n, []*ast.MappingValueNode{n}, depth)
 	case *ast.SequenceNode:
@@ -161,7 +165,7 @@ func (c converter) mapping(at ast.Node, pairs []*ast.MappingValueNode, depth int
 	out := &node{kind: mapNode, pos: c.pos(at), entries: make([]entry, 0, len(pairs))}
 	if len(pairs) > 0 {
 		// A block mapping's own token is its first colon; its first key is
-		// where a reader's eye lands.
+		// where a reader's eye lands (a flow mapping is moved to its brace).
 		out.pos = c.pos(pairs[0].Key)
 	}
 	seen := make(map[string]Position, len(pairs))

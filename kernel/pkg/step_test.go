@@ -1,0 +1,145 @@
+package pkg
+
+import (
+	"strings"
+	"testing"
+)
+
+// withStep returns a run.yaml whose method m declares inputs title and items
+// and a first step prev (lines 8-9); the step under test starts at line 10,
+// its first key at column 9.
+func withStep(step string) string {
+	return "minimum_runx: 0.1.0\nmethods:\n  m:\n    inputs:\n      title: { type: string }\n      items: { type: array }\n" +
+		"    steps:\n      - id: prev\n        tool: fs.read\n" + step
+}
+
+func TestStepRefusals(t *testing.T) {
+	const s = "      - id: s\n" // line 10
+	cases := []struct {
+		name, step string
+		code       string
+		line, col  int
+	}{
+		{"no id", "      - tool: fs.read\n", CodeStepInvalid, 10, 9},
+		{"id not a name", "      - id: a.b\n        tool: fs.read\n", CodeStepInvalid, 10, 13},
+		{"duplicate id", "      - id: prev\n        tool: fs.read\n", CodeStepIDDuplicate, 10, 9},
+		{"no kind", s + "        inputs: {}\n", CodeStepInvalid, 10, 9},
+		{"two kinds", s + "        tool: fs.read\n        skill: ./x\n", CodeStepInvalid, 12, 9},
+		{"operation field on a tool", s + "        tool: fs.read\n        idempotency_key: k\n", CodeStepInvalid, 12, 9},
+
+		{"capability id with a space", s + "        tool: \"fs read\"\n", CodeStepInvalid, 11, 15},
+		{"tool neither module nor command", s + "        tool: { requires: [x] }\n", CodeStepInvalid, 11, 15},
+		{"tool both module and command", s + "        tool: { module: compose.mjs, command: x }\n", CodeStepInvalid, 11, 38},
+		{"module traversal", s + "        tool: { module: ../x.mjs }\n", CodeStepInvalid, 11, 25},
+		{"module absolute", s + "        tool: { module: /x.mjs }\n", CodeStepInvalid, 11, 25},
+		{"module not javascript", s + "        tool: { module: compose.ts }\n", CodeStepInvalid, 11, 25},
+		{"module not normalized", s + "        tool: { module: a/../compose.mjs }\n", CodeStepInvalid, 11, 25},
+		{"module missing", s + "        tool: { module: other.mjs }\n", CodeStepInvalid, 10, 9},
+		{"args on a module", s + "        tool: { module: compose.mjs, args: [a] }\n", CodeStepInvalid, 11, 38},
+		{"module environment name", s + "        tool: { module: compose.mjs, environment: { 1X: a } }\n", CodeStepInvalid, 11, 53},
+		{"module environment value", s + "        tool: { module: compose.mjs, environment: { X: 1 } }\n", CodeStepInvalid, 11, 56},
+		{"requires on a command", s + "        tool: { command: x, requires: [a] }\n", CodeStepInvalid, 11, 29},
+		{"empty command", s + "        tool: { command: \"\" }\n", CodeStepInvalid, 11, 26},
+		{"command arg not a string", s + "        tool: { command: x, args: [1] }\n", CodeStepInvalid, 11, 36},
+		{"command input_mode", s + "        tool: { command: x, input_mode: file }\n", CodeStepInvalid, 11, 41},
+		{"command environment name", s + "        tool: { command: x, environment: { required: [A, A] } }\n", CodeStepInvalid, 11, 58},
+
+		{"operation without connector", s + "        operation: post\n", CodeStepInvalid, 11, 20},
+		{"approval without reason", s + "        operation: a/b\n        approval: { type: t }\n", CodeStepInvalid, 12, 19},
+		{"empty idempotency key", s + "        operation: a/b\n        idempotency_key: \"\"\n", CodeStepInvalid, 12, 26},
+		{"idempotency key reference", s + "        operation: a/b\n        idempotency_key: $input.nope\n", CodeStepInvalid, 12, 26},
+
+		{"skill ref with a space", s + "        skill: ./a b\n", CodeStepInvalid, 11, 16},
+		{"skill ref empty method", s + "        skill: ./a#\n", CodeStepInvalid, 11, 16},
+		{"agent without task", s + "        agent: { ask: true }\n", CodeStepInvalid, 11, 16},
+		{"agent operation ref", s + "        agent: { task: t, calls: { operations: [nope] } }\n", CodeStepInvalid, 11, 49},
+		{"agent ask not a boolean", s + "        agent: { task: t, ask: yes }\n", CodeStepInvalid, 11, 32},
+		{"ask reason and questions", s + "        ask: { reason: r, questions: [] }\n", CodeStepInvalid, 11, 14},
+		{"ask nothing", s + "        ask: {}\n", CodeStepInvalid, 11, 14},
+		{"ask four questions", s + "        ask: { questions: [{id: a, prompt: p}, {id: b, prompt: p}, {id: c, prompt: p}, {id: d, prompt: p}] }\n", CodeStepInvalid, 11, 27},
+		{"ask duplicate question", s + "        ask: { questions: [{id: a, prompt: p}, {id: a, prompt: q}] }\n", CodeStepInvalid, 11, 48},
+		{"ask five options", s + "        ask: { questions: [{id: a, prompt: p, options: [{label: a}, {label: b}, {label: c}, {label: d}, {label: e}]}] }\n", CodeStepInvalid, 11, 56},
+		{"ask option without label", s + "        ask: { questions: [{id: a, prompt: p, options: [{detail: d}]}] }\n", CodeStepInvalid, 11, 57},
+		{"script without module", s + "        script: { max_calls: 3 }\n", CodeStepInvalid, 11, 17},
+		{"script max_calls over the ceiling", s + "        script: { module: compose.mjs, max_calls: 10001 }\n", CodeStepInvalid, 11, 51},
+
+		{"reference to an undeclared input", s + "        tool: fs.read\n        inputs: { x: $input.nope }\n", CodeStepInvalid, 12, 22},
+		{"reference to a later step", s + "        tool: fs.read\n        inputs: { x: $steps.later.y }\n      - id: later\n        tool: fs.read\n", CodeStepInvalid, 12, 22},
+		{"reference to itself", s + "        tool: fs.read\n        inputs: { x: $steps.s.y }\n", CodeStepInvalid, 12, 22},
+		{"nested reference", s + "        tool: fs.read\n        inputs: { x: { y: [$nope] } }\n", CodeStepInvalid, 12, 28},
+		{"$item outside a fan-out", s + "        tool: fs.read\n        inputs: { x: $item.y }\n", CodeStepInvalid, 12, 22},
+		{"unknown $run field", s + "        tool: fs.read\n        inputs: { x: $run.user }\n", CodeStepInvalid, 12, 22},
+		{"empty path segment", s + "        tool: fs.read\n        inputs: { x: $input.title. }\n", CodeStepInvalid, 12, 22},
+		{"inputs not a mapping", s + "        tool: fs.read\n        inputs: [a]\n", CodeStepInvalid, 12, 17},
+		{"for_each literal", s + "        tool: fs.read\n        for_each: items\n", CodeStepInvalid, 12, 19},
+		{"for_each over $item", s + "        tool: fs.read\n        for_each: $item.x\n", CodeStepInvalid, 12, 19},
+		{"concurrency without for_each", s + "        tool: fs.read\n        concurrency: 2\n", CodeStepInvalid, 12, 9},
+		{"concurrency zero", s + "        tool: fs.read\n        for_each: $input.items\n        concurrency: 0\n", CodeStepInvalid, 13, 22},
+		{"result_as undeclared", s + "        tool: fs.read\n        result_as: out\n", CodeStepInvalid, 12, 20},
+		{"effects", s + "        tool: fs.read\n        effects: always\n", CodeStepInvalid, 12, 18},
+		{"reach", s + "        tool: fs.read\n        reach: network\n", CodeStepInvalid, 12, 16},
+		{"timeout zero", s + "        tool: fs.read\n        timeout_seconds: 0\n", CodeStepInvalid, 12, 26},
+		{"timeout not an integer", s + "        tool: fs.read\n        timeout_seconds: \"30\"\n", CodeStepInvalid, 12, 26},
+		{"when empty", s + "        tool: fs.read\n        when: \" \"\n", CodeStepInvalid, 12, 15},
+		{"output type", s + "        tool: fs.read\n        outputs: { o: { type: text } }\n", CodeStepInvalid, 12, 31},
+		{"output schema", s + "        tool: fs.read\n        outputs: { o: { schema: { type: 3 } } }\n", CodeStepInvalid, 12, 33},
+		{"retry on ask", s + "        ask: { reason: r }\n        retry: { max_attempts: 2 }\n", CodeStepInvalid, 12, 9},
+		{"retry on an agent", s + "        agent: { task: t }\n        retry: { max_attempts: 2 }\n", CodeStepInvalid, 12, 9},
+		{"retry with effects", s + "        tool: fs.write\n        effects: allow\n        retry: { max_attempts: 2 }\n", CodeStepInvalid, 13, 9},
+		{"retry on a keyed write", s + "        operation: a/b\n        idempotency_key: k\n        retry: { max_attempts: 2 }\n", CodeStepInvalid, 13, 9},
+		{"retry once", s + "        tool: fs.read\n        retry: { max_attempts: 1 }\n", CodeStepInvalid, 12, 32},
+		{"retry without attempts", s + "        tool: fs.read\n        retry: { retry_after_seconds: 3 }\n", CodeStepInvalid, 12, 16},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := loadProfile(t, withStep(c.step))
+			wantRefusal(t, err, c.code, c.line, c.col)
+		})
+	}
+}
+
+func TestMethodRefusals(t *testing.T) {
+	const step = "    steps: [{ id: a, tool: fs.read }]\n"
+	cases := []struct {
+		name, yaml string
+		code       string
+		line, col  int
+	}{
+		{"no methods", "minimum_runx: 0.1.0\n", CodeMethodInvalid, 1, 1},
+		{"empty methods", "minimum_runx: 0.1.0\nmethods: {}\n", CodeMethodInvalid, 2, 10},
+		{"method name", "minimum_runx: 0.1.0\nmethods:\n  a#b:\n" + step, CodeMethodInvalid, 3, 3},
+		{"no steps", "minimum_runx: 0.1.0\nmethods:\n  m:\n    description: d\n", CodeMethodInvalid, 4, 5},
+		{"empty steps", "minimum_runx: 0.1.0\nmethods:\n  m:\n    steps: []\n", CodeMethodInvalid, 4, 5},
+		{"method not a mapping", "minimum_runx: 0.1.0\nmethods:\n  m: run\n", CodeMethodInvalid, 3, 6},
+		{"description missing among several", "minimum_runx: 0.1.0\nmethods:\n  a:\n    description: A.\n" + step + "  b:\n" + step, CodeMethodDescriptionMissing, 6, 3},
+		{"default_method unknown", "minimum_runx: 0.1.0\ndefault_method: c\nmethods:\n  a:\n" + step, CodeMethodNotFound, 2, 17},
+		{"result_from unknown step", "minimum_runx: 0.1.0\nmethods:\n  m:\n    result_from: [b]\n" + step, CodeMethodInvalid, 4, 19},
+		{"method effects", "minimum_runx: 0.1.0\nmethods:\n  m:\n    effects: maybe\n" + step, CodeMethodInvalid, 4, 14},
+		{"input name", "minimum_runx: 0.1.0\nmethods:\n  m:\n    inputs: { a.b: { type: string } }\n" + step, CodeMethodInvalid, 4, 15},
+		{"input without type", "minimum_runx: 0.1.0\nmethods:\n  m:\n    inputs: { a: { required: true } }\n" + step, CodeMethodInvalid, 4, 18},
+		{"input type unknown", "minimum_runx: 0.1.0\nmethods:\n  m:\n    inputs: { a: { type: text } }\n" + step, CodeMethodInvalid, 4, 26},
+		{"required with default", "minimum_runx: 0.1.0\nmethods:\n  m:\n    inputs: { a: { type: string, required: true, default: x } }\n" + step, CodeMethodInvalid, 4, 50},
+		{"default of the wrong type", "minimum_runx: 0.1.0\nmethods:\n  m:\n    inputs: { a: { type: integer, default: 1.5 } }\n" + step, CodeMethodInvalid, 4, 44},
+		{"null default on a string", "minimum_runx: 0.1.0\nmethods:\n  m:\n    inputs: { a: { type: string, default: null } }\n" + step, CodeMethodInvalid, 4, 43},
+		{"schema does not compile", "minimum_runx: 0.1.0\nmethods:\n  m:\n    inputs: { a: { type: string, schema: { minLength: -1 } } }\n" + step, CodeMethodInvalid, 4, 42},
+		{"schema with a remote ref", "minimum_runx: 0.1.0\nmethods:\n  m:\n    inputs: { a: { type: string, schema: { $ref: \"file:///etc/passwd\" } } }\n" + step, CodeMethodInvalid, 4, 42},
+		{"default breaks schema", "minimum_runx: 0.1.0\nmethods:\n  m:\n    inputs: { a: { type: string, default: x, schema: { minLength: 2 } } }\n" + step, CodeMethodInvalid, 4, 43},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := loadProfile(t, c.yaml)
+			e := wantRefusal(t, err, c.code, c.line, c.col)
+			if c.code == CodeMethodDescriptionMissing && !strings.Contains(e.Message, `"b"`) {
+				t.Errorf("message does not name the method: %s", e.Message)
+			}
+		})
+	}
+}
+
+func TestReferencesAccepted(t *testing.T) {
+	_, _, err := loadProfile(t, withStep("      - id: s\n        tool: fs.read\n        for_each: $steps.prev.list\n"+
+		"        inputs: { a: $input, b: $input.title.x, c: $steps.prev, d: $item, e: $item.a.0, f: $run.act, g: $run.id, h: $$input, i: \"not $ref\" }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+}
