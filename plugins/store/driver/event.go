@@ -1,0 +1,225 @@
+package driver
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+
+	"github.com/gowebpki/jcs"
+)
+
+// DefaultEventType labels an event that carries neither a type nor an
+// effect_family and operation.
+const DefaultEventType = "data.event"
+
+// DigestPrefix starts every digest: "sha256:" and 64 lowercase hex digits.
+const DigestPrefix = "sha256:"
+
+// PreparedAppend is an append that passed every driver-independent check,
+// with everything derived from the request alone. A driver adds only what the
+// store knows: the version, the projection digest and the commit time.
+type PreparedAppend struct {
+	Stream          Stream
+	ExpectedVersion *int64
+	IdempotencyKey  string
+	// Event is the canonical JSON (RFC 8785) of the redacted event: the exact
+	// bytes stored and digested.
+	Event       []byte
+	EventType   string
+	EventDigest string
+	// Redactions are the paths redacted from this request's event.
+	Redactions []Redaction
+}
+
+// PrepareAppend validates an append and derives its stored form.
+func PrepareAppend(req AppendRequest, lim Limits) (*PreparedAppend, error) {
+	if err := ValidateStream(req.Stream); err != nil {
+		return nil, err
+	}
+	if err := validateIdempotencyKey(req.IdempotencyKey); err != nil {
+		return nil, err
+	}
+	if req.ExpectedVersion != nil && *req.ExpectedVersion < 0 {
+		return nil, Errorf(CodeInvalidRequest, "expected_version must be 0 or more")
+	}
+	// A whitespace-padded document may be larger than its canonical form, but
+	// not without bound: refuse before parsing anything huge.
+	if len(req.Event) > 2*lim.MaxEventBytes {
+		return nil, Errorf(CodeEventTooLarge, "the event is %d bytes; the cap is %d", len(req.Event), lim.MaxEventBytes)
+	}
+	event, redactions, err := canonicalEvent(req.Event, req.Resource)
+	if err != nil {
+		return nil, err
+	}
+	if len(event) > lim.MaxEventBytes {
+		return nil, Errorf(CodeEventTooLarge, "the event is %d bytes in canonical form; the cap is %d", len(event), lim.MaxEventBytes)
+	}
+	eventType, err := deriveEventType(event)
+	if err != nil {
+		return nil, err
+	}
+	return &PreparedAppend{
+		Stream:          req.Stream,
+		ExpectedVersion: req.ExpectedVersion,
+		IdempotencyKey:  req.IdempotencyKey,
+		Event:           event,
+		EventType:       eventType,
+		EventDigest:     Digest(event),
+		Redactions:      redactions,
+	}, nil
+}
+
+// Result is the committed result of this append at version: what the driver
+// returns after appending, and again, identically, on a replay.
+func (p *PreparedAppend) Result(provider string, version int64, projectionDigest string, committedAt time.Time, replayed bool) AppendResult {
+	ref := EventRef(p.Stream.Resource.Name, p.Stream.Key, version)
+	redactions := make([]Redaction, len(p.Redactions))
+	for i, r := range p.Redactions {
+		r.EventRef = ref
+		redactions[i] = r
+	}
+	r := AppendResult{
+		Provider:         provider,
+		StreamID:         p.Stream.ID(),
+		BeforeVersion:    version - 1,
+		AfterVersion:     version,
+		IdempotencyKey:   p.IdempotencyKey,
+		EventRef:         ref,
+		EventType:        p.EventType,
+		EventDigest:      p.EventDigest,
+		ProjectionDigest: projectionDigest,
+		Redactions:       redactions,
+		CommittedAt:      committedAt,
+		Replayed:         replayed,
+	}
+	r.ResultDigest = r.Packet().digest()
+	return r
+}
+
+// Digest is "sha256:<hex>" of bytes.
+func Digest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return DigestPrefix + hex.EncodeToString(sum[:])
+}
+
+// CanonicalJSON returns the RFC 8785 form of a JSON document.
+func CanonicalJSON(doc []byte) ([]byte, error) {
+	return jcs.Transform(doc)
+}
+
+// canonicalEvent canonicalizes an event, redacting the resource's declared
+// fields first so that no secret is ever digested or stored.
+func canonicalEvent(raw []byte, r Resource) ([]byte, []Redaction, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, nil, Errorf(CodeInvalidEvent, "event must be a JSON object")
+	}
+	if !hasRules(r) {
+		out, err := jcs.Transform(raw)
+		if err != nil {
+			return nil, nil, Errorf(CodeInvalidEvent, "event is not valid JSON: %s", safeJSONError(err))
+		}
+		return out, nil, nil
+	}
+	// Canonicalize first so that malformed input and duplicate keys are
+	// refused exactly as without rules, then redact the canonical document.
+	canonical, err := jcs.Transform(raw)
+	if err != nil {
+		return nil, nil, Errorf(CodeInvalidEvent, "event is not valid JSON: %s", safeJSONError(err))
+	}
+	doc, err := decodeJSON(canonical)
+	if err != nil {
+		return nil, nil, Errorf(CodeInvalidEvent, "event is not valid JSON: %s", safeJSONError(err))
+	}
+	doc, redactions := redact(doc, r)
+	if len(redactions) == 0 {
+		return canonical, nil, nil
+	}
+	out, err := encodeCanonical(doc)
+	if err != nil {
+		return nil, nil, Errorf(CodeInvalidEvent, "event is not valid JSON: %s", safeJSONError(err))
+	}
+	return out, redactions, nil
+}
+
+// deriveEventType labels an event: its "type", else
+// "<effect_family>.<operation>" (the generic runx effect packet), else
+// DefaultEventType. A field that is present but unusable is refused rather
+// than silently relabelled.
+func deriveEventType(event []byte) (string, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(event, &top); err != nil {
+		return "", Errorf(CodeInvalidEvent, "event must be a JSON object")
+	}
+	if raw, ok := top["type"]; ok {
+		t, ok := jsonString(raw)
+		if !ok || !isEventType(t) {
+			return "", Errorf(CodeInvalidEvent, "event type must be a string of 1..%d letters, digits and . _ : - starting with a letter or digit", maxEventTypeBytes)
+		}
+		return t, nil
+	}
+	rawFamily, hasFamily := top["effect_family"]
+	rawOperation, hasOperation := top["operation"]
+	if !hasFamily || !hasOperation {
+		return DefaultEventType, nil
+	}
+	family, ok1 := jsonString(rawFamily)
+	operation, ok2 := jsonString(rawOperation)
+	t := family + "." + operation
+	if !ok1 || !ok2 || !isEventType(family) || !isEventType(operation) || !isEventType(t) {
+		return "", Errorf(CodeInvalidEvent, "effect_family and operation must be strings of letters, digits and . _ : - that make an event type of at most %d bytes", maxEventTypeBytes)
+	}
+	return t, nil
+}
+
+func jsonString(raw json.RawMessage) (string, bool) {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+func decodeJSON(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // numbers keep their literal until canonicalization
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errTrailingData
+	}
+	return doc, nil
+}
+
+func encodeCanonical(doc any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	return jcs.Transform(buf.Bytes())
+}
+
+type jsonError string
+
+func (e jsonError) Error() string { return string(e) }
+
+const errTrailingData = jsonError("data after the top-level value")
+
+// safeJSONError keeps a parser's message short: parsers quote the offending
+// token, and an event's tokens are payload, which errors must not carry.
+func safeJSONError(err error) string {
+	msg := err.Error()
+	if len(msg) > 120 {
+		msg = msg[:120] + "…"
+	}
+	if bytes.ContainsAny([]byte(msg), "\"'`") {
+		return "malformed JSON"
+	}
+	return msg
+}
