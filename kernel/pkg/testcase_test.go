@@ -1,0 +1,111 @@
+package pkg
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+func TestLoadTests(t *testing.T) {
+	tests, err := LoadTests("testdata/hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tests) != 2 || tests[0].Name != "hello-smoke" || tests[1].Name != "exact null result" {
+		t.Fatalf("tests = %v", tests)
+	}
+	smoke := tests[0]
+	x := smoke.Expect
+	if smoke.Method != "greet" || smoke.Inputs["name"] != "Ada" || x.Status != "sealed" || x.Outcome != "completed" ||
+		x.Output.Mode != CompareSubset || x.Output.Value.(map[string]any)["greeting"] != "hello Ada" ||
+		len(x.Absent) != 2 || x.Receipt["schema"] != "runx.receipt.v1" {
+		t.Errorf("smoke = %+v expect %+v", smoke, x)
+	}
+
+	full := tests[1]
+	if full.Package != "fixtures/child" || full.Setup.Receipts[0] != "fixtures/receipt-store/sha256-example.json" ||
+		full.Setup.Authority["effects"] != "ask" {
+		t.Errorf("setup = %+v", full.Setup)
+	}
+	h := full.Host
+	if h.Act != "greet the reader" || h.Answers["agent"].(map[string]any)["text"] != "hi" || !h.Approvals["send#post"] {
+		t.Errorf("host = %+v", h)
+	}
+	turn := h.Turns["answer"]
+	if len(turn.Calls) != 1 || turn.Calls[0].Tool != "data_digest" || turn.Calls[0].Expect.Mode != CompareSubset ||
+		turn.Output.(map[string]any)["answer"] != "digested" {
+		t.Errorf("turn = %+v", turn)
+	}
+	if _, ok := full.Providers["http"].([]any); !ok {
+		t.Errorf("providers = %+v", full.Providers)
+	}
+	fx := full.Expect
+	if fx.Output.Mode != CompareExact || fx.Output.Value != nil || fx.Steps[0] != "agent" ||
+		fx.StepOutputs["agent"].Mode != CompareSubset || fx.HTTPRequestCounts[0] != 1 {
+		t.Errorf("expect = %+v", fx)
+	}
+}
+
+func TestLoadTestsWithoutTestsDir(t *testing.T) {
+	tests, err := LoadTests("testdata/implicit")
+	if err != nil || len(tests) != 0 {
+		t.Fatalf("LoadTests = %v, %v", tests, err)
+	}
+}
+
+func TestLoadTestRefusals(t *testing.T) {
+	cases := []struct {
+		name, yaml string
+		code       string
+		line, col  int
+	}{
+		{"empty", "", CodeTestInvalid, 1, 1},
+		{"no expect", "method: m\n", CodeTestInvalid, 1, 1},
+		{"no status", "expect: { outcome: completed }\n", CodeTestInvalid, 1, 9},
+		{"unknown field", "expect: { status: sealed }\nhots: {}\n", CodeYAMLUnknownField, 2, 1},
+		{"unknown expect field", "expect: { status: sealed, ouptut: {} }\n", CodeYAMLUnknownField, 1, 27},
+		{"anchor", "inputs: { a: &x 1 }\nexpect: { status: sealed }\n", CodeYAMLAnchorRefused, 1, 14},
+		{"duplicate key", "expect: { status: sealed }\nexpect: { status: sealed }\n", CodeYAMLDuplicateKey, 2, 1},
+		{"subset and exact", "expect:\n  status: sealed\n  output: { subset: {}, exact: {} }\n", CodeTestInvalid, 3, 11},
+		{"neither subset nor exact", "expect:\n  status: sealed\n  output: {}\n", CodeTestInvalid, 3, 11},
+		{"output not a mapping", "expect:\n  status: sealed\n  output: null\n", CodeTestInvalid, 3, 11},
+		{"bad pointer", "expect:\n  status: sealed\n  absent: [a/b]\n", CodeTestInvalid, 3, 12},
+		{"bad pointer escape", "expect:\n  status: sealed\n  absent: [/a~2]\n", CodeTestInvalid, 3, 12},
+		{"package outside fixtures", "package: ../other\nexpect: { status: sealed }\n", CodeTestInvalid, 1, 10},
+		{"package not normalized", "package: fixtures/./a\nexpect: { status: sealed }\n", CodeTestInvalid, 1, 10},
+		{"receipt path escapes", "setup: { receipts: [../r.json] }\nexpect: { status: sealed }\n", CodeTestInvalid, 1, 21},
+		{"receipt not json", "setup: { receipts: [fixtures/r.txt] }\nexpect: { status: sealed }\n", CodeTestInvalid, 1, 21},
+		{"approval not a boolean", "host: { approvals: { post: yes } }\nexpect: { status: sealed }\n", CodeTestInvalid, 1, 28},
+		{"answered and worked", "host:\n  answers: { a: {} }\n  turns: { a: { output: {} } }\n", CodeTestInvalid, 3, 12},
+		{"turn without output", "host: { turns: { a: { calls: [] } } }\nexpect: { status: sealed }\n", CodeTestInvalid, 1, 21},
+		{"turn call without tool", "host: { turns: { a: { calls: [{ input: {} }], output: 1 } } }\nexpect: { status: sealed }\n", CodeTestInvalid, 1, 31},
+		{"unknown provider", "providers: { smtp: [] }\nexpect: { status: sealed }\n", CodeYAMLUnknownField, 1, 14},
+		{"negative request count", "expect: { status: sealed, http_request_counts: [-1] }\n", CodeTestInvalid, 1, 49},
+		{"step output comparison", "expect: { status: sealed, step_outputs: { a: { equal: 1 } } }\n", CodeYAMLUnknownField, 1, 48},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := writePackage(t, map[string]string{"tests/case.yaml": c.yaml})
+			_, err := LoadTest(filepath.Join(dir, "tests", "case.yaml"))
+			wantRefusal(t, err, c.code, c.line, c.col)
+		})
+	}
+}
+
+func TestLoadTestNameDefaultsToStem(t *testing.T) {
+	dir := writePackage(t, map[string]string{"tests/smoke-run.yaml": "expect: { status: needs_approval }\n"})
+	tc, err := LoadTest(filepath.Join(dir, "tests", "smoke-run.yaml"))
+	if err != nil || tc.Name != "smoke-run" || tc.Expect.Output != nil {
+		t.Fatalf("LoadTest = %+v, %v", tc, err)
+	}
+}
+
+func TestValidJSONPointer(t *testing.T) {
+	for p, want := range map[string]bool{
+		"": true, "/": true, "/a/b": true, "/a~0b/~1c": true, "/0": true,
+		"a": false, "/a~": false, "/a~2": false, "~0": false,
+	} {
+		if ValidJSONPointer(p) != want {
+			t.Errorf("ValidJSONPointer(%q) = %v", p, !want)
+		}
+	}
+}
