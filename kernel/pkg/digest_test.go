@@ -50,7 +50,9 @@ func TestPackageDigestChanges(t *testing.T) {
 		edit func(t *testing.T)
 	}{
 		{"one byte edited", func(t *testing.T) { write(t, filepath.Join(dir, "notes/a.txt"), "abd") }},
-		{"file renamed", func(t *testing.T) { mustRename(t, filepath.Join(dir, "notes/a.txt"), filepath.Join(dir, "notes/b.txt")) }},
+		{"file renamed", func(t *testing.T) {
+			mustRename(t, filepath.Join(dir, "notes/a.txt"), filepath.Join(dir, "notes/b.txt"))
+		}},
 		{"file added", func(t *testing.T) { write(t, filepath.Join(dir, "notes/c.txt"), "") }},
 	}
 	seen := map[string]string{before: "original"}
