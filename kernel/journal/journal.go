@@ -1,0 +1,102 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/runxhq/runx/kernel/contract"
+	_ "modernc.org/sqlite" // the embedded, cgo-free SQLite driver
+)
+
+// Run states.
+const (
+	StateRunning = "running"
+	StatePaused  = "paused"
+	StateSealed  = "sealed"
+)
+
+// Journal is an open state.sqlite.
+type Journal struct {
+	db    *sql.DB
+	dir   string
+	clock func() time.Time
+}
+
+// Open opens (creating if needed) the run records under projectDir.
+func Open(projectDir string, clock func() time.Time) (*Journal, error) {
+	if err := os.MkdirAll(projectDir, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", projectDir, err)
+	}
+	path := filepath.Join(projectDir, "state.sqlite")
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	j := &Journal{db: db, dir: projectDir, clock: clock}
+	if err := j.migrate(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+func (j *Journal) migrate() error {
+	var v int
+	if err := j.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
+		return fmt.Errorf("read state schema version: %w", err)
+	}
+	if v > schemaVersion {
+		return contract.Errorf("state_schema_newer", "%s was written by a newer runx (schema %d; this runx reads %d)", filepath.Join(j.dir, "state.sqlite"), v, schemaVersion)
+	}
+	if _, err := j.db.Exec(schema); err != nil {
+		return fmt.Errorf("create state schema: %w", err)
+	}
+	_, err := j.db.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion))
+	return err
+}
+
+// Close closes the database.
+func (j *Journal) Close() error { return j.db.Close() }
+
+// Dir is the project directory the journal lives in.
+func (j *Journal) Dir() string { return j.dir }
+
+func (j *Journal) now() string { return j.clock().UTC().Format(time.RFC3339Nano) }
+
+// tx runs fn in one IMMEDIATE transaction: one recorded transition.
+func (j *Journal) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := j.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin state transaction: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit state transaction: %w", err)
+	}
+	return nil
+}
+
+// ErrRunNotFound is wrapped by lookups of a run the journal does not hold.
+var ErrRunNotFound = errors.New("run not found")
+
+func notFound(runID string) error {
+	return &contract.Error{Code: "run_not_found", Message: "no run " + runID + " in this project's run records", Err: ErrRunNotFound}
+}
+
+func raw(s string) json.RawMessage {
+	if s == "" {
+		return nil
+	}
+	return json.RawMessage(s)
+}

@@ -1,0 +1,190 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+)
+
+// Pause seals a checkpoint: the run's open requests are exactly reqs (an
+// open request the run no longer asks is dropped), and the run is paused.
+func (j *Journal) Pause(ctx context.Context, runID string, reqs []*Request) error {
+	now := j.now()
+	return j.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM requests WHERE run_id = ? AND state = ?`, runID, RequestOpen); err != nil {
+			return err
+		}
+		addresses := make([]string, 0, len(reqs))
+		for i, r := range reqs {
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO requests (run_id, address, kind, request_digest, payload, state, seq) VALUES (?,?,?,?,?,?,?)`,
+				runID, r.Address, r.Kind, r.RequestDigest, string(r.Payload), RequestOpen, i+1); err != nil {
+				return err
+			}
+			addresses = append(addresses, r.Address)
+		}
+		if err := touch(ctx, tx, runID, StatePaused, now); err != nil {
+			return err
+		}
+		return appendEvent(ctx, tx, runID, "run", "run.paused", map[string]any{"waiting": addresses}, now)
+	})
+}
+
+// Requests lists the requests a run has recorded, open and answered.
+func (j *Journal) Requests(ctx context.Context, runID string) ([]*Request, error) {
+	rows, err := j.db.QueryContext(ctx, `SELECT address, kind, request_digest, payload, state, seq FROM requests WHERE run_id = ? ORDER BY seq, address`, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*Request
+	for rows.Next() {
+		r := &Request{RunID: runID}
+		var payload string
+		if err := rows.Scan(&r.Address, &r.Kind, &r.RequestDigest, &payload, &r.State, &r.Seq); err != nil {
+			return nil, err
+		}
+		r.Payload = raw(payload)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Decisions lists a run's admitted decisions by address.
+func (j *Journal) Decisions(ctx context.Context, runID string) (map[string]*Decision, error) {
+	rows, err := j.db.QueryContext(ctx, `SELECT address, lane, request_digest, value, used, recorded_at FROM decisions WHERE run_id = ?`, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]*Decision{}
+	for rows.Next() {
+		d := &Decision{RunID: runID}
+		var value string
+		if err := rows.Scan(&d.Address, &d.Lane, &d.RequestDigest, &value, &d.Used, &d.RecordedAt); err != nil {
+			return nil, err
+		}
+		d.Value = raw(value)
+		out[d.Address] = d
+	}
+	return out, rows.Err()
+}
+
+// AdmitDecisions records decisions in one transition, before any is used: a
+// decision for an address replaces one no step has used yet.
+func (j *Journal) AdmitDecisions(ctx context.Context, runID string, ds []*Decision) error {
+	if len(ds) == 0 {
+		return nil
+	}
+	now := j.now()
+	return j.tx(ctx, func(tx *sql.Tx) error {
+		for _, d := range ds {
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO decisions (run_id, address, lane, request_digest, value, used, recorded_at) VALUES (?,?,?,?,?,0,?)`,
+				runID, d.Address, d.Lane, d.RequestDigest, string(d.Value), now); err != nil {
+				return err
+			}
+			if err := appendEvent(ctx, tx, runID, "decisions", "decision.admitted", map[string]any{"address": d.Address, "lane": d.Lane, "request_digest": d.RequestDigest}, now); err != nil {
+				return err
+			}
+		}
+		return touch(ctx, tx, runID, "", now)
+	})
+}
+
+// UseDecision marks a decision used and its request answered, together with
+// the step it settled, as one transition.
+func (j *Journal) UseDecision(ctx context.Context, runID, address string, step *Step) error {
+	now := j.now()
+	return j.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE decisions SET used = 1 WHERE run_id = ? AND address = ?`, runID, address); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE requests SET state = ? WHERE run_id = ? AND address = ?`, RequestAnswered, runID, address); err != nil {
+			return err
+		}
+		if step != nil {
+			var seq int64
+			if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM steps WHERE run_id = ?`, runID).Scan(&seq); err != nil {
+				return err
+			}
+			step.Seq = seq
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO steps (run_id, address, step_id, status, output, error, receipt_id, child_ref, seq) VALUES (?,?,?,?,?,?,?,?,?)`,
+				runID, step.Address, step.StepID, step.Status, string(step.Output), string(step.Error), step.ReceiptID, string(step.ChildRef), seq); err != nil {
+				return err
+			}
+		}
+		if err := appendEvent(ctx, tx, runID, "decisions", "decision.used", map[string]any{"address": address}, now); err != nil {
+			return err
+		}
+		return touch(ctx, tx, runID, StateRunning, now)
+	})
+}
+
+// SetRunning marks a paused run as driven again.
+func (j *Journal) SetRunning(ctx context.Context, runID string) error {
+	now := j.now()
+	return j.tx(ctx, func(tx *sql.Tx) error {
+		if err := touch(ctx, tx, runID, StateRunning, now); err != nil {
+			return err
+		}
+		return appendEvent(ctx, tx, runID, "run", "run.resumed", map[string]any{}, now)
+	})
+}
+
+// Seal records the run's end and the envelope it sealed with.
+func (j *Journal) Seal(ctx context.Context, runID, outcome, reason, receiptID string, envelope json.RawMessage) error {
+	now := j.now()
+	return j.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE runs SET state = ?, outcome = ?, seal_reason = ?, receipt_id = ?, envelope = ? WHERE run_id = ?`,
+			StateSealed, outcome, reason, receiptID, string(envelope), runID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM requests WHERE run_id = ? AND state = ?`, runID, RequestOpen); err != nil {
+			return err
+		}
+		if err := touch(ctx, tx, runID, "", now); err != nil {
+			return err
+		}
+		return appendEvent(ctx, tx, runID, "run", "run.sealed", map[string]any{"outcome": outcome, "seal_reason": reason, "receipt_id": receiptID}, now)
+	})
+}
+
+// AppendEvent records one event on a stream.
+func (j *Journal) AppendEvent(ctx context.Context, runID, stream, typ string, data any) error {
+	now := j.now()
+	return j.tx(ctx, func(tx *sql.Tx) error { return appendEvent(ctx, tx, runID, stream, typ, data, now) })
+}
+
+// Events lists a run's events after a sequence number.
+func (j *Journal) Events(ctx context.Context, runID string, after int64) ([]Event, error) {
+	rows, err := j.db.QueryContext(ctx, `SELECT seq, stream, type, data, at FROM events WHERE run_id = ? AND seq > ? ORDER BY seq`, runID, after)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		var e Event
+		var data string
+		if err := rows.Scan(&e.Seq, &e.Stream, &e.Type, &data, &e.At); err != nil {
+			return nil, err
+		}
+		e.Data = json.RawMessage(data)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// Snapshot is a run's whole record, used to prove a refused resume changed
+// nothing.
+func (j *Journal) Snapshot(ctx context.Context, runID string) (string, error) {
+	run, err := j.GetRun(ctx, runID)
+	if err != nil {
+		return "", err
+	}
+	steps, _ := j.Steps(ctx, runID)
+	reqs, _ := j.Requests(ctx, runID)
+	decs, _ := j.Decisions(ctx, runID)
+	evs, _ := j.Events(ctx, runID, 0)
+	b, err := json.Marshal(map[string]any{"run": run, "steps": steps, "requests": reqs, "decisions": decs, "events": evs})
+	return string(b), err
+}

@@ -1,0 +1,197 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+)
+
+// Run is one run's record.
+type Run struct {
+	RunID         string          `json:"run_id"`
+	ParentRunID   string          `json:"parent_run_id,omitempty"`
+	ParentAddress string          `json:"parent_address,omitempty"`
+	SkillName     string          `json:"skill_name"`
+	Method        string          `json:"method"`
+	PackageDir    string          `json:"package_dir"`
+	PackageDigest string          `json:"package_digest"`
+	ClosureDigest string          `json:"closure_digest"`
+	Authority     json.RawMessage `json:"authority"`
+	Inputs        json.RawMessage `json:"inputs"`
+	Act           string          `json:"act,omitempty"`
+	State         string          `json:"state"`
+	Outcome       string          `json:"outcome,omitempty"`
+	SealReason    string          `json:"seal_reason,omitempty"`
+	ReceiptID     string          `json:"receipt_id,omitempty"`
+	Envelope      json.RawMessage `json:"envelope,omitempty"`
+	StartedAt     string          `json:"started_at"`
+	UpdatedAt     string          `json:"updated_at"`
+	Version       int64           `json:"version"`
+}
+
+// Step is one step (or fan-out item, or child) a run recorded.
+type Step struct {
+	RunID     string          `json:"run_id"`
+	Address   string          `json:"address"`
+	StepID    string          `json:"step_id"`
+	Status    string          `json:"status"`
+	Output    json.RawMessage `json:"output,omitempty"`
+	Error     json.RawMessage `json:"error,omitempty"`
+	ReceiptID string          `json:"receipt_id,omitempty"`
+	ChildRef  json.RawMessage `json:"child_ref,omitempty"`
+	Seq       int64           `json:"seq"`
+}
+
+// Request is something a paused run waits on.
+type Request struct {
+	RunID         string          `json:"run_id"`
+	Address       string          `json:"address"`
+	Kind          string          `json:"kind"`
+	RequestDigest string          `json:"request_digest"`
+	Payload       json.RawMessage `json:"payload"`
+	State         string          `json:"state"`
+	Seq           int64           `json:"seq"`
+}
+
+// Request states.
+const (
+	RequestOpen     = "open"
+	RequestAnswered = "answered"
+)
+
+// Decision is an admitted answer or approval, recorded before it is used.
+type Decision struct {
+	RunID         string          `json:"run_id"`
+	Address       string          `json:"address"`
+	Lane          string          `json:"lane"`
+	RequestDigest string          `json:"request_digest"`
+	Value         json.RawMessage `json:"value"`
+	Used          bool            `json:"used"`
+	RecordedAt    string          `json:"recorded_at"`
+}
+
+// Event is one entry of a run's event log.
+type Event struct {
+	Seq    int64           `json:"seq"`
+	Stream string          `json:"stream"`
+	Type   string          `json:"type"`
+	Data   json.RawMessage `json:"data"`
+	At     string          `json:"at"`
+}
+
+const runColumns = `run_id, parent_run_id, parent_address, skill_name, method, package_dir, package_digest,
+	closure_digest, authority, inputs, act, state, outcome, seal_reason, receipt_id, envelope, started_at, updated_at, version`
+
+func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
+	var r Run
+	var authority, inputs, envelope string
+	err := row.Scan(&r.RunID, &r.ParentRunID, &r.ParentAddress, &r.SkillName, &r.Method, &r.PackageDir,
+		&r.PackageDigest, &r.ClosureDigest, &authority, &inputs, &r.Act, &r.State, &r.Outcome, &r.SealReason,
+		&r.ReceiptID, &envelope, &r.StartedAt, &r.UpdatedAt, &r.Version)
+	if err != nil {
+		return nil, err
+	}
+	r.Authority, r.Inputs, r.Envelope = raw(authority), raw(inputs), raw(envelope)
+	return &r, nil
+}
+
+// CreateRun records a new run as running.
+func (j *Journal) CreateRun(ctx context.Context, r *Run) error {
+	now := j.now()
+	r.State, r.StartedAt, r.UpdatedAt = StateRunning, now, now
+	return j.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO runs (`+runColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)`,
+			r.RunID, r.ParentRunID, r.ParentAddress, r.SkillName, r.Method, r.PackageDir, r.PackageDigest,
+			r.ClosureDigest, string(r.Authority), string(r.Inputs), r.Act, r.State, "", "", "", "", now, now)
+		if err != nil {
+			return err
+		}
+		return appendEvent(ctx, tx, r.RunID, "run", "run.started", map[string]any{"skill": r.SkillName, "method": r.Method, "package_digest": r.PackageDigest}, now)
+	})
+}
+
+// GetRun reads one run.
+func (j *Journal) GetRun(ctx context.Context, runID string) (*Run, error) {
+	r, err := scanRun(j.db.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE run_id = ?`, runID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound(runID)
+	}
+	return r, err
+}
+
+// ChildRun finds the child run a parent's step started, if any.
+func (j *Journal) ChildRun(ctx context.Context, parentRunID, address string) (*Run, error) {
+	r, err := scanRun(j.db.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE parent_run_id = ? AND parent_address = ?`, parentRunID, address))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return r, err
+}
+
+// Steps lists a run's recorded steps in the order they were recorded.
+func (j *Journal) Steps(ctx context.Context, runID string) (map[string]*Step, error) {
+	rows, err := j.db.QueryContext(ctx, `SELECT address, step_id, status, output, error, receipt_id, child_ref, seq FROM steps WHERE run_id = ? ORDER BY seq`, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]*Step{}
+	for rows.Next() {
+		s := &Step{RunID: runID}
+		var output, errText, child string
+		if err := rows.Scan(&s.Address, &s.StepID, &s.Status, &output, &errText, &s.ReceiptID, &child, &s.Seq); err != nil {
+			return nil, err
+		}
+		s.Output, s.Error, s.ChildRef = raw(output), raw(errText), raw(child)
+		out[s.Address] = s
+	}
+	return out, rows.Err()
+}
+
+// RecordStep records a settled step (its receipt sealed) as one transition.
+func (j *Journal) RecordStep(ctx context.Context, s *Step) error {
+	now := j.now()
+	return j.tx(ctx, func(tx *sql.Tx) error {
+		var seq int64
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM steps WHERE run_id = ?`, s.RunID).Scan(&seq); err != nil {
+			return err
+		}
+		s.Seq = seq
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO steps (run_id, address, step_id, status, output, error, receipt_id, child_ref, seq) VALUES (?,?,?,?,?,?,?,?,?)`,
+			s.RunID, s.Address, s.StepID, s.Status, string(s.Output), string(s.Error), s.ReceiptID, string(s.ChildRef), seq); err != nil {
+			return err
+		}
+		if err := touch(ctx, tx, s.RunID, "", now); err != nil {
+			return err
+		}
+		return appendEvent(ctx, tx, s.RunID, "steps", "step."+s.Status, map[string]any{"address": s.Address, "step_id": s.StepID, "receipt_id": s.ReceiptID}, now)
+	})
+}
+
+func touch(ctx context.Context, tx *sql.Tx, runID, state, now string) error {
+	q := `UPDATE runs SET updated_at = ?, version = version + 1 WHERE run_id = ?`
+	args := []any{now, runID}
+	if state != "" {
+		q = `UPDATE runs SET updated_at = ?, version = version + 1, state = ? WHERE run_id = ?`
+		args = []any{now, state, runID}
+	}
+	res, err := tx.ExecContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return notFound(runID)
+	}
+	return nil
+}
+
+func appendEvent(ctx context.Context, tx *sql.Tx, runID, stream, typ string, data any, now string) error {
+	body, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO events (run_id, seq, stream, type, data, at) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?), ?, ?, ?, ?)`,
+		runID, runID, stream, typ, string(body), now)
+	return err
+}

@@ -1,0 +1,71 @@
+package journal
+
+// schemaVersion is recorded in user_version; a database from a newer runx is
+// refused rather than guessed at.
+const schemaVersion = 1
+
+const schema = `
+CREATE TABLE IF NOT EXISTS runs (
+  run_id          TEXT PRIMARY KEY,
+  parent_run_id   TEXT NOT NULL DEFAULT '',
+  parent_address  TEXT NOT NULL DEFAULT '',
+  skill_name      TEXT NOT NULL,
+  method          TEXT NOT NULL,
+  package_dir     TEXT NOT NULL,
+  package_digest  TEXT NOT NULL,
+  closure_digest  TEXT NOT NULL,
+  authority       TEXT NOT NULL,
+  inputs          TEXT NOT NULL,
+  act             TEXT NOT NULL DEFAULT '',
+  state           TEXT NOT NULL,
+  outcome         TEXT NOT NULL DEFAULT '',
+  seal_reason     TEXT NOT NULL DEFAULT '',
+  receipt_id      TEXT NOT NULL DEFAULT '',
+  envelope        TEXT NOT NULL DEFAULT '',
+  started_at      TEXT NOT NULL,
+  updated_at      TEXT NOT NULL,
+  version         INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS runs_parent ON runs(parent_run_id, parent_address);
+CREATE TABLE IF NOT EXISTS steps (
+  run_id      TEXT NOT NULL,
+  address     TEXT NOT NULL,
+  step_id     TEXT NOT NULL,
+  status      TEXT NOT NULL,
+  output      TEXT NOT NULL DEFAULT '',
+  error       TEXT NOT NULL DEFAULT '',
+  receipt_id  TEXT NOT NULL DEFAULT '',
+  child_ref   TEXT NOT NULL DEFAULT '',
+  seq         INTEGER NOT NULL,
+  PRIMARY KEY (run_id, address)
+);
+CREATE TABLE IF NOT EXISTS requests (
+  run_id          TEXT NOT NULL,
+  address         TEXT NOT NULL,
+  kind            TEXT NOT NULL,
+  request_digest  TEXT NOT NULL,
+  payload         TEXT NOT NULL,
+  state           TEXT NOT NULL,
+  seq             INTEGER NOT NULL,
+  PRIMARY KEY (run_id, address)
+);
+CREATE TABLE IF NOT EXISTS decisions (
+  run_id          TEXT NOT NULL,
+  address         TEXT NOT NULL,
+  lane            TEXT NOT NULL,
+  request_digest  TEXT NOT NULL,
+  value           TEXT NOT NULL,
+  used            INTEGER NOT NULL DEFAULT 0,
+  recorded_at     TEXT NOT NULL,
+  PRIMARY KEY (run_id, address)
+);
+CREATE TABLE IF NOT EXISTS events (
+  run_id  TEXT NOT NULL,
+  seq     INTEGER NOT NULL,
+  stream  TEXT NOT NULL,
+  type    TEXT NOT NULL,
+  data    TEXT NOT NULL,
+  at      TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);
+`
