@@ -165,6 +165,7 @@ func (p *Package) useImplicitMethod(skillPath string) error {
 // checkModulesExist refuses a module or script step whose file is missing,
 // at load rather than halfway through a run.
 func checkModulesExist(profilePath, dir string, methods []*Method) error {
+	checked := map[string]bool{}
 	for _, m := range methods {
 		for _, st := range m.Steps {
 			mod := ""
@@ -176,10 +177,14 @@ func checkModulesExist(profilePath, dir string, methods []*Method) error {
 			default:
 				continue
 			}
+			if checked[mod] {
+				continue
+			}
 			info, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(mod)))
 			if err != nil || !info.Mode().IsRegular() {
 				return refuseAt(profilePath, st.Pos, CodeStepInvalid, "step %q names module %s, which is not a regular file in the package", st.ID, mod)
 			}
+			checked[mod] = true
 		}
 	}
 	return nil

@@ -238,6 +238,8 @@ func TestMinimumRunx(t *testing.T) {
 		// even where this runx cannot parse it or refuses its syntax.
 		{"newer and unparsable", "0.1.0", "minimum_runx: 9.0.0\nmethods: [\n", CodeMinimumRunxUnsupported, 1, 15},
 		{"newer with an anchor", "0.1.0", "minimum_runx: 9.0.0\nx: &a 1\n" + methods, CodeMinimumRunxUnsupported, 1, 15},
+		{"newer after a comment", "0.1.0", "# generated\n\nminimum_runx: 9.0.0\nmethods: [\n", CodeMinimumRunxUnsupported, 3, 15},
+		{"newer with CRLF", "0.1.0", "minimum_runx: 9.0.0\r\nmethods: [\r\n", CodeMinimumRunxUnsupported, 1, 15},
 		{"newer in flow style", "0.1.0", "{minimum_runx: 9.0.0, methods: {}, future: *x}\n", CodeMinimumRunxUnsupported, 1, 16},
 	}
 	for _, c := range cases {

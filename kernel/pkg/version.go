@@ -1,7 +1,6 @@
 package pkg
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"strconv"
@@ -107,24 +106,28 @@ func cmpInt(a, b int) int {
 // cannot parse) is refused by its version rather than by a syntax error.
 func scanMinimumRunx(src []byte) (value string, pos Position, found bool) {
 	const key = "minimum_runx:"
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(make([]byte, 0, 4096), len(src)+1)
-	for n := 1; sc.Scan(); n++ {
-		rest, ok := strings.CutPrefix(sc.Text(), key)
-		if !ok {
-			continue
+	at := 0
+	if !bytes.HasPrefix(src, []byte(key)) {
+		i := bytes.Index(src, []byte("\n"+key))
+		if i < 0 {
+			return "", Position{}, false
 		}
-		if i := strings.Index(rest, " #"); i >= 0 {
-			rest = rest[:i]
-		}
-		col := len(key) + len(rest) - len(strings.TrimLeft(rest, " \t")) + 1
-		rest = strings.TrimSpace(rest)
-		if len(rest) >= 2 && (rest[0] == '"' || rest[0] == '\'') && rest[len(rest)-1] == rest[0] {
-			rest = rest[1 : len(rest)-1]
-		}
-		return rest, Position{Line: n, Column: col}, true
+		at = i + 1
 	}
-	return "", Position{}, false
+	line := src[at:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	rest := strings.TrimSuffix(string(line[len(key):]), "\r")
+	if i := strings.Index(rest, " #"); i >= 0 {
+		rest = rest[:i]
+	}
+	col := len(key) + len(rest) - len(strings.TrimLeft(rest, " \t")) + 1
+	rest = strings.TrimSpace(rest)
+	if len(rest) >= 2 && (rest[0] == '"' || rest[0] == '\'') && rest[len(rest)-1] == rest[0] {
+		rest = rest[1 : len(rest)-1]
+	}
+	return rest, Position{Line: bytes.Count(src[:at], []byte("\n")) + 1, Column: col}, true
 }
 
 // checkMinimumRunx refuses a package that needs a newer runx, naming both.
