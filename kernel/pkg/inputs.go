@@ -9,7 +9,7 @@ type InputSource struct {
 	Pairs       []string // -i name=value: typed by the declaration
 	JSONPairs   []string // --input-json name=<json>
 	Document    []byte   // --inputs <file|->: one JSON object
-	HasDocument bool     // a document was given (even an empty one)
+	HasDocument bool     // a document was given, even an empty one (a non-nil Document counts too)
 }
 
 // BindInputs checks the supplied inputs against m's declarations and returns
@@ -52,7 +52,7 @@ func BindInputs(m *Method, src InputSource) (map[string]any, error) {
 
 // supplied gathers what the caller gave, by name, before defaults.
 func supplied(m *Method, src InputSource) (map[string]any, error) {
-	if src.HasDocument {
+	if src.HasDocument || src.Document != nil {
 		if len(src.Pairs) > 0 || len(src.JSONPairs) > 0 {
 			return nil, refuse(CodeInputsExclusive, "--inputs gives the whole input object, so it cannot be combined with -i or --input-json")
 		}

@@ -100,6 +100,7 @@ func TestBindInputs(t *testing.T) {
 		{"given by -i and --input-json", InputSource{Pairs: []string{"r=x", "s=a"}, JSONPairs: []string{`s="b"`}}, nil, CodeInputDuplicate},
 		{"document with -i", InputSource{Pairs: []string{"r=x"}, Document: []byte(`{}`), HasDocument: true}, nil, CodeInputsExclusive},
 		{"document with --input-json", InputSource{JSONPairs: []string{`r="x"`}, Document: []byte(`{}`), HasDocument: true}, nil, CodeInputsExclusive},
+		{"document bytes without the flag", InputSource{Pairs: []string{"r=x"}, Document: []byte(`{}`)}, nil, CodeInputsExclusive},
 		{"empty document", doc(""), nil, CodeInputsDocumentInvalid},
 		{"array document", doc(`[{"r":"x"}]`), nil, CodeInputsDocumentInvalid},
 		{"two documents", doc(`{"r":"x"} {}`), nil, CodeInputsDocumentInvalid},

@@ -1,6 +1,7 @@
 package pkg
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -282,6 +283,20 @@ func TestVersionOrder(t *testing.T) {
 	for _, bad := range []string{"", "1", "1.0", "01.0.0", "1.0.0-", "a.b.c", "1.0.0.0"} {
 		if _, err := parseVersion(bad); err == nil {
 			t.Errorf("parseVersion(%q) should fail", bad)
+		}
+	}
+}
+
+func TestPackageIsJSONFriendly(t *testing.T) {
+	for _, dir := range []string{"testdata/hello", "testdata/multi", "testdata/implicit"} {
+		p := mustLoad(t, dir)
+		raw, err := json.Marshal(p)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		var back Package
+		if err := json.Unmarshal(raw, &back); err != nil || back.Digest != p.Digest || len(back.Methods) != len(p.Methods) {
+			t.Fatalf("%s: round trip lost data: %v", dir, err)
 		}
 	}
 }
