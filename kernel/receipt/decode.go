@@ -6,42 +6,64 @@ import (
 	"fmt"
 )
 
-// envelope is a stored receipt with its body kept as the exact bytes that
-// were hashed and signed. Verification works on these bytes, never on a
-// re-encoding of the decoded struct, so nothing a decoder drops or normalises
-// can slip past the digest.
-type envelope struct {
-	Schema    string          `json:"schema"`
-	ID        string          `json:"id"`
-	Body      json.RawMessage `json:"body"`
-	Signature Signature       `json:"signature"`
+// bodyPrefix opens every canonical receipt: "body" sorts first among the
+// four members JCS orders by code unit, and no other member is admitted.
+const bodyPrefix = `{"body":`
+
+// decodeStored decodes a stored receipt's canonical bytes once, strictly, and
+// returns it with the exact bytes of its body. Verification hashes and checks
+// the signature over those bytes, never over a re-encoding of the struct, so
+// nothing the decoder drops or normalises can slip past the digest.
+func decodeStored(canonical []byte) (Receipt, []byte, error) {
+	var r Receipt
+	if err := decodeStrict(canonical, &r); err != nil {
+		return Receipt{}, nil, refuse(CodeMalformed, "stored receipt is not a runx.receipt.v1 document", err)
+	}
+	if r.Schema != Schema {
+		return Receipt{}, nil, refuse(CodeMalformed, fmt.Sprintf("schema %q is not %s; this runx does not read it", r.Schema, Schema), nil)
+	}
+	body, ok := bodySpan(canonical)
+	if !ok {
+		return Receipt{}, nil, refuse(CodeMalformed, "stored receipt does not open with its body object", nil)
+	}
+	return r, body, nil
 }
 
-// decodeEnvelope reads the outer receipt. canonical must be canonical JSON,
-// which makes the body's raw bytes canonical too (JCS encodes every member
-// independently of its surroundings).
-func decodeEnvelope(canonical []byte) (envelope, error) {
-	var env envelope
-	if err := decodeStrict(canonical, &env); err != nil {
-		return envelope{}, refuse(CodeMalformed, "stored receipt is not a runx.receipt.v1 document", err)
+// bodySpan returns the body object of a canonical receipt. It only has to
+// find the object's end in JSON the strict decode has already accepted: it
+// tracks nesting outside strings and skips escaped characters inside them.
+// Because JCS encodes every member independently, these bytes are the body's
+// canonical form.
+func bodySpan(canonical []byte) ([]byte, bool) {
+	if !bytes.HasPrefix(canonical, []byte(bodyPrefix+"{")) {
+		return nil, false
 	}
-	if env.Schema != Schema {
-		return envelope{}, refuse(CodeMalformed, fmt.Sprintf("schema %q is not %s; this runx does not read it", env.Schema, Schema), nil)
+	start := len(bodyPrefix)
+	depth, inString := 0, false
+	for i := start; i < len(canonical); i++ {
+		c := canonical[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return canonical[start : i+1], true
+			}
+		}
 	}
-	if len(env.Body) == 0 {
-		return envelope{}, refuse(CodeMalformed, "stored receipt has no body", nil)
-	}
-	return env, nil
-}
-
-// decodeBody reads a body strictly: a field runx.receipt.v1 does not define is
-// refused rather than ignored, so what runx shows is all that was signed.
-func decodeBody(raw []byte) (Body, error) {
-	var b Body
-	if err := decodeStrict(raw, &b); err != nil {
-		return Body{}, refuse(CodeMalformed, "receipt body does not match runx.receipt.v1", err)
-	}
-	return b, nil
+	return nil, false
 }
 
 func decodeStrict(data []byte, v any) error {

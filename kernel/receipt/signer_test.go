@@ -169,3 +169,26 @@ func TestFormatTime(t *testing.T) {
 		t.Fatalf("a FormatTime value was refused: %v", err)
 	}
 }
+
+// The hand-assembled receipt must be exactly what JCS makes of the struct,
+// whatever the body holds.
+func TestSealBytesAreCanonical(t *testing.T) {
+	s := newTestSigner(t, "assemble")
+	odd := []string{"plain", "<html>&amp;", "é€😀", "quote\"back\\slash", "\u2028\u0001", "\ufb33 key"}
+	for i, v := range odd {
+		b := stepBody("run-"+v, v)
+		b.SkillName = v
+		b.Extra = map[string]any{v: []any{v, 1.5, nil, map[string]any{"id": v, "body": i}}}
+		r, whole, err := s.Seal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := canon.Canonical(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(whole, want) {
+			t.Fatalf("body %q:\n got %s\nwant %s", v, whole, want)
+		}
+	}
+}

@@ -141,7 +141,7 @@ func (s *Store) readRaw(id string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(p)
+	data, err := readFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, refuse(CodeNotFound, fmt.Sprintf("receipt %s is not in %s", id, s.dir), err)
 	}

@@ -2,6 +2,7 @@ package receipt
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -18,39 +19,49 @@ import (
 //
 // The walk is depth first and holds only the receipts on the current path
 // (their child lists) and the set of ids already seen, so memory is bounded
-// by the depth and the tree bound, never by loading the tree.
+// by the depth and the tree bound, never by loading the tree. Signatures are
+// checked concurrently behind the walk; the report is the same either way.
 func Verify(ctx context.Context, store *Store, rootID string, keys KeySet, limits Limits) Report {
+	limits = limits.normalized()
+	problems := &problemSet{max: limits.MaxProblems}
 	w := &walker{
-		ctx:       ctx,
-		store:     store,
-		keys:      keys,
-		limits:    limits.normalized(),
-		seen:      make(map[[32]byte]struct{}),
-		untrusted: make(map[string]struct{}),
-		report:    Report{ReceiptID: rootID},
+		ctx:      ctx,
+		store:    store,
+		keys:     keys,
+		limits:   limits,
+		seen:     make(map[[32]byte]struct{}),
+		trust:    make(map[string]bool),
+		problems: problems,
+		sigs:     startSigPool(problems),
 	}
 	w.visit(rootID, 0, "", "")
-	w.report.Status = w.status()
-	return w.report
+	w.sigs.wait()
+
+	rep := Report{ReceiptID: rootID, Receipts: w.receipts, Depth: w.depth}
+	problems.finish(&rep)
+	return rep
 }
 
 type walker struct {
-	ctx    context.Context
-	store  *Store
-	keys   KeySet
-	limits Limits
+	ctx      context.Context
+	store    *Store
+	keys     KeySet
+	limits   Limits
+	problems *problemSet
+	sigs     *sigPool
 
 	// seen holds the raw sha256 of every id visited: 32 bytes per receipt
 	// rather than a 71-byte string.
 	seen map[[32]byte]struct{}
-	// untrusted holds the key ids already reported, so a tree signed by one
-	// unknown key yields one problem, not one per receipt.
-	untrusted map[string]struct{}
+	// trust caches, by base64 public key, whether keys trusts it; a key
+	// absent from keys is reported once, naming the first receipt it signed,
+	// rather than once per receipt.
+	trust map[string]bool
 
-	report      Report
-	invalid     bool
-	unconfirmed bool // an untrusted signer, or a walk that did not finish
-	stopped     bool
+	seq      int // visits so far; orders problems
+	receipts int
+	depth    int
+	stopped  bool
 }
 
 // visit checks the receipt id, committed by parent with commitment (both
@@ -60,126 +71,116 @@ func (w *walker) visit(id string, depth int, commitment, parent string) {
 	if w.stopped {
 		return
 	}
+	seq := w.seq
+	w.seq++
+	add := func(invalid bool, code, msg string) { w.problems.add(seq, stageWalk, invalid, id, code, msg) }
+
 	if err := w.ctx.Err(); err != nil {
-		w.add(false, id, CodeVerifyCancelled, fmt.Sprintf("verification stopped before this receipt: %v", err))
+		add(false, CodeVerifyCancelled, fmt.Sprintf("verification stopped before this receipt: %v", err))
 		w.stopped = true
 		return
 	}
 	key, ok := idKey(id)
 	if !ok {
-		w.add(true, id, CodeIDInvalid, fmt.Sprintf("%q is not a receipt id (sha256:<64 lowercase hex>)%s", id, by(parent)))
+		add(true, CodeIDInvalid, fmt.Sprintf("%q is not a receipt id (sha256:<64 lowercase hex>)%s", id, by(parent)))
 		return
 	}
 	if _, dup := w.seen[key]; dup {
-		w.add(true, id, CodeCommittedTwice, fmt.Sprintf("receipt is committed more than once in this tree%s; each receipt must be committed by exactly one parent", by(parent)))
+		add(true, CodeCommittedTwice, fmt.Sprintf("receipt is committed more than once in this tree%s; each receipt must be committed by exactly one parent", by(parent)))
 		return
 	}
 	if depth > w.limits.MaxDepth {
-		w.add(true, id, CodeTreeTooDeep, fmt.Sprintf("receipt is %d levels below the root; a tree may hold at most %d", depth, w.limits.MaxDepth))
+		add(true, CodeTreeTooDeep, fmt.Sprintf("receipt is %d levels below the root; a tree may hold at most %d", depth, w.limits.MaxDepth))
 		return
 	}
-	if w.report.Receipts >= w.limits.MaxReceipts {
-		w.add(true, id, CodeTreeTooLarge, fmt.Sprintf("receipt would be number %d in this tree; a tree may hold at most %d receipts", w.report.Receipts+1, w.limits.MaxReceipts))
+	if w.receipts >= w.limits.MaxReceipts {
+		add(true, CodeTreeTooLarge, fmt.Sprintf("receipt would be number %d in this tree; a tree may hold at most %d receipts", w.receipts+1, w.limits.MaxReceipts))
 		w.stopped = true
 		return
 	}
 	w.seen[key] = struct{}{}
-	w.report.Receipts++
-	w.report.Depth = max(w.report.Depth, depth)
+	w.receipts++
+	w.depth = max(w.depth, depth)
 
-	for _, c := range w.check(id, commitment, parent) {
+	for _, c := range w.check(seq, id, commitment, parent) {
 		w.visit(c.ReceiptID, depth+1, c.SignedDigest, id)
 	}
 }
 
 // check verifies one receipt on its own and returns the children it commits.
-// Everything it read is garbage once it returns; only the child list stays on
-// the path.
-func (w *walker) check(id, commitment, parent string) []ChildRef {
+// Everything it read is garbage once it returns, except the body a pending
+// signature check holds; only the child list stays on the path.
+func (w *walker) check(seq int, id, commitment, parent string) []ChildRef {
+	add := func(stage int, code, msg string) { w.problems.add(seq, stage, true, id, code, msg) }
+
 	raw, err := w.store.readRaw(id)
 	switch {
 	case errors.Is(err, ErrNotFound):
-		w.add(true, id, CodeMissing, fmt.Sprintf("receipt is not in the store%s", by(parent)))
+		add(stageWalk, CodeMissing, fmt.Sprintf("receipt is not in the store%s", by(parent)))
 		return nil
 	case err != nil:
-		w.add(true, id, CodeUnreadable, err.Error())
+		add(stageWalk, CodeUnreadable, err.Error())
 		return nil
+	}
+	c, ok := w.canonical(raw, commitment, parent, add)
+	if !ok {
+		return nil
+	}
+	r, body, err := decodeStored(c)
+	if err != nil {
+		add(stageWalk, CodeMalformed, problemMessage(err))
+		return nil
+	}
+	if r.ID != id {
+		add(stageDigest, CodeDigestMismatch, fmt.Sprintf("the stored file for this id holds a receipt that names itself %s", r.ID))
+	}
+	if got := canon.DigestBytes(body); got != id {
+		add(stageDigest, CodeDigestMismatch, fmt.Sprintf("body digests to %s, not to the receipt id", got))
+	}
+	w.sigs.check(sigJob{seq: seq, id: id, body: body, sig: r.Signature})
+	w.checkTrust(seq, id, r.Signature)
+	if err := validateFields(&r.Body); err != nil {
+		add(stageBody, CodeBodyInvalid, problemMessage(err))
+	}
+	return r.Body.Children
+}
+
+// canonical returns the receipt's canonical bytes and checks the parent's
+// commitment to them. When the stored bytes digest to the commitment they
+// are exactly the canonical bytes the parent committed, so the JCS pass,
+// about a fifth of the cost of a receipt, is needed only for the root and
+// for a file that was reformatted or altered.
+func (w *walker) canonical(raw []byte, commitment, parent string, add func(int, string, string)) ([]byte, bool) {
+	if commitment != "" && canon.DigestBytes(raw) == commitment {
+		return raw, true
 	}
 	c, err := canon.CanonicalJSON(raw)
 	if err != nil {
-		w.add(true, id, CodeMalformed, fmt.Sprintf("stored receipt is not json: %v", err))
-		return nil
+		add(stageWalk, CodeMalformed, fmt.Sprintf("stored receipt is not json: %v", err))
+		return nil, false
 	}
 	if commitment != "" {
 		if got := canon.DigestBytes(c); got != commitment {
-			w.add(true, id, CodeChildCommitment, fmt.Sprintf("parent %s commits signed digest %s, but the stored receipt digests to %s", parent, commitment, got))
+			add(stageCommitment, CodeChildCommitment, fmt.Sprintf("parent %s commits signed digest %s, but the stored receipt digests to %s", parent, commitment, got))
 		}
 	}
-	env, err := decodeEnvelope(c)
-	if err != nil {
-		w.add(true, id, CodeMalformed, problemMessage(err))
-		return nil
-	}
-	if env.ID != id {
-		w.add(true, id, CodeDigestMismatch, fmt.Sprintf("the stored file for this id holds a receipt that names itself %s", env.ID))
-	}
-	if got := canon.DigestBytes(env.Body); got != id {
-		w.add(true, id, CodeDigestMismatch, fmt.Sprintf("body digests to %s, not to the receipt id", got))
-	}
-	w.checkSignature(id, env.Body, env.Signature)
-
-	body, err := decodeBody(env.Body)
-	if err != nil {
-		w.add(true, id, CodeMalformed, problemMessage(err))
-		return nil
-	}
-	if err := validateFields(&body); err != nil {
-		w.add(true, id, CodeBodyInvalid, problemMessage(err))
-	}
-	return body.Children
+	return c, true
 }
 
-func (w *walker) checkSignature(id string, body []byte, sig Signature) {
-	pub, err := checkSignature(body, sig)
-	if err != nil {
-		w.add(true, id, CodeSignatureInvalid, err.Error())
-		return
-	}
-	if w.keys.Trusts(pub) {
-		return
-	}
-	if _, reported := w.untrusted[sig.KeyID]; reported {
-		return
-	}
-	w.untrusted[sig.KeyID] = struct{}{}
-	w.add(false, id, CodeSignatureUntrusted, fmt.Sprintf(
-		"signed by key %s, which this verifier does not trust (other receipts signed by it are not listed); "+
-			"to trust it, put its public key %s in a .pub file under the runx home's keys/trusted/", sig.KeyID, sig.PublicKey))
-}
-
-// add records a problem. Past the cap it is only counted, but it still
-// decides the status.
-func (w *walker) add(invalid bool, id, code, msg string) {
-	if invalid {
-		w.invalid = true
-	} else {
-		w.unconfirmed = true
-	}
-	if len(w.report.Problems) >= w.limits.MaxProblems {
-		w.report.ProblemsOmitted++
-		return
-	}
-	w.report.Problems = append(w.report.Problems, Problem{ReceiptID: id, Code: code, Message: msg})
-}
-
-func (w *walker) status() string {
-	switch {
-	case w.invalid:
-		return StatusInvalid
-	case w.unconfirmed:
-		return StatusUnverified
-	default:
-		return StatusVerified
+// checkTrust reports a signer outside the key set once per key. Whether the
+// signature itself holds is the pool's finding; a forged signature makes the
+// tree invalid whatever this says.
+func (w *walker) checkTrust(seq int, id string, sig Signature) {
+	trusted, known := w.trust[sig.PublicKey]
+	if !known {
+		pub, err := strictBase64.DecodeString(sig.PublicKey)
+		trusted = err == nil && len(pub) == ed25519.PublicKeySize && w.keys.Trusts(pub)
+		w.trust[sig.PublicKey] = trusted
+		if !trusted && err == nil && len(pub) == ed25519.PublicKeySize {
+			w.problems.add(seq, stageTrust, false, id, CodeSignatureUntrusted, fmt.Sprintf(
+				"signed by key %s, which this verifier does not trust (other receipts signed by it are not listed); "+
+					"to trust it, put its public key %s in a .pub file under the runx home's keys/trusted/", KeyID(pub), sig.PublicKey))
+		}
 	}
 }
 

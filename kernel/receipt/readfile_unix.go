@@ -1,0 +1,62 @@
+//go:build linux || darwin
+
+package receipt
+
+import (
+	"fmt"
+	"io/fs"
+	"syscall"
+)
+
+// readFile reads one receipt with plain system calls. os.ReadFile first
+// registers every file with the runtime poller (an fcntl and an epoll_ctl
+// that fails for regular files); for the 30,002 small files of a tree at the
+// bound that was about 40% of the time spent reading them. It also refuses
+// anything but a regular file, so a planted FIFO cannot stall a verifier.
+func readFile(path string) ([]byte, error) {
+	fd, err := openRetry(path)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if st.Size > maxReceiptSize {
+		return nil, fmt.Errorf("%s is %d bytes, more than any receipt (%d)", path, st.Size, maxReceiptSize)
+	}
+	// One byte of slack shows a file that grew since the stat.
+	buf := make([]byte, 0, int(st.Size)+1)
+	for {
+		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+		if len(buf) == cap(buf) {
+			if len(buf) > maxReceiptSize {
+				return nil, fmt.Errorf("%s grew past %d bytes while being read", path, maxReceiptSize)
+			}
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
+}
+
+func openRetry(path string) (int, error) {
+	for {
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
+}
