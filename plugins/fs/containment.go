@@ -1,0 +1,298 @@
+package fs
+
+import (
+	"errors"
+	"fmt"
+	iofs "io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/runxhq/runx/sdk/plugin"
+)
+
+// Reach values the kernel sends in plugin.Context.Reach.
+const (
+	ReachWorkspace = "workspace"
+	ReachInputs    = "inputs"
+)
+
+// Refusal codes of the reach rules. Every refusal message names the rule.
+const (
+	CodeOutsideWorkspace = "reach_outside_workspace"
+	CodeSymlinkEscape    = "reach_symlink_escape"
+	CodeProtectedDir     = "reach_protected_dir"
+	CodeSecretRefused    = "reach_secret_refused"
+	CodeWorkspaceMissing = "reach_workspace_missing"
+	CodeReachUnknown     = "reach_unknown"
+)
+
+// maxSymlinkHops matches Linux's own limit on links followed in one lookup.
+const maxSymlinkHops = 40
+
+// Scope is where one call's paths may go: the workspace, and under reach
+// inputs also the roots the run's inputs name. It is built per call from
+// the context the kernel sent, so a plugin process keeps no authority
+// between calls.
+type Scope struct {
+	reach string
+	// roots[0] is the workspace; every root is absolute with symlinks
+	// resolved, so containment is a lexical prefix test on real paths.
+	roots []scopeRoot
+}
+
+type scopeRoot struct {
+	given string // as the kernel named it, cleaned
+	real  string // symlinks resolved
+}
+
+// Target is a path that passed containment.
+type Target struct {
+	// Real is the absolute path with every symlink resolved; the file may
+	// not exist.
+	Real string
+	// Root is the real path of the reach root holding Real.
+	Root string
+	// Rel is Real relative to Root, slash-separated ("." for the root).
+	Rel string
+	// Display is what outputs call it: workspace-relative for a path in the
+	// workspace, otherwise the absolute path the request gave.
+	Display string
+	// Info is Real's Lstat, nil when nothing exists there.
+	Info iofs.FileInfo
+}
+
+// NewScope builds the call's scope from its context. An empty reach is taken
+// as workspace, the narrower value: the kernel always sends one, and a
+// plugin that guessed wider would widen authority nobody granted.
+func NewScope(c plugin.Context) (*Scope, *plugin.Result) {
+	reach := c.Reach
+	if reach == "" {
+		reach = ReachWorkspace
+	}
+	if reach != ReachWorkspace && reach != ReachInputs {
+		return nil, plugin.Refused(CodeReachUnknown, fmt.Sprintf("reach %q is neither workspace nor inputs", c.Reach))
+	}
+	if c.WorkspaceRoot == "" || !filepath.IsAbs(c.WorkspaceRoot) {
+		return nil, plugin.Refused(CodeWorkspaceMissing, "the call carries no absolute workspace root, so no path can be contained")
+	}
+	s := &Scope{reach: reach}
+	ws, err := newScopeRoot(c.WorkspaceRoot)
+	if err != nil {
+		return nil, plugin.Refused(CodeWorkspaceMissing, fmt.Sprintf("workspace root %s cannot be resolved: %v", c.WorkspaceRoot, err))
+	}
+	s.roots = append(s.roots, ws)
+	if reach == ReachInputs {
+		for _, r := range c.ReachRoots {
+			if !filepath.IsAbs(r) {
+				r = filepath.Join(ws.given, r)
+			}
+			sr, err := newScopeRoot(r)
+			if err != nil {
+				return nil, plugin.Refused(CodeOutsideWorkspace, fmt.Sprintf("input root %s cannot be resolved: %v", r, err))
+			}
+			s.roots = append(s.roots, sr)
+		}
+	}
+	return s, nil
+}
+
+func newScopeRoot(p string) (scopeRoot, error) {
+	given := filepath.Clean(p)
+	real, err := realPath(given)
+	if err != nil {
+		return scopeRoot{}, err
+	}
+	return scopeRoot{given: given, real: real}, nil
+}
+
+// Reach is the scope's reach, workspace or inputs.
+func (s *Scope) Reach() string { return s.reach }
+
+// Workspace is the real path of the workspace root.
+func (s *Scope) Workspace() string { return s.roots[0].real }
+
+// Resolve contains p: a workspace-relative path, or an absolute one inside
+// the workspace or (under reach inputs) an input root. It refuses a path
+// outside every root, one a symlink carries outside, one inside .git or
+// .runx under reach workspace, and a secret at any reach: inputs widens
+// where a tool may go, never what it may show.
+func (s *Scope) Resolve(p string) (*Target, *plugin.Result) {
+	if p == "" {
+		p = "."
+	}
+	if strings.ContainsRune(p, 0) {
+		return nil, plugin.Refused(CodeOutsideWorkspace, "a path may not contain a NUL byte")
+	}
+	lexical := filepath.Clean(p)
+	if !filepath.IsAbs(lexical) {
+		lexical = filepath.Join(s.roots[0].given, lexical)
+	}
+	named, ok := s.lexicalRoot(lexical)
+	if !ok {
+		return nil, plugin.Refused(CodeOutsideWorkspace, fmt.Sprintf("%s is outside %s", p, s.describeRoots()))
+	}
+	// Rebase onto the root's real path so a workspace reached through a
+	// symlink (such as /tmp on some systems) compares as one tree.
+	rest, _ := filepath.Rel(named.given, lexical)
+	lexicalReal := filepath.Join(named.real, rest)
+	real, err := realPath(lexicalReal)
+	if err != nil {
+		return nil, plugin.Refused(CodeSymlinkEscape, fmt.Sprintf("%s cannot be resolved: %v", p, err))
+	}
+	root, ok := s.realRoot(real)
+	if !ok {
+		return nil, plugin.Refused(CodeSymlinkEscape, fmt.Sprintf("%s resolves through a symlink to %s, outside %s", p, real, s.describeRoots()))
+	}
+	rel := slashRel(root, real)
+	display := lexical
+	for _, ws := range []string{s.roots[0].given, s.roots[0].real} {
+		if within(ws, lexical) {
+			display = slashRel(ws, lexical)
+			break
+		}
+	}
+	if s.reach == ReachWorkspace {
+		for _, candidate := range []string{slashRel(named.real, lexicalReal), rel} {
+			if dir := ProtectedDir(candidate); dir != "" {
+				return nil, plugin.Refused(CodeProtectedDir, fmt.Sprintf("%s is inside %s, which reach workspace never opens", p, dir))
+			}
+		}
+	}
+	info, err := os.Lstat(real)
+	if err != nil {
+		info = nil
+	}
+	t := &Target{Real: real, Root: root, Rel: rel, Display: display, Info: info}
+	for _, name := range []string{filepath.Base(lexical), filepath.Base(real)} {
+		if pattern := SecretName(name); pattern != "" {
+			return nil, secretRefusal(p, pattern)
+		}
+	}
+	if info != nil && info.Mode().IsRegular() && (MayHoldPrivateKey(filepath.Base(lexical)) || MayHoldPrivateKey(filepath.Base(real))) {
+		if holds, err := fileHoldsPrivateKey(real); err == nil && holds {
+			return nil, secretRefusal(p, PatternPrivateKeyPEM)
+		}
+	}
+	return t, nil
+}
+
+func secretRefusal(p, pattern string) *plugin.Result {
+	return plugin.Refused(CodeSecretRefused, fmt.Sprintf("%s is a secret (%s); no tool reads, lists, searches or shows a secret", p, pattern))
+}
+
+// lexicalRoot is the root whose given or real path holds p, before any
+// symlink in p is followed.
+func (s *Scope) lexicalRoot(p string) (scopeRoot, bool) {
+	for _, r := range s.roots {
+		if within(r.given, p) {
+			return r, true
+		}
+		if within(r.real, p) {
+			return scopeRoot{given: r.real, real: r.real}, true
+		}
+	}
+	return scopeRoot{}, false
+}
+
+func (s *Scope) realRoot(real string) (string, bool) {
+	for _, r := range s.roots {
+		if within(r.real, real) {
+			return r.real, true
+		}
+	}
+	return "", false
+}
+
+func (s *Scope) describeRoots() string {
+	if len(s.roots) == 1 {
+		return "the workspace " + s.roots[0].given
+	}
+	return "the workspace and the run's input roots"
+}
+
+// DisplayOf names a real path found beneath t (by a walk) the way outputs
+// name t itself.
+func (t *Target) DisplayOf(real string) string {
+	sub := slashRel(t.Real, real)
+	if sub == "." {
+		return t.Display
+	}
+	if t.Display == "." {
+		return sub
+	}
+	if filepath.IsAbs(t.Display) {
+		return filepath.Join(t.Display, filepath.FromSlash(sub))
+	}
+	return t.Display + "/" + sub
+}
+
+// within reports whether p is root or beneath it; both are clean and absolute.
+func within(root, p string) bool {
+	if p == root {
+		return true
+	}
+	if root == string(filepath.Separator) {
+		return true
+	}
+	return strings.HasPrefix(p, root+string(filepath.Separator))
+}
+
+func slashRel(root, p string) string {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return p
+	}
+	return filepath.ToSlash(rel)
+}
+
+// realPath resolves every symlink in the absolute path p, including a final
+// link whose target does not exist, so a path that names nothing yet still
+// resolves to where the kernel would land. filepath.EvalSymlinks fails on
+// missing paths, which would hide an escaping dangling link.
+func realPath(p string) (string, error) {
+	resolved := string(filepath.Separator)
+	rest := splitPath(p)
+	hops := 0
+	for len(rest) > 0 {
+		name := rest[0]
+		rest = rest[1:]
+		switch name {
+		case "", ".":
+			continue
+		case "..":
+			resolved = filepath.Dir(resolved)
+			continue
+		}
+		next := filepath.Join(resolved, name)
+		info, err := os.Lstat(next)
+		if err != nil {
+			if errors.Is(err, iofs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+				// Nothing further exists, so nothing further can be a link.
+				return filepath.Join(append([]string{next}, rest...)...), nil
+			}
+			return "", err
+		}
+		if info.Mode()&os.ModeSymlink == 0 {
+			resolved = next
+			continue
+		}
+		if hops++; hops > maxSymlinkHops {
+			return "", errors.New("too many levels of symbolic links")
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", err
+		}
+		if filepath.IsAbs(target) {
+			resolved = string(filepath.Separator)
+		}
+		rest = append(splitPath(target), rest...)
+	}
+	return resolved, nil
+}
+
+func splitPath(p string) []string {
+	return strings.Split(filepath.ToSlash(p), "/")
+}
