@@ -69,13 +69,14 @@ func checkDuplicateKeys(raw []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var stack []*frame
+	seen := false
 	syntax := func() error {
 		return docError(CodeInvalidJSON, "", "the document is not one well-formed JSON value")
 	}
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
-			if len(stack) != 0 {
+			if len(stack) != 0 || !seen {
 				return syntax()
 			}
 			break
@@ -83,6 +84,7 @@ func checkDuplicateKeys(raw []byte) error {
 		if err != nil {
 			return syntax()
 		}
+		seen = true
 		var top *frame
 		if len(stack) > 0 {
 			top = stack[len(stack)-1]

@@ -59,11 +59,11 @@ func refusal(code, rule, what string) *Error {
 }
 
 // docError is a refusal of the authority document itself; the rule is the
-// document field at fault, so a person knows which line to fix.
+// document field at fault (or "document" for the whole), so a person knows
+// which line to fix.
 func docError(code, field, what string) *Error {
-	where := "authority"
-	if field != "" {
-		where += " " + field
+	if field == "" {
+		field = "document"
 	}
-	return &Error{Code: code, Message: where + ": " + what, Rule: field}
+	return &Error{Code: code, Message: "authority " + field + ": " + what, Rule: field}
 }
