@@ -77,8 +77,10 @@ func patternCovers(pat, ref string) bool {
 	return ok1 && ok2 && segmentCovers(pp, rp) && segmentCovers(pn, rn)
 }
 
+// segmentCovers matches one segment of a ref; a ref segment must itself be
+// a name, so * never stretches over a slash into a second segment.
 func segmentCovers(pat, seg string) bool {
-	return seg != "" && (pat == "*" || pat == seg)
+	return validPackageSegment(seg) && (pat == "*" || pat == seg)
 }
 
 // validPackagePattern accepts `<publisher>/<name>` and `project:<name>`,
