@@ -221,31 +221,6 @@ func (s *Store) put(r *Receipt, canonical []byte, root bool) error {
 	return nil
 }
 
-// writeExclusive creates path with data. created is false, with no error,
-// when the file already exists. A failed write removes its partial file so a
-// retry can succeed.
-func writeExclusive(path string, data []byte, durable bool) (created bool, err error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, fs.ErrExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	_, err = f.Write(data)
-	if err == nil && durable {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		return false, err
-	}
-	return true, nil
-}
-
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {

@@ -19,8 +19,9 @@ import (
 //
 // The walk is depth first and holds only the receipts on the current path
 // (their child lists) and the set of ids already seen, so memory is bounded
-// by the depth and the tree bound, never by loading the tree. Signatures are
-// checked concurrently behind the walk; the report is the same either way.
+// by the depth and the tree bound, never by loading the tree. Signatures and
+// canonical form are checked concurrently behind the walk; the report is the
+// same as a sequential check's.
 func Verify(ctx context.Context, store *Store, rootID string, keys KeySet, limits Limits) Report {
 	limits = limits.normalized()
 	problems := &problemSet{max: limits.MaxProblems}
@@ -32,10 +33,10 @@ func Verify(ctx context.Context, store *Store, rootID string, keys KeySet, limit
 		seen:     make(map[[32]byte]struct{}),
 		trust:    make(map[string]bool),
 		problems: problems,
-		sigs:     startSigPool(problems),
+		checks:   startCheckPool(problems),
 	}
 	w.visit(rootID, 0, "", "")
-	w.sigs.wait()
+	w.checks.wait()
 
 	rep := Report{ReceiptID: rootID, Receipts: w.receipts, Depth: w.depth}
 	problems.finish(&rep)
@@ -48,7 +49,7 @@ type walker struct {
 	keys     KeySet
 	limits   Limits
 	problems *problemSet
-	sigs     *sigPool
+	checks   *checkPool
 
 	// seen holds the raw sha256 of every id visited: 32 bytes per receipt
 	// rather than a 71-byte string.
@@ -122,12 +123,20 @@ func (w *walker) check(seq int, id, commitment, parent string) []ChildRef {
 		add(stageWalk, CodeUnreadable, err.Error())
 		return nil
 	}
-	c, ok := w.canonical(raw, commitment, parent, add)
+	c, committed, ok := w.canonical(raw, commitment, parent, add)
 	if !ok {
 		return nil
 	}
 	r, body, err := decodeStored(c)
 	if err != nil {
+		if committed {
+			// The pool will not see these bytes; say whether the parent
+			// committed to non-canonical bytes before saying they do not
+			// decode.
+			if code, msg, bad := committedNotCanonical(c, parent); bad {
+				add(stageCommitment, code, msg)
+			}
+		}
 		add(stageWalk, CodeMalformed, problemMessage(err))
 		return nil
 	}
@@ -137,7 +146,11 @@ func (w *walker) check(seq int, id, commitment, parent string) []ChildRef {
 	if got := canon.DigestBytes(body); got != id {
 		add(stageDigest, CodeDigestMismatch, fmt.Sprintf("body digests to %s, not to the receipt id", got))
 	}
-	w.sigs.check(sigJob{seq: seq, id: id, body: body, sig: r.Signature})
+	job := checkJob{seq: seq, id: id, parent: parent, body: body, sig: r.Signature}
+	if committed {
+		job.committed = c
+	}
+	w.checks.check(job)
 	w.checkTrust(seq, id, r.Signature)
 	if err := validateFields(&r.Body); err != nil {
 		add(stageBody, CodeBodyInvalid, problemMessage(err))
@@ -145,26 +158,27 @@ func (w *walker) check(seq int, id, commitment, parent string) []ChildRef {
 	return r.Body.Children
 }
 
-// canonical returns the receipt's canonical bytes and checks the parent's
-// commitment to them. When the stored bytes digest to the commitment they
-// are exactly the canonical bytes the parent committed, so the JCS pass,
-// about a fifth of the cost of a receipt, is needed only for the root and
-// for a file that was reformatted or altered.
-func (w *walker) canonical(raw []byte, commitment, parent string, add func(int, string, string)) ([]byte, bool) {
+// canonical returns the bytes to decode and checks the parent's commitment
+// to them. Stored bytes that digest to the commitment are exactly the bytes
+// the parent committed, so they are decoded as they are and committed is
+// true: the check pool confirms they are canonical off the walk. Otherwise
+// (the root, or a file reformatted or altered since) the walk canonicalises
+// them itself and compares.
+func (w *walker) canonical(raw []byte, commitment, parent string, add func(int, string, string)) (c []byte, committed, ok bool) {
 	if commitment != "" && canon.DigestBytes(raw) == commitment {
-		return raw, true
+		return raw, true, true
 	}
 	c, err := canon.CanonicalJSON(raw)
 	if err != nil {
 		add(stageWalk, CodeMalformed, fmt.Sprintf("stored receipt is not json: %v", err))
-		return nil, false
+		return nil, false, false
 	}
 	if commitment != "" {
 		if got := canon.DigestBytes(c); got != commitment {
 			add(stageCommitment, CodeChildCommitment, fmt.Sprintf("parent %s commits signed digest %s, but the stored receipt digests to %s", parent, commitment, got))
 		}
 	}
-	return c, true
+	return c, false, true
 }
 
 // checkTrust reports a signer outside the key set once per key. Whether the

@@ -1,7 +1,9 @@
 package receipt
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -356,5 +358,84 @@ func TestVerifyCapsProblems(t *testing.T) {
 	rep := Verify(context.Background(), st, root.r.ID, NewKeySet(sg.PublicKey()), Limits{MaxProblems: 2})
 	if rep.Status != StatusInvalid || len(rep.Problems) != 2 || rep.ProblemsOmitted != 3 {
 		t.Fatalf("status %s, %d problems, %d omitted", rep.Status, len(rep.Problems), rep.ProblemsOmitted)
+	}
+}
+
+// A parent that commits to a child's bytes as stored, when those bytes are
+// not canonical, has not made the commitment runx.receipt.v1 defines: two
+// JSON readers could disagree about such bytes.
+func TestVerifyNonCanonicalCommittedChild(t *testing.T) {
+	sg := newTestSigner(t, "own")
+	tests := []struct {
+		name string
+		make func(canonical []byte) []byte
+		code string
+	}{
+		{"reindented", func(c []byte) []byte {
+			var b bytes.Buffer
+			if err := json.Indent(&b, c, "", " "); err != nil {
+				t.Fatal(err)
+			}
+			return b.Bytes()
+		}, CodeChildCommitment},
+		{"duplicate key", func(c []byte) []byte {
+			return bytes.Replace(c, []byte(`"id":`), []byte(`"schema":"runx.receipt.v1","id":`), 1)
+		}, CodeMalformed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := newTestStore(t)
+			child := seal(t, sg, stepBody("run-1", "c"))
+			stored := tt.make(child.bytes)
+			put(t, st, sealed{r: child.r, bytes: stored})
+			root := sealAndPutRoot(t, st, sg, runBody("run-1", ChildRef{ReceiptID: child.r.ID, SignedDigest: canon.DigestBytes(stored)}))
+			rep := Verify(context.Background(), st, root.r.ID, NewKeySet(sg.PublicKey()), Limits{})
+			wantProblem(t, rep, StatusInvalid, tt.code, child.r.ID)
+		})
+	}
+}
+
+// The root is committed by nobody, so its stored form may be reformatted
+// without changing what it says; its canonical form is what is checked.
+func TestVerifyReformattedRootStillVerifies(t *testing.T) {
+	st := newTestStore(t)
+	sg := newTestSigner(t, "own")
+	tr := buildTree(t, st, sg)
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, tr.root.bytes, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	overwrite(t, st, tr.root.r.ID, pretty.Bytes())
+	if rep := Verify(context.Background(), st, tr.root.r.ID, NewKeySet(sg.PublicKey()), Limits{}); rep.Status != StatusVerified {
+		t.Fatalf("status %s: %s", rep.Status, describe(rep))
+	}
+}
+
+func TestVerifyReportIsDeterministic(t *testing.T) {
+	st := newTestStore(t)
+	sg := newTestSigner(t, "own")
+	var refs []ChildRef
+	for i := range 40 {
+		x := sealAndPut(t, st, sg, stepBody("run-1", fmt.Sprintf("s%d", i)))
+		// Break every signature: problems now come from the check pool,
+		// in whatever order its workers finish.
+		forged := *x.r
+		forged.Signature.Value = strings.Repeat("A", 86) + "=="
+		b, err := canon.Canonical(&forged)
+		if err != nil {
+			t.Fatal(err)
+		}
+		overwrite(t, st, x.r.ID, b)
+		refs = append(refs, ChildRef{ReceiptID: x.r.ID, SignedDigest: canon.DigestBytes(b)})
+	}
+	root := sealAndPutRoot(t, st, sg, runBody("run-1", refs...))
+	first := fmt.Sprint(Verify(context.Background(), st, root.r.ID, NewKeySet(sg.PublicKey()), Limits{MaxProblems: 10}))
+	for range 20 {
+		if again := fmt.Sprint(Verify(context.Background(), st, root.r.ID, NewKeySet(sg.PublicKey()), Limits{MaxProblems: 10})); again != first {
+			t.Fatalf("reports differ:\n%s\n%s", first, again)
+		}
+	}
+	if !strings.Contains(first, refs[0].ReceiptID) || strings.Contains(first, refs[39].ReceiptID) {
+		t.Fatalf("the kept problems are not the first in walk order: %s", first)
 	}
 }

@@ -32,3 +32,16 @@ func readFile(path string) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// rawFile is an *os.File here; the plain-syscall version is a Linux and
+// macOS optimisation only.
+type rawFile struct{ f *os.File }
+
+func createExclusive(path string) (rawFile, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	return rawFile{f}, err
+}
+
+func (f rawFile) write(data []byte) error { _, err := f.f.Write(data); return err }
+func (f rawFile) sync() error             { return f.f.Sync() }
+func (f rawFile) close() error            { return f.f.Close() }
