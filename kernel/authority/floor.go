@@ -42,8 +42,9 @@ type Decision struct {
 	// Standing lists the standing_approvals entries that admitted the
 	// change, by index, so the record can name each.
 	Standing []int `json:"standing,omitempty"`
-	// Change describes what was decided, for messages.
-	Change string `json:"change"`
+	// Change is what was decided. It is described in words only when a
+	// refusal is built, which keeps an allowed decision cheap.
+	Change Change `json:"change"`
 }
 
 // Err is the refusal as an *Error, or nil when the change is not refused.
@@ -51,7 +52,7 @@ func (d Decision) Err() error {
 	if d.Verdict != VerdictRefuse {
 		return nil
 	}
-	return refusal(d.Code, d.Rule, d.Change+" is refused")
+	return refusal(d.Code, d.Rule, d.Change.describe()+" is refused")
 }
 
 // Floor decides one change before its step or call is claimed, so nothing
@@ -71,7 +72,7 @@ func (d Decision) Err() error {
 // eff must come from Narrow; a zero Effective has no effects decided and is
 // treated as none, so a missing decision fails closed.
 func Floor(eff Effective, change Change, standing []StandingApproval) Decision {
-	d := Decision{Change: change.describe()}
+	d := Decision{Change: change}
 	switch change.Kind {
 	case ChangeNone, "":
 		d.Verdict, d.Rule = VerdictAllow, "changes nothing"
