@@ -51,9 +51,10 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"jsonget": jsonGet,
-			"tamper":  tamper,
-			"cmpdir":  cmpDir,
+			"jsonget":  jsonGet,
+			"tamper":   tamper,
+			"cmpdir":   cmpDir,
+			"jsonfile": jsonFile,
 		},
 		RequireExplicitExec: true,
 	})
@@ -135,4 +136,17 @@ func cmpDir(ts *testscript.TestScript, neg bool, args []string) {
 	if same == neg {
 		ts.Fatalf("cmpdir %s %s: same=%v", args[0], args[1], same)
 	}
+}
+
+// jsonfile FILE TEXT: write TEXT with $VARS expanded, after checking it is
+// JSON, so resume documents can carry digests a run reported.
+func jsonFile(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: jsonfile file json")
+	}
+	text := os.Expand(args[1], ts.Getenv)
+	if !json.Valid([]byte(text)) {
+		ts.Fatalf("jsonfile: not JSON: %s", text)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(text), 0o644))
 }

@@ -31,6 +31,7 @@ const (
 	SealPreparationRefused    = "preparation_refused"
 	SealReceiptBudgetExceeded = "receipt_budget_exceeded"
 	SealHostClosed            = "host_closed"
+	SealApprovalDeclined      = "approval_declined"
 	SealCancelled             = "cancelled"
 	SealInterrupted           = "interrupted"
 )
@@ -56,6 +57,45 @@ type SkillRun struct {
 	Result     json.RawMessage `json:"result"`
 	Error      *ErrorBody      `json:"error,omitempty"`
 	Trace      *Trace          `json:"trace,omitempty"`
+	// A paused run carries what it waits on, a bound answers template and the
+	// exact command that continues it.
+	Requests        []Request       `json:"requests,omitempty"`
+	AnswersTemplate *ResumeDocument `json:"answers_template,omitempty"`
+	Resume          string          `json:"resume,omitempty"`
+	RefusedAnswers  []RefusedAnswer `json:"refused_answers,omitempty"`
+	PackageDigest   string          `json:"package_digest,omitempty"`
+	ClosureDigest   string          `json:"closure_digest,omitempty"`
+}
+
+// Request is one thing a paused run waits on.
+type Request struct {
+	Address         string          `json:"address"`
+	Kind            string          `json:"kind"`
+	RequestDigest   string          `json:"request_digest"`
+	Payload         json.RawMessage `json:"payload,omitempty"`
+	PayloadArtifact string          `json:"payload_artifact,omitempty"`
+	Summary         RequestSummary  `json:"summary"`
+}
+
+// RequestSummary is what a host shows before it offers an answer.
+type RequestSummary struct {
+	PayloadDigest string `json:"payload_digest"`
+	StepID        string `json:"step_id,omitempty"`
+	Title         string `json:"title,omitempty"`
+}
+
+// Request kinds.
+const (
+	RequestAgent    = "agent"
+	RequestApproval = "approval"
+	RequestQuestion = "question"
+	RequestWait     = "wait"
+)
+
+// RefusedAnswer names an agent answer its step refused; the request stays open.
+type RefusedAnswer struct {
+	Address string    `json:"address"`
+	Error   ErrorBody `json:"error"`
 }
 
 // Trace is the compact account of a run's steps: references, not payloads.

@@ -195,3 +195,31 @@ func appendEvent(ctx context.Context, tx *sql.Tx, runID, stream, typ string, dat
 		runID, runID, stream, typ, string(body), now)
 	return err
 }
+
+// Children lists the child runs a run started.
+func (j *Journal) Children(ctx context.Context, parentRunID string) ([]*Run, error) {
+	rows, err := j.db.QueryContext(ctx, `SELECT `+runColumns+` FROM runs WHERE parent_run_id = ? ORDER BY started_at, run_id`, parentRunID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Driven reports whether some process holds the run's driver lock now.
+func (j *Journal) Driven(runID string) bool {
+	d, err := j.Drive(runID)
+	if err != nil {
+		return true
+	}
+	d.Release()
+	return false
+}

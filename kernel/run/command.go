@@ -25,9 +25,10 @@ var nonIdent = regexp.MustCompile(`[^A-Za-z0-9]`)
 
 // commandDispatch prepares a process tool: exact argv, the package directory
 // (or a directory inside it) as cwd, and only the declared environment.
-func (e *Engine) commandDispatch(r *runState, step *pkg.Step, inputs map[string]any) (*dispatch, error) {
+func (rc *runCtx) commandDispatch(step *pkg.Step, inputs map[string]any) (*dispatch, error) {
+	e := rc.e
 	c := step.Tool.Command
-	pkgDir := r.start.Package.Dir
+	pkgDir := rc.pkg.Dir
 	cwd := pkgDir
 	if c.Cwd != "" {
 		cwd = filepath.Join(pkgDir, filepath.FromSlash(c.Cwd))

@@ -9,6 +9,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/host"
+	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -19,11 +20,21 @@ type Invoker interface {
 	Invoke(ctx context.Context, call *sdk.Call, maxOutput int64) (*sdk.Result, host.PluginRef, error)
 }
 
+// Tree bounds every verifier holds a receipt tree to.
+const (
+	TreeMaxReceipts = 30002
+	TreeMaxDepth    = 64
+	// DefaultMaxConcurrency is the host ceiling when RUNX_MAX_CONCURRENCY is
+	// unset: a conservative default, not a measured limit.
+	DefaultMaxConcurrency = 16
+)
+
 // Engine runs methods. One Engine serves one kernel process.
 type Engine struct {
 	Host        Invoker
 	Signer      *receipt.Signer
 	Store       *receipt.Store
+	Journal     *journal.Journal
 	Clock       func() time.Time
 	RunxVersion string
 	// Workspace is the absolute workspace root.
@@ -31,174 +42,91 @@ type Engine struct {
 	// LookupEnv reads the host environment for a process tool's declared
 	// variables; nothing else of the host environment reaches a step.
 	LookupEnv func(string) (string, bool)
+	// Resolver finds the packages skill steps name.
+	Resolver *Resolver
+	// MaxReceipts narrows the tree bound (RUNX_MAX_RECEIPTS); 0 means the bound.
+	MaxReceipts int
+	// MaxConcurrency is the host ceiling (RUNX_MAX_CONCURRENCY); 0 means 16.
+	MaxConcurrency int
+	// ArtifactDir holds request payloads too large to inline.
+	ArtifactDir string
+	// hooks lets tests stop the process at exact points.
+	hooks func(point string)
 }
 
-// Start is a resolved, admitted request to run one method.
+// Start is a resolved request to run one method.
 type Start struct {
 	Package *pkg.Package
 	Method  *pkg.Method
 	Inputs  map[string]any
 	Act     string
 	RunID   string
-}
-
-// runState is one run in flight.
-type runState struct {
-	start     Start
-	closure   string
-	authority string
-	startedAt time.Time
-	outputs   map[string]any
-	trace     []contract.TraceStep
-	children  []receipt.ChildRef
-	modules   *moduleFiles
+	// Authority is the host-stated authority document, if any (canonical JSON).
+	Authority json.RawMessage
 }
 
 // hostAuthority is what a run holds when no host states an authority: it
 // means only that none was stated.
-var hostAuthority = map[string]any{"effects": "allow", "reach": "inputs"}
+var hostAuthority = json.RawMessage(`{"effects":"allow","reach":"inputs","stated":false}`)
 
 // ClosureDigest binds a package to the runtime that runs it, so a
 // continuation cannot silently cross a runx upgrade.
 func ClosureDigest(runxVersion, packageDigest string) string {
-	d, _ := canon.Digest(map[string]any{"runx_version": runxVersion, "package_digest": packageDigest})
-	return d
+	return mustDigest(map[string]any{"runx_version": runxVersion, "package_digest": packageDigest})
 }
 
-// Run executes the method's steps in declared order and seals the run.
+// Run records a new run, drives it until it seals or pauses, and returns its
+// envelope.
 func (e *Engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) {
-	if err := admit(st.Method); err != nil {
-		return e.SealRefused(st, err)
+	if err := e.prepare(st.Package, st.Method); err != nil {
+		return e.SealRefused(ctx, st, err)
 	}
-	r := &runState{
-		start:     st,
-		closure:   ClosureDigest(e.RunxVersion, st.Package.Digest),
-		authority: mustDigest(hostAuthority),
-		startedAt: e.Clock(),
-		outputs:   map[string]any{},
-		modules:   &moduleFiles{dir: st.Package.Dir},
-	}
-	sc := &scope{input: st.Inputs, steps: r.outputs, runID: st.RunID, act: st.Act}
-	var failure *contract.ErrorBody
-	outcome, reason := contract.OutcomeCompleted, ""
-	for _, step := range st.Method.Steps {
-		if err := ctx.Err(); err != nil {
-			outcome, reason = contract.OutcomeKilled, contract.SealCancelled
-			failure = &contract.ErrorBody{Code: "run_cancelled", Message: "the run was stopped before step " + step.ID}
-			break
-		}
-		res, err := e.runStep(ctx, r, sc, step)
-		if err != nil {
-			return nil, err
-		}
-		r.trace = append(r.trace, res.trace)
-		if res.trace.Status != contract.StepSuccess {
-			failure = res.trace.Error
-			outcome, reason = contract.OutcomeFailed, contract.SealStepFailed
-			if res.trace.Status == contract.StepRefused {
-				outcome, reason = contract.OutcomeRefused, contract.SealStepRefused
-			}
-			break
-		}
-		r.outputs[step.ID] = res.output
-	}
-	var result any
-	if failure == nil {
-		var err error
-		result, err = selectResult(st.Method, r.outputs)
-		if err != nil {
-			failure = contract.BodyOf(err)
-			outcome, reason = contract.OutcomeFailed, contract.SealStepFailed
-		}
-	}
-	return e.sealRun(r, outcome, reason, result, failure)
-}
-
-type stepResult struct {
-	output any
-	trace  contract.TraceStep
-}
-
-func (e *Engine) sealRun(r *runState, outcome, reason string, result any, failure *contract.ErrorBody) (*contract.SkillRun, error) {
-	st := r.start
-	body := receipt.Body{
-		Kind:            "run",
-		RunID:           st.RunID,
-		SkillName:       st.Package.Name,
-		Method:          st.Method.Name,
-		PackageDigest:   st.Package.Digest,
-		ClosureDigest:   r.closure,
-		AuthorityDigest: r.authority,
-		InputsDigest:    mustDigest(st.Inputs),
-		Outcome:         outcome,
-		SealReason:      reason,
-		StartedAt:       receipt.FormatTime(r.startedAt),
-		SealedAt:        receipt.FormatTime(e.Clock()),
-		Runtime:         &receipt.Runtime{RunxVersion: e.RunxVersion},
-		Children:        r.children,
-	}
-	if failure != nil {
-		body.ErrorCode = failure.Code
-	}
-	var resultJSON json.RawMessage = []byte("null")
-	if failure == nil {
-		raw, err := canon.Canonical(result)
-		if err != nil {
-			return nil, err
-		}
-		resultJSON = raw
-		body.OutputDigest = canon.DigestBytes(raw)
-	} else if failure != nil {
-		resultJSON, _ = json.Marshal(failure)
-	}
-	rec, raw, err := e.Signer.Seal(body)
+	rec, err := e.newRecord(st, "", "")
 	if err != nil {
 		return nil, err
 	}
-	if err := e.Store.PutRoot(rec, raw); err != nil {
+	if err := e.Journal.CreateRun(ctx, rec); err != nil {
 		return nil, err
 	}
-	traceStatus := contract.TraceSucceeded
-	if outcome != contract.OutcomeCompleted {
-		traceStatus = contract.TraceFailed
+	drv, err := e.Journal.Drive(rec.RunID)
+	if err != nil {
+		return nil, err
 	}
-	steps := r.trace
-	if steps == nil {
-		steps = []contract.TraceStep{}
+	defer drv.Release()
+	rc := e.root(rec, st.Package, st.Method, st.Inputs)
+	return e.finish(ctx, rc, rc.drive(ctx))
+}
+
+func (e *Engine) newRecord(st Start, parent, address string) (*journal.Run, error) {
+	inputs, err := canon.Canonical(orEmpty(st.Inputs))
+	if err != nil {
+		return nil, err
 	}
-	return &contract.SkillRun{
-		Schema:     contract.SkillRunSchema,
-		Status:     contract.StatusSealed,
-		Outcome:    outcome,
-		SealReason: reason,
-		SkillName:  st.Package.Name,
-		Method:     st.Method.Name,
-		RunID:      st.RunID,
-		ReceiptID:  rec.ID,
-		Result:     resultJSON,
-		Error:      failure,
-		Trace:      &contract.Trace{Workflow: st.Package.Name + "#" + st.Method.Name, Status: traceStatus, Steps: steps},
+	authority := st.Authority
+	if len(authority) == 0 {
+		authority = hostAuthority
+	}
+	return &journal.Run{
+		RunID: st.RunID, ParentRunID: parent, ParentAddress: address,
+		SkillName: st.Package.Name, Method: st.Method.Name, PackageDir: st.Package.Dir,
+		PackageDigest: st.Package.Digest, ClosureDigest: ClosureDigest(e.RunxVersion, st.Package.Digest),
+		Authority: authority, Inputs: inputs, Act: st.Act,
 	}, nil
 }
 
-// SealRefused seals a run whose preparation was refused after its package and
-// method resolved, so the refusal is inspectable without echoing what was
-// rejected.
-func (e *Engine) SealRefused(st Start, cause error) (*contract.SkillRun, error) {
-	r := &runState{
-		start:     st,
-		closure:   ClosureDigest(e.RunxVersion, st.Package.Digest),
-		authority: mustDigest(hostAuthority),
-		startedAt: e.Clock(),
+func (e *Engine) root(rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any) *runCtx {
+	limit := TreeMaxReceipts
+	if e.MaxReceipts > 0 && e.MaxReceipts < limit {
+		limit = e.MaxReceipts
 	}
-	if st.Inputs == nil {
-		r.start.Inputs = map[string]any{}
+	return newRunCtx(e, rec, p, m, inputs, &budget{limit: limit}, 0, "")
+}
+
+func orEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
 	}
-	env, err := e.sealRun(r, contract.OutcomeBlocked, contract.SealPreparationRefused, nil, contract.BodyOf(cause))
-	if env != nil {
-		env.Trace = nil
-	}
-	return env, err
+	return m
 }
 
 func mustDigest(v any) string {
@@ -208,3 +136,13 @@ func mustDigest(v any) string {
 	}
 	return d
 }
+
+// hook calls the test hook at a named point, if one is set.
+func (e *Engine) hook(point string) {
+	if e.hooks != nil {
+		e.hooks(point)
+	}
+}
+
+// SetHook installs a function called at named points of a run (tests only).
+func (e *Engine) SetHook(fn func(point string)) { e.hooks = fn }

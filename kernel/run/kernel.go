@@ -5,14 +5,17 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"encoding/binary"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/host"
+	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 )
@@ -32,6 +35,8 @@ type Options struct {
 	Signer    *receipt.Signer
 	Logger    hclog.Logger
 	LookupEnv func(string) (string, bool)
+	// CoreSkills are the runx/<name> skills this binary carries.
+	CoreSkills fs.FS
 }
 
 // Kernel is one process's runtime: its receipt store, signer, plugin host
@@ -41,7 +46,7 @@ type Kernel struct {
 	Engine  *Engine
 	Host    *host.Supervisor
 	Store   *receipt.Store
-	Keys    receipt.KeySet
+	Journal *journal.Journal
 }
 
 // ResolveOptions fills defaults from the environment.
@@ -123,33 +128,63 @@ func Open(o Options) (*Kernel, error) {
 			return nil, err
 		}
 	}
-	first := map[string]bool{}
-	for _, n := range o.FirstParty {
-		first[n] = true
-	}
-	sup, err := host.NewSupervisor(host.Config{
-		Discovery:   &host.Discovery{Self: o.Self, FirstParty: first, ProjectDir: o.ProjectDir, HomeDir: o.HomeDir},
-		RunxVersion: o.RunxVersion,
-		Logger:      o.Logger,
-	})
+	maxConcurrency, err := hostCeiling(o.LookupEnv, "RUNX_MAX_CONCURRENCY", DefaultMaxConcurrency, 1<<20)
 	if err != nil {
 		return nil, err
 	}
-	return &Kernel{
-		Options: o,
-		Host:    sup,
-		Store:   store,
-		Engine: &Engine{
-			Host: sup, Signer: signer, Store: store, Clock: o.Clock,
-			RunxVersion: o.RunxVersion, Workspace: o.Workspace, LookupEnv: o.LookupEnv,
-		},
-	}, nil
+	maxReceipts, err := hostCeiling(o.LookupEnv, "RUNX_MAX_RECEIPTS", TreeMaxReceipts, TreeMaxReceipts)
+	if err != nil {
+		return nil, err
+	}
+	j, err := journal.Open(o.ProjectDir, o.Clock)
+	if err != nil {
+		return nil, err
+	}
+	k := &Kernel{Options: o, Store: store, Journal: j}
+	sup, err := host.NewSupervisor(host.Config{Discovery: k.Discovery(), RunxVersion: o.RunxVersion, Logger: o.Logger})
+	if err != nil {
+		j.Close()
+		return nil, err
+	}
+	k.Host = sup
+	k.Engine = &Engine{
+		Host: sup, Signer: signer, Store: store, Journal: j, Clock: o.Clock,
+		RunxVersion: o.RunxVersion, Workspace: o.Workspace, LookupEnv: o.LookupEnv,
+		Resolver:    &Resolver{Workspace: o.Workspace, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills},
+		MaxReceipts: maxReceipts, MaxConcurrency: maxConcurrency,
+		ArtifactDir: filepath.Join(o.ProjectDir, "artifacts"),
+	}
+	if point, ok := o.LookupEnv("RUNX_TEST_CRASH_AT"); ok && point != "" {
+		// Crash tests stop the process at an exact point of a run, as a
+		// power cut would, to prove the next driver loses nothing.
+		k.Engine.SetHook(func(at string) {
+			if at == point {
+				os.Exit(137)
+			}
+		})
+	}
+	return k, nil
+}
+
+// hostCeiling reads a positive integer from the environment; anything else
+// refuses the start. A value is narrowed to max.
+func hostCeiling(lookup func(string) (string, bool), name string, def, max int) (int, error) {
+	raw, ok := lookup(name)
+	if !ok || raw == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(raw))
+	if err != nil || n <= 0 {
+		return 0, contract.Errorf("host_ceiling_invalid", "%s must be a positive integer", name)
+	}
+	return min(n, max), nil
 }
 
 // Close stops the kernel's plugins.
 func (k *Kernel) Close() {
 	k.Host.Close()
 	_ = k.Store.Close()
+	_ = k.Journal.Close()
 }
 
 // SkillRequest is `runx skill <ref>[#method] [method]`.
@@ -160,6 +195,11 @@ type SkillRequest struct {
 	Act    string
 	// RunID is fixed by runx test; empty means a fresh one.
 	RunID string
+	// Authority is what the host states with --run-authority (JSON), if any.
+	Authority []byte
+	// PackageDigest and ClosureDigest bind the run when a host states them.
+	PackageDigest string
+	ClosureDigest string
 }
 
 // Skill resolves a package and method, binds inputs and runs it. A refusal
@@ -183,14 +223,20 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 	if err != nil {
 		return nil, err
 	}
+	if req.PackageDigest != "" && req.PackageDigest != p.Digest {
+		return nil, contract.Errorf("binding_package_mismatch", "--package-digest %s is not package %s's digest (%s)", req.PackageDigest, p.Name, p.Digest)
+	}
+	if closure := ClosureDigest(k.Options.RunxVersion, p.Digest); req.ClosureDigest != "" && req.ClosureDigest != closure {
+		return nil, contract.Errorf("binding_closure_mismatch", "--closure-digest %s is not this runx's closure for %s (%s)", req.ClosureDigest, p.Name, closure)
+	}
 	runID := req.RunID
 	if runID == "" {
 		runID = NewRunID(k.Options.Clock())
 	}
-	st := Start{Package: p, Method: m, Act: req.Act, RunID: runID}
+	st := Start{Package: p, Method: m, Act: req.Act, RunID: runID, Authority: req.Authority}
 	inputs, err := pkg.BindInputs(m, req.Inputs)
 	if err != nil {
-		return k.Engine.SealRefused(st, err)
+		return k.Engine.SealRefused(ctx, st, err)
 	}
 	st.Inputs = inputs
 	return k.Engine.Run(ctx, st)

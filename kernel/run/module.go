@@ -76,7 +76,7 @@ func readModuleFiles(dir string) (map[string]string, error) {
 	return files, err
 }
 
-func (e *Engine) moduleDispatch(r *runState, step *pkg.Step, inputs map[string]any) (*dispatch, error) {
+func (rc *runCtx) moduleDispatch(step *pkg.Step, local string, inputs map[string]any) (*dispatch, error) {
 	timeout := ModuleDefaultTimeout
 	if step.TimeoutSeconds != 0 {
 		timeout = time.Duration(step.TimeoutSeconds) * time.Second
@@ -84,7 +84,7 @@ func (e *Engine) moduleDispatch(r *runState, step *pkg.Step, inputs map[string]a
 			return nil, contract.Errorf("module_timeout_invalid", "step %s: a module's timeout_seconds must be 1 to 30", step.ID)
 		}
 	}
-	files, err := r.modules.load()
+	files, err := rc.modules.load()
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func (e *Engine) moduleDispatch(r *runState, step *pkg.Step, inputs map[string]a
 			"input":       inputs,
 			"environment": env,
 			"timeout_ms":  timeout.Milliseconds(),
-			"seed":        moduleSeed(r.start.RunID, step.ID),
+			"seed":        moduleSeed(rc.rec.RunID, local),
 		},
 		timeout:   timeout + moduleHostGrace,
 		maxOutput: moduleMaxOutputBytes,

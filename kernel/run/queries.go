@@ -3,7 +3,6 @@ package run
 import (
 	"context"
 
-	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/receipt"
 )
 
@@ -40,34 +39,4 @@ func (k *Kernel) RunHistory() ([]receipt.IndexEntry, error) {
 		}
 	}
 	return runs, nil
-}
-
-// RunRead is runx.run_read.v1 as far as receipts alone can tell it: a sealed
-// run's root and step receipts.
-type RunRead struct {
-	Schema    string               `json:"schema"`
-	RunID     string               `json:"run_id"`
-	State     string               `json:"state"`
-	Outcome   string               `json:"outcome,omitempty"`
-	SkillName string               `json:"skill_name,omitempty"`
-	ReceiptID string               `json:"receipt_id,omitempty"`
-	Receipts  []receipt.IndexEntry `json:"receipts"`
-}
-
-// ReadRun reads one run from the receipt store.
-func (k *Kernel) ReadRun(runID string) (*RunRead, error) {
-	entries, err := k.Store.RunReceipts(runID)
-	if err != nil {
-		return nil, err
-	}
-	if len(entries) == 0 {
-		return nil, contract.Errorf("run_not_found", "no run %s in the receipt store %s", runID, k.Store.Dir())
-	}
-	out := &RunRead{Schema: "runx.run_read.v1", RunID: runID, State: "sealed", Receipts: entries}
-	for _, e := range entries {
-		if e.Root {
-			out.Outcome, out.SkillName, out.ReceiptID = e.Outcome, e.SkillName, e.ReceiptID
-		}
-	}
-	return out, nil
 }

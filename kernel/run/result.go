@@ -3,26 +3,92 @@ package run
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 )
 
-// selectResult picks the run's public result: the outputs of the result_from
-// steps (default: the last step), narrowed to the method's declared outputs
-// when it declares any.
-func selectResult(m *pkg.Method, outputs map[string]any) (any, error) {
+// Step kinds this runx executes.
+var runnableKinds = map[pkg.StepKind]bool{
+	pkg.KindTool: true, pkg.KindModule: true, pkg.KindCommand: true,
+	pkg.KindSkill: true, pkg.KindAgent: true, pkg.KindAsk: true,
+}
+
+// prepare checks a method before any of its steps runs: every step is of a
+// kind this runx executes, every guard compiles, every result producer
+// declares its outputs, and no two unguarded producers emit the same key.
+func (e *Engine) prepare(p *pkg.Package, m *pkg.Method) error {
+	for _, s := range m.Steps {
+		if !runnableKinds[s.Kind] {
+			return contract.Errorf("step_kind_unsupported", "step %s is a %s step, which this runx (%s) does not run yet; no step was started", s.ID, s.Kind, e.RunxVersion)
+		}
+		if s.ForEach != "" && (s.Kind == pkg.KindAgent || s.Kind == pkg.KindAsk) {
+			return contract.Errorf("for_each_unsupported", "step %s: for_each fans out tools, modules, commands and skills, not %s steps", s.ID, s.Kind)
+		}
+		if s.When != "" {
+			if _, err := compileGuard(s); err != nil {
+				return err
+			}
+		}
+	}
+	if len(m.ResultFrom) > 1 {
+		owner := map[string]string{}
+		for _, id := range m.ResultFrom {
+			s := m.Step(id)
+			if s == nil {
+				return contract.Errorf("result_from_unknown", "method %s: result_from names %q, which is not a step", m.Name, id)
+			}
+			if len(s.Outputs) == 0 && s.ResultAs == "" {
+				return contract.Errorf("result_contract_missing", "method %s: result producer %s declares no outputs; declare the step's outputs", m.Name, id)
+			}
+			for key := range producedKeys(s) {
+				if other, dup := owner[key]; dup && s.When == "" && m.Step(other).When == "" {
+					return contract.Errorf("result_key_collision", "method %s: result producers %s and %s both emit %q", m.Name, other, id, key)
+				}
+				owner[key] = id
+			}
+		}
+	}
+	return nil
+}
+
+func producedKeys(s *pkg.Step) map[string]bool {
+	if s.ResultAs != "" {
+		return map[string]bool{s.ResultAs: true}
+	}
+	keys := map[string]bool{}
+	for k := range s.Outputs {
+		keys[k] = true
+	}
+	return keys
+}
+
+// selectResult picks the run's public result: the outputs of the result
+// producers (default: the last step) that succeeded, each under result_as
+// when it names one, narrowed to the method's declared outputs.
+func selectResult(m *pkg.Method, outputs map[string]any, status map[string]string) (any, error) {
 	producers := m.ResultSteps()
 	var result any
-	if len(producers) == 1 {
-		result = outputs[producers[0]]
+	if len(producers) == 1 && m.Step(producers[0]) != nil && m.Step(producers[0]).ResultAs == "" {
+		if status[producers[0]] == contract.StepSuccess {
+			result = outputs[producers[0]]
+		}
 	} else {
 		merged := map[string]any{}
 		for _, id := range producers {
-			obj, _ := outputs[id].(map[string]any)
-			for k, v := range obj {
+			if status[id] != contract.StepSuccess {
+				continue
+			}
+			var produced map[string]any
+			if s := m.Step(id); s != nil && s.ResultAs != "" {
+				produced = map[string]any{s.ResultAs: outputs[id]}
+			} else {
+				produced, _ = outputs[id].(map[string]any)
+			}
+			for k, v := range produced {
 				if _, dup := merged[k]; dup {
-					return nil, contract.Errorf("result_key_collision", "steps selected by result_from both produce %q", k)
+					return nil, contract.Errorf("result_key_collision", "result producers both emitted %q", k)
 				}
 				merged[k] = v
 			}
@@ -32,10 +98,7 @@ func selectResult(m *pkg.Method, outputs map[string]any) (any, error) {
 	if len(m.Outputs) == 0 {
 		return result, nil
 	}
-	obj, ok := result.(map[string]any)
-	if !ok {
-		return nil, contract.Errorf("result_contract_violated", "method %s declares outputs but its result is not an object", m.Name)
-	}
+	obj, _ := result.(map[string]any)
 	narrowed := map[string]any{}
 	for name, spec := range m.Outputs {
 		v, present := obj[name]
@@ -46,7 +109,7 @@ func selectResult(m *pkg.Method, outputs map[string]any) (any, error) {
 			return nil, contract.Errorf("result_contract_violated", "method %s declares output %s, which its result lacks", m.Name, name)
 		}
 		if !typeMatches(spec.Type, v) {
-			return nil, contract.Errorf("result_contract_violated", "method %s output %s is not of type %s", m.Name, name, spec.Type)
+			return nil, contract.Errorf("result_contract_violated", "method %s output %s is %s, not %s", m.Name, name, describe(v), spec.Type)
 		}
 		narrowed[name] = v
 	}
@@ -119,4 +182,12 @@ func describe(v any) string {
 		return "an array"
 	}
 	return fmt.Sprintf("a %T", v)
+}
+
+func parseTime(s string, e *Engine) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return e.Clock()
+	}
+	return t
 }

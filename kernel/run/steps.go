@@ -9,6 +9,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/host"
+	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -20,96 +21,168 @@ const (
 	execNative        = "native"
 	execModule        = "deterministic_module"
 	execTrustedHost   = "trusted_host_process"
+	execGraph         = "graph"
+	execHost          = "host"
 	capabilityModule  = "js.module"
 	capabilityProcess = "process.run"
 )
 
-// admit refuses, before any step runs, a method with a step kind this runx
-// cannot execute yet, naming each.
-func admit(m *pkg.Method) error {
-	for _, s := range m.Steps {
-		switch s.Kind {
-		case pkg.KindTool, pkg.KindModule, pkg.KindCommand:
-		default:
-			return contract.Errorf("step_kind_unsupported", "step %s is a %s step, which this runx (%s) does not run yet; no step was started", s.ID, s.Kind, "0.1")
+// settled is a unit (a step, a fan-out item) whose receipt is sealed and
+// whose record is in the journal.
+type settled struct {
+	status    string
+	output    any
+	failure   *contract.ErrorBody
+	receiptID string
+	ref       receipt.ChildRef
+}
+
+// stepRun is what running one step produced: settled, waiting, or stopped.
+type stepRun struct {
+	settled *settled
+	waiting []pending
+	refused []contract.RefusedAnswer
+	stopped bool
+	err     error
+}
+
+func (rc *runCtx) runStep(ctx context.Context, step *pkg.Step, sc *scope) stepRun {
+	if step.When != "" {
+		run, err := rc.e.guard(step, sc)
+		if err != nil {
+			return rc.settleNow(ctx, step, step.ID, rc.depth+1, contract.StepFailed, nil, contract.BodyOf(err), nil)
+		}
+		if !run {
+			return rc.settleNow(ctx, step, step.ID, rc.depth+1, contract.StepSkipped, nil, nil, nil)
 		}
 	}
-	return nil
-}
-
-// dispatch is what one step sends to a capability and how it is recorded.
-type dispatch struct {
-	capability string
-	execution  string
-	input      any
-	timeout    time.Duration
-	maxOutput  int64
-	// interpret turns the capability's raw output into the step's output.
-	interpret func(raw []byte, body *receipt.Body) (any, *contract.ErrorBody)
-}
-
-func (e *Engine) runStep(ctx context.Context, r *runState, sc *scope, step *pkg.Step) (*stepResult, error) {
-	started := e.Clock()
-	body := receipt.Body{
-		Kind:          "step",
-		RunID:         r.start.RunID,
-		SkillName:     r.start.Package.Name,
-		Method:        r.start.Method.Name,
-		StepID:        step.ID,
-		StepKind:      string(step.Kind),
-		PackageDigest: r.start.Package.Digest,
-		ClosureDigest: r.closure,
-		StartedAt:     receipt.FormatTime(started),
-		Runtime:       &receipt.Runtime{RunxVersion: e.RunxVersion},
+	if step.ForEach != "" {
+		return rc.fanOut(ctx, step, sc)
 	}
 	inputs, err := stepInputs(step, sc)
-	var output any
-	var failure *contract.ErrorBody
-	status := contract.StepSuccess
 	if err != nil {
-		failure, status = contract.BodyOf(err), contract.StepFailed
-	} else {
-		body.InputsDigest = mustDigest(inputs)
-		output, failure, status = e.execute(ctx, r, step, inputs, &body)
+		return rc.settleNow(ctx, step, step.ID, rc.depth+1, contract.StepFailed, nil, contract.BodyOf(err), nil)
 	}
+	return rc.unit(ctx, step, step.ID, inputs, rc.depth+1)
+}
+
+// unit runs one step or fan-out item at a local address and receipt level.
+func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, level int) stepRun {
+	if level > TreeMaxDepth || !rc.budget.admit(1) {
+		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{
+			Code:    contract.SealReceiptBudgetExceeded,
+			Message: "step " + rc.address(local) + " would take the receipt tree past its bound, so it was refused before it ran",
+		}}}
+	}
+	switch step.Kind {
+	case pkg.KindAgent, pkg.KindAsk:
+		return rc.gate(ctx, step, local, inputs, level)
+	case pkg.KindSkill:
+		return rc.child(ctx, step, local, inputs, level)
+	}
+	body := rc.stepBody(step, local)
+	body.InputsDigest = mustDigest(inputs)
+	output, failure, status := rc.execute(ctx, step, local, inputs, &body)
 	if failure == nil {
 		if err := checkOutputs(step.ID, step.Outputs, output); err != nil {
 			failure, status = contract.BodyOf(err), contract.StepFailed
 		}
 	}
-	body.Outcome = contract.OutcomeCompleted
-	switch status {
-	case contract.StepFailed:
-		body.Outcome, body.ErrorCode = contract.OutcomeFailed, failure.Code
-	case contract.StepRefused:
-		body.Outcome, body.ErrorCode = contract.OutcomeRefused, failure.Code
-	default:
+	return rc.settle(ctx, step, local, body, status, output, failure, nil)
+}
+
+// stepBody is the part of a step receipt every unit shares.
+func (rc *runCtx) stepBody(step *pkg.Step, local string) receipt.Body {
+	return receipt.Body{
+		Kind:          "step",
+		RunID:         rc.rec.RunID,
+		SkillName:     rc.pkg.Name,
+		Method:        rc.method.Name,
+		StepID:        local,
+		StepKind:      string(step.Kind),
+		PackageDigest: rc.pkg.Digest,
+		ClosureDigest: rc.rec.ClosureDigest,
+		StartedAt:     receipt.FormatTime(rc.e.Clock()),
+		Runtime:       &receipt.Runtime{RunxVersion: rc.e.RunxVersion},
+	}
+}
+
+// settleNow seals a unit that ran nothing (skipped, or failed before dispatch).
+func (rc *runCtx) settleNow(ctx context.Context, step *pkg.Step, local string, level int, status string, output any, failure *contract.ErrorBody, children []receipt.ChildRef) stepRun {
+	if level > TreeMaxDepth || !rc.budget.admit(1) {
+		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: contract.SealReceiptBudgetExceeded, Message: "the receipt tree is at its bound"}}}
+	}
+	body := rc.stepBody(step, local)
+	if status == contract.StepSkipped {
+		body.Execution = execGraph
+	}
+	return rc.settle(ctx, step, local, body, status, output, failure, children)
+}
+
+// settle seals a unit's receipt, stores it, and records the unit in the
+// journal as one transition.
+func (rc *runCtx) settle(ctx context.Context, step *pkg.Step, local string, body receipt.Body, status string, output any, failure *contract.ErrorBody, children []receipt.ChildRef) stepRun {
+	s, rec, err := rc.seal(step, local, body, status, output, failure, children)
+	if err != nil {
+		return stepRun{err: err}
+	}
+	if err := rc.e.Journal.RecordStep(ctx, rec); err != nil {
+		return stepRun{err: err}
+	}
+	return stepRun{settled: s}
+}
+
+// seal signs and stores a unit's receipt and returns its journal record.
+func (rc *runCtx) seal(step *pkg.Step, local string, body receipt.Body, status string, output any, failure *contract.ErrorBody, children []receipt.ChildRef) (*settled, *journal.Step, error) {
+	body.Outcome = map[string]string{
+		contract.StepSuccess: contract.OutcomeCompleted,
+		contract.StepFailed:  contract.OutcomeFailed,
+		contract.StepRefused: contract.OutcomeRefused,
+		contract.StepSkipped: "skipped",
+	}[status]
+	body.Children = nonEmptyRefs(children)
+	rec := &journal.Step{RunID: rc.rec.RunID, Address: local, StepID: step.ID, Status: status}
+	if failure != nil {
+		body.ErrorCode = failure.Code
+		rec.Error, _ = json.Marshal(failure)
+	}
+	if status == contract.StepSuccess {
 		raw, err := canon.Canonical(output)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		body.OutputDigest = canon.DigestBytes(raw)
+		rec.Output = raw
 	}
-	body.SealedAt = receipt.FormatTime(e.Clock())
-	rec, raw, err := e.Signer.Seal(body)
+	body.SealedAt = receipt.FormatTime(rc.e.Clock())
+	r, raw, err := rc.e.Signer.Seal(body)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := e.Store.Put(rec, raw); err != nil {
-		return nil, err
+	if err := rc.e.Store.Put(r, raw); err != nil {
+		return nil, nil, err
 	}
 	ref, err := receipt.ChildRefOf(raw)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	r.children = append(r.children, ref)
-	return &stepResult{output: output, trace: contract.TraceStep{
-		StepID: step.ID, Skill: traceKind(step), Status: status, ReceiptID: rec.ID, Error: failure,
-	}}, nil
+	rec.ReceiptID = r.ID
+	rec.ChildRef, _ = json.Marshal(ref)
+	return &settled{status: status, output: output, failure: failure, receiptID: r.ID, ref: ref}, rec, nil
+}
+
+func nonEmptyRefs(refs []receipt.ChildRef) []receipt.ChildRef {
+	var out []receipt.ChildRef
+	for _, r := range refs {
+		if r.ReceiptID != "" {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func traceKind(step *pkg.Step) string {
-	if step.Kind == pkg.KindTool && step.Tool != nil {
+	if step.Kind == pkg.KindTool && step.Tool != nil && step.Tool.Capability != "" {
 		return step.Tool.Capability
 	}
 	return string(step.Kind)
@@ -124,16 +197,37 @@ func stepInputs(step *pkg.Step, sc *scope) (map[string]any, error) {
 	return materialize(step.ID, step.Inputs, sc)
 }
 
-func (e *Engine) execute(ctx context.Context, r *runState, step *pkg.Step, inputs map[string]any, body *receipt.Body) (any, *contract.ErrorBody, string) {
+// dispatch is what one step sends to a capability and how it is recorded.
+type dispatch struct {
+	capability string
+	execution  string
+	input      any
+	timeout    time.Duration
+	maxOutput  int64
+	// interpret turns the capability's raw output into the step's output.
+	interpret func(raw []byte, body *receipt.Body) (any, *contract.ErrorBody)
+}
+
+func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body) (any, *contract.ErrorBody, string) {
 	var d *dispatch
 	var err error
 	switch step.Kind {
 	case pkg.KindModule:
-		d, err = e.moduleDispatch(r, step, inputs)
+		d, err = rc.moduleDispatch(step, local, inputs)
 	case pkg.KindCommand:
-		d, err = e.commandDispatch(r, step, inputs)
-	default:
+		d, err = rc.commandDispatch(step, inputs)
+	case pkg.KindTool:
+		if native := rc.e.nativeTool(step.Tool.Capability); native != nil {
+			body.Capability, body.Execution = step.Tool.Capability, execNative
+			out, failure := native(ctx, rc, inputs)
+			if failure != nil {
+				return nil, failure, contract.StepFailed
+			}
+			return out, nil, contract.StepSuccess
+		}
 		d = &dispatch{capability: step.Tool.Capability, execution: execNative, input: inputs, timeout: stepTimeout(step, 60*time.Second), interpret: decodeOutput}
+	default:
+		return nil, &contract.ErrorBody{Code: "step_kind_unsupported", Message: "step " + step.ID + " is a " + string(step.Kind) + " step, which this runx does not run"}, contract.StepRefused
 	}
 	if err != nil {
 		return nil, contract.BodyOf(err), contract.StepRefused
@@ -143,21 +237,22 @@ func (e *Engine) execute(ctx context.Context, r *runState, step *pkg.Step, input
 	if err != nil {
 		return nil, &contract.ErrorBody{Code: "step_input_invalid", Message: err.Error()}, contract.StepRefused
 	}
-	callCtx, cancel := context.WithTimeout(ctx, d.timeout)
+	// A step in flight runs to its end even when the run is asked to stop:
+	// SIGTERM admits no further step but records the one it interrupted.
+	callCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d.timeout)
 	defer cancel()
-	clock := e.Clock()
-	res, ref, err := e.Host.Invoke(callCtx, &sdk.Call{
+	res, ref, err := rc.e.Host.Invoke(callCtx, &sdk.Call{
 		Capability: d.capability,
 		Input:      input,
 		Context: sdk.Context{
-			RunID:         r.start.RunID,
-			StepAddress:   step.ID,
-			CallID:        r.start.RunID + "#" + step.ID + "@1",
+			RunID:         rc.rec.RunID,
+			StepAddress:   local,
+			CallID:        rc.rec.RunID + "#" + local + "@1",
 			Attempt:       1,
-			WorkspaceRoot: e.Workspace,
-			PackageRoot:   r.start.Package.Dir,
+			WorkspaceRoot: rc.e.Workspace,
+			PackageRoot:   rc.pkg.Dir,
 			Reach:         "inputs",
-			Clock:         clock,
+			Clock:         rc.e.Clock(),
 		},
 	}, d.maxOutput)
 	if ref.Name != "" {

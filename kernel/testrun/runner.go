@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run"
@@ -125,10 +126,19 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 		return fail("%v", err)
 	}
 	k := r.Kernel
+	clock := func() time.Time { return FixedClock }
+	j, err := journal.Open(filepath.Join(scratch, ".runx"), clock)
+	if err != nil {
+		return fail("cannot open the test run records: %v", err)
+	}
+	defer j.Close()
 	engine := &run.Engine{
-		Host: k.Host, Signer: signer, Store: store,
-		Clock:       func() time.Time { return FixedClock },
+		Host: k.Host, Signer: signer, Store: store, Journal: j, Clock: clock,
 		RunxVersion: k.Options.RunxVersion, Workspace: scratch, LookupEnv: k.Options.LookupEnv,
+		Resolver:       &run.Resolver{Workspace: scratch, HomeDir: k.Options.HomeDir, RunxVersion: k.Options.RunxVersion, Core: k.Options.CoreSkills},
+		MaxReceipts:    k.Engine.MaxReceipts,
+		MaxConcurrency: k.Engine.MaxConcurrency,
+		ArtifactDir:    filepath.Join(scratch, ".runx", "artifacts"),
 	}
 	p, err := pkg.Load(runDir, pkg.LoadOptions{RunxVersion: k.Options.RunxVersion})
 	if err != nil {
@@ -149,15 +159,27 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 	}
 	var env *contract.SkillRun
 	if st.Inputs, err = pkg.BindInputs(m, pkg.InputSource{Document: doc, HasDocument: true}); err != nil {
-		env, err = engine.SealRefused(st, err)
+		env, err = engine.SealRefused(ctx, st, err)
 	} else {
 		env, err = engine.Run(ctx, st)
 	}
 	if err != nil {
 		return fail("run: %v", err)
 	}
+	host := newHostStandIn(tc.Host)
+	for round := 0; env.Status != contract.StatusSealed && round < maxHostRounds; round++ {
+		doc, ok := host.answer(env.Requests)
+		if !ok {
+			break
+		}
+		if env, err = engine.Resume(ctx, run.ResumeRequest{RunID: res.RunID, Document: doc}); err != nil {
+			return fail("resume: %v", err)
+		}
+	}
 	res.ReceiptID, res.Outcome = env.ReceiptID, env.Outcome
 	failures := checkExpect(tc, env, store)
+	failures = append(failures, checkSteps(ctx, tc, env, j)...)
+	failures = append(failures, host.unused()...)
 	failures = append(failures, verifyAndKeep(ctx, store, r.Durable, env.ReceiptID, signer)...)
 	if len(failures) > 0 {
 		res.Failures = failures

@@ -3,6 +3,7 @@
 package history
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
@@ -13,6 +14,7 @@ import (
 type Options struct {
 	Factory *cli.Factory
 	RunID   string
+	After   string
 	JSON    bool
 }
 
@@ -27,15 +29,16 @@ func New(f *cli.Factory) *cobra.Command {
 			if len(args) == 1 {
 				opts.RunID = args[0]
 			}
-			return cli.Exit(Run(opts))
+			return cli.Exit(Run(cmd.Context(), opts))
 		},
 	}
+	cmd.Flags().StringVar(&opts.After, "after", "", "with a run id: only the events after this cursor")
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
 	return cmd
 }
 
 // Run lists or reads runs.
-func Run(opts *Options) cli.ExitCode {
+func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
 	k, err := opts.Factory.Kernel()
 	if err != nil {
@@ -43,7 +46,7 @@ func Run(opts *Options) cli.ExitCode {
 	}
 	defer k.Close()
 	if opts.RunID != "" {
-		read, err := k.ReadRun(opts.RunID)
+		read, err := k.Engine.ReadRun(ctx, opts.RunID, opts.After)
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
@@ -51,9 +54,12 @@ func Run(opts *Options) cli.ExitCode {
 			_ = cli.PrintJSON(io.Out, read)
 			return cli.ExitOK
 		}
-		fmt.Fprintf(io.Out, "%s %s %s %s\n", read.RunID, read.SkillName, read.State, read.Outcome)
-		for _, e := range read.Receipts {
-			fmt.Fprintf(io.Out, "  %-4s %-10s %s\n", e.Kind, e.Outcome, e.ReceiptID)
+		fmt.Fprintf(io.Out, "%s %s#%s %s %s\n", read.RunID, read.SkillName, read.Method, read.State, read.Outcome)
+		for _, s := range read.Steps {
+			fmt.Fprintf(io.Out, "  step %-16s %-8s %s\n", s.Address, s.Status, s.ReceiptID)
+		}
+		for _, w := range read.Waiting {
+			fmt.Fprintf(io.Out, "  waiting %s (%s) %s\n", w.Address, w.Kind, w.RequestDigest)
 		}
 		return cli.ExitOK
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
 	"github.com/runxhq/runx/cmd/runx/internal/history"
 	"github.com/runxhq/runx/cmd/runx/internal/pluginpin"
+	"github.com/runxhq/runx/cmd/runx/internal/resume"
 	"github.com/runxhq/runx/cmd/runx/internal/skill"
 	"github.com/runxhq/runx/cmd/runx/internal/testcmd"
 	"github.com/runxhq/runx/cmd/runx/internal/tool"
@@ -34,7 +35,7 @@ func New(f *cli.Factory) *cobra.Command {
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.Err)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cli.Usagef("%v", err) })
-	cmd.AddCommand(skill.New(f), verify.New(f), history.New(f), testcmd.New(f), tool.New(f), version.New(f), pluginpin.New(f))
+	cmd.AddCommand(skill.New(f), resume.New(f), verify.New(f), history.New(f), testcmd.New(f), tool.New(f), version.New(f), pluginpin.New(f))
 	return cmd
 }
 

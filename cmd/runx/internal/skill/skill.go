@@ -16,14 +16,17 @@ import (
 
 // Options are the command's parsed arguments and dependencies.
 type Options struct {
-	Factory    *cli.Factory
-	Ref        string
-	Method     string
-	Pairs      []string
-	JSONPairs  []string
-	InputsFile string
-	Act        string
-	JSON       bool
+	Factory       *cli.Factory
+	Ref           string
+	Method        string
+	Pairs         []string
+	JSONPairs     []string
+	InputsFile    string
+	Act           string
+	Authority     string
+	PackageDigest string
+	ClosureDigest string
+	JSON          bool
 }
 
 // New wires the command.
@@ -52,6 +55,9 @@ func New(f *cli.Factory) *cobra.Command {
 	cmd.Flags().StringArrayVar(&opts.JSONPairs, "input-json", nil, "an input as name=<json>")
 	cmd.Flags().StringVar(&opts.InputsFile, "inputs", "", "all inputs as one JSON object from a file in the workspace, or - for stdin")
 	cmd.Flags().StringVar(&opts.Act, "act", "", "the act the host states for the run ($run.act)")
+	cmd.Flags().StringVar(&opts.Authority, "run-authority", "", "the authority the host states for this run, as JSON")
+	cmd.Flags().StringVar(&opts.PackageDigest, "package-digest", "", "refuse unless the package's digest is this")
+	cmd.Flags().StringVar(&opts.ClosureDigest, "closure-digest", "", "refuse unless the closure's digest is this")
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
 	return cmd
 }
@@ -72,11 +78,21 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 		}
 		src.Document, src.HasDocument = doc, true
 	}
-	env, err := k.Skill(ctx, run.SkillRequest{Ref: opts.Ref, Method: opts.Method, Inputs: src, Act: opts.Act})
+	req := run.SkillRequest{Ref: opts.Ref, Method: opts.Method, Inputs: src, Act: opts.Act,
+		PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest}
+	if opts.Authority != "" {
+		req.Authority = []byte(opts.Authority)
+	}
+	env, err := k.Skill(ctx, req)
 	if err != nil {
 		return cli.ReportError(io, opts.JSON, err)
 	}
-	if opts.JSON {
+	return Present(ctx, io, opts.JSON, env)
+}
+
+// Present prints a run's envelope and returns the exit code it means.
+func Present(ctx context.Context, io *cli.IO, asJSON bool, env *contract.SkillRun) cli.ExitCode {
+	if asJSON {
 		_ = cli.PrintJSON(io.Out, env)
 	} else {
 		present(io, env)
@@ -86,6 +102,10 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 
 func present(io *cli.IO, env *contract.SkillRun) {
 	styled := cli.Styled(io.Out)
+	if env.Status != contract.StatusSealed {
+		presentPaused(io, env)
+		return
+	}
 	mark, color := "✓", "green"
 	if env.Outcome != contract.OutcomeCompleted {
 		mark, color = "✗", "red"
@@ -103,4 +123,18 @@ func present(io *cli.IO, env *contract.SkillRun) {
 		}
 	}
 	fmt.Fprintf(io.Out, "  receipt: %s\n", env.ReceiptID)
+}
+
+func presentPaused(io *cli.IO, env *contract.SkillRun) {
+	styled := cli.Styled(io.Out)
+	fmt.Fprintf(io.Out, "%s %s#%s %s  %s\n", cli.Paint(styled, "yellow", "…"), env.SkillName, env.Method, cli.Paint(styled, "bold", env.Status), cli.Paint(styled, "dim", env.RunID))
+	for _, r := range env.Requests {
+		fmt.Fprintf(io.Out, "  waiting %-20s %-9s %s\n", r.Address, r.Kind, r.RequestDigest)
+	}
+	for _, r := range env.RefusedAnswers {
+		fmt.Fprintf(io.Out, "  refused answer %s: %s [%s]\n", r.Address, r.Error.Message, r.Error.Code)
+	}
+	if env.Resume != "" {
+		fmt.Fprintf(io.Out, "  continue with: %s  (answers_template in --json output)\n", env.Resume)
+	}
 }

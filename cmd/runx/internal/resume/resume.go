@@ -1,0 +1,68 @@
+// Package resume is `runx resume <run-id> <file|->`: admit a resume document
+// (runx.resume.v1) into a paused run and drive it on.
+package resume
+
+import (
+	"context"
+
+	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/cmd/runx/internal/skill"
+	"github.com/runxhq/runx/kernel/run"
+	"github.com/spf13/cobra"
+)
+
+// Options are the command's arguments.
+type Options struct {
+	Factory       *cli.Factory
+	RunID         string
+	Document      string
+	PackageDigest string
+	ClosureDigest string
+	JSON          bool
+}
+
+// New wires the command.
+func New(f *cli.Factory) *cobra.Command {
+	opts := &Options{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "resume <run-id> <answers.json|->",
+		Short: "Continue a paused run with answers (agent lane) and approvals (person's lane), or close it",
+		Long: "Continue a paused run. The document binds every entry to the request it\n" +
+			"answers by address and request_digest; one entry that names no request the\n" +
+			"run waits on refuses the whole document and changes nothing. A document\n" +
+			"{\"close\": {\"outcome\": \"declined\"|\"superseded\"}} seals a run nobody drives.",
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.RunID = args[0]
+			if len(args) == 2 {
+				opts.Document = args[1]
+			}
+			return cli.Exit(Run(cmd.Context(), opts))
+		},
+	}
+	cmd.Flags().StringVar(&opts.PackageDigest, "package-digest", "", "refuse unless the run is bound to this package digest")
+	cmd.Flags().StringVar(&opts.ClosureDigest, "closure-digest", "", "refuse unless the run is bound to this closure digest")
+	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
+	return cmd
+}
+
+// Run resumes and presents the envelope.
+func Run(ctx context.Context, opts *Options) cli.ExitCode {
+	io := opts.Factory.IO
+	k, err := opts.Factory.Kernel()
+	if err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	defer k.Close()
+	var doc []byte
+	if opts.Document != "" {
+		if doc, err = cli.ReadInputsDocument(io.In, k.Options.Workspace, opts.Document); err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
+	}
+	env, err := k.Engine.Resume(ctx, run.ResumeRequest{RunID: opts.RunID, Document: doc, PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest})
+	if err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	return skill.Present(ctx, io, opts.JSON, env)
+}

@@ -1,0 +1,126 @@
+package run
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
+)
+
+// childRunID is derived from the parent's run id and the step's address, so
+// a resumed parent finds the child it started.
+func childRunID(parent, local string) string {
+	sum := sha256.Sum256([]byte(parent + "/" + local))
+	return "run_" + hex.EncodeToString(sum[:13])
+}
+
+// child runs a skill step: a child run with its own receipt, which the step's
+// receipt commits. A child holds at most what its step holds.
+func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, level int) stepRun {
+	refuse := func(err error) stepRun {
+		body := rc.stepBody(step, local)
+		body.Execution = execGraph
+		return rc.settle(ctx, step, local, body, contract.StepRefused, nil, contract.BodyOf(err), nil)
+	}
+	if rc.e.Resolver == nil {
+		return refuse(contract.Errorf("skill_not_found", "this runx resolves no skill steps"))
+	}
+	p, methodName, err := rc.e.Resolver.Resolve(rc.pkg.Dir, step.Skill)
+	if err != nil {
+		return refuse(err)
+	}
+	m, err := p.SelectMethod(methodName)
+	if err != nil {
+		return refuse(err)
+	}
+	if err := rc.e.prepare(p, m); err != nil {
+		return refuse(err)
+	}
+	childID := childRunID(rc.rec.RunID, local)
+	rec, err := rc.e.Journal.GetRun(ctx, childID)
+	var childInputs map[string]any
+	if err != nil {
+		if contract.CodeOf(err) != "run_not_found" {
+			return stepRun{err: err}
+		}
+		doc, _ := json.Marshal(inputs)
+		childInputs, err = pkg.BindInputs(m, pkg.InputSource{Document: doc, HasDocument: true})
+		if err != nil {
+			return refuse(contract.Errorf(contract.CodeOf(err), "child skill %s: %v", step.Skill, err))
+		}
+		rec, err = rc.e.newRecord(Start{Package: p, Method: m, Inputs: childInputs, Act: rc.rec.Act, RunID: childID, Authority: rc.rec.Authority}, rc.rec.RunID, local)
+		if err != nil {
+			return stepRun{err: err}
+		}
+		if err := rc.e.Journal.CreateRun(ctx, rec); err != nil {
+			return stepRun{err: err}
+		}
+	} else if err := json.Unmarshal(rec.Inputs, &childInputs); err != nil {
+		return stepRun{err: err}
+	}
+	body := rc.stepBody(step, local)
+	body.Execution = execGraph
+	body.InputsDigest = mustDigest(inputs)
+	var env *contract.SkillRun
+	var ref receipt.ChildRef
+	if rec.State == journal.StateSealed {
+		// Sealed before a crash kept the parent from recording its step.
+		env, ref, err = rc.e.sealedChild(rec)
+		if err != nil {
+			return stepRun{err: err}
+		}
+	} else {
+		cc := newRunCtx(rc.e, rec, p, m, childInputs, rc.budget, level+1, rc.address(local))
+		cc.answers = rc.answers
+		out := cc.drive(ctx)
+		switch out.state {
+		case drivePaused:
+			return stepRun{waiting: out.waiting, refused: out.refused}
+		case driveStopped:
+			return stepRun{stopped: true}
+		case "error":
+			return stepRun{err: fmt.Errorf("child run %s: %s", childID, out.failure.Message)}
+		}
+		env, ref, err = rc.e.sealRun(ctx, cc, out)
+		if err != nil {
+			return stepRun{err: err}
+		}
+	}
+	if env.Outcome != contract.OutcomeCompleted {
+		failure := env.Error
+		if failure == nil {
+			failure = &contract.ErrorBody{Code: "child_" + env.Outcome, Message: "child skill " + step.Skill + " sealed " + env.Outcome}
+		}
+		failure = &contract.ErrorBody{Code: failure.Code, Message: fmt.Sprintf("child skill %s (run %s): %s", step.Skill, env.RunID, failure.Message)}
+		return rc.settle(ctx, step, local, body, contract.StepFailed, nil, failure, []receipt.ChildRef{ref})
+	}
+	var output any
+	if err := json.Unmarshal(env.Result, &output); err != nil {
+		return stepRun{err: err}
+	}
+	if err := checkOutputs(step.ID, step.Outputs, output); err != nil {
+		return rc.settle(ctx, step, local, body, contract.StepFailed, nil, contract.BodyOf(err), []receipt.ChildRef{ref})
+	}
+	return rc.settle(ctx, step, local, body, contract.StepSuccess, output, nil, []receipt.ChildRef{ref})
+}
+
+// sealedChild reads back a child run that sealed: its envelope and the
+// commitment its parent makes to its receipt.
+func (e *Engine) sealedChild(rec *journal.Run) (*contract.SkillRun, receipt.ChildRef, error) {
+	var env contract.SkillRun
+	if err := json.Unmarshal(rec.Envelope, &env); err != nil {
+		return nil, receipt.ChildRef{}, fmt.Errorf("child run %s envelope: %w", rec.RunID, err)
+	}
+	_, raw, err := e.Store.Get(rec.ReceiptID)
+	if err != nil {
+		return nil, receipt.ChildRef{}, err
+	}
+	ref, err := receipt.ChildRefOf(raw)
+	return &env, ref, err
+}

@@ -1,0 +1,122 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
+)
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+// resumeSealed answers a resume of a sealed run: one that brings nothing, or
+// only answers the run took, gets what it sealed; anything else is refused.
+func (e *Engine) resumeSealed(ctx context.Context, rec *journal.Run, doc *contract.ResumeDocument) (*contract.SkillRun, error) {
+	if entriesOf(doc) > 0 || len(doc.StandingApprovals) > 0 {
+		st, err := e.treeState(ctx, rec.RunID)
+		if err != nil {
+			return nil, err
+		}
+		for _, lane := range []struct {
+			name    string
+			entries map[string]*contract.ResumeEntry
+		}{{contract.LaneAnswers, doc.Answers}, {contract.LaneApprovals, doc.Approvals}} {
+			for addr, entry := range lane.entries {
+				taken, ok := st.decisions[addr]
+				value, err := entryValue(lane.name, orEntry(entry))
+				if err != nil || !ok || !taken.d.Used || taken.d.Lane != lane.name || taken.d.RequestDigest != entry.RequestDigest || !jsonEqual(taken.d.Value, value) {
+					return nil, contract.Errorf("run_sealed", "run %s already sealed %s; a resume cannot bring it anything new", rec.RunID, rec.Outcome)
+				}
+			}
+		}
+		if len(doc.StandingApprovals) > 0 {
+			return nil, contract.Errorf("run_sealed", "run %s already sealed %s; a resume cannot bring it anything new", rec.RunID, rec.Outcome)
+		}
+	}
+	return storedEnvelope(rec)
+}
+
+func orEntry(e *contract.ResumeEntry) *contract.ResumeEntry {
+	if e == nil {
+		return &contract.ResumeEntry{}
+	}
+	return e
+}
+
+func storedEnvelope(rec *journal.Run) (*contract.SkillRun, error) {
+	var env contract.SkillRun
+	if err := json.Unmarshal(rec.Envelope, &env); err != nil {
+		return nil, err
+	}
+	return &env, nil
+}
+
+// close seals a run nobody drives, from its record alone: nothing is bound,
+// so a package that changed since the run started never traps it open.
+func (e *Engine) close(ctx context.Context, rec *journal.Run, doc *contract.ResumeDocument) (*contract.SkillRun, error) {
+	if entriesOf(doc) > 0 || len(doc.StandingApprovals) > 0 {
+		return nil, contract.Errorf("resume_close_not_alone", "a close comes alone, with no answers or approvals")
+	}
+	outcome := doc.Close.Outcome
+	if outcome != contract.OutcomeDeclined && outcome != contract.OutcomeSuperseded {
+		return nil, contract.Errorf("resume_close_outcome_invalid", "a close's outcome is declined or superseded")
+	}
+	if rec.State == journal.StateSealed {
+		return storedEnvelope(rec)
+	}
+	drv, err := e.Journal.Drive(rec.RunID)
+	if err != nil {
+		return nil, err
+	}
+	defer drv.Release()
+	env, _, err := e.closeRun(ctx, rec, outcome)
+	return env, err
+}
+
+// closeRun seals one run (its open children first) with a host close.
+func (e *Engine) closeRun(ctx context.Context, rec *journal.Run, closeAs string) (*contract.SkillRun, receipt.ChildRef, error) {
+	children, err := e.Journal.Children(ctx, rec.RunID)
+	if err != nil {
+		return nil, receipt.ChildRef{}, err
+	}
+	for _, c := range children {
+		if c.State != journal.StateSealed {
+			if _, _, err := e.closeRun(ctx, c, closeAs); err != nil {
+				return nil, receipt.ChildRef{}, err
+			}
+		}
+	}
+	steps, err := e.Journal.Steps(ctx, rec.RunID)
+	if err != nil {
+		return nil, receipt.ChildRef{}, err
+	}
+	out := &outcome{state: driveSealed, outcome: closeAs, reason: contract.SealHostClosed,
+		failure: &contract.ErrorBody{Code: contract.SealHostClosed, Message: "the host closed run " + rec.RunID + " as " + closeAs}}
+	var ordered []*journal.Step
+	for addr, s := range steps {
+		if !strings.Contains(addr, "[") {
+			ordered = append(ordered, s)
+		}
+	}
+	sortStepPtrs(ordered)
+	for _, s := range ordered {
+		st := settledOf(s)
+		out.trace = append(out.trace, contract.TraceStep{StepID: s.StepID, Skill: "recorded", Status: st.status, ReceiptID: st.receiptID, Error: st.failure})
+		out.refs = append(out.refs, st.ref)
+	}
+	rc := &runCtx{e: e, rec: rec, pkg: &pkg.Package{Name: rec.SkillName}, method: &pkg.Method{Name: rec.Method}}
+	return e.sealRun(ctx, rc, out)
+}
+
+func sortStepPtrs(steps []*journal.Step) {
+	for i := 1; i < len(steps); i++ {
+		for j := i; j > 0 && steps[j].Seq < steps[j-1].Seq; j-- {
+			steps[j], steps[j-1] = steps[j-1], steps[j]
+		}
+	}
+}

@@ -1,0 +1,221 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"sync/atomic"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
+)
+
+// runCtx is one run (the root or a child) being driven.
+type runCtx struct {
+	e      *Engine
+	rec    *journal.Run
+	pkg    *pkg.Package
+	method *pkg.Method
+	inputs map[string]any
+	budget *budget
+	// depth is the receipt level of this run's own receipt below the root.
+	depth int
+	// path is this run's place under the root ("" for the root, "send" for
+	// the child its step send started): request addresses are path#address.
+	path string
+
+	// answers are agent answers a resume brought, by address from the root:
+	// held in memory and recorded only when the step that uses them accepts
+	// them, so an answer its step refuses is never the run's.
+	answers map[string]*journal.Decision
+
+	mu        sync.Mutex
+	recorded  map[string]*journal.Step
+	decisions map[string]*journal.Decision
+	outputs   map[string]any
+	modules   *moduleFiles
+}
+
+func newRunCtx(e *Engine, rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any, b *budget, depth int, path string) *runCtx {
+	return &runCtx{e: e, rec: rec, pkg: p, method: m, inputs: orEmpty(inputs), budget: b, depth: depth, path: path,
+		outputs: map[string]any{}, modules: &moduleFiles{dir: p.Dir}}
+}
+
+// budget counts receipts as they are admitted, at every depth of one tree.
+type budget struct {
+	limit int
+	used  atomic.Int64
+}
+
+// admit takes n receipts from the budget, or refuses without taking any.
+func (b *budget) admit(n int) bool {
+	for {
+		cur := b.used.Load()
+		if cur+int64(n) > int64(b.limit) {
+			return false
+		}
+		if b.used.CompareAndSwap(cur, cur+int64(n)) {
+			return true
+		}
+	}
+}
+
+// replay counts receipts a run already holds, without refusing.
+func (b *budget) replay(n int) { b.used.Add(int64(n)) }
+
+// pending is a request this run (or a child) waits on, addressed from the root.
+type pending struct {
+	contract.Request
+	runID string
+	local string // the address inside its own run
+}
+
+// outcome is where driving a run got to.
+type outcome struct {
+	state   string // sealed | paused | stopped
+	outcome string
+	reason  string
+	failure *contract.ErrorBody
+	result  any
+	waiting []pending
+	refused []contract.RefusedAnswer
+	trace   []contract.TraceStep
+	refs    []receipt.ChildRef
+}
+
+// Outcome states.
+const (
+	driveSealed  = "sealed"
+	drivePaused  = "paused"
+	driveStopped = "stopped"
+)
+
+// drive walks the method's steps in declared order. A step the journal holds
+// as settled is replayed, not run again; the first step that must wait on a
+// request pauses the run.
+func (rc *runCtx) drive(ctx context.Context) *outcome {
+	var err error
+	if rc.recorded, err = rc.e.Journal.Steps(ctx, rc.rec.RunID); err != nil {
+		return internalFailure(err)
+	}
+	if rc.decisions, err = rc.e.Journal.Decisions(ctx, rc.rec.RunID); err != nil {
+		return internalFailure(err)
+	}
+	rc.budget.replay(1) // this run's own receipt
+	out := &outcome{state: driveSealed, outcome: contract.OutcomeCompleted}
+	sc := &scope{input: rc.inputs, steps: rc.outputs, runID: rc.rec.RunID, act: rc.rec.Act}
+	for _, step := range rc.method.Steps {
+		if rec := rc.recorded[step.ID]; rec != nil {
+			rc.budget.replay(1)
+			if stop := rc.replayStep(step, rec, out); stop {
+				return out
+			}
+			continue
+		}
+		if ctx.Err() != nil {
+			out.state = driveStopped
+			return out
+		}
+		res := rc.runStep(ctx, step, sc)
+		if res.err != nil {
+			return internalFailure(res.err)
+		}
+		if len(res.waiting) > 0 || len(res.refused) > 0 {
+			out.state, out.waiting, out.refused = drivePaused, res.waiting, res.refused
+			return out
+		}
+		if res.stopped {
+			out.state = driveStopped
+			return out
+		}
+		rc.appendSettled(step, res.settled, out)
+		if res.settled.status != contract.StepSuccess && res.settled.status != contract.StepSkipped {
+			rc.fail(res.settled, out)
+			return out
+		}
+	}
+	out.result, out.failure = rc.result(out)
+	if out.failure != nil {
+		out.outcome, out.reason = contract.OutcomeFailed, contract.SealStepFailed
+	}
+	return out
+}
+
+// replayStep takes a recorded step's settled result as it was.
+func (rc *runCtx) replayStep(step *pkg.Step, rec *journal.Step, out *outcome) bool {
+	s := settledOf(rec)
+	rc.appendSettled(step, s, out)
+	if s.status != contract.StepSuccess && s.status != contract.StepSkipped {
+		rc.fail(s, out)
+		return true
+	}
+	return false
+}
+
+func (rc *runCtx) appendSettled(step *pkg.Step, s *settled, out *outcome) {
+	if s.status == contract.StepSuccess {
+		rc.mu.Lock()
+		rc.outputs[step.ID] = s.output
+		rc.mu.Unlock()
+	}
+	out.trace = append(out.trace, contract.TraceStep{StepID: step.ID, Skill: traceKind(step), Status: s.status, ReceiptID: s.receiptID, Error: s.failure})
+	out.refs = append(out.refs, s.ref)
+}
+
+// fail ends the run with a settled step's failure.
+func (rc *runCtx) fail(s *settled, out *outcome) {
+	out.failure = s.failure
+	switch {
+	case s.failure != nil && s.failure.Code == contract.SealReceiptBudgetExceeded:
+		out.outcome, out.reason = contract.OutcomeRefused, contract.SealReceiptBudgetExceeded
+	case s.failure != nil && s.failure.Code == contract.SealApprovalDeclined:
+		out.outcome, out.reason = contract.OutcomeDeclined, contract.SealApprovalDeclined
+	case s.status == contract.StepRefused:
+		out.outcome, out.reason = contract.OutcomeRefused, contract.SealStepRefused
+	default:
+		out.outcome, out.reason = contract.OutcomeFailed, contract.SealStepFailed
+	}
+}
+
+func internalFailure(err error) *outcome {
+	return &outcome{state: "error", failure: contract.BodyOf(err)}
+}
+
+// result selects the method's public result from the successful producers.
+func (rc *runCtx) result(out *outcome) (any, *contract.ErrorBody) {
+	status := map[string]string{}
+	for _, t := range out.trace {
+		status[t.StepID] = t.Status
+	}
+	res, err := selectResult(rc.method, rc.outputs, status)
+	if err != nil {
+		return nil, contract.BodyOf(err)
+	}
+	return res, nil
+}
+
+// address is a local address as seen from the root.
+func (rc *runCtx) address(local string) string {
+	if rc.path == "" {
+		return local
+	}
+	return rc.path + "#" + local
+}
+
+// settledOf reads a recorded unit back.
+func settledOf(rec *journal.Step) *settled {
+	s := &settled{status: rec.Status, receiptID: rec.ReceiptID}
+	if len(rec.Output) > 0 {
+		_ = json.Unmarshal(rec.Output, &s.output)
+	}
+	if len(rec.Error) > 0 {
+		s.failure = &contract.ErrorBody{}
+		_ = json.Unmarshal(rec.Error, s.failure)
+	}
+	if len(rec.ChildRef) > 0 {
+		_ = json.Unmarshal(rec.ChildRef, &s.ref)
+	}
+	return s
+}

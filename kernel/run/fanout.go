@@ -1,0 +1,146 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
+)
+
+// fanOut runs a for_each step once per item, at most N at once, where N is
+// the least of the step's concurrency, the authority's max_concurrency and
+// the host ceiling. Its output is the items' outputs in item order; one failed
+// item fails the step, naming its index, and every item's receipt is kept in
+// the tree under the step's.
+func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun {
+	itemsValue, err := resolveString(step.ForEach, sc)
+	if err != nil {
+		return rc.settleNow(ctx, step, step.ID, rc.depth+1, contract.StepFailed, nil, &contract.ErrorBody{Code: "for_each_unresolved", Message: fmt.Sprintf("step %s: %v", step.ID, err)}, nil)
+	}
+	items, ok := itemsValue.([]any)
+	if !ok {
+		return rc.settleNow(ctx, step, step.ID, rc.depth+1, contract.StepFailed, nil, &contract.ErrorBody{Code: "for_each_not_array", Message: fmt.Sprintf("step %s: for_each %s is %s, not an array", step.ID, step.ForEach, describe(itemsValue))}, nil)
+	}
+	// The step's own receipt is admitted before its items.
+	if !rc.budget.admit(1) {
+		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: contract.SealReceiptBudgetExceeded, Message: "step " + rc.address(step.ID) + " would take the receipt tree past its bound"}}}
+	}
+	results := make([]stepRun, len(items))
+	limit := rc.e.concurrencyFor(step.Concurrency)
+	sem := make(chan struct{}, limit)
+	var wg sync.WaitGroup
+	var failed sync.Once
+	stop := make(chan struct{})
+	for i, item := range items {
+		local := fmt.Sprintf("%s[%d]", step.ID, i)
+		if rec := rc.recordedStep(local); rec != nil {
+			rc.budget.replay(1)
+			results[i] = stepRun{settled: settledOf(rec)}
+			continue
+		}
+		select {
+		case <-stop:
+			continue
+		case sem <- struct{}{}:
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			itemScope := &scope{input: sc.input, steps: rc.snapshotOutputs(), item: item, runID: sc.runID, act: sc.act}
+			inputs, err := stepInputs(step, itemScope)
+			if err != nil {
+				results[i] = rc.settleNow(ctx, step, local, rc.depth+2, contract.StepFailed, nil, contract.BodyOf(err), nil)
+			} else {
+				results[i] = rc.unit(ctx, step, local, inputs, rc.depth+2)
+			}
+			if r := results[i]; r.err != nil || r.settled != nil && r.settled.status != contract.StepSuccess {
+				failed.Do(func() { close(stop) })
+			}
+		}()
+	}
+	wg.Wait()
+	return rc.settleFanOut(ctx, step, results)
+}
+
+// settleFanOut seals the fan-out step over its items.
+func (rc *runCtx) settleFanOut(ctx context.Context, step *pkg.Step, results []stepRun) stepRun {
+	var waiting []pending
+	var refused []contract.RefusedAnswer
+	var refs []receipt.ChildRef
+	outputs := make([]any, len(results))
+	var failure *contract.ErrorBody
+	status := contract.StepSuccess
+	for i, r := range results {
+		switch {
+		case r.err != nil:
+			return r
+		case len(r.waiting) > 0 || len(r.refused) > 0:
+			waiting, refused = append(waiting, r.waiting...), append(refused, r.refused...)
+		case r.settled == nil:
+			if failure == nil {
+				status, failure = contract.StepFailed, &contract.ErrorBody{Code: "for_each_item_not_run", Message: fmt.Sprintf("step %s item %d did not run because an earlier item failed", step.ID, i)}
+			}
+		default:
+			refs = append(refs, r.settled.ref)
+			outputs[i] = r.settled.output
+			if r.settled.status != contract.StepSuccess && (failure == nil || failure.Code == "for_each_item_not_run") {
+				status = contract.StepFailed
+				if r.settled.status == contract.StepRefused {
+					status = contract.StepRefused
+				}
+				inner := r.settled.failure
+				failure = &contract.ErrorBody{Code: inner.Code, Message: fmt.Sprintf("step %s item %d: %s", step.ID, i, inner.Message)}
+			}
+		}
+	}
+	if len(waiting) > 0 || len(refused) > 0 {
+		return stepRun{waiting: waiting, refused: refused}
+	}
+	body := rc.stepBody(step, step.ID)
+	body.Execution = execGraph
+	var output any
+	if status == contract.StepSuccess {
+		output = outputs
+	}
+	s, rec, err := rc.seal(step, step.ID, body, status, output, failure, refs)
+	if err != nil {
+		return stepRun{err: err}
+	}
+	if err := rc.e.Journal.RecordStep(ctx, rec); err != nil {
+		return stepRun{err: err}
+	}
+	return stepRun{settled: s}
+}
+
+func (rc *runCtx) recordedStep(local string) *journal.Step {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return rc.recorded[local]
+}
+
+func (rc *runCtx) snapshotOutputs() map[string]any {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	out := make(map[string]any, len(rc.outputs))
+	for k, v := range rc.outputs {
+		out[k] = v
+	}
+	return out
+}
+
+// concurrencyFor is the least of a step's concurrency and the host ceiling.
+func (e *Engine) concurrencyFor(step int) int {
+	limit := e.MaxConcurrency
+	if limit <= 0 {
+		limit = DefaultMaxConcurrency
+	}
+	if step > 0 && step < limit {
+		limit = step
+	}
+	return limit
+}

@@ -1,0 +1,255 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/receipt"
+)
+
+// RequestPayloadInlineMax is the largest payload a paused envelope carries
+// inline; a larger one rides as a project artifact of its canonical JSON.
+const RequestPayloadInlineMax = 64 << 10
+
+// finish turns where the root got to into its envelope: sealed, paused on
+// requests, or stopped where a signal left it.
+func (e *Engine) finish(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, error) {
+	switch out.state {
+	case "error":
+		return nil, fmt.Errorf("run %s: %s", rc.rec.RunID, out.failure.Message)
+	case drivePaused:
+		return e.pause(ctx, rc, out)
+	case driveStopped:
+		return e.stopped(rc, out), nil
+	}
+	env, _, err := e.sealRun(ctx, rc, out)
+	return env, err
+}
+
+// sealRun signs the run's receipt over its steps', stores it, and records
+// the seal with the envelope a later resume returns.
+func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, receipt.ChildRef, error) {
+	body := receipt.Body{
+		Kind:            "run",
+		RunID:           rc.rec.RunID,
+		SkillName:       rc.pkg.Name,
+		Method:          rc.method.Name,
+		PackageDigest:   rc.rec.PackageDigest,
+		ClosureDigest:   rc.rec.ClosureDigest,
+		AuthorityDigest: canon.DigestBytes(mustCanonical(rc.rec.Authority)),
+		InputsDigest:    canon.DigestBytes(mustCanonical(rc.rec.Inputs)),
+		Outcome:         out.outcome,
+		SealReason:      out.reason,
+		StartedAt:       receipt.FormatTime(parseTime(rc.rec.StartedAt, e)),
+		SealedAt:        receipt.FormatTime(e.Clock()),
+		Runtime:         &receipt.Runtime{RunxVersion: e.RunxVersion},
+		Children:        nonEmptyRefs(out.refs),
+	}
+	result := json.RawMessage("null")
+	if out.failure != nil {
+		body.ErrorCode = out.failure.Code
+		result, _ = json.Marshal(out.failure)
+	} else {
+		raw, err := canon.Canonical(out.result)
+		if err != nil {
+			return nil, receipt.ChildRef{}, err
+		}
+		result = raw
+		body.OutputDigest = canon.DigestBytes(raw)
+	}
+	r, raw, err := e.Signer.Seal(body)
+	if err != nil {
+		return nil, receipt.ChildRef{}, err
+	}
+	put := e.Store.PutRoot
+	if rc.rec.ParentRunID != "" {
+		put = e.Store.Put
+	}
+	if err := put(r, raw); err != nil {
+		return nil, receipt.ChildRef{}, err
+	}
+	ref, err := receipt.ChildRefOf(raw)
+	if err != nil {
+		return nil, receipt.ChildRef{}, err
+	}
+	env := rc.envelope(out)
+	env.Status, env.Outcome, env.SealReason, env.ReceiptID, env.Result, env.Error = contract.StatusSealed, out.outcome, out.reason, r.ID, result, out.failure
+	envJSON, _ := json.Marshal(env)
+	if err := e.Journal.Seal(ctx, rc.rec.RunID, out.outcome, out.reason, r.ID, envJSON); err != nil {
+		return nil, receipt.ChildRef{}, err
+	}
+	return env, ref, nil
+}
+
+func (rc *runCtx) envelope(out *outcome) *contract.SkillRun {
+	traceStatus := contract.TraceSucceeded
+	if out.outcome != contract.OutcomeCompleted || out.state != driveSealed {
+		traceStatus = contract.TraceFailed
+	}
+	steps := out.trace
+	if steps == nil {
+		steps = []contract.TraceStep{}
+	}
+	return &contract.SkillRun{
+		Schema:        contract.SkillRunSchema,
+		SkillName:     rc.pkg.Name,
+		Method:        rc.method.Name,
+		RunID:         rc.rec.RunID,
+		Result:        json.RawMessage("null"),
+		PackageDigest: rc.rec.PackageDigest,
+		ClosureDigest: rc.rec.ClosureDigest,
+		Trace:         &contract.Trace{Workflow: rc.pkg.Name + "#" + rc.method.Name, Status: traceStatus, Steps: steps},
+	}
+}
+
+// pause seals a checkpoint: the requests the run waits on are recorded (in
+// the run that asks each), and the envelope says what to answer and how.
+func (e *Engine) pause(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, error) {
+	byRun := map[string][]*journal.Request{}
+	onlyApprovals := true
+	var requests []contract.Request
+	for _, p := range out.waiting {
+		byRun[p.runID] = append(byRun[p.runID], &journal.Request{Address: p.local, Kind: p.Kind, RequestDigest: p.RequestDigest, Payload: p.Payload})
+		if p.Kind == contract.RequestAgent {
+			onlyApprovals = false
+		}
+		req := p.Request
+		if len(req.Payload) > RequestPayloadInlineMax {
+			path, err := e.writeArtifact(req.Payload)
+			if err != nil {
+				return nil, err
+			}
+			req.Payload, req.PayloadArtifact = nil, path
+		}
+		requests = append(requests, req)
+	}
+	// Every run on the path to a waiting request is paused too.
+	if _, ok := byRun[rc.rec.RunID]; !ok {
+		byRun[rc.rec.RunID] = nil
+	}
+	for runID, reqs := range byRun {
+		if err := e.Journal.Pause(ctx, runID, reqs); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.pauseAncestors(ctx, byRun); err != nil {
+		return nil, err
+	}
+	env := rc.envelope(out)
+	env.Status = contract.StatusNeedsAgent
+	if onlyApprovals && len(requests) > 0 {
+		env.Status = contract.StatusNeedsApproval
+	}
+	env.Requests = requests
+	env.RefusedAnswers = out.refused
+	env.AnswersTemplate = answersTemplate(requests)
+	env.Resume = "runx resume " + rc.rec.RunID + " answers.json"
+	return env, nil
+}
+
+// pauseAncestors marks every run between a waiting child and the root paused.
+func (e *Engine) pauseAncestors(ctx context.Context, byRun map[string][]*journal.Request) error {
+	for runID := range byRun {
+		for {
+			r, err := e.Journal.GetRun(ctx, runID)
+			if err != nil || r.ParentRunID == "" {
+				break
+			}
+			if _, done := byRun[r.ParentRunID]; done {
+				break
+			}
+			if err := e.Journal.Pause(ctx, r.ParentRunID, nil); err != nil {
+				return err
+			}
+			runID = r.ParentRunID
+		}
+	}
+	return nil
+}
+
+// answersTemplate is a resume document already bound to every request.
+func answersTemplate(reqs []contract.Request) *contract.ResumeDocument {
+	doc := &contract.ResumeDocument{}
+	for _, r := range reqs {
+		switch r.Kind {
+		case contract.RequestAgent:
+			if doc.Answers == nil {
+				doc.Answers = map[string]*contract.ResumeEntry{}
+			}
+			doc.Answers[r.Address] = &contract.ResumeEntry{RequestDigest: r.RequestDigest, Value: json.RawMessage("{}")}
+		case contract.RequestApproval:
+			if doc.Approvals == nil {
+				doc.Approvals = map[string]*contract.ResumeEntry{}
+			}
+			approved, reason := false, ""
+			doc.Approvals[r.Address] = &contract.ResumeEntry{RequestDigest: r.RequestDigest, Approved: &approved, Reason: &reason}
+		case contract.RequestQuestion:
+			if doc.Approvals == nil {
+				doc.Approvals = map[string]*contract.ResumeEntry{}
+			}
+			doc.Approvals[r.Address] = &contract.ResumeEntry{RequestDigest: r.RequestDigest, Value: json.RawMessage("{}")}
+		}
+	}
+	return doc
+}
+
+func (e *Engine) stopped(rc *runCtx, out *outcome) *contract.SkillRun {
+	env := rc.envelope(out)
+	env.Status = "stopped"
+	env.Resume = "runx resume " + rc.rec.RunID + " -   # with {} on stdin"
+	return env
+}
+
+func (e *Engine) writeArtifact(payload []byte) (string, error) {
+	if e.ArtifactDir == "" {
+		return "", fmt.Errorf("no artifact directory for a %d byte request payload", len(payload))
+	}
+	if err := os.MkdirAll(e.ArtifactDir, 0o755); err != nil {
+		return "", err
+	}
+	name := strings.Replace(canon.DigestBytes(payload), ":", "-", 1) + ".json"
+	path := filepath.Join(e.ArtifactDir, name)
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, payload, 0o644); err != nil {
+		return "", err
+	}
+	return path, os.Rename(tmp, path)
+}
+
+// SealRefused seals a run whose preparation was refused after its package and
+// method resolved, so the refusal is inspectable without echoing what was
+// rejected.
+func (e *Engine) SealRefused(ctx context.Context, st Start, cause error) (*contract.SkillRun, error) {
+	st.Inputs = nil
+	rec, err := e.newRecord(st, "", "")
+	if err != nil {
+		return nil, err
+	}
+	if err := e.Journal.CreateRun(ctx, rec); err != nil {
+		return nil, err
+	}
+	rc := newRunCtx(e, rec, st.Package, st.Method, nil, &budget{limit: 1}, 0, "")
+	env, _, err := e.sealRun(ctx, rc, &outcome{state: driveSealed, outcome: contract.OutcomeBlocked, reason: contract.SealPreparationRefused, failure: contract.BodyOf(cause)})
+	if env != nil {
+		env.Trace = nil
+	}
+	return env, err
+}
+
+func mustCanonical(raw json.RawMessage) []byte {
+	out, err := canon.CanonicalJSON(raw)
+	if err != nil {
+		return raw
+	}
+	return out
+}

@@ -1,0 +1,136 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/pkg"
+)
+
+// request builds what a gate step asks, and binds it by digest to its run,
+// its address and its exact content.
+func (rc *runCtx) request(step *pkg.Step, local string, inputs map[string]any) (contract.Request, error) {
+	var kind string
+	var payload map[string]any
+	switch {
+	case step.Kind == pkg.KindAgent:
+		kind = contract.RequestAgent
+		payload = map[string]any{
+			"step_id":       step.ID,
+			"skill":         rc.pkg.Name,
+			"task":          step.Agent.Task,
+			"manual_digest": rc.pkg.ManualDigest,
+			"inputs":        orEmpty(inputs),
+			"outputs":       outputContract(step.Outputs),
+		}
+		if step.Agent.Calls != nil {
+			payload["calls"] = step.Agent.Calls
+		}
+	case len(step.Ask.Questions) > 0:
+		kind = contract.RequestQuestion
+		payload = map[string]any{"step_id": step.ID, "questions": step.Ask.Questions}
+	default:
+		kind = contract.RequestApproval
+		payload = map[string]any{"step_id": step.ID, "gate": "ask", "reason": step.Ask.Reason}
+	}
+	raw, err := canon.Canonical(payload)
+	if err != nil {
+		return contract.Request{}, err
+	}
+	payloadDigest := canon.DigestBytes(raw)
+	req := contract.Request{
+		Address: rc.address(local),
+		Kind:    kind,
+		RequestDigest: mustDigest(map[string]any{
+			"run_id": rc.rec.RunID, "address": local, "kind": kind, "payload_digest": payloadDigest,
+		}),
+		Payload: raw,
+		Summary: contract.RequestSummary{PayloadDigest: payloadDigest, StepID: step.ID},
+	}
+	return req, nil
+}
+
+func outputContract(outputs map[string]*pkg.OutputSpec) map[string]any {
+	out := map[string]any{}
+	for name, spec := range outputs {
+		out[name] = spec
+	}
+	return out
+}
+
+// gate runs an agent or ask step: it waits on its request until a decision
+// bound to that request's digest arrives, then uses it.
+func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, level int) stepRun {
+	req, err := rc.request(step, local, inputs)
+	if err != nil {
+		return stepRun{err: err}
+	}
+	wait := stepRun{waiting: []pending{{Request: req, runID: rc.rec.RunID, local: local}}}
+	var d *journal.Decision
+	if step.Kind == pkg.KindAgent {
+		d = rc.answers[req.Address]
+	} else {
+		d = rc.decisions[local]
+	}
+	if d == nil || d.RequestDigest != req.RequestDigest {
+		return wait
+	}
+	body := rc.stepBody(step, local)
+	body.Execution = execHost
+	body.InputsDigest = mustDigest(inputs)
+	status, output, failure := contract.StepSuccess, any(nil), (*contract.ErrorBody)(nil)
+	switch req.Kind {
+	case contract.RequestAgent:
+		if err := json.Unmarshal(d.Value, &output); err != nil {
+			return refusedAnswer(wait, req.Address, "answer_invalid", "the answer's value is not JSON")
+		}
+		if err := checkOutputs(step.ID, step.Outputs, output); err != nil {
+			return refusedAnswer(wait, req.Address, contract.CodeOf(err), err.Error())
+		}
+	case contract.RequestApproval:
+		var v approvalValue
+		_ = json.Unmarshal(d.Value, &v)
+		body.Extra = map[string]any{"decision": map[string]any{"approved": v.Approved, "reason": v.Reason, "lane": contract.LaneApprovals}}
+		if v.Approved {
+			output = map[string]any{"approved": true, "reason": v.Reason}
+		} else {
+			status = contract.StepFailed
+			failure = &contract.ErrorBody{Code: contract.SealApprovalDeclined, Message: fmt.Sprintf("step %s was declined: %s", step.ID, v.Reason)}
+		}
+	case contract.RequestQuestion:
+		if err := json.Unmarshal(d.Value, &output); err != nil {
+			return stepRun{err: err}
+		}
+		body.Extra = map[string]any{"decision": map[string]any{"lane": contract.LaneApprovals}}
+	}
+	s, rec, err := rc.seal(step, local, body, status, output, failure, nil)
+	if err != nil {
+		return stepRun{err: err}
+	}
+	if step.Kind == pkg.KindAgent {
+		// The answer becomes the run's only now, with the step it settled.
+		if err := rc.e.Journal.AdmitDecisions(ctx, rc.rec.RunID, []*journal.Decision{d}); err != nil {
+			return stepRun{err: err}
+		}
+	}
+	rc.e.hook("before_decision_used")
+	if err := rc.e.Journal.UseDecision(ctx, rc.rec.RunID, local, rec); err != nil {
+		return stepRun{err: err}
+	}
+	return stepRun{settled: s}
+}
+
+// approvalValue is an approval decision as recorded.
+type approvalValue struct {
+	Approved bool   `json:"approved"`
+	Reason   string `json:"reason"`
+}
+
+func refusedAnswer(wait stepRun, address, code, message string) stepRun {
+	wait.refused = []contract.RefusedAnswer{{Address: address, Error: contract.ErrorBody{Code: code, Message: message}}}
+	return wait
+}

@@ -1,0 +1,162 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/journal"
+)
+
+// RunReadSchema names a run's read model.
+const RunReadSchema = "runx.run_read.v1"
+
+// RunRead is `runx history <run-id> --json` and the run.read tool's answer.
+type RunRead struct {
+	Schema        string                `json:"schema"`
+	RunID         string                `json:"run_id"`
+	SkillName     string                `json:"skill_name"`
+	Method        string                `json:"method"`
+	State         string                `json:"state"`
+	Outcome       string                `json:"outcome,omitempty"`
+	SealReason    string                `json:"seal_reason,omitempty"`
+	ReceiptID     string                `json:"receipt_id,omitempty"`
+	Driven        bool                  `json:"driven"`
+	PackageDigest string                `json:"package_digest"`
+	ClosureDigest string                `json:"closure_digest"`
+	Waiting       []contract.Request    `json:"waiting"`
+	Answered      []AnsweredRequest     `json:"answered"`
+	Steps         []journal.Step        `json:"steps"`
+	Events        map[string][]RunEvent `json:"events"`
+	Cursor        string                `json:"cursor"`
+	Children      []string              `json:"children,omitempty"`
+	Envelope      json.RawMessage       `json:"envelope,omitempty"`
+}
+
+// AnsweredRequest is a decision the run admitted.
+type AnsweredRequest struct {
+	Address       string          `json:"address"`
+	Lane          string          `json:"lane"`
+	RequestDigest string          `json:"request_digest"`
+	Used          bool            `json:"used"`
+	Value         json.RawMessage `json:"value"`
+}
+
+// RunEvent is one event in its stream.
+type RunEvent struct {
+	Cursor string          `json:"cursor"`
+	Type   string          `json:"type"`
+	Data   json.RawMessage `json:"data"`
+	At     string          `json:"at"`
+}
+
+// ReadRun reads a run's record: what it waits on (its children's requests
+// included, addressed from it), what it was answered, and its events after a
+// cursor.
+func (e *Engine) ReadRun(ctx context.Context, runID, after string) (*RunRead, error) {
+	rec, err := e.Journal.GetRun(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	var afterSeq int64
+	if after != "" {
+		if afterSeq, err = strconv.ParseInt(after, 10, 64); err != nil || afterSeq < 0 {
+			return nil, contract.Errorf("cursor_invalid", "--after takes a cursor a previous read returned")
+		}
+	}
+	out := &RunRead{
+		Schema: RunReadSchema, RunID: rec.RunID, SkillName: rec.SkillName, Method: rec.Method,
+		State: rec.State, Outcome: rec.Outcome, SealReason: rec.SealReason, ReceiptID: rec.ReceiptID,
+		Driven: e.Journal.Driven(runID), PackageDigest: rec.PackageDigest, ClosureDigest: rec.ClosureDigest,
+		Waiting: []contract.Request{}, Answered: []AnsweredRequest{}, Steps: []journal.Step{},
+		Events: map[string][]RunEvent{}, Cursor: strconv.FormatInt(afterSeq, 10),
+	}
+	if rec.State == journal.StateSealed {
+		out.Envelope = rec.Envelope
+	}
+	if err := e.collectWaiting(ctx, rec.RunID, "", &out.Waiting); err != nil {
+		return nil, err
+	}
+	decisions, err := e.Journal.Decisions(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range decisions {
+		out.Answered = append(out.Answered, AnsweredRequest{Address: d.Address, Lane: d.Lane, RequestDigest: d.RequestDigest, Used: d.Used, Value: d.Value})
+	}
+	steps, err := e.Journal.Steps(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range steps {
+		out.Steps = append(out.Steps, *s)
+	}
+	sortSteps(out.Steps)
+	events, err := e.Journal.Events(ctx, runID, afterSeq)
+	if err != nil {
+		return nil, err
+	}
+	for _, ev := range events {
+		c := strconv.FormatInt(ev.Seq, 10)
+		out.Events[ev.Stream] = append(out.Events[ev.Stream], RunEvent{Cursor: c, Type: ev.Type, Data: ev.Data, At: ev.At})
+		out.Cursor = c
+	}
+	children, err := e.Journal.Children(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range children {
+		out.Children = append(out.Children, c.RunID)
+	}
+	return out, nil
+}
+
+// collectWaiting gathers the open requests of a run and its paused children,
+// each addressed from the run read.
+func (e *Engine) collectWaiting(ctx context.Context, runID, prefix string, into *[]contract.Request) error {
+	reqs, err := e.Journal.Requests(ctx, runID)
+	if err != nil {
+		return err
+	}
+	for _, r := range reqs {
+		if r.State != journal.RequestOpen {
+			continue
+		}
+		addr := r.Address
+		if prefix != "" {
+			addr = prefix + "#" + addr
+		}
+		*into = append(*into, contract.Request{Address: addr, Kind: r.Kind, RequestDigest: r.RequestDigest, Payload: r.Payload,
+			Summary: contract.RequestSummary{PayloadDigest: payloadDigest(r.Payload)}})
+	}
+	children, err := e.Journal.Children(ctx, runID)
+	if err != nil {
+		return err
+	}
+	for _, c := range children {
+		if c.State == journal.StateSealed {
+			continue
+		}
+		p := c.ParentAddress
+		if prefix != "" {
+			p = prefix + "#" + p
+		}
+		if err := e.collectWaiting(ctx, c.RunID, p, into); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func payloadDigest(raw json.RawMessage) string {
+	return mustDigestRaw(raw)
+}
+
+func sortSteps(steps []journal.Step) {
+	for i := 1; i < len(steps); i++ {
+		for j := i; j > 0 && steps[j].Seq < steps[j-1].Seq; j-- {
+			steps[j], steps[j-1] = steps[j-1], steps[j]
+		}
+	}
+}

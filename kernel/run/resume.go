@@ -1,0 +1,307 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/pkg"
+)
+
+// ResumeRequest is `runx resume <run-id> <file|->`.
+type ResumeRequest struct {
+	RunID    string
+	Document []byte
+	// PackageDigest and ClosureDigest bind the continuation when a host
+	// states them (--package-digest, --closure-digest).
+	PackageDigest string
+	ClosureDigest string
+}
+
+// ParseResumeDocument reads a runx.resume.v1 document strictly: unknown
+// fields and trailing data are refused, and nothing of it is echoed.
+func ParseResumeDocument(raw []byte) (*contract.ResumeDocument, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var doc contract.ResumeDocument
+	if err := dec.Decode(&doc); err != nil {
+		return nil, contract.Errorf("resume_document_invalid", "the resume document is not a runx.resume.v1 object: %s", redactJSONError(err))
+	}
+	if dec.More() {
+		return nil, contract.Errorf("resume_document_invalid", "the resume document must be exactly one JSON object")
+	}
+	return &doc, nil
+}
+
+// redactJSONError keeps a decoder's diagnosis without quoting the document.
+func redactJSONError(err error) string {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "json: unknown field") {
+		return strings.Replace(msg, "json: ", "", 1)
+	}
+	if i := strings.Index(msg, "invalid character"); i >= 0 {
+		return "it is not valid JSON"
+	}
+	return "its shape is wrong"
+}
+
+func entriesOf(doc *contract.ResumeDocument) int {
+	return len(doc.Answers) + len(doc.Approvals)
+}
+
+// Resume admits a resume document into a paused run and drives it on. Any
+// entry that names no request the run waits on, or binds another digest,
+// refuses the whole document and changes nothing.
+func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.SkillRun, error) {
+	rec, err := e.Journal.GetRun(ctx, req.RunID)
+	if err != nil {
+		return nil, err
+	}
+	if rec.ParentRunID != "" {
+		return nil, contract.Errorf("resume_child_run", "run %s is a child run; resume its root run instead", rec.RunID)
+	}
+	doc, err := ParseResumeDocument(req.Document)
+	if err != nil {
+		return nil, err
+	}
+	if doc.Close != nil {
+		return e.close(ctx, rec, doc)
+	}
+	if rec.State == journal.StateSealed {
+		return e.resumeSealed(ctx, rec, doc)
+	}
+	drv, err := e.Journal.Drive(rec.RunID)
+	if err != nil {
+		return nil, err
+	}
+	defer drv.Release()
+	p, m, err := e.bind(rec, req)
+	if err != nil {
+		return nil, err
+	}
+	state, err := e.treeState(ctx, rec.RunID)
+	if err != nil {
+		return nil, err
+	}
+	if len(doc.StandingApprovals) > 0 {
+		return nil, contract.Errorf("standing_approvals_unsupported", "this runx does not yet admit standing_approvals in a resume document; nothing was changed")
+	}
+	admit, answers, err := state.admit(doc)
+	if err != nil {
+		return nil, err
+	}
+	for runID, ds := range admit {
+		if err := e.Journal.AdmitDecisions(ctx, runID, ds); err != nil {
+			return nil, err
+		}
+	}
+	e.hook("after_decisions_admitted")
+	if err := e.Journal.SetRunning(ctx, rec.RunID); err != nil {
+		return nil, err
+	}
+	var inputs map[string]any
+	if err := json.Unmarshal(rec.Inputs, &inputs); err != nil {
+		return nil, err
+	}
+	rc := e.root(rec, p, m, inputs)
+	rc.answers = answers
+	return e.finish(ctx, rc, rc.drive(ctx))
+}
+
+// bind checks the continuation is of the package and runtime the run paused
+// under: the host's stated bindings, and the package as it is now.
+func (e *Engine) bind(rec *journal.Run, req ResumeRequest) (*pkg.Package, *pkg.Method, error) {
+	if req.PackageDigest != "" && req.PackageDigest != rec.PackageDigest {
+		return nil, nil, contract.Errorf("binding_package_mismatch", "--package-digest %s is not the digest run %s was bound to (%s)", req.PackageDigest, rec.RunID, rec.PackageDigest)
+	}
+	if req.ClosureDigest != "" && req.ClosureDigest != rec.ClosureDigest {
+		return nil, nil, contract.Errorf("binding_closure_mismatch", "--closure-digest %s is not the digest run %s was bound to (%s)", req.ClosureDigest, rec.RunID, rec.ClosureDigest)
+	}
+	p, err := pkg.Load(rec.PackageDir, pkg.LoadOptions{RunxVersion: e.RunxVersion})
+	if err != nil {
+		return nil, nil, contract.Errorf("resume_package_drift", "package %s of run %s no longer loads: %v", rec.PackageDir, rec.RunID, err)
+	}
+	if p.Digest != rec.PackageDigest {
+		return nil, nil, contract.Errorf("resume_package_drift", "package %s changed since run %s paused (was %s, now %s); start a new run", rec.SkillName, rec.RunID, rec.PackageDigest, p.Digest)
+	}
+	if closure := ClosureDigest(e.RunxVersion, p.Digest); closure != rec.ClosureDigest {
+		return nil, nil, contract.Errorf("resume_closure_drift", "run %s paused under another runtime closure (%s, now %s); it cannot cross a runx upgrade", rec.RunID, rec.ClosureDigest, closure)
+	}
+	m := p.Method(rec.Method)
+	if m == nil {
+		return nil, nil, contract.Errorf("resume_package_drift", "package %s no longer has method %s", rec.SkillName, rec.Method)
+	}
+	return p, m, nil
+}
+
+// waitingAt is a request open somewhere in the tree, by address from the root.
+type waitingAt struct {
+	runID, local string
+	req          *journal.Request
+}
+
+// treeState is what a resume is checked against: every open request and
+// every admitted decision of the run and its children.
+type treeState struct {
+	open      map[string]waitingAt
+	decisions map[string]waitingDecision
+}
+
+type waitingDecision struct {
+	runID string
+	d     *journal.Decision
+}
+
+func (e *Engine) treeState(ctx context.Context, rootID string) (*treeState, error) {
+	st := &treeState{open: map[string]waitingAt{}, decisions: map[string]waitingDecision{}}
+	var walk func(runID, prefix string) error
+	walk = func(runID, prefix string) error {
+		full := func(a string) string {
+			if prefix == "" {
+				return a
+			}
+			return prefix + "#" + a
+		}
+		reqs, err := e.Journal.Requests(ctx, runID)
+		if err != nil {
+			return err
+		}
+		for _, r := range reqs {
+			if r.State == journal.RequestOpen {
+				st.open[full(r.Address)] = waitingAt{runID: runID, local: r.Address, req: r}
+			}
+		}
+		ds, err := e.Journal.Decisions(ctx, runID)
+		if err != nil {
+			return err
+		}
+		for _, d := range ds {
+			st.decisions[full(d.Address)] = waitingDecision{runID: runID, d: d}
+		}
+		children, err := e.Journal.Children(ctx, runID)
+		if err != nil {
+			return err
+		}
+		for _, c := range children {
+			if err := walk(c.RunID, full(c.ParentAddress)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return st, walk(rootID, "")
+}
+
+// admit checks every entry of a document against the tree and returns the
+// person's decisions to record now (by run) and the agent answers to offer
+// the steps that use them (by address from the root).
+func (st *treeState) admit(doc *contract.ResumeDocument) (map[string][]*journal.Decision, map[string]*journal.Decision, error) {
+	admit := map[string][]*journal.Decision{}
+	answers := map[string]*journal.Decision{}
+	for _, lane := range []struct {
+		name    string
+		entries map[string]*contract.ResumeEntry
+	}{{contract.LaneAnswers, doc.Answers}, {contract.LaneApprovals, doc.Approvals}} {
+		for _, addr := range sortedKeys(lane.entries) {
+			entry := lane.entries[addr]
+			if entry == nil {
+				return nil, nil, contract.Errorf("resume_entry_invalid", "%s entry %s is empty", lane.name, addr)
+			}
+			value, err := entryValue(lane.name, entry)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s entry %s: %w", lane.name, addr, err)
+			}
+			w, open := st.open[addr]
+			if !open {
+				if taken, ok := st.decisions[addr]; ok && taken.d.Used && taken.d.Lane == lane.name &&
+					taken.d.RequestDigest == entry.RequestDigest && jsonEqual(taken.d.Value, value) {
+					continue // the same answer the run already took: accepted, changes nothing
+				}
+				return nil, nil, contract.Errorf("resume_unknown_address", "%s entry %s names no request the run waits on; nothing was changed", lane.name, addr)
+			}
+			if w.req.Kind == contract.RequestWait {
+				return nil, nil, contract.Errorf("resume_wait_not_answerable", "%s is a wait runx settles itself; it takes no answer", addr)
+			}
+			if entry.RequestDigest != w.req.RequestDigest {
+				return nil, nil, contract.Errorf("resume_digest_mismatch", "%s entry %s binds %s, but the run waits on %s there; nothing was changed", lane.name, addr, entry.RequestDigest, w.req.RequestDigest)
+			}
+			if err := checkLane(lane.name, addr, w.req); err != nil {
+				return nil, nil, err
+			}
+			if w.req.Kind == contract.RequestQuestion {
+				if err := checkQuestions(addr, w.req.Payload, value); err != nil {
+					return nil, nil, err
+				}
+			}
+			d := &journal.Decision{RunID: w.runID, Address: w.local, Lane: lane.name, RequestDigest: entry.RequestDigest, Value: value}
+			if lane.name == contract.LaneAnswers {
+				answers[addr] = d
+				continue
+			}
+			if prev, ok := st.decisions[addr]; ok && !prev.d.Used && jsonEqual(prev.d.Value, value) && prev.d.RequestDigest == d.RequestDigest {
+				continue // delivered again: recorded once
+			}
+			admit[w.runID] = append(admit[w.runID], d)
+		}
+	}
+	return admit, answers, nil
+}
+
+// checkLane keeps agent work and human authorization apart.
+func checkLane(lane, addr string, req *journal.Request) error {
+	agent := req.Kind == contract.RequestAgent
+	if lane == contract.LaneAnswers && !agent {
+		return contract.Errorf("resume_wrong_lane", "%s is a %s request: only a person's decision under approvals resolves it, never an agent answer", addr, req.Kind)
+	}
+	if lane == contract.LaneApprovals && agent {
+		return contract.Errorf("resume_wrong_lane", "%s is an agent turn: its answer goes under answers, not approvals", addr)
+	}
+	return nil
+}
+
+// entryValue is the decision an entry carries, in the form the run records.
+func entryValue(lane string, e *contract.ResumeEntry) (json.RawMessage, error) {
+	if e.RequestDigest == "" {
+		return nil, contract.Errorf("resume_entry_invalid", "it needs the request_digest the run reported")
+	}
+	if e.Approved != nil || e.Reason != nil {
+		if lane != contract.LaneApprovals {
+			return nil, contract.Errorf("resume_entry_invalid", "approved and reason belong to an approval, under approvals")
+		}
+		if e.Approved == nil || e.Reason == nil || len(e.Value) > 0 {
+			return nil, contract.Errorf("resume_entry_invalid", "an approval takes approved and reason, and no value")
+		}
+		return json.Marshal(approvalValue{Approved: *e.Approved, Reason: *e.Reason})
+	}
+	if len(e.Value) == 0 {
+		return nil, contract.Errorf("resume_entry_invalid", "it carries no value")
+	}
+	return e.Value, nil
+}
+
+func jsonEqual(a, b json.RawMessage) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xa, _ := json.Marshal(x)
+	yb, _ := json.Marshal(y)
+	return bytes.Equal(xa, yb)
+}
+
+func sortedKeys(m map[string]*contract.ResumeEntry) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
