@@ -27,7 +27,7 @@ func CertainChanges(steps []PlannedStep) []PlannedStep {
 	for _, s := range steps {
 		var changes []Change
 		for _, c := range s.Changes {
-			if c.Kind != ChangeNone && c.Kind != "" {
+			if c.Kind != ChangeNone { // a missing kind counts: fail closed
 				changes = append(changes, c)
 			}
 		}

@@ -27,6 +27,9 @@ func TestCertainChanges(t *testing.T) {
 	if CertainChanges(steps[:2]) != nil {
 		t.Error("steps with no change are not listed")
 	}
+	if got := CertainChanges([]PlannedStep{{Address: "x", Changes: []Change{{}}}}); len(got) != 1 {
+		t.Error("a change with no kind must count as certain, failing closed")
+	}
 }
 
 func TestRefuseCertain(t *testing.T) {

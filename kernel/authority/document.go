@@ -24,9 +24,12 @@ type Authority struct {
 	Delegations       []Delegation       `json:"delegations,omitempty"`
 }
 
-// documentFields are the top-level fields, in the order the reference lists them.
+// documentFields are the top-level fields, in the order the reference lists
+// them. schema is optional and, when present, must name this format; it is
+// not kept, because it says which format the document is in, not what the
+// authority allows, so it takes no part in the digest.
 var documentFields = []string{
-	"effects", "reach", "max_concurrency", "max_fanout", "max_child_depth",
+	"schema", "effects", "reach", "max_concurrency", "max_fanout", "max_child_depth",
 	"max_spend_micro_usd", "packages", "standing_approvals", "delegations",
 }
 
@@ -61,6 +64,11 @@ func Parse(raw []byte) (*Authority, error) {
 func (a *Authority) setField(name string, v json.RawMessage) error {
 	var err error
 	switch name {
+	case "schema":
+		var s string
+		if s, err = str(name, v); err == nil && s != Schema {
+			err = docError(CodeInvalidValue, name, fmt.Sprintf("%q is not %s; this runx reads only that format", s, Schema))
+		}
 	case "effects":
 		a.Effects, err = enumField(name, v, ParseEffects)
 	case "reach":

@@ -110,6 +110,8 @@ func TestDigest(t *testing.T) {
 		// An empty standing_approvals list approves nothing, as no list does.
 		{`{"standing_approvals":[]}`, `{}`},
 		{`{"delegations":[]}`, `{}`},
+		// The schema names the format, not what the authority allows.
+		{`{"schema":"runx.authority.v1","effects":"ask"}`, `{"effects":"ask"}`},
 	}
 	for _, p := range same {
 		if digest(p[0]) != digest(p[1]) {
@@ -190,7 +192,8 @@ func TestParseRefusals(t *testing.T) {
 
 		// Unknown fields, at every level.
 		{"unknown top-level field", `{"effect":"ask"}`, CodeUnknownField, "effect"},
-		{"schema is not a field", `{"schema":"runx.authority.v1"}`, CodeUnknownField, "schema"},
+		{"another schema", `{"schema":"runx.authority.v2"}`, CodeInvalidValue, "schema"},
+		{"schema not a string", `{"schema":1}`, CodeInvalidType, "schema"},
 		{"unknown standing form", `{"standing_approvals":[{"files":{"paths":["a"]}}]}`, CodeUnknownField, "standing_approvals[0].files"},
 		{"unknown edits field", `{"standing_approvals":[{"edits":{"paths":["a"],"recursive":true}}]}`, CodeUnknownField, "standing_approvals[0].edits.recursive"},
 		{"unknown delegation field", `{"delegations":[{"connector":"c","terms":[{"verbs":["read"]}],"scope":"x"}]}`, CodeUnknownField, "delegations[0].scope"},

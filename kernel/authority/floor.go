@@ -74,13 +74,14 @@ func (d Decision) Err() error {
 func Floor(eff Effective, change Change, standing []StandingApproval) Decision {
 	d := Decision{Change: change}
 	switch change.Kind {
-	case ChangeNone, "":
+	case ChangeNone:
 		d.Verdict, d.Rule = VerdictAllow, "changes nothing"
 		return d
 	case ChangeEdit, ChangeCommand, ChangeProcessStart, ChangeOperationWrite, ChangeStoreWrite:
 	default:
-		// An unknown kind is a caller's bug; refusing keeps it from running
-		// unseen under a floor that does not know what it does.
+		// An unknown or missing kind is a caller's bug; refusing keeps it
+		// from running unseen under a floor that does not know what it does
+		// (a zero Change is not "no change": that must be said).
 		d.Verdict, d.Code, d.Rule = VerdictRefuse, CodeChangeInvalid, "the floor knows no change of this kind"
 		return d
 	}
