@@ -191,6 +191,11 @@ func (s *Store) put(r *Receipt, canonical []byte, root bool) error {
 	if err != nil {
 		return err
 	}
+	// A cheap guard against a caller pairing one receipt with another's
+	// bytes, which would file them under the wrong name and index line.
+	if !bytes.Contains(canonical, []byte(`,"id":"`+r.ID+`","schema":`)) {
+		return refuse(CodeMalformed, fmt.Sprintf("the bytes given are not receipt %s; pass the bytes Seal returned with it", r.ID), nil)
+	}
 	if root {
 		if err := syncStore(s.dir); err != nil {
 			return fmt.Errorf("flush receipt store before root %s: %w", r.ID, err)
@@ -201,7 +206,7 @@ func (s *Store) put(r *Receipt, canonical []byte, root bool) error {
 		return fmt.Errorf("store receipt %s: %w", r.ID, err)
 	}
 	if !created {
-		existing, err := os.ReadFile(p)
+		existing, err := readFile(p)
 		if err != nil {
 			return fmt.Errorf("store receipt %s: %w", r.ID, err)
 		}
@@ -211,6 +216,10 @@ func (s *Store) put(r *Receipt, canonical []byte, root bool) error {
 		return nil
 	}
 	if err := s.appendIndex(entryOf(r, root), root); err != nil {
+		// Unindexed, the file would turn a retry into a silent no-op.
+		// Nothing can have committed it yet, so taking it back keeps the
+		// store append-only in every sense a reader can see.
+		os.Remove(p)
 		return err
 	}
 	if root {

@@ -238,6 +238,11 @@ func TestPutRefusesBadInput(t *testing.T) {
 	bad := *x.r
 	bad.ID = "sha256:../../etc/passwd"
 	wantCode(t, st.Put(&bad, x.bytes), CodeIDInvalid)
+	other := seal(t, newTestSigner(t, "bad"), stepBody("run-1", "other"))
+	wantCode(t, st.Put(x.r, other.bytes), CodeMalformed)
+	if entries, _ := os.ReadDir(st.Dir()); len(entries) != 1 {
+		t.Fatalf("refused puts left %d entries, want only the index", len(entries))
+	}
 }
 
 func TestGetRefusals(t *testing.T) {

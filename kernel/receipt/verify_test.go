@@ -44,14 +44,15 @@ func TestVerifyRoundTrip(t *testing.T) {
 func TestVerifyAnyByteChangedIsInvalid(t *testing.T) {
 	st := newTestStore(t)
 	sg := newTestSigner(t, "own")
-	tr := buildTree(t, st, sg)
+	child := sealAndPut(t, st, sg, stepBody("run-1", "child"))
+	root := sealAndPutRoot(t, st, sg, runBody("run-1", child.ref))
 	keys := NewKeySet(sg.PublicKey())
-	for _, target := range []sealed{tr.root, tr.childRun} {
+	for _, target := range []sealed{root, child} {
 		for i := range target.bytes {
 			changed := append([]byte(nil), target.bytes...)
 			changed[i] = flip(changed[i])
 			overwrite(t, st, target.r.ID, changed)
-			rep := Verify(context.Background(), st, tr.root.r.ID, keys, Limits{})
+			rep := Verify(context.Background(), st, root.r.ID, keys, Limits{})
 			if rep.Status != StatusInvalid {
 				t.Fatalf("byte %d of %s changed (%q -> %q): status %s", i, target.r.ID, target.bytes[i], changed[i], rep.Status)
 			}
@@ -387,7 +388,7 @@ func TestVerifyNonCanonicalCommittedChild(t *testing.T) {
 			st := newTestStore(t)
 			child := seal(t, sg, stepBody("run-1", "c"))
 			stored := tt.make(child.bytes)
-			put(t, st, sealed{r: child.r, bytes: stored})
+			overwrite(t, st, child.r.ID, stored) // as another signer's store would hold it
 			root := sealAndPutRoot(t, st, sg, runBody("run-1", ChildRef{ReceiptID: child.r.ID, SignedDigest: canon.DigestBytes(stored)}))
 			rep := Verify(context.Background(), st, root.r.ID, NewKeySet(sg.PublicKey()), Limits{})
 			wantProblem(t, rep, StatusInvalid, tt.code, child.r.ID)
