@@ -21,27 +21,36 @@ import (
 // reaching further does not mean reading credentials. An unset reach is
 // treated as workspace, so a missing decision fails closed.
 func CheckPath(reach Reach, workspaceRoot string, inputRoots []string, p string) error {
-	return checkPath(reach, "reach "+reachName(reach), workspaceRoot, inputRoots, p)
+	return checkPath(reach, nil, workspaceRoot, inputRoots, p)
 }
 
 // CheckPath is CheckPath under e's reach, naming the layer that set it.
 func (e Effective) CheckPath(workspaceRoot string, inputRoots []string, p string) error {
-	return checkPath(e.Reach, "reach "+reachName(e.Reach)+" ("+e.ReachFrom.String()+")", workspaceRoot, inputRoots, p)
+	return checkPath(e.Reach, &e.ReachFrom, workspaceRoot, inputRoots, p)
 }
 
-func reachName(r Reach) string {
+// reachRule names the reach that refused and, when known, its layer. It is
+// built only on refusal: a listing checks every entry, and an allowed path
+// should cost no allocation.
+func reachRule(r Reach, from *Source) string {
+	rule := "reach workspace"
 	if r == ReachInputs {
-		return "inputs"
+		rule = "reach inputs"
 	}
-	return "workspace"
+	if from != nil {
+		rule += " (" + from.String() + ")"
+	}
+	return rule
 }
 
-func checkPath(reach Reach, rule, workspaceRoot string, inputRoots []string, p string) error {
-	if err := checkClean(rule, workspaceRoot, p); err != nil {
-		return err
+func checkPath(reach Reach, from *Source, workspaceRoot string, inputRoots []string, p string) error {
+	if !cleanAbsolute(workspaceRoot) || !cleanAbsolute(p) {
+		return notClean(reach, from, workspaceRoot, p)
 	}
-	if err := checkClean(rule, inputRoots...); err != nil {
-		return err
+	for _, root := range inputRoots {
+		if !cleanAbsolute(root) {
+			return notClean(reach, from, root)
+		}
 	}
 	rel, ok := within(workspaceRoot, p)
 	if !ok && reach == ReachInputs {
@@ -53,34 +62,35 @@ func checkPath(reach Reach, rule, workspaceRoot string, inputRoots []string, p s
 	}
 	if !ok {
 		if reach == ReachInputs {
-			return refusal(CodeReachOutsideInputs, rule,
+			return refusal(CodeReachOutsideInputs, reachRule(reach, from),
 				"path "+strconv.Quote(p)+" is outside the workspace and every root the run's inputs name")
 		}
-		return refusal(CodeReachOutsideWorkspace, rule, "path "+strconv.Quote(p)+" is outside the workspace")
+		return refusal(CodeReachOutsideWorkspace, reachRule(reach, from), "path "+strconv.Quote(p)+" is outside the workspace")
 	}
 	if rel == "" {
 		return nil
 	}
-	for seg := range strings.SplitSeq(rel, "/") {
-		if dir, bad := protectedDir(seg); bad {
-			return refusal(CodeReachProtectedDir, rule+"; protected directory "+dir,
-				"path "+strconv.Quote(p)+" is inside "+strings.TrimSuffix(dir, "/")+", which no tool reaches")
-		}
+	pattern, secret := IsSecretPath(rel)
+	if !secret {
+		return nil
 	}
-	if pattern, secret := IsSecretPath(rel); secret {
-		return refusal(CodeReachSecretRefused, rule+"; secret pattern "+pattern,
-			"path "+strconv.Quote(p)+" is a secret no tool may touch")
+	if pattern == SecretGitDir || pattern == SecretRunxDir {
+		// Named apart from secrets: git's and runx's own state is out of
+		// reach as a place, whatever the file in it holds.
+		return refusal(CodeReachProtectedDir, reachRule(reach, from)+"; protected directory "+pattern,
+			"path "+strconv.Quote(p)+" is inside "+strings.TrimSuffix(pattern, "/")+", which no tool reaches")
 	}
-	return nil
+	return refusal(CodeReachSecretRefused, reachRule(reach, from)+"; secret pattern "+pattern,
+		"path "+strconv.Quote(p)+" is a secret no tool may touch")
 }
 
-// checkClean refuses any path that is not clean and absolute: the caller
-// must clean and resolve paths first, and guessing would let "a/../b"
-// mean something other than what was checked.
-func checkClean(rule string, paths ...string) error {
+// notClean refuses the first path that is not clean and absolute: the
+// caller must clean and resolve paths first, and guessing would let
+// "a/../b" mean something other than what was checked.
+func notClean(reach Reach, from *Source, paths ...string) error {
 	for _, p := range paths {
 		if !cleanAbsolute(p) {
-			return refusal(CodeReachPathInvalid, rule, "path "+strconv.Quote(p)+" is not a clean absolute path")
+			return refusal(CodeReachPathInvalid, reachRule(reach, from), "path "+strconv.Quote(p)+" is not a clean absolute path")
 		}
 	}
 	return nil
@@ -92,12 +102,14 @@ func within(root, p string) (string, bool) {
 	if p == root {
 		return "", true
 	}
-	prefix := root
-	if !strings.HasSuffix(prefix, "/") { // "/" and "C:/" already end in one
-		prefix += "/"
+	if !strings.HasPrefix(p, root) {
+		return "", false
 	}
-	if rest, ok := strings.CutPrefix(p, prefix); ok {
-		return rest, true
+	if strings.HasSuffix(root, "/") { // "/" and "C:/" already end in one
+		return p[len(root):], true
+	}
+	if p[len(root)] == '/' {
+		return p[len(root)+1:], true
 	}
 	return "", false
 }

@@ -80,3 +80,19 @@ func TestEffectiveCheckPathNamesTheLayer(t *testing.T) {
 	}
 	wantCode(t, Narrow().CheckPath("/w", []string{"/d"}, "/d/x"), "")
 }
+
+// TestCheckPathAllowedDoesNotAllocate: listings check every entry, so an
+// allowed path must cost no allocation.
+func TestCheckPathAllowedDoesNotAllocate(t *testing.T) {
+	eff := Narrow(Layer{Kind: LayerHost, Reach: ReachWorkspace})
+	roots := []string{"/data"}
+	allocs := testing.AllocsPerRun(100, func() {
+		if CheckPath(ReachInputs, "/w", roots, "/data/src/deep/file.go") != nil ||
+			eff.CheckPath("/w", roots, "/w/src/main.go") != nil {
+			t.Fatal("refused")
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("an allowed path cost %v allocations", allocs)
+	}
+}

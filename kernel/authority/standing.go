@@ -206,7 +206,11 @@ func cleanRelative(p string) bool {
 	if p == "" || strings.ContainsAny(p, "\\\x00") {
 		return false
 	}
-	for seg := range strings.SplitSeq(p, "/") {
+	// strings.Cut rather than SplitSeq: the floor checks every path of an
+	// edit, and the iterator allocates where this loop does not.
+	for rest, more := p, true; more; {
+		var seg string
+		seg, rest, more = strings.Cut(rest, "/")
 		if seg == "" || seg == "." || seg == ".." {
 			return false
 		}
