@@ -6,11 +6,12 @@ import (
 	"os"
 )
 
-// maxReceiptSize bounds what is read for one receipt. The largest receipt
-// runx writes is a script step committing 10,000 calls, about 1.6 MB; the
-// bound keeps a planted oversized file from defeating the verifier's memory
-// bound.
-const maxReceiptSize = 64 << 20
+// maxReceiptSize bounds one receipt, written or read. The widest receipt the
+// tree bound admits commits 30,001 children at about 180 bytes each, some
+// 5.4 MB; the cap leaves room above that and keeps a planted oversized file
+// from defeating the verifier's memory bound. Seal refuses to make a receipt
+// no verifier would read.
+const maxReceiptSize = 8 << 20
 
 // writeExclusive creates path holding data, syncing it when durable. created
 // is false, with no error, when the file already exists. A failed write

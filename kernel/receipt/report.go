@@ -34,7 +34,7 @@ const (
 type Report struct {
 	Status    string    `json:"status"`
 	ReceiptID string    `json:"receipt_id"` // the root that was verified
-	Receipts  int       `json:"receipts"`   // receipts read
+	Receipts  int       `json:"receipts"`   // receipts reached, counted against the bound
 	Depth     int       `json:"depth"`      // deepest level reached below the root
 	Problems  []Problem `json:"problems,omitempty"`
 	// ProblemsOmitted counts problems past Limits.MaxProblems; they still

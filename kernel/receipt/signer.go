@@ -57,8 +57,11 @@ func (s *Signer) Seal(body Body) (*Receipt, []byte, error) {
 		PublicKey: s.pubBase64,
 		Value:     base64.StdEncoding.EncodeToString(ed25519.Sign(s.key, bodyBytes)),
 	}
-	r := &Receipt{Schema: Schema, ID: id, Body: body, Signature: sig}
-	return r, assemble(bodyBytes, id, sig), nil
+	whole := assemble(bodyBytes, id, sig)
+	if len(whole) > maxReceiptSize {
+		return nil, nil, bodyInvalid(fmt.Sprintf("the receipt would be %d bytes; a receipt holds at most %d", len(whole), maxReceiptSize))
+	}
+	return &Receipt{Schema: Schema, ID: id, Body: body, Signature: sig}, whole, nil
 }
 
 // assemble writes the canonical receipt around the canonical body instead of

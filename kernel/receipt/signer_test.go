@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/runxhq/runx/kernel/contract/canon"
@@ -107,6 +108,7 @@ func TestSealRefusesInvalidBody(t *testing.T) {
 		{"bad child id", func(b *Body) { b.Children = []ChildRef{{ReceiptID: "x", SignedDigest: ref.SignedDigest}} }},
 		{"bad child signed digest", func(b *Body) { b.Children = []ChildRef{{ReceiptID: ref.ReceiptID}} }},
 		{"child committed twice", func(b *Body) { b.Children = []ChildRef{ref, ref} }},
+		{"larger than any verifier reads", func(b *Body) { b.Extra = map[string]any{"blob": strings.Repeat("a", maxReceiptSize)} }},
 	}
 	s := newTestSigner(t, "refuse")
 	for _, tt := range tests {

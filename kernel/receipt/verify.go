@@ -60,7 +60,8 @@ type walker struct {
 	trust map[string]bool
 
 	seq      int // visits so far; orders problems
-	receipts int
+	receipts int // reached, counted against the bound
+	pending  int // committed by a receipt reached, not yet visited
 	depth    int
 	stopped  bool
 }
@@ -94,16 +95,25 @@ func (w *walker) visit(id string, depth int, commitment, parent string) {
 		add(true, CodeTreeTooDeep, fmt.Sprintf("receipt is %d levels below the root; a tree may hold at most %d", depth, w.limits.MaxDepth))
 		return
 	}
-	if w.receipts >= w.limits.MaxReceipts {
-		add(true, CodeTreeTooLarge, fmt.Sprintf("receipt would be number %d in this tree; a tree may hold at most %d receipts", w.receipts+1, w.limits.MaxReceipts))
-		w.stopped = true
-		return
-	}
 	w.seen[key] = struct{}{}
 	w.receipts++
 	w.depth = max(w.depth, depth)
 
-	for _, c := range w.check(seq, id, commitment, parent) {
+	children := w.check(seq, id, commitment, parent)
+	// Every child committed is one more receipt in the tree, so a list
+	// that does not fit in what is left of the bound is refused before any
+	// of it is walked. Reserving the children this way also bounds the
+	// child lists held on the path to MaxReceipts entries in all.
+	if w.receipts+w.pending+len(children) > w.limits.MaxReceipts {
+		add(true, CodeTreeTooLarge, fmt.Sprintf(
+			"receipt commits %d children, which would take the tree past %d receipts (%d reached, %d more committed)",
+			len(children), w.limits.MaxReceipts, w.receipts, w.pending))
+		w.stopped = true
+		return
+	}
+	w.pending += len(children)
+	for _, c := range children {
+		w.pending--
 		w.visit(c.ReceiptID, depth+1, c.SignedDigest, id)
 	}
 }

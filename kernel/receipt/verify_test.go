@@ -280,15 +280,17 @@ func TestVerifySizeBound(t *testing.T) {
 	st := newTestStore(t)
 	sg := newTestSigner(t, "own")
 	keys := NewKeySet(sg.PublicKey())
-	tr := buildTree(t, st, sg) // 5 receipts; depth-first order: root, a, child run, child step, b
+	tr := buildTree(t, st, sg) // 5 receipts: root, a -> child run -> child step, b
 
 	if rep := Verify(context.Background(), st, tr.root.r.ID, keys, Limits{MaxReceipts: 5}); rep.Status != StatusVerified {
 		t.Fatalf("5 receipts under a bound of 5: %s", describe(rep))
 	}
+	// The child run's one child would be the fifth receipt: the child run
+	// is named, and nothing below it is read.
 	rep := Verify(context.Background(), st, tr.root.r.ID, keys, Limits{MaxReceipts: 4})
-	wantProblem(t, rep, StatusInvalid, CodeTreeTooLarge, tr.stepB.r.ID)
-	if rep.Receipts != 4 {
-		t.Fatalf("read %d receipts under a bound of 4", rep.Receipts)
+	wantProblem(t, rep, StatusInvalid, CodeTreeTooLarge, tr.childRun.r.ID)
+	if rep.Receipts != 3 {
+		t.Fatalf("read %d receipts under a bound of 4, want 3", rep.Receipts)
 	}
 	if got := (Limits{MaxReceipts: 1 << 30}).normalized().MaxReceipts; got != MaxTreeReceipts {
 		t.Fatalf("MaxReceipts above the bound narrowed to %d", got)
@@ -438,5 +440,23 @@ func TestVerifyReportIsDeterministic(t *testing.T) {
 	}
 	if !strings.Contains(first, refs[0].ReceiptID) || strings.Contains(first, refs[39].ReceiptID) {
 		t.Fatalf("the kept problems are not the first in walk order: %s", first)
+	}
+}
+
+// A receipt committing more children than the bound has room for is refused
+// before any child is read, so a wide list cannot be followed by more wide
+// lists down the path.
+func TestVerifyRefusesAnOversizedChildList(t *testing.T) {
+	st := newTestStore(t)
+	sg := newTestSigner(t, "own")
+	var refs []ChildRef
+	for i := range 6 {
+		refs = append(refs, seal(t, sg, stepBody("run-1", fmt.Sprintf("s%d", i))).ref) // never stored
+	}
+	root := sealAndPutRoot(t, st, sg, runBody("run-1", refs...))
+	rep := Verify(context.Background(), st, root.r.ID, NewKeySet(sg.PublicKey()), Limits{MaxReceipts: 6})
+	wantProblem(t, rep, StatusInvalid, CodeTreeTooLarge, root.r.ID)
+	if rep.Receipts != 1 || len(rep.Problems) != 1 {
+		t.Fatalf("walked past the refusal: %d receipts, problems %s", rep.Receipts, describe(rep))
 	}
 }
