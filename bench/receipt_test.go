@@ -19,7 +19,7 @@ import (
 	"github.com/runxhq/runx/kernel/receipt"
 )
 
-// receiptBenchSigner signs with a key derived from a label so runs compare.
+// receiptBenchSigner signs with a fixed key so every run writes the same bytes.
 func receiptBenchSigner(tb testing.TB) *receipt.Signer {
 	tb.Helper()
 	seed := sha256.Sum256([]byte("runx bench receipt key"))
