@@ -9,7 +9,8 @@
 //     (runx.authority.v1): Parse, strict (unknown fields, wrong types and
 //     duplicate keys refused, each with a stable code), and Digest over its
 //     RFC 8785 canonical form. A nil *Authority means no host stated one; an
-//     explicit {} is a stated, empty authority and stays so.
+//     explicit {} is a stated, empty authority and stays so. An optional
+//     "schema" member must name runx.authority.v1.
 //   - The lattice: effects none < ask < allow, reach workspace < inputs.
 //     Narrow takes the narrowest of the host, method, step and call layers;
 //     Effective.Then narrows further (a turn's call under its agent step's),

@@ -146,7 +146,9 @@ func ConcurrencyFor(stepConcurrency, authority, hostCeiling int) int {
 // variable unset) gives def. Anything else must be a positive decimal
 // integer written with digits only: a sign, space, fraction or zero is
 // refused rather than guessed at, because a run must not start under a
-// ceiling the host did not mean.
+// ceiling the host did not mean. A ceiling that is itself bounded, as
+// RUNX_MAX_RECEIPTS is by the tree bound every verifier holds, is narrowed
+// to that bound by the caller with min: a host may ask for fewer, never more.
 func ParseHostCeiling(s string, def int) (int, error) {
 	if s == "" {
 		return def, nil
