@@ -72,9 +72,19 @@ func appendOK(t testing.TB, d driver.Driver, s driver.Stream, expected *int64, k
 	t.Helper()
 	r, err := d.Append(ctxFor(t), driver.AppendRequest{Stream: s, ExpectedVersion: expected, IdempotencyKey: key, Event: event})
 	if err != nil {
-		t.Fatalf("append %s: %v", key, err)
+		t.Fatalf("append %s: %s", key, describe(err))
 	}
 	return r
+}
+
+// describe prints an error with its evidence, which names the provider's
+// own error for a driver author to act on.
+func describe(err error) string {
+	var e *driver.Error
+	if errors.As(err, &e) && len(e.Evidence) > 0 {
+		return fmt.Sprintf("%v %v", err, e.Evidence)
+	}
+	return fmt.Sprint(err)
 }
 
 // appendN appends n events with keys "<prefix>-<i>" and expected versions.
@@ -113,7 +123,7 @@ func readAll(t testing.TB, d driver.Driver, s driver.Stream) []driver.Event {
 	for {
 		page, err := d.Read(ctxFor(t), driver.ReadRequest{Stream: s, AfterVersion: version(after), Limit: driver.MaxPageEvents})
 		if err != nil {
-			t.Fatalf("read after %d: %v", after, err)
+			t.Fatalf("read after %d: %s", after, describe(err))
 		}
 		all = append(all, page.Events...)
 		if !page.HasMore {
@@ -130,7 +140,7 @@ func head(t testing.TB, d driver.Driver, s driver.Stream) driver.Head {
 	t.Helper()
 	h, err := d.InspectKey(ctxFor(t), driver.InspectRequest{Stream: s})
 	if err != nil {
-		t.Fatalf("inspect: %v", err)
+		t.Fatalf("inspect: %s", describe(err))
 	}
 	return h
 }

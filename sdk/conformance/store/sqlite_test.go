@@ -11,6 +11,7 @@ import (
 )
 
 func TestSQLite(t *testing.T) {
+	t.Parallel()
 	store.Run(t, func(t testing.TB) driver.Driver {
 		d, err := sqlite.Open(context.Background(), sqlite.Config{
 			Path: filepath.Join(t.TempDir(), "store.sqlite"),

@@ -1,0 +1,134 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/runxhq/runx/plugins/store/driver"
+)
+
+// Read reads one page and its head in one statement, so one snapshot.
+func (d *Driver) Read(ctx context.Context, req driver.ReadRequest) (driver.ReadResult, error) {
+	plan, err := driver.PrepareRead(req, d.limits)
+	if err != nil {
+		return driver.ReadResult{}, err
+	}
+	leave, err := d.enter()
+	if err != nil {
+		return driver.ReadResult{}, err
+	}
+	defer leave()
+	s := plan.Stream
+	var (
+		version    int64
+		projection string
+		events     []driver.Event
+	)
+	err = d.pool.with(ctx, func(conn *pgx.Conn) error {
+		version, projection, events = 0, "", make([]driver.Event, 0, plan.Limit)
+		var rows pgx.Rows
+		var err error
+		if plan.AfterVersion != nil {
+			rows, err = conn.Query(ctx, stmtPageFw, s.Source, s.Resource.Name, s.Key, *plan.AfterVersion, plan.Limit)
+		} else {
+			rows, err = conn.Query(ctx, stmtPageTl, s.Source, s.Resource.Name, s.Key, plan.Limit)
+		}
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				ev                       *int64
+				key, typ, digest, evProj *string
+				at                       *time.Time
+				data                     []byte
+			)
+			if err := rows.Scan(&version, &projection, &ev, &key, &typ, &digest, &evProj, &at, &data); err != nil {
+				return err
+			}
+			if ev == nil || key == nil || typ == nil || digest == nil || evProj == nil || at == nil {
+				continue // the head row alone: no events after the cursor
+			}
+			events = append(events, driver.Event{
+				Version: *ev, Type: *typ, Digest: *digest, ProjectionDigest: *evProj,
+				IdempotencyKey: *key, CommittedAt: at.UTC(), Data: data,
+			})
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return driver.ReadResult{}, d.failure("read", "", err)
+	}
+	if plan.AfterVersion == nil {
+		slices.Reverse(events) // the tail was read newest first
+	}
+	return plan.Finish(Provider, version, projection, events)
+}
+
+// InspectKey reads a stream's head row.
+func (d *Driver) InspectKey(ctx context.Context, req driver.InspectRequest) (driver.Head, error) {
+	if err := driver.PrepareInspect(req); err != nil {
+		return driver.Head{}, err
+	}
+	leave, err := d.enter()
+	if err != nil {
+		return driver.Head{}, err
+	}
+	defer leave()
+	h := driver.EmptyHead(Provider, req.Stream)
+	var at time.Time
+	err = d.pool.with(ctx, func(conn *pgx.Conn) error {
+		return conn.QueryRow(ctx, stmtHead, req.Source, req.Resource.Name, req.Key).
+			Scan(&h.Version, &h.LastEventType, &h.LastEventDigest, &h.ProjectionDigest, &at)
+	})
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return h, nil
+	case err != nil:
+		return driver.Head{}, d.failure("inspect", "", err)
+	}
+	h.LastEventRef = driver.EventRef(req.Resource.Name, req.Key, h.Version)
+	h.CommittedAt = at.UTC()
+	return h, nil
+}
+
+// ListKeys pages through a resource's head rows in key order.
+func (d *Driver) ListKeys(ctx context.Context, req driver.ListRequest) (driver.ListResult, error) {
+	plan, err := driver.PrepareList(req, d.limits)
+	if err != nil {
+		return driver.ListResult{}, err
+	}
+	leave, err := d.enter()
+	if err != nil {
+		return driver.ListResult{}, err
+	}
+	defer leave()
+	var heads []driver.Head
+	err = d.pool.with(ctx, func(conn *pgx.Conn) error {
+		heads = nil
+		rows, err := conn.Query(ctx, stmtList, plan.Source, plan.Resource.Name, plan.AfterKey, plan.Limit+1)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var h driver.Head
+			var at time.Time
+			if err := rows.Scan(&h.Key, &h.Version, &h.LastEventType, &h.LastEventDigest, &h.ProjectionDigest, &at); err != nil {
+				return err
+			}
+			h.CommittedAt = at.UTC()
+			heads = append(heads, h)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return driver.ListResult{}, d.failure("list", "", err)
+	}
+	return plan.Finish(Provider, heads)
+}
