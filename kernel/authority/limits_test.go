@@ -86,6 +86,9 @@ func TestLimit(t *testing.T) {
 	if _, ok := unset.Value(); ok || !unset.IsZero() || unset.Int() != 0 || !unset.Allows(math.MaxInt64) {
 		t.Error("an unstated limit bounds nothing")
 	}
+	if LimitOf(7).Int() != 7 {
+		t.Error("Int is the stated bound")
+	}
 	zero := LimitOf(0)
 	if n, ok := zero.Value(); !ok || n != 0 || zero.IsZero() || zero.Allows(1) || !zero.Allows(0) {
 		t.Error("a stated 0 is a real bound")
