@@ -43,7 +43,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		return refuse(err)
 	}
 	childID := childRunID(rc.rec.RunID, local)
-	rec, err := rc.e.Journal.GetRun(ctx, childID)
+	rec, err := rc.e.Journal.GetRun(durable(ctx), childID)
 	var childInputs map[string]any
 	if err != nil {
 		if contract.CodeOf(err) != "run_not_found" {
@@ -58,7 +58,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		if err != nil {
 			return stepRun{err: err}
 		}
-		if err := rc.e.Journal.CreateRun(ctx, rec); err != nil {
+		if err := rc.e.Journal.CreateRun(durable(ctx), rec); err != nil {
 			return stepRun{err: err}
 		}
 	} else if err := json.Unmarshal(rec.Inputs, &childInputs); err != nil {

@@ -80,7 +80,7 @@ func (e *Engine) close(ctx context.Context, rec *journal.Run, doc *contract.Resu
 
 // closeRun seals one run (its open children first) with a host close.
 func (e *Engine) closeRun(ctx context.Context, rec *journal.Run, closeAs string) (*contract.SkillRun, receipt.ChildRef, error) {
-	children, err := e.Journal.Children(ctx, rec.RunID)
+	children, err := e.Journal.Children(durable(ctx), rec.RunID)
 	if err != nil {
 		return nil, receipt.ChildRef{}, err
 	}
@@ -91,7 +91,7 @@ func (e *Engine) closeRun(ctx context.Context, rec *journal.Run, closeAs string)
 			}
 		}
 	}
-	steps, err := e.Journal.Steps(ctx, rec.RunID)
+	steps, err := e.Journal.Steps(durable(ctx), rec.RunID)
 	if err != nil {
 		return nil, receipt.ChildRef{}, err
 	}

@@ -97,10 +97,10 @@ const (
 // request pauses the run.
 func (rc *runCtx) drive(ctx context.Context) *outcome {
 	var err error
-	if rc.recorded, err = rc.e.Journal.Steps(ctx, rc.rec.RunID); err != nil {
+	if rc.recorded, err = rc.e.Journal.Steps(durable(ctx), rc.rec.RunID); err != nil {
 		return internalFailure(err)
 	}
-	if rc.decisions, err = rc.e.Journal.Decisions(ctx, rc.rec.RunID); err != nil {
+	if rc.decisions, err = rc.e.Journal.Decisions(durable(ctx), rc.rec.RunID); err != nil {
 		return internalFailure(err)
 	}
 	rc.budget.replay(1) // this run's own receipt

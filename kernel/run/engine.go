@@ -85,7 +85,7 @@ func (e *Engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := e.Journal.CreateRun(ctx, rec); err != nil {
+	if err := e.Journal.CreateRun(durable(ctx), rec); err != nil {
 		return nil, err
 	}
 	drv, err := e.Journal.Drive(rec.RunID)
@@ -146,3 +146,7 @@ func (e *Engine) hook(point string) {
 
 // SetHook installs a function called at named points of a run (tests only).
 func (e *Engine) SetHook(fn func(point string)) { e.hooks = fn }
+
+// durable is the context run records are written under: a stop request
+// admits no further step, but what happened is always recorded.
+func durable(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }

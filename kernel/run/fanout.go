@@ -111,7 +111,7 @@ func (rc *runCtx) settleFanOut(ctx context.Context, step *pkg.Step, results []st
 	if err != nil {
 		return stepRun{err: err}
 	}
-	if err := rc.e.Journal.RecordStep(ctx, rec); err != nil {
+	if err := rc.e.Journal.RecordStep(durable(ctx), rec); err != nil {
 		return stepRun{err: err}
 	}
 	return stepRun{settled: s}

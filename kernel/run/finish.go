@@ -82,7 +82,7 @@ func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 	env := rc.envelope(out)
 	env.Status, env.Outcome, env.SealReason, env.ReceiptID, env.Result, env.Error = contract.StatusSealed, out.outcome, out.reason, r.ID, result, out.failure
 	envJSON, _ := json.Marshal(env)
-	if err := e.Journal.Seal(ctx, rc.rec.RunID, out.outcome, out.reason, r.ID, envJSON); err != nil {
+	if err := e.Journal.Seal(durable(ctx), rc.rec.RunID, out.outcome, out.reason, r.ID, envJSON); err != nil {
 		return nil, receipt.ChildRef{}, err
 	}
 	return env, ref, nil
@@ -135,7 +135,7 @@ func (e *Engine) pause(ctx context.Context, rc *runCtx, out *outcome) (*contract
 		byRun[rc.rec.RunID] = nil
 	}
 	for runID, reqs := range byRun {
-		if err := e.Journal.Pause(ctx, runID, reqs); err != nil {
+		if err := e.Journal.Pause(durable(ctx), runID, reqs); err != nil {
 			return nil, err
 		}
 	}
@@ -158,14 +158,14 @@ func (e *Engine) pause(ctx context.Context, rc *runCtx, out *outcome) (*contract
 func (e *Engine) pauseAncestors(ctx context.Context, byRun map[string][]*journal.Request) error {
 	for runID := range byRun {
 		for {
-			r, err := e.Journal.GetRun(ctx, runID)
+			r, err := e.Journal.GetRun(durable(ctx), runID)
 			if err != nil || r.ParentRunID == "" {
 				break
 			}
 			if _, done := byRun[r.ParentRunID]; done {
 				break
 			}
-			if err := e.Journal.Pause(ctx, r.ParentRunID, nil); err != nil {
+			if err := e.Journal.Pause(durable(ctx), r.ParentRunID, nil); err != nil {
 				return err
 			}
 			runID = r.ParentRunID
@@ -235,7 +235,7 @@ func (e *Engine) SealRefused(ctx context.Context, st Start, cause error) (*contr
 	if err != nil {
 		return nil, err
 	}
-	if err := e.Journal.CreateRun(ctx, rec); err != nil {
+	if err := e.Journal.CreateRun(durable(ctx), rec); err != nil {
 		return nil, err
 	}
 	rc := newRunCtx(e, rec, st.Package, st.Method, nil, &budget{limit: 1}, 0, "")

@@ -70,10 +70,11 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 		return stepRun{err: err}
 	}
 	wait := stepRun{waiting: []pending{{Request: req, runID: rc.rec.RunID, local: local}}}
-	var d *journal.Decision
-	if step.Kind == pkg.KindAgent {
-		d = rc.answers[req.Address]
-	} else {
+	// An answer this resume brought wins; otherwise a decision admitted by an
+	// earlier driver that died before using it is used now.
+	d := rc.answers[req.Address]
+	fresh := d != nil
+	if d == nil {
 		d = rc.decisions[local]
 	}
 	if d == nil || d.RequestDigest != req.RequestDigest {
@@ -111,14 +112,14 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 	if err != nil {
 		return stepRun{err: err}
 	}
-	if step.Kind == pkg.KindAgent {
+	if fresh {
 		// The answer becomes the run's only now, with the step it settled.
-		if err := rc.e.Journal.AdmitDecisions(ctx, rc.rec.RunID, []*journal.Decision{d}); err != nil {
+		if err := rc.e.Journal.AdmitDecisions(durable(ctx), rc.rec.RunID, []*journal.Decision{d}); err != nil {
 			return stepRun{err: err}
 		}
 	}
 	rc.e.hook("before_decision_used")
-	if err := rc.e.Journal.UseDecision(ctx, rc.rec.RunID, local, rec); err != nil {
+	if err := rc.e.Journal.UseDecision(durable(ctx), rc.rec.RunID, local, rec); err != nil {
 		return stepRun{err: err}
 	}
 	return stepRun{settled: s}

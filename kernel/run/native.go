@@ -27,7 +27,7 @@ func runReadTool(ctx context.Context, rc *runCtx, inputs map[string]any) (any, *
 	if runID == "" {
 		runID = rc.rec.RunID
 		for r := rc.rec; r.ParentRunID != ""; {
-			parent, err := rc.e.Journal.GetRun(ctx, r.ParentRunID)
+			parent, err := rc.e.Journal.GetRun(durable(ctx), r.ParentRunID)
 			if err != nil {
 				return nil, contract.BodyOf(err)
 			}

@@ -55,7 +55,7 @@ type RunEvent struct {
 // included, addressed from it), what it was answered, and its events after a
 // cursor.
 func (e *Engine) ReadRun(ctx context.Context, runID, after string) (*RunRead, error) {
-	rec, err := e.Journal.GetRun(ctx, runID)
+	rec, err := e.Journal.GetRun(durable(ctx), runID)
 	if err != nil {
 		return nil, err
 	}
@@ -78,14 +78,14 @@ func (e *Engine) ReadRun(ctx context.Context, runID, after string) (*RunRead, er
 	if err := e.collectWaiting(ctx, rec.RunID, "", &out.Waiting); err != nil {
 		return nil, err
 	}
-	decisions, err := e.Journal.Decisions(ctx, runID)
+	decisions, err := e.Journal.Decisions(durable(ctx), runID)
 	if err != nil {
 		return nil, err
 	}
 	for _, d := range decisions {
 		out.Answered = append(out.Answered, AnsweredRequest{Address: d.Address, Lane: d.Lane, RequestDigest: d.RequestDigest, Used: d.Used, Value: d.Value})
 	}
-	steps, err := e.Journal.Steps(ctx, runID)
+	steps, err := e.Journal.Steps(durable(ctx), runID)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func (e *Engine) ReadRun(ctx context.Context, runID, after string) (*RunRead, er
 		out.Steps = append(out.Steps, *s)
 	}
 	sortSteps(out.Steps)
-	events, err := e.Journal.Events(ctx, runID, afterSeq)
+	events, err := e.Journal.Events(durable(ctx), runID, afterSeq)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func (e *Engine) ReadRun(ctx context.Context, runID, after string) (*RunRead, er
 		out.Events[ev.Stream] = append(out.Events[ev.Stream], RunEvent{Cursor: c, Type: ev.Type, Data: ev.Data, At: ev.At})
 		out.Cursor = c
 	}
-	children, err := e.Journal.Children(ctx, runID)
+	children, err := e.Journal.Children(durable(ctx), runID)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +115,7 @@ func (e *Engine) ReadRun(ctx context.Context, runID, after string) (*RunRead, er
 // collectWaiting gathers the open requests of a run and its paused children,
 // each addressed from the run read.
 func (e *Engine) collectWaiting(ctx context.Context, runID, prefix string, into *[]contract.Request) error {
-	reqs, err := e.Journal.Requests(ctx, runID)
+	reqs, err := e.Journal.Requests(durable(ctx), runID)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func (e *Engine) collectWaiting(ctx context.Context, runID, prefix string, into 
 		*into = append(*into, contract.Request{Address: addr, Kind: r.Kind, RequestDigest: r.RequestDigest, Payload: r.Payload,
 			Summary: contract.RequestSummary{PayloadDigest: payloadDigest(r.Payload)}})
 	}
-	children, err := e.Journal.Children(ctx, runID)
+	children, err := e.Journal.Children(durable(ctx), runID)
 	if err != nil {
 		return err
 	}

@@ -61,7 +61,7 @@ func entriesOf(doc *contract.ResumeDocument) int {
 // entry that names no request the run waits on, or binds another digest,
 // refuses the whole document and changes nothing.
 func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.SkillRun, error) {
-	rec, err := e.Journal.GetRun(ctx, req.RunID)
+	rec, err := e.Journal.GetRun(durable(ctx), req.RunID)
 	if err != nil {
 		return nil, err
 	}
@@ -99,12 +99,12 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 		return nil, err
 	}
 	for runID, ds := range admit {
-		if err := e.Journal.AdmitDecisions(ctx, runID, ds); err != nil {
+		if err := e.Journal.AdmitDecisions(durable(ctx), runID, ds); err != nil {
 			return nil, err
 		}
 	}
 	e.hook("after_decisions_admitted")
-	if err := e.Journal.SetRunning(ctx, rec.RunID); err != nil {
+	if err := e.Journal.SetRunning(durable(ctx), rec.RunID); err != nil {
 		return nil, err
 	}
 	var inputs map[string]any
@@ -170,7 +170,7 @@ func (e *Engine) treeState(ctx context.Context, rootID string) (*treeState, erro
 			}
 			return prefix + "#" + a
 		}
-		reqs, err := e.Journal.Requests(ctx, runID)
+		reqs, err := e.Journal.Requests(durable(ctx), runID)
 		if err != nil {
 			return err
 		}
@@ -179,14 +179,14 @@ func (e *Engine) treeState(ctx context.Context, rootID string) (*treeState, erro
 				st.open[full(r.Address)] = waitingAt{runID: runID, local: r.Address, req: r}
 			}
 		}
-		ds, err := e.Journal.Decisions(ctx, runID)
+		ds, err := e.Journal.Decisions(durable(ctx), runID)
 		if err != nil {
 			return err
 		}
 		for _, d := range ds {
 			st.decisions[full(d.Address)] = waitingDecision{runID: runID, d: d}
 		}
-		children, err := e.Journal.Children(ctx, runID)
+		children, err := e.Journal.Children(durable(ctx), runID)
 		if err != nil {
 			return err
 		}

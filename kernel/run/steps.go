@@ -126,7 +126,7 @@ func (rc *runCtx) settle(ctx context.Context, step *pkg.Step, local string, body
 	if err != nil {
 		return stepRun{err: err}
 	}
-	if err := rc.e.Journal.RecordStep(ctx, rec); err != nil {
+	if err := rc.e.Journal.RecordStep(durable(ctx), rec); err != nil {
 		return stepRun{err: err}
 	}
 	return stepRun{settled: s}

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"io/fs"
 	"os"
+	"sync"
+	"time"
 
 	"github.com/runxhq/runx/kernel/run"
 )
@@ -15,6 +18,11 @@ type Factory struct {
 	ReceiptDir string
 	// FirstParty names the plugins compiled into this binary.
 	FirstParty []string
+	// CoreSkills are the runx/<name> skills compiled into this binary.
+	CoreSkills fs.FS
+
+	mu      sync.Mutex
+	kernels []*run.Kernel
 }
 
 // Options returns kernel options for this invocation.
@@ -25,10 +33,36 @@ func (f *Factory) Options() run.Options {
 		Self:        self,
 		FirstParty:  f.FirstParty,
 		RunxVersion: Version,
+		CoreSkills:  f.CoreSkills,
 	}
 }
 
 // Kernel opens a kernel with the invocation's options.
 func (f *Factory) Kernel() (*run.Kernel, error) {
-	return run.Open(f.Options())
+	k, err := run.Open(f.Options())
+	if err == nil {
+		f.mu.Lock()
+		f.kernels = append(f.kernels, k)
+		f.mu.Unlock()
+	}
+	return k, err
+}
+
+// Interrupt stops every plugin the invocation started, within the cleanup
+// window an interrupt allows.
+func (f *Factory) Interrupt(window time.Duration) {
+	f.mu.Lock()
+	kernels := f.kernels
+	f.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		for _, k := range kernels {
+			k.Host.Close()
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(window):
+	}
 }

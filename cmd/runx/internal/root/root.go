@@ -5,9 +5,11 @@ package root
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
 	"github.com/runxhq/runx/cmd/runx/internal/history"
@@ -20,6 +22,9 @@ import (
 	"github.com/runxhq/runx/cmd/runx/internal/version"
 	"github.com/spf13/cobra"
 )
+
+// interruptWindow is the cleanup an interrupt allows before runx exits 130.
+const interruptWindow = 2 * time.Second
 
 // New builds the command tree.
 func New(f *cli.Factory) *cobra.Command {
@@ -41,12 +46,15 @@ func New(f *cli.Factory) *cobra.Command {
 
 // Main runs runx with args and returns its exit code. SIGTERM asks the run to
 // stop admitting steps (143); SIGINT or a second SIGTERM interrupts (130).
-func Main(args []string, io *cli.IO, firstParty []string) cli.ExitCode {
+func Main(args []string, io *cli.IO, firstParty []string, core fs.FS) cli.ExitCode {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
+	f := &cli.Factory{IO: io, FirstParty: firstParty, CoreSkills: core}
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(signals)
+	// The death of the driver's parent interrupts it as SIGINT would.
+	interruptOnParentDeath()
 	go func() {
 		terms := 0
 		for sig := range signals {
@@ -56,10 +64,10 @@ func Main(args []string, io *cli.IO, firstParty []string) cli.ExitCode {
 				continue
 			}
 			cancel(cli.ErrInterrupted)
+			f.Interrupt(interruptWindow)
 			os.Exit(int(cli.ExitInterrupted))
 		}
 	}()
-	f := &cli.Factory{IO: io, FirstParty: firstParty}
 	cmd := New(f)
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)

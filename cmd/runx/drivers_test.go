@@ -1,0 +1,275 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// workspace is a scratch project with its own runx home, driven through the
+// built binary.
+type workspace struct {
+	t   *testing.T
+	dir string
+	env []string
+}
+
+func newWorkspace(t *testing.T, files map[string]string) *workspace {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := append(os.Environ(), "RUNX_HOME="+filepath.Join(dir, ".home"), "NO_COLOR=1")
+	return &workspace{t: t, dir: dir, env: env}
+}
+
+func (w *workspace) cmd(stdin string, extraEnv []string, args ...string) *exec.Cmd {
+	c := exec.Command(filepath.Join(binDir, "runx"), args...)
+	c.Dir, c.Env = w.dir, append(append([]string{}, w.env...), extraEnv...)
+	if stdin != "" {
+		c.Stdin = strings.NewReader(stdin)
+	}
+	return c
+}
+
+// run runs runx and decodes its one JSON document.
+func (w *workspace) run(stdin string, extraEnv []string, args ...string) (map[string]any, int) {
+	w.t.Helper()
+	var out bytes.Buffer
+	c := w.cmd(stdin, extraEnv, args...)
+	c.Stdout = &out
+	err := c.Run()
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		w.t.Fatal(err)
+	}
+	var doc map[string]any
+	if out.Len() > 0 {
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			w.t.Fatalf("runx %v printed no single JSON document: %v\n%s", args, err, out.String())
+		}
+	}
+	return doc, code
+}
+
+func get(doc any, path ...string) any {
+	for _, p := range path {
+		switch c := doc.(type) {
+		case map[string]any:
+			doc = c[p]
+		case []any:
+			i, _ := strconv.Atoi(p)
+			if i >= len(c) {
+				return nil
+			}
+			doc = c[i]
+		default:
+			return nil
+		}
+	}
+	return doc
+}
+
+func str(doc any, path ...string) string { s, _ := get(doc, path...).(string); return s }
+
+const slowSkill = `minimum_runx: 0.1.0
+methods:
+  go:
+    steps:
+      - id: one
+        tool: { command: sh, args: ["-c", "echo one >> ../count; sleep 1; printf '{\"one\":true}'"] }
+      - id: two
+        tool: { command: sh, args: ["-c", "echo two >> ../count; printf '{\"two\":true}'"] }
+`
+
+const manual = "---\nname: %s\ndescription: A test skill.\n---\nManual.\n"
+
+func skillFiles(name, runYAML string) map[string]string {
+	return map[string]string{
+		name + "/SKILL.md": strings.Replace(manual, "%s", name, 1),
+		name + "/run.yaml": runYAML,
+	}
+}
+
+func TestSIGTERMStopsBetweenStepsAndResumes(t *testing.T) {
+	w := newWorkspace(t, skillFiles("slow", slowSkill))
+	var out bytes.Buffer
+	c := w.cmd("", nil, "skill", "./slow", "--json")
+	c.Stdout = &out
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(400 * time.Millisecond)
+	c.Process.Signal(syscall.SIGTERM)
+	err := c.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 143 {
+		t.Fatalf("want exit 143, got %v\n%s", err, out.String())
+	}
+	var env map[string]any
+	json.Unmarshal(out.Bytes(), &env)
+	runID := str(env, "run_id")
+	if str(env, "status") != "stopped" || runID == "" {
+		t.Fatalf("want a stopped envelope, got %s", out.String())
+	}
+	// The step in flight ran to its end and was recorded; no further step was admitted.
+	read, _ := w.run("", nil, "history", runID, "--json")
+	if str(read, "state") != "running" || len(get(read, "steps").([]any)) != 1 || str(read, "steps", "0", "address") != "one" {
+		t.Fatalf("want step one recorded and the run resumable, got %v", read)
+	}
+	done, code := w.run("{}", nil, "resume", runID, "-", "--json")
+	if code != 0 || str(done, "outcome") != "completed" {
+		t.Fatalf("resume: %d %v", code, done)
+	}
+	count, _ := os.ReadFile(filepath.Join(w.dir, "count"))
+	if string(count) != "one\ntwo\n" {
+		t.Fatalf("each step must run once, count file: %q", count)
+	}
+}
+
+const gatedSkill = `minimum_runx: 0.1.0
+methods:
+  go:
+    steps:
+      - id: draft
+        agent: { task: Draft it. }
+        outputs: { text: { type: string } }
+      - id: approve
+        ask: { reason: Ship it? }
+      - id: ship
+        tool: { command: sh, args: ["-c", "sleep 1; printf '{\"shipped\":true}'"] }
+`
+
+func answerDoc(lane, addr, digest, entry string) string {
+	return `{"` + lane + `":{"` + addr + `":{"request_digest":"` + digest + `",` + entry + `}}}`
+}
+
+// A run paused at an agent turn, its driver killed between admitting the
+// answer and using it, is resumed from another process with no entries,
+// pauses at the approval, is approved (the driver killed again right after
+// admitting the approval), resumed again, sealed, and its tree verifies.
+func TestKillBetweenAdmissionAndUseLosesNothing(t *testing.T) {
+	w := newWorkspace(t, skillFiles("gated", gatedSkill))
+	paused, _ := w.run("", nil, "skill", "./gated", "--json")
+	runID, digest := str(paused, "run_id"), str(paused, "requests", "0", "request_digest")
+	if str(paused, "status") != "needs_agent" {
+		t.Fatalf("got %v", paused)
+	}
+	answer := answerDoc("answers", "draft", digest, `"value":{"text":"v1"}`)
+	if _, code := w.run(answer, []string{"RUNX_TEST_CRASH_AT=before_decision_used"}, "resume", runID, "-", "--json"); code != 137 {
+		t.Fatalf("the crash hook did not stop the driver (exit %d)", code)
+	}
+	read, _ := w.run("", nil, "history", runID, "--json")
+	if str(read, "answered", "0", "address") != "draft" || get(read, "answered", "0", "used") != false {
+		t.Fatalf("the admitted answer must be recorded, unused: %v", get(read, "answered"))
+	}
+	gate, _ := w.run("{}", nil, "resume", runID, "-", "--json")
+	if str(gate, "status") != "needs_approval" {
+		t.Fatalf("a resume with no entries must use the admitted answer: %v", gate)
+	}
+	approve := answerDoc("approvals", "approve", str(gate, "requests", "0", "request_digest"), `"approved":true,"reason":"yes"`)
+	if _, code := w.run(approve, []string{"RUNX_TEST_CRASH_AT=after_decisions_admitted"}, "resume", runID, "-", "--json"); code != 137 {
+		t.Fatalf("the crash hook did not stop the driver (exit %d)", code)
+	}
+	// The same approval delivered again is recorded once and used.
+	sealed, code := w.run(approve, nil, "resume", runID, "-", "--json")
+	if code != 0 || str(sealed, "outcome") != "completed" {
+		t.Fatalf("got %d %v", code, sealed)
+	}
+	read, _ = w.run("", nil, "history", runID, "--json")
+	admitted := 0
+	for _, ev := range get(read, "events", "decisions").([]any) {
+		if str(ev, "type") == "decision.admitted" && str(ev, "data", "address") == "approve" {
+			admitted++
+		}
+	}
+	if admitted != 1 {
+		t.Fatalf("the approval must be recorded once, was recorded %d times", admitted)
+	}
+	verify, code := w.run("", nil, "verify", str(sealed, "receipt_id"), "--json")
+	if code != 0 || str(verify, "status") != "verified" {
+		t.Fatalf("verify: %v", verify)
+	}
+}
+
+func TestTwoResumersOneDrives(t *testing.T) {
+	w := newWorkspace(t, skillFiles("gated", gatedSkill))
+	paused, _ := w.run("", nil, "skill", "./gated", "--json")
+	runID := str(paused, "run_id")
+	gate, _ := w.run(answerDoc("answers", "draft", str(paused, "requests", "0", "request_digest"), `"value":{"text":"v1"}`), nil, "resume", runID, "-", "--json")
+	approve := answerDoc("approvals", "approve", str(gate, "requests", "0", "request_digest"), `"approved":true,"reason":"yes"`)
+	outs := make([]bytes.Buffer, 2)
+	cmds := make([]*exec.Cmd, 2)
+	for i := range cmds {
+		cmds[i] = w.cmd(approve, nil, "resume", runID, "-", "--json")
+		cmds[i].Stdout = &outs[i]
+		if err := cmds[i].Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refused, completed := 0, 0
+	for i, c := range cmds {
+		c.Wait()
+		var doc map[string]any
+		json.Unmarshal(outs[i].Bytes(), &doc)
+		switch {
+		case str(doc, "error", "code") == "run_driven_elsewhere":
+			refused++
+		case str(doc, "outcome") == "completed":
+			completed++
+		default:
+			// The second may also arrive after the first sealed: then it
+			// brings only what the run took, and gets the sealed envelope.
+			t.Logf("resumer %d: %s", i, outs[i].String())
+		}
+	}
+	if refused != 1 || completed != 1 {
+		t.Fatalf("want exactly one driver and one refusal, got %d completed, %d refused", completed, refused)
+	}
+}
+
+func TestParentDeathInterruptsTheDriver(t *testing.T) {
+	w := newWorkspace(t, skillFiles("slow", strings.Replace(slowSkill, "sleep 1", "sleep 30", 1)))
+	pidFile := filepath.Join(w.dir, "runx.pid")
+	parent := exec.Command("sh", "-c", `"$RUNX" skill ./slow --json > /dev/null & echo $! > "$PIDFILE"; wait`)
+	parent.Dir = w.dir
+	parent.Env = append(append([]string{}, w.env...), "RUNX="+filepath.Join(binDir, "runx"), "PIDFILE="+pidFile)
+	if err := parent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	for i := 0; i < 100 && pid == 0; i++ {
+		time.Sleep(50 * time.Millisecond)
+		raw, _ := os.ReadFile(pidFile)
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(raw)))
+	}
+	time.Sleep(300 * time.Millisecond)
+	parent.Process.Kill()
+	parent.Wait()
+	deadline := time.Now().Add(5 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatal("runx outlived its parent")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
