@@ -86,7 +86,7 @@ func TestIgnoreSemanticsMatchGit(t *testing.T) {
 		"double star forms": {
 			files: map[string]string{
 				".gitignore": "**/tmp\nlogs/**\na/**/z.txt\n",
-				"tmp/1":       "", "p/q/tmp/2": "", "logs/l1": "", "logs/deep/l2": "",
+				"tmp/1":      "", "p/q/tmp/2": "", "logs/l1": "", "logs/deep/l2": "",
 				"a/z.txt": "", "a/b/c/z.txt": "", "a/b/keep.txt": "", "b/z.txt": "",
 			},
 			want: []string{".gitignore", "a/b/keep.txt", "b/z.txt"},

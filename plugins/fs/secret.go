@@ -5,26 +5,41 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
 // Secret patterns, named in refusals and in omitted_secrets so a person can
-// see which rule kept a file out.
+// see which rule kept a file out. The names follow kernel/authority's, so a
+// refusal reads the same whichever layer made it.
 const (
-	PatternEnvFile       = ".env files other than templates (.env, .env.*, *.env, .envrc)"
-	PatternPrivateKey    = "private key (id_rsa, id_dsa, id_ecdsa, id_ed25519, *.key, *.ppk)"
+	PatternGitDir        = ".git/"
+	PatternRunxDir       = ".runx/"
+	PatternEnv           = ".env"
+	PatternEnvVariant    = ".env.*"
+	PatternEnvSuffix     = "*.env"
+	PatternEnvrc         = ".envrc"
+	PatternPEMKey        = "*.pem (private key)"
 	PatternPrivateKeyPEM = "*.pem, *.crt or *.cer holding a private key"
-	PatternCertBundle    = "certificate bundle (*.p12, *.pfx, *.jks, *.keystore)"
 	PatternNpmrc         = ".npmrc"
 	PatternNetrc         = ".netrc"
+	PatternNetrcWin      = "_netrc"
 	PatternPgpass        = ".pgpass"
 	PatternGitCreds      = ".git-credentials"
-	PatternProtectedDir  = "anything under .git or .runx"
 )
 
-// envTemplates are the last name segments that mark an env file as a
-// template, which holds names and placeholders rather than values.
-var envTemplates = map[string]bool{"example": true, "sample": true, "template": true, "dist": true}
+// sshKeyNames are the private halves OpenSSH writes by default; their .pub
+// halves are public.
+var sshKeyNames = []string{"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk"}
+
+// secretExtensions hold private keys or bundle them with certificates
+// (PKCS#12, Java keystores), so they are secret whatever they are called.
+var secretExtensions = []string{".key", ".p12", ".pfx", ".p8", ".ppk", ".jks", ".keystore"}
+
+// envTemplateParts mark an env file as a template that holds names and
+// placeholders rather than values: .env.example, .env.sample, .env.template.
+var envTemplateParts = []string{"example", "sample", "template"}
 
 // privateKeyPEMBytes is the tail every PEM private key armour line shares:
 // RSA, EC, DSA, OPENSSH, ENCRYPTED and PKCS#8 keys all end their BEGIN line
@@ -37,43 +52,60 @@ const privateKeyScanBytes = 1 << 20
 
 // SecretName names the secret pattern a file's base name matches, or ""
 // when the name alone does not make it a secret. Names are compared without
-// case because case-insensitive filesystems open .ENV as .env.
+// case because a case-insensitive filesystem opens .ENV as .env.
 func SecretName(name string) string {
-	base := strings.ToLower(path.Base(strings.ReplaceAll(name, "\\", "/")))
+	base := strings.ToLower(path.Base(filepath.ToSlash(name)))
 	switch base {
 	case ".npmrc":
 		return PatternNpmrc
-	case ".netrc", "_netrc":
+	case ".netrc":
 		return PatternNetrc
+	case "_netrc":
+		return PatternNetrcWin
 	case ".pgpass":
 		return PatternPgpass
+	case ".envrc":
+		return PatternEnvrc
 	case ".git-credentials":
 		return PatternGitCreds
-	case "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk":
-		return PatternPrivateKey
 	}
-	if isEnvFile(base) {
-		return PatternEnvFile
+	if p := envFile(base); p != "" {
+		return p
 	}
-	switch path.Ext(base) {
-	case ".key", ".ppk":
-		return PatternPrivateKey
-	case ".p12", ".pfx", ".jks", ".keystore":
-		return PatternCertBundle
+	if slices.Contains(sshKeyNames, base) {
+		return base
+	}
+	for _, ext := range secretExtensions {
+		if strings.HasSuffix(base, ext) && len(base) > len(ext) {
+			return "*" + ext
+		}
+	}
+	if stem, ok := strings.CutSuffix(base, ".pem"); ok && (strings.Contains(stem, "key") || strings.Contains(stem, "priv")) {
+		return PatternPEMKey
 	}
 	return ""
 }
 
-func isEnvFile(base string) bool {
+// envFile matches .env, .env.<anything> and <anything>.env, unless a
+// dot-separated part of the name marks it a template.
+func envFile(name string) string {
+	var pattern string
 	switch {
-	case base == ".env" || base == ".envrc":
-		return true
-	case strings.HasPrefix(base, ".env."):
-		return !envTemplates[base[strings.LastIndexByte(base, '.')+1:]]
-	case strings.HasSuffix(base, ".env"):
-		return true
+	case name == ".env":
+		return PatternEnv
+	case strings.HasPrefix(name, ".env."):
+		pattern = PatternEnvVariant
+	case strings.HasSuffix(name, ".env") && len(name) > len(".env"):
+		pattern = PatternEnvSuffix
+	default:
+		return ""
 	}
-	return false
+	for part := range strings.SplitSeq(name, ".") {
+		if slices.Contains(envTemplateParts, part) {
+			return ""
+		}
+	}
+	return pattern
 }
 
 // MayHoldPrivateKey reports whether a file of this name is a secret exactly
@@ -124,8 +156,11 @@ func isProtectedName(name string) bool {
 // path matches by its name and place alone (content is not read), or "".
 // The git plugin uses it on every path a commit or patch names.
 func SecretPath(rel string) string {
-	if ProtectedDir(rel) != "" {
-		return PatternProtectedDir
+	switch dir := ProtectedDir(rel); {
+	case strings.EqualFold(dir, ".git"):
+		return PatternGitDir
+	case dir != "":
+		return PatternRunxDir
 	}
 	return SecretName(rel)
 }

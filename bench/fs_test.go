@@ -1,0 +1,82 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/runxhq/runx/plugins/fs"
+	"github.com/runxhq/runx/sdk/plugin"
+)
+
+// fsBenchTree writes a 10,000-file workspace shaped like a source tree:
+// 100 packages in 10 groups, 100 files of about 3 KiB each, an ignored
+// build directory, and the needle in one file of every package.
+func fsBenchTree(tb testing.TB) string {
+	tb.Helper()
+	root := tb.TempDir()
+	line := "\tvalue := compute(input, options) // a line of ordinary source text\n"
+	body := "package p\n\n" + strings.Repeat(line, 45)
+	write := func(rel, content string) {
+		full := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	write(".gitignore", "build/\n*.tmp\n")
+	for g := range 10 {
+		for p := range 10 {
+			for f := range 100 {
+				content := body
+				if f == 42 {
+					content += "\tneedleFunction(ctx)\n"
+				}
+				write(fmt.Sprintf("src/group%02d/pkg%02d/file%03d.go", g, p, f), content)
+			}
+		}
+	}
+	// Ignored content is not searched, so it must not count against the
+	// budget; it is here to prove that.
+	for f := range 200 {
+		write(fmt.Sprintf("build/out%03d.go", f), body+"\tneedleFunction(ctx)\n")
+	}
+	return root
+}
+
+// BenchmarkFSSearch10k is fs.search for a literal over a 10,000-file tree,
+// through the plugin's Invoke in process (no gRPC), with a warm page cache.
+// Target: under 300 ms per search.
+func BenchmarkFSSearch10k(b *testing.B) {
+	root := fsBenchTree(b)
+	p := fs.New()
+	in, _ := json.Marshal(fs.SearchRequest{Query: "needleFunction", MaxMatches: 1000})
+	call := &plugin.Call{
+		Capability: fs.CapabilitySearch,
+		Context:    plugin.Context{WorkspaceRoot: root, Reach: fs.ReachWorkspace},
+		Input:      in,
+	}
+	var resp fs.SearchResponse
+	b.ReportAllocs()
+	start := time.Now()
+	for b.Loop() {
+		res := p.Invoke(context.Background(), call)
+		if res.Status != plugin.StatusOK {
+			b.Fatalf("%s: %s", res.Code, res.Message)
+		}
+		if err := json.Unmarshal(res.Output, &resp); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if resp.Count != 100 || resp.FilesSearched != 10_001 {
+		b.Fatalf("searched %d files, found %d matches; want 10001 files and 100 matches", resp.FilesSearched, resp.Count)
+	}
+	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/op")
+}

@@ -1,0 +1,100 @@
+package fs
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func TestListOneLevelInOrder(t *testing.T) {
+	root := workspace(t, map[string]string{"b.txt": "bb", "a/inner.txt": "", "c/": ""})
+	var resp ListResponse
+	mustOK(t, call(t, wsContext(root), CapabilityList, ListRequest{}, &resp))
+	if resp.Path != "." || resp.Count != 3 || resp.Truncated {
+		t.Fatalf("got %+v", resp)
+	}
+	want := []ListEntry{{Path: "a", Kind: KindDir}, {Path: "b.txt", Kind: KindFile}, {Path: "c", Kind: KindDir}}
+	for i, e := range resp.Entries {
+		if e.Path != want[i].Path || e.Kind != want[i].Kind {
+			t.Fatalf("entry %d: got %+v, want %+v", i, e, want[i])
+		}
+	}
+	if resp.Entries[1].Size == nil || *resp.Entries[1].Size != 2 {
+		t.Fatalf("a file carries its size: %+v", resp.Entries[1])
+	}
+}
+
+func TestListHidesGitRunxAndSecrets(t *testing.T) {
+	root := workspace(t, map[string]string{
+		".git/HEAD": "ref", ".runx/state.sqlite": "x", "src/main.go": "package main",
+		".env": "K=v", "src/.env.local": "K=v", ".env.example": "K=", "deploy/id_ed25519": testPrivateKey,
+		"deploy/id_ed25519.pub": "ssh-ed25519 AAAA", "tls/server.pem": testPrivateKey, "tls/ca.pem": testCertificate,
+		".npmrc": "x", "certs/a.p12": "x",
+	})
+	got := listPaths(t, root, "")
+	want := []string{".env.example", "certs", "deploy", "deploy/id_ed25519.pub", "src", "src/main.go", "tls", "tls/ca.pem"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestListNestedWorktreeIsShownNotEntered(t *testing.T) {
+	root := workspace(t, map[string]string{"app/main.go": "", "vendor/lib/.git/HEAD": "ref", "vendor/lib/lib.go": "", "vendor/lib/.gitignore": "*.tmp\n", "vendor/lib/x.tmp": ""})
+	gitInit(t, root)
+	var resp ListResponse
+	mustOK(t, call(t, wsContext(root), CapabilityList, ListRequest{Recursive: true}, &resp))
+	var paths []string
+	for _, e := range resp.Entries {
+		paths = append(paths, e.Path)
+		if e.Path == "vendor/lib" && !e.Worktree {
+			t.Fatalf("the nested worktree is not marked: %+v", e)
+		}
+	}
+	if want := []string{"app", "app/main.go", "vendor", "vendor/lib"}; !slices.Equal(paths, want) {
+		t.Fatalf("got %q, want %q", paths, want)
+	}
+	// Named, the worktree is entered, under its own ignore files.
+	if got := listPaths(t, root, "vendor/lib"); !slices.Equal(got, []string{"vendor/lib/.gitignore", "vendor/lib/lib.go"}) {
+		t.Fatalf("named worktree: got %q", got)
+	}
+}
+
+func TestListDoesNotFollowSymlinks(t *testing.T) {
+	outside := workspace(t, map[string]string{"far.txt": ""})
+	root := workspace(t, map[string]string{"a.txt": ""})
+	must(t, os.Symlink(outside, filepath.Join(root, "out")))
+	var resp ListResponse
+	mustOK(t, call(t, wsContext(root), CapabilityList, ListRequest{Recursive: true}, &resp))
+	if len(resp.Entries) != 2 || resp.Entries[1].Path != "out" || resp.Entries[1].Kind != KindSymlink {
+		t.Fatalf("got %+v", resp.Entries)
+	}
+	wantCode(t, call(t, wsContext(root), CapabilityList, ListRequest{Path: "out"}, nil), CodeSymlinkEscape)
+}
+
+func TestListBounds(t *testing.T) {
+	files := map[string]string{}
+	for _, n := range []string{"a", "b", "c", "d", "e"} {
+		files[n+"/f.txt"] = ""
+	}
+	root := workspace(t, files)
+	var resp ListResponse
+	mustOK(t, call(t, wsContext(root), CapabilityList, ListRequest{Recursive: true, MaxEntries: 3}, &resp))
+	if resp.Count != 3 || !resp.Truncated || resp.Entries[2].Path != "b" {
+		t.Fatalf("got %+v", resp)
+	}
+	mustOK(t, call(t, wsContext(root), CapabilityList, ListRequest{Recursive: true, MaxEntries: 10}, &resp))
+	if resp.Count != 10 || resp.Truncated {
+		t.Fatalf("exactly enough room is not truncation: %+v", resp)
+	}
+	wantCode(t, call(t, wsContext(root), CapabilityList, ListRequest{MaxEntries: ListMaxEntries + 1}, nil), CodeRequestInvalid)
+}
+
+func TestListRefusals(t *testing.T) {
+	root := workspace(t, map[string]string{"file.txt": "", ".git/HEAD": ""})
+	pc := wsContext(root)
+	wantCode(t, call(t, pc, CapabilityList, ListRequest{Path: "file.txt"}, nil), CodeNotADirectory)
+	wantCode(t, call(t, pc, CapabilityList, ListRequest{Path: "missing"}, nil), CodeNotFound)
+	wantCode(t, call(t, pc, CapabilityList, ListRequest{Path: ".git"}, nil), CodeProtectedDir)
+	wantCode(t, call(t, pc, CapabilityList, ListRequest{Path: ".."}, nil), CodeOutsideWorkspace)
+}
