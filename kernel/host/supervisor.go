@@ -283,3 +283,12 @@ func (s *Supervisor) Pid(name string) int {
 	}
 	return 0
 }
+
+// EffectOf returns a capability's declared effect class.
+func (s *Supervisor) EffectOf(ctx context.Context, capability string) (string, error) {
+	def, _, err := s.Definition(ctx, capability)
+	if err != nil {
+		return "", err
+	}
+	return def.Effect, nil
+}

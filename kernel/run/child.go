@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
@@ -78,6 +79,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 	} else {
 		cc := newRunCtx(rc.e, rec, p, m, childInputs, rc.budget, level+1, rc.address(local))
 		cc.answers = rc.answers
+		cc.base, cc.standing = authority.ForChild(rc.effective(step)), rc.standing
 		out := cc.drive(ctx)
 		switch out.state {
 		case drivePaused:

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
@@ -20,6 +21,11 @@ type runCtx struct {
 	method *pkg.Method
 	inputs map[string]any
 	budget *budget
+	// base is the authority this run holds: its host's, or for a child run
+	// what the step that started it held; standing are the person's
+	// standing approvals in force.
+	base     authority.Effective
+	standing []authority.StandingApproval
 	// depth is the receipt level of this run's own receipt below the root.
 	depth int
 	// path is this run's place under the root ("" for the root, "send" for

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/host"
@@ -85,6 +86,10 @@ func (e *Engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 	if err != nil {
 		return nil, err
 	}
+	rc := e.root(rec, st.Package, st.Method, st.Inputs)
+	if err := rc.refuseCertainChanges(ctx); err != nil {
+		return e.sealRefusedAs(ctx, st, err, contract.OutcomeRefused)
+	}
 	if err := e.Journal.CreateRun(durable(ctx), rec); err != nil {
 		return nil, err
 	}
@@ -93,7 +98,6 @@ func (e *Engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 		return nil, err
 	}
 	defer drv.Release()
-	rc := e.root(rec, st.Package, st.Method, st.Inputs)
 	return e.finish(ctx, rc, rc.drive(ctx))
 }
 
@@ -119,7 +123,11 @@ func (e *Engine) root(rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs ma
 	if e.MaxReceipts > 0 && e.MaxReceipts < limit {
 		limit = e.MaxReceipts
 	}
-	return newRunCtx(e, rec, p, m, inputs, &budget{limit: limit}, 0, "")
+	rc := newRunCtx(e, rec, p, m, inputs, &budget{limit: limit}, 0, "")
+	a := recordedAuthority(rec.Authority)
+	rc.base = authority.Narrow(a.Layer())
+	rc.standing = a.Standing()
+	return rc
 }
 
 func orEmpty(m map[string]any) map[string]any {

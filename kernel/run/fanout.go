@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
@@ -30,7 +31,7 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: contract.SealReceiptBudgetExceeded, Message: "step " + rc.address(step.ID) + " would take the receipt tree past its bound"}}}
 	}
 	results := make([]stepRun, len(items))
-	limit := rc.e.concurrencyFor(step.Concurrency)
+	limit := authority.ConcurrencyFor(step.Concurrency, rc.base.Limits.MaxConcurrency.Int(), rc.e.concurrencyFor(0))
 	sem := make(chan struct{}, limit)
 	var wg sync.WaitGroup
 	var failed sync.Once

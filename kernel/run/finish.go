@@ -43,7 +43,7 @@ func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 		Method:          rc.method.Name,
 		PackageDigest:   rc.rec.PackageDigest,
 		ClosureDigest:   rc.rec.ClosureDigest,
-		AuthorityDigest: canon.DigestBytes(mustCanonical(rc.rec.Authority)),
+		AuthorityDigest: authorityDigest(rc.rec.Authority),
 		InputsDigest:    canon.DigestBytes(mustCanonical(rc.rec.Inputs)),
 		Outcome:         out.outcome,
 		SealReason:      out.reason,
@@ -230,6 +230,11 @@ func (e *Engine) writeArtifact(payload []byte) (string, error) {
 // method resolved, so the refusal is inspectable without echoing what was
 // rejected.
 func (e *Engine) SealRefused(ctx context.Context, st Start, cause error) (*contract.SkillRun, error) {
+	return e.sealRefusedAs(ctx, st, cause, contract.OutcomeBlocked)
+}
+
+// sealRefusedAs seals a run refused before any step ran.
+func (e *Engine) sealRefusedAs(ctx context.Context, st Start, cause error, as string) (*contract.SkillRun, error) {
 	st.Inputs = nil
 	rec, err := e.newRecord(st, "", "")
 	if err != nil {
@@ -239,7 +244,7 @@ func (e *Engine) SealRefused(ctx context.Context, st Start, cause error) (*contr
 		return nil, err
 	}
 	rc := newRunCtx(e, rec, st.Package, st.Method, nil, &budget{limit: 1}, 0, "")
-	env, _, err := e.sealRun(ctx, rc, &outcome{state: driveSealed, outcome: contract.OutcomeBlocked, reason: contract.SealPreparationRefused, failure: contract.BodyOf(cause)})
+	env, _, err := e.sealRun(ctx, rc, &outcome{state: driveSealed, outcome: as, reason: contract.SealPreparationRefused, failure: contract.BodyOf(cause)})
 	if env != nil {
 		env.Trace = nil
 	}

@@ -37,6 +37,12 @@ func (rc *runCtx) request(step *pkg.Step, local string, inputs map[string]any) (
 		kind = contract.RequestApproval
 		payload = map[string]any{"step_id": step.ID, "gate": "ask", "reason": step.Ask.Reason}
 	}
+	return rc.bindRequest(step, local, kind, payload)
+}
+
+// bindRequest binds a request by digest to its run, its address and its
+// exact content.
+func (rc *runCtx) bindRequest(step *pkg.Step, local, kind string, payload map[string]any) (contract.Request, error) {
 	raw, err := canon.Canonical(payload)
 	if err != nil {
 		return contract.Request{}, err

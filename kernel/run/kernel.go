@@ -229,6 +229,9 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 	if closure := ClosureDigest(k.Options.RunxVersion, p.Digest); req.ClosureDigest != "" && req.ClosureDigest != closure {
 		return nil, contract.Errorf("binding_closure_mismatch", "--closure-digest %s is not this runx's closure for %s (%s)", req.ClosureDigest, p.Name, closure)
 	}
+	if _, err := ParseAuthority(req.Authority); err != nil {
+		return nil, err
+	}
 	runID := req.RunID
 	if runID == "" {
 		runID = NewRunID(k.Options.Clock())

@@ -80,7 +80,14 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	case pkg.KindSkill:
 		return rc.child(ctx, step, local, inputs, level)
 	}
+	extra := map[string]any{}
+	if r := rc.floor(ctx, step, local, inputs, extra); r != nil {
+		return *r
+	}
 	body := rc.stepBody(step, local)
+	if len(extra) > 0 {
+		body.Extra = extra
+	}
 	body.InputsDigest = mustDigest(inputs)
 	output, failure, status := rc.execute(ctx, step, local, inputs, &body)
 	if failure == nil {

@@ -1,0 +1,218 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/runxhq/runx/kernel/authority"
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg"
+	sdk "github.com/runxhq/runx/sdk/plugin"
+)
+
+// ParseAuthority reads a host-stated authority; empty means none stated.
+func ParseAuthority(raw []byte) (*authority.Authority, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, nil
+	}
+	return authority.Parse(raw)
+}
+
+// recordedAuthority reads the authority a run record holds (nil: none stated).
+func recordedAuthority(raw json.RawMessage) *authority.Authority {
+	if len(raw) == 0 || bytes.Equal(raw, hostAuthority) {
+		return nil
+	}
+	a, err := authority.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	return a
+}
+
+// authorityDigest is the digest a receipt commits, or "" when no host
+// stated an authority.
+func authorityDigest(raw json.RawMessage) string {
+	a := recordedAuthority(raw)
+	if a == nil {
+		return ""
+	}
+	d, _ := a.Digest()
+	return d
+}
+
+func layerOf(kind authority.LayerKind, name, effects, reach string) authority.Layer {
+	l := authority.Layer{Kind: kind, Name: name}
+	if effects != "" {
+		l.Effects, _ = authority.ParseEffects(effects)
+	}
+	if reach != "" {
+		l.Reach, _ = authority.ParseReach(reach)
+	}
+	return l
+}
+
+// effective is the authority one step runs under: the narrowest of what this
+// run holds (its host's, or for a child what its step held), its method's and
+// its own.
+func (rc *runCtx) effective(step *pkg.Step) authority.Effective {
+	return rc.base.Then(
+		layerOf(authority.LayerMethod, rc.method.Name, rc.method.Effects, rc.method.Reach),
+		layerOf(authority.LayerStep, step.ID, step.Effects, step.Reach),
+	)
+}
+
+// changeOf is what a step would change, for the floor: a process tool runs
+// its exact argv; a capability changes what its effect class says; modules,
+// gates and reads change nothing; a skill's child decides for itself.
+func (rc *runCtx) changeOf(ctx context.Context, step *pkg.Step) authority.Change {
+	switch step.Kind {
+	case pkg.KindCommand:
+		c := step.Tool.Command
+		return authority.Change{Kind: authority.ChangeCommand, Argv: append([]string{c.Command}, c.Args...)}
+	case pkg.KindTool:
+		if rc.e.nativeTool(step.Tool.Capability) != nil {
+			return authority.Change{Kind: authority.ChangeNone}
+		}
+		effect := rc.e.capabilityEffect(ctx, step.Tool.Capability)
+		switch effect {
+		case sdk.EffectNone, sdk.EffectRead:
+			return authority.Change{Kind: authority.ChangeNone}
+		case sdk.EffectProcess:
+			return authority.Change{Kind: authority.ChangeCommand}
+		default:
+			// write, or unknown: fail closed as an edit of unknown paths.
+			return authority.Change{Kind: authority.ChangeEdit}
+		}
+	}
+	return authority.Change{Kind: authority.ChangeNone}
+}
+
+// capabilityEffect reads a capability's declared effect from its plugin.
+func (e *Engine) capabilityEffect(ctx context.Context, id string) string {
+	if d, ok := e.Host.(interface {
+		EffectOf(ctx context.Context, capability string) (string, error)
+	}); ok {
+		if effect, err := d.EffectOf(ctx, id); err == nil {
+			return effect
+		}
+	}
+	return sdk.EffectWrite
+}
+
+// refuseCertainChanges refuses, before any step runs, a run under effects
+// none that is certain to change something, naming each step: its own
+// process tools and writing capabilities, and the same in the closure of each
+// skill it names.
+func (rc *runCtx) refuseCertainChanges(ctx context.Context) error {
+	var planned []authority.PlannedStep
+	rc.plan(ctx, rc.pkg, rc.method, rc.base, "", 0, &planned)
+	return authority.RefuseCertain(planned)
+}
+
+func (rc *runCtx) plan(ctx context.Context, p *pkg.Package, m *pkg.Method, base authority.Effective, prefix string, depth int, into *[]authority.PlannedStep) {
+	child := &runCtx{e: rc.e, pkg: p, method: m, base: base}
+	for _, s := range m.Steps {
+		eff := child.effective(s)
+		addr := prefix + s.ID
+		if s.Kind == pkg.KindSkill && depth < 8 && rc.e.Resolver != nil {
+			if cp, method, err := rc.e.Resolver.Resolve(p.Dir, s.Skill); err == nil {
+				if cm, err := cp.SelectMethod(method); err == nil {
+					rc.plan(ctx, cp, cm, authority.ForChild(eff), addr+">"+cp.Name+"#"+cm.Name+"/", depth+1, into)
+				}
+			}
+			continue
+		}
+		*into = append(*into, authority.PlannedStep{Address: addr, Authority: eff, Changes: []authority.Change{child.changeOf(ctx, s)}})
+	}
+}
+
+// floor decides a step's change before it is claimed. It returns nil when
+// the step may run now; otherwise what the step settles as or waits on.
+func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, extra map[string]any) *stepRun {
+	change := rc.changeOf(ctx, step)
+	if change.Kind == authority.ChangeNone {
+		return nil
+	}
+	dec := authority.Floor(rc.effective(step), change, rc.standing)
+	switch dec.Verdict {
+	case authority.VerdictRefuse:
+		body := rc.stepBody(step, local)
+		body.Extra = map[string]any{"floor": map[string]any{"verdict": dec.Verdict, "rule": dec.Rule}}
+		r := rc.settle(ctx, step, local, body, contract.StepRefused, nil, contract.BodyOf(dec.Err()), nil)
+		return &r
+	case authority.VerdictAllow:
+		if len(dec.Standing) > 0 {
+			extra["admitted_by"] = rc.standingNames(dec.Standing)
+		}
+		extra["floor"] = map[string]any{"verdict": dec.Verdict, "rule": dec.Rule}
+		return nil
+	}
+	req, err := rc.floorRequest(step, local, inputs, dec)
+	if err != nil {
+		return &stepRun{err: err}
+	}
+	d := rc.decisions[local]
+	if d == nil || d.RequestDigest != req.RequestDigest {
+		return &stepRun{waiting: []pending{{Request: req, runID: rc.rec.RunID, local: local}}}
+	}
+	var v approvalValue
+	_ = json.Unmarshal(d.Value, &v)
+	extra["floor"] = map[string]any{"verdict": dec.Verdict, "gate_type": dec.GateType, "rule": dec.Rule}
+	extra["decision"] = map[string]any{"approved": v.Approved, "reason": v.Reason, "lane": contract.LaneApprovals, "request_digest": d.RequestDigest}
+	if !d.Used {
+		if err := rc.e.Journal.UseDecision(durable(ctx), rc.rec.RunID, local, nil); err != nil {
+			return &stepRun{err: err}
+		}
+	}
+	if !v.Approved {
+		body := rc.stepBody(step, local)
+		body.Extra = extra
+		r := rc.settle(ctx, step, local, body, contract.StepRefused, nil, &contract.ErrorBody{Code: contract.SealApprovalDeclined, Message: "step " + step.ID + " was declined: " + v.Reason}, nil)
+		return &r
+	}
+	return nil
+}
+
+// floorRequest is a gate of type tool carrying exactly what would execute.
+func (rc *runCtx) floorRequest(step *pkg.Step, local string, inputs map[string]any, dec authority.Decision) (contract.Request, error) {
+	payload := map[string]any{"step_id": step.ID, "gate": "floor", "gate_type": dec.GateType, "rule": dec.Rule}
+	if step.Kind == pkg.KindCommand {
+		c := step.Tool.Command
+		argv := append([]string{c.Command}, c.Args...)
+		names := append(append([]string{}, c.Environment.Required...), c.Environment.Optional...)
+		cmd := map[string]any{"argv": argv, "line": shellQuote(argv), "cwd": rc.pkg.Dir, "environment": names}
+		cmd["digest"] = mustDigest(cmd)
+		payload["command"] = cmd
+	} else {
+		payload["capability"] = step.Tool.Capability
+		payload["input"] = orEmpty(inputs)
+	}
+	return rc.bindRequest(step, local, contract.RequestApproval, payload)
+}
+
+func shellQuote(argv []string) string {
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		if a != "" && strings.IndexFunc(a, func(r rune) bool {
+			return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '=' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		}) < 0 {
+			parts[i] = a
+			continue
+		}
+		parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(parts, " ")
+}
+
+func (rc *runCtx) standingNames(idx []int) []map[string]any {
+	out := make([]map[string]any, 0, len(idx))
+	for _, i := range idx {
+		if i >= 0 && i < len(rc.standing) {
+			out = append(out, map[string]any{"index": i, "kind": rc.standing[i].Kind()})
+		}
+	}
+	return out
+}
