@@ -3,11 +3,11 @@ package testserver
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -95,20 +95,85 @@ func (p *process) exited() bool {
 	}
 }
 
-// kill sends SIGKILL to the whole group and waits for the leader.
+// kill sends SIGKILL to the leader, its process group and every descendant
+// at once, as a host crash would, and waits until all are gone. Descendants
+// are found through /proc because PostgreSQL's backends leave the
+// postmaster's process group (they call setsid), and a backend that outlived
+// its postmaster would finish its transaction in a way no crash allows.
 func (p *process) kill() error {
 	if p.exited() {
 		return nil
 	}
-	if err := syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return err
+	pids := append(descendants(p.cmd.Process.Pid), p.cmd.Process.Pid)
+	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	for _, pid := range pids {
+		syscall.Kill(pid, syscall.SIGKILL)
 	}
+	deadline := time.After(10 * time.Second)
 	select {
 	case <-p.done:
-		return nil
-	case <-time.After(10 * time.Second):
+	case <-deadline:
 		return fmt.Errorf("process %d did not die after SIGKILL", p.cmd.Process.Pid)
 	}
+	for _, pid := range pids {
+		for syscall.Kill(pid, 0) == nil && !isZombie(pid) {
+			select {
+			case <-deadline:
+				return fmt.Errorf("process %d did not die after SIGKILL", pid)
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}
+	return nil
+}
+
+// descendants lists every process below pid, from /proc.
+func descendants(pid int) []int {
+	children := map[int][]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if parent, ok := parentOf(child); ok {
+			children[parent] = append(children[parent], child)
+		}
+	}
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		next := queue[0]
+		queue = queue[1:]
+		out = append(out, children[next]...)
+		queue = append(queue, children[next]...)
+	}
+	return out
+}
+
+// parentOf reads the parent pid from /proc/<pid>/stat, whose second field
+// (the command name, in parentheses) may itself hold spaces.
+func parentOf(pid int) (int, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	rest := string(b[strings.LastIndexByte(string(b), ')')+1:])
+	fields := strings.Fields(rest)
+	if len(fields) < 2 {
+		return 0, false
+	}
+	ppid, err := strconv.Atoi(fields[1])
+	return ppid, err == nil
+}
+
+func isZombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	return len(fields) > 0 && fields[0] == "Z"
 }
 
 // stop asks the server to shut down with sig, then kills it after a grace.
