@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/runxhq/runx/cmd/runx/internal/authoritycmd"
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
 	"github.com/runxhq/runx/cmd/runx/internal/history"
 	"github.com/runxhq/runx/cmd/runx/internal/pluginpin"
@@ -40,7 +41,7 @@ func New(f *cli.Factory) *cobra.Command {
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.Err)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cli.Usagef("%v", err) })
-	cmd.AddCommand(skill.New(f), resume.New(f), verify.New(f), history.New(f), testcmd.New(f), tool.New(f), version.New(f), pluginpin.New(f))
+	cmd.AddCommand(skill.New(f), resume.New(f), verify.New(f), history.New(f), testcmd.New(f), tool.New(f), version.New(f), pluginpin.New(f), authoritycmd.New(f))
 	return cmd
 }
 

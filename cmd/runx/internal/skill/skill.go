@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/preset"
 	"github.com/runxhq/runx/kernel/run"
 	"github.com/spf13/cobra"
 )
@@ -24,6 +25,7 @@ type Options struct {
 	InputsFile    string
 	Act           string
 	Authority     string
+	Preset        string
 	PackageDigest string
 	ClosureDigest string
 	JSON          bool
@@ -45,6 +47,9 @@ func New(f *cli.Factory) *cobra.Command {
 			if len(args) == 2 {
 				opts.Method = args[1]
 			}
+			if opts.Authority != "" && opts.Preset != "" {
+				return cli.Usagef("--run-authority and --authority are exclusive: a run takes one or the other")
+			}
 			if opts.InputsFile != "" && (len(opts.Pairs) > 0 || len(opts.JSONPairs) > 0) {
 				return cli.Usagef("--inputs is exclusive with -i and --input-json")
 			}
@@ -56,6 +61,7 @@ func New(f *cli.Factory) *cobra.Command {
 	cmd.Flags().StringVar(&opts.InputsFile, "inputs", "", "all inputs as one JSON object from a file in the workspace, or - for stdin")
 	cmd.Flags().StringVar(&opts.Act, "act", "", "the act the host states for the run ($run.act)")
 	cmd.Flags().StringVar(&opts.Authority, "run-authority", "", "the authority the host states for this run, as JSON")
+	cmd.Flags().StringVar(&opts.Preset, "authority", "", "apply a saved authority preset (only in a workspace it lists)")
 	cmd.Flags().StringVar(&opts.PackageDigest, "package-digest", "", "refuse unless the package's digest is this")
 	cmd.Flags().StringVar(&opts.ClosureDigest, "closure-digest", "", "refuse unless the closure's digest is this")
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
@@ -82,6 +88,13 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 		PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest}
 	if opts.Authority != "" {
 		req.Authority = []byte(opts.Authority)
+	}
+	if opts.Preset != "" {
+		raw, err := preset.Resolve(k.Options.HomeDir, opts.Preset, k.Options.Workspace)
+		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
+		req.Authority = raw
 	}
 	env, err := k.Skill(ctx, req)
 	if err != nil {
