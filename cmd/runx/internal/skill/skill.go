@@ -65,6 +65,7 @@ func New(f *cli.Factory) *cobra.Command {
 	cmd.Flags().StringVar(&opts.PackageDigest, "package-digest", "", "refuse unless the package's digest is this")
 	cmd.Flags().StringVar(&opts.ClosureDigest, "closure-digest", "", "refuse unless the closure's digest is this")
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
+	cmd.AddCommand(newInspect(f))
 	return cmd
 }
 

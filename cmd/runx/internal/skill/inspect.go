@@ -1,0 +1,86 @@
+package skill
+
+import (
+	"fmt"
+
+	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/preset"
+	"github.com/runxhq/runx/kernel/run"
+	"github.com/spf13/cobra"
+)
+
+// newInspect wires `runx skill inspect <ref>[#method]`.
+func newInspect(f *cli.Factory) *cobra.Command {
+	opts := &Options{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "inspect <ref>[#method] [method]",
+		Short: "Show a method's steps, what each may change, and what the approval floor would decide, without running anything",
+		Args:  cobra.RangeArgs(1, 2),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Ref = args[0]
+			if len(args) == 2 {
+				opts.Method = args[1]
+			}
+			if opts.Authority != "" && opts.Preset != "" {
+				return cli.Usagef("--run-authority and --authority are exclusive")
+			}
+			return cli.Exit(inspect(c, opts))
+		},
+	}
+	cmd.Flags().StringVar(&opts.Authority, "run-authority", "", "the authority to inspect under, as JSON")
+	cmd.Flags().StringVar(&opts.Preset, "authority", "", "inspect under a saved authority preset")
+	cmd.Flags().StringVar(&opts.InputsFile, "inputs", "", "check these inputs (a workspace file, or - for stdin)")
+	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
+	return cmd
+}
+
+func inspect(c *cobra.Command, opts *Options) cli.ExitCode {
+	io := opts.Factory.IO
+	k, err := opts.Factory.Kernel()
+	if err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	defer k.Close()
+	req := run.SkillRequest{Ref: opts.Ref, Method: opts.Method, Authority: []byte(opts.Authority)}
+	if opts.Preset != "" {
+		if req.Authority, err = preset.Resolve(k.Options.HomeDir, opts.Preset, k.Options.Workspace); err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
+	}
+	if opts.InputsFile != "" {
+		doc, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, opts.InputsFile)
+		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
+		req.Inputs = pkg.InputSource{Document: doc, HasDocument: true}
+	}
+	ins, err := k.Inspect(c.Context(), req)
+	if err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	if opts.JSON {
+		_ = cli.PrintJSON(io.Out, ins)
+		return cli.ExitOK
+	}
+	fmt.Fprintf(io.Out, "%s#%s  %s\n", ins.SkillName, ins.Method, ins.Description)
+	printSteps(io, ins.Steps, "  ")
+	if ins.RefusedAtStart != nil {
+		fmt.Fprintf(io.Out, "refused at start: %s [%s]\n", ins.RefusedAtStart.Message, ins.RefusedAtStart.Code)
+	}
+	return cli.ExitOK
+}
+
+func printSteps(io *cli.IO, steps []run.InspectedStep, indent string) {
+	for _, s := range steps {
+		decision := "changes nothing"
+		if s.Floor != nil {
+			decision = fmt.Sprintf("%s: %s", s.Floor.Verdict, s.Floor.Rule)
+		}
+		if s.Waits != "" {
+			decision = "waits " + s.Waits
+		}
+		fmt.Fprintf(io.Out, "%s%-16s %-8s %s\n", indent, s.Address, s.Kind, decision)
+		printSteps(io, s.Children, indent+"  ")
+	}
+}

@@ -1,0 +1,123 @@
+package run
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/runxhq/runx/kernel/authority"
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg"
+)
+
+// InspectionSchema names what `runx skill inspect --json` prints.
+const InspectionSchema = "runx.skill_inspection.v1"
+
+// Inspection is a method as it would run, under a stated authority, with
+// nothing run.
+type Inspection struct {
+	Schema          string              `json:"schema"`
+	SkillName       string              `json:"skill_name"`
+	Method          string              `json:"method"`
+	Description     string              `json:"description"`
+	PackageDigest   string              `json:"package_digest"`
+	ClosureDigest   string              `json:"closure_digest"`
+	AuthorityDigest string              `json:"authority_digest,omitempty"`
+	Inputs          []*pkg.InputSpec    `json:"inputs"`
+	Outputs         any                 `json:"outputs,omitempty"`
+	Steps           []InspectedStep     `json:"steps"`
+	RefusedAtStart  *contract.ErrorBody `json:"refused_at_start,omitempty"`
+}
+
+// InspectedStep is one step: what it may change and what the floor decides.
+type InspectedStep struct {
+	Address    string              `json:"address"`
+	Kind       string              `json:"kind"`
+	Capability string              `json:"capability,omitempty"`
+	Skill      string              `json:"skill,omitempty"`
+	Guard      string              `json:"when,omitempty"`
+	ForEach    string              `json:"for_each,omitempty"`
+	Authority  authority.Effective `json:"authority"`
+	Change     authority.Change    `json:"change"`
+	Floor      *authority.Decision `json:"floor,omitempty"`
+	Waits      string              `json:"waits,omitempty"`
+	Children   []InspectedStep     `json:"children,omitempty"`
+}
+
+// Inspect resolves a skill's method and decides, step by step, what the
+// floor would do under the request's authority, without running anything.
+func (k *Kernel) Inspect(ctx context.Context, req SkillRequest) (*Inspection, error) {
+	path, method := pkg.SplitRef(req.Ref)
+	if req.Method != "" {
+		method = req.Method
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(k.Options.Workspace, path)
+	}
+	p, err := pkg.Load(path, pkg.LoadOptions{RunxVersion: k.Options.RunxVersion})
+	if err != nil {
+		return nil, err
+	}
+	m, err := p.SelectMethod(method)
+	if err != nil {
+		return nil, err
+	}
+	a, err := ParseAuthority(req.Authority)
+	if err != nil {
+		return nil, err
+	}
+	if req.Inputs.HasDocument || len(req.Inputs.Pairs) > 0 || len(req.Inputs.JSONPairs) > 0 {
+		if _, err := pkg.BindInputs(m, req.Inputs); err != nil {
+			return nil, err
+		}
+	}
+	out := &Inspection{
+		Schema: InspectionSchema, SkillName: p.Name, Method: m.Name, Description: m.Description,
+		PackageDigest: p.Digest, ClosureDigest: ClosureDigest(k.Options.RunxVersion, p.Digest),
+		Inputs: m.Inputs, Steps: []InspectedStep{},
+	}
+	if len(m.Outputs) > 0 {
+		out.Outputs = m.Outputs
+	}
+	if a != nil {
+		out.AuthorityDigest, _ = a.Digest()
+	}
+	rc := &runCtx{e: k.Engine, pkg: p, method: m, base: authority.Narrow(a.Layer()), standing: a.Standing()}
+	out.Steps = rc.inspect(ctx, "", 0)
+	if err := rc.refuseCertainChanges(ctx); err != nil {
+		out.RefusedAtStart = contract.BodyOf(err)
+	}
+	return out, nil
+}
+
+func (rc *runCtx) inspect(ctx context.Context, prefix string, depth int) []InspectedStep {
+	var steps []InspectedStep
+	for _, s := range rc.method.Steps {
+		eff := rc.effective(s)
+		is := InspectedStep{Address: prefix + s.ID, Kind: string(s.Kind), Skill: s.Skill, Guard: s.When, ForEach: s.ForEach, Authority: eff}
+		if s.Tool != nil {
+			is.Capability = s.Tool.Capability
+		}
+		switch s.Kind {
+		case pkg.KindAgent:
+			is.Waits = contract.StatusNeedsAgent
+		case pkg.KindAsk:
+			is.Waits = contract.StatusNeedsApproval
+		case pkg.KindSkill:
+			if depth < 8 && rc.e.Resolver != nil {
+				if cp, method, err := rc.e.Resolver.Resolve(rc.pkg.Dir, s.Skill); err == nil {
+					if cm, err := cp.SelectMethod(method); err == nil {
+						child := &runCtx{e: rc.e, pkg: cp, method: cm, base: authority.ForChild(eff), standing: rc.standing}
+						is.Children = child.inspect(ctx, is.Address+">"+cp.Name+"#"+cm.Name+"/", depth+1)
+					}
+				}
+			}
+		}
+		is.Change = rc.changeOf(ctx, s)
+		if is.Change.Kind != authority.ChangeNone {
+			d := authority.Floor(eff, is.Change, rc.standing)
+			is.Floor = &d
+		}
+		steps = append(steps, is)
+	}
+	return steps
+}
