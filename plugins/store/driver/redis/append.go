@@ -135,6 +135,12 @@ func (d *Driver) appendFailed(ctx context.Context, p *driver.PreparedAppend, k s
 	if refusedBeforeRunning(err) {
 		return driver.AppendResult{}, d.failure("append", driver.CommitNotCommitted, err)
 	}
+	if wrongType(err) {
+		// The script reads every key before it writes, so a key of the wrong
+		// type stopped it before any write.
+		return driver.AppendResult{}, corrupt("key (one of the stream's keys holds another type)").
+			WithEvidence(driver.EvidenceCommitState, driver.CommitNotCommitted)
+	}
 	return d.prove(ctx, p, k, err)
 }
 
@@ -200,4 +206,9 @@ func refusedBeforeRunning(err error) bool {
 		}
 	}
 	return false
+}
+
+func wrongType(err error) bool {
+	var rerr goredis.Error
+	return errors.As(err, &rerr) && strings.Contains(rerr.Error(), "WRONGTYPE")
 }

@@ -130,6 +130,6 @@ func decodeHead(s string) (headRecord, bool) {
 	return headRecord{version: version, projection: f[1], eventType: f[2], eventDigest: f[3], committedAt: time.UnixMilli(ms).UTC()}, true
 }
 
-func corrupt(what string) error {
+func corrupt(what string) *driver.Error {
 	return driver.Errorf(driver.CodeStoreCorrupt, "the redis store holds a malformed %s; it was not written by this driver or was altered", what)
 }
