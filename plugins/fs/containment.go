@@ -212,20 +212,20 @@ func (s *Scope) describeRoots() string {
 	return "the workspace and the run's input roots"
 }
 
-// DisplayOf names a real path found beneath t (by a walk) the way outputs
-// name t itself.
-func (t *Target) DisplayOf(real string) string {
-	sub := slashRel(t.Real, real)
-	if sub == "." {
-		return t.Display
+// Contains reports whether real, an absolute path with symlinks resolved,
+// lies inside the workspace or one of the scope's input roots.
+func (s *Scope) Contains(real string) bool {
+	_, ok := s.realRoot(filepath.Clean(real))
+	return ok
+}
+
+// DisplayPath names a real path as outputs do: workspace-relative inside the
+// workspace, absolute elsewhere.
+func (s *Scope) DisplayPath(real string) string {
+	if within(s.roots[0].real, real) {
+		return slashRel(s.roots[0].real, real)
 	}
-	if t.Display == "." {
-		return sub
-	}
-	if filepath.IsAbs(t.Display) {
-		return filepath.Join(t.Display, filepath.FromSlash(sub))
-	}
-	return t.Display + "/" + sub
+	return real
 }
 
 // within reports whether p is root or beneath it; both are clean and absolute.

@@ -1,0 +1,131 @@
+package git
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/runxhq/runx/plugins/fs"
+	"github.com/runxhq/runx/sdk/plugin"
+)
+
+// Name is the plugin's name; its capability ids are git.*.
+const Name = "git"
+
+// Version is the plugin's own version; the kernel records it in receipts.
+const Version = "0.1.0"
+
+// Capability ids.
+const (
+	CapabilityLog  = "git.log"
+	CapabilityShow = "git.show"
+	CapabilityDiff = "git.diff"
+)
+
+// Refusal and failure codes of the git tools. Reach refusals carry the fs
+// plugin's reach_* codes, since the same rules decide them.
+const (
+	CodeRequestInvalid = "git_request_invalid"
+	CodeNotARepository = "git_not_a_repository"
+	CodeRevInvalid     = "git_rev_invalid"
+	CodeRevNotFound    = "git_rev_not_found"
+	CodePathNotFound   = "git_path_not_found"
+	CodeBinaryRefused  = "git_binary_refused"
+	CodeFileTooLarge   = "git_file_too_large"
+	CodeChangeTooLarge = "git_change_too_large"
+	CodeTooManySecrets = "git_too_many_secrets"
+	CodeGitNotFound    = "git_not_found"
+	CodeGitFailed      = "git_failed"
+	CodeTimeout        = "git_timeout"
+	CodeCancelled      = "git_cancelled"
+)
+
+// Plugin serves git.log, git.show and git.diff by driving the git binary.
+// It holds no state: every call's authority arrives in its context.
+type Plugin struct{}
+
+// New returns the git plugin.
+func New() *Plugin { return &Plugin{} }
+
+// Info describes the git tools.
+func (*Plugin) Info() plugin.Info {
+	def := func(id, summary, in, out string) plugin.Definition {
+		return plugin.Definition{
+			ID: id, Summary: summary,
+			InputSchema: json.RawMessage(in), OutputSchema: json.RawMessage(out),
+			Effect: plugin.EffectRead, Approval: plugin.ApprovalNone, Idempotent: true,
+		}
+	}
+	return plugin.Info{Name: Name, Version: Version, Capabilities: []plugin.Definition{
+		def(CapabilityLog, "List commits (hash, author, date, subject, changed files) of a repository inside the reach, optionally for one path or range; secrets are named, not listed.",
+			logRequestSchema, logResponseSchema),
+		def(CapabilityShow, "Show one commit with its patch, or one file at a revision, bounded; secrets are left out of patches and named.",
+			showRequestSchema, showResponseSchema),
+		def(CapabilityDiff, "Show the patch between two revisions, or from a revision to the working tree, bounded; secrets are left out and named.",
+			diffRequestSchema, diffResponseSchema),
+	}}
+}
+
+// Invoke runs one git call under the reach its context grants.
+func (*Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
+	scope, res := fs.NewScope(call.Context)
+	if res != nil {
+		return res
+	}
+	switch call.Capability {
+	case CapabilityLog:
+		var req LogRequest
+		if res := decode(call, &req); res != nil {
+			return res
+		}
+		r, res := locate(ctx, scope, req.Path)
+		if res != nil {
+			return res
+		}
+		return answer(gitLog(ctx, r, &req))
+	case CapabilityShow:
+		var req ShowRequest
+		if res := decode(call, &req); res != nil {
+			return res
+		}
+		r, res := locate(ctx, scope, req.Path)
+		if res != nil {
+			return res
+		}
+		return answer(gitShow(ctx, r, &req))
+	case CapabilityDiff:
+		var req DiffRequest
+		if res := decode(call, &req); res != nil {
+			return res
+		}
+		r, res := locate(ctx, scope, req.Path)
+		if res != nil {
+			return res
+		}
+		return answer(gitDiff(ctx, r, &req))
+	}
+	return plugin.Refused("capability_not_found", fmt.Sprintf("plugin %s serves no capability %q", Name, call.Capability))
+}
+
+// decode reads a request strictly: an unknown field is a mistake the caller
+// should hear about, not a silently ignored option.
+func decode(call *plugin.Call, into any) *plugin.Result {
+	dec := json.NewDecoder(bytes.NewReader(call.Input))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(into); err != nil {
+		return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("%s input is not a valid request: %v", call.Capability, err))
+	}
+	return nil
+}
+
+func answer[T any](out *T, res *plugin.Result) *plugin.Result {
+	if res != nil {
+		return res
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return plugin.Failed("git_output_invalid", err.Error())
+	}
+	return plugin.OK(b, nil)
+}
