@@ -1,0 +1,161 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// bundleGlobal is the name the IIFE bundle assigns its exports object to.
+const bundleGlobal = "__runxModule"
+
+// Namespaces of the in-memory esbuild plugin. esbuild never touches the
+// filesystem for a path outside its "file" namespace.
+const (
+	entryNamespace  = "runx-entry"
+	moduleNamespace = "runx"
+)
+
+// Program is a bundled and compiled module closure. It is immutable and may
+// run concurrently; each Run gets its own runtime.
+type Program struct {
+	entry       string
+	digest      string
+	code        *goja.Program
+	size        int  // bytes of bundled JavaScript: the cache's weight
+	usesBuffers bool // see mentionsBuffers
+}
+
+// Entry is the package-relative path of the module whose default export runs.
+func (p *Program) Entry() string { return p.entry }
+
+// compile bundles src and compiles the bundle, uncached.
+func compile(src Source, digest string) (p *Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, fault(CodeCrashed, "bundling panicked: %v", r)
+		}
+	}()
+	entry, refusal := src.validate()
+	if refusal != nil {
+		return nil, refusal
+	}
+	if refusal := checkNesting(src); refusal != nil {
+		return nil, refusal
+	}
+	js, refusal := bundle(src, entry)
+	if refusal != nil {
+		return nil, refusal
+	}
+	code, err := goja.Compile("bundle:"+entry, js, true)
+	if err != nil {
+		return nil, refuse(CodeSyntaxError, "the bundled module does not compile: %v", err)
+	}
+	return &Program{entry: entry, digest: digest, code: code, size: len(js), usesBuffers: mentionsBuffers(js)}, nil
+}
+
+// bundle runs esbuild over the closure in memory. The entry point is a
+// one-line virtual module that re-exports the real entry's default, so a
+// missing default export is a bundling error located in that module rather
+// than something discovered at run time.
+func bundle(src Source, entry string) (string, *Error) {
+	quotedEntry, _ := json.Marshal("./" + entry)
+	shim := "export { default } from " + string(quotedEntry) + ";\n"
+	var refusal *Error // the first import the plugin refused
+	plugin := api.Plugin{
+		Name: "runx-closure",
+		Setup: func(b api.PluginBuild) {
+			b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
+				return resolve(src, entry, args, &refusal)
+			})
+			b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: entryNamespace}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
+				return api.OnLoadResult{Contents: &shim, Loader: api.LoaderJS}, nil
+			})
+			b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: moduleNamespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+				contents := string(src.Files[args.Path])
+				return api.OnLoadResult{Contents: &contents, Loader: api.LoaderJS}, nil
+			})
+		},
+	}
+	result := api.Build(api.BuildOptions{
+		EntryPoints: []string{"<runx entry>"},
+		Bundle:      true,
+		Write:       false,
+		Format:      api.FormatIIFE,
+		GlobalName:  bundleGlobal,
+		Platform:    api.PlatformNeutral,
+		// goja implements ES2022 except async generators and import(); esbuild
+		// lowers the former, and import() is refused before it matters.
+		Target:    api.ES2022,
+		Supported: map[string]bool{"async-generator": false, "dynamic-import": false},
+		// A non-literal import(x) or require(x) cannot be bundled; esbuild
+		// only logs it, at debug level. Make it an error so it is refused
+		// here, not discovered at run time.
+		LogOverride: map[string]api.LogLevel{
+			"unsupported-dynamic-import": api.LogLevelError,
+			"unsupported-require-call":   api.LogLevelError,
+		},
+		LogLevel: api.LogLevelSilent,
+		// The closure is ES modules, which are strict; an IIFE is a script,
+		// so say so once at its top.
+		Banner:        map[string]string{"js": `"use strict";`},
+		Charset:       api.CharsetUTF8,
+		LegalComments: api.LegalCommentsNone,
+		Plugins:       []api.Plugin{plugin},
+	})
+	if refusal != nil {
+		return "", refusal
+	}
+	if len(result.Errors) > 0 {
+		return "", bundleError(result.Errors[0])
+	}
+	if len(result.OutputFiles) != 1 {
+		return "", fault(CodeCrashed, "esbuild produced %d outputs, want 1", len(result.OutputFiles))
+	}
+	return string(result.OutputFiles[0].Contents), nil
+}
+
+// resolve serves only the closure: the virtual entry, its one import of the
+// real entry, and relative imports between closure files.
+func resolve(src Source, entry string, args api.OnResolveArgs, refusal **Error) (api.OnResolveResult, error) {
+	fail := func(e *Error) (api.OnResolveResult, error) {
+		if *refusal == nil {
+			*refusal = e
+		}
+		return api.OnResolveResult{Errors: []api.Message{{Text: e.Message, Detail: e}}}, nil
+	}
+	switch {
+	case args.Kind == api.ResolveEntryPoint:
+		return api.OnResolveResult{Path: "entry", Namespace: entryNamespace}, nil
+	case args.Namespace == entryNamespace:
+		return api.OnResolveResult{Path: entry, Namespace: moduleNamespace}, nil
+	case args.Kind == api.ResolveJSDynamicImport || args.Kind == api.ResolveJSRequireCall || args.Kind == api.ResolveJSRequireResolve:
+		return fail(refuse(CodeImportDynamic, "%s loads %q with import() or require(); only static import declarations are allowed", args.Importer, args.Path))
+	}
+	target, e := resolveSpecifier(args.Importer, args.Path, src.Files)
+	if e != nil {
+		return fail(e)
+	}
+	return api.OnResolveResult{Path: target, Namespace: moduleNamespace}, nil
+}
+
+func bundleError(m api.Message) *Error {
+	if e, ok := m.Detail.(*Error); ok {
+		return e
+	}
+	where := ""
+	if loc := m.Location; loc != nil {
+		if strings.HasPrefix(loc.File, entryNamespace+":") {
+			return refuse(CodeNoDefaultExport, "the entry module has no default export; write export default function (input, { environment }) { ... }")
+		}
+		where = fmt.Sprintf("%s:%d:%d: ", strings.TrimPrefix(loc.File, moduleNamespace+":"), loc.Line, loc.Column)
+	}
+	switch m.ID {
+	case "unsupported-dynamic-import", "unsupported-require-call":
+		return refuse(CodeImportDynamic, "%s%s; only static import declarations are allowed", where, m.Text)
+	}
+	return refuse(CodeSyntaxError, "%s%s", where, m.Text)
+}

@@ -1,0 +1,139 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// intrinsics are values captured from a fresh runtime before any module code
+// runs, so a module that overwrites Object or Promise cannot change how the
+// engine reads its answer.
+type intrinsics struct {
+	objectPrototype  *goja.Object
+	freeze           goja.Callable
+	promiseResolve   goja.Callable
+	promiseCtor      goja.Value
+	reflectConstruct goja.Callable
+}
+
+// setupRuntime makes a fresh runtime into the one a call gets: ECMAScript, a
+// fixed clock, a seeded Math.random, a bounded stack, the guarded builtins
+// and the frozen Runx global. Everything is installed with Go builders; no
+// JavaScript is parsed here.
+func setupRuntime(rt *goja.Runtime, call *Call, prog *Program) (*intrinsics, error) {
+	clock := call.Clock
+	rt.SetTimeSource(func() time.Time { return clock })
+	// PCG seeded from the call's seed: the same seed gives the same
+	// Math.random sequence on every host and every Go release.
+	rng := rand.New(rand.NewPCG(uint64(call.Seed), 0x72756e78)) // "runx"
+	rt.SetRandSource(rng.Float64)
+	rt.SetMaxCallStackSize(MaxCallDepth)
+
+	in, err := captureIntrinsics(rt)
+	if err != nil {
+		return nil, err
+	}
+	global := rt.GlobalObject()
+	// GoError is a goja extension, not ECMAScript; a module has no Go to talk to.
+	if err := global.Delete("GoError"); err != nil {
+		return nil, err
+	}
+	if err := disableCodeGeneration(rt); err != nil {
+		return nil, err
+	}
+	if err := installGuards(rt, in, prog.usesBuffers); err != nil {
+		return nil, err
+	}
+	if err := installRunx(rt, in); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+func captureIntrinsics(rt *goja.Runtime) (*intrinsics, error) {
+	in := &intrinsics{objectPrototype: rt.NewObject().Prototype()}
+	var err error
+	if in.freeze, err = method(rt, "Object", "freeze"); err != nil {
+		return nil, err
+	}
+	if in.promiseResolve, err = method(rt, "Promise", "resolve"); err != nil {
+		return nil, err
+	}
+	in.promiseCtor = rt.Get("Promise")
+	if in.reflectConstruct, err = method(rt, "Reflect", "construct"); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// method fetches a builtin's function, e.g. Object.freeze.
+func method(rt *goja.Runtime, object, name string) (goja.Callable, error) {
+	fn, ok := goja.AssertFunction(rt.Get(object).ToObject(rt).Get(name))
+	if !ok {
+		return nil, errMissingBuiltin(object + "." + name)
+	}
+	return fn, nil
+}
+
+type errMissingBuiltin string
+
+func (e errMissingBuiltin) Error() string { return "engine: goja has no " + string(e) }
+
+// installRunx defines the one host helper object. The binding is read-only
+// and the object frozen, so a module can neither replace nor extend it.
+func installRunx(rt *goja.Runtime, in *intrinsics) error {
+	runx := rt.NewObject()
+	parse := func(call goja.FunctionCall) goja.Value {
+		arg := call.Argument(0)
+		if _, isString := arg.Export().(string); !isString {
+			panic(rt.NewTypeError("Runx.parseUrl expects a string"))
+		}
+		u, err := ParseURL(arg.String())
+		if err != nil {
+			panic(rt.NewTypeError("Invalid URL: " + err.Error()))
+		}
+		out := rt.NewObject()
+		_ = out.Set("href", u.Href)
+		_ = out.Set("origin", u.Origin)
+		_ = out.Set("protocol", u.Protocol)
+		_ = out.Set("hostname", u.Hostname)
+		return out
+	}
+	if err := runx.DefineDataProperty("parseUrl", rt.ToValue(parse), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		return err
+	}
+	if _, err := in.freeze(goja.Undefined(), runx); err != nil {
+		return err
+	}
+	return rt.GlobalObject().DefineDataProperty("Runx", runx, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+}
+
+// environmentObject is the frozen { environment } second argument: exactly
+// the declared non-secret values, in a stable key order.
+func environmentObject(rt *goja.Runtime, in *intrinsics, env map[string]string) (*goja.Object, error) {
+	names := make([]string, 0, len(env))
+	for name := range env {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	values := rt.NewObject()
+	for _, name := range names {
+		if err := values.DefineDataProperty(name, rt.ToValue(env[name]), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := in.freeze(goja.Undefined(), values); err != nil {
+		return nil, err
+	}
+	ctx := rt.NewObject()
+	if err := ctx.DefineDataProperty("environment", values, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		return nil, err
+	}
+	if _, err := in.freeze(goja.Undefined(), ctx); err != nil {
+		return nil, err
+	}
+	return ctx, nil
+}

@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/dop251/goja"
+)
+
+// bufferConstructors allocate a Go byte slice sized by their argument. goja
+// catches only make's "len out of range" panic, so new ArrayBuffer(2**40)
+// reaches the allocator and kills the process.
+var bufferConstructors = []struct {
+	name        string
+	elementSize int64
+}{
+	{"ArrayBuffer", 1}, {"Int8Array", 1}, {"Uint8Array", 1}, {"Uint8ClampedArray", 1},
+	{"Int16Array", 2}, {"Uint16Array", 2}, {"Int32Array", 4}, {"Uint32Array", 4},
+	{"Float32Array", 4}, {"Float64Array", 8}, {"BigInt64Array", 8}, {"BigUint64Array", 8},
+}
+
+// guardBuffers puts each buffer constructor behind a Proxy whose construct
+// trap checks the byte size first. A Proxy keeps what modules rely on:
+// instanceof, the statics (from, of, BYTES_PER_ELEMENT), subclassing through
+// new.target, and Symbol.species (which reaches the trap too).
+func guardBuffers(rt *goja.Runtime, in *intrinsics) error {
+	global := rt.GlobalObject()
+	for _, bc := range bufferConstructors {
+		guarded := guardedBufferConstructor(rt, in, bc.name, bc.elementSize)
+		if err := global.DefineDataProperty(bc.name, guarded, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mentionsBuffers reports whether bundled code can reach a buffer
+// constructor. Touching one makes goja build the whole typed array family
+// (measured about 60 µs a call), and most modules never use one, so the
+// guards are installed only when they can matter. The test is sound because
+// the bundle is strict code with eval and Function disabled: the global
+// object is reachable only as globalThis (esbuild rewrites a module's
+// top-level this to undefined), so a module that names neither globalThis
+// nor a constructor cannot obtain one, not even by a computed name.
+func mentionsBuffers(code string) bool {
+	if strings.Contains(code, "globalThis") {
+		return true
+	}
+	for _, bc := range bufferConstructors {
+		if strings.Contains(code, bc.name) {
+			return true
+		}
+	}
+	return false
+}
+
+func guardedBufferConstructor(rt *goja.Runtime, in *intrinsics, name string, elementSize int64) goja.Value {
+	original := rt.GlobalObject().Get(name).ToObject(rt)
+	var proxy goja.Proxy
+	proxy = rt.NewProxy(original, &goja.ProxyTrapConfig{
+		Construct: func(target *goja.Object, args []goja.Value, newTarget *goja.Object) *goja.Object {
+			if err := checkBufferBytes(rt, name, elementSize, args); err != nil {
+				rt.Interrupt(err)
+				return rt.NewObject()
+			}
+			if newTarget == nil || newTarget.SameAs(rt.ToValue(proxy)) {
+				newTarget = target // new Uint8Array(n): construct the original as itself
+			}
+			v, err := in.reflectConstruct(goja.Undefined(), target, rt.NewArray(valuesToAny(args)...), newTarget)
+			if err != nil {
+				panic(err)
+			}
+			return v.ToObject(rt)
+		},
+	})
+	guarded := rt.ToValue(proxy)
+	// Instances reach their constructor through prototype.constructor; point
+	// it at the guard so new (x.constructor)(2**40) is checked as well.
+	_ = replaceConstructor(original, guarded)
+	return guarded
+}
+
+// checkBufferBytes computes the bytes a constructor call would allocate: a
+// length argument, or the length of an array-like or iterable source. A view
+// over an existing ArrayBuffer allocates nothing.
+func checkBufferBytes(rt *goja.Runtime, name string, elementSize int64, args []goja.Value) *Error {
+	if len(args) == 0 {
+		return nil
+	}
+	var count int64
+	switch arg := args[0].(type) {
+	case *goja.Object:
+		if _, isBuffer := arg.Export().(goja.ArrayBuffer); isBuffer {
+			return nil
+		}
+		count = toLength(arg.Get("length"))
+	default:
+		count = toLength(arg)
+	}
+	if bytes := count * elementSize; count > MaxHeapBytes || bytes > MaxHeapBytes {
+		return fault(CodeMemoryExceeded, "new %s would allocate %d elements of %d bytes, more than the %d-byte heap ceiling", name, count, elementSize, MaxHeapBytes)
+	}
+	return nil
+}
+
+func valuesToAny(values []goja.Value) []any {
+	out := make([]any, len(values))
+	for i, v := range values {
+		out[i] = v
+	}
+	return out
+}

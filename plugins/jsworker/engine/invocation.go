@@ -1,0 +1,224 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime/debug"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// invocation is one call of one program: its own runtime, used once.
+type invocation struct {
+	prog *Program
+	call Call
+	// rt is created on the caller's goroutine so that stop can interrupt it
+	// without a data race; everything else touches it only from execute.
+	rt *goja.Runtime
+}
+
+type outcome struct {
+	output []byte
+	err    error
+}
+
+func newInvocation(p *Program, call Call) *invocation {
+	return &invocation{prog: p, call: call, rt: goja.New()}
+}
+
+// stop interrupts the VM for reason and waits up to stopGrace for it to
+// unwind. A VM that does not unwind is stuck in a builtin; its goroutine is
+// left to finish on its own, and the process must be discarded because that
+// goroutine may still be allocating.
+func (inv *invocation) stop(done <-chan outcome, reason *Error) ([]byte, error) {
+	select {
+	case o := <-done: // it answered just as the limit fired: take the answer
+		return o.output, o.err
+	default:
+	}
+	inv.rt.Interrupt(reason)
+	grace := time.NewTimer(stopGrace)
+	defer grace.Stop()
+	select {
+	case <-done:
+		return nil, reason
+	case <-grace.C:
+		stuck := *reason
+		stuck.Discard = true
+		stuck.Message = bound(reason.Message + fmt.Sprintf("; the engine did not stop within %v, so this process must be discarded", stopGrace))
+		return nil, &stuck
+	}
+}
+
+// execute runs the module on the current goroutine and never panics.
+func (inv *invocation) execute() (o outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			o = outcome{err: fromPanic(r)}
+		}
+	}()
+	out, err := inv.run()
+	if err != nil {
+		return outcome{err: err}
+	}
+	return outcome{output: out}
+}
+
+func (inv *invocation) run() ([]byte, *Error) {
+	rt := inv.rt
+	in, err := setupRuntime(rt, &inv.call, inv.prog)
+	if err != nil {
+		return nil, fromGoja(err)
+	}
+	jobs := &jobCounter{rt: rt}
+	rt.SetAsyncContextTracker(jobs)
+
+	input, refusal := decodeInput(rt, inv.call.Input)
+	if refusal != nil {
+		return nil, refusal
+	}
+	env, err := environmentObject(rt, in, inv.call.Environment)
+	if err != nil {
+		return nil, fromGoja(err)
+	}
+	if _, err := rt.RunProgram(inv.prog.code); err != nil {
+		return nil, fromGoja(err)
+	}
+	fn, refusal := defaultExport(rt)
+	if refusal != nil {
+		return nil, refusal
+	}
+	answer, err := fn(goja.Undefined(), input, env)
+	if err != nil {
+		return nil, fromGoja(err)
+	}
+	answer, refusal = settle(rt, in, answer)
+	if refusal != nil {
+		return nil, refusal
+	}
+	return encodeOutput(rt, in, answer)
+}
+
+// defaultExport reads the bundle's exports object (the IIFE's global) and
+// its default member, which must be a function.
+func defaultExport(rt *goja.Runtime) (goja.Callable, *Error) {
+	exports, ok := rt.Get(bundleGlobal).(*goja.Object)
+	if !ok {
+		return nil, refuse(CodeNoDefaultExport, "the module has no exports")
+	}
+	fn, ok := goja.AssertFunction(exports.Get("default"))
+	if !ok {
+		return nil, refuse(CodeNoDefaultExport, "the module's default export is %s, not a function", describe(exports.Get("default")))
+	}
+	return fn, nil
+}
+
+var promiseType = reflect.TypeOf((*goja.Promise)(nil))
+
+// settle resolves the default export's answer. goja drains the promise job
+// queue when control returns to Go, so by now a promise has settled unless
+// it never can: nothing outside the module (no timer, no I/O) exists to
+// settle it later. A non-promise thenable is adopted as await would.
+func settle(rt *goja.Runtime, in *intrinsics, v goja.Value) (goja.Value, *Error) {
+	obj, ok := v.(*goja.Object)
+	if !ok {
+		return v, nil
+	}
+	if obj.ExportType() != promiseType {
+		if _, thenable := goja.AssertFunction(obj.Get("then")); !thenable {
+			return v, nil
+		}
+		adopted, err := in.promiseResolve(in.promiseCtor, v)
+		if err != nil {
+			return nil, fromGoja(err)
+		}
+		obj = adopted.ToObject(rt)
+	}
+	p, _ := obj.Export().(*goja.Promise)
+	switch p.State() {
+	case goja.PromiseStateFulfilled:
+		return p.Result(), nil
+	case goja.PromiseStateRejected:
+		return nil, refuse(CodeThrew, "the module's promise rejected: %s", valueText(p.Result()))
+	default:
+		return nil, refuse(CodePromisePending, "the module's promise never settled; nothing outside the module can settle it (there are no timers or I/O)")
+	}
+}
+
+// jobCounter counts promise reaction jobs as goja runs them and stops the VM
+// after MaxQueuedJobs: the bound is on jobs run per call, which also bounds
+// how many can ever be queued.
+type jobCounter struct {
+	rt *goja.Runtime
+	n  int
+}
+
+func (j *jobCounter) Grab() any { return nil }
+func (j *jobCounter) Exited()   {}
+func (j *jobCounter) Resumed(any) {
+	j.n++
+	if j.n == MaxQueuedJobs+1 {
+		j.rt.Interrupt(refuse(CodeJobsExceeded, "the module ran more than %d promise jobs", MaxQueuedJobs))
+	}
+}
+
+// fromGoja maps an error from goja into the engine's vocabulary.
+func fromGoja(err error) *Error {
+	var own *Error
+	var overflow *goja.StackOverflowError
+	var interrupted *goja.InterruptedError
+	var thrown *goja.Exception
+	switch {
+	case errors.As(err, &own): // an interrupt the engine raised, unwrapped
+		return own
+	case errors.As(err, &overflow):
+		return refuse(CodeStackExceeded, "the module exceeded the %d-frame (about %d-byte) call stack", MaxCallDepth, MaxStackBytes)
+	case errors.As(err, &interrupted):
+		return fault(CodeCrashed, "the module was interrupted for an unknown reason: %v", interrupted.Value())
+	case errors.As(err, &thrown):
+		return refuse(CodeThrew, "%s", exceptionText(thrown))
+	}
+	return refuse(CodeThrew, "%v", err)
+}
+
+// fromPanic maps a panic that escaped the VM. goja delivers interrupts and
+// stack overflows raised inside Go-side calls (a getter run by Object.Get)
+// as panics; anything else is a bug in goja or here.
+func fromPanic(r any) *Error {
+	if err, ok := r.(error); ok {
+		var ex *goja.Exception
+		var interrupted *goja.InterruptedError
+		var overflow *goja.StackOverflowError
+		if errors.As(err, &ex) || errors.As(err, &interrupted) || errors.As(err, &overflow) {
+			return fromGoja(err)
+		}
+	}
+	return fault(CodeCrashed, "the JavaScript engine panicked: %v\n%s", r, debug.Stack())
+}
+
+// exceptionText is the thrown value's text with goja's location.
+func exceptionText(ex *goja.Exception) (text string) {
+	defer func() {
+		// The thrown value's toString is module code and may itself throw.
+		if r := recover(); r != nil {
+			text = "the module threw a value whose toString failed"
+		}
+	}()
+	return ex.Error()
+}
+
+func valueText(v goja.Value) (text string) {
+	defer func() {
+		if r := recover(); r != nil {
+			text = "a value whose toString failed"
+		}
+	}()
+	if obj, ok := v.(*goja.Object); ok {
+		if stack := obj.Get("stack"); stack != nil && !goja.IsUndefined(stack) {
+			return stack.String()
+		}
+	}
+	return v.String()
+}

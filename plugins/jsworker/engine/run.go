@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Call is one invocation of a module's default export.
+type Call struct {
+	// Input is the JSON object passed as the first argument.
+	Input []byte
+	// Environment holds the exact declared non-secret values, passed frozen
+	// as { environment } in the second argument.
+	Environment map[string]string
+	// Clock is the run's fixed clock: Date.now() and new Date() return it.
+	Clock time.Time
+	// Seed seeds Math.random: one seed, one sequence, on every host.
+	Seed int64
+	// Timeout is the wall time allowed; zero means DefaultTimeout. It must
+	// lie within [MinTimeout, MaxTimeout].
+	Timeout time.Duration
+}
+
+// Result is a module's answer.
+type Result struct {
+	// Output is the JSON object the module returned (or its promise resolved
+	// to), serialised with JSON.stringify's rules.
+	Output []byte
+}
+
+// ErrNilProgram is returned by Run given no program: a caller bug, not a
+// module failure.
+var ErrNilProgram = errors.New("engine: nil program")
+
+// Run calls the program's default export once, in a runtime of its own that
+// is discarded afterwards. A module failure or refusal is an *Error; any
+// other error is a caller bug. Run returns within the call's timeout plus a
+// short grace even when the module does not yield (see Error.Discard), and a
+// Go panic inside goja becomes module_crashed rather than reaching the
+// caller.
+func Run(ctx context.Context, p *Program, call Call) (Result, error) {
+	if p == nil {
+		return Result{}, ErrNilProgram
+	}
+	timeout := call.Timeout
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	if timeout < MinTimeout || timeout > MaxTimeout {
+		return Result{}, refuse(CodeTimeoutInvalid, "the timeout %v is outside %v to %v", call.Timeout, MinTimeout, MaxTimeout)
+	}
+	if len(call.Input) > MaxInputBytes {
+		return Result{}, refuse(CodeInputTooLarge, "the input is %d bytes, more than %d", len(call.Input), MaxInputBytes)
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, refuse(CodeCancelled, "the call was cancelled before the module ran: %v", err)
+	}
+	out, err := supervise(ctx, newInvocation(p, call), timeout)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Output: out}, nil
+}
+
+// supervise runs the invocation on its own goroutine and stops it on the
+// first of: its answer, the deadline, the caller's cancellation, or the heap
+// ceiling. The VM needs its own goroutine because goja checks for
+// interrupts only between JavaScript instructions; a builtin looping over a
+// huge array-like can ignore one for seconds, and Run must answer anyway.
+func supervise(ctx context.Context, inv *invocation, timeout time.Duration) ([]byte, error) {
+	heap := newHeapMeter()
+	done := make(chan outcome, 1)
+	go func() { done <- inv.execute() }()
+
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(heapSampleInterval)
+	defer tick.Stop()
+
+	for {
+		select {
+		case o := <-done:
+			return finish(o, heap)
+		case <-deadline.C:
+			return inv.stop(done, fault(CodeTimeout, "the module ran longer than %v", timeout))
+		case <-ctx.Done():
+			return inv.stop(done, refuse(CodeCancelled, "the call was cancelled: %v", context.Cause(ctx)))
+		case <-tick.C:
+			if grown, over := heap.exceeded(false); over {
+				return inv.stop(done, memoryExceeded(grown))
+			}
+		}
+	}
+}
+
+// finish applies the after-the-fact heap check to a completed call: a spike
+// between two samples is still caught.
+func finish(o outcome, heap *heapMeter) ([]byte, error) {
+	if o.err != nil {
+		return nil, o.err
+	}
+	if grown, over := heap.exceeded(true); over {
+		return nil, memoryExceeded(grown)
+	}
+	return o.output, nil
+}
+
+func memoryExceeded(grown uint64) *Error {
+	return fault(CodeMemoryExceeded, "the module's heap grew by %d bytes, more than the %d-byte ceiling", grown, MaxHeapBytes)
+}
