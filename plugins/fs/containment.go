@@ -165,6 +165,11 @@ func (s *Scope) Resolve(p string) (*Target, *plugin.Result) {
 		info = nil
 	}
 	t := &Target{Real: real, Root: root, Rel: rel, Display: display, Info: info}
+	if info != nil && info.IsDir() {
+		// Secret patterns name files; a directory called .env (a
+		// virtualenv, say) is walked like any other, as listings do.
+		return t, nil
+	}
 	for _, name := range []string{filepath.Base(lexical), filepath.Base(real)} {
 		if pattern := SecretName(name); pattern != "" {
 			return nil, secretRefusal(p, pattern)

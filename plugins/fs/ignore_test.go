@@ -153,10 +153,21 @@ func TestIgnoreFilesAboveANamedDirectoryApply(t *testing.T) {
 	}
 }
 
-func TestANamedIgnoredDirectoryIsListed(t *testing.T) {
-	root := workspace(t, map[string]string{".gitignore": "build/\n", "build/out.txt": ""})
-	if got := listedFiles(t, root, "build"); !slices.Equal(got, []string{"build/out.txt"}) {
-		t.Fatalf("got %q", got)
+func TestANamedIgnoredDirectoryIsShownWhole(t *testing.T) {
+	whole := []string{"build/sub/.gitignore", "build/sub/out.o"}
+	for rule, want := range map[string][]string{
+		"build/":   whole,
+		"build/**": whole,
+		"/build/*": whole,
+		// A rule on files still applies beneath a directory not ignored.
+		"*.o": {"build/sub/.gitignore"},
+	} {
+		root := workspace(t, map[string]string{
+			".gitignore": rule + "\n", "build/sub/out.o": "", "build/sub/.gitignore": "*.tmp\n", "build/sub/x.tmp": "",
+		})
+		if got := listedFiles(t, root, "build/sub"); !slices.Equal(got, want) {
+			t.Fatalf("rule %q: got %q, want %q", rule, got, want)
+		}
 	}
 }
 

@@ -98,3 +98,13 @@ func TestListRefusals(t *testing.T) {
 	wantCode(t, call(t, pc, CapabilityList, ListRequest{Path: ".git"}, nil), CodeProtectedDir)
 	wantCode(t, call(t, pc, CapabilityList, ListRequest{Path: ".."}, nil), CodeOutsideWorkspace)
 }
+
+func TestADirectoryWithASecretsNameIsWalked(t *testing.T) {
+	root := workspace(t, map[string]string{".env/bin/activate": "export VIRTUAL_ENV", ".env/.env": "K=v"})
+	if got := listPaths(t, root, ".env"); !slices.Equal(got, []string{".env/bin", ".env/bin/activate"}) {
+		t.Fatalf("got %q", got)
+	}
+	if got := listPaths(t, root, ""); !slices.Equal(got, []string{".env", ".env/bin", ".env/bin/activate"}) {
+		t.Fatalf("got %q", got)
+	}
+}

@@ -66,31 +66,42 @@ func (*Plugin) Info() plugin.Info {
 
 // Invoke runs one fs call under the reach its context grants.
 func (*Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
+	switch call.Capability {
+	case CapabilityRead:
+		return run(call, func(scope *Scope, req *ReadRequest) (*ReadResponse, *plugin.Result) {
+			return read(scope, req)
+		})
+	case CapabilityList:
+		return run(call, func(scope *Scope, req *ListRequest) (*ListResponse, *plugin.Result) {
+			return list(ctx, scope, req)
+		})
+	case CapabilitySearch:
+		return run(call, func(scope *Scope, req *SearchRequest) (*SearchResponse, *plugin.Result) {
+			return search(ctx, scope, req)
+		})
+	}
+	return plugin.Refused("capability_not_found", fmt.Sprintf("plugin %s serves no capability %q", Name, call.Capability))
+}
+
+// run decodes a request, builds the call's scope and encodes the answer.
+func run[Req, Resp any](call *plugin.Call, do func(*Scope, *Req) (*Resp, *plugin.Result)) *plugin.Result {
+	var req Req
+	if res := decode(call, &req); res != nil {
+		return res
+	}
 	scope, res := NewScope(call.Context)
 	if res != nil {
 		return res
 	}
-	switch call.Capability {
-	case CapabilityRead:
-		var req ReadRequest
-		if res := decode(call, &req); res != nil {
-			return res
-		}
-		return answer(read(scope, &req))
-	case CapabilityList:
-		var req ListRequest
-		if res := decode(call, &req); res != nil {
-			return res
-		}
-		return answer(list(ctx, scope, &req))
-	case CapabilitySearch:
-		var req SearchRequest
-		if res := decode(call, &req); res != nil {
-			return res
-		}
-		return answer(search(ctx, scope, &req))
+	out, res := do(scope, &req)
+	if res != nil {
+		return res
 	}
-	return plugin.Refused("capability_not_found", fmt.Sprintf("plugin %s serves no capability %q", Name, call.Capability))
+	b, err := json.Marshal(out)
+	if err != nil {
+		return plugin.Failed("fs_output_invalid", err.Error())
+	}
+	return plugin.OK(b, nil)
 }
 
 // decode reads a request strictly: an unknown field is a mistake the caller
@@ -102,15 +113,4 @@ func decode(call *plugin.Call, into any) *plugin.Result {
 		return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("%s input is not a valid request: %v", call.Capability, err))
 	}
 	return nil
-}
-
-func answer[T any](out *T, res *plugin.Result) *plugin.Result {
-	if res != nil {
-		return res
-	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return plugin.Failed("fs_output_invalid", err.Error())
-	}
-	return plugin.OK(b, nil)
 }

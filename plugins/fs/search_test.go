@@ -1,12 +1,16 @@
 package fs
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/plugin"
 )
 
 func searchOK(tb testing.TB, root string, req SearchRequest) SearchResponse {
@@ -166,4 +170,24 @@ func TestSearchRefusals(t *testing.T) {
 	wantCode(t, call(t, pc, CapabilitySearch, SearchRequest{Path: "etc", Query: "x"}, nil), CodeSymlinkEscape)
 	wantCode(t, call(t, pc, CapabilitySearch, SearchRequest{Path: "/", Query: "x"}, nil), CodeOutsideWorkspace)
 	wantCode(t, call(t, pc, CapabilitySearch, map[string]any{"query": "x", "include": 3}, nil), CodeRequestInvalid)
+}
+
+func TestSearchStopsWhenCancelled(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "x"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	in, _ := json.Marshal(SearchRequest{Query: "x"})
+	res := New().Invoke(ctx, &plugin.Call{Capability: CapabilitySearch, Context: wsContext(root), Input: in})
+	wantCode(t, res, CodeCancelled)
+}
+
+func TestSearchUnderReachInputs(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "needle"})
+	other := workspace(t, map[string]string{"b.txt": "needle", ".gitignore": "skip/\n", "skip/c.txt": "needle"})
+	pc := plugin.Context{WorkspaceRoot: root, Reach: ReachInputs, ReachRoots: []string{other}}
+	var resp SearchResponse
+	mustOK(t, call(t, pc, CapabilitySearch, SearchRequest{Path: other, Query: "needle"}, &resp))
+	if got := matchPaths(resp); !slices.Equal(got, []string{filepath.Join(other, "b.txt") + ":1:1"}) {
+		t.Fatalf("got %q", got)
+	}
 }

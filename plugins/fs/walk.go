@@ -48,12 +48,21 @@ func walk(ctx context.Context, t *Target, recursive bool, visit func(*walkEntry)
 	if relRoot != "" {
 		// The ignore files above the named directory, down from the base,
 		// apply to it as they would to a walk that started at the base.
+		// But a request that names an ignored directory (or one inside it)
+		// asked for it: it is shown whole, less what its own and deeper
+		// ignore files exclude, whether the rule that ignored it was
+		// "build/" or "build/**".
 		stack = stack.with(loadIgnoreFile(base, ""))
 		parts := strings.Split(relRoot, "/")
 		dir, rel := base, ""
-		for _, part := range parts[:len(parts)-1] {
+		for i, part := range parts {
 			dir, rel = filepath.Join(dir, part), joinRel(rel, part)
-			stack = stack.with(loadIgnoreFile(dir, rel))
+			if stack.ignored(rel, true) {
+				stack = nil
+			}
+			if i < len(parts)-1 {
+				stack = stack.with(loadIgnoreFile(dir, rel))
+			}
 		}
 	}
 	w := &walker{ctx: ctx, base: base, recursive: recursive, visit: visit}

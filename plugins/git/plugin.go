@@ -69,43 +69,44 @@ func (*Plugin) Info() plugin.Info {
 
 // Invoke runs one git call under the reach its context grants.
 func (*Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
+	switch call.Capability {
+	case CapabilityLog:
+		return run(ctx, call, func(r *repo, req *LogRequest) (*LogResponse, *plugin.Result) { return gitLog(ctx, r, req) },
+			func(req *LogRequest) string { return req.Path })
+	case CapabilityShow:
+		return run(ctx, call, func(r *repo, req *ShowRequest) (*ShowResponse, *plugin.Result) { return gitShow(ctx, r, req) },
+			func(req *ShowRequest) string { return req.Path })
+	case CapabilityDiff:
+		return run(ctx, call, func(r *repo, req *DiffRequest) (*DiffResponse, *plugin.Result) { return gitDiff(ctx, r, req) },
+			func(req *DiffRequest) string { return req.Path })
+	}
+	return plugin.Refused("capability_not_found", fmt.Sprintf("plugin %s serves no capability %q", Name, call.Capability))
+}
+
+// run decodes a request, contains its path, finds its repository and
+// encodes the answer.
+func run[Req, Resp any](ctx context.Context, call *plugin.Call, do func(*repo, *Req) (*Resp, *plugin.Result), pathOf func(*Req) string) *plugin.Result {
+	var req Req
+	if res := decode(call, &req); res != nil {
+		return res
+	}
 	scope, res := fs.NewScope(call.Context)
 	if res != nil {
 		return res
 	}
-	switch call.Capability {
-	case CapabilityLog:
-		var req LogRequest
-		if res := decode(call, &req); res != nil {
-			return res
-		}
-		r, res := locate(ctx, scope, req.Path)
-		if res != nil {
-			return res
-		}
-		return answer(gitLog(ctx, r, &req))
-	case CapabilityShow:
-		var req ShowRequest
-		if res := decode(call, &req); res != nil {
-			return res
-		}
-		r, res := locate(ctx, scope, req.Path)
-		if res != nil {
-			return res
-		}
-		return answer(gitShow(ctx, r, &req))
-	case CapabilityDiff:
-		var req DiffRequest
-		if res := decode(call, &req); res != nil {
-			return res
-		}
-		r, res := locate(ctx, scope, req.Path)
-		if res != nil {
-			return res
-		}
-		return answer(gitDiff(ctx, r, &req))
+	r, res := locate(ctx, scope, pathOf(&req))
+	if res != nil {
+		return res
 	}
-	return plugin.Refused("capability_not_found", fmt.Sprintf("plugin %s serves no capability %q", Name, call.Capability))
+	out, res := do(r, &req)
+	if res != nil {
+		return res
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return plugin.Failed("git_output_invalid", err.Error())
+	}
+	return plugin.OK(b, nil)
 }
 
 // decode reads a request strictly: an unknown field is a mistake the caller
@@ -117,15 +118,4 @@ func decode(call *plugin.Call, into any) *plugin.Result {
 		return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("%s input is not a valid request: %v", call.Capability, err))
 	}
 	return nil
-}
-
-func answer[T any](out *T, res *plugin.Result) *plugin.Result {
-	if res != nil {
-		return res
-	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return plugin.Failed("git_output_invalid", err.Error())
-	}
-	return plugin.OK(b, nil)
 }
