@@ -1,6 +1,8 @@
 package git
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -122,4 +124,32 @@ func TestInfoDescribesThreeReadTools(t *testing.T) {
 			t.Fatalf("got %+v", d)
 		}
 	}
+}
+
+func TestAChangeTooLargeToScreenIsRefused(t *testing.T) {
+	r := newRepo(t)
+	r.commit("many", map[string]string{"a.txt": "a", "b.txt": "b", "c.txt": "c"})
+	defer func(old int) { rawMaxBytes = old }(rawMaxBytes)
+	rawMaxBytes = 100
+	wantCode(t, call(t, wsContext(r.dir), CapabilityShow, ShowRequest{Rev: "HEAD"}, nil), CodeChangeTooLarge)
+	r.write(map[string]string{"a.txt": "A", "b.txt": "B", "c.txt": "C"})
+	wantCode(t, call(t, wsContext(r.dir), CapabilityDiff, DiffRequest{}, nil), CodeChangeTooLarge)
+}
+
+func TestTooManySecretsIsRefused(t *testing.T) {
+	r := newRepo(t)
+	r.commit("secrets", map[string]string{".env": "a", "b/.env": "b"})
+	defer func(old int) { maxExcludes = old }(maxExcludes)
+	maxExcludes = 1
+	wantCode(t, call(t, wsContext(r.dir), CapabilityShow, ShowRequest{Rev: "HEAD"}, nil), CodeTooManySecrets)
+}
+
+func TestACancelledCallRunsNoGit(t *testing.T) {
+	r := newRepo(t)
+	r.commit("base", map[string]string{"a.txt": "a"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	in, _ := json.Marshal(LogRequest{})
+	res := New().Invoke(ctx, &plugin.Call{Capability: CapabilityLog, Context: wsContext(r.dir), Input: in})
+	wantCode(t, res, CodeCancelled)
 }

@@ -32,8 +32,10 @@ type OmittedSecret struct {
 // keyScanBytes bounds how much of a PEM-like blob is read to look for a key.
 const keyScanBytes = 1 << 20
 
-// maxExcludes bounds the exclude pathspecs one command carries.
-const maxExcludes = 5_000
+// maxExcludes bounds the exclude pathspecs one command carries, well
+// below the kernel's argument-length limit. A variable so a test can reach
+// it cheaply.
+var maxExcludes = 5_000
 
 // sorted is a change list split into what may be shown and what may not,
 // with the pathspecs that keep the latter out of a patch.

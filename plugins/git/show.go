@@ -19,10 +19,12 @@ import (
 const (
 	PatchDefaultMaxBytes = 1 << 20
 	PatchMaxBytes        = 4 << 20
-	// rawMaxBytes bounds a change listing. Secrets are screened out of a
-	// patch by the listing, so a listing cut short means no patch.
-	rawMaxBytes = 16 << 20
 )
+
+// rawMaxBytes bounds a change listing. Secrets are screened out of a patch
+// by the listing, so a listing cut short means no patch. A variable so a
+// test can reach the bound without writing 16 MiB of paths.
+var rawMaxBytes = 16 << 20
 
 // ShowRequest is git.show's input. Without a path, or with a path naming a
 // directory at that revision, it shows the commit and its patch (limited
