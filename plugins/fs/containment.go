@@ -26,6 +26,7 @@ const (
 	CodeSecretRefused    = "reach_secret_refused"
 	CodeWorkspaceMissing = "reach_workspace_missing"
 	CodeReachUnknown     = "reach_unknown"
+	CodeUnresolvable     = "reach_unresolvable"
 )
 
 // maxSymlinkHops matches Linux's own limit on links followed in one lookup.
@@ -139,7 +140,9 @@ func (s *Scope) Resolve(p string) (*Target, *plugin.Result) {
 	lexicalReal := filepath.Join(named.real, rest)
 	real, err := realPath(lexicalReal)
 	if err != nil {
-		return nil, plugin.Refused(CodeSymlinkEscape, fmt.Sprintf("%s cannot be resolved: %v", p, err))
+		// A symlink loop or an unreadable directory: nothing escaped, but
+		// nothing can be contained either.
+		return nil, plugin.Refused(CodeUnresolvable, fmt.Sprintf("%s cannot be resolved: %v", p, err))
 	}
 	root, ok := s.realRoot(real)
 	if !ok {

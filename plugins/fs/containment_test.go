@@ -18,6 +18,8 @@ func TestReachRefusals(t *testing.T) {
 	must(t, os.Symlink(outside, filepath.Join(root, "escape-dir")))
 	must(t, os.Symlink(filepath.Join(outside, "not-yet"), filepath.Join(root, "dangling")))
 	must(t, os.Symlink(".git", filepath.Join(root, "gitlink")))
+	must(t, os.Symlink("loop-b", filepath.Join(root, "loop-a")))
+	must(t, os.Symlink("loop-a", filepath.Join(root, "loop-b")))
 	for name, tc := range map[string]struct {
 		path, code string
 	}{
@@ -36,6 +38,7 @@ func TestReachRefusals(t *testing.T) {
 		"dot-dot back into .git":  {"sub/../.git/config", CodeProtectedDir},
 		"NUL in path":             {"ok\x00.txt", CodeOutsideWorkspace},
 		"climb hidden in the way": {"sub/../../x", CodeOutsideWorkspace},
+		"symlink loop":            {"loop-a/x", CodeUnresolvable},
 	} {
 		t.Run(name, func(t *testing.T) {
 			wantCode(t, call(t, wsContext(root), CapabilityRead, ReadRequest{Path: tc.path}, nil), tc.code)
