@@ -20,7 +20,7 @@ var functionConstructorsProgram = goja.MustCompile("runx:intrinsics",
 // million nested parentheses handed to eval would overflow it, which Go
 // cannot recover from. (Cloudflare Workers and CSP without 'unsafe-eval'
 // draw the same line.)
-func disableCodeGeneration(rt *goja.Runtime) error {
+func disableCodeGeneration(rt *goja.Runtime, in *intrinsics) error {
 	evalError := rt.Get("EvalError")
 	thrower := func(goja.FunctionCall) goja.Value {
 		err, _ := rt.New(evalError, rt.ToValue(codeGenerationMessage))
@@ -34,21 +34,21 @@ func disableCodeGeneration(rt *goja.Runtime) error {
 
 	// Function stays a working constructor for instanceof and prototype
 	// lookups; only calling or constructing it is refused.
-	function := rt.Get("Function").ToObject(rt)
-	guarded := rt.NewProxy(function, &goja.ProxyTrapConfig{
-		Apply: func(*goja.Object, goja.Value, []goja.Value) goja.Value {
+	refused := constructorTraps{
+		apply: func(*goja.Object, goja.Value, []goja.Value) goja.Value {
 			throw()
 			return nil
 		},
-		Construct: func(*goja.Object, []goja.Value, *goja.Object) *goja.Object {
+		construct: func(*goja.Object, []goja.Value, *goja.Object) *goja.Object {
 			throw()
 			return nil
 		},
-	})
-	if err := global.DefineDataProperty("Function", rt.ToValue(guarded), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+	}
+	guarded, err := guardConstructor(rt, in, rt.Get("Function").ToObject(rt), refused)
+	if err != nil {
 		return err
 	}
-	if err := replaceConstructor(function, rt.ToValue(guarded)); err != nil {
+	if err := global.DefineDataProperty("Function", guarded, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 		return err
 	}
 
@@ -63,14 +63,4 @@ func disableCodeGeneration(rt *goja.Runtime) error {
 		}
 	}
 	return nil
-}
-
-// replaceConstructor points ctor.prototype.constructor at replacement, so an
-// instance's .constructor no longer leads back to the original.
-func replaceConstructor(ctor *goja.Object, replacement goja.Value) error {
-	proto, ok := ctor.Get("prototype").(*goja.Object)
-	if !ok {
-		return errMissingBuiltin("prototype of " + ctor.String())
-	}
-	return proto.DefineDataProperty("constructor", replacement, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }

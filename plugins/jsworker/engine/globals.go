@@ -17,13 +17,14 @@ type intrinsics struct {
 	promiseResolve   goja.Callable
 	promiseCtor      goja.Value
 	reflectConstruct goja.Callable
+	reflectGet       goja.Callable
 }
 
 // setupRuntime makes a fresh runtime into the one a call gets: ECMAScript, a
 // fixed clock, a seeded Math.random, a bounded stack, the guarded builtins
 // and the frozen Runx global. Everything is installed with Go builders; no
 // JavaScript is parsed here.
-func setupRuntime(rt *goja.Runtime, call *Call, prog *Program) (*intrinsics, error) {
+func setupRuntime(rt *goja.Runtime, call *Call, prog *Program, stop func(*Error)) (*intrinsics, error) {
 	clock := call.Clock
 	rt.SetTimeSource(func() time.Time { return clock })
 	// PCG seeded from the call's seed: the same seed gives the same
@@ -41,10 +42,10 @@ func setupRuntime(rt *goja.Runtime, call *Call, prog *Program) (*intrinsics, err
 	if err := global.Delete("GoError"); err != nil {
 		return nil, err
 	}
-	if err := disableCodeGeneration(rt); err != nil {
+	if err := disableCodeGeneration(rt, in); err != nil {
 		return nil, err
 	}
-	if err := installGuards(rt, in, prog.usesBuffers); err != nil {
+	if err := installGuards(rt, in, stop, prog.usesBuffers); err != nil {
 		return nil, err
 	}
 	if err := installRunx(rt, in); err != nil {
@@ -64,6 +65,9 @@ func captureIntrinsics(rt *goja.Runtime) (*intrinsics, error) {
 	}
 	in.promiseCtor = rt.Get("Promise")
 	if in.reflectConstruct, err = method(rt, "Reflect", "construct"); err != nil {
+		return nil, err
+	}
+	if in.reflectGet, err = method(rt, "Reflect", "get"); err != nil {
 		return nil, err
 	}
 	return in, nil

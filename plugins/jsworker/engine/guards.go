@@ -15,13 +15,13 @@ import (
 // allocates. Each refuses only results that could not fit in MaxHeapBytes,
 // so no module that could run within the ceiling notices them.
 
-// guard checks a call before the original builtin runs. A non-nil *Error
-// stops the VM; a non-nil goja.Value is thrown as a catchable exception.
+// guard checks a call before the original builtin runs; a non-nil *Error
+// stops the VM.
 type guard func(call goja.FunctionCall) *Error
 
 // installGuards wraps the builtins whose result size follows from an
 // argument rather than from memory the module already holds.
-func installGuards(rt *goja.Runtime, in *intrinsics, buffers bool) error {
+func installGuards(rt *goja.Runtime, in *intrinsics, stop func(*Error), buffers bool) error {
 	proto := func(ctor string) *goja.Object {
 		return rt.Get(ctor).ToObject(rt).Get("prototype").ToObject(rt)
 	}
@@ -52,32 +52,30 @@ func installGuards(rt *goja.Runtime, in *intrinsics, buffers bool) error {
 		}},
 	}
 	for _, w := range wraps {
-		if err := wrapMethod(rt, w.on, w.name, w.check); err != nil {
+		if err := wrapMethod(rt, stop, w.on, w.name, w.check); err != nil {
 			return err
 		}
 	}
-	if err := guardJSONParse(rt); err != nil {
+	if err := guardJSONParse(rt, stop); err != nil {
 		return err
 	}
 	if !buffers {
 		return nil
 	}
-	return guardBuffers(rt, in)
+	return guardBuffers(rt, in, stop)
 }
 
 // wrapMethod replaces on[name] with a native function that runs check and
 // then the original with the same receiver and arguments.
-func wrapMethod(rt *goja.Runtime, on *goja.Object, name string, check guard) error {
+func wrapMethod(rt *goja.Runtime, stop func(*Error), on *goja.Object, name string, check guard) error {
 	original, ok := goja.AssertFunction(on.Get(name))
 	if !ok {
 		return errMissingBuiltin(name)
 	}
 	wrapped := func(call goja.FunctionCall) goja.Value {
 		if err := check(call); err != nil {
-			// Interrupt is uncatchable: the module cannot swallow the
-			// refusal, and the VM unwinds at its next instruction.
-			rt.Interrupt(err)
-			return goja.Undefined()
+			stop(err)
+			return goja.Undefined() // never used: the VM unwinds first
 		}
 		v, err := original(call.This, call.Arguments...)
 		if err != nil {
@@ -222,9 +220,9 @@ func checkJoin(rt *goja.Runtime, call goja.FunctionCall) *Error {
 // Go stack once per level, and "[".repeat(1e7) overflowed it, which is fatal
 // to the process. The check is a single pass over the text and runs only
 // when the text is long enough to nest that deep.
-func guardJSONParse(rt *goja.Runtime) error {
+func guardJSONParse(rt *goja.Runtime, stop func(*Error)) error {
 	json := rt.Get("JSON").ToObject(rt)
-	return wrapMethod(rt, json, "parse", func(c goja.FunctionCall) *Error {
+	return wrapMethod(rt, stop, json, "parse", func(c goja.FunctionCall) *Error {
 		text, ok := c.Argument(0).(goja.String)
 		if !ok || text.Length() <= 2*MaxNestingDepth {
 			return nil

@@ -18,14 +18,15 @@ var bufferConstructors = []struct {
 	{"Float32Array", 4}, {"Float64Array", 8}, {"BigInt64Array", 8}, {"BigUint64Array", 8},
 }
 
-// guardBuffers puts each buffer constructor behind a Proxy whose construct
-// trap checks the byte size first. A Proxy keeps what modules rely on:
-// instanceof, the statics (from, of, BYTES_PER_ELEMENT), subclassing through
-// new.target, and Symbol.species (which reaches the trap too).
-func guardBuffers(rt *goja.Runtime, in *intrinsics) error {
+// guardBuffers puts each buffer constructor behind a guard that checks the
+// byte size before the original allocates (see guardConstructor).
+func guardBuffers(rt *goja.Runtime, in *intrinsics, stop func(*Error)) error {
 	global := rt.GlobalObject()
 	for _, bc := range bufferConstructors {
-		guarded := guardedBufferConstructor(rt, in, bc.name, bc.elementSize)
+		guarded, err := guardedBufferConstructor(rt, in, stop, bc.name, bc.elementSize)
+		if err != nil {
+			return err
+		}
 		if err := global.DefineDataProperty(bc.name, guarded, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 			return err
 		}
@@ -53,17 +54,13 @@ func mentionsBuffers(code string) bool {
 	return false
 }
 
-func guardedBufferConstructor(rt *goja.Runtime, in *intrinsics, name string, elementSize int64) goja.Value {
+func guardedBufferConstructor(rt *goja.Runtime, in *intrinsics, stop func(*Error), name string, elementSize int64) (goja.Value, error) {
 	original := rt.GlobalObject().Get(name).ToObject(rt)
-	var proxy goja.Proxy
-	proxy = rt.NewProxy(original, &goja.ProxyTrapConfig{
-		Construct: func(target *goja.Object, args []goja.Value, newTarget *goja.Object) *goja.Object {
-			if err := checkBufferBytes(rt, name, elementSize, args); err != nil {
-				rt.Interrupt(err)
-				return rt.NewObject()
-			}
-			if newTarget == nil || newTarget.SameAs(rt.ToValue(proxy)) {
-				newTarget = target // new Uint8Array(n): construct the original as itself
+	return guardConstructor(rt, in, original, constructorTraps{
+		construct: func(target *goja.Object, args []goja.Value, newTarget *goja.Object) *goja.Object {
+			if err := checkBufferBytes(name, elementSize, args); err != nil {
+				stop(err)
+				return rt.NewObject() // never used: the VM unwinds first
 			}
 			v, err := in.reflectConstruct(goja.Undefined(), target, rt.NewArray(valuesToAny(args)...), newTarget)
 			if err != nil {
@@ -72,17 +69,12 @@ func guardedBufferConstructor(rt *goja.Runtime, in *intrinsics, name string, ele
 			return v.ToObject(rt)
 		},
 	})
-	guarded := rt.ToValue(proxy)
-	// Instances reach their constructor through prototype.constructor; point
-	// it at the guard so new (x.constructor)(2**40) is checked as well.
-	_ = replaceConstructor(original, guarded)
-	return guarded
 }
 
 // checkBufferBytes computes the bytes a constructor call would allocate: a
 // length argument, or the length of an array-like or iterable source. A view
 // over an existing ArrayBuffer allocates nothing.
-func checkBufferBytes(rt *goja.Runtime, name string, elementSize int64, args []goja.Value) *Error {
+func checkBufferBytes(name string, elementSize int64, args []goja.Value) *Error {
 	if len(args) == 0 {
 		return nil
 	}

@@ -17,6 +17,20 @@ type invocation struct {
 	// rt is created on the caller's goroutine so that stop can interrupt it
 	// without a data race; everything else touches it only from execute.
 	rt *goja.Runtime
+	// limit is the first limit the VM's own goroutine enforced (a guarded
+	// builtin, the job budget). It outranks whatever error the unwinding VM
+	// then reports: a refused typed array constructor, for one, surfaces
+	// first as a TypeError from goja.
+	limit *Error
+}
+
+// enforce stops the VM for a limit it hit on its own goroutine. The
+// interrupt is uncatchable, so a module cannot swallow the refusal.
+func (inv *invocation) enforce(e *Error) {
+	if inv.limit == nil {
+		inv.limit = e
+	}
+	inv.rt.Interrupt(e)
 }
 
 type outcome struct {
@@ -60,6 +74,9 @@ func (inv *invocation) execute() (o outcome) {
 		}
 	}()
 	out, err := inv.run()
+	if inv.limit != nil {
+		return outcome{err: inv.limit}
+	}
 	if err != nil {
 		return outcome{err: err}
 	}
@@ -68,12 +85,11 @@ func (inv *invocation) execute() (o outcome) {
 
 func (inv *invocation) run() ([]byte, *Error) {
 	rt := inv.rt
-	in, err := setupRuntime(rt, &inv.call, inv.prog)
+	in, err := setupRuntime(rt, &inv.call, inv.prog, inv.enforce)
 	if err != nil {
 		return nil, fromGoja(err)
 	}
-	jobs := &jobCounter{rt: rt}
-	rt.SetAsyncContextTracker(jobs)
+	rt.SetAsyncContextTracker(&jobCounter{enforce: inv.enforce})
 
 	input, refusal := decodeInput(rt, inv.call.Input)
 	if refusal != nil {
@@ -151,8 +167,8 @@ func settle(rt *goja.Runtime, in *intrinsics, v goja.Value) (goja.Value, *Error)
 // after MaxQueuedJobs: the bound is on jobs run per call, which also bounds
 // how many can ever be queued.
 type jobCounter struct {
-	rt *goja.Runtime
-	n  int
+	enforce func(*Error)
+	n       int
 }
 
 func (j *jobCounter) Grab() any { return nil }
@@ -160,7 +176,7 @@ func (j *jobCounter) Exited()   {}
 func (j *jobCounter) Resumed(any) {
 	j.n++
 	if j.n == MaxQueuedJobs+1 {
-		j.rt.Interrupt(refuse(CodeJobsExceeded, "the module ran more than %d promise jobs", MaxQueuedJobs))
+		j.enforce(refuse(CodeJobsExceeded, "the module ran more than %d promise jobs", MaxQueuedJobs))
 	}
 }
 
@@ -198,27 +214,33 @@ func fromPanic(r any) *Error {
 	return fault(CodeCrashed, "the JavaScript engine panicked: %v\n%s", r, debug.Stack())
 }
 
-// exceptionText is the thrown value's text with goja's location.
-func exceptionText(ex *goja.Exception) (text string) {
-	defer func() {
-		// The thrown value's toString is module code and may itself throw.
-		if r := recover(); r != nil {
-			text = "the module threw a value whose toString failed"
+// exceptionText is the thrown value's text and where in the bundle it was
+// thrown: the innermost frame that is module code, not a native builtin.
+func exceptionText(ex *goja.Exception) string {
+	text := valueText(ex.Value())
+	for _, frame := range ex.Stack() {
+		if frame.SrcName() == "" || frame.SrcName() == "<native>" {
+			continue
 		}
-	}()
-	return ex.Error()
+		pos := frame.Position()
+		return fmt.Sprintf("%s (at %s:%d:%d)", text, frame.SrcName(), pos.Line, pos.Column)
+	}
+	return text
 }
 
+// valueText is String(v). It runs module code (a toString), which may
+// throw; an interrupt raised meanwhile still unwinds through the panic.
 func valueText(v goja.Value) (text string) {
 	defer func() {
 		if r := recover(); r != nil {
+			if _, interrupted := r.(*goja.InterruptedError); interrupted {
+				panic(r)
+			}
 			text = "a value whose toString failed"
 		}
 	}()
-	if obj, ok := v.(*goja.Object); ok {
-		if stack := obj.Get("stack"); stack != nil && !goja.IsUndefined(stack) {
-			return stack.String()
-		}
+	if v == nil {
+		return "undefined"
 	}
 	return v.String()
 }

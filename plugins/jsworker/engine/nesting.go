@@ -53,6 +53,7 @@ func nestingDepth(src []byte) int {
 type nestFrame struct {
 	open      byte // '(', '[', '{', or '$' for a template substitution
 	header    bool // the "(" of if/while/for/with: a statement follows ")"
+	phantom   bool // left open by a regular-expression span
 	exprChain int  // right-nested expression depth at this level
 	stmtChain int  // unbraced statement nesting at this level
 }
@@ -68,6 +69,8 @@ type nestScanner struct {
 	header   bool // the previous word was if/while/for/with (or the await of for await)
 	afterFor bool // the previous word was for
 	closed   bool // a block just closed: a statement chain ends unless else follows
+	ended    bool // the previous token ended an operand or a block
+	line     bool // a line break since the previous token
 	max      int
 }
 
@@ -90,6 +93,20 @@ func (s *nestScanner) chain(stmt bool) {
 	}
 	s.chains++
 	s.note()
+}
+
+// endStatement is a ";" or an inserted one: every chain at this level ends,
+// and phantom frames on top are dropped, since no real bracket can hold a
+// statement boundary directly (a regular expression such as /[[]/ after a
+// block leaves one, and without this a file of them would add up).
+func (s *nestScanner) endStatement() {
+	for len(s.stack) > 1 && s.top().phantom {
+		f := s.top()
+		s.chains -= f.exprChain + f.stmtChain
+		s.stack = s.stack[:len(s.stack)-1]
+	}
+	s.resetChains(false)
+	s.unary = 0
 }
 
 func (s *nestScanner) resetChains(stmtOnly bool) {
@@ -129,6 +146,7 @@ func (s *nestScanner) pop(opens string) (nestFrame, bool) {
 func (s *nestScanner) operand() {
 	s.unary = 0
 	s.prefix = false
+	s.ended = true
 }
 
 func (s *nestScanner) scan() {
@@ -138,7 +156,11 @@ func (s *nestScanner) scan() {
 	for s.i < len(s.src) {
 		c := s.src[s.i]
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+		case c == '\n' || c == '\r':
+			s.line = true
+			s.i++
+			continue
+		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
 			s.i++
 			continue
 		case c == '/' && s.peek(1) == '/':
@@ -154,6 +176,10 @@ func (s *nestScanner) scan() {
 				s.resetChains(true)
 			}
 		}
+		if s.line && s.ended && isWordByte(c) && !s.continuesAfterLineBreak() {
+			s.endStatement() // automatic semicolon insertion
+		}
+		s.line, s.ended = false, false
 		switch {
 		case c == '"' || c == '\'':
 			s.skipString(c)
@@ -169,6 +195,18 @@ func (s *nestScanner) scan() {
 			s.punctuator(c)
 		}
 	}
+}
+
+// continuesAfterLineBreak reports whether the word at s.i continues the
+// statement before a line break; any other word after a complete operand
+// starts a new statement by automatic semicolon insertion.
+func (s *nestScanner) continuesAfterLineBreak() bool {
+	for _, w := range []string{"in", "instanceof", "of", "else", "while", "catch", "finally"} {
+		if s.isWord(w) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *nestScanner) peek(n int) byte {
@@ -319,7 +357,7 @@ func (s *nestScanner) span(from, to int) {
 		case '\\':
 			k++
 		case '(', '[', '{':
-			s.stack = append(s.stack, nestFrame{open: c})
+			s.stack = append(s.stack, nestFrame{open: c, phantom: true})
 			s.note()
 		case ')', ']', '}':
 			open := map[byte]byte{')': '(', ']': '[', '}': '{'}[c]
@@ -359,10 +397,10 @@ func (s *nestScanner) punctuator(c byte) {
 		s.unary = 0
 		s.prefix = true // a block ended (see nestingDepth for object literals)
 		s.closed = true
+		s.ended = true
 		return
 	case ';':
-		s.resetChains(false)
-		s.unary = 0
+		s.endStatement()
 		s.prefix = true
 		return
 	case ',':

@@ -87,7 +87,11 @@ func supervise(ctx context.Context, inv *invocation, timeout time.Duration) ([]b
 		case <-ctx.Done():
 			return inv.stop(done, refuse(CodeCancelled, "the call was cancelled: %v", context.Cause(ctx)))
 		case <-tick.C:
-			if grown, over := heap.exceeded(false); over {
+			if grown, over := heap.poll(); over {
+				return inv.stop(done, memoryExceeded(grown))
+			}
+		case grown := <-heap.confirmed:
+			if heap.confirm(grown) {
 				return inv.stop(done, memoryExceeded(grown))
 			}
 		}
@@ -100,7 +104,7 @@ func finish(o outcome, heap *heapMeter) ([]byte, error) {
 	if o.err != nil {
 		return nil, o.err
 	}
-	if grown, over := heap.exceeded(true); over {
+	if grown, over := heap.final(); over {
 		return nil, memoryExceeded(grown)
 	}
 	return o.output, nil
