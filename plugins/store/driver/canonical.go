@@ -1,18 +1,18 @@
 package driver
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 )
 
 // canonObject is a JSON object whose digest is taken over its RFC 8785 form.
 //
 // Result digests cover fixed shapes of strings, integers and already-canonical
-// event digests, so they are written straight into the hash here instead of
+// event digests, so they are written straight into a buffer here instead of
 // going through encoding/json and a JCS re-parse: a page of 500 events then
 // costs microseconds, not a second copy of the page. The test in
 // canonical_test.go holds this writer to the output of gowebpki/jcs.
@@ -23,113 +23,110 @@ import (
 type canonObject map[string]any
 
 func (o canonObject) digest() string {
-	h := sha256.New()
-	w := bufio.NewWriterSize(h, 4096)
-	writeCanon(w, o)
-	w.Flush()
-	return DigestPrefix + hex.EncodeToString(h.Sum(nil))
+	buf := canonBuffers.Get().(*[]byte)
+	b := appendCanon((*buf)[:0], o)
+	sum := sha256.Sum256(b)
+	*buf = b
+	canonBuffers.Put(buf)
+	return DigestPrefix + hex.EncodeToString(sum[:])
 }
 
 func (o canonObject) bytes() []byte {
-	var b bytesWriter
-	w := bufio.NewWriter(&b)
-	writeCanon(w, o)
-	w.Flush()
-	return b
+	return appendCanon(nil, o)
 }
 
-type bytesWriter []byte
+// canonBuffers recycles the scratch buffers digests are written into: a
+// result digest is taken for every append and every page.
+var canonBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
-func (b *bytesWriter) Write(p []byte) (int, error) { *b = append(*b, p...); return len(p), nil }
-
-func writeCanon(w *bufio.Writer, v any) {
+func appendCanon(b []byte, v any) []byte {
 	switch x := v.(type) {
 	case nil:
-		w.WriteString("null")
+		return append(b, "null"...)
 	case bool:
-		w.WriteString(strconv.FormatBool(x))
+		return strconv.AppendBool(b, x)
 	case int:
-		w.WriteString(strconv.Itoa(x))
+		return strconv.AppendInt(b, int64(x), 10)
 	case int64:
-		w.WriteString(strconv.FormatInt(x, 10))
+		return strconv.AppendInt(b, x, 10)
 	case string:
-		writeCanonString(w, x)
+		return appendCanonString(b, x)
 	case canonObject:
-		keys := make([]string, 0, len(x))
+		var stack [16]string
+		keys := stack[:0]
 		for k := range x {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		w.WriteByte('{')
+		b = append(b, '{')
 		for i, k := range keys {
 			if i > 0 {
-				w.WriteByte(',')
+				b = append(b, ',')
 			}
-			writeCanonString(w, k)
-			w.WriteByte(':')
-			writeCanon(w, x[k])
+			b = appendCanonString(b, k)
+			b = append(b, ':')
+			b = appendCanon(b, x[k])
 		}
-		w.WriteByte('}')
+		return append(b, '}')
 	case []canonObject:
-		w.WriteByte('[')
+		b = append(b, '[')
 		for i, e := range x {
 			if i > 0 {
-				w.WriteByte(',')
+				b = append(b, ',')
 			}
-			writeCanon(w, e)
+			b = appendCanon(b, e)
 		}
-		w.WriteByte(']')
+		return append(b, ']')
 	case []any:
-		w.WriteByte('[')
+		b = append(b, '[')
 		for i, e := range x {
 			if i > 0 {
-				w.WriteByte(',')
+				b = append(b, ',')
 			}
-			writeCanon(w, e)
+			b = appendCanon(b, e)
 		}
-		w.WriteByte(']')
-	default:
-		// A programming error in this package, caught by its tests.
-		panic(fmt.Sprintf("canonical writer: unsupported %T", v))
+		return append(b, ']')
 	}
+	// A programming error in this package, caught by its tests.
+	panic(fmt.Sprintf("canonical writer: unsupported %T", v))
 }
 
-// writeCanonString writes a string as ECMAScript's JSON.stringify does, which
-// is what RFC 8785 specifies: only '"', '\\' and control characters escaped.
-func writeCanonString(w *bufio.Writer, s string) {
+// appendCanonString writes a string as ECMAScript's JSON.stringify does,
+// which is what RFC 8785 specifies: only '"', '\\' and control characters
+// escaped.
+func appendCanonString(b []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
-	w.WriteByte('"')
+	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
 		}
-		w.WriteString(s[start:i])
+		b = append(b, s[start:i]...)
 		switch c {
 		case '"':
-			w.WriteString(`\"`)
+			b = append(b, `\"`...)
 		case '\\':
-			w.WriteString(`\\`)
+			b = append(b, `\\`...)
 		case '\b':
-			w.WriteString(`\b`)
+			b = append(b, `\b`...)
 		case '\f':
-			w.WriteString(`\f`)
+			b = append(b, `\f`...)
 		case '\n':
-			w.WriteString(`\n`)
+			b = append(b, `\n`...)
 		case '\r':
-			w.WriteString(`\r`)
+			b = append(b, `\r`...)
 		case '\t':
-			w.WriteString(`\t`)
+			b = append(b, `\t`...)
 		default:
-			w.WriteString(`\u00`)
-			w.WriteByte(hexDigits[c>>4])
-			w.WriteByte(hexDigits[c&0xf])
+			b = append(b, `\u00`...)
+			b = append(b, hexDigits[c>>4], hexDigits[c&0xf])
 		}
 		start = i + 1
 	}
-	w.WriteString(s[start:])
-	w.WriteByte('"')
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // redactionsCanon is the canonical form of a redaction list.

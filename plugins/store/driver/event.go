@@ -144,44 +144,6 @@ func canonicalEvent(raw []byte, r Resource) ([]byte, []Redaction, error) {
 	return out, redactions, nil
 }
 
-// deriveEventType labels an event: its "type", else
-// "<effect_family>.<operation>" (the generic runx effect packet), else
-// DefaultEventType. A field that is present but unusable is refused rather
-// than silently relabelled.
-func deriveEventType(event []byte) (string, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(event, &top); err != nil {
-		return "", Errorf(CodeInvalidEvent, "event must be a JSON object")
-	}
-	if raw, ok := top["type"]; ok {
-		t, ok := jsonString(raw)
-		if !ok || !isEventType(t) {
-			return "", Errorf(CodeInvalidEvent, "event type must be a string of 1..%d letters, digits and . _ : - starting with a letter or digit", maxEventTypeBytes)
-		}
-		return t, nil
-	}
-	rawFamily, hasFamily := top["effect_family"]
-	rawOperation, hasOperation := top["operation"]
-	if !hasFamily || !hasOperation {
-		return DefaultEventType, nil
-	}
-	family, ok1 := jsonString(rawFamily)
-	operation, ok2 := jsonString(rawOperation)
-	t := family + "." + operation
-	if !ok1 || !ok2 || !isEventType(family) || !isEventType(operation) || !isEventType(t) {
-		return "", Errorf(CodeInvalidEvent, "effect_family and operation must be strings of letters, digits and . _ : - that make an event type of at most %d bytes", maxEventTypeBytes)
-	}
-	return t, nil
-}
-
-func jsonString(raw json.RawMessage) (string, bool) {
-	var s string
-	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
-
 func decodeJSON(raw []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber() // numbers keep their literal until canonicalization

@@ -165,3 +165,27 @@ func TestLimitsNormalize(t *testing.T) {
 		}
 	}
 }
+
+func TestEventTypeScannerEdgeCases(t *testing.T) {
+	cases := []struct{ event, want string }{
+		{`{"a":{"type":"inner"},"b":["}",{"type":"x"}],"c":"\"type\":\"no\"","type":"outer"}`, "outer"},
+		{`{"a\"type":"x","z":1}`, DefaultEventType},
+		{`{"effect_family":"fam","nested":[[[]]],"operation":"op","x":null}`, "fam.op"},
+		{`{"type":"esc\u0061ped"}`, "escaped"},
+		{`{}`, DefaultEventType},
+	}
+	for _, c := range cases {
+		p, err := PrepareAppend(appendReq(c.event), mustLimits(t))
+		if err != nil {
+			t.Fatalf("%s: %v", c.event, err)
+		}
+		if p.EventType != c.want {
+			t.Errorf("%s: %q, want %q", c.event, p.EventType, c.want)
+		}
+	}
+	for _, bad := range []string{``, `{`, `{"a"}`, `{"a":1`, `{"a":1}x`, `[]`} {
+		if scanTopMembers([]byte(bad), func(_, _ []byte) {}) {
+			t.Errorf("scanner accepted %q", bad)
+		}
+	}
+}

@@ -28,18 +28,19 @@ const schemaLockKey = 0x52554E58 // "RUNX"
 // Keys use the "C" collation so that stream heads list in byte order, as on
 // every driver, and so that their btrees compare bytes, not locale rules.
 //
-// runx_store_append is the one append routine: it runs inside the caller's
-// (implicit) transaction at READ COMMITTED, takes the stream head's row lock
-// (SELECT ... FOR UPDATE) so that appends to one stream serialize while other
-// streams proceed, and decides replay, conflict or commit on the locked head.
-// READ COMMITTED is the right isolation here: each statement of the routine
-// sees the latest committed state once the lock is granted, so no
-// serialization failures need retrying, and the row lock gives the same
-// guarantee SERIALIZABLE would for this access pattern. A stream's first
-// append has no head row to lock; two racing first appends collide on the
-// events primary key and the loser is retried by the driver. The projection
-// step is the documented one: sha256(previous || event), raw 32-byte
-// digests.
+// runx_store_append is the one append routine. It runs in the caller's
+// implicit transaction at READ COMMITTED and decides, in order: the
+// idempotency key (replay or conflict), then the expected version, then the
+// append. The stream head's row lock, taken by the conditional UPDATE that
+// bumps the head (version and projection digest, computed in SQL with
+// sha256(previous || event)), serializes appends to one stream while other
+// streams proceed. READ COMMITTED is the right isolation: an UPDATE that
+// waited for the lock re-checks the committed row, so no serialization
+// failures need retrying, and the lock gives the guarantee SERIALIZABLE would
+// for this access pattern at no abort rate. Two races end in a unique
+// violation that rolls the loser back whole, and the driver retries it: two
+// first appends to a new stream (the head's primary key), and two appends
+// with one idempotency key (the idempotency constraint).
 const ddl = `
 CREATE SCHEMA IF NOT EXISTS %[1]s;
 CREATE TABLE IF NOT EXISTS %[1]s.runx_store_meta (
@@ -79,22 +80,15 @@ LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
   prior record;
 BEGIN
-  SELECT h.version, h.projection_digest INTO o_current, o_projection
-    FROM %[1]s.runx_store_heads AS h
-   WHERE h.data_source_ref = p_source AND h.resource = p_resource AND h.aggregate_id = p_key
-     FOR UPDATE;
-  IF NOT FOUND THEN
-    o_current := 0;
-    o_projection := '%[2]s';
-  END IF;
-
-  -- The key before the version: a retry of a committed append carries the
-  -- version it was made against, which is stale by now.
+  -- The key decides first: a retry of a committed append carries the version
+  -- it was made against, which is stale by now.
   SELECT e.version, e.event_digest, e.projection_digest, e.committed_at INTO prior
     FROM %[1]s.runx_store_events AS e
    WHERE e.data_source_ref = p_source AND e.resource = p_resource AND e.aggregate_id = p_key
      AND e.idempotency_key = p_idempotency_key;
   IF FOUND THEN
+    SELECT h.version INTO o_current FROM %[1]s.runx_store_heads AS h
+     WHERE h.data_source_ref = p_source AND h.resource = p_resource AND h.aggregate_id = p_key;
     o_version := prior.version;
     IF prior.event_digest = p_event_digest THEN
       o_outcome := 'replayed';
@@ -102,36 +96,48 @@ BEGIN
       o_committed_at := prior.committed_at;
     ELSE
       o_outcome := 'idempotency_conflict';
-      o_projection := NULL;
     END IF;
     RETURN;
   END IF;
 
-  IF p_expected IS NOT NULL AND p_expected <> o_current THEN
-    o_outcome := 'version_conflict';
-    o_projection := NULL;
-    RETURN;
+  -- Bump the head if it is at the expected version. The UPDATE takes the
+  -- head row's lock: a concurrent append to the stream waits here, then sees
+  -- the committed head (READ COMMITTED re-checks the row it waited for).
+  UPDATE %[1]s.runx_store_heads AS h
+     SET version = h.version + 1,
+         projection_digest = 'sha256:' || encode(sha256(
+           decode(substr(h.projection_digest, 8), 'hex') || decode(substr(p_event_digest, 8), 'hex')), 'hex'),
+         event_type = p_event_type, event_digest = p_event_digest, committed_at = p_committed_at
+   WHERE h.data_source_ref = p_source AND h.resource = p_resource AND h.aggregate_id = p_key
+     AND (p_expected IS NULL OR h.version = p_expected)
+  RETURNING h.version, h.projection_digest INTO o_version, o_projection;
+  IF NOT FOUND THEN
+    SELECT h.version INTO o_current FROM %[1]s.runx_store_heads AS h
+     WHERE h.data_source_ref = p_source AND h.resource = p_resource AND h.aggregate_id = p_key;
+    IF FOUND OR coalesce(p_expected, 0) <> 0 THEN
+      o_current := coalesce(o_current, 0);
+      o_outcome := 'version_conflict';
+      RETURN;
+    END IF;
+    -- The stream's first event. A racing first append collides on the
+    -- head's primary key and is retried by the driver.
+    o_version := 1;
+    o_projection := 'sha256:' || encode(sha256(
+      decode(substr('%[2]s', 8), 'hex') || decode(substr(p_event_digest, 8), 'hex')), 'hex');
+    INSERT INTO %[1]s.runx_store_heads (data_source_ref, resource, aggregate_id, version,
+        event_type, event_digest, projection_digest, committed_at)
+      VALUES (p_source, p_resource, p_key, 1, p_event_type, p_event_digest, o_projection, p_committed_at);
   END IF;
 
-  o_outcome := 'committed';
-  o_version := o_current + 1;
-  o_committed_at := p_committed_at;
-  o_projection := 'sha256:' || encode(sha256(
-    decode(substr(o_projection, 8), 'hex') || decode(substr(p_event_digest, 8), 'hex')), 'hex');
+  -- A racing append with the same key collides on the idempotency
+  -- constraint and is retried by the driver, which then replays it.
   INSERT INTO %[1]s.runx_store_events (data_source_ref, resource, aggregate_id, version, idempotency_key,
       event_type, event_digest, projection_digest, committed_at, event_json)
     VALUES (p_source, p_resource, p_key, o_version, p_idempotency_key,
       p_event_type, p_event_digest, o_projection, p_committed_at, p_event_json);
-  IF o_current = 0 THEN
-    INSERT INTO %[1]s.runx_store_heads (data_source_ref, resource, aggregate_id, version,
-        event_type, event_digest, projection_digest, committed_at)
-      VALUES (p_source, p_resource, p_key, 1, p_event_type, p_event_digest, o_projection, p_committed_at);
-  ELSE
-    UPDATE %[1]s.runx_store_heads AS h
-       SET version = o_version, event_type = p_event_type, event_digest = p_event_digest,
-           projection_digest = o_projection, committed_at = p_committed_at
-     WHERE h.data_source_ref = p_source AND h.resource = p_resource AND h.aggregate_id = p_key;
-  END IF;
+  o_current := o_version - 1;
+  o_outcome := 'committed';
+  o_committed_at := p_committed_at;
 END
 $fn$;
 `
