@@ -12,8 +12,8 @@ import (
 // checkPool runs the checks of a receipt that the walk does not need to go
 // on: the signature, and whether a child's committed bytes are canonical.
 // They are the two largest costs of a receipt (an ed25519 verification and a
-// JCS pass) and need nothing from the rest of the tree, so they run on the
-// other cores while the walk reads ahead.
+// pass over every byte) and need nothing from the rest of the tree, so they
+// run on the other cores while the walk reads ahead.
 type checkPool struct {
 	jobs     chan checkJob
 	wg       sync.WaitGroup
@@ -68,6 +68,10 @@ func (p *checkPool) checkCanonical(j checkJob) {
 // (a duplicate key, a reordered member) would let two JSON readers disagree
 // about what was signed.
 func committedNotCanonical(committed []byte, parent string) (code, msg string, bad bool) {
+	if canon.IsCanonical(committed) {
+		return "", "", false
+	}
+	// Only a failure pays for canonicalising, to say what is wrong.
 	c, err := canon.CanonicalJSON(committed)
 	if err != nil {
 		return CodeMalformed, fmt.Sprintf("stored receipt is not json: %v", err), true
