@@ -7,60 +7,65 @@ const Schema = "runx.receipt.v1"
 // bytes. ID is the digest of the canonical body, so the id names exactly what
 // was signed.
 type Receipt struct {
-	Schema    string    `json:"schema"`
-	ID        string    `json:"id"`
 	Body      Body      `json:"body"`
+	ID        string    `json:"id"`
+	Schema    string    `json:"schema"`
 	Signature Signature `json:"signature"`
 }
 
 // Body is what a run or a step did, under which package, closure and
 // authority, with which outcome, and which child receipts it commits.
+//
+// Fields are declared in JCS member order (sorted by JSON name), as in every
+// type below, so encoding/json already writes a body canonically and sealing
+// skips the JCS pass. TestReceiptTypesEncodeCanonically fails if a field is
+// added out of order.
 type Body struct {
+	AuthorityDigest string         `json:"authority_digest,omitempty"`
+	Capability      string         `json:"capability,omitempty"`
+	Children        []ChildRef     `json:"children,omitempty"`
+	ClosureDigest   string         `json:"closure_digest,omitempty"`
+	ErrorCode       string         `json:"error_code,omitempty"`
+	Execution       string         `json:"execution,omitempty"` // native, deterministic_module, trusted_host_process, graph
+	Extra           map[string]any `json:"extra,omitempty"`     // later features (approvals etc.)
+	InputsDigest    string         `json:"inputs_digest,omitempty"`
 	Kind            string         `json:"kind"` // KindRun or KindStep
-	RunID           string         `json:"run_id"`
-	SkillName       string         `json:"skill_name"`
 	Method          string         `json:"method,omitempty"`
+	Outcome         string         `json:"outcome"`
+	OutputDigest    string         `json:"output_digest,omitempty"`
+	PackageDigest   string         `json:"package_digest,omitempty"`
+	Process         *Process       `json:"process,omitempty"`
+	RunID           string         `json:"run_id"`
+	Runtime         *Runtime       `json:"runtime,omitempty"`
+	SealReason      string         `json:"seal_reason,omitempty"`
+	SealedAt        string         `json:"sealed_at"` // TimeLayout, UTC
+	SkillName       string         `json:"skill_name"`
+	StartedAt       string         `json:"started_at"` // TimeLayout, UTC
 	StepID          string         `json:"step_id,omitempty"`
 	StepKind        string         `json:"step_kind,omitempty"` // tool, module, command, skill, agent, ask, ...
-	Capability      string         `json:"capability,omitempty"`
-	Execution       string         `json:"execution,omitempty"` // native, deterministic_module, trusted_host_process, graph
-	PackageDigest   string         `json:"package_digest,omitempty"`
-	ClosureDigest   string         `json:"closure_digest,omitempty"`
-	AuthorityDigest string         `json:"authority_digest,omitempty"`
-	InputsDigest    string         `json:"inputs_digest,omitempty"`
-	Outcome         string         `json:"outcome"`
-	SealReason      string         `json:"seal_reason,omitempty"`
-	ErrorCode       string         `json:"error_code,omitempty"`
-	OutputDigest    string         `json:"output_digest,omitempty"`
-	StartedAt       string         `json:"started_at"` // TimeLayout, UTC
-	SealedAt        string         `json:"sealed_at"`  // TimeLayout, UTC
-	Runtime         *Runtime       `json:"runtime,omitempty"`
-	Process         *Process       `json:"process,omitempty"`
-	Children        []ChildRef     `json:"children,omitempty"`
-	Extra           map[string]any `json:"extra,omitempty"` // later features (approvals etc.)
 }
 
 // Runtime records what produced the receipt, including the negotiated plugin
 // protocol and the plugin's own version when a plugin did the work.
 type Runtime struct {
-	RunxVersion string     `json:"runx_version"`
 	Plugin      *PluginRef `json:"plugin,omitempty"`
+	RunxVersion string     `json:"runx_version"`
 }
 
 // PluginRef names the plugin that served a step and the protocol it spoke.
 type PluginRef struct {
 	Name     string `json:"name"`
-	Version  string `json:"version"`
 	Protocol int    `json:"protocol"`
+	Version  string `json:"version"`
 }
 
 // Process is what runx observed of a trusted_host_process step. The argv is
 // committed by digest so a receipt never holds an argument verbatim.
 type Process struct {
 	ArgvDigest string `json:"argv_digest"`
+	DurationMS int64  `json:"duration_ms"`
 	ExitCode   int    `json:"exit_code"`
 	Signal     string `json:"signal,omitempty"`
-	DurationMS int64  `json:"duration_ms"`
 }
 
 // ChildRef is a parent's commitment to one child: the child's id and the

@@ -194,3 +194,31 @@ func TestSealBytesAreCanonical(t *testing.T) {
 		}
 	}
 }
+
+// The receipt types are declared in JCS member order so that encoding/json
+// writes them canonically and sealing skips the JCS pass. A field added out
+// of order would still seal correctly, only slower; this says so.
+func TestReceiptTypesEncodeCanonically(t *testing.T) {
+	d := canon.DigestBytes([]byte("x"))
+	body := Body{
+		AuthorityDigest: d, Capability: "fs.read", Children: []ChildRef{{ReceiptID: d, SignedDigest: d}},
+		ClosureDigest: d, ErrorCode: "e", Execution: "native", Extra: map[string]any{"a": 1, "b": "c"},
+		InputsDigest: d, Kind: KindStep, Method: "m", Outcome: OutcomeFailed, OutputDigest: d,
+		PackageDigest: d, Process: &Process{ArgvDigest: d, DurationMS: 5, ExitCode: 1, Signal: "TERM"},
+		RunID: "r", Runtime: &Runtime{Plugin: &PluginRef{Name: "fs", Protocol: 1, Version: "1"}, RunxVersion: "0.1.0"},
+		SealReason: "s", SealedAt: testSealed, SkillName: "k", StartedAt: testStarted, StepID: "i", StepKind: "tool",
+	}
+	r, _, err := newTestSigner(t, "order").Seal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []any{body, r} {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !canon.IsCanonical(raw) {
+			t.Fatalf("%T does not encode in JCS member order:\n%s", v, raw)
+		}
+	}
+}

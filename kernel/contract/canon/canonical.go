@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -18,10 +19,20 @@ const Profile = "runx.stable-json.v1"
 // encoding/json rules apply first: struct tags and omitempty decide which
 // fields exist, and a []byte value becomes a base64 string. To canonicalise
 // bytes that already hold a JSON document, use CanonicalJSON.
+//
+// encoding/json writes map keys sorted and struct fields in declaration
+// order, so a value whose fields are declared in JCS order often encodes
+// canonically already; IsCanonical spots that and the JCS pass is skipped.
 func Canonical(v any) ([]byte, error) {
-	raw, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // JCS writes <, > and & as themselves
+	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("canonical json: encode: %w", err)
+	}
+	raw := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	if IsCanonical(raw) {
+		return raw, nil
 	}
 	return CanonicalJSON(raw)
 }

@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -128,5 +129,39 @@ func TestCanonicalRawMessageMatchesCanonicalJSON(t *testing.T) {
 	}
 	if string(viaValue) != string(viaBytes) {
 		t.Fatalf("RawMessage %s != CanonicalJSON %s", viaValue, viaBytes)
+	}
+}
+
+// Values encoding/json already writes canonically take the fast path; the
+// result must not differ from the JCS pass either way.
+func TestCanonicalFastPathMatchesJCS(t *testing.T) {
+	type sorted struct {
+		A string         `json:"a"`
+		B float64        `json:"b"`
+		C map[string]any `json:"c"`
+	}
+	values := []any{
+		sorted{A: "<&>", B: 1e21, C: map[string]any{"x": 1.0, "\u2028": "\b\f"}},
+		sorted{A: "\xff", B: 0.1},
+		map[string]any{"\ufb33": 1, "😀": 2}, // Go sorts these by bytes, JCS by UTF-16
+		map[string]int64{"big": 1 << 60},    // not an exact double
+		[]any{"é", -0.0, 5e-324},
+	}
+	for _, v := range values {
+		got, err := Canonical(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := CanonicalJSON(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("Canonical(%#v)\n got %s\nwant %s", v, got, want)
+		}
 	}
 }
