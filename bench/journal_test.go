@@ -1,0 +1,38 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/runxhq/runx/kernel/journal"
+)
+
+// BenchmarkJournalTransition is one recorded transition (a settled step) in
+// .runx/state.sqlite with durability on (WAL, synchronous FULL).
+func BenchmarkJournalTransition(b *testing.B) {
+	j, err := journal.Open(b.TempDir(), time.Now)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer j.Close()
+	ctx := context.Background()
+	if err := j.CreateRun(ctx, &journal.Run{RunID: "run_bench", SkillName: "s", Method: "m", PackageDir: "/p", PackageDigest: "sha256:p", ClosureDigest: "sha256:c", Authority: json.RawMessage(`{}`), Inputs: json.RawMessage(`{}`)}); err != nil {
+		b.Fatal(err)
+	}
+	out := json.RawMessage(`{"ok":true}`)
+	lat := make(latencies, 0, b.N)
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		t := time.Now()
+		if err := j.RecordStep(ctx, &journal.Step{RunID: "run_bench", Address: fmt.Sprintf("s%d", i), StepID: "s", Status: "success", Output: out, ReceiptID: "sha256:r"}); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t))
+	}
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "transitions/s")
+	lat.report(b, time.Microsecond, "us")
+}
