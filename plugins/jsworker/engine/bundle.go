@@ -87,10 +87,10 @@ func bundle(src Source, entry string) (string, *Error) {
 		Format:      api.FormatIIFE,
 		GlobalName:  bundleGlobal,
 		Platform:    api.PlatformNeutral,
-		// goja implements ES2022 except async generators and import(); esbuild
-		// lowers the former, and import() is refused before it matters.
+		// goja implements ES2022 except async generators, for await and import(); esbuild
+		// lowers the first two, and import() is refused before it matters.
 		Target:    api.ES2022,
-		Supported: map[string]bool{"async-generator": false, "dynamic-import": false},
+		Supported: map[string]bool{"async-generator": false, "for-await": false, "dynamic-import": false},
 		// A non-literal import(x) or require(x) cannot be bundled; esbuild
 		// only logs it, at debug level. Make it an error so it is refused
 		// here, not discovered at run time.

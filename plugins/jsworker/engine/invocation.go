@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -22,6 +23,10 @@ type invocation struct {
 	// then reports: a refused typed array constructor, for one, surfaces
 	// first as a TypeError from goja.
 	limit *Error
+	// halted is set by stop before it interrupts the VM, for the Go loops
+	// that serialise the output: they run no JavaScript instructions, so
+	// they would not notice the interrupt.
+	halted atomic.Bool
 }
 
 // enforce stops the VM for a limit it hit on its own goroutine. The
@@ -52,6 +57,7 @@ func (inv *invocation) stop(done <-chan outcome, reason *Error) ([]byte, error) 
 		return o.output, o.err
 	default:
 	}
+	inv.halted.Store(true)
 	inv.rt.Interrupt(reason)
 	grace := time.NewTimer(stopGrace)
 	defer grace.Stop()
@@ -114,7 +120,7 @@ func (inv *invocation) run() ([]byte, *Error) {
 	if refusal != nil {
 		return nil, refusal
 	}
-	return encodeOutput(rt, in, answer)
+	return encodeOutput(rt, in, answer, &inv.halted)
 }
 
 // defaultExport reads the bundle's exports object (the IIFE's global) and

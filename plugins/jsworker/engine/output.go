@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
@@ -17,12 +18,14 @@ import (
 // large string a million times fails fast instead of building gigabytes),
 // and nesting may not exceed MaxNestingDepth. Cycles and BigInts are
 // refused as JSON.stringify refuses them.
-func encodeOutput(rt *goja.Runtime, in *intrinsics, v goja.Value) ([]byte, *Error) {
+//
+// halted, when set, abandons the walk: the call has been stopped.
+func encodeOutput(rt *goja.Runtime, in *intrinsics, v goja.Value, halted *atomic.Bool) ([]byte, *Error) {
 	obj, ok := v.(*goja.Object)
 	if !ok || !isPlainObject(obj, in) {
 		return nil, refuse(CodeOutputInvalid, "the module must return a plain object (or a promise of one), not %s", describe(v))
 	}
-	e := outputEncoder{rt: rt, buf: make([]byte, 0, 512), open: map[*goja.Object]bool{}}
+	e := outputEncoder{rt: rt, buf: make([]byte, 0, 512), open: map[*goja.Object]bool{}, halted: halted}
 	written, err := e.value("", v, nil, 0)
 	if err != nil {
 		return nil, err
@@ -42,14 +45,21 @@ func isPlainObject(obj *goja.Object, in *intrinsics) bool {
 }
 
 type outputEncoder struct {
-	rt   *goja.Runtime
-	buf  []byte
-	open map[*goja.Object]bool // objects on the current path, for cycles
+	rt     *goja.Runtime
+	buf    []byte
+	open   map[*goja.Object]bool // objects on the current path, for cycles
+	halted *atomic.Bool
 }
+
+// errHalted ends a walk the supervisor has already answered for.
+var errHalted = &Error{Code: CodeCancelled, Message: "the call was stopped while its output was serialised"}
 
 // value appends v's JSON text and reports whether v serialised at all
 // (undefined, functions and symbols do not).
 func (e *outputEncoder) value(key string, v goja.Value, path *valuePath, depth int) (bool, *Error) {
+	if e.halted.Load() {
+		return false, errHalted
+	}
 	if obj, ok := v.(*goja.Object); ok {
 		if toJSON, ok := goja.AssertFunction(obj.Get("toJSON")); ok {
 			replaced, err := toJSON(obj, e.rt.ToValue(key))
@@ -60,9 +70,13 @@ func (e *outputEncoder) value(key string, v goja.Value, path *valuePath, depth i
 		}
 	}
 	if obj, ok := v.(*goja.Object); ok {
-		switch obj.ClassName() {
-		case "Number", "String", "Boolean":
-			v = e.rt.ToValue(obj.Export()) // unwrap new Number(1) and friends
+		switch obj.ClassName() { // unwrap new Number(1) and friends, as the spec says
+		case "Number":
+			v = obj.ToNumber()
+		case "String":
+			v = obj.ToString()
+		case "Boolean":
+			v = e.rt.ToValue(obj.Export())
 		case "BigInt":
 			return false, refuse(CodeOutputInvalid, "the output has a BigInt at %s; JSON has no BigInt (convert it to a string)", path)
 		}
@@ -72,6 +86,9 @@ func (e *outputEncoder) value(key string, v goja.Value, path *valuePath, depth i
 		return false, nil
 	case goja.IsNull(v):
 		return true, e.write("null")
+	}
+	if _, ok := v.(*goja.Symbol); ok {
+		return false, nil
 	}
 	if obj, ok := v.(*goja.Object); ok {
 		if _, callable := goja.AssertFunction(obj); callable {
@@ -97,7 +114,7 @@ func (e *outputEncoder) value(key string, v goja.Value, path *valuePath, depth i
 	case *big.Int:
 		return false, refuse(CodeOutputInvalid, "the output has a BigInt at %s; JSON has no BigInt (convert it to a string)", path)
 	}
-	return false, nil // a symbol
+	return false, nil
 }
 
 func (e *outputEncoder) composite(obj *goja.Object, path *valuePath, depth int) *Error {
@@ -239,6 +256,9 @@ func describe(v goja.Value) string {
 	case goja.IsNull(v):
 		return "null"
 	}
+	if _, ok := v.(*goja.Symbol); ok {
+		return "a symbol"
+	}
 	obj, ok := v.(*goja.Object)
 	if !ok {
 		switch v.Export().(type) {
@@ -251,7 +271,7 @@ func describe(v goja.Value) string {
 		case *big.Int:
 			return "a BigInt"
 		}
-		return "a symbol"
+		return "an unknown value"
 	}
 	if _, callable := goja.AssertFunction(obj); callable {
 		return "a function"
