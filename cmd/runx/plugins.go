@@ -3,6 +3,9 @@ package main
 import (
 	"sort"
 
+	"github.com/runxhq/runx/plugins/fs"
+	"github.com/runxhq/runx/plugins/git"
+	"github.com/runxhq/runx/plugins/jsworker"
 	"github.com/runxhq/runx/plugins/process"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -11,7 +14,10 @@ import (
 // Only this file links plugin implementations, and only to serve them in
 // plugin mode: the kernel reaches them as it reaches any third-party plugin.
 var firstParty = map[string]func() sdk.Plugin{
-	process.Name: func() sdk.Plugin { return process.New() },
+	process.Name:  func() sdk.Plugin { return process.New() },
+	jsworker.Name: func() sdk.Plugin { return jsworker.New() },
+	fs.Name:       func() sdk.Plugin { return fs.New() },
+	git.Name:      func() sdk.Plugin { return git.New() },
 }
 
 func firstPartyNames() []string {

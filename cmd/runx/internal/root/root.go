@@ -84,5 +84,19 @@ func Main(args []string, io *cli.IO, firstParty []string, core fs.FS) cli.ExitCo
 		// cobra's own argument errors (unknown command, wrong arity) are usage errors.
 		err = cli.Usagef("%v", err)
 	}
-	return cli.ReportError(io, false, err)
+	return cli.ReportError(io, wantsJSON(args), err)
+}
+
+// wantsJSON reports whether the command line asked for JSON, so even a usage
+// error cobra raises before any command runs comes back as one document.
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--json" || a == "-j" || a == "--json=true" {
+			return true
+		}
+	}
+	return false
 }
