@@ -161,9 +161,16 @@ func (rc *runCtx) replayStep(step *pkg.Step, rec *journal.Step, out *outcome) bo
 }
 
 func (rc *runCtx) appendSettled(step *pkg.Step, s *settled, out *outcome) {
-	if s.status == contract.StepSuccess {
+	switch s.status {
+	case contract.StepSuccess:
 		rc.mu.Lock()
 		rc.outputs[step.ID] = s.output
+		rc.mu.Unlock()
+	case contract.StepSkipped:
+		// A skipped step produced nothing: a reference to it gives nothing,
+		// so an input fed from it is left out, as an absent value is.
+		rc.mu.Lock()
+		rc.outputs[step.ID] = nil
 		rc.mu.Unlock()
 	}
 	out.trace = append(out.trace, contract.TraceStep{StepID: step.ID, Skill: traceKind(step), Status: s.status, ReceiptID: s.receiptID, Error: s.failure})
