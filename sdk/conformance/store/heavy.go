@@ -152,3 +152,50 @@ func requireKeysOnce(t testing.TB, events []driver.Event, key func(w, i int) str
 		}
 	}
 }
+
+// testReadsDuringAppends: pages read while the stream grows are each
+// consistent (contiguous, ending at or before the head they report), never a
+// failure and never a torn page.
+func testReadsDuringAppends(t *testing.T, d driver.Driver) {
+	s := freshStream(t)
+	ctx := ctxWithin(t, heavyTimeout)
+	const appends = 300
+	done := make(chan error, 1)
+	go func() {
+		for i := range appends {
+			if _, err := d.Append(ctx, driver.AppendRequest{Stream: s, ExpectedVersion: version(int64(i)), IdempotencyKey: fmt.Sprintf("g%d", i), Event: ev("grow", i)}); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	reads := 0
+	for finished := false; !finished; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			finished = true
+		default:
+		}
+		for _, after := range []*int64{nil, version(0)} {
+			page, err := d.Read(ctx, driver.ReadRequest{Stream: s, AfterVersion: after, Limit: 50})
+			if err != nil {
+				t.Fatalf("a read while appending: %s", describe(err))
+			}
+			for i, e := range page.Events {
+				if (i > 0 && e.Version != page.Events[i-1].Version+1) || e.Version > page.Version {
+					t.Fatalf("a torn page: versions %v at head %d", versions(page.Events), page.Version)
+				}
+			}
+			if after == nil && len(page.Events) > 0 && page.Events[len(page.Events)-1].Version != page.Version {
+				t.Fatalf("a tail that does not end at its head: %v at %d", versions(page.Events), page.Version)
+			}
+			reads++
+		}
+	}
+	checkHistory(t, d, s, readAll(t, d, s))
+	t.Logf("%d pages read while %d events were appended", reads, appends)
+}

@@ -22,6 +22,9 @@ func (d *Driver) Read(ctx context.Context, req driver.ReadRequest) (driver.ReadR
 		return driver.ReadResult{}, err
 	}
 	defer leave()
+	if err := ctx.Err(); err != nil {
+		return driver.ReadResult{}, d.failure("read", "", err)
+	}
 	s := plan.Stream
 	var (
 		version    int64
@@ -80,6 +83,9 @@ func (d *Driver) InspectKey(ctx context.Context, req driver.InspectRequest) (dri
 		return driver.Head{}, err
 	}
 	defer leave()
+	if err := ctx.Err(); err != nil {
+		return driver.Head{}, d.failure("inspect", "", err)
+	}
 	h := driver.EmptyHead(Provider, req.Stream)
 	var at time.Time
 	err = d.pool.with(ctx, func(conn *pgx.Conn) error {
@@ -108,6 +114,9 @@ func (d *Driver) ListKeys(ctx context.Context, req driver.ListRequest) (driver.L
 		return driver.ListResult{}, err
 	}
 	defer leave()
+	if err := ctx.Err(); err != nil {
+		return driver.ListResult{}, d.failure("list", "", err)
+	}
 	var heads []driver.Head
 	err = d.pool.with(ctx, func(conn *pgx.Conn) error {
 		heads = nil

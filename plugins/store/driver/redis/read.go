@@ -9,8 +9,11 @@ import (
 	"github.com/runxhq/runx/plugins/store/driver"
 )
 
-// Read reads the head and a range of the stream's list in one MULTI/EXEC,
-// so one snapshot and one round trip.
+// Read reads the head, then a range of the stream's list, in one pipelined
+// round trip. It needs no MULTI/EXEC for a consistent page: the list only
+// ever grows at its end, so every element up to the head read first is
+// already final, and an element appended between the two commands is cut
+// off.
 func (d *Driver) Read(ctx context.Context, req driver.ReadRequest) (driver.ReadResult, error) {
 	plan, err := driver.PrepareRead(req, d.limits)
 	if err != nil {
@@ -21,6 +24,9 @@ func (d *Driver) Read(ctx context.Context, req driver.ReadRequest) (driver.ReadR
 		return driver.ReadResult{}, err
 	}
 	defer leave()
+	if err := ctx.Err(); err != nil {
+		return driver.ReadResult{}, d.failure("read", "", err)
+	}
 	k := keysFor(d.cfg.KeyPrefix, plan.Stream)
 	start, stop := int64(-plan.Limit), int64(-1)
 	if plan.AfterVersion != nil {
@@ -30,7 +36,7 @@ func (d *Driver) Read(ctx context.Context, req driver.ReadRequest) (driver.ReadR
 	}
 	var headCmd *goredis.StringCmd
 	var listCmd *goredis.StringSliceCmd
-	_, err = d.client.TxPipelined(ctx, func(pipe goredis.Pipeliner) error {
+	_, err = d.client.Pipelined(ctx, func(pipe goredis.Pipeliner) error {
 		headCmd = pipe.HGet(ctx, k.heads, plan.Stream.Key)
 		listCmd = pipe.LRange(ctx, k.events, start, stop)
 		return nil
@@ -50,12 +56,19 @@ func (d *Driver) Read(ctx context.Context, req driver.ReadRequest) (driver.ReadR
 	if err != nil {
 		return driver.ReadResult{}, d.failure("read", "", err)
 	}
-	events := make([]driver.Event, len(elems))
-	for i, s := range elems {
-		if events[i], ok = decodeElement(s); !ok {
+	events := make([]driver.Event, 0, len(elems))
+	for _, s := range elems {
+		e, ok := decodeElement(s)
+		if !ok {
 			return driver.ReadResult{}, corrupt("event")
 		}
+		if e.Version > head.version {
+			break // appended after the head was read
+		}
+		events = append(events, e)
 	}
+	// A tail taken while appends landed is that many events shorter: still
+	// the latest events as of the head, contiguous and ending at it.
 	if headText != "" {
 		d.heads.put(k.id, headText)
 	}
@@ -72,6 +85,9 @@ func (d *Driver) InspectKey(ctx context.Context, req driver.InspectRequest) (dri
 		return driver.Head{}, err
 	}
 	defer leave()
+	if err := ctx.Err(); err != nil {
+		return driver.Head{}, d.failure("inspect", "", err)
+	}
 	k := keysFor(d.cfg.KeyPrefix, req.Stream)
 	text, err := d.client.HGet(ctx, k.heads, req.Key).Result()
 	if errors.Is(err, goredis.Nil) {
@@ -107,6 +123,9 @@ func (d *Driver) ListKeys(ctx context.Context, req driver.ListRequest) (driver.L
 		return driver.ListResult{}, err
 	}
 	defer leave()
+	if err := ctx.Err(); err != nil {
+		return driver.ListResult{}, d.failure("list", "", err)
+	}
 	probe := driver.Stream{Source: plan.Source, Resource: plan.Resource, Key: "x"}
 	k := keysFor(d.cfg.KeyPrefix, probe)
 	min := "-"

@@ -10,7 +10,8 @@ import (
 	"github.com/runxhq/runx/plugins/store/driver"
 )
 
-// Read reads one page and its head in one statement, so in one snapshot.
+// Read reads the head and one page in one read transaction, so in one
+// snapshot (WAL readers see the database as of their first read).
 func (d *Driver) Read(ctx context.Context, req driver.ReadRequest) (driver.ReadResult, error) {
 	plan, err := driver.PrepareRead(req, d.limits)
 	if err != nil {
@@ -21,39 +22,43 @@ func (d *Driver) Read(ctx context.Context, req driver.ReadRequest) (driver.ReadR
 		return driver.ReadResult{}, err
 	}
 	defer leave()
+	if err := ctx.Err(); err != nil {
+		return driver.ReadResult{}, d.unavailable("read", err)
+	}
+	tx, err := d.readDB.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return driver.ReadResult{}, d.unavailable("read", err)
+	}
+	defer tx.Rollback()
 	s := plan.Stream
+	version, projection := int64(0), ""
+	var ignoredType, ignoredDigest string
+	var ignoredAt int64
+	err = tx.StmtContext(ctx, d.rstmt.head).QueryRowContext(ctx, s.Source, s.Resource.Name, s.Key).
+		Scan(&version, &ignoredType, &ignoredDigest, &projection, &ignoredAt)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return driver.ReadResult{}, d.unavailable("read", err)
+	}
 	var rows *sql.Rows
 	if plan.AfterVersion != nil {
-		rows, err = d.rstmt.forward.QueryContext(ctx, s.Source, s.Resource.Name, s.Key, *plan.AfterVersion, plan.Limit)
+		rows, err = tx.StmtContext(ctx, d.rstmt.forward).QueryContext(ctx, s.Source, s.Resource.Name, s.Key, *plan.AfterVersion, plan.Limit)
 	} else {
-		rows, err = d.rstmt.tail.QueryContext(ctx, s.Source, s.Resource.Name, s.Key, plan.Limit)
+		rows, err = tx.StmtContext(ctx, d.rstmt.tail).QueryContext(ctx, s.Source, s.Resource.Name, s.Key, plan.Limit)
 	}
 	if err != nil {
 		return driver.ReadResult{}, d.unavailable("read", err)
 	}
 	defer rows.Close()
-	var (
-		version    int64
-		projection string
-		events     = make([]driver.Event, 0, plan.Limit)
-	)
+	events := make([]driver.Event, 0, plan.Limit)
 	for rows.Next() {
-		var (
-			ev                       sql.NullInt64
-			key, typ, digest, evProj sql.NullString
-			at                       sql.NullInt64
-			data                     []byte
-		)
-		if err := rows.Scan(&version, &projection, &ev, &key, &typ, &digest, &evProj, &at, &data); err != nil {
+		var e driver.Event
+		var at int64
+		var data []byte
+		if err := rows.Scan(&e.Version, &e.IdempotencyKey, &e.Type, &e.Digest, &e.ProjectionDigest, &at, &data); err != nil {
 			return driver.ReadResult{}, d.unavailable("read", err)
 		}
-		if !ev.Valid {
-			continue // the head row alone: no events after the cursor
-		}
-		events = append(events, driver.Event{
-			Version: ev.Int64, Type: typ.String, Digest: digest.String, ProjectionDigest: evProj.String,
-			IdempotencyKey: key.String, CommittedAt: time.UnixMilli(at.Int64).UTC(), Data: data,
-		})
+		e.CommittedAt, e.Data = time.UnixMilli(at).UTC(), data
+		events = append(events, e)
 	}
 	if err := rows.Err(); err != nil {
 		return driver.ReadResult{}, d.unavailable("read", err)
@@ -74,6 +79,9 @@ func (d *Driver) InspectKey(ctx context.Context, req driver.InspectRequest) (dri
 		return driver.Head{}, err
 	}
 	defer leave()
+	if err := ctx.Err(); err != nil {
+		return driver.Head{}, d.unavailable("inspect", err)
+	}
 	h := driver.EmptyHead(Provider, req.Stream)
 	var at int64
 	err = d.rstmt.head.QueryRowContext(ctx, req.Source, req.Resource.Name, req.Key).
@@ -100,6 +108,9 @@ func (d *Driver) ListKeys(ctx context.Context, req driver.ListRequest) (driver.L
 		return driver.ListResult{}, err
 	}
 	defer leave()
+	if err := ctx.Err(); err != nil {
+		return driver.ListResult{}, d.unavailable("list", err)
+	}
 	rows, err := d.rstmt.list.QueryContext(ctx, plan.Source, plan.Resource.Name, plan.AfterKey, plan.Limit+1)
 	if err != nil {
 		return driver.ListResult{}, d.unavailable("list", err)

@@ -28,28 +28,17 @@ WHERE data_source_ref = ?1 AND resource = ?2 AND aggregate_id = ?3 AND idempoten
 (data_source_ref, resource, aggregate_id, version, idempotency_key, event_type, event_digest, projection_digest, committed_at, event_json)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)`
 
-	// A page and its head in one statement, so one snapshot: the head row
-	// outer, the events after the cursor joined in version order along the
-	// primary key. No head row means an empty stream.
-	stmtPageForward = `WITH head AS (
-  SELECT version, projection_digest FROM runx_store_events
-  WHERE data_source_ref = ?1 AND resource = ?2 AND aggregate_id = ?3
-  ORDER BY version DESC LIMIT 1)
-SELECT head.version, head.projection_digest,
-  e.version, e.idempotency_key, e.event_type, e.event_digest, e.projection_digest, e.committed_at, e.event_json
-FROM head LEFT JOIN runx_store_events AS e
-  ON e.data_source_ref = ?1 AND e.resource = ?2 AND e.aggregate_id = ?3 AND e.version > ?4
-ORDER BY e.version ASC LIMIT ?5`
+	// A page: read in the same transaction as the head, so one snapshot.
+	// Both walk the primary key in order, with no sort.
+	stmtPageForward = `SELECT version, idempotency_key, event_type, event_digest, projection_digest, committed_at, event_json
+FROM runx_store_events
+WHERE data_source_ref = ?1 AND resource = ?2 AND aggregate_id = ?3 AND version > ?4
+ORDER BY version ASC LIMIT ?5`
 
-	stmtPageTail = `WITH head AS (
-  SELECT version, projection_digest FROM runx_store_events
-  WHERE data_source_ref = ?1 AND resource = ?2 AND aggregate_id = ?3
-  ORDER BY version DESC LIMIT 1)
-SELECT head.version, head.projection_digest,
-  e.version, e.idempotency_key, e.event_type, e.event_digest, e.projection_digest, e.committed_at, e.event_json
-FROM head LEFT JOIN runx_store_events AS e
-  ON e.data_source_ref = ?1 AND e.resource = ?2 AND e.aggregate_id = ?3
-ORDER BY e.version DESC LIMIT ?4`
+	stmtPageTail = `SELECT version, idempotency_key, event_type, event_digest, projection_digest, committed_at, event_json
+FROM runx_store_events
+WHERE data_source_ref = ?1 AND resource = ?2 AND aggregate_id = ?3
+ORDER BY version DESC LIMIT ?4`
 
 	// Stream heads in key order: a loose index scan (each next key is one
 	// seek past the last), then each key's last event, one seek each. It
