@@ -148,3 +148,32 @@ func TestRunNilProgram(t *testing.T) {
 		t.Fatalf("got %v, want ErrNilProgram", err)
 	}
 }
+
+func TestConcurrentCallsShareOneProgram(t *testing.T) {
+	p := compileModule(t, `let calls = 0; export default function (input) { calls++; return { n: input.n * 2, calls, r: Math.random() } }`)
+	want, err := call(t, p, `{"n":1}`, quick)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for i := 0; i < 20; i++ {
+				res, err := Run(t.Context(), p, Call{Input: []byte(`{"n":1}`), Clock: testClock, Seed: 1})
+				if err == nil && string(res.Output) != string(want.Output) {
+					err = fmt.Errorf("output %s, want %s", res.Output, want.Output)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -23,7 +23,7 @@ func HelperNames() []string {
 func CheckRequires(requires []string) error {
 	for _, name := range requires {
 		if !helpers[name] {
-			return refuse(CodeRequiresUnsupport, "the module requires Runx.%s, which this runtime does not provide (it provides %v)", name, HelperNames())
+			return refuse(CodeRequiresUnsupported, "the module requires Runx.%s, which this runtime does not provide (it provides %v)", name, HelperNames())
 		}
 	}
 	return nil

@@ -51,24 +51,19 @@ func newInvocation(p *Program, call Call) *invocation {
 // unwind. A VM that does not unwind is stuck in a builtin; its goroutine is
 // left to finish on its own, and the process must be discarded because that
 // goroutine may still be allocating.
-func (inv *invocation) stop(done <-chan outcome, reason *Error) ([]byte, error) {
-	select {
-	case o := <-done: // it answered just as the limit fired: take the answer
-		return o.output, o.err
-	default:
-	}
+func (inv *invocation) stop(done <-chan outcome, reason *Error) error {
 	inv.halted.Store(true)
 	inv.rt.Interrupt(reason)
 	grace := time.NewTimer(stopGrace)
 	defer grace.Stop()
 	select {
 	case <-done:
-		return nil, reason
+		return reason
 	case <-grace.C:
 		stuck := *reason
 		stuck.Discard = true
 		stuck.Message = bound(reason.Message + fmt.Sprintf("; the engine did not stop within %v, so this process must be discarded", stopGrace))
-		return nil, &stuck
+		return &stuck
 	}
 }
 

@@ -78,23 +78,30 @@ func supervise(ctx context.Context, inv *invocation, timeout time.Duration) ([]b
 	tick := time.NewTicker(heapSampleInterval)
 	defer tick.Stop()
 
-	for {
+	var reason *Error
+	for reason == nil {
 		select {
 		case o := <-done:
 			return finish(o, heap)
 		case <-deadline.C:
-			return inv.stop(done, fault(CodeTimeout, "the module ran longer than %v", timeout))
+			reason = fault(CodeTimeout, "the module ran longer than %v", timeout)
 		case <-ctx.Done():
-			return inv.stop(done, refuse(CodeCancelled, "the call was cancelled: %v", context.Cause(ctx)))
+			reason = refuse(CodeCancelled, "the call was cancelled: %v", context.Cause(ctx))
 		case <-tick.C:
 			if grown, over := heap.poll(); over {
-				return inv.stop(done, memoryExceeded(grown))
+				reason = memoryExceeded(grown)
 			}
 		case grown := <-heap.confirmed:
 			if heap.confirm(grown) {
-				return inv.stop(done, memoryExceeded(grown))
+				reason = memoryExceeded(grown)
 			}
 		}
+	}
+	select {
+	case o := <-done: // it answered just as the limit fired: take the answer
+		return finish(o, heap)
+	default:
+		return nil, inv.stop(done, reason)
 	}
 }
 
