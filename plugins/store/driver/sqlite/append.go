@@ -18,6 +18,10 @@ func (d *Driver) Append(ctx context.Context, req driver.AppendRequest) (driver.A
 		return driver.AppendResult{}, err
 	}
 	defer leave()
+	// Checked first: a select with both cases ready picks one at random.
+	if err := ctx.Err(); err != nil {
+		return driver.AppendResult{}, driver.NewScrubber().Failure(Provider, "append", driver.CommitNotSent, err)
+	}
 	select {
 	case d.writeMu <- struct{}{}:
 	case <-ctx.Done():
