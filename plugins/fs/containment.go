@@ -62,6 +62,9 @@ type Target struct {
 	Display string
 	// Info is Real's Lstat, nil when nothing exists there.
 	Info iofs.FileInfo
+	// Lexical is the absolute path as the request named it, before any
+	// symlink was followed: a delete asks whether the name itself is a link.
+	Lexical string
 }
 
 // NewScope builds the call's scope from its context. An empty reach is taken
@@ -167,7 +170,7 @@ func (s *Scope) Resolve(p string) (*Target, *plugin.Result) {
 	if err != nil {
 		info = nil
 	}
-	t := &Target{Real: real, Root: root, Rel: rel, Display: display, Info: info}
+	t := &Target{Real: real, Root: root, Rel: rel, Display: display, Info: info, Lexical: lexical}
 	if info != nil && info.IsDir() {
 		// Secret patterns name files; a directory called .env (a
 		// virtualenv, say) is walked like any other, as listings do.

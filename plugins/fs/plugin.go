@@ -17,9 +17,14 @@ const Version = "0.1.0"
 
 // Capability ids.
 const (
-	CapabilityRead   = "fs.read"
-	CapabilityList   = "fs.list"
-	CapabilitySearch = "fs.search"
+	CapabilityRead        = "fs.read"
+	CapabilityList        = "fs.list"
+	CapabilitySearch      = "fs.search"
+	CapabilityWrite       = "fs.write"
+	CapabilityEdit        = "fs.edit"
+	CapabilityApplyBundle = "fs.apply_bundle"
+	CapabilityPreview     = "fs.preview"
+	CapabilityRecover     = "fs.recover"
 )
 
 // Refusal and failure codes of the fs tools (the reach codes live with the
@@ -36,16 +41,33 @@ const (
 	CodeReadFailed     = "fs_read_failed"
 	CodeChanged        = "fs_changed_during_read"
 	CodeCancelled      = "fs_cancelled"
+
+	// Codes of the change tools.
+	CodeBlindWriteRefused  = "fs_blind_write_refused"
+	CodeCreateExists       = "fs_create_exists"
+	CodeDigestMismatch     = "fs_digest_mismatch"
+	CodeEditNotFound       = "fs_edit_not_found"
+	CodeEditAmbiguous      = "fs_edit_ambiguous"
+	CodeChangeTooLarge     = "fs_change_too_large"
+	CodeBundlePathRepeated = "fs_bundle_path_repeated"
+	CodeCallReused         = "fs_call_reused"
+	CodeJournalUnavailable = "fs_journal_unavailable"
+	CodeJournalFailed      = "fs_journal_failed"
+	CodeWriteFailed        = "fs_write_failed"
+	CodeRecoverFailed      = "fs_recover_failed"
 )
 
-// Plugin serves the read side of the workspace file tools. It holds no
-// state: every call's authority arrives in its context.
+// Plugin serves the workspace file tools. It holds no state: every call's
+// authority arrives in its context, and every change's record lives in the
+// journal beneath the project directory the kernel names.
 type Plugin struct{}
 
 // New returns the fs plugin.
 func New() *Plugin { return &Plugin{} }
 
-// Info describes fs.read, fs.list and fs.search.
+// Info describes the fs tools. The change tools declare effect write and
+// are idempotent by call id: a call sent again answers from its committed
+// journal instead of changing anything twice.
 func (*Plugin) Info() plugin.Info {
 	def := func(id, summary, in, out string) plugin.Definition {
 		return plugin.Definition{
@@ -54,6 +76,10 @@ func (*Plugin) Info() plugin.Info {
 			Effect: plugin.EffectRead, Approval: plugin.ApprovalNone, Idempotent: true,
 		}
 	}
+	write := func(d plugin.Definition) plugin.Definition {
+		d.Effect = plugin.EffectWrite
+		return d
+	}
 	return plugin.Info{Name: Name, Version: Version, Capabilities: []plugin.Definition{
 		def(CapabilityRead, "Read one UTF-8 text file inside the reach, whole and bounded (1 MiB by default, at most 4 MiB), with its content_digest.",
 			readRequestSchema, readResponseSchema),
@@ -61,6 +87,16 @@ func (*Plugin) Info() plugin.Info {
 			listRequestSchema, listResponseSchema),
 		def(CapabilitySearch, "Search files for a literal (or RE2 regex) beneath a directory, or in the one file named, with ignore files honoured as Git honours them and secrets never searched.",
 			searchRequestSchema, searchResponseSchema),
+		write(def(CapabilityWrite, "Write one file whole: expected_digest names the content it replaces (from fs.read's content_digest), or create: true (or no digest) makes a file that must not exist. Journaled, checked again immediately before an atomic rename.",
+			writeRequestSchema, writeResponseSchema)),
+		write(def(CapabilityEdit, "Replace exact text in one file, edits applied in order: each old occurs once, or at least once with replace_all. Bound to the content it read; journaled, checked again immediately before an atomic rename.",
+			editRequestSchema, editResponseSchema)),
+		write(def(CapabilityApplyBundle, "Write, create and delete several files whole or not at all: every existing file named by its expected_digest, journaled before the first rename and rolled back by fs.recover if interrupted.",
+			bundleRequestSchema, bundleResponseSchema)),
+		def(CapabilityPreview, "Show what fs.write, fs.edit or fs.apply_bundle would do, refusals included, changing nothing: per file the digests it replaces and becomes and the complete unified diff.",
+			previewRequestSchema, previewResponseSchema),
+		write(def(CapabilityRecover, "Roll back every change of a run a crash left begun, restoring prior bytes and removing what it created, so a bundle lands whole or not at all.",
+			recoverRequestSchema, recoverResponseSchema)),
 	}}
 }
 
@@ -79,6 +115,34 @@ func (*Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 		return run(call, func(scope *Scope, req *SearchRequest) (*SearchResponse, *plugin.Result) {
 			return search(ctx, scope, req)
 		})
+	case CapabilityWrite:
+		var req WriteRequest
+		if res := decode(call, &req); res != nil {
+			return res
+		}
+		return runChange(ctx, call, func(s *Scope) (*changeSet, *plugin.Result) { return planWrite(s, &req) }, writeAnswer)
+	case CapabilityEdit:
+		var req EditRequest
+		if res := decode(call, &req); res != nil {
+			return res
+		}
+		return runChange(ctx, call, func(s *Scope) (*changeSet, *plugin.Result) { return planEdit(s, &req) }, editAnswer)
+	case CapabilityApplyBundle:
+		var req BundleRequest
+		if res := decode(call, &req); res != nil {
+			return res
+		}
+		return runChange(ctx, call, func(s *Scope) (*changeSet, *plugin.Result) { return planBundle(s, &req) }, bundleAnswer)
+	case CapabilityPreview:
+		return run(call, func(scope *Scope, req *PreviewRequest) (*PreviewResponse, *plugin.Result) {
+			return preview(scope, req)
+		})
+	case CapabilityRecover:
+		var req RecoverRequest
+		if res := decode(call, &req); res != nil {
+			return res
+		}
+		return recoverRun(ctx, call, &req)
 	}
 	return plugin.Refused("capability_not_found", fmt.Sprintf("plugin %s serves no capability %q", Name, call.Capability))
 }

@@ -1,0 +1,376 @@
+package fs
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	iofs "io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gofrs/flock"
+	"github.com/runxhq/runx/sdk/plugin"
+)
+
+// commitLockRetry is how often a change waiting on another polls the commit
+// lock; changes hold it for milliseconds, so waiting is short.
+const commitLockRetry = 2 * time.Millisecond
+
+// stageWorkers bounds how many staged files are written and synced at once.
+// Syncs wait on the disk rather than the CPU, and the filesystem commits
+// concurrent syncs together, so a bundle pays for few of them.
+const stageWorkers = 8
+
+// testBeforeCheck lets a test change the workspace between a file's
+// planning and its final check, the window the check exists for. It is nil
+// outside tests.
+var testBeforeCheck func(path string)
+
+// changeBinding is the part of the kernel's binding a change needs.
+type changeBinding struct {
+	ProjectDir string `json:"project_dir"`
+}
+
+// projectDirOf reads the project directory the kernel names for journals.
+// Without it no change can be journaled, and an unjournaled change could
+// not be rolled back, so none is made.
+func projectDirOf(call *plugin.Call) (string, *plugin.Result) {
+	var b changeBinding
+	if len(call.Context.Binding) > 0 {
+		if err := json.Unmarshal(call.Context.Binding, &b); err != nil {
+			return "", plugin.Refused(CodeJournalUnavailable, "the call's binding is not a JSON object naming project_dir: "+err.Error())
+		}
+	}
+	if b.ProjectDir == "" || !filepath.IsAbs(b.ProjectDir) {
+		return "", plugin.Refused(CodeJournalUnavailable, call.Capability+" needs an absolute project_dir in its binding to journal the change; the kernel passes .runx")
+	}
+	return filepath.Clean(b.ProjectDir), nil
+}
+
+// lockCommits takes the fs commit lock on the project: every change's
+// digest checks and renames happen under it, so two changes to one file,
+// from this process or another, can never both pass their check. The
+// kernel's workspace lock serialises runs as well; this lock makes the
+// guarantee the plugin's own, whoever calls it. The operating system drops
+// it when the process dies, which is what lets a crashed bundle be rolled
+// back.
+func lockCommits(ctx context.Context, projectDir string) (func(), *plugin.Result) {
+	dir := filepath.Join(projectDir, "journal")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, plugin.Failed(CodeJournalFailed, fmt.Sprintf("cannot make the journal directory %s: %v", dir, err))
+	}
+	l := flock.New(filepath.Join(dir, "fs-commit.lock"))
+	ok, err := l.TryLockContext(ctx, commitLockRetry)
+	if !ok {
+		if ctx.Err() != nil {
+			return nil, plugin.Refused(CodeCancelled, "the call was cancelled while waiting for another change to finish; nothing was changed")
+		}
+		return nil, plugin.Failed(CodeJournalFailed, fmt.Sprintf("cannot take the fs commit lock: %v", err))
+	}
+	return func() { _ = l.Unlock() }, nil
+}
+
+// runChange carries out fs.write, fs.edit or fs.apply_bundle: under the
+// commit lock it settles any journal this call left before, plans the
+// change against the workspace as it is now, and commits it.
+func runChange(ctx context.Context, call *plugin.Call, plan func(*Scope) (*changeSet, *plugin.Result), answer func(*journalRecord, JournalRef) any) *plugin.Result {
+	projectDir, res := projectDirOf(call)
+	if res != nil {
+		return res
+	}
+	if call.Context.RunID == "" || call.Context.CallID == "" {
+		return plugin.Refused(CodeJournalUnavailable, call.Capability+" needs the run id and call id its journal entry is named by")
+	}
+	scope, res := NewScope(call.Context)
+	if res != nil {
+		return res
+	}
+	unlock, res := lockCommits(ctx, projectDir)
+	if res != nil {
+		return res
+	}
+	defer unlock()
+	ref := journalLocation(projectDir, call.Context.RunID, call.Context.CallID)
+	inputDigest := callDigest(call)
+	prior, err := readJournal(ref.Path)
+	if err != nil {
+		return plugin.Failed(CodeJournalFailed, fmt.Sprintf("cannot read the journal %s: %v", ref.Path, err))
+	}
+	if prior != nil {
+		switch prior.State {
+		case JournalCommitted:
+			// The same call sent again: it already landed, so it answers
+			// what it did rather than changing anything twice.
+			if prior.InputDigest != inputDigest {
+				return plugin.Refused(CodeCallReused, fmt.Sprintf("call %s already committed a different change (journal %s); a call id names one change", call.Context.CallID, ref.ID))
+			}
+			return encode(answer(prior, ref))
+		case JournalBegun:
+			// Under the lock a begun journal is a dead writer's: put its
+			// files back before this attempt starts from what they held.
+			if res := settleBegun(ref, prior, timeOf(call)); res != nil {
+				return res
+			}
+		}
+	}
+	cs, res := plan(scope)
+	if res != nil {
+		return res
+	}
+	rec, res := commit(call, ref, inputDigest, scope, cs)
+	if res != nil {
+		return res
+	}
+	return encode(answer(rec, ref))
+}
+
+// commit applies a planned change set whole or not at all. The journal is
+// durable before the workspace is touched; each file's digest is checked
+// again immediately before its rename; and any failure puts back what was
+// done, so only a crash leaves a begun journal, for fs.recover.
+func commit(call *plugin.Call, ref JournalRef, inputDigest string, scope *Scope, cs *changeSet) (*journalRecord, *plugin.Result) {
+	rec := &journalRecord{
+		Schema: JournalSchema, ID: ref.ID, State: JournalBegun, Capability: call.Capability,
+		RunID: call.Context.RunID, CallID: call.Context.CallID, StepAddress: call.Context.StepAddress, Attempt: call.Context.Attempt,
+		InputDigest: inputDigest, Workspace: scope.Workspace(), BegunAt: timeOf(call), CreatedDirs: cs.createdDirs,
+	}
+	for _, fc := range cs.files {
+		if fc.op != OpDelete {
+			fc.temp = stagePath(fc.target.Real)
+		}
+		rec.Files = append(rec.Files, journalFile{
+			Path: fc.target.Display, Real: fc.target.Real, Op: fc.op, Existed: fc.existed,
+			BeforeDigest: fc.beforeDigest, BeforeMode: fc.beforeMode, Before: fc.before,
+			AfterDigest: fc.afterDigest, Replacements: fc.replacements, Temp: fc.temp,
+		})
+	}
+	if err := writeJournal(ref.Path, rec); err != nil {
+		return nil, plugin.Failed(CodeJournalFailed, fmt.Sprintf("cannot write the journal %s, so nothing was changed: %v", ref.Path, err))
+	}
+	fail := func(res *plugin.Result) (*journalRecord, *plugin.Result) {
+		return nil, abandon(ref, rec, timeOf(call), res)
+	}
+	for _, d := range cs.createdDirs {
+		if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, iofs.ErrExist) {
+			return fail(plugin.Failed(CodeWriteFailed, fmt.Sprintf("cannot create the directory %s: %v", scope.DisplayPath(d), err)))
+		}
+	}
+	if err := stageAll(cs.files); err != nil {
+		return fail(plugin.Failed(CodeWriteFailed, fmt.Sprintf("cannot stage the new content: %v", err)))
+	}
+	crashBetween := crashArmed(CrashBetweenRenames) && len(cs.files) > 1
+	for i, fc := range cs.files {
+		if testBeforeCheck != nil {
+			testBeforeCheck(fc.target.Display)
+		}
+		if res := recheck(fc); res != nil {
+			return fail(res)
+		}
+		if err := land(fc); err != nil {
+			return fail(plugin.Failed(CodeWriteFailed, fmt.Sprintf("cannot change %s: %v", fc.asked, err)))
+		}
+		if i == 0 && crashBetween {
+			crash()
+		}
+	}
+	if err := syncParents(cs); err != nil {
+		return fail(plugin.Failed(CodeWriteFailed, fmt.Sprintf("cannot make the renames durable: %v", err)))
+	}
+	rec.State, rec.EndedAt = JournalCommitted, timeOf(call)
+	if err := writeJournal(ref.Path, rec); err != nil {
+		rec.State = JournalBegun
+		return fail(plugin.Failed(CodeJournalFailed, fmt.Sprintf("cannot mark the journal %s committed: %v", ref.Path, err)))
+	}
+	return rec, nil
+}
+
+// abandon rolls back a change that failed part way and reports why it
+// failed. When even the rollback fails, the journal stays begun and
+// fs.recover finishes the job.
+func abandon(ref JournalRef, rec *journalRecord, now time.Time, why *plugin.Result) *plugin.Result {
+	report, err := rollBack(rec)
+	if err != nil {
+		return plugin.Failed(CodeWriteFailed, fmt.Sprintf("%s; putting the workspace back failed too (%v), so journal %s stays begun for fs.recover", why.Message, err, ref.ID))
+	}
+	rec.State, rec.EndedAt, rec.Rollback = JournalRolledBack, now, report
+	// The workspace is already back; a journal left begun by a failed
+	// write here would only be rolled back again, which changes nothing.
+	_ = writeJournal(ref.Path, rec)
+	out := *why
+	out.Message = why.Message + "; nothing of this call was applied"
+	if report.Conflicts > 0 {
+		out.Message += fmt.Sprintf(", and %d file(s) changed outside runx were left as they are (journal %s)", report.Conflicts, ref.ID)
+	}
+	return &out
+}
+
+// settleBegun rolls back a begun journal found under the lock.
+func settleBegun(ref JournalRef, rec *journalRecord, now time.Time) *plugin.Result {
+	report, err := rollBack(rec)
+	if err != nil {
+		return plugin.Failed(CodeRecoverFailed, fmt.Sprintf("journal %s was left begun by an earlier attempt and cannot be rolled back: %v", ref.ID, err))
+	}
+	rec.State, rec.EndedAt, rec.Rollback = JournalRolledBack, now, report
+	if err := writeJournal(ref.Path, rec); err != nil {
+		return plugin.Failed(CodeJournalFailed, fmt.Sprintf("cannot mark the journal %s rolled back: %v", ref.ID, err))
+	}
+	return nil
+}
+
+// stagePath names a temp file beside target, so its rename stays within
+// one directory and so one filesystem.
+func stagePath(target string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return filepath.Join(filepath.Dir(target), ".runx-"+hex.EncodeToString(b[:])+".tmp")
+}
+
+// stageAll writes and syncs every new content to its temp file, a few at a
+// time.
+func stageAll(files []*fileChange) error {
+	jobs := make(chan *fileChange)
+	errs := make(chan error, len(files))
+	var wg sync.WaitGroup
+	for range min(stageWorkers, len(files)) {
+		wg.Go(func() {
+			for fc := range jobs {
+				if err := stageFile(fc.temp, fc.after, fc.beforeMode); err != nil {
+					errs <- fmt.Errorf("%s: %w", fc.asked, err)
+				}
+			}
+		})
+	}
+	for _, fc := range files {
+		if fc.op != OpDelete {
+			jobs <- fc
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+// stageFile creates path (which must not exist) holding content with
+// exactly mode, synced to disk.
+func stageFile(path string, content []byte, mode os.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(content)
+	if err == nil {
+		// Chmod rather than the create mode, which the umask would narrow:
+		// a replaced file keeps the mode it had.
+		err = f.Chmod(mode)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// recheck compares a file with what the plan read, immediately before it
+// is replaced.
+func recheck(fc *fileChange) *plugin.Result {
+	exists, digest, err := currentDigest(fc.target.Real)
+	if err != nil {
+		return plugin.Failed(CodeReadFailed, fmt.Sprintf("cannot check %s before changing it: %v", fc.asked, err))
+	}
+	switch {
+	case !fc.existed && exists:
+		return plugin.Refused(CodeCreateExists, fmt.Sprintf("%s was created by something else while this call was being applied", fc.asked))
+	case fc.existed && !exists:
+		return plugin.Refused(CodeDigestMismatch, fmt.Sprintf("%s was removed while this call was being applied; it was expected to hold %s", fc.asked, fc.beforeDigest))
+	case fc.existed && digest != fc.beforeDigest:
+		return mismatch(fc.asked, fc.beforeDigest, digest)
+	}
+	return nil
+}
+
+// land makes one change with one atomic step: a rename or an unlink.
+func land(fc *fileChange) error {
+	if fc.op == OpDelete {
+		return os.Remove(fc.target.Real)
+	}
+	return os.Rename(fc.temp, fc.target.Real)
+}
+
+// syncParents makes every rename, unlink and new directory durable.
+func syncParents(cs *changeSet) error {
+	dirs := map[string]bool{}
+	for _, fc := range cs.files {
+		dirs[filepath.Dir(fc.target.Real)] = true
+	}
+	for _, d := range cs.createdDirs {
+		dirs[filepath.Dir(d)] = true
+	}
+	for d := range dirs {
+		if err := syncDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// currentDigest reads what a real path holds now without following a link
+// swapped in at its end. A link there is reported as a file whose digest
+// matches nothing, so a check refuses it.
+func currentDigest(real string) (exists bool, digest string, err error) {
+	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	switch {
+	case errors.Is(err, iofs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return false, "", nil
+	case errors.Is(err, syscall.ELOOP):
+		return true, "symlink", nil
+	case err != nil:
+		return false, "", err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return false, "", err
+	}
+	if !info.Mode().IsRegular() {
+		return true, "not-a-file", nil
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return false, "", err
+	}
+	return true, "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// callDigest binds a journal to the exact call that wrote it, so the same
+// call id sent with other input is told apart from a resend.
+func callDigest(call *plugin.Call) string {
+	return DigestBytes(append([]byte(call.Capability+"\x00"), call.Input...))
+}
+
+// timeOf is the call's clock: the kernel's when it sends one (runx test runs
+// on a fixed clock), otherwise now.
+func timeOf(call *plugin.Call) time.Time {
+	if !call.Context.Clock.IsZero() {
+		return call.Context.Clock.UTC()
+	}
+	return time.Now().UTC()
+}
+
+func encode(out any) *plugin.Result {
+	b, err := json.Marshal(out)
+	if err != nil {
+		return plugin.Failed("fs_output_invalid", err.Error())
+	}
+	return plugin.OK(b, nil)
+}

@@ -1,0 +1,228 @@
+package fs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	iofs "io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/runxhq/runx/sdk/plugin"
+)
+
+// What a rollback did to one file.
+const (
+	RollbackRestored  = "restored"  // its prior bytes are back
+	RollbackRemoved   = "removed"   // the call created it; it is gone
+	RollbackUnchanged = "unchanged" // the call had not reached it
+	// RollbackConflict: it holds neither what the call found nor what the
+	// call wrote, so something outside runx changed it after the crash;
+	// it is left as it is rather than destroying that work.
+	RollbackConflict = "conflict"
+)
+
+// RecoverRequest is fs.recover's input. RunID defaults to the call's run.
+type RecoverRequest struct {
+	RunID string `json:"run_id,omitempty"`
+}
+
+// RecoverResponse is fs.recover's output: each begun journal of the run it
+// rolled back, and how many journals needed nothing.
+type RecoverResponse struct {
+	RunID             string             `json:"run_id"`
+	RolledBack        []RecoveredJournal `json:"rolled_back"`
+	Committed         int                `json:"committed"`
+	AlreadyRolledBack int                `json:"already_rolled_back"`
+}
+
+// RecoveredJournal is one journal fs.recover rolled back.
+type RecoveredJournal struct {
+	Journal    JournalRef     `json:"journal"`
+	Capability string         `json:"capability"`
+	CallID     string         `json:"call_id"`
+	Report     RollbackReport `json:"report"`
+}
+
+// RollbackReport says what putting a change back did.
+type RollbackReport struct {
+	Files        []RolledBackFile `json:"files"`
+	RemovedDirs  []string         `json:"removed_dirs,omitempty"`
+	KeptDirs     []string         `json:"kept_dirs,omitempty"`
+	RemovedTemps []string         `json:"removed_temps,omitempty"`
+	Conflicts    int              `json:"conflicts"`
+}
+
+// RolledBackFile is one file of a rollback. Digest is what a conflicting
+// file holds.
+type RolledBackFile struct {
+	Path   string `json:"path"`
+	Action string `json:"action"`
+	Digest string `json:"digest,omitempty"`
+}
+
+// rollBack puts the files a journal names back as they were, removes what
+// the call created (files, stray temp files, then its directories when
+// they are empty) and syncs it all. It decides each file from what the
+// file holds now, so running it twice is running it once.
+func rollBack(rec *journalRecord) (*RollbackReport, error) {
+	report := &RollbackReport{Files: []RolledBackFile{}}
+	dirs := map[string]bool{}
+	for i := len(rec.Files) - 1; i >= 0; i-- {
+		f := rec.Files[i]
+		action, digest, err := rollBackFile(&f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Path, err)
+		}
+		if action == RollbackConflict {
+			report.Conflicts++
+		}
+		report.Files = append(report.Files, RolledBackFile{Path: f.Path, Action: action, Digest: digest})
+		if f.Temp != "" {
+			switch err := os.Remove(f.Temp); {
+			case err == nil:
+				report.RemovedTemps = append(report.RemovedTemps, rec.display(f.Temp))
+			case !errors.Is(err, iofs.ErrNotExist):
+				return nil, fmt.Errorf("removing %s: %w", f.Temp, err)
+			}
+		}
+		dirs[filepath.Dir(f.Real)] = true
+	}
+	slices.Reverse(report.Files)
+	for i := len(rec.CreatedDirs) - 1; i >= 0; i-- {
+		d := rec.CreatedDirs[i]
+		switch err := os.Remove(d); {
+		case err == nil:
+			report.RemovedDirs = append(report.RemovedDirs, rec.display(d))
+			dirs[filepath.Dir(d)] = true
+		case errors.Is(err, iofs.ErrNotExist):
+		default:
+			// Something else now lives there; the directory stays.
+			report.KeptDirs = append(report.KeptDirs, rec.display(d))
+		}
+	}
+	for d := range dirs {
+		if err := syncDir(d); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	return report, nil
+}
+
+func rollBackFile(f *journalFile) (action, digest string, err error) {
+	exists, digest, err := currentDigest(f.Real)
+	if err != nil {
+		return "", "", err
+	}
+	switch {
+	case f.Existed && exists && digest == f.BeforeDigest:
+		return RollbackUnchanged, "", nil
+	case f.Existed && (!exists || digest == f.AfterDigest):
+		return RollbackRestored, "", restore(f)
+	case !f.Existed && !exists:
+		return RollbackUnchanged, "", nil
+	case !f.Existed && digest == f.AfterDigest:
+		return RollbackRemoved, "", os.Remove(f.Real)
+	}
+	return RollbackConflict, digest, nil
+}
+
+// restore puts a file's prior bytes and mode back with one rename.
+func restore(f *journalFile) error {
+	if err := os.MkdirAll(filepath.Dir(f.Real), 0o755); err != nil {
+		return err
+	}
+	if DigestBytes(f.Before) != f.BeforeDigest {
+		return fmt.Errorf("the journal's prior bytes do not match its digest %s", f.BeforeDigest)
+	}
+	tmp := stagePath(f.Real)
+	if err := stageFile(tmp, f.Before, f.BeforeMode); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, f.Real); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+func (rec *journalRecord) display(p string) string {
+	if rec.Workspace != "" && within(rec.Workspace, p) {
+		return slashRel(rec.Workspace, p)
+	}
+	return p
+}
+
+// recoverRun is fs.recover: it rolls back every begun journal of a run. The
+// kernel calls it when a run's next driver starts and when a run is closed,
+// so a bundle a crash interrupted is applied whole or not at all. It takes
+// the commit lock, so it never rolls back a change still being applied.
+func recoverRun(ctx context.Context, call *plugin.Call, req *RecoverRequest) *plugin.Result {
+	projectDir, res := projectDirOf(call)
+	if res != nil {
+		return res
+	}
+	runID := req.RunID
+	if runID == "" {
+		runID = call.Context.RunID
+	}
+	if runID == "" {
+		return plugin.Refused(CodeRequestInvalid, "fs.recover needs a run_id")
+	}
+	unlock, res := lockCommits(ctx, projectDir)
+	if res != nil {
+		return res
+	}
+	defer unlock()
+	resp := &RecoverResponse{RunID: runID, RolledBack: []RecoveredJournal{}}
+	dir := journalDir(projectDir, runID)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, iofs.ErrNotExist) {
+		return encode(resp)
+	}
+	if err != nil {
+		return plugin.Failed(CodeRecoverFailed, fmt.Sprintf("cannot list the journals of run %s: %v", runID, err))
+	}
+	var failures []string
+	for _, e := range entries {
+		name := e.Name()
+		path := filepath.Join(dir, name)
+		if strings.HasSuffix(name, ".json.tmp") {
+			// A journal write a crash cut short: the rename that would
+			// publish it never happened, so nothing it names was touched.
+			if err := os.Remove(path); err != nil {
+				failures = append(failures, fmt.Sprintf("%s: %v", name, err))
+			}
+			continue
+		}
+		if !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		rec, err := readJournal(path)
+		if err != nil {
+			failures = append(failures, fmt.Sprintf("%s: %v", name, err))
+			continue
+		}
+		ref := JournalRef{ID: rec.ID, Path: path}
+		switch rec.State {
+		case JournalCommitted:
+			resp.Committed++
+		case JournalRolledBack:
+			resp.AlreadyRolledBack++
+		case JournalBegun:
+			if res := settleBegun(ref, rec, timeOf(call)); res != nil {
+				failures = append(failures, res.Message)
+				continue
+			}
+			resp.RolledBack = append(resp.RolledBack, RecoveredJournal{Journal: ref, Capability: rec.Capability, CallID: rec.CallID, Report: *rec.Rollback})
+		default:
+			failures = append(failures, fmt.Sprintf("%s: unknown state %q", name, rec.State))
+		}
+	}
+	if len(failures) > 0 {
+		return plugin.Failed(CodeRecoverFailed, fmt.Sprintf("run %s: %d journal(s) could not be settled (%s); %d rolled back", runID, len(failures), strings.Join(failures, "; "), len(resp.RolledBack)))
+	}
+	return encode(resp)
+}

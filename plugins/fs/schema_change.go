@@ -1,0 +1,64 @@
+package fs
+
+// JSON Schemas of the change tools, served in Describe beside the read
+// side's.
+
+const digestSchema = `{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"}`
+
+const journalRefSchema = `{"type":"object","required":["id","path"],"properties":{"id":{"type":"string"},"path":{"type":"string"}}}`
+
+const changedFileProperties = `"path":{"type":"string"},"op":{"enum":["create","write","delete"]},` +
+	`"before_digest":` + digestSchema + `,"after_digest":` + digestSchema
+
+const writeRequestSchema = `{"type":"object","required":["path","content"],"additionalProperties":false,"properties":{` +
+	`"path":{"type":"string","minLength":1},` +
+	`"content":{"type":"string","description":"The whole new content (at most 16 MiB)."},` +
+	`"expected_digest":` + digestSchema + `,` +
+	`"create":{"type":"boolean","description":"The file must not exist yet."}},` +
+	`"not":{"required":["expected_digest","create"]}}`
+
+const writeResponseSchema = `{"type":"object","required":["path","op","after_digest","journal"],"properties":{` +
+	changedFileProperties + `,"journal":` + journalRefSchema + `}}`
+
+const editRequestSchema = `{"type":"object","required":["path","edits"],"additionalProperties":false,"properties":{` +
+	`"path":{"type":"string","minLength":1},` +
+	`"edits":{"type":"array","minItems":1,"items":{"type":"object","required":["old","new"],"additionalProperties":false,"properties":{` +
+	`"old":{"type":"string","minLength":1,"description":"Exact text that must occur once, or at least once with replace_all."},` +
+	`"new":{"type":"string"},"replace_all":{"type":"boolean"}}}},` +
+	`"expected_digest":` + digestSchema + `}}`
+
+const editResponseSchema = `{"type":"object","required":["path","op","before_digest","after_digest","replacements","journal"],"properties":{` +
+	changedFileProperties + `,"replacements":{"type":"array","items":{"type":"integer"}},"journal":` + journalRefSchema + `}}`
+
+const bundleChangeSchema = `{"type":"object","required":["path"],"additionalProperties":false,"properties":{` +
+	`"path":{"type":"string","minLength":1},"content":{"type":"string"},` +
+	`"expected_digest":` + digestSchema + `,"create":{"type":"boolean"},"delete":{"type":"boolean"}},` +
+	`"oneOf":[{"required":["content"],"not":{"required":["delete"]}},{"required":["delete","expected_digest"],"properties":{"delete":{"const":true}}}]}`
+
+const bundleRequestSchema = `{"type":"object","required":["changes"],"additionalProperties":false,"properties":{` +
+	`"changes":{"type":"array","minItems":1,"maxItems":1000,"items":` + bundleChangeSchema + `}}}`
+
+const bundleResponseSchema = `{"type":"object","required":["files","journal"],"properties":{` +
+	`"files":{"type":"array","items":{"type":"object","required":["path","op"],"properties":{` + changedFileProperties + `}}},` +
+	`"journal":` + journalRefSchema + `}}`
+
+const previewRequestSchema = `{"type":"object","required":["op","input"],"additionalProperties":false,"properties":{` +
+	`"op":{"enum":["write","edit","apply_bundle"]},` +
+	`"input":{"type":"object","description":"Exactly the input the change tool would take."}}}`
+
+const previewResponseSchema = `{"type":"object","required":["op","files"],"properties":{"op":{"type":"string"},` +
+	`"files":{"type":"array","items":{"type":"object","required":["path","op","diff"],"properties":{` +
+	changedFileProperties + `,"diff":{"type":"string","description":"The complete unified diff."}}}}}}`
+
+const recoverRequestSchema = `{"type":"object","additionalProperties":false,"properties":{` +
+	`"run_id":{"type":"string","description":"The run whose begun journals are rolled back (default the call's run)."}}}`
+
+const recoverResponseSchema = `{"type":"object","required":["run_id","rolled_back","committed","already_rolled_back"],"properties":{` +
+	`"run_id":{"type":"string"},"committed":{"type":"integer"},"already_rolled_back":{"type":"integer"},` +
+	`"rolled_back":{"type":"array","items":{"type":"object","required":["journal","report"],"properties":{` +
+	`"journal":` + journalRefSchema + `,"capability":{"type":"string"},"call_id":{"type":"string"},` +
+	`"report":{"type":"object","required":["files","conflicts"],"properties":{` +
+	`"files":{"type":"array","items":{"type":"object","required":["path","action"],"properties":{` +
+	`"path":{"type":"string"},"action":{"enum":["restored","removed","unchanged","conflict"]},"digest":{"type":"string"}}}},` +
+	`"removed_dirs":{"type":"array","items":{"type":"string"}},"kept_dirs":{"type":"array","items":{"type":"string"}},` +
+	`"removed_temps":{"type":"array","items":{"type":"string"}},"conflicts":{"type":"integer"}}}}}}}}`
