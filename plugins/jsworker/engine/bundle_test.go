@@ -63,6 +63,10 @@ func TestBundleRefusesTransitiveImport(t *testing.T) {
 func TestBundleRefusesMissingDefaultExport(t *testing.T) {
 	refusedBundle(t, CodeNoDefaultExport, map[string]string{"main.mjs": `export const f = () => ({})`})
 	refusedBundle(t, CodeNoDefaultExport, map[string]string{"main.mjs": `const x = 1`})
+
+	notFunction := compileModule(t, `export default { a: 1 }`)
+	_, err := call(t, notFunction, `{}`, 5*time.Second)
+	wantCode(t, err, CodeNoDefaultExport)
 }
 
 func TestBundleRefusesSyntaxErrors(t *testing.T) {

@@ -27,10 +27,7 @@ type intrinsics struct {
 func setupRuntime(rt *goja.Runtime, call *Call, prog *Program, stop func(*Error)) (*intrinsics, error) {
 	clock := call.Clock
 	rt.SetTimeSource(func() time.Time { return clock })
-	// PCG seeded from the call's seed: the same seed gives the same
-	// Math.random sequence on every host and every Go release.
-	rng := rand.New(rand.NewPCG(uint64(call.Seed), 0x72756e78)) // "runx"
-	rt.SetRandSource(rng.Float64)
+	rt.SetRandSource(seededRandom(call.Seed))
 	rt.SetMaxCallStackSize(MaxCallDepth)
 
 	in, err := captureIntrinsics(rt)
@@ -71,6 +68,14 @@ func captureIntrinsics(rt *goja.Runtime) (*intrinsics, error) {
 		return nil, err
 	}
 	return in, nil
+}
+
+// seededRandom is Math.random for a seed: PCG, whose output math/rand/v2
+// fixes, mapped to [0, 1) by a formula fixed here, so one seed gives one
+// sequence on every host and every Go release.
+func seededRandom(seed int64) goja.RandSource {
+	pcg := rand.NewPCG(uint64(seed), 0x72756e78) // "runx"
+	return func() float64 { return float64(pcg.Uint64()>>11) / (1 << 53) }
 }
 
 // method fetches a builtin's function, e.g. Object.freeze.

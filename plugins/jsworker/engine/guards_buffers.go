@@ -58,6 +58,7 @@ func guardedBufferConstructor(rt *goja.Runtime, in *intrinsics, stop func(*Error
 	original := rt.GlobalObject().Get(name).ToObject(rt)
 	return guardConstructor(rt, in, original, constructorTraps{
 		construct: func(target *goja.Object, args []goja.Value, newTarget *goja.Object) *goja.Object {
+			args = append([]goja.Value(nil), args...) // checkBufferBytes may convert args[0]
 			if err := checkBufferBytes(name, elementSize, args); err != nil {
 				stop(err)
 				return rt.NewObject() // never used: the VM unwinds first
@@ -72,24 +73,36 @@ func guardedBufferConstructor(rt *goja.Runtime, in *intrinsics, stop func(*Error
 }
 
 // checkBufferBytes computes the bytes a constructor call would allocate: a
-// length argument, or the length of an array-like or iterable source. A view
-// over an existing ArrayBuffer allocates nothing.
+// length (ArrayBuffer converts an object to a number, once, here), or the
+// length of an array-like source. A view over an existing ArrayBuffer
+// allocates nothing, and another iterable is walked by JavaScript the
+// interrupt reaches.
 func checkBufferBytes(name string, elementSize int64, args []goja.Value) *Error {
 	if len(args) == 0 {
 		return nil
 	}
-	var count int64
+	var count float64
 	switch arg := args[0].(type) {
 	case *goja.Object:
+		if name == "ArrayBuffer" {
+			args[0] = arg.ToNumber()
+			count = args[0].ToFloat()
+			break
+		}
 		if _, isBuffer := arg.Export().(goja.ArrayBuffer); isBuffer {
 			return nil
 		}
-		count = toLength(arg.Get("length"))
+		if arg.ClassName() != "Array" {
+			if _, iterable := goja.AssertFunction(arg.GetSymbol(goja.SymIterator)); iterable {
+				return nil
+			}
+		}
+		count = lengthOf(arg)
 	default:
-		count = toLength(arg)
+		count = arg.ToFloat()
 	}
-	if bytes := count * elementSize; count > MaxHeapBytes || bytes > MaxHeapBytes {
-		return fault(CodeMemoryExceeded, "new %s would allocate %d elements of %d bytes, more than the %d-byte heap ceiling", name, count, elementSize, MaxHeapBytes)
+	if bytes := count * float64(elementSize); bytes > MaxHeapBytes {
+		return fault(CodeMemoryExceeded, "new %s would allocate %.0f bytes, more than the %d-byte heap ceiling", name, bytes, MaxHeapBytes)
 	}
 	return nil
 }

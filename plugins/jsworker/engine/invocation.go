@@ -72,6 +72,9 @@ func (inv *invocation) execute() (o outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			o = outcome{err: fromPanic(r)}
+			if inv.limit != nil {
+				o.err = inv.limit
+			}
 		}
 	}()
 	out, err := inv.run()

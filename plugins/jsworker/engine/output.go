@@ -133,7 +133,7 @@ func (e *outputEncoder) composite(obj *goja.Object, path *valuePath, depth int) 
 }
 
 func (e *outputEncoder) array(obj *goja.Object, path *valuePath, depth int) *Error {
-	n := toLength(obj.Get("length"))
+	n := int64(lengthOf(obj))
 	// Every element costs at least one byte and a comma, so a longer array
 	// cannot fit; refuse before walking what may be a sparse 2^32 slots.
 	if n > MaxOutputBytes/2 {
