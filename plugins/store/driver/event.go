@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"time"
-
-	"github.com/gowebpki/jcs"
 )
 
 // DefaultEventType labels an event that carries neither a type nor an
@@ -106,7 +104,7 @@ func Digest(b []byte) string {
 
 // CanonicalJSON returns the RFC 8785 form of a JSON document.
 func CanonicalJSON(doc []byte) ([]byte, error) {
-	return jcs.Transform(doc)
+	return canonicalize(doc)
 }
 
 // canonicalEvent canonicalizes an event, redacting the resource's declared
@@ -117,7 +115,7 @@ func canonicalEvent(raw []byte, r Resource) ([]byte, []Redaction, error) {
 		return nil, nil, Errorf(CodeInvalidEvent, "event must be a JSON object")
 	}
 	if !hasRules(r) {
-		out, err := jcs.Transform(raw)
+		out, err := canonicalize(raw)
 		if err != nil {
 			return nil, nil, Errorf(CodeInvalidEvent, "event is not valid JSON: %s", safeJSONError(err))
 		}
@@ -125,7 +123,7 @@ func canonicalEvent(raw []byte, r Resource) ([]byte, []Redaction, error) {
 	}
 	// Canonicalize first so that malformed input and duplicate keys are
 	// refused exactly as without rules, then redact the canonical document.
-	canonical, err := jcs.Transform(raw)
+	canonical, err := canonicalize(raw)
 	if err != nil {
 		return nil, nil, Errorf(CodeInvalidEvent, "event is not valid JSON: %s", safeJSONError(err))
 	}
@@ -164,7 +162,7 @@ func encodeCanonical(doc any) ([]byte, error) {
 	if err := enc.Encode(doc); err != nil {
 		return nil, err
 	}
-	return jcs.Transform(buf.Bytes())
+	return canonicalize(buf.Bytes())
 }
 
 type jsonError string
