@@ -29,17 +29,19 @@ const (
 	CodeInputTooLarge      = "module_input_too_large"
 	CodeInputInvalid       = "module_input_invalid"
 	CodeInputUnsafeInteger = "module_input_unsafe_integer"
-	CodeEnvironmentInvalid = "module_environment_invalid"
-	CodeOutputTooLarge     = "module_output_too_large"
-	CodeOutputInvalid      = "module_output_invalid"
-	CodeThrew              = "module_threw"
-	CodePromisePending     = "module_promise_pending"
-	CodeStackExceeded      = "module_stack_exceeded"
-	CodeJobsExceeded       = "module_jobs_exceeded"
-	CodeTimeout            = "module_timeout"
-	CodeMemoryExceeded     = "module_memory_exceeded"
-	CodeCancelled          = "module_cancelled"
-	CodeCrashed            = "module_crashed"
+
+	// Call failures. Those that ask to discard the process say so in
+	// Error.Discard: timeout, memory, crash, and any stop the VM ignored.
+	CodeOutputTooLarge = "module_output_too_large"
+	CodeOutputInvalid  = "module_output_invalid"
+	CodeThrew          = "module_threw"
+	CodePromisePending = "module_promise_pending"
+	CodeStackExceeded  = "module_stack_exceeded"
+	CodeJobsExceeded   = "module_jobs_exceeded"
+	CodeTimeout        = "module_timeout"
+	CodeMemoryExceeded = "module_memory_exceeded"
+	CodeCancelled      = "module_cancelled"
+	CodeCrashed        = "module_crashed"
 )
 
 // Error is a typed refusal or failure of a module. Code is one of the Code
