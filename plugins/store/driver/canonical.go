@@ -129,6 +129,20 @@ func appendCanonString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
+// CanonicalStrings is the RFC 8785 form of a JSON array of strings, for
+// drivers that derive names from a stream's address.
+func CanonicalStrings(parts ...string) []byte {
+	b := make([]byte, 0, 64)
+	b = append(b, '[')
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendCanonString(b, p)
+	}
+	return append(b, ']')
+}
+
 // redactionsCanon is the canonical form of a redaction list.
 func redactionsCanon(rs []Redaction) []canonObject {
 	out := make([]canonObject, len(rs))

@@ -113,10 +113,9 @@ func (d *Driver) Append(ctx context.Context, req driver.AppendRequest) (driver.A
 
 func (d *Driver) runAppend(ctx context.Context, k streamKeys, args ...any) ([]string, error) {
 	// Once sent, the script runs detached from the caller's cancellation: an
-	// effect in flight runs to its end and reports what happened.
-	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d.cfg.CommitTimeout)
-	defer cancel()
-	reply, err := appendLua.Run(wctx, d.client, []string{k.events, k.idem, k.heads, k.keys}, args...).StringSlice()
+	// effect in flight runs to its end and reports what happened. The
+	// client's read timeout (CommitTimeout) bounds it.
+	reply, err := appendLua.Run(context.WithoutCancel(ctx), d.client, []string{k.events, k.idem, k.heads, k.keys}, args...).StringSlice()
 	if err == nil && len(reply) == 0 {
 		return nil, corrupt("script answer")
 	}

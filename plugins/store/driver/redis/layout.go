@@ -3,7 +3,6 @@ package redis
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -25,9 +24,10 @@ type streamKeys struct {
 	id                        string // the stream digest, also the head-cache key
 }
 
+// digestHex names keys: the first 16 bytes of SHA-256 over the canonical
+// JSON array of the parts (unambiguous however the parts are spelled).
 func digestHex(parts ...string) string {
-	b, _ := json.Marshal(parts) // a JSON array of strings: unambiguous
-	sum := sha256.Sum256(b)
+	sum := sha256.Sum256(driver.CanonicalStrings(parts...))
 	return hex.EncodeToString(sum[:16])
 }
 

@@ -115,7 +115,10 @@ func (d *Driver) configure() (*goredis.Options, error) {
 	// The driver decides what a failure proves; go-redis must not resend a
 	// script on its own.
 	opts.MaxRetries = -1
+	// Calls bound themselves by their context's deadline; an append, which
+	// runs detached from its caller, by the read and write timeouts.
 	opts.ContextTimeoutEnabled = true
+	opts.ReadTimeout, opts.WriteTimeout = d.cfg.CommitTimeout, d.cfg.CommitTimeout
 	return opts, nil
 }
 

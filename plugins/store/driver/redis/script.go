@@ -17,7 +17,10 @@ import (
 //
 // Every key is read before anything is written, so a key of the wrong type
 // (a foreign or damaged store) fails the script before it writes: Redis does
-// not roll a script back.
+// not roll a script back. The events list is written without being read
+// first: RPUSH fails on a key of another type before its writes, and the
+// list's agreement with the head is checked on every read instead of on
+// every append (the hot path is five commands).
 //
 //	KEYS: 1 events list, 2 idempotency hash, 3 heads hash, 4 keys sorted set
 //	ARGV: 1 expected version or "", 2 idempotency key, 3 event digest,
@@ -44,8 +47,10 @@ if head ~= '' then
 end
 if ARGV[1] ~= '' and tonumber(ARGV[1]) ~= current then return {'version_conflict', head} end
 if head ~= ARGV[5] then return {'stale', head} end
-if redis.call('LLEN', KEYS[1]) ~= current then return {'corrupt', head} end
-if current == 0 then redis.call('ZSCORE', KEYS[4], ARGV[4]) end
+if current == 0 then
+  redis.call('ZSCORE', KEYS[4], ARGV[4])
+  if redis.call('TYPE', KEYS[1]).ok ~= 'none' then return {'corrupt', head} end
+end
 redis.call('RPUSH', KEYS[1], ARGV[6])
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[8])
 redis.call('HSET', KEYS[3], ARGV[4], ARGV[7])
