@@ -6,14 +6,19 @@ import (
 	"time"
 )
 
-// gogcMetric is the collector's GOGC setting, negative when collection is off.
-const gogcMetric = "/gc/gogc:percent"
-
-// heapMetric is the bytes of live and not-yet-swept heap objects. goja keeps
-// every JavaScript value on the Go heap, so the growth of this number during
-// a call is the call's JavaScript heap, plus whatever else the process
-// allocates at the same time (see heapMeter).
-const heapMetric = "/memory/classes/heap/objects:bytes"
+// The runtime metrics the watchdog reads. goja keeps every JavaScript value
+// on the Go heap, so the heap's growth during a call is the call's
+// JavaScript heap, plus whatever else the process allocates meanwhile.
+const (
+	// objectsMetric is the bytes of heap objects, live or not yet swept.
+	objectsMetric = "/memory/classes/heap/objects:bytes"
+	// liveMetric is the bytes the last completed collection found live.
+	liveMetric = "/gc/heap/live:bytes"
+	// cyclesMetric counts completed collections.
+	cyclesMetric = "/gc/cycles/total:gc-cycles"
+	// gogcMetric is GOGC; collection off reads as a huge value.
+	gogcMetric = "/gc/gogc:percent"
+)
 
 // confirmInterval is the least time between two collections one call's
 // watchdog forces.
@@ -24,23 +29,29 @@ const confirmInterval = 50 * time.Millisecond
 // time in one process are charged for each other's allocations, so a host
 // that needs the ceiling to be exact runs one call per process at a time.
 //
-// A sample counts garbage as well as live objects, so a module churning
-// short-lived objects could cross the ceiling with a small live set. A
-// sample over the ceiling is therefore confirmed by a forced collection, run
-// on a goroutine of its own so the watchdog keeps answering the deadline
-// while it runs, and at most every confirmInterval so a module hovering near
-// the ceiling does not keep the collector running.
+// A sample of the heap counts garbage as well as live objects, so a module
+// churning short-lived objects could cross the ceiling with a small live
+// set. The watchdog therefore decides on live bytes, from three sources:
 //
-// A sample far over the ceiling needs no confirmation. The collector starts a
-// cycle once the heap reaches its goal, live × (1 + GOGC/100), so while the
-// call's live heap stays under the ceiling the heap cannot exceed
-// (base + MaxHeapBytes) × (1 + GOGC/100), with a tenth more for what the
-// mutator allocates while a cycle runs. Past that bound the call is stopped
-// at once, which matters for a module doubling a string: every doubling is
-// one long copy the collector has to wait for.
+//   - The collector's own count: when a collection has completed since the
+//     call started, its live bytes are exact as of its end. A module growing
+//     its heap triggers collections as it grows, at no cost to the watchdog.
+//   - A forced collection, when the sample is over the ceiling but the
+//     collector has not run lately. It runs on a goroutine of its own, so
+//     the watchdog keeps answering the deadline meanwhile, and at most every
+//     confirmInterval, so a module hovering near the ceiling does not keep
+//     the collector busy.
+//   - Certainty: the collector starts a cycle once the heap reaches
+//     live × (1 + GOGC/100), so while the call's live heap stays under the
+//     ceiling the heap cannot exceed (base + MaxHeapBytes) × (1 + GOGC/100),
+//     plus a tenth for what is allocated while a cycle runs. Past that the
+//     call is stopped without waiting for a collection; a module doubling a
+//     string makes every doubling one long copy a collection must wait for.
 type heapMeter struct {
-	base      uint64
-	certain   uint64 // the heap above which no confirmation is needed; 0 when GOGC is off
+	base      uint64 // heap objects at the start
+	baseLive  uint64 // live bytes of the last collection before the start
+	cycles    uint64 // collections completed before the start
+	certain   uint64 // heap objects past which the call is certainly over; 0 when GOGC is off
 	sample    []metrics.Sample
 	confirmed chan uint64 // growth after a forced collection
 	pending   bool
@@ -48,51 +59,56 @@ type heapMeter struct {
 }
 
 func newHeapMeter() *heapMeter {
-	m := &heapMeter{sample: []metrics.Sample{{Name: heapMetric}}, confirmed: make(chan uint64, 1)}
-	m.base = m.read()
-	gogc := []metrics.Sample{{Name: gogcMetric}}
-	metrics.Read(gogc)
-	if gogc[0].Value.Kind() == metrics.KindUint64 {
-		// The metric is a uint64 that holds a negative GOGC (off) as a huge value.
-		if percent := gogc[0].Value.Uint64(); percent <= 10000 {
-			m.certain = (m.base + MaxHeapBytes) * (100 + percent) / 100 * 11 / 10
-		}
+	m := &heapMeter{
+		sample:    []metrics.Sample{{Name: objectsMetric}, {Name: liveMetric}, {Name: cyclesMetric}, {Name: gogcMetric}},
+		confirmed: make(chan uint64, 1),
 	}
+	metrics.Read(m.sample)
+	m.base, m.baseLive, m.cycles = value(m.sample[0]), value(m.sample[1]), value(m.sample[2])
+	if percent := value(m.sample[3]); m.sample[3].Value.Kind() == metrics.KindUint64 && percent <= 10000 {
+		m.certain = (m.base + MaxHeapBytes) * (100 + percent) / 100 * 11 / 10
+	}
+	m.sample = m.sample[:3]
 	return m
 }
 
-func (m *heapMeter) read() uint64 {
-	metrics.Read(m.sample)
-	if m.sample[0].Value.Kind() != metrics.KindUint64 {
-		return 0 // the metric is missing from this Go release; the watchdog never fires
-	}
-	return m.sample[0].Value.Uint64()
-}
-
-// growth is the heap growth since the baseline, in bytes.
-func (m *heapMeter) growth() uint64 {
-	now := m.read()
-	if now <= m.base {
+// value reads a uint64 metric; one missing from this Go release reads as 0,
+// which disarms the checks that use it rather than firing them.
+func value(s metrics.Sample) uint64 {
+	if s.Value.Kind() != metrics.KindUint64 {
 		return 0
 	}
-	return now - m.base
+	return s.Value.Uint64()
 }
 
-// poll reads the heap. Over the certain bound it reports the call over the
-// ceiling; over the ceiling it starts a confirming collection whose result
-// arrives on m.confirmed.
-func (m *heapMeter) poll() (uint64, bool) {
-	now := m.read()
-	if m.certain > 0 && now > m.certain {
-		return now - m.base, true
+func over(now, base uint64) (uint64, bool) {
+	if now <= base {
+		return 0, false
 	}
-	if m.pending || now <= m.base+MaxHeapBytes || time.Since(m.collected) < confirmInterval {
+	return now - base, now-base > MaxHeapBytes
+}
+
+// poll samples the heap and reports the call over the ceiling when that is
+// known; when it only may be, it starts a confirming collection whose
+// result arrives on m.confirmed.
+func (m *heapMeter) poll() (uint64, bool) {
+	metrics.Read(m.sample)
+	objects, live, cycles := value(m.sample[0]), value(m.sample[1]), value(m.sample[2])
+	if m.certain > 0 && objects > m.certain {
+		return objects - m.base, true
+	}
+	if cycles > m.cycles {
+		if grown, isOver := over(live, m.baseLive); isOver {
+			return grown, true
+		}
+	}
+	if _, mayBe := over(objects, m.base); !mayBe || m.pending || time.Since(m.collected) < confirmInterval {
 		return 0, false
 	}
 	m.pending = true
 	go func() {
 		runtime.GC()
-		m.confirmed <- m.growthAfterCollection()
+		m.confirmed <- m.growthNow()
 	}()
 	return 0, false
 }
@@ -105,24 +121,22 @@ func (m *heapMeter) confirm(grown uint64) bool {
 	return grown > MaxHeapBytes
 }
 
-// growthAfterCollection reads the heap with its own sample slice, because it
-// runs on the collecting goroutine while the watchdog may read m.sample.
-func (m *heapMeter) growthAfterCollection() uint64 {
-	s := []metrics.Sample{{Name: heapMetric}}
+// growthNow reads the heap's growth with a sample slice of its own: it runs
+// on the collecting goroutine while the watchdog may be reading m.sample.
+func (m *heapMeter) growthNow() uint64 {
+	s := []metrics.Sample{{Name: objectsMetric}}
 	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 || s[0].Value.Uint64() <= m.base {
-		return 0
-	}
-	return s[0].Value.Uint64() - m.base
+	grown, _ := over(value(s[0]), m.base)
+	return grown
 }
 
 // final checks a finished call: a spike between two samples is still
 // caught, and confirmed synchronously since the call is over.
 func (m *heapMeter) final() (uint64, bool) {
-	if g := m.growth(); g <= MaxHeapBytes {
-		return g, false
+	if _, mayBe := over(m.growthNow()+m.base, m.base); !mayBe {
+		return 0, false
 	}
 	runtime.GC()
-	g := m.growth()
-	return g, g > MaxHeapBytes
+	grown := m.growthNow()
+	return grown, grown > MaxHeapBytes
 }
