@@ -72,6 +72,13 @@ func (rc *runCtx) changeOf(ctx context.Context, step *pkg.Step) authority.Change
 	case pkg.KindCommand:
 		c := step.Tool.Command
 		return authority.Change{Kind: authority.ChangeCommand, Argv: append([]string{c.Command}, c.Args...)}
+	case pkg.KindOperation:
+		if storeOperations[step.Operation.Operation] == sdk.EffectWrite {
+			// A package's own store state is exempt unless its step carries
+			// an approval; this runx appends only through the store.
+			return authority.Change{Kind: authority.ChangeStoreWrite, Operation: step.Operation.Ref, OwnStore: true, OwnApproval: step.Operation.Approval != nil}
+		}
+		return authority.Change{Kind: authority.ChangeNone}
 	case pkg.KindTool:
 		if rc.e.nativeTool(step.Tool.Capability) != nil {
 			return authority.Change{Kind: authority.ChangeNone}

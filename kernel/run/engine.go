@@ -51,6 +51,9 @@ type Engine struct {
 	MaxConcurrency int
 	// ArtifactDir holds request payloads too large to inline.
 	ArtifactDir string
+	// ProjectDir and HomeDir locate data-source bindings and credentials.
+	ProjectDir string
+	HomeDir    string
 	// hooks lets tests stop the process at exact points.
 	hooks func(point string)
 }

@@ -153,6 +153,7 @@ func Open(o Options) (*Kernel, error) {
 		Resolver:    &Resolver{Workspace: o.Workspace, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills},
 		MaxReceipts: maxReceipts, MaxConcurrency: maxConcurrency,
 		ArtifactDir: filepath.Join(o.ProjectDir, "artifacts"),
+		ProjectDir:  o.ProjectDir, HomeDir: o.HomeDir,
 	}
 	if point, ok := o.LookupEnv("RUNX_TEST_CRASH_AT"); ok && point != "" {
 		// Crash tests stop the process at an exact point of a run, as a

@@ -12,7 +12,7 @@ import (
 // Step kinds this runx executes.
 var runnableKinds = map[pkg.StepKind]bool{
 	pkg.KindTool: true, pkg.KindModule: true, pkg.KindCommand: true,
-	pkg.KindSkill: true, pkg.KindAgent: true, pkg.KindAsk: true,
+	pkg.KindSkill: true, pkg.KindAgent: true, pkg.KindAsk: true, pkg.KindOperation: true,
 }
 
 // prepare checks a method before any of its steps runs: every step is of a
@@ -22,6 +22,9 @@ func (e *Engine) prepare(p *pkg.Package, m *pkg.Method) error {
 	for _, s := range m.Steps {
 		if !runnableKinds[s.Kind] {
 			return contract.Errorf("step_kind_unsupported", "step %s is a %s step, which this runx (%s) does not run yet; no step was started", s.ID, s.Kind, e.RunxVersion)
+		}
+		if s.Kind == pkg.KindOperation && (s.Operation.Connector != StoreConnector || storeOperations[s.Operation.Operation] == "") {
+			return contract.Errorf("connector_not_installed", "step %s calls %s; this runx serves only the store connector's operations (events.append, events.read, key.inspect, keys.list); no step was started", s.ID, s.Operation.Ref)
 		}
 		if s.ForEach != "" && (s.Kind == pkg.KindAgent || s.Kind == pkg.KindAsk) {
 			return contract.Errorf("for_each_unsupported", "step %s: for_each fans out tools, modules, commands and skills, not %s steps", s.ID, s.Kind)

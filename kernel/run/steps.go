@@ -198,10 +198,14 @@ func traceKind(step *pkg.Step) string {
 // stepInputs materialises a step's inputs once. A step that declares none
 // receives the method's inputs whole.
 func stepInputs(step *pkg.Step, sc *scope) (map[string]any, error) {
-	if step.Inputs == nil {
-		return sc.input, nil
+	inputs := sc.input
+	if step.Inputs != nil {
+		var err error
+		if inputs, err = materialize(step.ID, step.Inputs, sc); err != nil {
+			return nil, err
+		}
 	}
-	return materialize(step.ID, step.Inputs, sc)
+	return operationInputs(step, sc, inputs)
 }
 
 // dispatch is what one step sends to a capability and how it is recorded.
@@ -218,7 +222,11 @@ type dispatch struct {
 func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body) (any, *contract.ErrorBody, string) {
 	var d *dispatch
 	var err error
+	var creds map[string]string
+	var binding json.RawMessage
 	switch step.Kind {
+	case pkg.KindOperation:
+		d, creds, binding, err = rc.operationDispatch(step, inputs)
 	case pkg.KindModule:
 		d, err = rc.moduleDispatch(step, local, inputs)
 	case pkg.KindCommand:
@@ -260,6 +268,8 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 			PackageRoot:   rc.pkg.Dir,
 			Reach:         "inputs",
 			Clock:         rc.e.Clock(),
+			Binding:       binding,
+			Credentials:   creds,
 		},
 	}, d.maxOutput)
 	if ref.Name != "" {

@@ -139,6 +139,8 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 		MaxReceipts:    k.Engine.MaxReceipts,
 		MaxConcurrency: k.Engine.MaxConcurrency,
 		ArtifactDir:    filepath.Join(scratch, ".runx", "artifacts"),
+		ProjectDir:     filepath.Join(scratch, ".runx"),
+		HomeDir:        k.Options.HomeDir,
 	}
 	p, err := pkg.Load(runDir, pkg.LoadOptions{RunxVersion: k.Options.RunxVersion})
 	if err != nil {
