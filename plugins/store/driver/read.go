@@ -1,5 +1,7 @@
 package driver
 
+import "strconv"
+
 // ReadPlan is a validated read: what a driver must fetch, in one snapshot, and
 // how to turn it into a page.
 type ReadPlan struct {
@@ -59,9 +61,10 @@ func (p *ReadPlan) Finish(provider string, version int64, projection string, eve
 		return ReadResult{}, err
 	}
 	var redactions []Redaction
+	refPrefix := p.Stream.Resource.Name + ":" + p.Stream.Key + ":"
 	for i := range events {
 		e := &events[i]
-		e.Ref = EventRef(p.Stream.Resource.Name, p.Stream.Key, e.Version)
+		e.Ref = refPrefix + strconv.FormatInt(e.Version, 10)
 		data, rs, err := redactStored(e.Data, p.Stream.Resource, e.Ref)
 		if err != nil {
 			return ReadResult{}, err

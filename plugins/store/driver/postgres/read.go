@@ -11,7 +11,11 @@ import (
 	"github.com/runxhq/runx/plugins/store/driver"
 )
 
-// Read reads one page and its head in one statement, so one snapshot.
+// Read sends the head query and the page query in one round trip (a pgx
+// batch). Each runs in its own snapshot, the page's no older than the
+// head's; that is consistent because a stream only grows at its end: every
+// event up to the head read first is final, and an event appended between
+// the two is cut off.
 func (d *Driver) Read(ctx context.Context, req driver.ReadRequest) (driver.ReadResult, error) {
 	plan, err := driver.PrepareRead(req, d.limits)
 	if err != nil {
@@ -33,36 +37,43 @@ func (d *Driver) Read(ctx context.Context, req driver.ReadRequest) (driver.ReadR
 	)
 	err = d.pool.with(ctx, func(conn *pgx.Conn) error {
 		version, projection, events = 0, "", make([]driver.Event, 0, plan.Limit)
-		var rows pgx.Rows
-		var err error
+		batch := &pgx.Batch{}
+		batch.Queue(stmtHead, s.Source, s.Resource.Name, s.Key)
 		if plan.AfterVersion != nil {
-			rows, err = conn.Query(ctx, stmtPageFw, s.Source, s.Resource.Name, s.Key, *plan.AfterVersion, plan.Limit)
+			batch.Queue(stmtPageFw, s.Source, s.Resource.Name, s.Key, *plan.AfterVersion, plan.Limit)
 		} else {
-			rows, err = conn.Query(ctx, stmtPageTl, s.Source, s.Resource.Name, s.Key, plan.Limit)
+			batch.Queue(stmtPageTl, s.Source, s.Resource.Name, s.Key, plan.Limit)
 		}
+		results := conn.SendBatch(ctx, batch)
+		defer results.Close()
+		var ignoredType, ignoredDigest string
+		var ignoredAt time.Time
+		err := results.QueryRow().Scan(&version, &ignoredType, &ignoredDigest, &projection, &ignoredAt)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		rows, err := results.Query()
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var (
-				ev                       *int64
-				key, typ, digest, evProj *string
-				at                       *time.Time
-				data                     []byte
-			)
-			if err := rows.Scan(&version, &projection, &ev, &key, &typ, &digest, &evProj, &at, &data); err != nil {
+			var e driver.Event
+			var at time.Time
+			var data []byte
+			if err := rows.Scan(&e.Version, &e.IdempotencyKey, &e.Type, &e.Digest, &e.ProjectionDigest, &at, &data); err != nil {
 				return err
 			}
-			if ev == nil || key == nil || typ == nil || digest == nil || evProj == nil || at == nil {
-				continue // the head row alone: no events after the cursor
+			if e.Version > version {
+				continue // appended after the head was read
 			}
-			events = append(events, driver.Event{
-				Version: *ev, Type: *typ, Digest: *digest, ProjectionDigest: *evProj,
-				IdempotencyKey: *key, CommittedAt: at.UTC(), Data: data,
-			})
+			e.CommittedAt, e.Data = at.UTC(), data
+			events = append(events, e)
 		}
-		return rows.Err()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return results.Close()
 	})
 	if err != nil {
 		return driver.ReadResult{}, d.failure("read", "", err)

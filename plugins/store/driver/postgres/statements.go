@@ -33,27 +33,16 @@ WHERE data_source_ref = $1 AND resource = $2 AND aggregate_id = $3 AND idempoten
 FROM {schema}.runx_store_heads
 WHERE data_source_ref = $1 AND resource = $2 AND aggregate_id = $3`,
 
-	// A page and its head in one statement, so one snapshot.
-	stmtPageFw: `SELECT h.version, h.projection_digest,
-  e.version, e.idempotency_key, e.event_type, e.event_digest, e.projection_digest, e.committed_at, e.event_json
-FROM {schema}.runx_store_heads AS h
-LEFT JOIN LATERAL (
-  SELECT * FROM {schema}.runx_store_events AS x
-  WHERE x.data_source_ref = h.data_source_ref AND x.resource = h.resource AND x.aggregate_id = h.aggregate_id
-    AND x.version > $4
-  ORDER BY x.version ASC LIMIT $5) AS e ON true
-WHERE h.data_source_ref = $1 AND h.resource = $2 AND h.aggregate_id = $3
-ORDER BY e.version ASC`,
+	// A page, sent in one round trip after the head (see Read).
+	stmtPageFw: `SELECT version, idempotency_key, event_type, event_digest, projection_digest, committed_at, event_json
+FROM {schema}.runx_store_events
+WHERE data_source_ref = $1 AND resource = $2 AND aggregate_id = $3 AND version > $4
+ORDER BY version ASC LIMIT $5`,
 
-	stmtPageTl: `SELECT h.version, h.projection_digest,
-  e.version, e.idempotency_key, e.event_type, e.event_digest, e.projection_digest, e.committed_at, e.event_json
-FROM {schema}.runx_store_heads AS h
-LEFT JOIN LATERAL (
-  SELECT * FROM {schema}.runx_store_events AS x
-  WHERE x.data_source_ref = h.data_source_ref AND x.resource = h.resource AND x.aggregate_id = h.aggregate_id
-  ORDER BY x.version DESC LIMIT $4) AS e ON true
-WHERE h.data_source_ref = $1 AND h.resource = $2 AND h.aggregate_id = $3
-ORDER BY e.version DESC`,
+	stmtPageTl: `SELECT version, idempotency_key, event_type, event_digest, projection_digest, committed_at, event_json
+FROM {schema}.runx_store_events
+WHERE data_source_ref = $1 AND resource = $2 AND aggregate_id = $3
+ORDER BY version DESC LIMIT $4`,
 
 	stmtList: `SELECT aggregate_id, version, event_type, event_digest, projection_digest, committed_at
 FROM {schema}.runx_store_heads
