@@ -36,6 +36,9 @@ func Bundle(src Source) (*Program, error) { return defaultCache.Bundle(src) }
 // Concurrent misses on one closure may each compile; the last one stored
 // wins, and all of them are correct.
 func (c *Cache) Bundle(src Source) (*Program, error) {
+	if err := src.checkSize(); err != nil {
+		return nil, err
+	}
 	digest := src.digest()
 	if p := c.get(digest); p != nil {
 		return p, nil

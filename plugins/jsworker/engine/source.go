@@ -23,17 +23,28 @@ type Source struct {
 // validate checks the closure's shape and size before any parser sees it and
 // returns the entry as a clean package-relative path.
 func (s Source) validate() (string, *Error) {
-	total := 0
-	for name, body := range s.Files {
+	if err := s.checkSize(); err != nil {
+		return "", err
+	}
+	for name := range s.Files {
 		if err := checkFileName(name); err != nil {
 			return "", err
 		}
-		total += len(body)
-		if total > MaxSourceBytes {
-			return "", refuse(CodeSourceTooLarge, "the module closure is larger than %d bytes", MaxSourceBytes)
-		}
 	}
 	return s.entry()
+}
+
+// checkSize refuses a closure over MaxSourceBytes. It runs before the
+// closure is even hashed for the cache.
+func (s Source) checkSize() *Error {
+	total := 0
+	for _, body := range s.Files {
+		total += len(body)
+		if total > MaxSourceBytes {
+			return refuse(CodeSourceTooLarge, "the module closure is larger than %d bytes", MaxSourceBytes)
+		}
+	}
+	return nil
 }
 
 // entry resolves Entry as if the package root imported it, so an entry is
