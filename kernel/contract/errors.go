@@ -11,6 +11,9 @@ import (
 type ErrorBody struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// Detail carries structured facts a reader needs beside the message
+	// (never a secret).
+	Detail any `json:"detail,omitempty"`
 }
 
 // Error is a typed refusal or user error raised inside the kernel.

@@ -117,7 +117,7 @@ func (e *Engine) pause(ctx context.Context, rc *runCtx, out *outcome) (*contract
 	var requests []contract.Request
 	for _, p := range out.waiting {
 		byRun[p.runID] = append(byRun[p.runID], &journal.Request{Address: p.local, Kind: p.Kind, RequestDigest: p.RequestDigest, Payload: p.Payload})
-		if p.Kind == contract.RequestAgent {
+		if p.Kind != contract.RequestApproval && p.Kind != contract.RequestQuestion {
 			onlyApprovals = false
 		}
 		req := p.Request

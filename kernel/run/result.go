@@ -12,7 +12,7 @@ import (
 // Step kinds this runx executes.
 var runnableKinds = map[pkg.StepKind]bool{
 	pkg.KindTool: true, pkg.KindModule: true, pkg.KindCommand: true,
-	pkg.KindSkill: true, pkg.KindAgent: true, pkg.KindAsk: true, pkg.KindOperation: true,
+	pkg.KindSkill: true, pkg.KindAgent: true, pkg.KindAsk: true, pkg.KindOperation: true, pkg.KindScript: true,
 }
 
 // prepare checks a method before any of its steps runs: every step is of a

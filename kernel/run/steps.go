@@ -79,6 +79,8 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		return rc.gate(ctx, step, local, inputs, level)
 	case pkg.KindSkill:
 		return rc.child(ctx, step, local, inputs, level)
+	case pkg.KindScript:
+		return rc.script(ctx, step, local, inputs, level)
 	}
 	extra := map[string]any{}
 	if r := rc.floor(ctx, step, local, inputs, extra); r != nil {

@@ -1,0 +1,312 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
+	sdk "github.com/runxhq/runx/sdk/plugin"
+)
+
+// Script ceilings, named for the capability they constrain.
+const (
+	ScriptMaxCalls           = 10000
+	ScriptDefaultConcurrency = 4
+	capabilityScript         = "js.script"
+)
+
+// scriptRecorded is one settled request of a script, as the worker replays it.
+type scriptRecorded struct {
+	Index       int                 `json:"index"`
+	Kind        string              `json:"kind"`
+	Tool        string              `json:"tool,omitempty"`
+	InputDigest string              `json:"input_digest,omitempty"`
+	Output      json.RawMessage     `json:"output,omitempty"`
+	Error       *contract.ErrorBody `json:"error,omitempty"`
+	SettledAt   int64               `json:"settled_at,omitempty"`
+}
+
+// scriptPending is a request the script waits on.
+type scriptPending struct {
+	Index int             `json:"index"`
+	Kind  string          `json:"kind"`
+	Tool  string          `json:"tool,omitempty"`
+	Input json.RawMessage `json:"input,omitempty"`
+	Until int64           `json:"until,omitempty"`
+}
+
+type scriptAnswer struct {
+	Status  string          `json:"status"`
+	Output  json.RawMessage `json:"output"`
+	Pending []scriptPending `json:"pending"`
+}
+
+// script drives a script step by suspend and replay: the worker runs the
+// script until every path forward waits on a request not yet recorded; the
+// kernel admits and carries those out (each a unit with its own receipt at
+// <step>/<index>), records them, and replays the script with the longer
+// record. A wait settles only on a drive at or after its until, at the time
+// runx records.
+func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, level int) stepRun {
+	files, err := rc.modules.load()
+	if err != nil {
+		return rc.settleNow(ctx, step, local, level, contract.StepRefused, nil, contract.BodyOf(err), nil)
+	}
+	maxCalls := step.Script.MaxCalls
+	if maxCalls <= 0 || maxCalls > ScriptMaxCalls {
+		maxCalls = ScriptMaxCalls
+	}
+	for {
+		record, refs := rc.scriptRecord(local)
+		ans, failure, status, pluginRef := rc.invokeScript(ctx, step, local, inputs, files, record, maxCalls)
+		if failure != nil || ans.Status == "done" {
+			body := rc.stepBody(step, local)
+			body.Capability, body.Execution, body.InputsDigest = capabilityScript, execModule, mustDigest(inputs)
+			body.Runtime.Plugin = pluginRef
+			var output any
+			if failure == nil {
+				_ = json.Unmarshal(ans.Output, &output)
+				if err := checkOutputs(step.ID, step.Outputs, output); err != nil {
+					failure, status = contract.BodyOf(err), contract.StepFailed
+				}
+			}
+			return rc.settle(ctx, step, local, body, status, output, failure, refs)
+		}
+		if ctx.Err() != nil {
+			return stepRun{stopped: true}
+		}
+		res := rc.carryOut(ctx, step, local, ans.Pending, level)
+		if res.err != nil || len(res.waiting) > 0 || len(res.refused) > 0 {
+			return res
+		}
+	}
+}
+
+func (rc *runCtx) invokeScript(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, files map[string]string, record []scriptRecorded, maxCalls int) (*scriptAnswer, *contract.ErrorBody, string, *receipt.PluginRef) {
+	input, err := canon.Canonical(map[string]any{
+		"entry": step.Script.Module, "files": files, "input": orEmpty(inputs), "environment": map[string]string{},
+		"timeout_ms": ModuleDefaultTimeout.Milliseconds(), "seed": moduleSeed(rc.rec.RunID, local),
+		"record": record, "max_calls": maxCalls,
+	})
+	if err != nil {
+		return nil, contract.BodyOf(err), contract.StepFailed, nil
+	}
+	callCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ModuleDefaultTimeout+moduleHostGrace)
+	defer cancel()
+	res, ref, err := rc.e.Host.Invoke(callCtx, &sdk.Call{Capability: capabilityScript, Input: input, Context: sdk.Context{
+		RunID: rc.rec.RunID, StepAddress: local, CallID: rc.rec.RunID + "#" + local + "@" + strconv.Itoa(len(record)), Attempt: 1, Clock: rc.e.Clock(),
+	}}, moduleMaxOutputBytes*2)
+	var pluginRef *receipt.PluginRef
+	if ref.Name != "" {
+		pluginRef = &receipt.PluginRef{Name: ref.Name, Version: ref.Version, Protocol: ref.Protocol}
+	}
+	if err != nil {
+		return nil, &contract.ErrorBody{Code: contract.CodeOf(err), Message: err.Error()}, contract.StepFailed, pluginRef
+	}
+	if res.Status != sdk.StatusOK {
+		status := contract.StepFailed
+		if res.Status == sdk.StatusRefused {
+			status = contract.StepRefused
+		}
+		return nil, &contract.ErrorBody{Code: res.Code, Message: res.Message}, status, pluginRef
+	}
+	var ans scriptAnswer
+	if err := json.Unmarshal(res.Output, &ans); err != nil || (ans.Status != "done" && ans.Status != "suspended") {
+		return nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker answered with an unreadable result"}, contract.StepFailed, pluginRef
+	}
+	return &ans, nil, contract.StepSuccess, pluginRef
+}
+
+// scriptRecord reads a script's settled requests back from the journal, in
+// index order, and the receipts its step commits.
+func (rc *runCtx) scriptRecord(local string) ([]scriptRecorded, []receipt.ChildRef) {
+	steps, _ := rc.e.Journal.Steps(context.Background(), rc.rec.RunID)
+	type entry struct {
+		idx int
+		rec *journal.Step
+	}
+	var entries []entry
+	prefix := local + "/"
+	for addr, s := range steps {
+		if rest, ok := strings.CutPrefix(addr, prefix); ok && !strings.ContainsAny(rest, "/[#") {
+			if i, err := strconv.Atoi(rest); err == nil {
+				entries = append(entries, entry{i, s})
+			}
+		}
+	}
+	slices.SortFunc(entries, func(a, b entry) int { return a.idx - b.idx })
+	record := make([]scriptRecorded, 0, len(entries))
+	var refs []receipt.ChildRef
+	for _, e := range entries {
+		var meta struct {
+			Kind, Tool, InputDigest string
+			SettledAt               int64
+			Output                  json.RawMessage
+		}
+		s := settledOf(e.rec)
+		r := scriptRecorded{Index: e.idx}
+		if len(e.rec.Output) > 0 {
+			_ = json.Unmarshal(e.rec.Output, &meta)
+		}
+		r.Kind, r.Tool, r.InputDigest, r.SettledAt = meta.Kind, meta.Tool, meta.InputDigest, meta.SettledAt
+		if r.Kind == "" { // a call that failed records its request in its error's detail
+			r.Kind, r.Tool, r.InputDigest = "call", scriptToolOf(e.rec), scriptDigestOf(e.rec)
+		}
+		if s.status == contract.StepSuccess {
+			r.Output = meta.Output
+		} else {
+			r.Error = s.failure
+		}
+		record = append(record, r)
+		if s.receiptID != "" {
+			refs = append(refs, s.ref)
+		}
+	}
+	return record, refs
+}
+
+// carryOut admits and runs a script's pending requests: calls at once up to
+// the step's concurrency, waits settled from the run's clock or waited on.
+func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, asked []scriptPending, level int) stepRun {
+	var waiting []pending
+	var refused []contract.RefusedAnswer
+	var calls []scriptPending
+	now := rc.e.Clock()
+	for _, p := range asked {
+		if p.Kind != "wait" {
+			calls = append(calls, p)
+			continue
+		}
+		address := fmt.Sprintf("%s/%d", local, p.Index)
+		if now.UnixMilli() >= p.Until {
+			if err := rc.recordWait(ctx, step, address, p, now); err != nil {
+				return stepRun{err: err}
+			}
+			continue
+		}
+		req, err := rc.bindRequest(step, address, contract.RequestWait, map[string]any{"id": rc.address(address), "until": p.Until})
+		if err != nil {
+			return stepRun{err: err}
+		}
+		waiting = append(waiting, pending{Request: req, runID: rc.rec.RunID, local: address})
+	}
+	limit := step.Script.Concurrency
+	if limit <= 0 {
+		limit = ScriptDefaultConcurrency
+	}
+	limit = min(limit, rc.e.concurrencyFor(0))
+	results := make([]stepRun, len(calls))
+	sem := make(chan struct{}, limit)
+	var wg sync.WaitGroup
+	for i, p := range calls {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			results[i] = rc.scriptCall(ctx, step, fmt.Sprintf("%s/%d", local, p.Index), p, level+1)
+		}()
+	}
+	wg.Wait()
+	for _, r := range results {
+		if r.err != nil {
+			return r
+		}
+		waiting, refused = append(waiting, r.waiting...), append(refused, r.refused...)
+	}
+	return stepRun{waiting: waiting, refused: refused}
+}
+
+// recordWait settles a wait at the time runx records.
+func (rc *runCtx) recordWait(ctx context.Context, step *pkg.Step, address string, p scriptPending, now time.Time) error {
+	out, _ := json.Marshal(map[string]any{"kind": "wait", "settled_at": now.UnixMilli(), "until": p.Until})
+	return rc.e.Journal.RecordStep(durable(ctx), &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: step.ID, Status: contract.StepSuccess, Output: out})
+}
+
+// scriptCall admits one call against the step's listed calls and carries it
+// out as a unit of its own.
+func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string, p scriptPending, level int) stepRun {
+	var input map[string]any
+	_ = json.Unmarshal(p.Input, &input)
+	digest := mustDigestRaw(p.Input)
+	call, err := scriptCallStep(step, p)
+	if err != nil {
+		return rc.settleNow(ctx, step, address, level, contract.StepRefused, nil, &contract.ErrorBody{Code: "call_not_allowed", Message: err.Error(), Detail: map[string]any{"tool": p.Tool, "input_digest": digest}}, nil)
+	}
+	r := rc.unit(ctx, call, address, input, level)
+	if r.settled == nil || r.err != nil {
+		return r
+	}
+	// Record what was asked beside what it returned, so a replay can be held
+	// to asking the same thing.
+	s := r.settled
+	wrapped := map[string]any{"kind": p.Kind, "tool": p.Tool, "input_digest": digest, "output": s.output}
+	raw, _ := json.Marshal(wrapped)
+	if s.status != contract.StepSuccess {
+		s.failure.Detail = map[string]any{"tool": p.Tool, "input_digest": digest}
+		rec := &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: step.ID, Status: s.status, ReceiptID: s.receiptID}
+		rec.Error, _ = json.Marshal(s.failure)
+		rec.ChildRef, _ = json.Marshal(s.ref)
+		return stepRun{settled: s, err: rc.e.Journal.RecordStep(durable(ctx), rec)}
+	}
+	rec := &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: step.ID, Status: s.status, ReceiptID: s.receiptID, Output: raw}
+	rec.ChildRef, _ = json.Marshal(s.ref)
+	return stepRun{settled: s, err: rc.e.Journal.RecordStep(durable(ctx), rec)}
+}
+
+// scriptCallStep is the step a call runs as: a capability the script lists
+// under calls.tools, a skill under calls.skills (tool "skill:<ref>"), or a
+// store operation under calls.operations. Nothing unlisted is offered.
+func scriptCallStep(step *pkg.Step, p scriptPending) (*pkg.Step, error) {
+	calls := step.Script.Calls
+	if calls == nil {
+		calls = &pkg.Calls{}
+	}
+	base := pkg.Step{ID: step.ID, Effects: step.Effects, Reach: step.Reach, TimeoutSeconds: step.TimeoutSeconds}
+	switch {
+	case strings.HasPrefix(p.Tool, "skill:"):
+		ref := strings.TrimPrefix(p.Tool, "skill:")
+		if !slices.Contains(calls.Skills, ref) {
+			return nil, fmt.Errorf("script %s does not list skill %s under calls.skills", step.ID, ref)
+		}
+		base.Kind, base.Skill = pkg.KindSkill, ref
+	case slices.Contains(calls.Operations, p.Tool):
+		connector, operation, _ := strings.Cut(p.Tool, "/")
+		base.Kind, base.Operation = pkg.KindOperation, &pkg.OperationStep{Ref: p.Tool, Connector: connector, Operation: operation}
+	case slices.Contains(calls.Tools, p.Tool):
+		base.Kind, base.Tool = pkg.KindTool, &pkg.ToolStep{Capability: p.Tool}
+	default:
+		return nil, fmt.Errorf("script %s does not list %q under calls; a script is offered only what its calls name", step.ID, p.Tool)
+	}
+	return &base, nil
+}
+
+func scriptToolOf(rec *journal.Step) string {
+	var f contract.ErrorBody
+	_ = json.Unmarshal(rec.Error, &f)
+	if m, ok := f.Detail.(map[string]any); ok {
+		s, _ := m["tool"].(string)
+		return s
+	}
+	return ""
+}
+
+func scriptDigestOf(rec *journal.Step) string {
+	var f contract.ErrorBody
+	_ = json.Unmarshal(rec.Error, &f)
+	if m, ok := f.Detail.(map[string]any); ok {
+		s, _ := m["input_digest"].(string)
+		return s
+	}
+	return ""
+}
