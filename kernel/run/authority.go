@@ -139,7 +139,10 @@ func (rc *runCtx) plan(ctx context.Context, p *pkg.Package, m *pkg.Method, base 
 // floor decides a step's change before it is claimed. It returns nil when
 // the step may run now; otherwise what the step settles as or waits on.
 func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, extra map[string]any) *stepRun {
-	change := rc.changeOf(ctx, step)
+	change, ok := fsChange(step, inputs)
+	if !ok {
+		change = rc.changeOf(ctx, step)
+	}
 	if change.Kind == authority.ChangeNone {
 		return nil
 	}
@@ -157,7 +160,7 @@ func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, input
 		extra["floor"] = map[string]any{"verdict": dec.Verdict, "rule": dec.Rule}
 		return nil
 	}
-	req, err := rc.floorRequest(step, local, inputs, dec)
+	req, err := rc.floorRequest(ctx, step, local, inputs, dec)
 	if err != nil {
 		return &stepRun{err: err}
 	}
@@ -184,7 +187,7 @@ func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, input
 }
 
 // floorRequest is a gate of type tool carrying exactly what would execute.
-func (rc *runCtx) floorRequest(step *pkg.Step, local string, inputs map[string]any, dec authority.Decision) (contract.Request, error) {
+func (rc *runCtx) floorRequest(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, dec authority.Decision) (contract.Request, error) {
 	payload := map[string]any{"step_id": step.ID, "gate": "floor", "gate_type": dec.GateType, "rule": dec.Rule}
 	if step.Kind == pkg.KindCommand {
 		c := step.Tool.Command
@@ -193,9 +196,21 @@ func (rc *runCtx) floorRequest(step *pkg.Step, local string, inputs map[string]a
 		cmd := map[string]any{"argv": argv, "line": shellQuote(argv), "cwd": rc.pkg.Dir, "environment": names}
 		cmd["digest"] = mustDigest(cmd)
 		payload["command"] = cmd
+	} else if step.Kind == pkg.KindOperation {
+		payload["operation"] = step.Operation.Ref
+		payload["input"] = orEmpty(inputs)
 	} else {
 		payload["capability"] = step.Tool.Capability
 		payload["input"] = orEmpty(inputs)
+		if fsWrites[step.Tool.Capability] != "" {
+			// An edit's gate carries exactly what executes: each file with
+			// its complete unified diff and the digests it replaces and becomes.
+			p, err := rc.preview(ctx, step, inputs)
+			if err != nil {
+				return contract.Request{}, err
+			}
+			payload["edit"] = p
+		}
 	}
 	return rc.bindRequest(step, local, contract.RequestApproval, payload)
 }

@@ -261,18 +261,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	res, ref, err := rc.e.Host.Invoke(callCtx, &sdk.Call{
 		Capability: d.capability,
 		Input:      input,
-		Context: sdk.Context{
-			RunID:         rc.rec.RunID,
-			StepAddress:   local,
-			CallID:        rc.rec.RunID + "#" + local + "@1",
-			Attempt:       1,
-			WorkspaceRoot: rc.e.Workspace,
-			PackageRoot:   rc.pkg.Dir,
-			Reach:         "inputs",
-			Clock:         rc.e.Clock(),
-			Binding:       binding,
-			Credentials:   creds,
-		},
+		Context:    rc.stepContext(step, local, binding, creds),
 	}, d.maxOutput)
 	if ref.Name != "" {
 		body.Runtime.Plugin = &receipt.PluginRef{Name: ref.Name, Version: ref.Version, Protocol: ref.Protocol}
