@@ -199,3 +199,52 @@ func testReadsDuringAppends(t *testing.T, d driver.Driver) {
 	checkHistory(t, d, s, readAll(t, d, s))
 	t.Logf("%d pages read while %d events were appended", reads, appends)
 }
+
+// testRacingFirstAppends: appends racing to create a stream (no expected
+// version, distinct keys) all land; racing with one key, exactly one
+// commits and the rest replay it.
+func testRacingFirstAppends(t *testing.T, d driver.Driver) {
+	const racers, rounds = 8, 10
+	ctx := ctxWithin(t, heavyTimeout)
+	for round := range rounds {
+		for _, sameKey := range []bool{false, true} {
+			s := freshStream(t)
+			var wg sync.WaitGroup
+			results := make([]driver.AppendResult, racers)
+			errs := make([]error, racers)
+			start := make(chan struct{})
+			for r := range racers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					key, event := fmt.Sprintf("race-%d", r), ev("race", r)
+					if sameKey {
+						key, event = "race", ev("race", 0)
+					}
+					<-start
+					results[r], errs[r] = d.Append(ctx, driver.AppendRequest{Stream: s, IdempotencyKey: key, Event: event})
+				}()
+			}
+			close(start)
+			wg.Wait()
+			committed := 0
+			for r := range racers {
+				if errs[r] != nil {
+					t.Fatalf("round %d (same key %v): racer %d: %s", round, sameKey, r, describe(errs[r]))
+				}
+				if !results[r].Replayed {
+					committed++
+				}
+			}
+			events := readAll(t, d, s)
+			want := racers
+			if sameKey {
+				want = 1
+			}
+			if committed != want || len(events) != want {
+				t.Fatalf("round %d (same key %v): %d committed, %d events; want %d", round, sameKey, committed, len(events), want)
+			}
+			checkHistory(t, d, s, events)
+		}
+	}
+}

@@ -47,6 +47,7 @@ func Run(t *testing.T, open Opener) {
 		{"ListKeysRefusals", testListKeysRefusals},
 		{"CanceledContext", testCanceledContext},
 		{"Closed", testClosed},
+		{"RacingFirstAppends", testRacingFirstAppends},
 		{"ReadsDuringAppends", testReadsDuringAppends},
 		{"ConcurrentAppenders", testConcurrentAppenders},
 		{"Paging100k", testPaging100k},

@@ -19,7 +19,10 @@ const maxAttempts = 4
 // proofTimeout bounds proving the outcome of an append whose answer was lost.
 const proofTimeout = 15 * time.Second
 
-var errNotGone = errors.New("the backend that ran the append is still running")
+var (
+	errNotGone = errors.New("the backend that ran the append is still running")
+	errRaced   = errors.New("the stream head was created concurrently")
+)
 
 // Append calls runx_store_append once: one round trip, one transaction.
 func (d *Driver) Append(ctx context.Context, req driver.AppendRequest) (driver.AppendResult, error) {
@@ -80,6 +83,12 @@ func (d *Driver) appendOnce(ctx context.Context, p *driver.PreparedAppend) (res 
 	case "idempotency_conflict":
 		return res, false, driver.IdempotencyConflict(current)
 	case "version_conflict":
+		if p.ExpectedVersion == nil {
+			// Only a head created concurrently can answer this without an
+			// expected version; the routine retries that itself, so this is
+			// a race it gave up on: try the call again.
+			return res, true, d.failure("append", driver.CommitNotCommitted, errRaced)
+		}
 		return res, false, driver.VersionConflict(*p.ExpectedVersion, current)
 	}
 	return res, false, driver.Errorf(driver.CodeStoreCorrupt, "the append routine answered %q, which this driver does not know", outcome)

@@ -103,19 +103,27 @@ BEGIN
   -- Bump the head if it is at the expected version. The UPDATE takes the
   -- head row's lock: a concurrent append to the stream waits here, then sees
   -- the committed head (READ COMMITTED re-checks the row it waited for).
-  UPDATE %[1]s.runx_store_heads AS h
-     SET version = h.version + 1,
-         projection_digest = 'sha256:' || encode(sha256(
-           decode(substr(h.projection_digest, 8), 'hex') || decode(substr(p_event_digest, 8), 'hex')), 'hex'),
-         event_type = p_event_type, event_digest = p_event_digest, committed_at = p_committed_at
-   WHERE h.data_source_ref = p_source AND h.resource = p_resource AND h.aggregate_id = p_key
-     AND (p_expected IS NULL OR h.version = p_expected)
-  RETURNING h.version, h.projection_digest INTO o_version, o_projection;
-  IF NOT FOUND THEN
+  FOR attempt IN 1..3 LOOP
+    UPDATE %[1]s.runx_store_heads AS h
+       SET version = h.version + 1,
+           projection_digest = 'sha256:' || encode(sha256(
+             decode(substr(h.projection_digest, 8), 'hex') || decode(substr(p_event_digest, 8), 'hex')), 'hex'),
+           event_type = p_event_type, event_digest = p_event_digest, committed_at = p_committed_at
+     WHERE h.data_source_ref = p_source AND h.resource = p_resource AND h.aggregate_id = p_key
+       AND (p_expected IS NULL OR h.version = p_expected)
+    RETURNING h.version, h.projection_digest INTO o_version, o_projection;
+    EXIT WHEN FOUND;
     SELECT h.version INTO o_current FROM %[1]s.runx_store_heads AS h
      WHERE h.data_source_ref = p_source AND h.resource = p_resource AND h.aggregate_id = p_key;
-    IF FOUND OR coalesce(p_expected, 0) <> 0 THEN
-      o_current := coalesce(o_current, 0);
+    IF FOUND THEN
+      -- With no expected version, a head committed after the UPDATE's
+      -- snapshot (a racing first append) is simply appended to: again.
+      CONTINUE WHEN p_expected IS NULL;
+      o_outcome := 'version_conflict';
+      RETURN;
+    END IF;
+    IF coalesce(p_expected, 0) <> 0 THEN
+      o_current := 0;
       o_outcome := 'version_conflict';
       RETURN;
     END IF;
@@ -127,6 +135,10 @@ BEGIN
     INSERT INTO %[1]s.runx_store_heads (data_source_ref, resource, aggregate_id, version,
         event_type, event_digest, projection_digest, committed_at)
       VALUES (p_source, p_resource, p_key, 1, p_event_type, p_event_digest, o_projection, p_committed_at);
+    EXIT;
+  END LOOP;
+  IF o_version IS NULL THEN
+    RAISE EXCEPTION 'the stream head kept moving' USING ERRCODE = '40001';
   END IF;
 
   -- A racing append with the same key collides on the idempotency
