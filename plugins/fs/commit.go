@@ -24,10 +24,12 @@ import (
 // lock; changes hold it for milliseconds, so waiting is short.
 const commitLockRetry = 2 * time.Millisecond
 
-// stageWorkers bounds how many staged files are written and synced at once.
-// Syncs wait on the disk rather than the CPU, and the filesystem commits
-// concurrent syncs together, so a bundle pays for few of them.
-const stageWorkers = 8
+// syncWorkers bounds how many files or directories are synced at once.
+// A sync waits on the disk rather than the CPU, and the filesystem commits
+// concurrent syncs together, so a bundle of a hundred files pays for a few
+// journal commits rather than a hundred (measured: about 300 ms one at a
+// time, 120 ms sixteen at a time, for 100 files on the CI disk).
+const syncWorkers = 16
 
 // testBeforeCheck lets a test change the workspace between a file's
 // planning and its final check, the window the check exists for. It is nil
@@ -155,8 +157,9 @@ func commit(call *plugin.Call, ref JournalRef, inputDigest string, scope *Scope,
 	if err := writeJournal(ref.Path, rec); err != nil {
 		return nil, plugin.Failed(CodeJournalFailed, fmt.Sprintf("cannot write the journal %s, so nothing was changed: %v", ref.Path, err))
 	}
+	landed := 0
 	fail := func(res *plugin.Result) (*journalRecord, *plugin.Result) {
-		return nil, abandon(ref, rec, timeOf(call), res)
+		return nil, abandon(ref, rec, landed, timeOf(call), res)
 	}
 	for _, d := range cs.createdDirs {
 		if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, iofs.ErrExist) {
@@ -177,6 +180,7 @@ func commit(call *plugin.Call, ref JournalRef, inputDigest string, scope *Scope,
 		if err := land(fc); err != nil {
 			return fail(plugin.Failed(CodeWriteFailed, fmt.Sprintf("cannot change %s: %v", fc.asked, err)))
 		}
+		landed++
 		if i == 0 && crashBetween {
 			crash()
 		}
@@ -195,8 +199,8 @@ func commit(call *plugin.Call, ref JournalRef, inputDigest string, scope *Scope,
 // abandon rolls back a change that failed part way and reports why it
 // failed. When even the rollback fails, the journal stays begun and
 // fs.recover finishes the job.
-func abandon(ref JournalRef, rec *journalRecord, now time.Time, why *plugin.Result) *plugin.Result {
-	report, err := rollBack(rec)
+func abandon(ref JournalRef, rec *journalRecord, landed int, now time.Time, why *plugin.Result) *plugin.Result {
+	report, err := rollBack(rec, landed)
 	if err != nil {
 		return plugin.Failed(CodeWriteFailed, fmt.Sprintf("%s; putting the workspace back failed too (%v), so journal %s stays begun for fs.recover", why.Message, err, ref.ID))
 	}
@@ -214,7 +218,7 @@ func abandon(ref JournalRef, rec *journalRecord, now time.Time, why *plugin.Resu
 
 // settleBegun rolls back a begun journal found under the lock.
 func settleBegun(ref JournalRef, rec *journalRecord, now time.Time) *plugin.Result {
-	report, err := rollBack(rec)
+	report, err := rollBack(rec, allLanded)
 	if err != nil {
 		return plugin.Failed(CodeRecoverFailed, fmt.Sprintf("journal %s was left begun by an earlier attempt and cannot be rolled back: %v", ref.ID, err))
 	}
@@ -233,27 +237,41 @@ func stagePath(target string) string {
 	return filepath.Join(filepath.Dir(target), ".runx-"+hex.EncodeToString(b[:])+".tmp")
 }
 
-// stageAll writes and syncs every new content to its temp file, a few at a
-// time.
+// stageAll writes and syncs every new content to its temp file.
 func stageAll(files []*fileChange) error {
-	jobs := make(chan *fileChange)
-	errs := make(chan error, len(files))
+	var staged []*fileChange
+	for _, fc := range files {
+		if fc.op != OpDelete {
+			staged = append(staged, fc)
+		}
+	}
+	return inParallel(len(staged), func(i int) error {
+		if err := stageFile(staged[i].temp, staged[i].after, staged[i].beforeMode); err != nil {
+			return fmt.Errorf("%s: %w", staged[i].asked, err)
+		}
+		return nil
+	})
+}
+
+// inParallel runs do(0..n-1) on at most syncWorkers goroutines and returns
+// the first error.
+func inParallel(n int, do func(i int) error) error {
+	next := make(chan int)
+	errs := make(chan error, n)
 	var wg sync.WaitGroup
-	for range min(stageWorkers, len(files)) {
+	for range min(syncWorkers, n) {
 		wg.Go(func() {
-			for fc := range jobs {
-				if err := stageFile(fc.temp, fc.after, fc.beforeMode); err != nil {
-					errs <- fmt.Errorf("%s: %w", fc.asked, err)
+			for i := range next {
+				if err := do(i); err != nil {
+					errs <- err
 				}
 			}
 		})
 	}
-	for _, fc := range files {
-		if fc.op != OpDelete {
-			jobs <- fc
-		}
+	for i := range n {
+		next <- i
 	}
-	close(jobs)
+	close(next)
 	wg.Wait()
 	close(errs)
 	return <-errs
@@ -309,19 +327,21 @@ func land(fc *fileChange) error {
 
 // syncParents makes every rename, unlink and new directory durable.
 func syncParents(cs *changeSet) error {
-	dirs := map[string]bool{}
-	for _, fc := range cs.files {
-		dirs[filepath.Dir(fc.target.Real)] = true
-	}
-	for _, d := range cs.createdDirs {
-		dirs[filepath.Dir(d)] = true
-	}
-	for d := range dirs {
-		if err := syncDir(d); err != nil {
-			return err
+	seen := map[string]bool{}
+	var dirs []string
+	add := func(d string) {
+		if !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
 		}
 	}
-	return nil
+	for _, fc := range cs.files {
+		add(filepath.Dir(fc.target.Real))
+	}
+	for _, d := range cs.createdDirs {
+		add(filepath.Dir(d))
+	}
+	return inParallel(len(dirs), func(i int) error { return syncDir(dirs[i]) })
 }
 
 // currentDigest reads what a real path holds now without following a link

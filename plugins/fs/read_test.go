@@ -72,7 +72,7 @@ func TestReadOfAnEmptyFile(t *testing.T) {
 
 func TestUnknownCapability(t *testing.T) {
 	root := workspace(t, nil)
-	wantCode(t, call(t, wsContext(root), "fs.write", map[string]string{}, nil), "capability_not_found")
+	wantCode(t, call(t, wsContext(root), "fs.chmod", map[string]string{}, nil), "capability_not_found")
 }
 
 func TestReadDoesNotFollowAFileSwappedForALink(t *testing.T) {

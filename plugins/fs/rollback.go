@@ -63,16 +63,25 @@ type RolledBackFile struct {
 	Digest string `json:"digest,omitempty"`
 }
 
+// allLanded tells rollBack that any file may have been changed: after a
+// crash, nothing but the files themselves says how far a bundle got.
+const allLanded = -1
+
 // rollBack puts the files a journal names back as they were, removes what
 // the call created (files, stray temp files, then its directories when
 // they are empty) and syncs it all. It decides each file from what the
-// file holds now, so running it twice is running it once.
-func rollBack(rec *journalRecord) (*RollbackReport, error) {
+// file holds now, so running it twice is running it once. landed, when
+// known, is how many files (in order) the call changed; the rest are left
+// alone even if they happen to hold what the call would have written.
+func rollBack(rec *journalRecord, landed int) (*RollbackReport, error) {
 	report := &RollbackReport{Files: []RolledBackFile{}}
 	dirs := map[string]bool{}
 	for i := len(rec.Files) - 1; i >= 0; i-- {
 		f := rec.Files[i]
-		action, digest, err := rollBackFile(&f)
+		action, digest, err := RollbackUnchanged, "", error(nil)
+		if landed == allLanded || i < landed {
+			action, digest, err = rollBackFile(&f)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}
