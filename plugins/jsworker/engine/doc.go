@@ -17,8 +17,16 @@
 //     HelperNames). The default export receives the JSON input and
 //     { environment } and must answer a plain JSON object, or a promise of
 //     one.
+//   - RunScript: a `script: { module: x.mjs }` step, run by suspend and
+//     replay (script.go). The default export gets (input, ctx), ctx a frozen
+//     { environment, call, read, wait }. The worker never calls the kernel:
+//     the script runs until every path forward waits on a request the
+//     record does not hold, and RunScript returns those requests; the kernel
+//     carries them out and invokes it again with the longer record, which
+//     the replay answers from, checking each request against the one
+//     recorded at its index.
 //   - The ceilings in limits.go: source, input, output, heap, stack, wall
-//     time, promise jobs, nesting.
+//     time, promise jobs, nesting, script calls.
 //
 // Authority: none. A module has no filesystem, network, process,
 // environment, host clock or host randomness, because the runtime has no
@@ -39,6 +47,8 @@
 //     the growth of the process's Go heap during the call, so concurrent
 //     calls are charged for each other's allocations.
 //
-// Imports: the standard library, goja and esbuild. Never kernel packages or
-// the SDK; the plugin adapts this package to the protocol.
+// Imports: the standard library, goja, esbuild, and gowebpki/jcs, the RFC
+// 8785 canonicaliser the kernel digests with, so a script request's digest
+// here and the kernel's agree byte for byte. Never kernel packages or the
+// SDK; the plugin adapts this package to the protocol.
 package engine

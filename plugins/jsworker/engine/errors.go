@@ -42,6 +42,13 @@ const (
 	CodeMemoryExceeded = "module_memory_exceeded"
 	CodeCancelled      = "module_cancelled"
 	CodeCrashed        = "module_crashed"
+
+	// Script refusals and failures (RunScript). A script also fails with
+	// any of the call codes above.
+	CodeScriptMaxCallsInvalid  = "script_max_calls_invalid"
+	CodeScriptRecordInvalid    = "script_record_invalid"
+	CodeScriptNondeterministic = "script_nondeterministic"
+	CodeScriptMaxCallsExceeded = "script_max_calls_exceeded"
 )
 
 // Error is a typed refusal or failure of a module. Code is one of the Code

@@ -18,6 +18,8 @@ type intrinsics struct {
 	promiseCtor      goja.Value
 	reflectConstruct goja.Callable
 	reflectGet       goja.Callable
+	// errorCtor builds the Error a script's failed request rejects with.
+	errorCtor goja.Value
 }
 
 // setupRuntime makes a fresh runtime into the one a call gets: ECMAScript, a
@@ -61,6 +63,7 @@ func captureIntrinsics(rt *goja.Runtime) (*intrinsics, error) {
 		return nil, err
 	}
 	in.promiseCtor = rt.Get("Promise")
+	in.errorCtor = rt.Get("Error")
 	if in.reflectConstruct, err = method(rt, "Reflect", "construct"); err != nil {
 		return nil, err
 	}
@@ -120,9 +123,25 @@ func installRunx(rt *goja.Runtime, in *intrinsics) error {
 	return rt.GlobalObject().DefineDataProperty("Runx", runx, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 }
 
-// environmentObject is the frozen { environment } second argument: exactly
-// the declared non-secret values, in a stable key order.
+// environmentObject is a module's frozen { environment } second argument.
 func environmentObject(rt *goja.Runtime, in *intrinsics, env map[string]string) (*goja.Object, error) {
+	values, err := frozenEnvironment(rt, in, env)
+	if err != nil {
+		return nil, err
+	}
+	ctx := rt.NewObject()
+	if err := ctx.DefineDataProperty("environment", values, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		return nil, err
+	}
+	if _, err := in.freeze(goja.Undefined(), ctx); err != nil {
+		return nil, err
+	}
+	return ctx, nil
+}
+
+// frozenEnvironment is exactly the declared non-secret values, in a stable
+// key order, frozen.
+func frozenEnvironment(rt *goja.Runtime, in *intrinsics, env map[string]string) (*goja.Object, error) {
 	names := make([]string, 0, len(env))
 	for name := range env {
 		names = append(names, name)
@@ -137,12 +156,5 @@ func environmentObject(rt *goja.Runtime, in *intrinsics, env map[string]string) 
 	if _, err := in.freeze(goja.Undefined(), values); err != nil {
 		return nil, err
 	}
-	ctx := rt.NewObject()
-	if err := ctx.DefineDataProperty("environment", values, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
-		return nil, err
-	}
-	if _, err := in.freeze(goja.Undefined(), ctx); err != nil {
-		return nil, err
-	}
-	return ctx, nil
+	return values, nil
 }

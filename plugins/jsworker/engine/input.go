@@ -23,7 +23,7 @@ const maxSafeInteger = 1<<53 - 1
 func decodeInput(rt *goja.Runtime, input []byte) (goja.Value, *Error) {
 	dec := json.NewDecoder(bytes.NewReader(input))
 	dec.UseNumber()
-	d := inputDecoder{rt: rt, dec: dec}
+	d := inputDecoder{rt: rt, dec: dec, subject: "the input"}
 	first, err := dec.Token()
 	if err != nil {
 		return nil, refuse(CodeInputInvalid, "the input is not JSON: %v", err)
@@ -41,9 +41,26 @@ func decodeInput(rt *goja.Runtime, input []byte) (goja.Value, *Error) {
 	return v, nil
 }
 
+// decodeValue turns one JSON document of any kind (a recorded answer to a
+// script's request) into a JavaScript value under decodeInput's rules.
+func decodeValue(rt *goja.Runtime, doc []byte, subject string) (goja.Value, *Error) {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	d := inputDecoder{rt: rt, dec: dec, subject: subject}
+	v, e := d.next(nil, 0)
+	if e != nil {
+		return nil, e
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, refuse(CodeInputInvalid, "%s has data after its JSON document", subject)
+	}
+	return v, nil
+}
+
 type inputDecoder struct {
-	rt  *goja.Runtime
-	dec *json.Decoder
+	rt      *goja.Runtime
+	dec     *json.Decoder
+	subject string // what is being decoded, for messages: "the input"
 }
 
 // valuePath locates a value for an error message. It is a chain of parent
@@ -69,7 +86,7 @@ func (d *inputDecoder) value(tok json.Token, path *valuePath, depth int) (goja.V
 	switch t := tok.(type) {
 	case json.Delim:
 		if depth >= MaxNestingDepth {
-			return nil, refuse(CodeInputInvalid, "the input nests deeper than %d levels at %s", MaxNestingDepth, path)
+			return nil, refuse(CodeInputInvalid, "%s nests deeper than %d levels at %s", d.subject, MaxNestingDepth, path)
 		}
 		if t == '{' {
 			return d.object(path, depth+1)
@@ -84,7 +101,7 @@ func (d *inputDecoder) value(tok json.Token, path *valuePath, depth int) (goja.V
 	case nil:
 		return goja.Null(), nil
 	}
-	return nil, refuse(CodeInputInvalid, "the input has an unexpected token at %s", path)
+	return nil, refuse(CodeInputInvalid, "%s has an unexpected token at %s", d.subject, path)
 }
 
 func (d *inputDecoder) object(path *valuePath, depth int) (goja.Value, *Error) {
@@ -92,7 +109,7 @@ func (d *inputDecoder) object(path *valuePath, depth int) (goja.Value, *Error) {
 	for d.dec.More() {
 		keyTok, err := d.dec.Token()
 		if err != nil {
-			return nil, refuse(CodeInputInvalid, "the input is not JSON: %v", err)
+			return nil, refuse(CodeInputInvalid, "%s is not JSON: %v", d.subject, err)
 		}
 		key, _ := keyTok.(string)
 		child := &valuePath{parent: path, key: key, index: -1}
@@ -103,11 +120,11 @@ func (d *inputDecoder) object(path *valuePath, depth int) (goja.Value, *Error) {
 		// Define, never Set: a "__proto__" key must become an own property,
 		// as JSON.parse makes it, not replace the object's prototype.
 		if err := obj.DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
-			return nil, refuse(CodeInputInvalid, "the input key %s cannot be defined: %v", child, err)
+			return nil, refuse(CodeInputInvalid, "%s key %s cannot be defined: %v", d.subject, child, err)
 		}
 	}
 	if _, err := d.dec.Token(); err != nil { // the closing brace
-		return nil, refuse(CodeInputInvalid, "the input is not JSON: %v", err)
+		return nil, refuse(CodeInputInvalid, "%s is not JSON: %v", d.subject, err)
 	}
 	return obj, nil
 }
@@ -122,7 +139,7 @@ func (d *inputDecoder) array(path *valuePath, depth int) (goja.Value, *Error) {
 		items = append(items, v)
 	}
 	if _, err := d.dec.Token(); err != nil { // the closing bracket
-		return nil, refuse(CodeInputInvalid, "the input is not JSON: %v", err)
+		return nil, refuse(CodeInputInvalid, "%s is not JSON: %v", d.subject, err)
 	}
 	return d.rt.NewArray(items...), nil
 }
@@ -130,7 +147,7 @@ func (d *inputDecoder) array(path *valuePath, depth int) (goja.Value, *Error) {
 func (d *inputDecoder) next(path *valuePath, depth int) (goja.Value, *Error) {
 	tok, err := d.dec.Token()
 	if err != nil {
-		return nil, refuse(CodeInputInvalid, "the input is not JSON: %v", err)
+		return nil, refuse(CodeInputInvalid, "%s is not JSON: %v", d.subject, err)
 	}
 	return d.value(tok, path, depth)
 }
@@ -141,8 +158,8 @@ func (d *inputDecoder) number(n json.Number, path *valuePath) (goja.Value, *Erro
 		i, err := strconv.ParseInt(text, 10, 64)
 		if err != nil || i > maxSafeInteger || i < -maxSafeInteger {
 			return nil, refuse(CodeInputUnsafeInteger,
-				"the input integer %s at %s is outside JavaScript's safe integer range (±%d); pass exact large ids or amounts as strings",
-				text, path, int64(maxSafeInteger))
+				"%s integer %s at %s is outside JavaScript's safe integer range (±%d); pass exact large ids or amounts as strings",
+				d.subject, text, path, int64(maxSafeInteger))
 		}
 		if i == 0 && strings.HasPrefix(text, "-") {
 			return d.rt.ToValue(math.Copysign(0, -1)), nil // JSON.parse("-0") is -0
@@ -151,7 +168,7 @@ func (d *inputDecoder) number(n json.Number, path *valuePath) (goja.Value, *Erro
 	}
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return nil, refuse(CodeInputInvalid, "the input number %s at %s is not a number", text, path)
+		return nil, refuse(CodeInputInvalid, "%s number %s at %s is not a number", d.subject, text, path)
 	}
 	return d.rt.ToValue(f), nil // an out-of-range float is ±Infinity, as in JSON.parse
 }

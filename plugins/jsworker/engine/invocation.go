@@ -27,6 +27,8 @@ type invocation struct {
 	// that serialise the output: they run no JavaScript instructions, so
 	// they would not notice the interrupt.
 	halted atomic.Bool
+	// script is the replay state of a RunScript invocation; nil for Run.
+	script *scriptState
 }
 
 // enforce stops the VM for a limit it hit on its own goroutine. The
@@ -38,9 +40,12 @@ func (inv *invocation) enforce(e *Error) {
 	inv.rt.Interrupt(e)
 }
 
+// outcome is what execute hands the supervisor: an output, the requests a
+// suspended script waits on, or an error.
 type outcome struct {
-	output []byte
-	err    error
+	output    []byte
+	suspended []Pending
+	err       error
 }
 
 func newInvocation(p *Program, call Call) *invocation {
@@ -77,48 +82,59 @@ func (inv *invocation) execute() (o outcome) {
 			}
 		}
 	}()
-	out, err := inv.run()
+	o = inv.run()
 	if inv.limit != nil {
 		return outcome{err: inv.limit}
 	}
-	if err != nil {
-		return outcome{err: err}
-	}
-	return outcome{output: out}
+	return o
 }
 
-func (inv *invocation) run() ([]byte, *Error) {
+func (inv *invocation) run() outcome {
+	failed := func(e *Error) outcome { return outcome{err: e} }
 	rt := inv.rt
 	in, err := setupRuntime(rt, &inv.call, inv.prog, inv.enforce)
 	if err != nil {
-		return nil, fromGoja(err)
+		return failed(fromGoja(err))
 	}
-	rt.SetAsyncContextTracker(&jobCounter{enforce: inv.enforce})
+	jobs := &jobCounter{enforce: inv.enforce, budget: MaxQueuedJobs}
+	rt.SetAsyncContextTracker(jobs)
 
 	input, refusal := decodeInput(rt, inv.call.Input)
 	if refusal != nil {
-		return nil, refusal
+		return failed(refusal)
 	}
-	env, err := environmentObject(rt, in, inv.call.Environment)
+	var second *goja.Object
+	if inv.script != nil {
+		second, err = inv.script.bind(inv, in, jobs)
+	} else {
+		second, err = environmentObject(rt, in, inv.call.Environment)
+	}
 	if err != nil {
-		return nil, fromGoja(err)
+		return failed(fromGoja(err))
 	}
 	if _, err := rt.RunProgram(inv.prog.code); err != nil {
-		return nil, fromGoja(err)
+		return failed(fromGoja(err))
 	}
 	fn, refusal := defaultExport(rt)
 	if refusal != nil {
-		return nil, refusal
+		return failed(refusal)
 	}
-	answer, err := fn(goja.Undefined(), input, env)
+	answer, err := fn(goja.Undefined(), input, second)
 	if err != nil {
-		return nil, fromGoja(err)
+		return failed(fromGoja(err))
+	}
+	if inv.script != nil {
+		return inv.script.finish(answer)
 	}
 	answer, refusal = settle(rt, in, answer)
 	if refusal != nil {
-		return nil, refusal
+		return failed(refusal)
 	}
-	return encodeOutput(rt, in, answer, &inv.halted)
+	out, refusal := encodeOutput(rt, in, answer, &inv.halted)
+	if refusal != nil {
+		return failed(refusal)
+	}
+	return outcome{output: out}
 }
 
 // defaultExport reads the bundle's exports object (the IIFE's global) and
@@ -142,47 +158,68 @@ var promiseType = reflect.TypeOf((*goja.Promise)(nil))
 // it never can: nothing outside the module (no timer, no I/O) exists to
 // settle it later. A non-promise thenable is adopted as await would.
 func settle(rt *goja.Runtime, in *intrinsics, v goja.Value) (goja.Value, *Error) {
+	state, v, refusal := settled(rt, in, v)
+	switch {
+	case refusal != nil:
+		return nil, refusal
+	case state == goja.PromiseStateRejected:
+		return nil, rejected(v)
+	case state == goja.PromiseStatePending:
+		return nil, refuse(CodePromisePending, "the module's promise never settled; nothing outside the module can settle it (there are no timers or I/O)")
+	}
+	return v, nil
+}
+
+// settled reports the state of the default export's answer and, once
+// settled, its value or reason. A value that is no promise is fulfilled.
+func settled(rt *goja.Runtime, in *intrinsics, v goja.Value) (goja.PromiseState, goja.Value, *Error) {
 	obj, ok := v.(*goja.Object)
 	if !ok {
-		return v, nil
+		return goja.PromiseStateFulfilled, v, nil
 	}
 	if obj.ExportType() != promiseType {
 		if _, thenable := goja.AssertFunction(obj.Get("then")); !thenable {
-			return v, nil
+			return goja.PromiseStateFulfilled, v, nil
 		}
 		adopted, err := in.promiseResolve(in.promiseCtor, v)
 		if err != nil {
-			return nil, fromGoja(err)
+			return 0, nil, fromGoja(err)
 		}
 		obj = adopted.ToObject(rt)
 	}
 	p, _ := obj.Export().(*goja.Promise)
-	switch p.State() {
-	case goja.PromiseStateFulfilled:
-		return p.Result(), nil
-	case goja.PromiseStateRejected:
-		return nil, refuse(CodeThrew, "the module's promise rejected: %s", valueText(p.Result()))
-	default:
-		return nil, refuse(CodePromisePending, "the module's promise never settled; nothing outside the module can settle it (there are no timers or I/O)")
-	}
+	return p.State(), p.Result(), nil
+}
+
+func rejected(reason goja.Value) *Error {
+	return refuse(CodeThrew, "the module's promise rejected: %s", valueText(reason))
 }
 
 // jobCounter counts promise reaction jobs as goja runs them and stops the VM
 // after MaxQueuedJobs: the bound is on jobs run per call, which also bounds
 // how many can ever be queued.
+//
+// The budget starts at MaxQueuedJobs; a script earns jobsPerAnswer more with
+// each answer it is given (see jobsPerAnswer).
 type jobCounter struct {
 	enforce func(*Error)
 	n       int
+	budget  int
+	over    bool
 }
 
 func (j *jobCounter) Grab() any { return nil }
 func (j *jobCounter) Exited()   {}
 func (j *jobCounter) Resumed(any) {
 	j.n++
-	if j.n == MaxQueuedJobs+1 {
-		j.enforce(refuse(CodeJobsExceeded, "the module ran more than %d promise jobs", MaxQueuedJobs))
+	if j.n > j.budget && !j.over {
+		j.over = true
+		j.enforce(refuse(CodeJobsExceeded, "the module ran more than %d promise jobs", j.budget))
 	}
 }
+
+// grant raises the budget for a script's answered request.
+func (j *jobCounter) grant(jobs int) { j.budget += jobs }
 
 // fromGoja maps an error from goja into the engine's vocabulary.
 func fromGoja(err error) *Error {

@@ -25,7 +25,7 @@ func encodeOutput(rt *goja.Runtime, in *intrinsics, v goja.Value, halted *atomic
 	if !ok || !isPlainObject(obj, in) {
 		return nil, refuse(CodeOutputInvalid, "the module must return a plain object (or a promise of one), not %s", describe(v))
 	}
-	e := outputEncoder{rt: rt, buf: make([]byte, 0, 512), open: map[*goja.Object]bool{}, halted: halted}
+	e := outputEncoder{rt: rt, subject: "the output", buf: make([]byte, 0, 512), open: map[*goja.Object]bool{}, halted: halted}
 	written, err := e.value("", v, nil, 0)
 	if err != nil {
 		return nil, err
@@ -45,10 +45,11 @@ func isPlainObject(obj *goja.Object, in *intrinsics) bool {
 }
 
 type outputEncoder struct {
-	rt     *goja.Runtime
-	buf    []byte
-	open   map[*goja.Object]bool // objects on the current path, for cycles
-	halted *atomic.Bool
+	rt      *goja.Runtime
+	subject string // what is being encoded, for messages: "the output"
+	buf     []byte
+	open    map[*goja.Object]bool // objects on the current path, for cycles
+	halted  *atomic.Bool
 }
 
 // errHalted ends a walk the supervisor has already answered for.
@@ -78,7 +79,7 @@ func (e *outputEncoder) value(key string, v goja.Value, path *valuePath, depth i
 		case "Boolean":
 			v = e.rt.ToValue(obj.Export())
 		case "BigInt":
-			return false, refuse(CodeOutputInvalid, "the output has a BigInt at %s; JSON has no BigInt (convert it to a string)", path)
+			return false, refuse(CodeOutputInvalid, "%s has a BigInt at %s; JSON has no BigInt (convert it to a string)", e.subject, path)
 		}
 	}
 	switch {
@@ -112,17 +113,17 @@ func (e *outputEncoder) value(key string, v goja.Value, path *valuePath, depth i
 		}
 		return true, e.write(v.String()) // ECMAScript Number::toString, as JSON.stringify
 	case *big.Int:
-		return false, refuse(CodeOutputInvalid, "the output has a BigInt at %s; JSON has no BigInt (convert it to a string)", path)
+		return false, refuse(CodeOutputInvalid, "%s has a BigInt at %s; JSON has no BigInt (convert it to a string)", e.subject, path)
 	}
 	return false, nil
 }
 
 func (e *outputEncoder) composite(obj *goja.Object, path *valuePath, depth int) *Error {
 	if depth >= MaxNestingDepth {
-		return refuse(CodeOutputInvalid, "the output nests deeper than %d levels at %s", MaxNestingDepth, path)
+		return refuse(CodeOutputInvalid, "%s nests deeper than %d levels at %s", e.subject, MaxNestingDepth, path)
 	}
 	if e.open[obj] {
-		return refuse(CodeOutputInvalid, "the output is cyclic at %s", path)
+		return refuse(CodeOutputInvalid, "%s is cyclic at %s", e.subject, path)
 	}
 	e.open[obj] = true
 	defer delete(e.open, obj)
@@ -137,7 +138,7 @@ func (e *outputEncoder) array(obj *goja.Object, path *valuePath, depth int) *Err
 	// Every element costs at least one byte and a comma, so a longer array
 	// cannot fit; refuse before walking what may be a sparse 2^32 slots.
 	if n > MaxOutputBytes/2 {
-		return refuse(CodeOutputTooLarge, "the output array at %s has %d elements, more than fit in %d bytes", path, n, MaxOutputBytes)
+		return refuse(CodeOutputTooLarge, "%s array at %s has %d elements, more than fit in %d bytes", e.subject, path, n, MaxOutputBytes)
 	}
 	if err := e.write("["); err != nil {
 		return err
@@ -200,7 +201,7 @@ func (e *outputEncoder) write(s string) *Error {
 
 func (e *outputEncoder) check() *Error {
 	if len(e.buf) > MaxOutputBytes {
-		return refuse(CodeOutputTooLarge, "the output is larger than %d bytes", MaxOutputBytes)
+		return refuse(CodeOutputTooLarge, "%s is larger than %d bytes", e.subject, MaxOutputBytes)
 	}
 	return nil
 }
@@ -208,7 +209,7 @@ func (e *outputEncoder) check() *Error {
 // quote appends s as a JSON string, escaping as JSON.stringify does.
 func (e *outputEncoder) quote(s string) *Error {
 	if len(e.buf)+len(s) > MaxOutputBytes {
-		return refuse(CodeOutputTooLarge, "the output is larger than %d bytes", MaxOutputBytes)
+		return refuse(CodeOutputTooLarge, "%s is larger than %d bytes", e.subject, MaxOutputBytes)
 	}
 	const hex = "0123456789abcdef"
 	e.buf = append(e.buf, '"')

@@ -40,27 +40,37 @@ var ErrNilProgram = errors.New("engine: nil program")
 // Go panic inside goja becomes module_crashed rather than reaching the
 // caller.
 func Run(ctx context.Context, p *Program, call Call) (Result, error) {
+	timeout, err := admit(ctx, p, call)
+	if err != nil {
+		return Result{}, err
+	}
+	o, err := supervise(ctx, newInvocation(p, call), timeout)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Output: o.output}, nil
+}
+
+// admit checks what a call can be refused for before any JavaScript runs,
+// and returns the wall time it gets.
+func admit(ctx context.Context, p *Program, call Call) (time.Duration, error) {
 	if p == nil {
-		return Result{}, ErrNilProgram
+		return 0, ErrNilProgram
 	}
 	timeout := call.Timeout
 	if timeout == 0 {
 		timeout = DefaultTimeout
 	}
 	if timeout < MinTimeout || timeout > MaxTimeout {
-		return Result{}, refuse(CodeTimeoutInvalid, "the timeout %v is outside %v to %v", call.Timeout, MinTimeout, MaxTimeout)
+		return 0, refuse(CodeTimeoutInvalid, "the timeout %v is outside %v to %v", call.Timeout, MinTimeout, MaxTimeout)
 	}
 	if len(call.Input) > MaxInputBytes {
-		return Result{}, refuse(CodeInputTooLarge, "the input is %d bytes, more than %d", len(call.Input), MaxInputBytes)
+		return 0, refuse(CodeInputTooLarge, "the input is %d bytes, more than %d", len(call.Input), MaxInputBytes)
 	}
 	if err := ctx.Err(); err != nil {
-		return Result{}, refuse(CodeCancelled, "the call was cancelled before the module ran: %v", err)
+		return 0, refuse(CodeCancelled, "the call was cancelled before the module ran: %v", err)
 	}
-	out, err := supervise(ctx, newInvocation(p, call), timeout)
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Output: out}, nil
+	return timeout, nil
 }
 
 // supervise runs the invocation on its own goroutine and stops it on the
@@ -68,7 +78,7 @@ func Run(ctx context.Context, p *Program, call Call) (Result, error) {
 // ceiling. The VM needs its own goroutine because goja checks for
 // interrupts only between JavaScript instructions; a builtin looping over a
 // huge array-like can ignore one for seconds, and Run must answer anyway.
-func supervise(ctx context.Context, inv *invocation, timeout time.Duration) ([]byte, error) {
+func supervise(ctx context.Context, inv *invocation, timeout time.Duration) (outcome, error) {
 	heap := newHeapMeter()
 	done := make(chan outcome, 1)
 	go func() { done <- inv.execute() }()
@@ -101,20 +111,20 @@ func supervise(ctx context.Context, inv *invocation, timeout time.Duration) ([]b
 	case o := <-done: // it answered just as the limit fired: take the answer
 		return finish(o, heap)
 	default:
-		return nil, inv.stop(done, reason)
+		return outcome{}, inv.stop(done, reason)
 	}
 }
 
 // finish applies the after-the-fact heap check to a completed call: a spike
 // between two samples is still caught.
-func finish(o outcome, heap *heapMeter) ([]byte, error) {
+func finish(o outcome, heap *heapMeter) (outcome, error) {
 	if o.err != nil {
-		return nil, o.err
+		return outcome{}, o.err
 	}
 	if grown, over := heap.final(); over {
-		return nil, memoryExceeded(grown)
+		return outcome{}, memoryExceeded(grown)
 	}
-	return o.output, nil
+	return o, nil
 }
 
 func memoryExceeded(grown uint64) *Error {
