@@ -7,6 +7,7 @@ import (
 	"github.com/runxhq/runx/plugins/git"
 	"github.com/runxhq/runx/plugins/jsworker"
 	"github.com/runxhq/runx/plugins/process"
+	"github.com/runxhq/runx/plugins/store"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -18,6 +19,7 @@ var firstParty = map[string]func() sdk.Plugin{
 	jsworker.Name: func() sdk.Plugin { return jsworker.New() },
 	fs.Name:       func() sdk.Plugin { return fs.New() },
 	git.Name:      func() sdk.Plugin { return git.New() },
+	store.Name:    func() sdk.Plugin { return store.New() },
 }
 
 func firstPartyNames() []string {

@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"path/filepath"
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
@@ -50,9 +49,7 @@ func (k *Kernel) Inspect(ctx context.Context, req SkillRequest) (*Inspection, er
 	if req.Method != "" {
 		method = req.Method
 	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(k.Options.Workspace, path)
-	}
+	path = k.locate(path)
 	p, err := pkg.Load(path, pkg.LoadOptions{RunxVersion: k.Options.RunxVersion})
 	if err != nil {
 		return nil, err

@@ -213,9 +213,7 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 		}
 		method = req.Method
 	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(k.Options.Workspace, path)
-	}
+	path = k.locate(path)
 	p, err := pkg.Load(path, pkg.LoadOptions{RunxVersion: k.Options.RunxVersion})
 	if err != nil {
 		return nil, err
@@ -263,4 +261,21 @@ func (k *Kernel) Discovery() *host.Discovery {
 		first[n] = true
 	}
 	return &host.Discovery{Self: k.Options.Self, FirstParty: first, ProjectDir: k.Options.ProjectDir, HomeDir: k.Options.HomeDir}
+}
+
+// locate finds the package a command line names: a path (relative to the
+// workspace) when one is there, else a bare name in the workspace's skills/
+// or a core skill, as a skill step's ref resolves.
+func (k *Kernel) locate(ref string) string {
+	path := ref
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(k.Options.Workspace, path)
+	}
+	if _, err := os.Stat(path); err == nil || strings.HasPrefix(ref, ".") || filepath.IsAbs(ref) {
+		return path
+	}
+	if dir, err := k.Engine.Resolver.locate(k.Options.Workspace, ref); err == nil {
+		return dir
+	}
+	return path
 }

@@ -73,7 +73,7 @@ func producedKeys(s *pkg.Step) map[string]bool {
 func selectResult(m *pkg.Method, outputs map[string]any, status map[string]string) (any, error) {
 	producers := m.ResultSteps()
 	var result any
-	if len(producers) == 1 && m.Step(producers[0]) != nil && m.Step(producers[0]).ResultAs == "" {
+	if len(producers) == 1 {
 		if status[producers[0]] == contract.StepSuccess {
 			result = outputs[producers[0]]
 		}
@@ -83,12 +83,7 @@ func selectResult(m *pkg.Method, outputs map[string]any, status map[string]strin
 			if status[id] != contract.StepSuccess {
 				continue
 			}
-			var produced map[string]any
-			if s := m.Step(id); s != nil && s.ResultAs != "" {
-				produced = map[string]any{s.ResultAs: outputs[id]}
-			} else {
-				produced, _ = outputs[id].(map[string]any)
-			}
+			produced, _ := outputs[id].(map[string]any)
 			for k, v := range produced {
 				if _, dup := merged[k]; dup {
 					return nil, contract.Errorf("result_key_collision", "result producers both emitted %q", k)

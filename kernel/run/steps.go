@@ -92,6 +92,10 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	}
 	body.InputsDigest = mustDigest(inputs)
 	output, failure, status := rc.execute(ctx, step, local, inputs, &body)
+	if failure == nil && step.ResultAs != "" {
+		// result_as names the output the step's whole result becomes.
+		output = map[string]any{step.ResultAs: output}
+	}
 	if failure == nil {
 		if err := checkOutputs(step.ID, step.Outputs, output); err != nil {
 			failure, status = contract.BodyOf(err), contract.StepFailed
