@@ -15,8 +15,9 @@
 //   - paging rules: the bounded tail, ascending pages after a cursor, the
 //     opaque keyset cursor of stream heads.
 //
-// A driver owns only the storage: the atomic read-check-append, the snapshot a
-// page is read from, and the proof of a commit when its provider fails.
+// A driver owns only the storage: the atomic read-check-append, a page
+// consistent with the head it reports, and the proof of a commit when its
+// provider fails.
 // Drivers live in subpackages; the conformance suite that proves a driver
 // keeps these rules is sdk/conformance/store.
 //

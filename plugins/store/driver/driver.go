@@ -153,8 +153,10 @@ type ReadRequest struct {
 type ReadResult struct {
 	Provider string
 	StreamID
-	// Version and ProjectionDigest are the stream's head in the same snapshot
-	// as Events.
+	// Version and ProjectionDigest are the stream's head that Events are
+	// consistent with: the page holds no event beyond it and no gap before
+	// it (a stream only grows at its end, so every event up to the head is
+	// final).
 	Version          int64
 	ProjectionDigest string
 	Events           []Event

@@ -109,7 +109,7 @@ type EventPacket struct {
 }
 
 // ReadPacket is the result of read_events. before_version and after_version
-// are both the stream's version in the page's snapshot (a read changes
+// are both the stream's version the page is consistent with (a read changes
 // nothing), and projection_digest is the stream's at that version.
 //
 // Its result_digest binds each event by its identity and event_digest rather

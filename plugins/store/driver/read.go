@@ -2,8 +2,8 @@ package driver
 
 import "strconv"
 
-// ReadPlan is a validated read: what a driver must fetch, in one snapshot, and
-// how to turn it into a page.
+// ReadPlan is a validated read: what a driver must fetch and how to turn it
+// into a page.
 type ReadPlan struct {
 	Stream Stream
 	// AfterVersion is nil for the tail: the driver fetches the latest Limit
@@ -39,9 +39,11 @@ func PrepareRead(req ReadRequest, lim Limits) (*ReadPlan, error) {
 	return &ReadPlan{Stream: req.Stream, AfterVersion: req.AfterVersion, Limit: limit, maxBytes: lim.MaxResponseBytes}, nil
 }
 
-// Finish builds the page from what the driver read in one snapshot: the
-// stream's head version and projection digest (0 and "" for a stream with no
-// events) and the fetched events in ascending version order. It checks the
+// Finish builds the page from what the driver read: the stream's head
+// version and projection digest (0 and "" for a stream with no events), and
+// the fetched events in ascending version order, none beyond that head (a
+// driver reads the head first and cuts off events appended since, or reads
+// both in one snapshot). It checks the
 // events against the store's invariants, applies the response-bytes cap and
 // read-time redaction, and sets the paging fields.
 func (p *ReadPlan) Finish(provider string, version int64, projection string, events []Event) (ReadResult, error) {
