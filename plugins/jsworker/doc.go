@@ -1,5 +1,9 @@
 // Package jsworker is the first-party plugin that runs deterministic
-// JavaScript modules (`tool: {module: x.mjs}` steps) in its own process. It
+// JavaScript modules (`tool: {module: x.mjs}` steps, js.module) and scripts
+// (`script: {module: x.mjs}` steps, js.script) in its own process. A script
+// never calls the kernel from here: each js.script invocation replays the
+// step's record and answers done, or suspended on the requests it waits on,
+// which the kernel admits and carries out before invoking it again. It
 // receives the module closure in memory, never a path, and hands it to the
 // engine, which bundles, polices imports and runs each call in a fresh
 // context with a fixed clock and seeded randomness. A timeout, memory fault

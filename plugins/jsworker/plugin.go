@@ -19,6 +19,10 @@ const Version = "0.1.0"
 // Capability runs one deterministic module.
 const Capability = "js.module"
 
+// ScriptCapability runs one invocation of a script: to its output, or to the
+// requests it suspends on (script.go).
+const ScriptCapability = "js.script"
+
 // Request is js.module's input.
 type Request struct {
 	Entry       string            `json:"entry"`
@@ -29,13 +33,20 @@ type Request struct {
 	Seed        int64             `json:"seed"`
 }
 
-// Plugin serves js.module.
+// Plugin serves js.module and js.script.
 type Plugin struct{}
 
-// New returns the worker plugin.
-func New() *Plugin { return &Plugin{} }
+// New returns the worker plugin. It is called only to serve the plugin
+// (cmd/runx, `runx plugin serve js`), so it also sets the process's local
+// zone to UTC: goja's local-time Date methods (getHours, toString, ...) read
+// time.Local, and a module must see the same dates on every host. The
+// worker process runs nothing else that could want the host's zone.
+func New() *Plugin {
+	time.Local = time.UTC
+	return &Plugin{}
+}
 
-// Info describes js.module.
+// Info describes js.module and js.script.
 func (*Plugin) Info() plugin.Info {
 	return plugin.Info{Name: Name, Version: Version, Capabilities: []plugin.Definition{{
 		ID: Capability,
@@ -46,38 +57,56 @@ func (*Plugin) Info() plugin.Info {
 		Effect:       plugin.EffectNone,
 		Approval:     plugin.ApprovalNone,
 		Idempotent:   true,
-	}}}
+	}, scriptDefinition}}
 }
 
-// Invoke bundles (or reuses) the module and runs it once.
+// Invoke dispatches to the capability called.
 func (*Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
+	if call.Capability == ScriptCapability {
+		return invokeScript(ctx, call)
+	}
+	return invokeModule(ctx, call)
+}
+
+// invokeModule bundles (or reuses) the module and runs it once.
+func invokeModule(ctx context.Context, call *plugin.Call) *plugin.Result {
 	var req Request
 	if err := json.Unmarshal(call.Input, &req); err != nil {
 		return plugin.Refused("module_request_invalid", "js.module input is not a valid request")
 	}
+	prog, ecall, refusal := prepare(Capability, call, req)
+	if refusal != nil {
+		return refusal
+	}
+	res, err := engine.Run(ctx, prog, ecall)
+	if err != nil {
+		return resultOf(err, plugin.StatusFailed)
+	}
+	return plugin.OK(res.Output, nil)
+}
+
+// prepare bundles (or reuses) the request's closure and builds the engine
+// call, with the run's clock from the invocation context.
+func prepare(capability string, call *plugin.Call, req Request) (*engine.Program, engine.Call, *plugin.Result) {
 	files := make(map[string][]byte, len(req.Files))
 	for path, src := range req.Files {
 		files[path] = []byte(src)
 	}
 	prog, err := engine.Bundle(engine.Source{Entry: req.Entry, Files: files})
 	if err != nil {
-		return resultOf(err, plugin.StatusRefused)
+		return nil, engine.Call{}, resultOf(err, plugin.StatusRefused)
 	}
 	clock := call.Context.Clock
 	if clock.IsZero() {
-		return plugin.Refused("module_clock_missing", "js.module needs the run's clock; the worker never reads the host's")
+		return nil, engine.Call{}, plugin.Refused("module_clock_missing", capability+" needs the run's clock; the worker never reads the host's")
 	}
-	res, err := engine.Run(ctx, prog, engine.Call{
+	return prog, engine.Call{
 		Input:       req.Input,
 		Environment: req.Environment,
 		Clock:       clock,
 		Seed:        req.Seed,
 		Timeout:     time.Duration(req.TimeoutMS) * time.Millisecond,
-	})
-	if err != nil {
-		return resultOf(err, plugin.StatusFailed)
-	}
-	return plugin.OK(res.Output, nil)
+	}, nil
 }
 
 func resultOf(err error, status string) *plugin.Result {

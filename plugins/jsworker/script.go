@@ -1,0 +1,104 @@
+package jsworker
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+
+	"github.com/runxhq/runx/plugins/jsworker/engine"
+	"github.com/runxhq/runx/sdk/plugin"
+)
+
+// ScriptRequest is js.script's input: a js.module request plus the step's
+// record and max_calls.
+type ScriptRequest struct {
+	Request
+	Record   []engine.Recorded `json:"record"`
+	MaxCalls int               `json:"max_calls"`
+}
+
+// Script answers, as ScriptAnswer.Status.
+const (
+	ScriptDone      = "done"
+	ScriptSuspended = "suspended"
+)
+
+// ScriptAnswer is js.script's output when the invocation is ok: the script
+// finished with Output, or it waits on Pending, every request it made that
+// the record does not hold, which the kernel carries out before invoking it
+// again with them recorded.
+type ScriptAnswer struct {
+	Status  string           `json:"status"`
+	Output  json.RawMessage  `json:"output,omitempty"`
+	Pending []engine.Pending `json:"pending,omitempty"`
+}
+
+// scriptDefinition declares js.script. Its effect is none: the worker only
+// answers what the script asks for; the kernel admits and carries out every
+// request, as it would a step's own call.
+var scriptDefinition = plugin.Definition{
+	ID: ScriptCapability,
+	Summary: "Run one invocation of a deterministic JavaScript script, (input, {environment, call, read, wait}), " +
+		"replaying its record: it finishes with a JSON object or suspends on the requests it waits on.",
+	InputSchema:  json.RawMessage(scriptRequestSchema),
+	OutputSchema: json.RawMessage(scriptAnswerSchema),
+	Effect:       plugin.EffectNone,
+	Approval:     plugin.ApprovalNone,
+	Idempotent:   true,
+}
+
+// invokeScript bundles (or reuses) the script and runs it once over its
+// record.
+func invokeScript(ctx context.Context, call *plugin.Call) *plugin.Result {
+	var req ScriptRequest
+	if err := json.Unmarshal(call.Input, &req); err != nil {
+		return plugin.Refused("module_request_invalid", "js.script input is not a valid request")
+	}
+	prog, ecall, refusal := prepare(ScriptCapability, call, req.Request)
+	if refusal != nil {
+		return refusal
+	}
+	res, err := engine.RunScript(ctx, prog, ecall, engine.ScriptCall{Record: req.Record, MaxCalls: req.MaxCalls})
+	if err != nil {
+		return resultOf(err, plugin.StatusFailed)
+	}
+	answer := ScriptAnswer{Status: ScriptDone, Output: res.Output}
+	if res.Output == nil {
+		answer = ScriptAnswer{Status: ScriptSuspended, Pending: res.Suspended}
+	}
+	out, err := encodeAnswer(answer)
+	if err != nil {
+		return plugin.Failed("module_crashed", "js.script could not encode its answer: "+err.Error())
+	}
+	return plugin.OK(out, nil)
+}
+
+// encodeAnswer writes the answer without HTML escaping, so a pending
+// request's canonical input reaches the kernel byte for byte, as digested.
+func encodeAnswer(a ScriptAnswer) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(a); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+const scriptRequestSchema = `{"type":"object","required":["entry","files","input","max_calls"],"properties":{` +
+	`"entry":{"type":"string"},"files":{"type":"object","additionalProperties":{"type":"string"}},` +
+	`"input":{"type":"object"},"environment":{"type":"object","additionalProperties":{"type":"string"}},` +
+	`"timeout_ms":{"type":"integer","minimum":1000,"maximum":30000},"seed":{"type":"integer"},` +
+	`"max_calls":{"type":"integer","minimum":1,"maximum":10000},` +
+	`"record":{"type":"array","items":{"type":"object","required":["index","kind"],"properties":{` +
+	`"index":{"type":"integer","minimum":0},"kind":{"enum":["call","read","wait"]},"tool":{"type":"string"},` +
+	`"input_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"output":{},` +
+	`"error":{"type":"object","required":["code","message"],"properties":{"code":{"type":"string"},"message":{"type":"string"}}},` +
+	`"settled_at":{"type":"integer","minimum":1}}}}}}`
+
+const scriptAnswerSchema = `{"type":"object","required":["status"],"oneOf":[` +
+	`{"properties":{"status":{"const":"done"},"output":{"type":"object"}},"required":["output"]},` +
+	`{"properties":{"status":{"const":"suspended"},"pending":{"type":"array","minItems":1,"items":{` +
+	`"type":"object","required":["index","kind"],"properties":{"index":{"type":"integer","minimum":0},` +
+	`"kind":{"enum":["call","read","wait"]},"tool":{"type":"string"},"input":{"type":"object"},` +
+	`"until":{"type":"integer","minimum":1}}}}},"required":["pending"]}]}`
