@@ -43,9 +43,9 @@ func PrepareRead(req ReadRequest, lim Limits) (*ReadPlan, error) {
 // version and projection digest (0 and "" for a stream with no events), and
 // the fetched events in ascending version order, none beyond that head (a
 // driver reads the head first and cuts off events appended since, or reads
-// both in one snapshot). It checks the
-// events against the store's invariants, applies the response-bytes cap and
-// read-time redaction, and sets the paging fields.
+// both in one snapshot). It checks the events against the store's
+// invariants, applies the response-bytes cap and read-time redaction, and
+// sets the paging fields.
 func (p *ReadPlan) Finish(provider string, version int64, projection string, events []Event) (ReadResult, error) {
 	if version == 0 && projection == "" {
 		projection = GenesisProjection

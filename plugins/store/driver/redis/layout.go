@@ -47,6 +47,13 @@ func keysFor(prefix string, s driver.Stream) streamKeys {
 	}
 }
 
+// resourceKeys are the keys a resource's listing reads: its heads hash and
+// its keys index.
+func resourceKeys(prefix, source, resource string) (heads, keys string) {
+	tag := resourceTag(prefix, source, resource)
+	return tag + "heads", tag + "keys"
+}
+
 // validPrefix: a printable prefix without spaces; at most one hash tag.
 func validPrefix(p string) bool {
 	if p == "" || len(p) > 192 || strings.Count(p, "{") > 1 || strings.Count(p, "}") > 1 {

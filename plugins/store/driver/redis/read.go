@@ -126,20 +126,19 @@ func (d *Driver) ListKeys(ctx context.Context, req driver.ListRequest) (driver.L
 	if err := ctx.Err(); err != nil {
 		return driver.ListResult{}, d.failure("list", "", err)
 	}
-	probe := driver.Stream{Source: plan.Source, Resource: plan.Resource, Key: "x"}
-	k := keysFor(d.cfg.KeyPrefix, probe)
+	headsKey, keysKey := resourceKeys(d.cfg.KeyPrefix, plan.Source, plan.Resource.Name)
 	min := "-"
 	if plan.AfterKey != "" {
 		min = "(" + plan.AfterKey
 	}
-	keys, err := d.client.ZRangeByLex(ctx, k.keys, &goredis.ZRangeBy{Min: min, Max: "+", Count: int64(plan.Limit + 1)}).Result()
+	keys, err := d.client.ZRangeByLex(ctx, keysKey, &goredis.ZRangeBy{Min: min, Max: "+", Count: int64(plan.Limit + 1)}).Result()
 	if err != nil {
 		return driver.ListResult{}, d.failure("list", "", err)
 	}
 	if len(keys) == 0 {
 		return plan.Finish(Provider, nil)
 	}
-	records, err := d.client.HMGet(ctx, k.heads, keys...).Result()
+	records, err := d.client.HMGet(ctx, headsKey, keys...).Result()
 	if err != nil {
 		return driver.ListResult{}, d.failure("list", "", err)
 	}
@@ -150,8 +149,7 @@ func (d *Driver) ListKeys(ctx context.Context, req driver.ListRequest) (driver.L
 		if !ok || text == "" {
 			return driver.ListResult{}, corrupt("stream head")
 		}
-		probe.Key = key
-		heads[i] = headFrom(probe, rec)
+		heads[i] = headFrom(driver.Stream{Source: plan.Source, Resource: plan.Resource, Key: key}, rec)
 	}
 	return plan.Finish(Provider, heads)
 }
