@@ -79,7 +79,8 @@ const (
 func (s State) Legacy() bool { return s == StateLegacyUnscoped || s == StateLegacyScoped }
 
 // Inspect fingerprints the schema of an open database without changing it.
-func Inspect(ctx context.Context, q queryer) (State, error) {
+// `runx data migrate` uses it to recognize what it may migrate.
+func Inspect(ctx context.Context, q Queryer) (State, error) {
 	var appID, userVersion int64
 	if err := q.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&appID); err != nil {
 		return "", err
@@ -109,7 +110,7 @@ func Inspect(ctx context.Context, q queryer) (State, error) {
 	return legacyState(ctx, q, tables)
 }
 
-func currentShape(ctx context.Context, q queryer) (bool, error) {
+func currentShape(ctx context.Context, q Queryer) (bool, error) {
 	cols, err := columns(ctx, q, "runx_store_events")
 	if err != nil || !slices.Equal(cols, currentEventColumns) {
 		return false, err
@@ -119,7 +120,7 @@ func currentShape(ctx context.Context, q queryer) (bool, error) {
 	return n == 1, err
 }
 
-func legacyState(ctx context.Context, q queryer, tables []string) (State, error) {
+func legacyState(ctx context.Context, q Queryer, tables []string) (State, error) {
 	state := StateUnrecognized
 	for _, table := range tables {
 		cols, err := columns(ctx, q, table)
@@ -140,12 +141,13 @@ func legacyState(ctx context.Context, q queryer, tables []string) (State, error)
 	return state, nil
 }
 
-type queryer interface {
+// Queryer is what Inspect reads through: a *sql.DB, *sql.Conn or *sql.Tx.
+type Queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-func tableNames(ctx context.Context, q queryer) ([]string, error) {
+func tableNames(ctx context.Context, q Queryer) ([]string, error) {
 	rows, err := q.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name`)
 	if err != nil {
 		return nil, err
@@ -165,7 +167,7 @@ func tableNames(ctx context.Context, q queryer) ([]string, error) {
 // columns lists a table's columns in order. The table name comes from
 // sqlite_master, never from a request; pragma_table_info takes it as a bound
 // parameter.
-func columns(ctx context.Context, q queryer, table string) ([]string, error) {
+func columns(ctx context.Context, q Queryer, table string) ([]string, error) {
 	rows, err := q.QueryContext(ctx, `SELECT name FROM pragma_table_info(?) ORDER BY cid`, table)
 	if err != nil {
 		return nil, err
