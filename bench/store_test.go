@@ -2,10 +2,15 @@ package bench
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -27,10 +32,14 @@ import (
 // the same machine load, and the ratio of their mean times is reported as
 // overhead_x (targets: under 1.5 for appends, under 1.2 for reads).
 //
-// The raw client does only the storage work: a plain INSERT per event into a
-// keyed table (SQLite, PostgreSQL) or an RPUSH (Redis), and the matching
-// paged SELECT or LRANGE. The driver adds what governance needs:
-// canonical JSON, digests, idempotency, optimistic concurrency, the head.
+// The raw client does the same storage work on the same data, and nothing
+// else: it stores the row the driver stores (digests included, computed
+// outside its timing) with a plain INSERT into the driver's own table
+// (SQLite, PostgreSQL) or an RPUSH of the same element (Redis), and reads
+// the same stream with a plain paged SELECT of the same columns or an
+// LRANGE of the same list. overhead_x is therefore what the driver adds:
+// validation, canonical JSON and digests, the transaction with its
+// idempotency and version checks, the head, the page checks.
 func BenchmarkStore(b *testing.B) {
 	targets := []*storeTarget{
 		{name: "sqlite", start: startSQLite(sqlite.SynchronousFull)},
@@ -69,9 +78,31 @@ func (o outliving) TempDir() string {
 
 // rawStore is the raw client doing the same storage work.
 type rawStore interface {
-	append(ctx context.Context, stream string, version int64, event []byte) error
-	seed(ctx context.Context, stream string, events [][]byte) error
-	readPage(ctx context.Context, stream string, after int64, limit int) (int, error)
+	append(ctx context.Context, row rawRow) error
+	readPage(ctx context.Context, s driver.Stream, after int64, limit int) (int, error)
+}
+
+// rawRow is everything the driver stores for one event, precomputed.
+type rawRow struct {
+	stream     driver.Stream
+	version    int64
+	p          *driver.PreparedAppend
+	projection string
+	at         time.Time
+}
+
+// rawRowFor derives the row the driver would store, outside any timing.
+func rawRowFor(b *testing.B, s driver.Stream, version int64, prev, key string, event []byte) rawRow {
+	limits, _ := driver.Limits{}.Normalize()
+	p, err := driver.PrepareAppend(driver.AppendRequest{Stream: s, IdempotencyKey: key, Event: event}, limits)
+	if err != nil {
+		b.Fatal(err)
+	}
+	projection, err := driver.NextProjection(prev, p.EventDigest)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return rawRow{stream: s, version: version, p: p, projection: projection, at: driver.CommitTime(time.Now())}
 }
 
 type storeFixture struct {
@@ -108,6 +139,7 @@ func benchAppend(b *testing.B, f *storeFixture, streams int) {
 	ctx := context.Background()
 	f.seq++
 	versions := make([]int64, streams)
+	rawHeads := make([]string, streams)
 	dlat := make(latencies, 0, b.N)
 	rlat := make(latencies, 0, b.N)
 	b.ResetTimer()
@@ -122,8 +154,15 @@ func benchAppend(b *testing.B, f *storeFixture, streams int) {
 			b.Fatal(err)
 		}
 		versions[n] = r.AfterVersion
+		if rawHeads[n] == "" {
+			rawHeads[n] = driver.GenesisProjection
+		}
+		rs := s
+		rs.Source = "tenant://bench-raw"
+		row := rawRowFor(b, rs, r.AfterVersion, rawHeads[n], fmt.Sprintf("k%d", i), event)
+		rawHeads[n] = row.projection
 		start = time.Now()
-		if err := f.raw.append(ctx, fmt.Sprintf("raw-run%d-s%d", f.seq, n), r.AfterVersion, event); err != nil {
+		if err := f.raw.append(ctx, row); err != nil {
 			b.Fatal(err)
 		}
 		rlat = append(rlat, time.Since(start))
@@ -134,7 +173,6 @@ func benchAppend(b *testing.B, f *storeFixture, streams int) {
 
 type readFixture struct {
 	stream driver.Stream
-	raw    string
 }
 
 const readEvents = 100_000
@@ -162,7 +200,7 @@ func benchRead(b *testing.B, f *storeFixture) {
 			}
 			got += len(page.Events)
 			start = time.Now()
-			if _, err := f.raw.readPage(ctx, f.read.raw, after, driver.MaxPageEvents); err != nil {
+			if _, err := f.raw.readPage(ctx, f.read.stream, after, driver.MaxPageEvents); err != nil {
 				b.Fatal(err)
 			}
 			el = time.Since(start)
@@ -185,10 +223,10 @@ func benchRead(b *testing.B, f *storeFixture) {
 }
 
 // seedRead appends 100,000 events through the driver (four writers, as
-// appends to one stream serialize anyway) and the same events raw, in bulk.
+// appends to one stream serialize anyway); the raw client reads them back.
 func seedRead(b testing.TB, f *storeFixture) *readFixture {
 	ctx := context.Background()
-	rf := &readFixture{stream: driver.Stream{Source: "tenant://bench", Resource: benchResource, Key: "read-100k"}, raw: "raw-read-100k"}
+	rf := &readFixture{stream: driver.Stream{Source: "tenant://bench", Resource: benchResource, Key: "read-100k"}}
 	const writers = 4
 	var wg sync.WaitGroup
 	errs := make(chan error, writers)
@@ -207,13 +245,6 @@ func seedRead(b testing.TB, f *storeFixture) *readFixture {
 	wg.Wait()
 	close(errs)
 	for err := range errs {
-		b.Fatal(err)
-	}
-	events := make([][]byte, readEvents)
-	for i := range events {
-		events[i] = benchEvent(i)
-	}
-	if err := f.raw.seed(ctx, rf.raw, events); err != nil {
 		b.Fatal(err)
 	}
 	return rf
@@ -240,15 +271,14 @@ func startSQLite(sync sqlite.Synchronous) func(b testing.TB) *storeFixture {
 			b.Fatal(err)
 		}
 		b.Cleanup(func() { d.Close() })
-		db, err := sql.Open("sqlite", fmt.Sprintf("%s?_busy_timeout=5000&_journal_mode=WAL&_synchronous=%s", filepath.Join(dir, "raw.sqlite"), sync))
+		// The raw client works on the driver's own file and table, with the
+		// same connection settings.
+		db, err := sql.Open("sqlite", fmt.Sprintf("%s?_busy_timeout=5000&_journal_mode=WAL&_synchronous=%s", filepath.Join(dir, "store.sqlite"), sync))
 		if err != nil {
 			b.Fatal(err)
 		}
 		db.SetMaxOpenConns(1)
 		b.Cleanup(func() { db.Close() })
-		if _, err := db.Exec(`CREATE TABLE raw_events (stream TEXT NOT NULL, version INTEGER NOT NULL, event_json TEXT NOT NULL, PRIMARY KEY (stream, version))`); err != nil {
-			b.Fatal(err)
-		}
 		return &storeFixture{d: d, raw: &rawSQL{db: db}}
 	}
 }
@@ -271,9 +301,6 @@ func startPostgres(b testing.TB) *storeFixture {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { conn.Close(ctx) })
-	if _, err := conn.Exec(ctx, `CREATE TABLE raw_events (stream text NOT NULL, version bigint NOT NULL, event_json text NOT NULL, PRIMARY KEY (stream, version))`); err != nil {
-		b.Fatal(err)
-	}
 	return &storeFixture{d: d, raw: &rawPG{conn: conn}}
 }
 
@@ -286,45 +313,42 @@ func startRedis(b testing.TB) *storeFixture {
 	b.Cleanup(func() { d.Close() })
 	c := goredis.NewClient(&goredis.Options{Addr: server.Addr, Password: server.Password})
 	b.Cleanup(func() { c.Close() })
-	return &storeFixture{d: d, raw: &rawRedis{c: c}}
+	return &storeFixture{d: d, raw: &rawRedis{c: c, prefix: "runx:bench"}}
 }
 
-// The raw clients of BenchmarkStore: the storage work alone.
+// The raw clients of BenchmarkStore: the storage work alone, on the driver's
+// own tables and keys (SCHEMA.md in plugins/store/driver describes them).
+
+const (
+	rawInsert = `INSERT INTO runx_store_events (data_source_ref, resource, aggregate_id, version, idempotency_key,
+  event_type, event_digest, projection_digest, committed_at, event_json) VALUES `
+	rawPage = `SELECT version, idempotency_key, event_type, event_digest, projection_digest, committed_at, event_json
+FROM runx_store_events WHERE data_source_ref = $1 AND resource = $2 AND aggregate_id = $3 AND version > $4
+ORDER BY version LIMIT $5`
+)
 
 type rawSQL struct {
 	db *sql.DB
 }
 
-func (r *rawSQL) append(ctx context.Context, stream string, version int64, event []byte) error {
-	_, err := r.db.ExecContext(ctx, `INSERT INTO raw_events (stream, version, event_json) VALUES (?, ?, ?)`, stream, version, string(event))
+func (r *rawSQL) append(ctx context.Context, w rawRow) error {
+	_, err := r.db.ExecContext(ctx, rawInsert+`(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, w.stream.Source, w.stream.Resource.Name, w.stream.Key,
+		w.version, w.p.IdempotencyKey, w.p.EventType, w.p.EventDigest, w.projection, w.at.UnixMilli(), string(w.p.Event))
 	return err
 }
 
-func (r *rawSQL) seed(ctx context.Context, stream string, events [][]byte) error {
-	tx, err := r.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	for i, e := range events {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO raw_events (stream, version, event_json) VALUES (?, ?, ?)`, stream, i+1, string(e)); err != nil {
-			return err
-		}
-	}
-	return tx.Commit()
-}
-
-func (r *rawSQL) readPage(ctx context.Context, stream string, after int64, limit int) (int, error) {
-	rows, err := r.db.QueryContext(ctx, `SELECT version, event_json FROM raw_events WHERE stream = ? AND version > ? ORDER BY version LIMIT ?`, stream, after, limit)
+func (r *rawSQL) readPage(ctx context.Context, s driver.Stream, after int64, limit int) (int, error) {
+	rows, err := r.db.QueryContext(ctx, strings.ReplaceAll(rawPage, "$", "?"), s.Source, s.Resource.Name, s.Key, after, limit)
 	if err != nil {
 		return 0, err
 	}
 	defer rows.Close()
 	n := 0
 	for rows.Next() {
-		var v int64
-		var e []byte
-		if err := rows.Scan(&v, &e); err != nil {
+		var v, at int64
+		var key, typ, digest, projection string
+		var data []byte
+		if err := rows.Scan(&v, &key, &typ, &digest, &projection, &at, &data); err != nil {
 			return n, err
 		}
 		n++
@@ -336,22 +360,16 @@ type rawPG struct {
 	conn *pgx.Conn
 }
 
-func (r *rawPG) append(ctx context.Context, stream string, version int64, event []byte) error {
-	_, err := r.conn.Exec(ctx, `INSERT INTO raw_events (stream, version, event_json) VALUES ($1, $2, $3)`, stream, version, string(event))
+func (r *rawPG) append(ctx context.Context, w rawRow) error {
+	_, err := r.conn.Exec(ctx, `INSERT INTO runx_store.`+rawInsert[len("INSERT INTO "):]+`($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		w.stream.Source, w.stream.Resource.Name, w.stream.Key, w.version, w.p.IdempotencyKey, w.p.EventType, w.p.EventDigest,
+		w.projection, w.at, string(w.p.Event))
 	return err
 }
 
-func (r *rawPG) seed(ctx context.Context, stream string, events [][]byte) error {
-	rows := make([][]any, len(events))
-	for i, e := range events {
-		rows[i] = []any{stream, int64(i + 1), string(e)}
-	}
-	_, err := r.conn.CopyFrom(ctx, pgx.Identifier{"raw_events"}, []string{"stream", "version", "event_json"}, pgx.CopyFromRows(rows))
-	return err
-}
-
-func (r *rawPG) readPage(ctx context.Context, stream string, after int64, limit int) (int, error) {
-	rows, err := r.conn.Query(ctx, `SELECT version, event_json FROM raw_events WHERE stream = $1 AND version > $2 ORDER BY version LIMIT $3`, stream, after, limit)
+func (r *rawPG) readPage(ctx context.Context, s driver.Stream, after int64, limit int) (int, error) {
+	rows, err := r.conn.Query(ctx, strings.Replace(rawPage, "FROM runx_store_events", "FROM runx_store.runx_store_events", 1),
+		s.Source, s.Resource.Name, s.Key, after, limit)
 	if err != nil {
 		return 0, err
 	}
@@ -359,8 +377,10 @@ func (r *rawPG) readPage(ctx context.Context, stream string, after int64, limit 
 	n := 0
 	for rows.Next() {
 		var v int64
-		var e []byte
-		if err := rows.Scan(&v, &e); err != nil {
+		var key, typ, digest, projection string
+		var at time.Time
+		var data []byte
+		if err := rows.Scan(&v, &key, &typ, &digest, &projection, &at, &data); err != nil {
 			return n, err
 		}
 		n++
@@ -369,23 +389,27 @@ func (r *rawPG) readPage(ctx context.Context, stream string, after int64, limit 
 }
 
 type rawRedis struct {
-	c *goredis.Client
+	c      *goredis.Client
+	prefix string
 }
 
-func (r *rawRedis) append(ctx context.Context, stream string, _ int64, event []byte) error {
-	return r.c.RPush(ctx, stream, event).Err()
-}
-
-func (r *rawRedis) seed(ctx context.Context, stream string, events [][]byte) error {
-	pipe := r.c.Pipeline()
-	for _, e := range events {
-		pipe.RPush(ctx, stream, e)
+// eventsKey is the driver's list for a stream (SCHEMA.md, Redis).
+func (r *rawRedis) eventsKey(s driver.Stream) string {
+	digest := func(parts ...string) string {
+		b, _ := json.Marshal(parts)
+		sum := sha256.Sum256(b)
+		return hex.EncodeToString(sum[:16])
 	}
-	_, err := pipe.Exec(ctx)
-	return err
+	return r.prefix + ":{r" + digest(s.Source, s.Resource.Name) + "}:events:" + digest(s.Source, s.Resource.Name, s.Key)
 }
 
-func (r *rawRedis) readPage(ctx context.Context, stream string, after int64, limit int) (int, error) {
-	elems, err := r.c.LRange(ctx, stream, after, after+int64(limit)-1).Result()
+func (r *rawRedis) append(ctx context.Context, w rawRow) error {
+	element := strings.Join([]string{"1", strconv.FormatInt(w.version, 10), strconv.FormatInt(w.at.UnixMilli(), 10),
+		w.p.EventType, w.p.EventDigest, w.projection, w.p.IdempotencyKey, string(w.p.Event)}, "\x1f")
+	return r.c.RPush(ctx, r.prefix+"-raw:"+w.stream.Key, element).Err()
+}
+
+func (r *rawRedis) readPage(ctx context.Context, s driver.Stream, after int64, limit int) (int, error) {
+	elems, err := r.c.LRange(ctx, r.eventsKey(s), after, after+int64(limit)-1).Result()
 	return len(elems), err
 }
