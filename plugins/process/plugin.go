@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"sync"
+	"time"
 
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -56,12 +56,11 @@ type Response struct {
 
 // Plugin serves process.run.
 type Plugin struct {
-	mu      sync.Mutex
-	running map[string]*supervised
+	registry
 }
 
 // New returns the process plugin.
-func New() *Plugin { return &Plugin{running: map[string]*supervised{}} }
+func New() *Plugin { return &Plugin{} }
 
 // Info describes process.run.
 func (p *Plugin) Info() plugin.Info {
@@ -84,35 +83,25 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 	if res := validate(&req); res != nil {
 		return res
 	}
-	sup := &supervised{}
-	if id := call.Context.CallID; id != "" {
-		p.mu.Lock()
-		p.running[id] = sup
-		p.mu.Unlock()
-		defer func() { p.mu.Lock(); delete(p.running, id); p.mu.Unlock() }()
-	}
-	resp, res := sup.run(ctx, &req)
+	sup, untrack := p.track(call.Context.CallID)
+	defer untrack()
+	o, res := sup.run(ctx, &spec{
+		argv: req.Argv, dir: req.Cwd, env: req.Env, stdin: req.Stdin,
+		timeout:   time.Duration(req.TimeoutMS) * time.Millisecond,
+		maxStdout: req.MaxStdoutBytes, maxStderr: ProcessMaxStderrBytes,
+		searchPath: os.Getenv("PATH"),
+	})
 	if res != nil {
 		return res
 	}
-	out, err := json.Marshal(resp)
+	out, err := json.Marshal(&Response{
+		ExitCode: o.exitCode, Signal: o.signal, Stdout: o.stdout, Stderr: o.stderr,
+		DurationMS: o.durationMS, TimedOut: o.timedOut, Stopped: o.stopped,
+	})
 	if err != nil {
 		return plugin.Failed("process_output_invalid", err.Error())
 	}
 	return plugin.OK(out, nil)
-}
-
-// Cancel stops a running process's group; the call then reports how the
-// process actually ended.
-func (p *Plugin) Cancel(callID string) string {
-	p.mu.Lock()
-	sup := p.running[callID]
-	p.mu.Unlock()
-	if sup == nil {
-		return plugin.CancelUnknownRun
-	}
-	sup.stop()
-	return plugin.CancelRunsToEnd
 }
 
 func validate(req *Request) *plugin.Result {

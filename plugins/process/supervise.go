@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,38 @@ import (
 
 	"github.com/runxhq/runx/sdk/plugin"
 )
+
+// spec is one process to supervise, whichever capability asked for it.
+type spec struct {
+	argv      []string
+	dir       string
+	env       map[string]string
+	stdin     *string
+	timeout   time.Duration
+	maxStdout int64
+	maxStderr int64
+	// stdoutTail keeps the end of an overlong stdout and lets the process
+	// finish: a command's output is for a person to read, and its end is
+	// where a build or a test run says how it went. A process tool's stdout
+	// is its answer, which is refused whole rather than cut.
+	stdoutTail bool
+	// searchPath is the PATH argv[0] is looked up in when it names no
+	// directory: the environment the process will run with, not the
+	// plugin's.
+	searchPath string
+}
+
+// outcome is what a supervised process did.
+type outcome struct {
+	exitCode        int
+	signal          string
+	stdout, stderr  string
+	stdoutTruncated bool
+	stderrTruncated bool
+	durationMS      int64
+	timedOut        bool
+	stopped         bool
+}
 
 // supervised is one process group under supervision.
 type supervised struct {
@@ -72,35 +105,49 @@ func (b *boundedBuffer) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-func resolveCommand(argv0, cwd string) (string, error) {
+// resolveCommand finds argv[0]: a path with a slash is taken relative to
+// the working directory; a bare name is looked up in searchPath's absolute
+// directories, as exec.LookPath does with the plugin's own PATH.
+func resolveCommand(argv0, cwd, searchPath string) (string, error) {
 	if strings.ContainsRune(argv0, '/') {
 		if !filepath.IsAbs(argv0) {
 			argv0 = filepath.Join(cwd, argv0)
 		}
 		return argv0, nil
 	}
-	return exec.LookPath(argv0)
+	for _, dir := range filepath.SplitList(searchPath) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		candidate := filepath.Join(dir, argv0)
+		if info, err := os.Stat(candidate); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
+			return candidate, nil
+		}
+	}
+	return "", exec.ErrNotFound
 }
 
-func (s *supervised) run(ctx context.Context, req *Request) (*Response, *plugin.Result) {
-	path, err := resolveCommand(req.Argv[0], req.Cwd)
+func (s *supervised) run(ctx context.Context, sp *spec) (*outcome, *plugin.Result) {
+	path, err := resolveCommand(sp.argv[0], sp.dir, sp.searchPath)
 	if err != nil {
-		return nil, plugin.Failed("process_command_not_found", fmt.Sprintf("command %q was not found", req.Argv[0]))
+		return nil, plugin.Failed("process_command_not_found", fmt.Sprintf("command %q was not found", sp.argv[0]))
 	}
-	cmd := exec.Command(path, req.Argv[1:]...)
-	cmd.Args[0] = req.Argv[0]
-	cmd.Dir = req.Cwd
-	cmd.Env = make([]string, 0, len(req.Env))
-	for k, v := range req.Env {
+	cmd := exec.Command(path, sp.argv[1:]...)
+	cmd.Args[0] = sp.argv[0]
+	cmd.Dir = sp.dir
+	cmd.Env = make([]string, 0, len(sp.env))
+	for k, v := range sp.env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if req.Stdin != nil {
-		cmd.Stdin = strings.NewReader(*req.Stdin)
+	if sp.stdin != nil {
+		cmd.Stdin = strings.NewReader(*sp.stdin)
 	}
-	stdout := &boundedBuffer{limit: req.MaxStdoutBytes}
-	stderr := &boundedBuffer{limit: ProcessMaxStderrBytes, tail: true}
-	stdout.onExceed = func() { s.signal(syscall.SIGKILL) }
+	stdout := &boundedBuffer{limit: sp.maxStdout, tail: sp.stdoutTail}
+	stderr := &boundedBuffer{limit: sp.maxStderr, tail: true}
+	if !sp.stdoutTail {
+		stdout.onExceed = func() { s.signal(syscall.SIGKILL) }
+	}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	// The group is killed as soon as the pipes' readers see the process
 	// finish; WaitDelay keeps a grandchild holding a pipe from hanging us.
@@ -108,13 +155,13 @@ func (s *supervised) run(ctx context.Context, req *Request) (*Response, *plugin.
 
 	started := time.Now()
 	if err := cmd.Start(); err != nil {
-		return nil, plugin.Failed("process_start_failed", fmt.Sprintf("command %q could not start: %v", req.Argv[0], err))
+		return nil, plugin.Failed("process_start_failed", fmt.Sprintf("command %q could not start: %v", sp.argv[0], err))
 	}
 	s.mu.Lock()
 	s.pgid = cmd.Process.Pid
 	s.mu.Unlock()
 
-	timer := time.AfterFunc(time.Duration(req.TimeoutMS)*time.Millisecond, func() { s.signal(syscall.SIGKILL) })
+	timer := time.AfterFunc(sp.timeout, func() { s.signal(syscall.SIGKILL) })
 	defer timer.Stop()
 	done := make(chan struct{})
 	go func() {
@@ -130,29 +177,33 @@ func (s *supervised) run(ctx context.Context, req *Request) (*Response, *plugin.
 	s.signal(syscall.SIGKILL)
 	elapsed := time.Since(started)
 
-	resp := &Response{Stdout: stdout.buf.String(), Stderr: stderr.buf.String(), DurationMS: elapsed.Milliseconds()}
+	out := &outcome{
+		stdout: stdout.buf.String(), stderr: stderr.buf.String(),
+		stdoutTruncated: stdout.exceeded, stderrTruncated: stderr.exceeded,
+		durationMS: elapsed.Milliseconds(),
+	}
 	var exitErr *exec.ExitError
 	switch {
 	case waitErr == nil:
 	case errors.As(waitErr, &exitErr):
 		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			resp.Signal = ws.Signal().String()
-			resp.ExitCode = -1
+			out.signal = ws.Signal().String()
+			out.exitCode = -1
 		} else {
-			resp.ExitCode = exitErr.ExitCode()
+			out.exitCode = exitErr.ExitCode()
 		}
 	case errors.Is(waitErr, exec.ErrWaitDelay):
 	default:
 		return nil, plugin.Failed("process_wait_failed", waitErr.Error())
 	}
 	s.mu.Lock()
-	resp.Stopped = s.stopped
+	out.stopped = s.stopped
 	s.mu.Unlock()
-	if stdout.exceeded {
-		return nil, plugin.Failed("process_output_too_large", fmt.Sprintf("command %q printed more than the %d byte output ceiling and was killed", req.Argv[0], req.MaxStdoutBytes))
+	if stdout.exceeded && !sp.stdoutTail {
+		return nil, plugin.Failed("process_output_too_large", fmt.Sprintf("command %q printed more than the %d byte output ceiling and was killed", sp.argv[0], sp.maxStdout))
 	}
-	if !resp.Stopped && elapsed >= time.Duration(req.TimeoutMS)*time.Millisecond && resp.Signal != "" {
-		resp.TimedOut = true
+	if !out.stopped && elapsed >= sp.timeout && out.signal != "" {
+		out.timedOut = true
 	}
-	return resp, nil
+	return out, nil
 }

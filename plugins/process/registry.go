@@ -1,0 +1,47 @@
+package process
+
+import (
+	"sync"
+
+	"github.com/runxhq/runx/sdk/plugin"
+)
+
+// registry tracks the process running under each call, so a Cancel by call
+// id reaches the right process group. Its zero value is ready to use.
+type registry struct {
+	mu      sync.Mutex
+	running map[string]*supervised
+}
+
+// track registers a new supervised process under callID ("" tracks
+// nothing) and returns the function that forgets it.
+func (r *registry) track(callID string) (*supervised, func()) {
+	sup := &supervised{}
+	if callID == "" {
+		return sup, func() {}
+	}
+	r.mu.Lock()
+	if r.running == nil {
+		r.running = map[string]*supervised{}
+	}
+	r.running[callID] = sup
+	r.mu.Unlock()
+	return sup, func() {
+		r.mu.Lock()
+		delete(r.running, callID)
+		r.mu.Unlock()
+	}
+}
+
+// Cancel stops a running process's group; the call then reports how the
+// process actually ended, as an effect in flight must.
+func (r *registry) Cancel(callID string) string {
+	r.mu.Lock()
+	sup := r.running[callID]
+	r.mu.Unlock()
+	if sup == nil {
+		return plugin.CancelUnknownRun
+	}
+	sup.stop()
+	return plugin.CancelRunsToEnd
+}
