@@ -234,6 +234,12 @@ func resolveChange(scope *Scope, asked string, forDelete bool) (*fileChange, *pl
 	if res != nil {
 		return nil, res
 	}
+	// Reach inputs may read another repository's .git, but no change
+	// tool writes there or into .runx at any reach: a hook or a journal
+	// written by a tool would run or be trusted as runx's own.
+	if dir := ProtectedDir(t.Rel); dir != "" {
+		return nil, plugin.Refused(CodeProtectedDir, fmt.Sprintf("%s is inside %s, which no change tool writes", asked, dir))
+	}
 	fc := &fileChange{asked: asked, target: t, beforeMode: newFileMode}
 	if t.Info == nil {
 		return fc, nil
@@ -291,6 +297,21 @@ func isText(b []byte) bool {
 
 func changeTooLarge(asked string, size int64) *plugin.Result {
 	return plugin.Refused(CodeChangeTooLarge, fmt.Sprintf("%s would take %d bytes, more than the %d one file change may replace or write", asked, size, ChangeMaxFileBytes))
+}
+
+// outside refuses a change that would land in dir (the project directory
+// runx keeps its state in), whatever that directory is called.
+func (cs *changeSet) outside(dir string) *plugin.Result {
+	real, err := realPath(dir)
+	if err != nil {
+		real = dir
+	}
+	for _, fc := range cs.files {
+		if within(real, fc.target.Real) {
+			return plugin.Refused(CodeProtectedDir, fmt.Sprintf("%s is inside the project directory %s, where runx keeps its state", fc.asked, dir))
+		}
+	}
+	return nil
 }
 
 // finish checks what only the whole call shows (a path named twice, the

@@ -163,6 +163,13 @@ func TestChangeRefusalsOfReachAndJournal(t *testing.T) {
 	}
 	wantCode(t, call(t, inputs(), CapabilityWrite, WriteRequest{Path: filepath.Join(outside, "o.txt"), Content: str("q")}, nil), CodeBlindWriteRefused)
 	wantCode(t, call(t, inputs(), CapabilityWrite, WriteRequest{Path: filepath.Join(outside, ".env.local"), Content: str("q")}, nil), CodeSecretRefused)
+	// Reach inputs may read another repository's .git; no change writes it.
+	wantCode(t, call(t, inputs(), CapabilityWrite, WriteRequest{Path: filepath.Join(outside, ".git/hooks/pre-commit"), Content: str("q")}, nil), CodeProtectedDir)
+
+	// The project directory is runx's whatever it is called.
+	elsewhere := changeContext(root)
+	elsewhere.Binding = projectBinding(filepath.Join(root, "state"))
+	wantCode(t, call(t, elsewhere, CapabilityWrite, WriteRequest{Path: "state/journal/bundles/x.json", Content: str("{}")}, nil), CodeProtectedDir)
 }
 
 func TestCallSentAgainAnswersFromItsJournal(t *testing.T) {

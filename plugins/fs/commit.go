@@ -127,6 +127,9 @@ func runChange(ctx context.Context, call *plugin.Call, plan func(*Scope) (*chang
 	if res != nil {
 		return res
 	}
+	if res := cs.outside(projectDir); res != nil {
+		return res
+	}
 	rec, res := commit(call, ref, inputDigest, scope, cs)
 	if res != nil {
 		return res
