@@ -149,9 +149,11 @@ func (rc *runCtx) scriptRecord(local string) ([]scriptRecorded, []receipt.ChildR
 	var refs []receipt.ChildRef
 	for _, e := range entries {
 		var meta struct {
-			Kind, Tool, InputDigest string
-			SettledAt               int64
-			Output                  json.RawMessage
+			Kind        string          `json:"kind"`
+			Tool        string          `json:"tool"`
+			InputDigest string          `json:"input_digest"`
+			SettledAt   int64           `json:"settled_at"`
+			Output      json.RawMessage `json:"output"`
 		}
 		s := settledOf(e.rec)
 		r := scriptRecorded{Index: e.idx}
