@@ -73,6 +73,9 @@ func startProcess(cmd *exec.Cmd, logPath string) (*process, error) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true
+	// A test binary that dies without its cleanups (a panic, a timeout)
+	// must not leave a server behind.
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
 		return nil, err
