@@ -19,7 +19,8 @@ import (
 )
 
 // envAllowlist is the only host environment a plugin process receives.
-var envAllowlist = []string{"PATH", "TMPDIR", "RUNX_LOG"}
+// RUNX_TEST_CRASH_AT is a test hook: inert unless a crash test sets it.
+var envAllowlist = []string{"PATH", "TMPDIR", "RUNX_LOG", "RUNX_TEST_CRASH_AT"}
 
 // Config configures a Supervisor.
 type Config struct {

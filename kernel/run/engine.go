@@ -54,6 +54,9 @@ type Engine struct {
 	// ProjectDir and HomeDir locate data-source bindings and credentials.
 	ProjectDir string
 	HomeDir    string
+	// LockToken is the workspace lock hold this process was started under,
+	// if any (RUNX_WORKSPACE_LOCK_TOKEN).
+	LockToken string
 	// hooks lets tests stop the process at exact points.
 	hooks func(point string)
 }

@@ -154,6 +154,7 @@ func Open(o Options) (*Kernel, error) {
 		MaxReceipts: maxReceipts, MaxConcurrency: maxConcurrency,
 		ArtifactDir: filepath.Join(o.ProjectDir, "artifacts"),
 		ProjectDir:  o.ProjectDir, HomeDir: o.HomeDir,
+		LockToken: func() string { v, _ := o.LookupEnv("RUNX_WORKSPACE_LOCK_TOKEN"); return v }(),
 	}
 	if point, ok := o.LookupEnv("RUNX_TEST_CRASH_AT"); ok && point != "" {
 		// Crash tests stop the process at an exact point of a run, as a

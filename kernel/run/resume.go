@@ -104,6 +104,9 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 		}
 	}
 	e.hook("after_decisions_admitted")
+	if err := e.recoverBundles(ctx, rec.RunID, ""); err != nil {
+		return nil, err
+	}
 	if err := e.Journal.SetRunning(durable(ctx), rec.RunID); err != nil {
 		return nil, err
 	}

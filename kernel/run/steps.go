@@ -254,6 +254,17 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		return nil, contract.BodyOf(err), contract.StepRefused
 	}
 	body.Capability, body.Execution = d.capability, d.execution
+	if err != nil {
+		return nil, &contract.ErrorBody{Code: "step_input_invalid", Message: err.Error()}, contract.StepRefused
+	}
+	hold, err := rc.holdWorkspace(ctx, rc.lockMode(ctx, d.capability))
+	if err == nil && hold != nil {
+		defer hold.Release()
+		withLockToken(d, hold)
+	}
+	if err != nil {
+		return nil, contract.BodyOf(err), contract.StepFailed
+	}
 	input, err := canon.Canonical(d.input)
 	if err != nil {
 		return nil, &contract.ErrorBody{Code: "step_input_invalid", Message: err.Error()}, contract.StepRefused
@@ -273,6 +284,19 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	if err != nil {
 		var he *host.Error
 		if errors.As(err, &he) {
+			if fsWrites[d.capability] != "" && he.Code == host.CodePluginCrashed {
+				// The file plugin died mid-change: a power cut here takes
+				// the driver too (the crash hook), otherwise this driver
+				// rolls the begun bundle back whole before it seals.
+				rc.e.hook("fs_between_renames")
+				token := ""
+				if hold != nil {
+					token = hold.Token()
+				}
+				if rerr := rc.e.recoverBundles(ctx, rc.rec.RunID, token); rerr != nil {
+					return nil, contract.BodyOf(rerr), contract.StepFailed
+				}
+			}
 			return nil, &contract.ErrorBody{Code: he.Code, Message: he.Message}, contract.StepFailed
 		}
 		return nil, &contract.ErrorBody{Code: host.CodePluginTransport, Message: err.Error()}, contract.StepFailed
