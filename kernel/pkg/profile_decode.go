@@ -18,16 +18,16 @@ func decodeProfile(file string, src []byte, pkgName string, runx version, runxTe
 			return nil, err
 		}
 	}
-	f, c, err := parseYAML(file, src, 0)
+	doc, err := parseYAML(file, src, 0)
 	if err != nil {
 		return nil, err
 	}
-	if v, pos, ok := c.peekString(f, "minimum_runx"); ok {
+	if v, pos, ok := doc.peekString("minimum_runx"); ok {
 		if err := checkMinimumRunx(file, pkgName, v, pos, runx, runxText); err != nil {
 			return nil, err
 		}
 	}
-	root, err := c.document(f)
+	root, err := doc.body()
 	if err != nil {
 		return nil, err
 	}
