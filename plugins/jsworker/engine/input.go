@@ -21,6 +21,11 @@ const maxSafeInteger = 1<<53 - 1
 // a document that is not an object, or nesting deeper than MaxNestingDepth.
 // Floating-point literals keep IEEE 754 semantics, as JSON.parse gives them.
 func decodeInput(rt *goja.Runtime, input []byte) (goja.Value, *Error) {
+	if trimmed := bytes.TrimLeft(input, " \t\n\r"); len(trimmed) > 0 && trimmed[0] == '{' {
+		if v, ok := fastDecode(rt, input); ok {
+			return v, nil
+		}
+	}
 	dec := json.NewDecoder(bytes.NewReader(input))
 	dec.UseNumber()
 	d := inputDecoder{rt: rt, dec: dec, subject: "the input"}
@@ -44,6 +49,14 @@ func decodeInput(rt *goja.Runtime, input []byte) (goja.Value, *Error) {
 // decodeValue turns one JSON document of any kind (a recorded answer to a
 // script's request) into a JavaScript value under decodeInput's rules.
 func decodeValue(rt *goja.Runtime, doc []byte, subject string) (goja.Value, *Error) {
+	if v, ok := fastDecode(rt, doc); ok {
+		return v, nil
+	}
+	return decodeTokens(rt, doc, subject)
+}
+
+// decodeTokens is decodeValue without the fast path.
+func decodeTokens(rt *goja.Runtime, doc []byte, subject string) (goja.Value, *Error) {
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	d := inputDecoder{rt: rt, dec: dec, subject: subject}

@@ -47,9 +47,12 @@ func isPlainObject(obj *goja.Object, in *intrinsics) bool {
 type outputEncoder struct {
 	rt      *goja.Runtime
 	subject string // what is being encoded, for messages: "the output"
-	buf     []byte
-	open    map[*goja.Object]bool // objects on the current path, for cycles
-	halted  *atomic.Bool
+	// canonical writes RFC 8785 JSON instead: members sorted by UTF-16 code
+	// units and numbers in the form jcs gives them (canonical.go).
+	canonical bool
+	buf       []byte
+	open      map[*goja.Object]bool // objects on the current path, for cycles
+	halted    *atomic.Bool
 }
 
 // errHalted ends a walk the supervisor has already answered for.
@@ -106,10 +109,16 @@ func (e *outputEncoder) value(key string, v goja.Value, path *valuePath, depth i
 		}
 		return true, e.write("false")
 	case int64:
+		if e.canonical {
+			return true, e.number(float64(x))
+		}
 		return true, e.write(strconv.FormatInt(x, 10))
 	case float64:
 		if math.IsInf(x, 0) || math.IsNaN(x) {
 			return true, e.write("null")
+		}
+		if e.canonical {
+			return true, e.number(x)
 		}
 		return true, e.write(v.String()) // ECMAScript Number::toString, as JSON.stringify
 	case *big.Int:
@@ -168,7 +177,11 @@ func (e *outputEncoder) object(obj *goja.Object, path *valuePath, depth int) *Er
 		return err
 	}
 	first := true
-	for _, key := range obj.Keys() {
+	keys := obj.Keys()
+	if e.canonical {
+		sortUTF16(keys)
+	}
+	for _, key := range keys {
 		mark := len(e.buf)
 		if !first {
 			if err := e.write(","); err != nil {
@@ -206,10 +219,14 @@ func (e *outputEncoder) check() *Error {
 	return nil
 }
 
-// quote appends s as a JSON string, escaping as JSON.stringify does.
+// quote appends s as a JSON string, escaping as JSON.stringify does, which
+// is also exactly the escaping RFC 8785 prescribes.
 func (e *outputEncoder) quote(s string) *Error {
 	if len(e.buf)+len(s) > MaxOutputBytes {
 		return refuse(CodeOutputTooLarge, "%s is larger than %d bytes", e.subject, MaxOutputBytes)
+	}
+	if e.canonical && !utf8.ValidString(s) {
+		return refuse(CodeOutputInvalid, "%s holds a string that is not valid Unicode", e.subject)
 	}
 	const hex = "0123456789abcdef"
 	e.buf = append(e.buf, '"')

@@ -13,16 +13,17 @@ import (
 )
 
 // encodeRequest is the canonical (RFC 8785) JSON of a ctx.call input: a
-// plain object serialised with JSON.stringify's rules under the output's
-// bounds, then canonicalised as the kernel canonicalises every digested
-// document, so the digest here and the kernel's agree byte for byte.
+// plain object serialised with JSON.stringify's rules (toJSON, dropped
+// undefined members) under the output's bounds, written in the form the
+// kernel canonicalises every digested document to, so the digest here and
+// the kernel's agree byte for byte.
 func encodeRequest(rt *goja.Runtime, in *intrinsics, v goja.Value, halted *atomic.Bool) ([]byte, *Error) {
 	const subject = "the input"
 	obj, ok := v.(*goja.Object)
 	if !ok || !isPlainObject(obj, in) {
 		return nil, refuse(CodeOutputInvalid, "%s must be a plain object, not %s", subject, describe(v))
 	}
-	e := outputEncoder{rt: rt, subject: subject, buf: make([]byte, 0, 128), open: map[*goja.Object]bool{}, halted: halted}
+	e := outputEncoder{rt: rt, subject: subject, canonical: true, buf: make([]byte, 0, 128), open: map[*goja.Object]bool{}, halted: halted}
 	written, refusal := e.value("", v, nil, 0)
 	if refusal != nil {
 		return nil, refusal
@@ -30,11 +31,7 @@ func encodeRequest(rt *goja.Runtime, in *intrinsics, v goja.Value, halted *atomi
 	if !written || len(e.buf) == 0 || e.buf[0] != '{' {
 		return nil, refuse(CodeOutputInvalid, "%s does not serialise to a JSON object (its toJSON returned something else)", subject)
 	}
-	canonical, err := jcs.Transform(e.buf)
-	if err != nil {
-		return nil, refuse(CodeOutputInvalid, "%s cannot be canonicalised: %v", subject, err)
-	}
-	return canonical, nil
+	return e.buf, nil
 }
 
 // referenceOf reports whether v is a reference, an object whose one own
