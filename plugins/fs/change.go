@@ -90,6 +90,7 @@ type fileChange struct {
 	afterDigest  string
 	replacements []int // fs.edit only: replacements per edit
 	temp         string
+	held         int // the replaced file, open from its final check until the change is settled; <= 0 when none
 }
 
 // changeSet is a planned call: its files in order and the directories it

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -118,7 +119,7 @@ func writeJournal(path string, rec *journalRecord) error {
 		return err
 	}
 	tmp := path + ".tmp"
-	if err := writeSynced(tmp, b, 0o600); err != nil {
+	if err := writeSynced(tmp, b, 0o600, syscall.O_TRUNC); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, path); err != nil {
@@ -158,31 +159,4 @@ func ensureDir(dir string, perm os.FileMode) (created bool, err error) {
 		return false, nil
 	}
 	return true, os.MkdirAll(dir, perm)
-}
-
-// writeSynced writes a new file and syncs it before closing.
-func writeSynced(path string, b []byte, perm os.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-// syncDir makes the directory's entries (a rename, a new file) durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }

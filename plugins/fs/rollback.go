@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -121,7 +122,7 @@ func rollBack(rec *journalRecord, landed int) (*RollbackReport, error) {
 }
 
 func rollBackFile(f *journalFile) (action, digest string, err error) {
-	exists, digest, err := currentDigest(f.Real)
+	exists, digest, err := digestAt(f.Real)
 	if err != nil {
 		return "", "", err
 	}
@@ -147,7 +148,7 @@ func restore(f *journalFile) error {
 		return fmt.Errorf("the journal's prior bytes do not match its digest %s", f.BeforeDigest)
 	}
 	tmp := stagePath(f.Real)
-	if err := stageFile(tmp, f.Before, f.BeforeMode); err != nil {
+	if err := writeSynced(tmp, f.Before, f.BeforeMode, syscall.O_EXCL); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, f.Real); err != nil {
