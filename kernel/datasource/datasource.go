@@ -90,10 +90,89 @@ func (r *Resolver) Resolve(ref string) (*Binding, error) {
 	return nil, contract.Errorf("data_source_unbound", "data source %s is not bound: bind it in .runx/%s (or RUNX_DATA_SOURCES for one run)", ref, FileName)
 }
 
+// WorkspaceRef is the source of a package's own streams when a step names
+// none.
+const WorkspaceRef = "runx:data-source:workspace"
+
 // WorkspaceStore is the binding of a package's own streams when a step names
-// no source: the workspace store, .runx/store.sqlite.
-func (r *Resolver) WorkspaceStore() *Binding {
-	return &Binding{Ref: "runx:data-source:workspace", Adapter: AdapterSQLite, DatabasePath: filepath.Join(r.ProjectDir, "store.sqlite"), Default: true}
+// no source: .runx/store.sqlite, unless `runx connector use store` moved it.
+func (r *Resolver) WorkspaceStore() (*Binding, error) {
+	bindings, err := r.load()
+	if err != nil {
+		return nil, err
+	}
+	if raw, ok := bindings[WorkspaceRef]; ok {
+		b, err := r.parse(WorkspaceRef, raw)
+		if err != nil {
+			return nil, err
+		}
+		b.Default = true
+		return b, nil
+	}
+	return &Binding{Ref: WorkspaceRef, Adapter: AdapterSQLite, DatabasePath: filepath.Join(r.ProjectDir, "store.sqlite"), Default: true}, nil
+}
+
+// UseStore binds the workspace store to the store a URL names (a SQLite file
+// path, postgres://… or redis://… without a password), in the project's
+// bindings file, and returns the binding.
+func (r *Resolver) UseStore(rawURL, profile string) (*Binding, error) {
+	b := map[string]any{}
+	switch {
+	case strings.HasPrefix(rawURL, "postgres://"), strings.HasPrefix(rawURL, "postgresql://"):
+		b["adapter"], b["endpoint"] = AdapterPostgres, rawURL
+	case strings.HasPrefix(rawURL, "redis://"), strings.HasPrefix(rawURL, "rediss://"):
+		b["adapter"], b["endpoint"] = AdapterRedis, rawURL
+	case strings.HasPrefix(rawURL, "sqlite://"), !strings.Contains(rawURL, "://"):
+		b["adapter"], b["database_path"] = AdapterSQLite, strings.TrimPrefix(rawURL, "sqlite://")
+	default:
+		return nil, contract.Errorf("store_url_invalid", "--parameter url takes a SQLite path, postgres://… or redis://…")
+	}
+	if profile != "" {
+		b["profile"] = profile
+	}
+	raw, _ := json.Marshal(b)
+	binding, err := r.parse(WorkspaceRef, raw)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(r.ProjectDir, FileName)
+	doc := map[string]map[string]json.RawMessage{"data_sources": {}}
+	if existing, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(existing, &doc); err != nil || doc["data_sources"] == nil {
+			return nil, contract.Errorf("data_sources_invalid", "%s is not a data_sources document; fix it before binding the store", path)
+		}
+	}
+	doc["data_sources"][WorkspaceRef] = raw
+	out, _ := json.MarshalIndent(doc, "", "  ")
+	if err := os.MkdirAll(r.ProjectDir, 0o755); err != nil {
+		return nil, err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(out, '\n'), 0o644); err != nil {
+		return nil, err
+	}
+	return binding, os.Rename(tmp, path)
+}
+
+// SetSecret keeps a credential in the runx home (0600), where a binding's
+// profile finds it; the value is never echoed.
+func SetSecret(homeDir, name string, value []byte) error {
+	if sanitize(name) != name || name == "" {
+		return contract.Errorf("secret_name_invalid", "a secret name is letters, digits, '.', '-' and '_'")
+	}
+	v := strings.TrimRight(string(value), "\r\n")
+	if v == "" {
+		return contract.Errorf("secret_empty", "no secret was given on standard input")
+	}
+	dir := filepath.Join(homeDir, "secrets")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, "."+name+".tmp")
+	if err := os.WriteFile(tmp, []byte(v+"\n"), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, name))
 }
 
 // load reads the one-run override when set, else the project file.

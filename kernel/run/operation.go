@@ -46,7 +46,11 @@ func (rc *runCtx) operationDispatch(step *pkg.Step, inputs map[string]any) (*dis
 		}
 		binding = b
 	} else {
-		binding = res.WorkspaceStore()
+		b, err := res.WorkspaceStore()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		binding = b
 	}
 	creds, err := res.Credentials(binding, rc.e.HomeDir)
 	if err != nil {
