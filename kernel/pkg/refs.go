@@ -25,13 +25,9 @@ func IsReference(v any) bool {
 // checkRef validates one reference against the grammar in DESIGN.md §5:
 // $input[.path], $steps.<id>[.path], $item[.path], $run.act, $run.id.
 func (sc refScope) checkRef(ref string) error {
-	root, path, _ := strings.Cut(ref, ".")
-	if path != "" || strings.HasSuffix(ref, ".") {
-		for _, seg := range strings.Split(path, ".") {
-			if seg == "" {
-				return fmt.Errorf("reference %s has an empty path segment", ref)
-			}
-		}
+	root, path, dotted := strings.Cut(ref, ".")
+	if dotted && (path == "" || path[0] == '.' || path[len(path)-1] == '.' || strings.Contains(path, "..")) {
+		return fmt.Errorf("reference %s has an empty path segment", ref)
 	}
 	switch root {
 	case "$input":

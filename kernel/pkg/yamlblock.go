@@ -103,7 +103,7 @@ func (p *yamlParser) blockScalar(n int, pos Position) (*node, error) {
 	case chomp == 0 && last >= 0 && breaks > 0:
 		b.WriteByte('\n')
 	}
-	return &node{kind: scalarNode, pos: pos, value: b.String()}, nil
+	return p.newNode(scalarNode, pos, b.String()), nil
 }
 
 // foldLines joins a folded scalar's lines: a line break between two lines

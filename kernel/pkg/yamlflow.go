@@ -24,7 +24,8 @@ func (p *yamlParser) flowCollection(n, depth int) (*node, error) {
 
 func (p *yamlParser) flowSeq(n, depth int) (*node, error) {
 	open := p.pos()
-	out := &node{kind: seqNode, pos: open}
+	out := p.newNode(seqNode, open, nil)
+	items := p.openSequence()
 	p.off++
 	for {
 		if err := p.flowSpace(open, "list"); err != nil {
@@ -32,6 +33,7 @@ func (p *yamlParser) flowSeq(n, depth int) (*node, error) {
 		}
 		if p.cur() == ']' {
 			p.off++
+			out.items = p.closeSequence(items)
 			return out, nil
 		}
 		coll, sc, err := p.flowNode(n, depth+1, open, "list", false)
@@ -47,25 +49,28 @@ func (p *yamlParser) flowSeq(n, depth int) (*node, error) {
 			if coll != nil {
 				return nil, p.failAt(coll.pos, "a mapping key must be a plain name")
 			}
-			pair := &node{kind: mapNode, pos: sc.pos}
-			p.checkKey(pair, sc.text, sc.pos, sc.plain)
+			pair := p.newNode(mapNode, sc.pos, nil)
+			keys := p.openMapping()
+			p.checkKey(&keys, sc.text, sc.pos, sc.plain)
 			value, err := p.flowEntryValue(n, depth+2, open, "list", ']')
 			if err != nil {
 				return nil, err
 			}
-			pair.entries = []entry{{key: sc.text, keyPos: sc.pos, value: value}}
+			p.addEntry(entry{key: sc.text, keyPos: sc.pos, value: value})
+			pair.entries = p.closeMapping(keys)
 			item = pair
 		} else if item = coll; coll == nil {
 			if item, err = p.scalarNode(sc); err != nil {
 				return nil, err
 			}
 		}
-		out.items = append(out.items, item)
+		p.addItem(item)
 		done, err := p.flowNext(open, "list", ']')
 		if err != nil {
 			return nil, err
 		}
 		if done {
+			out.items = p.closeSequence(items)
 			return out, nil
 		}
 	}
@@ -73,7 +78,8 @@ func (p *yamlParser) flowSeq(n, depth int) (*node, error) {
 
 func (p *yamlParser) flowMap(n, depth int) (*node, error) {
 	open := p.pos()
-	out := &node{kind: mapNode, pos: open}
+	out := p.newNode(mapNode, open, nil)
+	keys := p.openMapping()
 	p.off++
 	for {
 		if err := p.flowSpace(open, "mapping"); err != nil {
@@ -81,6 +87,7 @@ func (p *yamlParser) flowMap(n, depth int) (*node, error) {
 		}
 		if p.cur() == '}' {
 			p.off++
+			out.entries = p.closeMapping(keys)
 			return out, nil
 		}
 		if p.cur() == '?' && p.blankAt(p.off+1) {
@@ -94,7 +101,7 @@ func (p *yamlParser) flowMap(n, depth int) (*node, error) {
 			return nil, p.failAt(coll.pos, "a mapping key must be a plain name")
 		}
 		keyEnd := p.pos()
-		p.checkKey(out, sc.text, sc.pos, sc.plain)
+		p.checkKey(&keys, sc.text, sc.pos, sc.plain)
 		if err := p.flowSpace(open, "mapping"); err != nil {
 			return nil, err
 		}
@@ -104,14 +111,15 @@ func (p *yamlParser) flowMap(n, depth int) (*node, error) {
 				return nil, err
 			}
 		} else {
-			value = &node{kind: scalarNode, pos: keyEnd} // {a} is {a: null}
+			value = p.newNode(scalarNode, keyEnd, nil) // {a} is {a: null}
 		}
-		out.entries = append(out.entries, entry{key: sc.text, keyPos: sc.pos, value: value})
+		p.addEntry(entry{key: sc.text, keyPos: sc.pos, value: value})
 		done, err := p.flowNext(open, "mapping", '}')
 		if err != nil {
 			return nil, err
 		}
 		if done {
+			out.entries = p.closeMapping(keys)
 			return out, nil
 		}
 	}
@@ -126,7 +134,7 @@ func (p *yamlParser) flowEntryValue(n, depth int, open Position, what string, cl
 		return nil, err
 	}
 	if c := p.cur(); c == ',' || c == closer {
-		return &node{kind: scalarNode, pos: nullPos}, nil
+		return p.newNode(scalarNode, nullPos, nil), nil
 	}
 	coll, sc, err := p.flowNode(n, depth, open, what, false)
 	if err != nil || coll != nil {
@@ -191,13 +199,13 @@ func (p *yamlParser) flowNode(n, depth int, open Position, what string, key bool
 // scalarNode gives a flow scalar read as a value its meaning.
 func (p *yamlParser) scalarNode(sc flowScalar) (*node, error) {
 	if !sc.plain {
-		return &node{kind: scalarNode, pos: sc.pos, value: sc.text}, nil
+		return p.newNode(scalarNode, sc.pos, sc.text), nil
 	}
 	v, err := p.plainValue(sc.text, sc.pos)
 	if err != nil {
 		return nil, err
 	}
-	return &node{kind: scalarNode, pos: sc.pos, value: v}, nil
+	return p.newNode(scalarNode, sc.pos, v), nil
 }
 
 // flowSpace moves past blanks, line breaks and comments inside a flow

@@ -33,6 +33,13 @@ type yamlParser struct {
 
 	refusal    *Error   // the first subset refusal in source order
 	blockLines []string // reused by blockScalar
+
+	// See yamlalloc.go.
+	nodeBlock  []node
+	entryBlock []entry
+	itemBlock  []*node
+	entryStack []entry
+	itemStack  []*node
 }
 
 // yamlDoc is a parsed file: the body of its one document (nil when it holds
@@ -226,7 +233,7 @@ func (p *yamlParser) parseNode(n int, ctx nodeContext, depth int) (*node, error)
 			}
 			return p.blockMap(indent, s, pos, false, depth)
 		}
-		return &node{kind: scalarNode, pos: pos, value: s}, p.endLine()
+		return p.newNode(scalarNode, pos, s), p.endLine()
 	case c == '*':
 		p.alias()
 	}
@@ -250,7 +257,7 @@ func (p *yamlParser) parseNode(n int, ctx nodeContext, depth int) (*node, error)
 	if err != nil {
 		return nil, err
 	}
-	return &node{kind: scalarNode, pos: pos, value: v}, p.endLine()
+	return p.newNode(scalarNode, pos, v), p.endLine()
 }
 
 // nextLinesValue reads a value that starts on a later line than its key or
@@ -268,15 +275,16 @@ func (p *yamlParser) nextLinesValue(n int, compactList bool, nullPos Position, d
 			return p.parseNode(n, ctxLineStart, depth)
 		}
 	}
-	return &node{kind: scalarNode, pos: nullPos}, nil
+	return p.newNode(scalarNode, nullPos, nil), nil
 }
 
 // blockMap reads a block mapping at indentation m whose first key has been
 // read (off is at its colon).
 func (p *yamlParser) blockMap(m int, key string, keyPos Position, plainKey bool, depth int) (*node, error) {
-	out := &node{kind: mapNode, pos: keyPos}
+	out := p.newNode(mapNode, keyPos, nil)
+	keys := p.openMapping()
 	for {
-		p.checkKey(out, key, keyPos, plainKey)
+		p.checkKey(&keys, key, keyPos, plainKey)
 		colon := p.off
 		p.off++
 		p.skipSpace()
@@ -294,13 +302,14 @@ func (p *yamlParser) blockMap(m int, key string, keyPos Position, plainKey bool,
 		if err != nil {
 			return nil, err
 		}
-		out.entries = append(out.entries, entry{key: key, keyPos: keyPos, value: value})
+		p.addEntry(entry{key: key, keyPos: keyPos, value: value})
 
 		indent, ok, err := p.skipBlank()
 		if err != nil {
 			return nil, err
 		}
 		if !ok || indent < m || p.atDocumentMarker(indent) {
+			out.entries = p.closeMapping(keys)
 			return out, nil
 		}
 		p.off = p.lineStart + indent
@@ -354,7 +363,7 @@ func (p *yamlParser) blockKey() (string, Position, bool, error) {
 
 // checkKey records the subset refusals a key can carry: a merge key, a key
 // that is not a name, or a key already in the mapping.
-func (p *yamlParser) checkKey(m *node, key string, pos Position, plain bool) {
+func (p *yamlParser) checkKey(keys *keySet, key string, pos Position, plain bool) {
 	if plain {
 		switch key {
 		case "<<":
@@ -368,18 +377,15 @@ func (p *yamlParser) checkKey(m *node, key string, pos Position, plain bool) {
 			return
 		}
 	}
-	for i := range m.entries {
-		if m.entries[i].key == key {
-			first := m.entries[i].keyPos
-			p.refuseLater(pos, CodeYAMLDuplicateKey, "key %q is defined twice (first at line %d, column %d)", key, first.Line, first.Column)
-			return
-		}
+	if first := p.find(keys, key); first != nil {
+		p.refuseLater(pos, CodeYAMLDuplicateKey, "key %q is defined twice (first at line %d, column %d)", key, first.keyPos.Line, first.keyPos.Column)
 	}
 }
 
 // blockSeq reads a block sequence whose dashes sit at indentation m.
 func (p *yamlParser) blockSeq(m int, depth int) (*node, error) {
-	out := &node{kind: seqNode, pos: p.pos()}
+	out := p.newNode(seqNode, p.pos(), nil)
+	items := p.openSequence()
 	for {
 		dash := p.off
 		p.off++
@@ -398,13 +404,14 @@ func (p *yamlParser) blockSeq(m int, depth int) (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		out.items = append(out.items, item)
+		p.addItem(item)
 
 		indent, ok, err := p.skipBlank()
 		if err != nil {
 			return nil, err
 		}
 		if !ok || indent < m || p.atDocumentMarker(indent) {
+			out.items = p.closeSequence(items)
 			return out, nil
 		}
 		start := p.lineStart + indent
@@ -414,6 +421,7 @@ func (p *yamlParser) blockSeq(m int, depth int) (*node, error) {
 		}
 		if p.s[start] != '-' || !p.blankAt(start+1) {
 			// The line belongs to the mapping this list is the value of.
+			out.items = p.closeSequence(items)
 			return out, nil
 		}
 		p.off = start
@@ -458,20 +466,22 @@ func (p *yamlParser) failAt(pos Position, format string, args ...any) *Error {
 // source is ASCII so columns can be counted in bytes.
 func (p *yamlParser) checkCharacters() error {
 	p.ascii = true
-	line, lineStart := 1, 0
 	for i := 0; i < len(p.s); i++ {
 		c := p.s[i]
-		switch {
-		case c == '\n':
-			line++
-			lineStart = i + 1
-		case c >= 0x80:
-			p.ascii = false
-		case (c < 0x20 && c != '\t' && c != '\r') || c == 0x7f:
-			col := utf8.RuneCountInString(p.s[lineStart:i]) + 1
-			return refuseAt(p.file, Position{Line: line + p.lineOffset, Column: col}, CodeYAMLInvalid,
-				"control character %U is not allowed in YAML; write it as an escape in a double-quoted string", rune(c))
+		if c >= 0x20 && c < 0x7f {
+			continue
 		}
+		if c >= 0x80 {
+			p.ascii = false
+			continue
+		}
+		if c == '\t' || c == '\n' || c == '\r' {
+			continue
+		}
+		lineStart := strings.LastIndexByte(p.s[:i], '\n') + 1
+		pos := Position{Line: strings.Count(p.s[:i], "\n") + 1 + p.lineOffset, Column: utf8.RuneCountInString(p.s[lineStart:i]) + 1}
+		return refuseAt(p.file, pos, CodeYAMLInvalid,
+			"control character %U is not allowed in YAML; write it as an escape in a double-quoted string", rune(c))
 	}
 	return nil
 }

@@ -149,6 +149,9 @@ func (p *yamlParser) plainValue(s string, pos Position) (any, error) {
 	case ".inf", ".Inf", ".INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN":
 		return nil, p.failAt(pos, "%s is not a number JSON can hold", s)
 	}
+	if !maybeNumber(s) {
+		return s, nil // the common case: text that cannot be a number
+	}
 	switch yamlNumberKind(s) {
 	case yamlInteger:
 		text := strings.TrimPrefix(s, "+")
@@ -178,6 +181,14 @@ func (p *yamlParser) plainValue(s string, pos Position) (any, error) {
 		return v, nil
 	}
 	return s, nil
+}
+
+// maybeNumber is a quick, conservative test for text yamlNumberKind or
+// looksLikeJSONNumber could read as a number: after the signs they strip,
+// it starts with a digit, a dot or an underscore.
+func maybeNumber(s string) bool {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "+"), "-")
+	return s != "" && (s[0] >= '0' && s[0] <= '9' || s[0] == '.' || s[0] == '_')
 }
 
 type yamlNumber uint8
