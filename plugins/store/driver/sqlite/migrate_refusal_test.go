@@ -64,10 +64,10 @@ func makeRawDB(t *testing.T, stmts ...string) string {
 
 func TestMigrateRefusesUnrecognizedSchemas(t *testing.T) {
 	for name, stmts := range map[string][]string{
-		"another program":    {`CREATE TABLE notes (body TEXT)`, `INSERT INTO notes VALUES ('x')`},
-		"partial: heads only": {`CREATE TABLE runx_stream_heads (data_source_ref, resource, aggregate_id, version, event_ref, event_type, event_digest, idempotency_key, event_json, committed_at)`},
-		"legacy beside another table": {legacyUnscopedDDL[1], `CREATE TABLE notes (body TEXT)`},
-		"legacy with an extra column": {`CREATE TABLE runx_events (resource, aggregate_id, version, idempotency_key, event_ref, event_type, event_digest, event_json, committed_at, extra)`},
+		"another program":                  {`CREATE TABLE notes (body TEXT)`, `INSERT INTO notes VALUES ('x')`},
+		"partial: heads only":              {`CREATE TABLE runx_stream_heads (data_source_ref, resource, aggregate_id, version, event_ref, event_type, event_digest, idempotency_key, event_json, committed_at)`},
+		"legacy beside another table":      {legacyUnscopedDDL[1], `CREATE TABLE notes (body TEXT)`},
+		"legacy with an extra column":      {`CREATE TABLE runx_events (resource, aggregate_id, version, idempotency_key, event_ref, event_type, event_digest, event_json, committed_at, extra)`},
 		"legacy marked by another program": {legacyUnscopedDDL[1], `PRAGMA application_id = 7`},
 		"legacy of a newer revision":       {legacyUnscopedDDL[1], `PRAGMA user_version = 2`},
 		"marked but partial":               {`PRAGMA application_id = 1381322328`, `PRAGMA user_version = 1`, `CREATE TABLE runx_store_events (x)`},
@@ -133,13 +133,13 @@ func TestMigrateRefusesInconsistentLegacyRows(t *testing.T) {
 		return fixtureEvents([]*string{nil}, []string{"board_events"}, 1, 3)
 	}
 	cases := map[string]func([]fixtureEvent) []fixtureEvent{
-		"a gap":                 func(e []fixtureEvent) []fixtureEvent { return append(e[:1], e[2:]...) },
-		"not starting at 1":     func(e []fixtureEvent) []fixtureEvent { return e[1:] },
-		"a reused key":          func(e []fixtureEvent) []fixtureEvent { e[2].Idempotency = e[0].Idempotency; return e },
-		"a body not an object":  func(e []fixtureEvent) []fixtureEvent { e[1].JSON = `["posting"]`; return e },
-		"a body not JSON":       func(e []fixtureEvent) []fixtureEvent { e[1].JSON = `{"type":`; return e },
-		"an unusable type":      func(e []fixtureEvent) []fixtureEvent { e[1].JSON = `{"type":"has space"}`; return e },
-		"a bad commit time":     func(e []fixtureEvent) []fixtureEvent { e[1].CommittedAt = "yesterday"; return e },
+		"a gap":                func(e []fixtureEvent) []fixtureEvent { return append(e[:1], e[2:]...) },
+		"not starting at 1":    func(e []fixtureEvent) []fixtureEvent { return e[1:] },
+		"a reused key":         func(e []fixtureEvent) []fixtureEvent { e[2].Idempotency = e[0].Idempotency; return e },
+		"a body not an object": func(e []fixtureEvent) []fixtureEvent { e[1].JSON = `["posting"]`; return e },
+		"a body not JSON":      func(e []fixtureEvent) []fixtureEvent { e[1].JSON = `{"type":`; return e },
+		"an unusable type":     func(e []fixtureEvent) []fixtureEvent { e[1].JSON = `{"type":"has space"}`; return e },
+		"a bad commit time":    func(e []fixtureEvent) []fixtureEvent { e[1].CommittedAt = "yesterday"; return e },
 		"a key the store keeps out": func(e []fixtureEvent) []fixtureEvent {
 			for i := range e {
 				e[i].Key = "posting one"
