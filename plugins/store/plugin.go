@@ -55,6 +55,7 @@ func (p *Plugin) Info() plugin.Info {
 		def(CapRead, "Read one bounded page of a stream: the latest tail, or events strictly after after_version in ascending order.", plugin.EffectRead, "runx:data:read"),
 		def(CapInspect, "Read one stream's head: its version, last event and projection digest.", plugin.EffectRead, "runx:data:read"),
 		def(CapList, "Page through one resource's stream heads with an opaque keyset cursor.", plugin.EffectRead, "runx:data:read"),
+		migrateDefinition(),
 	}}
 }
 
@@ -95,6 +96,9 @@ type request struct {
 
 // Invoke runs one operation.
 func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
+	if call.Capability == CapMigrate {
+		return p.migrate(ctx, call)
+	}
 	var b binding
 	if err := json.Unmarshal(call.Context.Binding, &b); err != nil || b.DataSource.Adapter == "" {
 		return plugin.Refused("store_binding_missing", "the store plugin needs the binding the kernel resolves for the step's data source")

@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/plugins/store/driver/sqlite"
+	"github.com/runxhq/runx/sdk/plugin"
+)
+
+// CapMigrate is `runx data migrate`: an operator's out-of-band migration of
+// a legacy SQLite store. Only the kernel's data-migration service calls it,
+// with the paths it resolved and held to the workspace in the binding; a
+// step cannot name one (a step's binding never carries a migration), so a
+// skill that calls it is refused.
+const CapMigrate = "store/migrate"
+
+// migrationBinding is what the kernel resolved: absolute paths inside the
+// workspace, taken under its exclusive workspace lock.
+type migrationBinding struct {
+	Migration struct {
+		DatabasePath string `json:"database_path"`
+		BackupPath   string `json:"backup_path"`
+	} `json:"migration"`
+}
+
+// migrationRequest is the command line as the operator wrote it; the paths
+// in it are only named in the proof, never opened.
+type migrationRequest struct {
+	Database string `json:"database"`
+	Backup   string `json:"backup"`
+	Source   string `json:"source"`
+}
+
+func migrateDefinition() plugin.Definition {
+	return plugin.Definition{
+		ID:       CapMigrate,
+		Summary:  "Migrate a legacy SQLite event store to the current schema under exclusive access, with a backup and a verified proof.",
+		Effect:   plugin.EffectWrite,
+		Scopes:   []string{"runx:data:migrate"},
+		Approval: plugin.ApprovalRequired,
+		// Migrating a migrated store proves it current and changes nothing.
+		Idempotent:   true,
+		InputSchema:  json.RawMessage(`{"type":"object","required":["database","source"],"properties":{"database":{"type":"string"},"backup":{"type":"string"},"source":{"type":"string"}}}`),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"schema":{"const":"` + sqlite.ProofSchema + `"}}}`),
+	}
+}
+
+// migrate runs one migration and answers its proof.
+func (p *Plugin) migrate(ctx context.Context, call *plugin.Call) *plugin.Result {
+	var b migrationBinding
+	if err := json.Unmarshal(call.Context.Binding, &b); err != nil || b.Migration.DatabasePath == "" || b.Migration.BackupPath == "" {
+		return plugin.Refused("store_migration_binding_missing", "store/migrate runs only as `runx data migrate`, which resolves the database and backup paths")
+	}
+	var req migrationRequest
+	if err := json.Unmarshal(call.Input, &req); err != nil {
+		return plugin.Refused("store_request_invalid", "the migration's inputs are not a migration request: "+err.Error())
+	}
+	proof, err := sqlite.Migrate(ctx, sqlite.MigrateConfig{
+		Path: b.Migration.DatabasePath, BackupPath: b.Migration.BackupPath, Source: req.Source,
+		DatabaseName: req.Database, BackupName: req.Backup,
+	})
+	var de *driver.Error
+	if err != nil && !errors.As(err, &de) {
+		return plugin.Failed("data_migration_failed", err.Error())
+	}
+	if err != nil {
+		status := plugin.StatusRefused
+		switch de.Code {
+		case sqlite.CodeMigrationUnverified, driver.CodeProviderUnavailable, driver.CodeStoreCorrupt, driver.CodeAmbiguousCommit:
+			status = plugin.StatusFailed
+		}
+		return &plugin.Result{Status: status, Code: string(de.Code), Message: de.Message}
+	}
+	out, err := json.Marshal(proof)
+	if err != nil {
+		return plugin.Failed("store_packet_invalid", err.Error())
+	}
+	return plugin.OK(out, nil)
+}
