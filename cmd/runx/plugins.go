@@ -15,11 +15,12 @@ import (
 // Only this file links plugin implementations, and only to serve them in
 // plugin mode: the kernel reaches them as it reaches any third-party plugin.
 var firstParty = map[string]func() sdk.Plugin{
-	process.Name:  func() sdk.Plugin { return process.New() },
-	jsworker.Name: func() sdk.Plugin { return jsworker.New() },
-	fs.Name:       func() sdk.Plugin { return fs.New() },
-	git.Name:      func() sdk.Plugin { return git.New() },
-	store.Name:    func() sdk.Plugin { return store.New() },
+	process.Name:        func() sdk.Plugin { return process.New() },
+	process.CommandName: func() sdk.Plugin { return process.NewCommand() },
+	jsworker.Name:       func() sdk.Plugin { return jsworker.New() },
+	fs.Name:             func() sdk.Plugin { return fs.New() },
+	git.Name:            func() sdk.Plugin { return git.New() },
+	store.Name:          func() sdk.Plugin { return store.New() },
 }
 
 func firstPartyNames() []string {

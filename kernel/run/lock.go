@@ -45,8 +45,15 @@ func (rc *runCtx) holdWorkspace(ctx context.Context, mode wslock.Mode) (*wslock.
 
 // withLockToken hands a process run under an exclusive hold the token that
 // lets a runx it starts join the hold.
-func withLockToken(d *dispatch, hold *wslock.Hold) {
+func withLockToken(d *dispatch, hold *wslock.Hold, binding *json.RawMessage) {
 	if hold == nil || hold.Token() == "" {
+		return
+	}
+	if d.capability == "command.execute" {
+		// command.execute takes its delivered environment and the token
+		// from its binding, never from the input a caller wrote.
+		raw, _ := json.Marshal(map[string]any{"project_dir": "", "environment": map[string]string{}, "lock_token": hold.Token()})
+		*binding = raw
 		return
 	}
 	if req, ok := d.input.(map[string]any); ok {

@@ -260,7 +260,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	hold, err := rc.holdWorkspace(ctx, rc.lockMode(ctx, d.capability))
 	if err == nil && hold != nil {
 		defer hold.Release()
-		withLockToken(d, hold)
+		withLockToken(d, hold, &binding)
 	}
 	if err != nil {
 		return nil, contract.BodyOf(err), contract.StepFailed

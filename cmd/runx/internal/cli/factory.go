@@ -66,3 +66,14 @@ func (f *Factory) Interrupt(window time.Duration) {
 	case <-time.After(window):
 	}
 }
+
+// WithKernel opens a kernel for one command, runs fn with it and closes it;
+// a kernel that cannot open is reported as the command's failure.
+func (f *Factory) WithKernel(asJSON bool, fn func(k *run.Kernel) ExitCode) ExitCode {
+	k, err := f.Kernel()
+	if err != nil {
+		return ReportError(f.IO, asJSON, err)
+	}
+	defer k.Close()
+	return fn(k)
+}

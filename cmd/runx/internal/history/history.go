@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/kernel/run"
 	"github.com/spf13/cobra"
 )
 
@@ -40,42 +41,41 @@ func New(f *cli.Factory) *cobra.Command {
 // Run lists or reads runs.
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
-	k, err := opts.Factory.Kernel()
-	if err != nil {
-		return cli.ReportError(io, opts.JSON, err)
-	}
-	defer k.Close()
-	if opts.RunID != "" {
-		read, err := k.Engine.ReadRun(ctx, opts.RunID, opts.After)
+	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
+		var err error
+		_ = err
+		if opts.RunID != "" {
+			read, err := k.Engine.ReadRun(ctx, opts.RunID, opts.After)
+			if err != nil {
+				return cli.ReportError(io, opts.JSON, err)
+			}
+			if opts.JSON {
+				_ = cli.PrintJSON(io.Out, read)
+				return cli.ExitOK
+			}
+			fmt.Fprintf(io.Out, "%s %s#%s %s %s\n", read.RunID, read.SkillName, read.Method, read.State, read.Outcome)
+			for _, s := range read.Steps {
+				fmt.Fprintf(io.Out, "  step %-16s %-8s %s\n", s.Address, s.Status, s.ReceiptID)
+			}
+			for _, w := range read.Waiting {
+				fmt.Fprintf(io.Out, "  waiting %s (%s) %s\n", w.Address, w.Kind, w.RequestDigest)
+			}
+			return cli.ExitOK
+		}
+		runs, err := k.RunHistory()
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
 		if opts.JSON {
-			_ = cli.PrintJSON(io.Out, read)
+			_ = cli.PrintJSON(io.Out, map[string]any{"schema": "runx.history.v1", "runs": runs})
 			return cli.ExitOK
 		}
-		fmt.Fprintf(io.Out, "%s %s#%s %s %s\n", read.RunID, read.SkillName, read.Method, read.State, read.Outcome)
-		for _, s := range read.Steps {
-			fmt.Fprintf(io.Out, "  step %-16s %-8s %s\n", s.Address, s.Status, s.ReceiptID)
+		if len(runs) == 0 {
+			fmt.Fprintln(io.Out, "no runs yet")
 		}
-		for _, w := range read.Waiting {
-			fmt.Fprintf(io.Out, "  waiting %s (%s) %s\n", w.Address, w.Kind, w.RequestDigest)
+		for _, e := range runs {
+			fmt.Fprintf(io.Out, "%s  %-24s %-10s %s\n", e.SealedAt, e.RunID, e.Outcome, e.SkillName)
 		}
 		return cli.ExitOK
-	}
-	runs, err := k.RunHistory()
-	if err != nil {
-		return cli.ReportError(io, opts.JSON, err)
-	}
-	if opts.JSON {
-		_ = cli.PrintJSON(io.Out, map[string]any{"schema": "runx.history.v1", "runs": runs})
-		return cli.ExitOK
-	}
-	if len(runs) == 0 {
-		fmt.Fprintln(io.Out, "no runs yet")
-	}
-	for _, e := range runs {
-		fmt.Fprintf(io.Out, "%s  %-24s %-10s %s\n", e.SealedAt, e.RunID, e.Outcome, e.SkillName)
-	}
-	return cli.ExitOK
+	})
 }

@@ -49,20 +49,19 @@ func New(f *cli.Factory) *cobra.Command {
 // Run resumes and presents the envelope.
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
-	k, err := opts.Factory.Kernel()
-	if err != nil {
-		return cli.ReportError(io, opts.JSON, err)
-	}
-	defer k.Close()
-	var doc []byte
-	if opts.Document != "" {
-		if doc, err = cli.ReadInputsDocument(io.In, k.Options.Workspace, opts.Document); err != nil {
+	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
+		var err error
+		_ = err
+		var doc []byte
+		if opts.Document != "" {
+			if doc, err = cli.ReadInputsDocument(io.In, k.Options.Workspace, opts.Document); err != nil {
+				return cli.ReportError(io, opts.JSON, err)
+			}
+		}
+		env, err := k.Engine.Resume(ctx, run.ResumeRequest{RunID: opts.RunID, Document: doc, PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest})
+		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
-	}
-	env, err := k.Engine.Resume(ctx, run.ResumeRequest{RunID: opts.RunID, Document: doc, PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest})
-	if err != nil {
-		return cli.ReportError(io, opts.JSON, err)
-	}
-	return skill.Present(ctx, io, opts.JSON, env)
+		return skill.Present(ctx, io, opts.JSON, env)
+	})
 }

@@ -37,38 +37,37 @@ func newInspect(f *cli.Factory) *cobra.Command {
 
 func inspect(c *cobra.Command, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
-	k, err := opts.Factory.Kernel()
-	if err != nil {
-		return cli.ReportError(io, opts.JSON, err)
-	}
-	defer k.Close()
-	req := run.SkillRequest{Ref: opts.Ref, Method: opts.Method, Authority: []byte(opts.Authority)}
-	if opts.Preset != "" {
-		if req.Authority, err = preset.Resolve(k.Options.HomeDir, opts.Preset, k.Options.Workspace); err != nil {
-			return cli.ReportError(io, opts.JSON, err)
+	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
+		var err error
+		_ = err
+		req := run.SkillRequest{Ref: opts.Ref, Method: opts.Method, Authority: []byte(opts.Authority)}
+		if opts.Preset != "" {
+			if req.Authority, err = preset.Resolve(k.Options.HomeDir, opts.Preset, k.Options.Workspace); err != nil {
+				return cli.ReportError(io, opts.JSON, err)
+			}
 		}
-	}
-	if opts.InputsFile != "" {
-		doc, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, opts.InputsFile)
+		if opts.InputsFile != "" {
+			doc, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, opts.InputsFile)
+			if err != nil {
+				return cli.ReportError(io, opts.JSON, err)
+			}
+			req.Inputs = pkg.InputSource{Document: doc, HasDocument: true}
+		}
+		ins, err := k.Inspect(c.Context(), req)
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
-		req.Inputs = pkg.InputSource{Document: doc, HasDocument: true}
-	}
-	ins, err := k.Inspect(c.Context(), req)
-	if err != nil {
-		return cli.ReportError(io, opts.JSON, err)
-	}
-	if opts.JSON {
-		_ = cli.PrintJSON(io.Out, ins)
+		if opts.JSON {
+			_ = cli.PrintJSON(io.Out, ins)
+			return cli.ExitOK
+		}
+		fmt.Fprintf(io.Out, "%s#%s  %s\n", ins.SkillName, ins.Method, ins.Description)
+		printSteps(io, ins.Steps, "  ")
+		if ins.RefusedAtStart != nil {
+			fmt.Fprintf(io.Out, "refused at start: %s [%s]\n", ins.RefusedAtStart.Message, ins.RefusedAtStart.Code)
+		}
 		return cli.ExitOK
-	}
-	fmt.Fprintf(io.Out, "%s#%s  %s\n", ins.SkillName, ins.Method, ins.Description)
-	printSteps(io, ins.Steps, "  ")
-	if ins.RefusedAtStart != nil {
-		fmt.Fprintf(io.Out, "refused at start: %s [%s]\n", ins.RefusedAtStart.Message, ins.RefusedAtStart.Code)
-	}
-	return cli.ExitOK
+	})
 }
 
 func printSteps(io *cli.IO, steps []run.InspectedStep, indent string) {

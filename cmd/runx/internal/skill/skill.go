@@ -72,36 +72,35 @@ func New(f *cli.Factory) *cobra.Command {
 // Run runs the skill and presents the envelope; it returns the exit code.
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
-	k, err := opts.Factory.Kernel()
-	if err != nil {
-		return cli.ReportError(io, opts.JSON, err)
-	}
-	defer k.Close()
-	src := pkg.InputSource{Pairs: opts.Pairs, JSONPairs: opts.JSONPairs}
-	if opts.InputsFile != "" {
-		doc, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, opts.InputsFile)
+	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
+		var err error
+		_ = err
+		src := pkg.InputSource{Pairs: opts.Pairs, JSONPairs: opts.JSONPairs}
+		if opts.InputsFile != "" {
+			doc, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, opts.InputsFile)
+			if err != nil {
+				return cli.ReportError(io, opts.JSON, err)
+			}
+			src.Document, src.HasDocument = doc, true
+		}
+		req := run.SkillRequest{Ref: opts.Ref, Method: opts.Method, Inputs: src, Act: opts.Act,
+			PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest}
+		if opts.Authority != "" {
+			req.Authority = []byte(opts.Authority)
+		}
+		if opts.Preset != "" {
+			raw, err := preset.Resolve(k.Options.HomeDir, opts.Preset, k.Options.Workspace)
+			if err != nil {
+				return cli.ReportError(io, opts.JSON, err)
+			}
+			req.Authority = raw
+		}
+		env, err := k.Skill(ctx, req)
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
-		src.Document, src.HasDocument = doc, true
-	}
-	req := run.SkillRequest{Ref: opts.Ref, Method: opts.Method, Inputs: src, Act: opts.Act,
-		PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest}
-	if opts.Authority != "" {
-		req.Authority = []byte(opts.Authority)
-	}
-	if opts.Preset != "" {
-		raw, err := preset.Resolve(k.Options.HomeDir, opts.Preset, k.Options.Workspace)
-		if err != nil {
-			return cli.ReportError(io, opts.JSON, err)
-		}
-		req.Authority = raw
-	}
-	env, err := k.Skill(ctx, req)
-	if err != nil {
-		return cli.ReportError(io, opts.JSON, err)
-	}
-	return Present(ctx, io, opts.JSON, env)
+		return Present(ctx, io, opts.JSON, env)
+	})
 }
 
 // Present prints a run's envelope and returns the exit code it means.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/kernel/run"
 	"github.com/runxhq/runx/kernel/testrun"
 	"github.com/spf13/cobra"
 )
@@ -37,36 +38,35 @@ func New(f *cli.Factory) *cobra.Command {
 // Run runs the tests; exit 0 only when every test passed.
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
-	k, err := opts.Factory.Kernel()
-	if err != nil {
-		return cli.ReportError(io, opts.JSON, err)
-	}
-	defer k.Close()
-	styled := cli.Styled(io.Out)
-	runner := &testrun.Runner{Kernel: k, Durable: k.Store}
-	if !opts.JSON {
-		runner.Progress = func(r testrun.Result) {
-			if r.Status == "passed" {
-				fmt.Fprintf(io.Out, "%s %s\n", cli.Paint(styled, "green", "PASS"), r.Name)
-				return
-			}
-			fmt.Fprintf(io.Out, "%s %s\n", cli.Paint(styled, "red", "FAIL"), r.Name)
-			for _, f := range r.Failures {
-				fmt.Fprintf(io.Out, "    %s\n", f)
+	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
+		var err error
+		_ = err
+		styled := cli.Styled(io.Out)
+		runner := &testrun.Runner{Kernel: k, Durable: k.Store}
+		if !opts.JSON {
+			runner.Progress = func(r testrun.Result) {
+				if r.Status == "passed" {
+					fmt.Fprintf(io.Out, "%s %s\n", cli.Paint(styled, "green", "PASS"), r.Name)
+					return
+				}
+				fmt.Fprintf(io.Out, "%s %s\n", cli.Paint(styled, "red", "FAIL"), r.Name)
+				for _, f := range r.Failures {
+					fmt.Fprintf(io.Out, "    %s\n", f)
+				}
 			}
 		}
-	}
-	rep, err := runner.Run(ctx, opts.Target)
-	if err != nil {
-		return cli.ReportError(io, opts.JSON, err)
-	}
-	if opts.JSON {
-		_ = cli.PrintJSON(io.Out, rep)
-	} else {
-		fmt.Fprintf(io.Out, "%d passed, %d failed\n", rep.Passed, rep.Failed)
-	}
-	if rep.Failed > 0 {
-		return cli.ExitFailed
-	}
-	return cli.ExitOK
+		rep, err := runner.Run(ctx, opts.Target)
+		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
+		if opts.JSON {
+			_ = cli.PrintJSON(io.Out, rep)
+		} else {
+			fmt.Fprintf(io.Out, "%d passed, %d failed\n", rep.Passed, rep.Failed)
+		}
+		if rep.Failed > 0 {
+			return cli.ExitFailed
+		}
+		return cli.ExitOK
+	})
 }

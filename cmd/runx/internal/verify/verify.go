@@ -8,6 +8,7 @@ import (
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run"
 	"github.com/spf13/cobra"
 )
 
@@ -44,37 +45,36 @@ type Report struct {
 // Run verifies and presents; exit 0 only when the tree is verified.
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
-	k, err := opts.Factory.Kernel()
-	if err != nil {
-		return cli.ReportError(io, opts.JSON, err)
-	}
-	defer k.Close()
-	rep, err := k.Verify(ctx, opts.ReceiptID)
-	if err != nil {
-		return cli.ReportError(io, opts.JSON, err)
-	}
-	out := Report{Schema: "runx.verify.v1", Report: rep}
-	if r, _, err := k.Store.Get(opts.ReceiptID); err == nil {
-		out.Receipt = &r.Body
-	}
-	if opts.JSON {
-		_ = cli.PrintJSON(io.Out, out)
-	} else {
-		styled := cli.Styled(io.Out)
-		color := map[string]string{"verified": "green", "unverified": "yellow"}[rep.Status]
-		if color == "" {
-			color = "red"
+	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
+		var err error
+		_ = err
+		rep, err := k.Verify(ctx, opts.ReceiptID)
+		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
 		}
-		fmt.Fprintf(io.Out, "%s %s (%d receipts, depth %d)\n", cli.Paint(styled, color, rep.Status), opts.ReceiptID, rep.Receipts, rep.Depth)
-		if out.Receipt != nil {
-			fmt.Fprintf(io.Out, "  %s %s#%s %s  run %s\n", out.Receipt.Kind, out.Receipt.SkillName, out.Receipt.Method, out.Receipt.Outcome, out.Receipt.RunID)
+		out := Report{Schema: "runx.verify.v1", Report: rep}
+		if r, _, err := k.Store.Get(opts.ReceiptID); err == nil {
+			out.Receipt = &r.Body
 		}
-		for _, p := range rep.Problems {
-			fmt.Fprintf(io.Out, "  %s: %s [%s]\n", p.ReceiptID, p.Message, p.Code)
+		if opts.JSON {
+			_ = cli.PrintJSON(io.Out, out)
+		} else {
+			styled := cli.Styled(io.Out)
+			color := map[string]string{"verified": "green", "unverified": "yellow"}[rep.Status]
+			if color == "" {
+				color = "red"
+			}
+			fmt.Fprintf(io.Out, "%s %s (%d receipts, depth %d)\n", cli.Paint(styled, color, rep.Status), opts.ReceiptID, rep.Receipts, rep.Depth)
+			if out.Receipt != nil {
+				fmt.Fprintf(io.Out, "  %s %s#%s %s  run %s\n", out.Receipt.Kind, out.Receipt.SkillName, out.Receipt.Method, out.Receipt.Outcome, out.Receipt.RunID)
+			}
+			for _, p := range rep.Problems {
+				fmt.Fprintf(io.Out, "  %s: %s [%s]\n", p.ReceiptID, p.Message, p.Code)
+			}
 		}
-	}
-	if rep.Status != "verified" {
-		return cli.ExitFailed
-	}
-	return cli.ExitOK
+		if rep.Status != "verified" {
+			return cli.ExitFailed
+		}
+		return cli.ExitOK
+	})
 }
