@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 
 	"github.com/runxhq/runx/kernel/authority"
@@ -139,7 +140,7 @@ func (rc *runCtx) plan(ctx context.Context, p *pkg.Package, m *pkg.Method, base 
 // floor decides a step's change before it is claimed. It returns nil when
 // the step may run now; otherwise what the step settles as or waits on.
 func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, extra map[string]any) *stepRun {
-	change, ok := fsChange(step, inputs)
+	change, ok := inputChange(step, inputs)
 	if !ok {
 		change = rc.changeOf(ctx, step)
 	}
@@ -194,6 +195,12 @@ func (rc *runCtx) floorRequest(ctx context.Context, step *pkg.Step, local string
 		argv := append([]string{c.Command}, c.Args...)
 		names := append(append([]string{}, c.Environment.Required...), c.Environment.Optional...)
 		cmd := map[string]any{"argv": argv, "line": shellQuote(argv), "cwd": rc.pkg.Dir, "environment": names}
+		cmd["digest"] = mustDigest(cmd)
+		payload["command"] = cmd
+	} else if step.Kind == pkg.KindTool && step.Tool.Capability == "command.execute" {
+		argv := argvOf(inputs)
+		cwd, _ := inputs["cwd"].(string)
+		cmd := map[string]any{"argv": argv, "line": shellQuote(argv), "cwd": filepath.Join(rc.e.Workspace, cwd), "environment": []string{}}
 		cmd["digest"] = mustDigest(cmd)
 		payload["command"] = cmd
 	} else if step.Kind == pkg.KindOperation {

@@ -95,12 +95,32 @@ func (rc *runCtx) reachRoots() []string {
 	return roots
 }
 
-// fsChange is the floor's view of an fs write.
-func fsChange(step *pkg.Step, inputs map[string]any) (authority.Change, bool) {
-	if step.Kind != pkg.KindTool || step.Tool == nil || fsWrites[step.Tool.Capability] == "" {
+// inputChange is the floor's view of a native change whose target is in
+// its input: an fs write's paths, or command.execute's argv.
+func inputChange(step *pkg.Step, inputs map[string]any) (authority.Change, bool) {
+	if step.Kind != pkg.KindTool || step.Tool == nil {
+		return authority.Change{}, false
+	}
+	if step.Tool.Capability == "command.execute" {
+		return authority.Change{Kind: authority.ChangeCommand, Argv: argvOf(inputs)}, true
+	}
+	if fsWrites[step.Tool.Capability] == "" {
 		return authority.Change{}, false
 	}
 	return authority.Change{Kind: authority.ChangeEdit, Paths: editPaths(step.Tool.Capability, inputs)}, true
+}
+
+func argvOf(inputs map[string]any) []string {
+	raw, _ := inputs["argv"].([]any)
+	argv := make([]string, 0, len(raw))
+	for _, a := range raw {
+		s, ok := a.(string)
+		if !ok {
+			return nil
+		}
+		argv = append(argv, s)
+	}
+	return argv
 }
 
 // stepContext is the call context of one step's capability call: the
