@@ -188,3 +188,18 @@ func (j *Journal) Snapshot(ctx context.Context, runID string) (string, error) {
 	b, err := json.Marshal(map[string]any{"run": run, "steps": steps, "requests": reqs, "decisions": decs, "events": evs})
 	return string(b), err
 }
+
+// SetAuthority records a run's authority anew (a resume's standing
+// approvals), as one transition.
+func (j *Journal) SetAuthority(ctx context.Context, runID string, authority json.RawMessage) error {
+	now := j.now()
+	return j.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE runs SET authority = ? WHERE run_id = ?`, string(authority), runID); err != nil {
+			return err
+		}
+		if err := touch(ctx, tx, runID, "", now); err != nil {
+			return err
+		}
+		return appendEvent(ctx, tx, runID, "decisions", "standing_approvals.recorded", map[string]any{}, now)
+	})
+}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
@@ -91,12 +92,26 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 	if err != nil {
 		return nil, err
 	}
+	var standing json.RawMessage
 	if len(doc.StandingApprovals) > 0 {
-		return nil, contract.Errorf("standing_approvals_unsupported", "this runx does not yet admit standing_approvals in a resume document; nothing was changed")
+		if _, err := authority.ParseStandingApprovals(doc.StandingApprovals); err != nil {
+			return nil, err
+		}
+		if standing, err = withStanding(rec.Authority, doc.StandingApprovals); err != nil {
+			return nil, err
+		}
 	}
 	admit, answers, err := state.admit(doc)
 	if err != nil {
 		return nil, err
+	}
+	if standing != nil {
+		// The person's new standing approvals govern every later step, and
+		// approve each open floor gate they cover when the run goes on.
+		if err := e.Journal.SetAuthority(durable(ctx), rec.RunID, standing); err != nil {
+			return nil, err
+		}
+		rec.Authority = standing
 	}
 	for runID, ds := range admit {
 		if err := e.Journal.AdmitDecisions(durable(ctx), runID, ds); err != nil {
@@ -307,4 +322,24 @@ func sortedKeys(m map[string]*contract.ResumeEntry) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// withStanding is a run's authority with its standing approvals replaced by
+// the set a person's resume brings.
+func withStanding(current, standing json.RawMessage) (json.RawMessage, error) {
+	doc := map[string]json.RawMessage{}
+	if recordedAuthority(current) != nil {
+		if err := json.Unmarshal(current, &doc); err != nil {
+			return nil, err
+		}
+	}
+	doc["standing_approvals"] = standing
+	out, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := authority.Parse(out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
