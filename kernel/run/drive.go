@@ -38,6 +38,7 @@ type runCtx struct {
 	answers map[string]*journal.Decision
 
 	mu        sync.Mutex
+	batch     *stepBatch
 	recorded  map[string]*journal.Step
 	decisions map[string]*journal.Decision
 	outputs   map[string]any

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/runxhq/runx/kernel/authority"
@@ -31,6 +32,14 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: contract.SealReceiptBudgetExceeded, Message: "step " + rc.address(step.ID) + " would take the receipt tree past its bound"}}}
 	}
 	results := make([]stepRun, len(items))
+	if effectFree(step) {
+		// Items that change nothing are group-committed: one that a crash
+		// leaves unrecorded runs again, which is harmless. Items that may
+		// act keep a durable record each.
+		b := &stepBatch{journal: rc.e.Journal, prefix: step.ID + "["}
+		rc.setBatch(b)
+		defer func() { rc.setBatch(nil) }()
+	}
 	limit := authority.ConcurrencyFor(step.Concurrency, rc.base.Limits.MaxConcurrency.Int(), rc.e.concurrencyFor(0))
 	sem := make(chan struct{}, limit)
 	var wg sync.WaitGroup
@@ -65,6 +74,11 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 		}()
 	}
 	wg.Wait()
+	if b := rc.batchFor(step.ID + "[0]"); b != nil {
+		if err := b.flush(durable(ctx)); err != nil {
+			return stepRun{err: err}
+		}
+	}
 	return rc.settleFanOut(ctx, step, results)
 }
 
@@ -144,4 +158,56 @@ func (e *Engine) concurrencyFor(step int) int {
 		limit = step
 	}
 	return limit
+}
+
+// stepBatch group-commits the records of a fan-out's effect-free items.
+type stepBatch struct {
+	journal *journal.Journal
+	prefix  string
+	mu      sync.Mutex
+	pending []*journal.Step
+}
+
+// batchSize bounds how many settled items wait for one commit.
+const batchSize = 128
+
+func (b *stepBatch) add(ctx context.Context, rec *journal.Step) error {
+	b.mu.Lock()
+	b.pending = append(b.pending, rec)
+	full := len(b.pending) >= batchSize
+	b.mu.Unlock()
+	if full {
+		return b.flush(durable(ctx))
+	}
+	return nil
+}
+
+func (b *stepBatch) flush(ctx context.Context) error {
+	b.mu.Lock()
+	recs := b.pending
+	b.pending = nil
+	b.mu.Unlock()
+	return b.journal.RecordSteps(ctx, recs)
+}
+
+// batchFor is the batch a unit at local belongs to, if any.
+func (rc *runCtx) batchFor(local string) *stepBatch {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if rc.batch != nil && strings.HasPrefix(local, rc.batch.prefix) {
+		return rc.batch
+	}
+	return nil
+}
+
+func (rc *runCtx) setBatch(b *stepBatch) {
+	rc.mu.Lock()
+	rc.batch = b
+	rc.mu.Unlock()
+}
+
+// effectFree reports whether a step's units change nothing: deterministic
+// modules.
+func effectFree(step *pkg.Step) bool {
+	return step.Kind == pkg.KindModule
 }

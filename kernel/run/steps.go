@@ -139,6 +139,12 @@ func (rc *runCtx) settle(ctx context.Context, step *pkg.Step, local string, body
 	if err != nil {
 		return stepRun{err: err}
 	}
+	if b := rc.batchFor(local); b != nil {
+		if err := b.add(ctx, rec); err != nil {
+			return stepRun{err: err}
+		}
+		return stepRun{settled: s}
+	}
 	if err := rc.e.Journal.RecordStep(durable(ctx), rec); err != nil {
 		return stepRun{err: err}
 	}
