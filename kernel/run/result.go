@@ -35,6 +35,9 @@ func (e *Engine) prepare(p *pkg.Package, m *pkg.Method) error {
 			}
 		}
 	}
+	if err := e.checkChildContracts(p, m); err != nil {
+		return err
+	}
 	if len(m.ResultFrom) > 1 {
 		owner := map[string]string{}
 		for _, id := range m.ResultFrom {
