@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"os"
@@ -270,4 +271,48 @@ func TestMigrateReadsBackSource(t *testing.T) {
 			t.Fatalf("left behind: %s", e.Name())
 		}
 	}
+}
+
+// A legacy store whose last events are still in its WAL (its writer died
+// before a checkpoint) is migrated whole: the backup and the new store both
+// hold the WAL's events, and no WAL is left to be replayed into the new file.
+func TestMigrateLegacyStoreWithWALContent(t *testing.T) {
+	events := fixtureEvents([]*string{nil}, []string{"board_events"}, 2, 3)
+	src := makeLegacyStore(t, false, events[:3])
+	db, err := sql.Open("sqlite", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	for _, e := range events[3:] {
+		if _, err := db.Exec(`INSERT INTO runx_events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.Resource, e.Key, e.Version, e.Idempotency,
+			"ref", e.Type, "sha256:00", e.JSON, e.CommittedAt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Copy the files as a crash would leave them, the writer still open.
+	path := filepath.Join(t.TempDir(), "events.sqlite")
+	for _, suffix := range []string{"", "-wal"} {
+		raw, err := os.ReadFile(src + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if suffix == "-wal" && len(raw) == 0 {
+			t.Fatal("the fixture's WAL is empty")
+		}
+		os.WriteFile(path+suffix, raw, 0o644)
+	}
+	cfg := migrateConfig(path, "tenant://acme/board")
+	proof, err := Migrate(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if proof.Before.Events != 6 || proof.After.Events != 6 {
+		t.Fatalf("the WAL's events were not migrated: %+v", proof.After)
+	}
+	if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > 0 {
+		t.Fatal("a WAL with content was left beside the migrated store")
+	}
+	readsLikeFixture(t, path, "tenant://acme/board", events)
 }
