@@ -293,3 +293,12 @@ func (s *Supervisor) EffectOf(ctx context.Context, capability string) (string, e
 	}
 	return def.Effect, nil
 }
+
+// Prestart starts the named plugins in the background, so a process start
+// overlaps the kernel's own preparation; the first call waits only for what
+// is left of it. A failure is reported by that call, not here.
+func (s *Supervisor) Prestart(ctx context.Context, names ...string) {
+	for _, name := range names {
+		go func() { _, _ = s.get(context.WithoutCancel(ctx), name) }()
+	}
+}

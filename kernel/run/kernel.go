@@ -223,6 +223,7 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 	if err != nil {
 		return nil, err
 	}
+	k.Engine.prestart(ctx, m)
 	if req.PackageDigest != "" && req.PackageDigest != p.Digest {
 		return nil, contract.Errorf("binding_package_mismatch", "--package-digest %s is not package %s's digest (%s)", req.PackageDigest, p.Name, p.Digest)
 	}

@@ -88,6 +88,7 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 	if err != nil {
 		return nil, err
 	}
+	e.prestart(ctx, m)
 	state, err := e.treeState(ctx, rec.RunID)
 	if err != nil {
 		return nil, err
