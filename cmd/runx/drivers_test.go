@@ -261,10 +261,17 @@ func TestParentDeathInterruptsTheDriver(t *testing.T) {
 		raw, _ := os.ReadFile(pidFile)
 		pid, _ = strconv.Atoi(strings.TrimSpace(string(raw)))
 	}
-	time.Sleep(300 * time.Millisecond)
+	// Kill the parent once runx is well into its run (its record exists).
+	for i := 0; i < 200; i++ {
+		if _, err := os.Stat(filepath.Join(w.dir, ".runx", "state.sqlite")); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
 	parent.Process.Kill()
 	parent.Wait()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for syscall.Kill(pid, 0) == nil {
 		if time.Now().After(deadline) {
 			syscall.Kill(pid, syscall.SIGKILL)

@@ -5,7 +5,8 @@
 // credential on the call; this plugin opens (and keeps) the driver that
 // binding names, holds every request to the binding's declared resources,
 // and answers runx.data.operation_result.v1 packets. Skills never see which
-// provider answered.
+// provider answered. It also serves store/migrate, which only the kernel's
+// `runx data migrate` can reach (it needs a binding no step is given).
 //
 // It imports the SDK and its drivers only, never kernel packages.
 package store
