@@ -117,7 +117,15 @@ func TestSIGTERMStopsBetweenStepsAndResumes(t *testing.T) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(400 * time.Millisecond)
+	// Signal once step one is in flight (it writes its mark first, then
+	// sleeps a second).
+	for i := 0; i < 400; i++ {
+		if _, err := os.Stat(filepath.Join(w.dir, "count")); err == nil {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
 	c.Process.Signal(syscall.SIGTERM)
 	err := c.Wait()
 	var exit *exec.ExitError

@@ -133,7 +133,7 @@ func TestScriptSettlesAsAModule(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := compileModule(t, `export default async function (input, ctx) { `+tc.body+` }`)
-			_, err := runScript(t, p, `{}`, ScriptCall{}, func(c *Call) { c.Timeout = 8 * time.Second })
+			_, err := runScript(t, p, `{}`, ScriptCall{}, func(c *Call) { c.Timeout = MaxTimeout })
 			wantCode(t, err, tc.code)
 		})
 	}
