@@ -36,7 +36,8 @@ func (p *yamlParser) flowSeq(n, depth int) (*node, error) {
 			out.items = p.closeSequence(items)
 			return out, nil
 		}
-		coll, sc, err := p.flowNode(n, depth+1, open, "list", false)
+		// In a list inside a flow mapping, goccy read "[a:b]" as [{a: b}].
+		coll, sc, err := p.flowNode(n, depth+1, open, "list", p.flowMaps > 0)
 		if err != nil {
 			return nil, err
 		}
@@ -81,6 +82,8 @@ func (p *yamlParser) flowMap(n, depth int) (*node, error) {
 	out := p.newNode(mapNode, open, nil)
 	keys := p.openMapping()
 	p.off++
+	p.flowMaps++
+	defer func() { p.flowMaps-- }()
 	for {
 		if err := p.flowSpace(open, "mapping"); err != nil {
 			return nil, err
@@ -193,7 +196,7 @@ func (p *yamlParser) flowNode(n, depth int, open Position, what string, key bool
 	}
 	start := p.off
 	end := p.scanPlain(true, key)
-	return nil, flowScalar{text: p.plainLines(start, end, n, true), pos: pos, plain: true}, nil
+	return nil, flowScalar{text: p.plainLines(start, end, n, true, key), pos: pos, plain: true}, nil
 }
 
 // scalarNode gives a flow scalar read as a value its meaning.

@@ -33,6 +33,7 @@ type yamlParser struct {
 
 	refusal    *Error   // the first subset refusal in source order
 	blockLines []string // reused by blockScalar
+	flowMaps   int      // flow mappings open around off
 
 	// See yamlalloc.go.
 	nodeBlock  []node
@@ -248,7 +249,7 @@ func (p *yamlParser) parseNode(n int, ctx nodeContext, depth int) (*node, error)
 		}
 		return p.blockMap(indent, p.s[start:end], pos, true, depth)
 	}
-	text := p.plainLines(start, end, n, false)
+	text := p.plainLines(start, end, n, false, false)
 	if p.cur() == ':' {
 		return nil, p.failAt(pos, "this value runs into a key (%s:) on line %d; a nested mapping goes on its own lines, under a key with nothing after its colon",
 			strings.TrimSpace(p.s[p.lineStart:p.off]), p.line+p.lineOffset)
@@ -331,12 +332,14 @@ func (p *yamlParser) blockKey() (string, Position, bool, error) {
 	pos := p.pos()
 	c := p.cur()
 	switch {
+	case p.atLineEnd() || c == '#':
+		return "", pos, false, p.failAt(pos, "expected a key followed by a colon")
 	case c == '-' && p.blankAt(p.off+1):
 		return "", pos, false, p.failAt(pos, "a list item where a key was expected; indent the list under its key")
 	case c == '?' && p.blankAt(p.off+1):
 		return "", pos, false, p.failAt(pos, "explicit keys (?) are not part of the runx YAML subset")
 	case c == '[' || c == '{':
-		return "", pos, false, p.failAt(pos, "a mapping key must be a plain name")
+		return "", pos, false, p.failAt(pos, "expected a key followed by a colon; a value must be indented under its key, and a list or mapping cannot be a key")
 	case c == '"' || c == '\'':
 		s, err := p.quoted(pos)
 		if err != nil {

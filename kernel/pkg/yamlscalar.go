@@ -29,8 +29,9 @@ func (p *yamlParser) checkPlainStart(pos Position, flow bool) error {
 // scanPlain reads the rest of an unquoted value's current line and returns
 // where its text ends (trailing blanks excluded). off is left at what ended
 // it: a line break, a ": " (a key's colon), a comment, or in flow context a
-// flow indicator. In a flow mapping's key any colon ends the key, as the
-// parser runx used before read {a:1} (see docs/decisions.md).
+// flow indicator. Where a flow key may stand (flowKey), a colon ends the key
+// even with no space after it unless a slash follows, as the parser runx
+// used before read {a:1} and {http://x: 1} (see docs/decisions.md).
 func (p *yamlParser) scanPlain(flow, flowKey bool) int {
 	s := p.s
 	i, end := p.off, p.off
@@ -43,7 +44,7 @@ scan:
 			i++
 			continue
 		case ':':
-			if i+1 >= len(s) || isBlankOrBreak(s[i+1]) || (flow && (flowKey || isFlowIndicator(s[i+1]))) {
+			if i+1 >= len(s) || isBlankOrBreak(s[i+1]) || (flow && (isFlowIndicator(s[i+1]) || (flowKey && s[i+1] != '/'))) {
 				break scan
 			}
 		case '#':
@@ -67,7 +68,7 @@ scan:
 // they are indented deeper than n (its block's indentation), folding as YAML
 // does: one line break reads as a space, each empty line as a newline. off is
 // left after the last text read, or where the first line ended.
-func (p *yamlParser) plainLines(start, end, n int, flow bool) string {
+func (p *yamlParser) plainLines(start, end, n int, flow, flowKey bool) string {
 	text := p.s[start:end]
 	var b []byte
 	for {
@@ -110,7 +111,7 @@ func (p *yamlParser) plainLines(start, end, n int, flow bool) string {
 			break
 		}
 		p.off = cont
-		ce := p.scanPlain(flow, false)
+		ce := p.scanPlain(flow, flowKey)
 		if ce == cont {
 			// Nothing of the value on this line (it starts with ": " or a
 			// flow indicator): the value ended on the line before.
@@ -289,13 +290,20 @@ func (p *yamlParser) quoted(open Position) (string, error) {
 				next = p.s[p.off+1]
 			}
 			if next == '\n' || next == '\r' {
-				// An escaped line break joins the lines with nothing between.
+				// An escaped line break joins the lines with nothing between;
+				// empty lines after it still read as newlines.
 				p.off++
-				p.nextLine()
-				if err := p.quotedLineStart(open); err != nil {
-					return "", err
+				for {
+					p.nextLine()
+					if err := p.quotedLineStart(open); err != nil {
+						return "", err
+					}
+					p.skipSpace()
+					if p.off >= len(p.s) || (p.s[p.off] != '\n' && p.s[p.off] != '\r') {
+						break
+					}
+					b = append(b, '\n')
 				}
-				p.skipSpace()
 				keep = len(b)
 				continue
 			}
