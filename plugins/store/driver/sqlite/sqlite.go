@@ -123,9 +123,39 @@ func (d *Driver) configure() error {
 	return nil
 }
 
-// claim fingerprints the file and creates the schema in an empty one. It
-// opens the file with no pragmas, so that a foreign database is only read.
+// claim fingerprints the file and creates the schema in an empty one,
+// trying again while another opener holds the file to claim it first: once
+// it has, the file is current and the claim is a look.
 func (d *Driver) claim(ctx context.Context) error {
+	deadline := time.Now().Add(max(d.cfg.BusyTimeout, time.Second))
+	for {
+		err := d.claimOnce(ctx)
+		if err == nil || !busy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// busy reports whether an error came from SQLite's locks (another
+// connection holds the file), anywhere in its chain.
+func busy(err error) bool {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		msg := e.Error()
+		if strings.Contains(msg, "database is locked") || strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "(5)") {
+			return true
+		}
+	}
+	return false
+}
+
+// claimOnce is one attempt at claim. It opens the file with no pragmas, so
+// that a foreign database is only read.
+func (d *Driver) claimOnce(ctx context.Context) error {
 	db, err := sql.Open("sqlite", fmt.Sprintf("%s?_busy_timeout=%d", d.cfg.Path, d.cfg.BusyTimeout.Milliseconds()))
 	if err != nil {
 		return d.unavailable("open", err)
@@ -137,7 +167,16 @@ func (d *Driver) claim(ctx context.Context) error {
 		return d.unavailable("open", err)
 	}
 	defer conn.Close()
+	// One read transaction, so the look is one snapshot: read statement by
+	// statement, another opener's claim could land between them and the
+	// file would look half made (seen with three drivers opening one new file).
+	if _, err := conn.ExecContext(ctx, `BEGIN`); err != nil {
+		return d.unavailable("inspect", err)
+	}
 	state, err := Inspect(ctx, conn)
+	if _, rerr := conn.ExecContext(ctx, `ROLLBACK`); err == nil && rerr != nil {
+		err = rerr
+	}
 	if err != nil {
 		return d.unavailable("inspect", err)
 	}
