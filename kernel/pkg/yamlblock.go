@@ -33,7 +33,6 @@ func (p *yamlParser) blockScalar(n int, pos Position) (*node, error) {
 	}
 	lines := p.blockLines[:0]
 	maxLeading := 0 // the most spaces on an empty line before the first text
-	lastBreak := true
 	for p.off < len(p.s) {
 		ls := p.off
 		i := ls
@@ -66,7 +65,6 @@ func (p *yamlParser) blockScalar(n int, pos Position) (*node, error) {
 		}
 		p.off = le
 		if p.off >= len(p.s) {
-			lastBreak = false
 			break
 		}
 		p.nextLine()
@@ -89,11 +87,9 @@ func (p *yamlParser) blockScalar(n int, pos Position) (*node, error) {
 		foldLines(&b, lines[:last+1])
 	}
 	// The line breaks after the last line of text: its own, and those of
-	// the empty lines after it (the file's last line may have none).
+	// the empty lines after it. The end of the file ends a line as a line
+	// break does, as the YAML test suite reads it.
 	breaks := len(lines) - last
-	if !lastBreak {
-		breaks--
-	}
 	if last < 0 {
 		breaks--
 	}

@@ -2,6 +2,7 @@ package pkg
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -460,4 +461,57 @@ func hasKey(n *node, key string) bool {
 		}
 	}
 	return false
+}
+
+// TestYAMLParserOnYAMLTestSuite reads the YAML test suite's cases
+// (github.com/yaml/yaml-test-suite: a directory of cases, each with in.yaml
+// and the JSON it means in in.json) when RUNX_YAML_TEST_SUITE names one: every
+// case the parser accepts must read as its JSON. Cases outside the subset are
+// refused, which the test only counts.
+func TestYAMLParserOnYAMLTestSuite(t *testing.T) {
+	dir := os.Getenv("RUNX_YAML_TEST_SUITE")
+	if dir == "" {
+		t.Skip("set RUNX_YAML_TEST_SUITE to a copy of the YAML test suite's cases to run this")
+	}
+	var read, refused, noJSON int
+	var lenient []string // cases the suite says are not YAML, read anyway
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.Name() != "in.yaml" {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		got, perr := parseStrict("in.yaml", src, 0)
+		if _, err := os.Stat(filepath.Join(filepath.Dir(path), "error")); err == nil {
+			if perr == nil {
+				lenient = append(lenient, strings.TrimPrefix(filepath.Dir(path), dir+"/"))
+			}
+			return nil
+		}
+		want, err := os.ReadFile(filepath.Join(filepath.Dir(path), "in.json"))
+		if err != nil {
+			noJSON++
+			return nil
+		}
+		if perr != nil {
+			refused++
+			return nil
+		}
+		read++
+		wantValue, jerr := decodeJSONValue(want)
+		if jerr != nil {
+			return nil // several documents, or numbers beyond the shared shape
+		}
+		if !reflect.DeepEqual(got.toValue(), wantValue) {
+			g, _ := json.Marshal(got.toValue())
+			t.Errorf("%s: read %s, want %s\n%s", filepath.Dir(path), g, bytes.TrimSpace(want), src)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d cases read, %d refused, %d without JSON; %d invalid cases read anyway: %v", read, refused, noJSON, len(lenient), lenient)
 }

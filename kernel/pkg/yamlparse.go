@@ -223,6 +223,7 @@ func (p *yamlParser) parseNode(n int, ctx nodeContext, depth int) (*node, error)
 		}
 		return v, p.endLine()
 	case c == '"' || c == '\'':
+		line := p.line
 		s, err := p.quoted(pos)
 		if err != nil {
 			return nil, err
@@ -231,6 +232,9 @@ func (p *yamlParser) parseNode(n int, ctx nodeContext, depth int) (*node, error)
 		if p.cur() == ':' && p.blankAt(p.off+1) {
 			if ctx == ctxAfterKey {
 				return nil, p.failAt(pos, "a mapping cannot start on the line of its key; put its fields on their own lines, indented under the key")
+			}
+			if p.line != line {
+				return nil, p.failAt(pos, "a key must be written on one line")
 			}
 			return p.blockMap(indent, s, pos, false, depth)
 		}
@@ -341,6 +345,7 @@ func (p *yamlParser) blockKey() (string, Position, bool, error) {
 	case c == '[' || c == '{':
 		return "", pos, false, p.failAt(pos, "expected a key followed by a colon; a value must be indented under its key, and a list or mapping cannot be a key")
 	case c == '"' || c == '\'':
+		line := p.line
 		s, err := p.quoted(pos)
 		if err != nil {
 			return "", pos, false, err
@@ -348,6 +353,9 @@ func (p *yamlParser) blockKey() (string, Position, bool, error) {
 		p.skipSpace()
 		if p.cur() != ':' || !p.blankAt(p.off+1) {
 			return "", pos, false, p.failAt(pos, "expected a key followed by a colon")
+		}
+		if p.line != line {
+			return "", pos, false, p.failAt(pos, "a key must be written on one line")
 		}
 		return s, pos, false, nil
 	case c == '*':
