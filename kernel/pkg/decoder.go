@@ -19,6 +19,13 @@ func (d decoder) fail(pos Position, format string, args ...any) error {
 	return refuseAt(d.file, pos, d.code, format, args...)
 }
 
+// badSchema refuses a schema that does not compile, keeping the typed cause.
+func (d decoder) badSchema(pos Position, label string, err error) error {
+	e := refuseAt(d.file, pos, d.code, "%s schema does not compile: %v", label, err)
+	e.cause = err
+	return e
+}
+
 // fields is a mapping whose keys were checked against what may appear there.
 type fields struct{ n *node }
 

@@ -54,7 +54,12 @@ type Error struct {
 	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`
 	Column  int    `json:"column,omitempty"`
+
+	cause error // what the refusal was made from, for errors.As (a *SchemaError)
 }
+
+// Unwrap returns the typed error the refusal was made from, if any.
+func (e *Error) Unwrap() error { return e.cause }
 
 // Error prints the location the way compilers do, so editors can jump to it.
 func (e *Error) Error() string {

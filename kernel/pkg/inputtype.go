@@ -3,13 +3,11 @@ package pkg
 import (
 	"fmt"
 	"math"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // schema returns the compiled schema, compiling a hand-built spec's on use
 // (a spec from Load was compiled there, so concurrent binds share it safely).
-func (s *InputSpec) schema() (*jsonschema.Schema, error) {
+func (s *InputSpec) schema() (*schema, error) {
 	if s.compiled != nil || s.Schema == nil {
 		return s.compiled, nil
 	}
@@ -23,7 +21,7 @@ func (s *InputSpec) AcceptsNull() bool {
 		return true
 	}
 	sch, err := s.schema()
-	return err == nil && sch != nil && sch.Validate(nil) == nil
+	return err == nil && sch != nil && sch.validate(nil) == nil
 }
 
 // check validates v (in the shared value shape) against the declared type and
@@ -45,8 +43,8 @@ func (s *InputSpec) check(v any) (any, error) {
 		return nil, fmt.Errorf("has a schema that does not compile: %v", err)
 	}
 	if sch != nil {
-		if err := sch.Validate(v); err != nil {
-			return nil, fmt.Errorf("does not match its schema: %s", schemaFailure(err))
+		if f := sch.validate(v); f != nil {
+			return nil, fmt.Errorf("does not match its schema: %s", f)
 		}
 	}
 	return v, nil

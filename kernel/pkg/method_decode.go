@@ -124,7 +124,7 @@ func decodeInputSpec(d decoder, ie *entry, label string) (*InputSpec, error) {
 			return nil, err
 		}
 		if s.compiled, err = compileSchema(s.Schema); err != nil {
-			return nil, d.fail(se.value.pos, "%s schema does not compile: %v", label, err)
+			return nil, d.badSchema(se.value.pos, label, err)
 		}
 	}
 	if de := f.get("default"); de != nil {

@@ -1,7 +1,5 @@
 package pkg
 
-import "github.com/santhosh-tekuri/jsonschema/v6"
-
 // ImplicitMethodName names the one method of a package without run.yaml.
 // "default" says what it is: the only thing the package does, chosen when
 // nothing is named. ImplicitStepID is the id of its single agent step, the
@@ -68,10 +66,10 @@ type InputSpec struct {
 	// accept null); HasDefault tells `default: null` from no default.
 	Default    any            `json:"default,omitempty"`
 	HasDefault bool           `json:"has_default,omitempty"`
-	Schema     map[string]any `json:"schema,omitempty"` // optional JSON Schema (2020-12 unless $schema says)
+	Schema     map[string]any `json:"schema,omitempty"` // optional JSON Schema: the subset schema.go describes
 
 	// compiled is Schema compiled at load; specs built by hand compile on use.
-	compiled *jsonschema.Schema
+	compiled *schema
 }
 
 // OutputSpec declares one output of a method or step.

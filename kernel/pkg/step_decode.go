@@ -227,7 +227,7 @@ func decodeOutputs(d decoder, e *entry, what string) (map[string]*OutputSpec, er
 				return nil, err
 			}
 			if _, err := compileSchema(spec.Schema); err != nil {
-				return nil, d.fail(se.value.pos, "%s schema does not compile: %v", label, err)
+				return nil, d.badSchema(se.value.pos, label, err)
 			}
 		}
 		out[oe.key] = spec
