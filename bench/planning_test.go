@@ -131,10 +131,11 @@ func planningCPU(tb testing.TB) time.Duration {
 }
 
 // BenchmarkPlan200StepsGoccyAST is the parse Load did before runx read
-// run.yaml with its own parser (docs/decisions.md, "run.yaml's own
-// parser"): goccy/go-yaml building its AST for the same run.yaml. It stays
-// as the reference that decision was measured against; kernel/pkg's
-// BenchmarkParsePlanningProfile measures the parser that replaced it.
+// run.yaml with its own parser (docs/decisions.md, "run.yaml's own parser
+// and schema validator"): goccy/go-yaml building its AST for the same
+// run.yaml. It stays as the reference that decision was measured against;
+// kernel/pkg's BenchmarkParsePlanningProfile measures the parser that
+// replaced it.
 func BenchmarkPlan200StepsGoccyAST(b *testing.B) {
 	src := []byte(planningProfile(planningSteps))
 	b.ReportAllocs()

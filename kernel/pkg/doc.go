@@ -7,8 +7,9 @@
 //   - Load: SKILL.md (front matter with name and description, then the
 //     manual) and run.yaml under runx's strict YAML subset (no anchors,
 //     aliases, merge keys, tags, multiple documents, duplicate keys or
-//     unknown fields, each refused with file:line:column), minimum_runx read
-//     first, and the package digest that binds a run to its exact files.
+//     unknown fields, each refused with file:line:column), read by the
+//     package's own parser (yamlparse.go), minimum_runx read first, and the
+//     package digest that binds a run to its exact files.
 //     A package without run.yaml has one method, ImplicitMethodName
 //     ("default"), whose one step, ImplicitStepID ("agent"), is an agent
 //     turn with the manual as its task.
@@ -16,6 +17,9 @@
 //     checked against what the step can see.
 //   - Method selection (SelectMethod, SplitRef) and input binding
 //     (BindInputs): -i, --input-json and --inputs as DESIGN.md §8 specifies.
+//   - Inline `schema:` of inputs and outputs, checked by the package's own
+//     validator for a subset of JSON Schema 2020-12 (schema.go); a keyword
+//     outside it is refused at load, never ignored.
 //   - tests/*.yaml (LoadTests, LoadTest), in the format of the runx reference.
 //
 // Every refusal is an *Error with a stable snake_case code (the Code
