@@ -66,20 +66,9 @@ func (d *Discovery) Resolve(name string) (*Launch, error) {
 	if !pluginName.MatchString(name) {
 		return nil, hostErr(CodePluginNotFound, nil, "no plugin named %q: plugin names are lowercase letters, digits, '-' and '_'", name)
 	}
-	binary := "runx-plugin-" + name
-	var path string
-	for _, dir := range []string{filepath.Join(d.ProjectDir, "plugins"), filepath.Join(d.HomeDir, "plugins")} {
-		if dir == "plugins" {
-			continue
-		}
-		candidate := filepath.Join(dir, binary)
-		if info, err := os.Stat(candidate); err == nil && info.Mode().IsRegular() {
-			path = candidate
-			break
-		}
-	}
-	if path == "" {
-		return nil, hostErr(CodePluginNotFound, nil, "no plugin %q: put its binary at .runx/plugins/%s or <runx home>/plugins/%s", name, binary, binary)
+	path, err := d.binary(name)
+	if err != nil {
+		return nil, err
 	}
 	lock, err := ReadLock(d.ProjectDir)
 	if err != nil {
@@ -174,16 +163,8 @@ func (d *Discovery) Pin(name string) (path, sum string, err error) {
 	if !pluginName.MatchString(name) {
 		return "", "", hostErr(CodePluginNotFound, nil, "no plugin named %q", name)
 	}
-	binary := "runx-plugin-" + name
-	for _, dir := range []string{filepath.Join(d.ProjectDir, "plugins"), filepath.Join(d.HomeDir, "plugins")} {
-		candidate := filepath.Join(dir, binary)
-		if info, statErr := os.Stat(candidate); statErr == nil && info.Mode().IsRegular() {
-			path = candidate
-			break
-		}
-	}
-	if path == "" {
-		return "", "", hostErr(CodePluginNotFound, nil, "no plugin %q: put its binary at .runx/plugins/%s or <runx home>/plugins/%s", name, binary, binary)
+	if path, err = d.binary(name); err != nil {
+		return "", "", err
 	}
 	raw, err := FileSHA256(path)
 	if err != nil {
@@ -196,4 +177,17 @@ func (d *Discovery) Pin(name string) (path, sum string, err error) {
 	sum = hex.EncodeToString(raw)
 	lock.Plugins[name] = LockEntry{SHA256: sum}
 	return path, sum, WriteLock(d.ProjectDir, lock)
+}
+
+// binary finds runx-plugin-<name> in the project's plugin directory, then
+// the runx home's: never on PATH, never in the current directory.
+func (d *Discovery) binary(name string) (string, error) {
+	binary := "runx-plugin-" + name
+	for _, dir := range []string{filepath.Join(d.ProjectDir, "plugins"), filepath.Join(d.HomeDir, "plugins")} {
+		candidate := filepath.Join(dir, binary)
+		if info, err := os.Stat(candidate); err == nil && info.Mode().IsRegular() {
+			return candidate, nil
+		}
+	}
+	return "", hostErr(CodePluginNotFound, nil, "no plugin %q: put its binary at .runx/plugins/%s or <runx home>/plugins/%s", name, binary, binary)
 }

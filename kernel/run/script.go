@@ -162,7 +162,8 @@ func (rc *runCtx) scriptRecord(local string) ([]scriptRecorded, []receipt.ChildR
 		}
 		r.Kind, r.Tool, r.InputDigest, r.SettledAt = meta.Kind, meta.Tool, meta.InputDigest, meta.SettledAt
 		if r.Kind == "" { // a call that failed records its request in its error's detail
-			r.Kind, r.Tool, r.InputDigest = "call", scriptToolOf(e.rec), scriptDigestOf(e.rec)
+			r.Kind = "call"
+			r.Tool, r.InputDigest = failedRequest(e.rec)
 		}
 		if s.status == contract.StepSuccess {
 			r.Output = meta.Output
@@ -293,22 +294,13 @@ func scriptCallStep(step *pkg.Step, p scriptPending) (*pkg.Step, error) {
 	return &base, nil
 }
 
-func scriptToolOf(rec *journal.Step) string {
+// failedRequest reads what a failed call asked (its tool and input digest)
+// from the detail its error recorded.
+func failedRequest(rec *journal.Step) (tool, inputDigest string) {
 	var f contract.ErrorBody
 	_ = json.Unmarshal(rec.Error, &f)
-	if m, ok := f.Detail.(map[string]any); ok {
-		s, _ := m["tool"].(string)
-		return s
-	}
-	return ""
-}
-
-func scriptDigestOf(rec *journal.Step) string {
-	var f contract.ErrorBody
-	_ = json.Unmarshal(rec.Error, &f)
-	if m, ok := f.Detail.(map[string]any); ok {
-		s, _ := m["input_digest"].(string)
-		return s
-	}
-	return ""
+	m, _ := f.Detail.(map[string]any)
+	tool, _ = m["tool"].(string)
+	inputDigest, _ = m["input_digest"].(string)
+	return tool, inputDigest
 }

@@ -8,10 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg"
 )
-
-// InputsDocumentMaxBytes bounds an --inputs document from a file or stdin.
-const InputsDocumentMaxBytes = 64 << 20
 
 // ReadInputsDocument reads an --inputs argument: "-" is stdin, anything else a
 // file inside the workspace. It is capped and must be UTF-8; its content is
@@ -45,12 +43,12 @@ func ReadInputsDocument(stdin io.Reader, workspace, arg string) ([]byte, error) 
 		defer f.Close()
 		r = f
 	}
-	raw, err := io.ReadAll(io.LimitReader(r, InputsDocumentMaxBytes+1))
+	raw, err := pkg.ReadInputsDocument(r)
 	if err != nil {
+		if contract.CodeOf(err) != "internal_error" {
+			return nil, err
+		}
 		return nil, contract.Errorf("inputs_document_unreadable", "cannot read the --inputs document: %v", err)
-	}
-	if len(raw) > InputsDocumentMaxBytes {
-		return nil, contract.Errorf("inputs_document_too_large", "the --inputs document exceeds %d bytes", InputsDocumentMaxBytes)
 	}
 	if !utf8.Valid(raw) {
 		return nil, contract.Errorf("inputs_document_invalid", "the --inputs document is not UTF-8")

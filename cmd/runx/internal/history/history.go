@@ -42,8 +42,6 @@ func New(f *cli.Factory) *cobra.Command {
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
 	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
-		var err error
-		_ = err
 		if opts.RunID != "" {
 			read, err := k.Engine.ReadRun(ctx, opts.RunID, opts.After)
 			if err != nil {

@@ -50,13 +50,13 @@ func New(f *cli.Factory) *cobra.Command {
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
 	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
-		var err error
-		_ = err
 		var doc []byte
 		if opts.Document != "" {
-			if doc, err = cli.ReadInputsDocument(io.In, k.Options.Workspace, opts.Document); err != nil {
+			read, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, opts.Document)
+			if err != nil {
 				return cli.ReportError(io, opts.JSON, err)
 			}
+			doc = read
 		}
 		env, err := k.Engine.Resume(ctx, run.ResumeRequest{RunID: opts.RunID, Document: doc, PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest})
 		if err != nil {

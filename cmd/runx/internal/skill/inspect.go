@@ -38,13 +38,13 @@ func newInspect(f *cli.Factory) *cobra.Command {
 func inspect(c *cobra.Command, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
 	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
-		var err error
-		_ = err
 		req := run.SkillRequest{Ref: opts.Ref, Method: opts.Method, Authority: []byte(opts.Authority)}
 		if opts.Preset != "" {
-			if req.Authority, err = preset.Resolve(k.Options.HomeDir, opts.Preset, k.Options.Workspace); err != nil {
+			raw, err := preset.Resolve(k.Options.HomeDir, opts.Preset, k.Options.Workspace)
+			if err != nil {
 				return cli.ReportError(io, opts.JSON, err)
 			}
+			req.Authority = raw
 		}
 		if opts.InputsFile != "" {
 			doc, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, opts.InputsFile)

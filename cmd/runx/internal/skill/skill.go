@@ -73,8 +73,6 @@ func New(f *cli.Factory) *cobra.Command {
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
 	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
-		var err error
-		_ = err
 		src := pkg.InputSource{Pairs: opts.Pairs, JSONPairs: opts.JSONPairs}
 		if opts.InputsFile != "" {
 			doc, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, opts.InputsFile)

@@ -39,8 +39,6 @@ func New(f *cli.Factory) *cobra.Command {
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
 	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
-		var err error
-		_ = err
 		styled := cli.Styled(io.Out)
 		runner := &testrun.Runner{Kernel: k, Durable: k.Store}
 		if !opts.JSON {

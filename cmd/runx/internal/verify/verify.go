@@ -46,8 +46,6 @@ type Report struct {
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
 	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
-		var err error
-		_ = err
 		rep, err := k.Verify(ctx, opts.ReceiptID)
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
