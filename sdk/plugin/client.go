@@ -43,6 +43,14 @@ func (c *Client) Invoke(ctx context.Context, call *Call, maxOutput int64) (*Resu
 	if err := sendCall(stream, call); err != nil {
 		return nil, err
 	}
+	return receiveResult(stream, maxOutput)
+}
+
+// receiveResult collects a streamed answer: output frames, then the result.
+func receiveResult(stream pluginv1.Capability_InvokeClient, maxOutput int64) (*Result, error) {
+	if maxOutput <= 0 || maxOutput > MaxPayloadBytes {
+		maxOutput = MaxPayloadBytes
+	}
 	var output []byte
 	for {
 		frame, err := stream.Recv()

@@ -23,6 +23,13 @@ func infoToProto(in *Info) *pluginv1.DescribeResponse {
 			Scopes:       d.Scopes,
 			Approval:     d.Approval,
 			Idempotent:   d.Idempotent,
+			Previews:     d.Previews,
+			Recovers:     d.Recovers,
+			Roles:        d.Roles,
+			ArgvInput:    d.ArgvInput,
+		}
+		for _, pi := range d.PathInputs {
+			pd.PathInputs = append(pd.PathInputs, &pluginv1.PathInput{Pointer: pi.Pointer, Role: pi.Role})
 		}
 		if d.Cost != nil {
 			pd.Cost = &pluginv1.Cost{Per: d.Cost.Per, Source: d.Cost.Source, SourceUrl: d.Cost.SourceURL}
@@ -32,6 +39,9 @@ func infoToProto(in *Info) *pluginv1.DescribeResponse {
 			}
 		}
 		out.Capabilities = append(out.Capabilities, pd)
+	}
+	for _, a := range in.Adapters {
+		out.Adapters = append(out.Adapters, &pluginv1.Adapter{Id: a.ID, Summary: a.Summary, BindingSchema: a.BindingSchema, Credentials: a.Credentials})
 	}
 	return out
 }
@@ -53,6 +63,13 @@ func infoFromProto(in *pluginv1.DescribeResponse) *Info {
 			Scopes:       pd.GetScopes(),
 			Approval:     pd.GetApproval(),
 			Idempotent:   pd.GetIdempotent(),
+			Previews:     pd.GetPreviews(),
+			Recovers:     pd.GetRecovers(),
+			Roles:        pd.GetRoles(),
+			ArgvInput:    pd.GetArgvInput(),
+		}
+		for _, pi := range pd.GetPathInputs() {
+			d.PathInputs = append(d.PathInputs, PathInput{Pointer: pi.GetPointer(), Role: pi.GetRole()})
 		}
 		if c := pd.GetCost(); c != nil {
 			d.Cost = &Cost{Per: c.GetPer(), Source: c.GetSource(), SourceURL: c.GetSourceUrl()}
@@ -62,6 +79,9 @@ func infoFromProto(in *pluginv1.DescribeResponse) *Info {
 			}
 		}
 		out.Capabilities = append(out.Capabilities, d)
+	}
+	for _, a := range in.GetAdapters() {
+		out.Adapters = append(out.Adapters, Adapter{ID: a.GetId(), Summary: a.GetSummary(), BindingSchema: a.GetBindingSchema(), Credentials: a.GetCredentials()})
 	}
 	return out
 }

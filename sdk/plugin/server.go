@@ -104,7 +104,13 @@ func (s *server) Invoke(stream pluginv1.Capability_InvokeServer) error {
 
 // invokeRecovered keeps a panic in plugin code from crossing the boundary: it
 // becomes a typed failure and the kernel discards this process.
-func (s *server) invokeRecovered(ctx context.Context, call *Call) (res *Result) {
+func (s *server) invokeRecovered(ctx context.Context, call *Call) *Result {
+	return s.recovered(call, func() *Result { return s.impl.Invoke(ctx, call) })
+}
+
+// recovered runs one answer of plugin code, turning a panic into a typed
+// failure that discards this process and a nil answer into a typed one.
+func (s *server) recovered(call *Call, answer func() *Result) (res *Result) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.logger.Error("plugin panicked", "capability", call.Capability, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
@@ -112,7 +118,7 @@ func (s *server) invokeRecovered(ctx context.Context, call *Call) (res *Result) 
 			res.DiscardWorker = true
 		}
 	}()
-	res = s.impl.Invoke(ctx, call)
+	res = answer()
 	if res == nil {
 		res = Failed("plugin_no_answer", fmt.Sprintf("plugin %s gave no answer for %s", s.info.Name, call.Capability))
 	}

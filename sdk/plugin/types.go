@@ -30,6 +30,30 @@ const (
 	StatusFailed  = "failed"
 )
 
+// Path roles a PathInput declares.
+const (
+	PathRead   = "read"
+	PathWrite  = "write"
+	PathDelete = "delete"
+)
+
+// Roles the kernel invokes a capability for, beyond steps that name it.
+const (
+	// RoleModule runs a `tool: {module: ...}` step's deterministic module.
+	RoleModule = "module"
+	// RoleScript runs a `script:` step's orchestration module.
+	RoleScript = "script"
+	// RoleDataMigrate is `runx data migrate` for the adapters its plugin serves.
+	RoleDataMigrate = "data.migrate"
+	// RoleDataOperation is an operation on a bound data source: an
+	// `operation: <connector>/<op>` step whose connector is this plugin and
+	// whose call carries the resolved binding.
+	RoleDataOperation = "data.operation"
+)
+
+// ChangeSetSchema names the document Preview answers with.
+const ChangeSetSchema = "runx.change_set.v1"
+
 // Info is a plugin's Describe answer.
 type Info struct {
 	Name            string       `json:"name"`
@@ -37,6 +61,23 @@ type Info struct {
 	SDKVersion      string       `json:"sdk_version"`
 	ProtocolVersion int          `json:"protocol_version"`
 	Capabilities    []Definition `json:"capabilities"`
+	// Adapters are the data adapters the plugin serves.
+	Adapters []Adapter `json:"adapters,omitempty"`
+}
+
+// Adapter is one kind of data source a plugin serves.
+type Adapter struct {
+	ID            string          `json:"id"`
+	Summary       string          `json:"summary,omitempty"`
+	BindingSchema json.RawMessage `json:"binding_schema,omitempty"`
+	Credentials   []string        `json:"credentials,omitempty"`
+}
+
+// PathInput names one input that holds a workspace-relative path: an RFC
+// 6901 pointer where a "*" segment stands for every item of an array.
+type PathInput struct {
+	Pointer string `json:"pointer"`
+	Role    string `json:"role"`
 }
 
 // Definition is the one typed description of a capability. Every view of a
@@ -51,6 +92,37 @@ type Definition struct {
 	Approval     string          `json:"approval"`
 	Idempotent   bool            `json:"idempotent"`
 	Cost         *Cost           `json:"cost,omitempty"`
+	// PathInputs are the inputs that name workspace paths.
+	PathInputs []PathInput `json:"path_inputs,omitempty"`
+	// Previews: the plugin answers Preview for this capability.
+	Previews bool `json:"previews,omitempty"`
+	// Recovers: the plugin answers Recover for this capability.
+	Recovers bool `json:"recovers,omitempty"`
+	// Roles the kernel invokes this capability for.
+	Roles []string `json:"roles,omitempty"`
+	// ArgvInput points at the input holding the exact argv a process
+	// capability executes.
+	ArgvInput string `json:"argv_input,omitempty"`
+}
+
+// HasRole reports whether the definition declares role.
+func (d *Definition) HasRole(role string) bool {
+	for _, r := range d.Roles {
+		if r == role {
+			return true
+		}
+	}
+	return false
+}
+
+// Find returns the definition of a capability id, or nil.
+func (i *Info) Find(id string) *Definition {
+	for k := range i.Capabilities {
+		if i.Capabilities[k].ID == id {
+			return &i.Capabilities[k]
+		}
+	}
+	return nil
 }
 
 // Cost is what a provider charges per call. A nil USDMicro means the price is

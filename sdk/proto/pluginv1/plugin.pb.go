@@ -85,8 +85,10 @@ type DescribeResponse struct {
 	// The wire protocol major version this plugin speaks (1).
 	ProtocolVersion uint32                  `protobuf:"varint,4,opt,name=protocol_version,json=protocolVersion,proto3" json:"protocol_version,omitempty"`
 	Capabilities    []*CapabilityDefinition `protobuf:"bytes,5,rep,name=capabilities,proto3" json:"capabilities,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The data adapters this plugin serves (added to v1 additively).
+	Adapters      []*Adapter `protobuf:"bytes,6,rep,name=adapters,proto3" json:"adapters,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DescribeResponse) Reset() {
@@ -154,6 +156,13 @@ func (x *DescribeResponse) GetCapabilities() []*CapabilityDefinition {
 	return nil
 }
 
+func (x *DescribeResponse) GetAdapters() []*Adapter {
+	if x != nil {
+		return x.Adapters
+	}
+	return nil
+}
+
 type CapabilityDefinition struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Stable id, e.g. "fs.read", "store/events.append", "js.module".
@@ -169,7 +178,24 @@ type CapabilityDefinition struct {
 	Approval   string `protobuf:"bytes,7,opt,name=approval,proto3" json:"approval,omitempty"`
 	Idempotent bool   `protobuf:"varint,8,opt,name=idempotent,proto3" json:"idempotent,omitempty"`
 	// Present where a provider charges per call.
-	Cost          *Cost `protobuf:"bytes,9,opt,name=cost,proto3" json:"cost,omitempty"`
+	Cost *Cost `protobuf:"bytes,9,opt,name=cost,proto3" json:"cost,omitempty"`
+	// The inputs that name workspace paths, with what the call does to them.
+	// The kernel checks each named path against the run's reach, holds the
+	// workspace lock by them and shows them on approval gates.
+	PathInputs []*PathInput `protobuf:"bytes,10,rep,name=path_inputs,json=pathInputs,proto3" json:"path_inputs,omitempty"`
+	// The capability answers Preview with the exact change set of a call.
+	Previews bool `protobuf:"varint,11,opt,name=previews,proto3" json:"previews,omitempty"`
+	// The capability answers Recover for changes a crash left begun.
+	Recovers bool `protobuf:"varint,12,opt,name=recovers,proto3" json:"recovers,omitempty"`
+	// Roles the kernel invokes this capability for, beyond steps that name
+	// it: "module" (a `tool: {module: ...}` step), "script" (a `script:`
+	// step), "data.migrate" (`runx data migrate`), "data.operation" (an
+	// operation on a bound data source). Empty for an ordinary capability.
+	Roles []string `protobuf:"bytes,13,rep,name=roles,proto3" json:"roles,omitempty"`
+	// A JSON pointer to the input that holds the exact argv the capability
+	// executes (an array of strings), for capabilities of effect `process`:
+	// the floor shows it on the gate and standing approvals match it.
+	ArgvInput     string `protobuf:"bytes,14,opt,name=argv_input,json=argvInput,proto3" json:"argv_input,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -267,6 +293,172 @@ func (x *CapabilityDefinition) GetCost() *Cost {
 	return nil
 }
 
+func (x *CapabilityDefinition) GetPathInputs() []*PathInput {
+	if x != nil {
+		return x.PathInputs
+	}
+	return nil
+}
+
+func (x *CapabilityDefinition) GetPreviews() bool {
+	if x != nil {
+		return x.Previews
+	}
+	return false
+}
+
+func (x *CapabilityDefinition) GetRecovers() bool {
+	if x != nil {
+		return x.Recovers
+	}
+	return false
+}
+
+func (x *CapabilityDefinition) GetRoles() []string {
+	if x != nil {
+		return x.Roles
+	}
+	return nil
+}
+
+func (x *CapabilityDefinition) GetArgvInput() string {
+	if x != nil {
+		return x.ArgvInput
+	}
+	return ""
+}
+
+// PathInput names one input that holds a workspace-relative path.
+type PathInput struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// An RFC 6901 JSON pointer into the call's input, where a segment "*"
+	// stands for every item of an array (e.g. "/changes/*/path").
+	Pointer string `protobuf:"bytes,1,opt,name=pointer,proto3" json:"pointer,omitempty"`
+	// read | write | delete
+	Role          string `protobuf:"bytes,2,opt,name=role,proto3" json:"role,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PathInput) Reset() {
+	*x = PathInput{}
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PathInput) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PathInput) ProtoMessage() {}
+
+func (x *PathInput) ProtoReflect() protoreflect.Message {
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PathInput.ProtoReflect.Descriptor instead.
+func (*PathInput) Descriptor() ([]byte, []int) {
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *PathInput) GetPointer() string {
+	if x != nil {
+		return x.Pointer
+	}
+	return ""
+}
+
+func (x *PathInput) GetRole() string {
+	if x != nil {
+		return x.Role
+	}
+	return ""
+}
+
+// Adapter is one kind of data source a plugin serves (data.sqlite,
+// data.d1, ...): bindings that name it are dispatched to this plugin.
+type Adapter struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Stable id, e.g. "data.sqlite".
+	Id      string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Summary string `protobuf:"bytes,2,opt,name=summary,proto3" json:"summary,omitempty"`
+	// JSON Schema for the non-secret binding parameters, canonical JSON. The
+	// kernel checks a binding against it when the binding is resolved.
+	BindingSchema []byte `protobuf:"bytes,3,opt,name=binding_schema,json=bindingSchema,proto3" json:"binding_schema,omitempty"`
+	// Names of the credentials a binding of this adapter may be delivered
+	// (e.g. "password"); never in the binding itself.
+	Credentials   []string `protobuf:"bytes,4,rep,name=credentials,proto3" json:"credentials,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Adapter) Reset() {
+	*x = Adapter{}
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Adapter) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Adapter) ProtoMessage() {}
+
+func (x *Adapter) ProtoReflect() protoreflect.Message {
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Adapter.ProtoReflect.Descriptor instead.
+func (*Adapter) Descriptor() ([]byte, []int) {
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Adapter) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *Adapter) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
+}
+
+func (x *Adapter) GetBindingSchema() []byte {
+	if x != nil {
+		return x.BindingSchema
+	}
+	return nil
+}
+
+func (x *Adapter) GetCredentials() []string {
+	if x != nil {
+		return x.Credentials
+	}
+	return nil
+}
+
 type Cost struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Absent (has_usd_micro false) means the price is unknown, never zero.
@@ -283,7 +475,7 @@ type Cost struct {
 
 func (x *Cost) Reset() {
 	*x = Cost{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[3]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -295,7 +487,7 @@ func (x *Cost) String() string {
 func (*Cost) ProtoMessage() {}
 
 func (x *Cost) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[3]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -308,7 +500,7 @@ func (x *Cost) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Cost.ProtoReflect.Descriptor instead.
 func (*Cost) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{3}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Cost) GetHasUsdMicro() bool {
@@ -357,7 +549,7 @@ type InvokeRequest struct {
 
 func (x *InvokeRequest) Reset() {
 	*x = InvokeRequest{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[4]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -369,7 +561,7 @@ func (x *InvokeRequest) String() string {
 func (*InvokeRequest) ProtoMessage() {}
 
 func (x *InvokeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[4]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -382,7 +574,7 @@ func (x *InvokeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvokeRequest.ProtoReflect.Descriptor instead.
 func (*InvokeRequest) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{4}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *InvokeRequest) GetStart() *InvokeStart {
@@ -418,7 +610,7 @@ type InvokeStart struct {
 
 func (x *InvokeStart) Reset() {
 	*x = InvokeStart{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[5]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -430,7 +622,7 @@ func (x *InvokeStart) String() string {
 func (*InvokeStart) ProtoMessage() {}
 
 func (x *InvokeStart) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[5]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -443,7 +635,7 @@ func (x *InvokeStart) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvokeStart.ProtoReflect.Descriptor instead.
 func (*InvokeStart) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{5}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *InvokeStart) GetCapability() string {
@@ -498,7 +690,7 @@ type InvocationContext struct {
 
 func (x *InvocationContext) Reset() {
 	*x = InvocationContext{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[6]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -510,7 +702,7 @@ func (x *InvocationContext) String() string {
 func (*InvocationContext) ProtoMessage() {}
 
 func (x *InvocationContext) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[6]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -523,7 +715,7 @@ func (x *InvocationContext) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvocationContext.ProtoReflect.Descriptor instead.
 func (*InvocationContext) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{6}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *InvocationContext) GetRunId() string {
@@ -627,7 +819,7 @@ type InvokeResponse struct {
 
 func (x *InvokeResponse) Reset() {
 	*x = InvokeResponse{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -639,7 +831,7 @@ func (x *InvokeResponse) String() string {
 func (*InvokeResponse) ProtoMessage() {}
 
 func (x *InvokeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -652,7 +844,7 @@ func (x *InvokeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvokeResponse.ProtoReflect.Descriptor instead.
 func (*InvokeResponse) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *InvokeResponse) GetOutputChunk() []byte {
@@ -690,7 +882,7 @@ type InvokeResult struct {
 
 func (x *InvokeResult) Reset() {
 	*x = InvokeResult{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -702,7 +894,7 @@ func (x *InvokeResult) String() string {
 func (*InvokeResult) ProtoMessage() {}
 
 func (x *InvokeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -715,7 +907,7 @@ func (x *InvokeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvokeResult.ProtoReflect.Descriptor instead.
 func (*InvokeResult) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *InvokeResult) GetStatus() string {
@@ -769,7 +961,7 @@ type CancelRequest struct {
 
 func (x *CancelRequest) Reset() {
 	*x = CancelRequest{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -781,7 +973,7 @@ func (x *CancelRequest) String() string {
 func (*CancelRequest) ProtoMessage() {}
 
 func (x *CancelRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -794,7 +986,7 @@ func (x *CancelRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRequest.ProtoReflect.Descriptor instead.
 func (*CancelRequest) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *CancelRequest) GetCallId() string {
@@ -802,6 +994,112 @@ func (x *CancelRequest) GetCallId() string {
 		return x.CallId
 	}
 	return ""
+}
+
+type RecoverRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Capability    string                 `protobuf:"bytes,1,opt,name=capability,proto3" json:"capability,omitempty"`
+	Context       *InvocationContext     `protobuf:"bytes,2,opt,name=context,proto3" json:"context,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RecoverRequest) Reset() {
+	*x = RecoverRequest{}
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RecoverRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RecoverRequest) ProtoMessage() {}
+
+func (x *RecoverRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RecoverRequest.ProtoReflect.Descriptor instead.
+func (*RecoverRequest) Descriptor() ([]byte, []int) {
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *RecoverRequest) GetCapability() string {
+	if x != nil {
+		return x.Capability
+	}
+	return ""
+}
+
+func (x *RecoverRequest) GetContext() *InvocationContext {
+	if x != nil {
+		return x.Context
+	}
+	return nil
+}
+
+type RecoverResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// ok | refused | failed, with code and message as in InvokeResult.
+	Result *InvokeResult `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
+	// What recovery did, as canonical JSON.
+	Output        []byte `protobuf:"bytes,2,opt,name=output,proto3" json:"output,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RecoverResponse) Reset() {
+	*x = RecoverResponse{}
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RecoverResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RecoverResponse) ProtoMessage() {}
+
+func (x *RecoverResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RecoverResponse.ProtoReflect.Descriptor instead.
+func (*RecoverResponse) Descriptor() ([]byte, []int) {
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *RecoverResponse) GetResult() *InvokeResult {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+func (x *RecoverResponse) GetOutput() []byte {
+	if x != nil {
+		return x.Output
+	}
+	return nil
 }
 
 type CancelResponse struct {
@@ -814,7 +1112,7 @@ type CancelResponse struct {
 
 func (x *CancelResponse) Reset() {
 	*x = CancelResponse{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[10]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -826,7 +1124,7 @@ func (x *CancelResponse) String() string {
 func (*CancelResponse) ProtoMessage() {}
 
 func (x *CancelResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[10]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -839,7 +1137,7 @@ func (x *CancelResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelResponse.ProtoReflect.Descriptor instead.
 func (*CancelResponse) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *CancelResponse) GetState() string {
@@ -855,14 +1153,15 @@ const file_runx_plugin_v1_plugin_proto_rawDesc = "" +
 	"\n" +
 	"\x1brunx/plugin/v1/plugin.proto\x12\x0erunx.plugin.v1\"4\n" +
 	"\x0fDescribeRequest\x12!\n" +
-	"\frunx_version\x18\x01 \x01(\tR\vrunxVersion\"\xd6\x01\n" +
+	"\frunx_version\x18\x01 \x01(\tR\vrunxVersion\"\x8b\x02\n" +
 	"\x10DescribeResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x1f\n" +
 	"\vsdk_version\x18\x03 \x01(\tR\n" +
 	"sdkVersion\x12)\n" +
 	"\x10protocol_version\x18\x04 \x01(\rR\x0fprotocolVersion\x12H\n" +
-	"\fcapabilities\x18\x05 \x03(\v2$.runx.plugin.v1.CapabilityDefinitionR\fcapabilities\"\x9e\x02\n" +
+	"\fcapabilities\x18\x05 \x03(\v2$.runx.plugin.v1.CapabilityDefinitionR\fcapabilities\x123\n" +
+	"\badapters\x18\x06 \x03(\v2\x17.runx.plugin.v1.AdapterR\badapters\"\xc7\x03\n" +
 	"\x14CapabilityDefinition\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
 	"\asummary\x18\x02 \x01(\tR\asummary\x12!\n" +
@@ -874,7 +1173,23 @@ const file_runx_plugin_v1_plugin_proto_rawDesc = "" +
 	"\n" +
 	"idempotent\x18\b \x01(\bR\n" +
 	"idempotent\x12(\n" +
-	"\x04cost\x18\t \x01(\v2\x14.runx.plugin.v1.CostR\x04cost\"\x90\x01\n" +
+	"\x04cost\x18\t \x01(\v2\x14.runx.plugin.v1.CostR\x04cost\x12:\n" +
+	"\vpath_inputs\x18\n" +
+	" \x03(\v2\x19.runx.plugin.v1.PathInputR\n" +
+	"pathInputs\x12\x1a\n" +
+	"\bpreviews\x18\v \x01(\bR\bpreviews\x12\x1a\n" +
+	"\brecovers\x18\f \x01(\bR\brecovers\x12\x14\n" +
+	"\x05roles\x18\r \x03(\tR\x05roles\x12\x1d\n" +
+	"\n" +
+	"argv_input\x18\x0e \x01(\tR\targvInput\"9\n" +
+	"\tPathInput\x12\x18\n" +
+	"\apointer\x18\x01 \x01(\tR\apointer\x12\x12\n" +
+	"\x04role\x18\x02 \x01(\tR\x04role\"|\n" +
+	"\aAdapter\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
+	"\asummary\x18\x02 \x01(\tR\asummary\x12%\n" +
+	"\x0ebinding_schema\x18\x03 \x01(\fR\rbindingSchema\x12 \n" +
+	"\vcredentials\x18\x04 \x03(\tR\vcredentials\"\x90\x01\n" +
 	"\x04Cost\x12\"\n" +
 	"\rhas_usd_micro\x18\x01 \x01(\bR\vhasUsdMicro\x12\x1b\n" +
 	"\tusd_micro\x18\x02 \x01(\x03R\busdMicro\x12\x10\n" +
@@ -925,14 +1240,24 @@ const file_runx_plugin_v1_plugin_proto_rawDesc = "" +
 	"\voutput_size\x18\x06 \x01(\x03R\n" +
 	"outputSize\"(\n" +
 	"\rCancelRequest\x12\x17\n" +
-	"\acall_id\x18\x01 \x01(\tR\x06callId\"&\n" +
+	"\acall_id\x18\x01 \x01(\tR\x06callId\"m\n" +
+	"\x0eRecoverRequest\x12\x1e\n" +
+	"\n" +
+	"capability\x18\x01 \x01(\tR\n" +
+	"capability\x12;\n" +
+	"\acontext\x18\x02 \x01(\v2!.runx.plugin.v1.InvocationContextR\acontext\"_\n" +
+	"\x0fRecoverResponse\x124\n" +
+	"\x06result\x18\x01 \x01(\v2\x1c.runx.plugin.v1.InvokeResultR\x06result\x12\x16\n" +
+	"\x06output\x18\x02 \x01(\fR\x06output\"&\n" +
 	"\x0eCancelResponse\x12\x14\n" +
-	"\x05state\x18\x01 \x01(\tR\x05state2\xf1\x01\n" +
+	"\x05state\x18\x01 \x01(\tR\x05state2\x8b\x03\n" +
 	"\n" +
 	"Capability\x12M\n" +
 	"\bDescribe\x12\x1f.runx.plugin.v1.DescribeRequest\x1a .runx.plugin.v1.DescribeResponse\x12K\n" +
 	"\x06Invoke\x12\x1d.runx.plugin.v1.InvokeRequest\x1a\x1e.runx.plugin.v1.InvokeResponse(\x010\x01\x12G\n" +
-	"\x06Cancel\x12\x1d.runx.plugin.v1.CancelRequest\x1a\x1e.runx.plugin.v1.CancelResponseB+Z)github.com/runxhq/runx/sdk/proto/pluginv1b\x06proto3"
+	"\x06Cancel\x12\x1d.runx.plugin.v1.CancelRequest\x1a\x1e.runx.plugin.v1.CancelResponse\x12L\n" +
+	"\aPreview\x12\x1d.runx.plugin.v1.InvokeRequest\x1a\x1e.runx.plugin.v1.InvokeResponse(\x010\x01\x12J\n" +
+	"\aRecover\x12\x1e.runx.plugin.v1.RecoverRequest\x1a\x1f.runx.plugin.v1.RecoverResponseB+Z)github.com/runxhq/runx/sdk/proto/pluginv1b\x06proto3"
 
 var (
 	file_runx_plugin_v1_plugin_proto_rawDescOnce sync.Once
@@ -946,39 +1271,51 @@ func file_runx_plugin_v1_plugin_proto_rawDescGZIP() []byte {
 	return file_runx_plugin_v1_plugin_proto_rawDescData
 }
 
-var file_runx_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_runx_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_runx_plugin_v1_plugin_proto_goTypes = []any{
 	(*DescribeRequest)(nil),      // 0: runx.plugin.v1.DescribeRequest
 	(*DescribeResponse)(nil),     // 1: runx.plugin.v1.DescribeResponse
 	(*CapabilityDefinition)(nil), // 2: runx.plugin.v1.CapabilityDefinition
-	(*Cost)(nil),                 // 3: runx.plugin.v1.Cost
-	(*InvokeRequest)(nil),        // 4: runx.plugin.v1.InvokeRequest
-	(*InvokeStart)(nil),          // 5: runx.plugin.v1.InvokeStart
-	(*InvocationContext)(nil),    // 6: runx.plugin.v1.InvocationContext
-	(*InvokeResponse)(nil),       // 7: runx.plugin.v1.InvokeResponse
-	(*InvokeResult)(nil),         // 8: runx.plugin.v1.InvokeResult
-	(*CancelRequest)(nil),        // 9: runx.plugin.v1.CancelRequest
-	(*CancelResponse)(nil),       // 10: runx.plugin.v1.CancelResponse
-	nil,                          // 11: runx.plugin.v1.InvocationContext.CredentialsEntry
+	(*PathInput)(nil),            // 3: runx.plugin.v1.PathInput
+	(*Adapter)(nil),              // 4: runx.plugin.v1.Adapter
+	(*Cost)(nil),                 // 5: runx.plugin.v1.Cost
+	(*InvokeRequest)(nil),        // 6: runx.plugin.v1.InvokeRequest
+	(*InvokeStart)(nil),          // 7: runx.plugin.v1.InvokeStart
+	(*InvocationContext)(nil),    // 8: runx.plugin.v1.InvocationContext
+	(*InvokeResponse)(nil),       // 9: runx.plugin.v1.InvokeResponse
+	(*InvokeResult)(nil),         // 10: runx.plugin.v1.InvokeResult
+	(*CancelRequest)(nil),        // 11: runx.plugin.v1.CancelRequest
+	(*RecoverRequest)(nil),       // 12: runx.plugin.v1.RecoverRequest
+	(*RecoverResponse)(nil),      // 13: runx.plugin.v1.RecoverResponse
+	(*CancelResponse)(nil),       // 14: runx.plugin.v1.CancelResponse
+	nil,                          // 15: runx.plugin.v1.InvocationContext.CredentialsEntry
 }
 var file_runx_plugin_v1_plugin_proto_depIdxs = []int32{
 	2,  // 0: runx.plugin.v1.DescribeResponse.capabilities:type_name -> runx.plugin.v1.CapabilityDefinition
-	3,  // 1: runx.plugin.v1.CapabilityDefinition.cost:type_name -> runx.plugin.v1.Cost
-	5,  // 2: runx.plugin.v1.InvokeRequest.start:type_name -> runx.plugin.v1.InvokeStart
-	6,  // 3: runx.plugin.v1.InvokeStart.context:type_name -> runx.plugin.v1.InvocationContext
-	11, // 4: runx.plugin.v1.InvocationContext.credentials:type_name -> runx.plugin.v1.InvocationContext.CredentialsEntry
-	8,  // 5: runx.plugin.v1.InvokeResponse.result:type_name -> runx.plugin.v1.InvokeResult
-	0,  // 6: runx.plugin.v1.Capability.Describe:input_type -> runx.plugin.v1.DescribeRequest
-	4,  // 7: runx.plugin.v1.Capability.Invoke:input_type -> runx.plugin.v1.InvokeRequest
-	9,  // 8: runx.plugin.v1.Capability.Cancel:input_type -> runx.plugin.v1.CancelRequest
-	1,  // 9: runx.plugin.v1.Capability.Describe:output_type -> runx.plugin.v1.DescribeResponse
-	7,  // 10: runx.plugin.v1.Capability.Invoke:output_type -> runx.plugin.v1.InvokeResponse
-	10, // 11: runx.plugin.v1.Capability.Cancel:output_type -> runx.plugin.v1.CancelResponse
-	9,  // [9:12] is the sub-list for method output_type
-	6,  // [6:9] is the sub-list for method input_type
-	6,  // [6:6] is the sub-list for extension type_name
-	6,  // [6:6] is the sub-list for extension extendee
-	0,  // [0:6] is the sub-list for field type_name
+	4,  // 1: runx.plugin.v1.DescribeResponse.adapters:type_name -> runx.plugin.v1.Adapter
+	5,  // 2: runx.plugin.v1.CapabilityDefinition.cost:type_name -> runx.plugin.v1.Cost
+	3,  // 3: runx.plugin.v1.CapabilityDefinition.path_inputs:type_name -> runx.plugin.v1.PathInput
+	7,  // 4: runx.plugin.v1.InvokeRequest.start:type_name -> runx.plugin.v1.InvokeStart
+	8,  // 5: runx.plugin.v1.InvokeStart.context:type_name -> runx.plugin.v1.InvocationContext
+	15, // 6: runx.plugin.v1.InvocationContext.credentials:type_name -> runx.plugin.v1.InvocationContext.CredentialsEntry
+	10, // 7: runx.plugin.v1.InvokeResponse.result:type_name -> runx.plugin.v1.InvokeResult
+	8,  // 8: runx.plugin.v1.RecoverRequest.context:type_name -> runx.plugin.v1.InvocationContext
+	10, // 9: runx.plugin.v1.RecoverResponse.result:type_name -> runx.plugin.v1.InvokeResult
+	0,  // 10: runx.plugin.v1.Capability.Describe:input_type -> runx.plugin.v1.DescribeRequest
+	6,  // 11: runx.plugin.v1.Capability.Invoke:input_type -> runx.plugin.v1.InvokeRequest
+	11, // 12: runx.plugin.v1.Capability.Cancel:input_type -> runx.plugin.v1.CancelRequest
+	6,  // 13: runx.plugin.v1.Capability.Preview:input_type -> runx.plugin.v1.InvokeRequest
+	12, // 14: runx.plugin.v1.Capability.Recover:input_type -> runx.plugin.v1.RecoverRequest
+	1,  // 15: runx.plugin.v1.Capability.Describe:output_type -> runx.plugin.v1.DescribeResponse
+	9,  // 16: runx.plugin.v1.Capability.Invoke:output_type -> runx.plugin.v1.InvokeResponse
+	14, // 17: runx.plugin.v1.Capability.Cancel:output_type -> runx.plugin.v1.CancelResponse
+	9,  // 18: runx.plugin.v1.Capability.Preview:output_type -> runx.plugin.v1.InvokeResponse
+	13, // 19: runx.plugin.v1.Capability.Recover:output_type -> runx.plugin.v1.RecoverResponse
+	15, // [15:20] is the sub-list for method output_type
+	10, // [10:15] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_runx_plugin_v1_plugin_proto_init() }
@@ -992,7 +1329,7 @@ func file_runx_plugin_v1_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runx_plugin_v1_plugin_proto_rawDesc), len(file_runx_plugin_v1_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   12,
+			NumMessages:   16,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

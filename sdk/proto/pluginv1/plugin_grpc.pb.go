@@ -32,6 +32,8 @@ const (
 	Capability_Describe_FullMethodName = "/runx.plugin.v1.Capability/Describe"
 	Capability_Invoke_FullMethodName   = "/runx.plugin.v1.Capability/Invoke"
 	Capability_Cancel_FullMethodName   = "/runx.plugin.v1.Capability/Cancel"
+	Capability_Preview_FullMethodName  = "/runx.plugin.v1.Capability/Preview"
+	Capability_Recover_FullMethodName  = "/runx.plugin.v1.Capability/Recover"
 )
 
 // CapabilityClient is the client API for Capability service.
@@ -49,6 +51,19 @@ type CapabilityClient interface {
 	// Cancel cancels one in-flight call by its call id. A read stops; an effect
 	// in flight runs to its end and reports what actually happened.
 	Cancel(ctx context.Context, in *CancelRequest, opts ...grpc.CallOption) (*CancelResponse, error)
+	// Preview answers, changing nothing, exactly what one call would change:
+	// the change set with complete diffs and the digests each target holds
+	// and would hold, for an approval gate. It streams like Invoke (the same
+	// frames: start, input chunks, input_end; output chunks, then result),
+	// and its output is a runx.change_set.v1 document. Optional: the kernel
+	// calls it only for a capability whose definition sets `previews`; a
+	// plugin that does not implement it answers UNIMPLEMENTED.
+	Preview(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[InvokeRequest, InvokeResponse], error)
+	// Recover settles, whole, any change a crash left begun under one run for
+	// one capability (rolled back, or landed where its journal proves it
+	// complete), before the run's next driver does anything else. Optional:
+	// called only for a capability whose definition sets `recovers`.
+	Recover(ctx context.Context, in *RecoverRequest, opts ...grpc.CallOption) (*RecoverResponse, error)
 }
 
 type capabilityClient struct {
@@ -92,6 +107,29 @@ func (c *capabilityClient) Cancel(ctx context.Context, in *CancelRequest, opts .
 	return out, nil
 }
 
+func (c *capabilityClient) Preview(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[InvokeRequest, InvokeResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &Capability_ServiceDesc.Streams[1], Capability_Preview_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[InvokeRequest, InvokeResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Capability_PreviewClient = grpc.BidiStreamingClient[InvokeRequest, InvokeResponse]
+
+func (c *capabilityClient) Recover(ctx context.Context, in *RecoverRequest, opts ...grpc.CallOption) (*RecoverResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RecoverResponse)
+	err := c.cc.Invoke(ctx, Capability_Recover_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // CapabilityServer is the server API for Capability service.
 // All implementations must embed UnimplementedCapabilityServer
 // for forward compatibility.
@@ -107,6 +145,19 @@ type CapabilityServer interface {
 	// Cancel cancels one in-flight call by its call id. A read stops; an effect
 	// in flight runs to its end and reports what actually happened.
 	Cancel(context.Context, *CancelRequest) (*CancelResponse, error)
+	// Preview answers, changing nothing, exactly what one call would change:
+	// the change set with complete diffs and the digests each target holds
+	// and would hold, for an approval gate. It streams like Invoke (the same
+	// frames: start, input chunks, input_end; output chunks, then result),
+	// and its output is a runx.change_set.v1 document. Optional: the kernel
+	// calls it only for a capability whose definition sets `previews`; a
+	// plugin that does not implement it answers UNIMPLEMENTED.
+	Preview(grpc.BidiStreamingServer[InvokeRequest, InvokeResponse]) error
+	// Recover settles, whole, any change a crash left begun under one run for
+	// one capability (rolled back, or landed where its journal proves it
+	// complete), before the run's next driver does anything else. Optional:
+	// called only for a capability whose definition sets `recovers`.
+	Recover(context.Context, *RecoverRequest) (*RecoverResponse, error)
 	mustEmbedUnimplementedCapabilityServer()
 }
 
@@ -125,6 +176,12 @@ func (UnimplementedCapabilityServer) Invoke(grpc.BidiStreamingServer[InvokeReque
 }
 func (UnimplementedCapabilityServer) Cancel(context.Context, *CancelRequest) (*CancelResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Cancel not implemented")
+}
+func (UnimplementedCapabilityServer) Preview(grpc.BidiStreamingServer[InvokeRequest, InvokeResponse]) error {
+	return status.Error(codes.Unimplemented, "method Preview not implemented")
+}
+func (UnimplementedCapabilityServer) Recover(context.Context, *RecoverRequest) (*RecoverResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Recover not implemented")
 }
 func (UnimplementedCapabilityServer) mustEmbedUnimplementedCapabilityServer() {}
 func (UnimplementedCapabilityServer) testEmbeddedByValue()                    {}
@@ -190,6 +247,31 @@ func _Capability_Cancel_Handler(srv interface{}, ctx context.Context, dec func(i
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Capability_Preview_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(CapabilityServer).Preview(&grpc.GenericServerStream[InvokeRequest, InvokeResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Capability_PreviewServer = grpc.BidiStreamingServer[InvokeRequest, InvokeResponse]
+
+func _Capability_Recover_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RecoverRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CapabilityServer).Recover(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Capability_Recover_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CapabilityServer).Recover(ctx, req.(*RecoverRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Capability_ServiceDesc is the grpc.ServiceDesc for Capability service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -205,11 +287,21 @@ var Capability_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "Cancel",
 			Handler:    _Capability_Cancel_Handler,
 		},
+		{
+			MethodName: "Recover",
+			Handler:    _Capability_Recover_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
 			StreamName:    "Invoke",
 			Handler:       _Capability_Invoke_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
+		},
+		{
+			StreamName:    "Preview",
+			Handler:       _Capability_Preview_Handler,
 			ServerStreams: true,
 			ClientStreams: true,
 		},
