@@ -39,6 +39,12 @@ type InspectedStep struct {
 	Change     authority.Change    `json:"change"`
 	Floor      *authority.Decision `json:"floor,omitempty"`
 	Waits      string              `json:"waits,omitempty"`
+	// Approval is an operation's own approval: the step asks one human
+	// decision before dispatch under every authority.
+	Approval *OwnApproval `json:"approval,omitempty"`
+	// Calls are what a script step lists: they count in the effects: none
+	// start check as the step's own.
+	Calls    *pkg.Calls      `json:"calls,omitempty"`
 	Children   []InspectedStep     `json:"children,omitempty"`
 }
 
@@ -99,6 +105,13 @@ func (rc *runCtx) inspect(ctx context.Context, prefix string, depth int) []Inspe
 			is.Waits = contract.StatusNeedsAgent
 		case pkg.KindAsk:
 			is.Waits = contract.StatusNeedsApproval
+		case pkg.KindScript:
+			is.Calls = s.Script.Calls
+		case pkg.KindOperation:
+			if a := s.Operation.Approval; a != nil {
+				is.Approval = &OwnApproval{Gate: GateOperation, Reason: a.Reason, Type: a.Type}
+				is.Waits = contract.StatusNeedsApproval
+			}
 		case pkg.KindSkill:
 			if depth < 8 && rc.e.Resolver != nil {
 				if cp, method, err := rc.e.Resolver.Resolve(rc.pkg.Dir, s.Skill); err == nil {
@@ -117,4 +130,11 @@ func (rc *runCtx) inspect(ctx context.Context, prefix string, depth int) []Inspe
 		steps = append(steps, is)
 	}
 	return steps
+}
+
+// OwnApproval is an operation step's own approval as inspection shows it.
+type OwnApproval struct {
+	Gate   string `json:"gate"`
+	Reason string `json:"reason"`
+	Type   string `json:"type,omitempty"`
 }

@@ -86,6 +86,9 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	if r := rc.floor(ctx, step, local, inputs, extra); r != nil {
 		return *r
 	}
+	if r := rc.ownApproval(ctx, step, local, inputs, extra); r != nil {
+		return *r
+	}
 	body := rc.stepBody(step, local)
 	if len(extra) > 0 {
 		body.Extra = extra

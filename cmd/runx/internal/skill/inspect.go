@@ -79,6 +79,9 @@ func printSteps(io *cli.IO, steps []run.InspectedStep, indent string) {
 		if s.Waits != "" {
 			decision = "waits " + s.Waits
 		}
+		if s.Approval != nil {
+			decision = fmt.Sprintf("%s; carries its own approval (%s)", decision, s.Approval.Reason)
+		}
 		fmt.Fprintf(io.Out, "%s%-16s %-8s %s\n", indent, s.Address, s.Kind, decision)
 		printSteps(io, s.Children, indent+"  ")
 	}
