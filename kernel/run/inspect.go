@@ -45,7 +45,7 @@ type InspectedStep struct {
 	// Calls are what a script step lists: they count in the effects: none
 	// start check as the step's own.
 	Calls    *pkg.Calls      `json:"calls,omitempty"`
-	Children   []InspectedStep     `json:"children,omitempty"`
+	Children []InspectedStep `json:"children,omitempty"`
 }
 
 // Inspect resolves a skill's method and decides, step by step, what the
