@@ -106,7 +106,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 	if err := json.Unmarshal(env.Result, &output); err != nil {
 		return stepRun{err: err}
 	}
-	if err := checkOutputs(step.ID, step.Outputs, output); err != nil {
+	if output, err = checkOutputs(step.ID, step.Outputs, output); err != nil {
 		return rc.settle(ctx, step, local, body, contract.StepFailed, nil, contract.BodyOf(err), []receipt.ChildRef{ref})
 	}
 	return rc.settle(ctx, step, local, body, contract.StepSuccess, output, nil, []receipt.ChildRef{ref})

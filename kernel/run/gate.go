@@ -95,7 +95,7 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 		if err := json.Unmarshal(d.Value, &output); err != nil {
 			return refusedAnswer(wait, req.Address, "answer_invalid", "the answer's value is not JSON")
 		}
-		if err := checkOutputs(step.ID, step.Outputs, output); err != nil {
+		if output, err = checkOutputs(step.ID, step.Outputs, output); err != nil {
 			return refusedAnswer(wait, req.Address, contract.CodeOf(err), err.Error())
 		}
 	case contract.RequestApproval:

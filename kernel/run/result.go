@@ -19,6 +19,48 @@ var runnableKinds = map[pkg.StepKind]bool{
 // kind this runx executes, every guard compiles, every result producer
 // declares its outputs, and no two unguarded producers emit the same key.
 func (e *Engine) prepare(p *pkg.Package, m *pkg.Method) error {
+	return e.prepareClosure(p, m, map[string]bool{}, 0)
+}
+
+// prepareClosure prepares a method and, before any step runs, every method
+// its skill steps name, so a child's key collision or unsupported field is
+// refused before the parent's first effect rather than after it.
+func (e *Engine) prepareClosure(p *pkg.Package, m *pkg.Method, seen map[string]bool, depth int) error {
+	key := p.Dir + "#" + m.Name
+	if seen[key] || depth > TreeMaxDepth {
+		return nil
+	}
+	seen[key] = true
+	if err := e.prepareMethod(p, m); err != nil {
+		if depth == 0 {
+			return err
+		}
+		return contract.Errorf(contract.CodeOf(err), "child skill %s#%s: %s", p.Name, m.Name, err.Error())
+	}
+	if e.Resolver == nil {
+		return nil
+	}
+	for _, s := range m.Steps {
+		if s.Kind != pkg.KindSkill {
+			continue
+		}
+		cp, methodName, err := e.Resolver.Resolve(p.Dir, s.Skill)
+		if err != nil {
+			continue // refused with its own code when the step runs
+		}
+		cm, err := cp.SelectMethod(methodName)
+		if err != nil {
+			continue
+		}
+		if err := e.prepareClosure(cp, cm, seen, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prepareMethod checks one method's own steps.
+func (e *Engine) prepareMethod(p *pkg.Package, m *pkg.Method) error {
 	for _, s := range m.Steps {
 		if !runnableKinds[s.Kind] {
 			return contract.Errorf("step_kind_unsupported", "step %s is a %s step, which this runx (%s) does not run yet; no step was started", s.ID, s.Kind, e.RunxVersion)
@@ -117,28 +159,33 @@ func selectResult(m *pkg.Method, outputs map[string]any, status map[string]strin
 	return narrowed, nil
 }
 
-// checkOutputs holds a step's output to its declared contract.
-func checkOutputs(stepID string, declared map[string]*pkg.OutputSpec, out any) error {
+// checkOutputs holds a step's output to its declared contract and returns
+// what the step hands on: only the declared fields. A field the step did not
+// declare is dropped here, so it never reaches a later step, a result or a
+// key-collision check it was never part of.
+func checkOutputs(stepID string, declared map[string]*pkg.OutputSpec, out any) (any, error) {
 	if len(declared) == 0 {
-		return nil
+		return out, nil
 	}
 	obj, ok := out.(map[string]any)
 	if !ok {
-		return contract.Errorf("step_output_invalid", "step %s declares outputs but produced %s", stepID, describe(out))
+		return nil, contract.Errorf("step_output_invalid", "step %s declares outputs but produced %s", stepID, describe(out))
 	}
+	bound := make(map[string]any, len(declared))
 	for name, spec := range declared {
 		v, present := obj[name]
 		if !present {
 			if spec.Optional {
 				continue
 			}
-			return contract.Errorf("step_output_missing", "step %s did not produce its declared output %s", stepID, name)
+			return nil, contract.Errorf("step_output_missing", "step %s did not produce its declared output %s", stepID, name)
 		}
 		if !typeMatches(spec.Type, v) {
-			return contract.Errorf("step_output_invalid", "step %s output %s is %s, not %s", stepID, name, describe(v), spec.Type)
+			return nil, contract.Errorf("step_output_invalid", "step %s output %s is %s, not %s", stepID, name, describe(v), spec.Type)
 		}
+		bound[name] = v
 	}
-	return nil
+	return bound, nil
 }
 
 func typeMatches(t string, v any) bool {

@@ -76,7 +76,8 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 			var output any
 			if failure == nil {
 				_ = json.Unmarshal(ans.Output, &output)
-				if err := checkOutputs(step.ID, step.Outputs, output); err != nil {
+				var err error
+				if output, err = checkOutputs(step.ID, step.Outputs, output); err != nil {
 					failure, status = contract.BodyOf(err), contract.StepFailed
 				}
 			}

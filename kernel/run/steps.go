@@ -100,7 +100,8 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		output = map[string]any{step.ResultAs: output}
 	}
 	if failure == nil {
-		if err := checkOutputs(step.ID, step.Outputs, output); err != nil {
+		var err error
+		if output, err = checkOutputs(step.ID, step.Outputs, output); err != nil {
 			failure, status = contract.BodyOf(err), contract.StepFailed
 		}
 	}
