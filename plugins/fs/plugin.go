@@ -76,27 +76,47 @@ func (*Plugin) Info() plugin.Info {
 			Effect: plugin.EffectRead, Approval: plugin.ApprovalNone, Idempotent: true,
 		}
 	}
-	write := func(d plugin.Definition) plugin.Definition {
+	reads := func(d plugin.Definition, pointers ...string) plugin.Definition {
+		for _, p := range pointers {
+			d.PathInputs = append(d.PathInputs, plugin.PathInput{Pointer: p, Role: plugin.PathRead})
+		}
+		return d
+	}
+	// A change tool writes the paths it names (a bundle entry may also
+	// delete its path), previews its change set and recovers what a crash
+	// left begun.
+	change := func(d plugin.Definition, pointer string, roles ...string) plugin.Definition {
 		d.Effect = plugin.EffectWrite
+		for _, r := range append([]string{plugin.PathWrite}, roles...) {
+			d.PathInputs = append(d.PathInputs, plugin.PathInput{Pointer: pointer, Role: r})
+		}
+		d.Previews, d.Recovers = true, true
 		return d
 	}
 	return plugin.Info{Name: Name, Version: Version, Capabilities: []plugin.Definition{
-		def(CapabilityRead, "Read one UTF-8 text file inside the reach, whole and bounded (1 MiB by default, at most 4 MiB), with its content_digest.",
-			readRequestSchema, readResponseSchema),
-		def(CapabilityList, "List a directory, optionally recursively, with ignore files honoured as Git honours them; .git, .runx, nested worktrees and secrets are not shown.",
-			listRequestSchema, listResponseSchema),
-		def(CapabilitySearch, "Search files for a literal (or RE2 regex) beneath a directory, or in the one file named, with ignore files honoured as Git honours them and secrets never searched.",
-			searchRequestSchema, searchResponseSchema),
-		write(def(CapabilityWrite, "Write one file whole: expected_digest names the content it replaces (from fs.read's content_digest), or create: true (or no digest) makes a file that must not exist. Journaled, checked again immediately before an atomic rename.",
-			writeRequestSchema, writeResponseSchema)),
-		write(def(CapabilityEdit, "Replace exact text in one file, edits applied in order: each old occurs once, or at least once with replace_all. Bound to the content it read; journaled, checked again immediately before an atomic rename.",
-			editRequestSchema, editResponseSchema)),
-		write(def(CapabilityApplyBundle, "Write, create and delete several files whole or not at all: every existing file named by its expected_digest, journaled before the first rename and rolled back by fs.recover if interrupted.",
-			bundleRequestSchema, bundleResponseSchema)),
-		def(CapabilityPreview, "Show what fs.write, fs.edit or fs.apply_bundle would do, refusals included, changing nothing: per file the digests it replaces and becomes and the complete unified diff.",
-			previewRequestSchema, previewResponseSchema),
-		write(def(CapabilityRecover, "Roll back every change of a run a crash left begun, restoring prior bytes and removing what it created, so a bundle lands whole or not at all.",
-			recoverRequestSchema, recoverResponseSchema)),
+		reads(def(CapabilityRead, "Read one UTF-8 text file inside the reach, whole and bounded (1 MiB by default, at most 4 MiB), with its content_digest.",
+			readRequestSchema, readResponseSchema), "/path"),
+		reads(def(CapabilityList, "List a directory, optionally recursively, with ignore files honoured as Git honours them; .git, .runx, nested worktrees and secrets are not shown.",
+			listRequestSchema, listResponseSchema), "/path"),
+		reads(def(CapabilitySearch, "Search files for a literal (or RE2 regex) beneath a directory, or in the one file named, with ignore files honoured as Git honours them and secrets never searched.",
+			searchRequestSchema, searchResponseSchema), "/path"),
+		change(def(CapabilityWrite, "Write one file whole: expected_digest names the content it replaces (from fs.read's content_digest), or create: true (or no digest) makes a file that must not exist. Journaled, checked again immediately before an atomic rename.",
+			writeRequestSchema, writeResponseSchema), "/path"),
+		change(def(CapabilityEdit, "Replace exact text in one file, edits applied in order: each old occurs once, or at least once with replace_all. Bound to the content it read; journaled, checked again immediately before an atomic rename.",
+			editRequestSchema, editResponseSchema), "/path"),
+		change(def(CapabilityApplyBundle, "Write, create and delete several files whole or not at all: every existing file named by its expected_digest, journaled before the first rename and rolled back by recovery if interrupted.",
+			bundleRequestSchema, bundleResponseSchema), "/changes/*/path", plugin.PathDelete),
+		// Deprecated: fs.preview and fs.recover are the Preview and Recover
+		// RPCs' predecessors, kept only while the kernel still calls them by
+		// id; they go once it calls the RPCs.
+		reads(def(CapabilityPreview, "Deprecated (the Preview RPC replaces it): show what fs.write, fs.edit or fs.apply_bundle would do, refusals included, changing nothing.",
+			previewRequestSchema, previewResponseSchema), "/input/path", "/input/changes/*/path"),
+		func() plugin.Definition {
+			d := def(CapabilityRecover, "Deprecated (the Recover RPC replaces it): roll back every change of a run a crash left begun.",
+				recoverRequestSchema, recoverResponseSchema)
+			d.Effect = plugin.EffectWrite
+			return d
+		}(),
 	}}
 }
 

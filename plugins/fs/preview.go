@@ -33,33 +33,19 @@ type PreviewFile struct {
 	Diff         string `json:"diff"`
 }
 
-// preview plans a change exactly as the change itself would, refusals
-// included, and changes nothing.
+// preview is the deprecated fs.preview capability: it plans a change
+// exactly as the change itself would, refusals included, and changes
+// nothing. It is kept until the kernel calls the Preview RPC instead (see
+// changeset.go), which answers the same plan as a runx.change_set.v1.
 func preview(scope *Scope, req *PreviewRequest) (*PreviewResponse, *plugin.Result) {
-	var cs *changeSet
-	var res *plugin.Result
-	switch req.Op {
-	case "write":
-		var in WriteRequest
-		if res := decodeInner(req, &in); res != nil {
-			return nil, res
-		}
-		cs, res = planWrite(scope, &in)
-	case "edit":
-		var in EditRequest
-		if res := decodeInner(req, &in); res != nil {
-			return nil, res
-		}
-		cs, res = planEdit(scope, &in)
-	case "apply_bundle":
-		var in BundleRequest
-		if res := decodeInner(req, &in); res != nil {
-			return nil, res
-		}
-		cs, res = planBundle(scope, &in)
-	default:
+	capability, known := previewOps[req.Op]
+	if !known {
 		return nil, plugin.Refused(CodeRequestInvalid, fmt.Sprintf("fs.preview op %q is none of write, edit, apply_bundle", req.Op))
 	}
+	if len(req.Input) == 0 {
+		return nil, plugin.Refused(CodeRequestInvalid, "fs.preview needs the input of the change it previews")
+	}
+	cs, res := planCall(scope, &plugin.Call{Capability: capability, Input: req.Input})
 	if res != nil {
 		return nil, res
 	}
@@ -74,12 +60,7 @@ func preview(scope *Scope, req *PreviewRequest) (*PreviewResponse, *plugin.Resul
 	return resp, nil
 }
 
-func decodeInner(req *PreviewRequest, into any) *plugin.Result {
-	if len(req.Input) == 0 {
-		return plugin.Refused(CodeRequestInvalid, "fs.preview needs the input of the change it previews")
-	}
-	return decode(&plugin.Call{Capability: "fs.preview " + req.Op, Input: req.Input}, into)
-}
+var previewOps = map[string]string{"write": CapabilityWrite, "edit": CapabilityEdit, "apply_bundle": CapabilityApplyBundle}
 
 // unifiedDiff is the whole diff of one file change, with a/ and b/ names as
 // git writes them and /dev/null for the side that does not exist. Content

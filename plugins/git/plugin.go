@@ -55,6 +55,9 @@ func (*Plugin) Info() plugin.Info {
 			ID: id, Summary: summary,
 			InputSchema: json.RawMessage(in), OutputSchema: json.RawMessage(out),
 			Effect: plugin.EffectRead, Approval: plugin.ApprovalNone, Idempotent: true,
+			// Each tool's path names a file or directory of the workspace
+			// the tool reads (and finds the repository from).
+			PathInputs: []plugin.PathInput{{Pointer: "/path", Role: plugin.PathRead}},
 		}
 	}
 	return plugin.Info{Name: Name, Version: Version, Capabilities: []plugin.Definition{

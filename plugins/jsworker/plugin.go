@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/runxhq/runx/plugins/jsworker/engine"
@@ -57,15 +58,20 @@ func (*Plugin) Info() plugin.Info {
 		Effect:       plugin.EffectNone,
 		Approval:     plugin.ApprovalNone,
 		Idempotent:   true,
+		// The kernel runs every `tool: {module: ...}` step through it.
+		Roles: []string{plugin.RoleModule},
 	}, scriptDefinition}}
 }
 
 // Invoke dispatches to the capability called.
 func (*Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
-	if call.Capability == ScriptCapability {
+	switch call.Capability {
+	case ScriptCapability:
 		return invokeScript(ctx, call)
+	case Capability:
+		return invokeModule(ctx, call)
 	}
-	return invokeModule(ctx, call)
+	return plugin.Refused("capability_not_found", fmt.Sprintf("plugin %s serves no capability %q", Name, call.Capability))
 }
 
 // invokeModule bundles (or reuses) the module and runs it once.

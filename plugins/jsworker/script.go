@@ -45,6 +45,8 @@ var scriptDefinition = plugin.Definition{
 	Effect:       plugin.EffectNone,
 	Approval:     plugin.ApprovalNone,
 	Idempotent:   true,
+	// The kernel runs every `script:` step through it.
+	Roles: []string{plugin.RoleScript},
 }
 
 // invokeScript bundles (or reuses) the script and runs it once over its

@@ -104,6 +104,10 @@ func (*Command) Info() plugin.Info {
 		OutputSchema: json.RawMessage(commandResponseSchema),
 		Effect:       plugin.EffectProcess,
 		Approval:     plugin.ApprovalNone,
+		// The gate shows the exact argv and standing approvals match it; the
+		// command runs in (and may read beneath) its cwd.
+		ArgvInput:  "/argv",
+		PathInputs: []plugin.PathInput{{Pointer: "/cwd", Role: plugin.PathRead}},
 	}}}
 }
 

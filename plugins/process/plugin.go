@@ -71,6 +71,9 @@ func (p *Plugin) Info() plugin.Info {
 		OutputSchema: json.RawMessage(responseSchema),
 		Effect:       plugin.EffectProcess,
 		Approval:     plugin.ApprovalNone,
+		// Its cwd is a host directory the kernel chose (the package's), not
+		// a workspace path a caller names, so it is no path input.
+		ArgvInput: "/argv",
 	}}}
 }
 

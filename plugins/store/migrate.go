@@ -41,6 +41,13 @@ func migrateDefinition() plugin.Definition {
 		Effect:   plugin.EffectWrite,
 		Scopes:   []string{"runx:data:migrate"},
 		Approval: plugin.ApprovalRequired,
+		// `runx data migrate` runs it; it rewrites the database and writes
+		// the backup, both named workspace-relative.
+		Roles: []string{plugin.RoleDataMigrate},
+		PathInputs: []plugin.PathInput{
+			{Pointer: "/database", Role: plugin.PathWrite},
+			{Pointer: "/backup", Role: plugin.PathWrite},
+		},
 		// Migrating a migrated store proves it current and changes nothing.
 		Idempotent:   true,
 		InputSchema:  json.RawMessage(`{"type":"object","required":["database","source"],"properties":{"database":{"type":"string"},"backup":{"type":"string"},"source":{"type":"string"}}}`),

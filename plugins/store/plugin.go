@@ -48,6 +48,8 @@ func New() *Plugin { return &Plugin{drivers: map[string]driver.Driver{}} }
 func (p *Plugin) Info() plugin.Info {
 	def := func(id, summary, effect string, scopes ...string) plugin.Definition {
 		return plugin.Definition{ID: id, Summary: summary, Effect: effect, Scopes: scopes, Approval: plugin.ApprovalNone, Idempotent: true,
+			// Each runs as an operation on a bound data source.
+			Roles:       []string{plugin.RoleDataOperation},
 			InputSchema: json.RawMessage(inputSchema), OutputSchema: json.RawMessage(`{"type":"object","properties":{"schema":{"const":"runx.data.operation_result.v1"}}}`)}
 	}
 	return plugin.Info{Name: Name, Version: Version, Capabilities: []plugin.Definition{
@@ -56,7 +58,7 @@ func (p *Plugin) Info() plugin.Info {
 		def(CapInspect, "Read one stream's head: its version, last event and projection digest.", plugin.EffectRead, "runx:data:read"),
 		def(CapList, "Page through one resource's stream heads with an opaque keyset cursor.", plugin.EffectRead, "runx:data:read"),
 		migrateDefinition(),
-	}}
+	}, Adapters: adapters()}
 }
 
 // binding is what the kernel resolved the step's source to.
@@ -187,7 +189,7 @@ func resourceFor(b *binding, name string) (driver.Resource, error) {
 // driverFor opens (once) the driver a binding names.
 func (p *Plugin) driverFor(ctx context.Context, b *binding, creds map[string]string) (driver.Driver, error) {
 	ds := b.DataSource
-	sum := sha256.Sum256([]byte(fmt.Sprint(ds.Adapter, "\x00", ds.DatabasePath, "\x00", ds.Endpoint, "\x00", ds.KeyPrefix, "\x00", creds["password"])))
+	sum := sha256.Sum256([]byte(fmt.Sprint(ds.Adapter, "\x00", ds.DatabasePath, "\x00", ds.Endpoint, "\x00", ds.KeyPrefix, "\x00", creds[CredentialPassword])))
 	key := hex.EncodeToString(sum[:])
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -203,12 +205,12 @@ func (p *Plugin) driverFor(ctx context.Context, b *binding, creds map[string]str
 	var d driver.Driver
 	var err error
 	switch ds.Adapter {
-	case "data.sqlite":
+	case AdapterSQLite:
 		d, err = sqlite.Open(ctx, sqlite.Config{Path: ds.DatabasePath, Now: now})
-	case "data.postgres":
-		d, err = postgres.Open(ctx, postgres.Config{URL: ds.Endpoint, Password: creds["password"], Now: now})
-	case "data.redis":
-		d, err = redis.Open(ctx, redis.Config{Endpoint: ds.Endpoint, Password: creds["password"], KeyPrefix: ds.KeyPrefix, Now: now})
+	case AdapterPostgres:
+		d, err = postgres.Open(ctx, postgres.Config{URL: ds.Endpoint, Password: creds[CredentialPassword], Now: now})
+	case AdapterRedis:
+		d, err = redis.Open(ctx, redis.Config{Endpoint: ds.Endpoint, Password: creds[CredentialPassword], KeyPrefix: ds.KeyPrefix, Now: now})
 	default:
 		return nil, driver.Errorf(driver.CodeSchemaRequired, "no store driver for adapter %q", ds.Adapter)
 	}

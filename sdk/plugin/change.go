@@ -38,8 +38,15 @@ type ChangeSet struct {
 	Changes []Change `json:"changes"`
 }
 
+// Ops of a Change.
+const (
+	ChangeCreate = "create"
+	ChangeModify = "modify"
+	ChangeDelete = "delete"
+)
+
 // Change is one target of a change set. Path is workspace-relative; Op is
-// create, modify or delete.
+// ChangeCreate, ChangeModify or ChangeDelete.
 type Change struct {
 	Path         string `json:"path"`
 	Op           string `json:"op"`
