@@ -17,7 +17,7 @@ func main() {
 	if len(os.Args) == 4 && os.Args[1] == "plugin" && os.Args[2] == "serve" {
 		os.Exit(int(servePlugin(os.Args[3])))
 	}
-	os.Exit(int(root.Main(os.Args[1:], cli.StdIO(), firstPartyNames(), skills.Core())))
+	os.Exit(int(root.Main(os.Args[1:], cli.StdIO(), firstPartyInfo(), skills.Core())))
 }
 
 func servePlugin(name string) cli.ExitCode {

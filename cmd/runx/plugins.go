@@ -1,8 +1,6 @@
 package main
 
 import (
-	"sort"
-
 	"github.com/runxhq/runx/plugins/fs"
 	"github.com/runxhq/runx/plugins/git"
 	"github.com/runxhq/runx/plugins/jsworker"
@@ -23,13 +21,15 @@ var firstParty = map[string]func() sdk.Plugin{
 	store.Name:          func() sdk.Plugin { return store.New() },
 }
 
-func firstPartyNames() []string {
-	names := make([]string, 0, len(firstParty))
-	for n := range firstParty {
-		names = append(names, n)
+// firstPartyInfo hands the kernel each compiled-in plugin's description,
+// computed only when the kernel first asks: learning what a first-party
+// plugin serves starts no process.
+func firstPartyInfo() map[string]func() sdk.Info {
+	infos := make(map[string]func() sdk.Info, len(firstParty))
+	for name, newPlugin := range firstParty {
+		infos[name] = func() sdk.Info { return newPlugin().Info() }
 	}
-	sort.Strings(names)
-	return names
+	return infos
 }
 
 func serve(p sdk.Plugin) { sdk.Serve(p) }

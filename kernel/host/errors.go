@@ -37,6 +37,9 @@ const (
 	CodePluginOutputTooLarge   = "plugin_output_too_large"
 	CodeCapabilityNotFound     = "capability_not_found"
 	CodeCallCancelled          = "call_cancelled"
+	CodePluginDescribeMismatch = "plugin_describe_mismatch"
+	CodeRoleUnserved           = "capability_role_unserved"
+	CodeAdapterNotFound        = "data_adapter_not_found"
 )
 
 // ErrorCode is the stable code.

@@ -21,6 +21,8 @@ func TestMain(m *testing.M) {
 			sdk.Serve(testcap{})
 		case "testv2":
 			sdk.Serve(testcap{}, sdk.WithProtocolVersion(2))
+		case "testold":
+			sdk.Serve(oldcap{})
 		}
 		os.Exit(0)
 	}
@@ -41,7 +43,16 @@ func (testcap) Info() sdk.Info {
 		def("testcap.crash", sdk.EffectNone),
 		def("testcap.panic", sdk.EffectNone),
 		def("testcap.refuse", sdk.EffectNone),
+		typed("testcap.typed"),
+		typed("testcap.badout"),
 	}}
+}
+
+// typed declares schemas: an object with a string message in, the same out.
+func typed(id string) sdk.Definition {
+	return sdk.Definition{ID: id, Summary: id, Effect: sdk.EffectNone, Approval: sdk.ApprovalNone, Roles: []string{sdk.RoleModule},
+		InputSchema:  json.RawMessage(`{"type":"object","required":["message"],"properties":{"message":{"type":"string"},"items":{"type":"array","items":{"type":"integer"}}}}`),
+		OutputSchema: json.RawMessage(`{"type":"object","required":["message"],"properties":{"message":{"type":"string"}}}`)}
 }
 
 func (testcap) Invoke(ctx context.Context, call *sdk.Call) *sdk.Result {
@@ -56,6 +67,10 @@ func (testcap) Invoke(ctx context.Context, call *sdk.Call) *sdk.Result {
 	case "testcap.hang":
 		<-ctx.Done()
 		return sdk.Failed("cancelled", "the call was cancelled")
+	case "testcap.typed":
+		return sdk.OK(call.Input, nil)
+	case "testcap.badout":
+		return sdk.OK([]byte(`{"message":7}`), nil)
 	case "testcap.crash":
 		os.Exit(3)
 	case "testcap.panic":

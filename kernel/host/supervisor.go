@@ -29,12 +29,17 @@ type Config struct {
 	Logger      hclog.Logger
 	// StartTimeout bounds a plugin's handshake.
 	StartTimeout time.Duration
+	// FirstParty describes, in process, each plugin compiled into the runx
+	// binary, by name: the catalog reads it instead of starting a process.
+	FirstParty map[string]func() sdk.Info
 }
 
 // Supervisor owns the plugin processes of one kernel process.
 type Supervisor struct {
 	cfg       Config
 	socketDir string
+
+	cat *catalog
 
 	mu      sync.Mutex
 	plugins map[string]*instance
@@ -49,6 +54,8 @@ type instance struct {
 	rpc    *sdk.Client
 	info   *sdk.Info
 	pid    int
+	// build names this plugin build for its compiled schemas.
+	build string
 }
 
 // PluginRef records which plugin answered a call, for receipts.
@@ -76,7 +83,13 @@ func NewSupervisor(cfg Config) (*Supervisor, error) {
 	if err := os.Chmod(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("secure plugin socket directory: %w", err)
 	}
-	return &Supervisor{cfg: cfg, socketDir: dir, plugins: map[string]*instance{}}, nil
+	if cfg.Discovery != nil && cfg.Discovery.FirstParty == nil && cfg.FirstParty != nil {
+		cfg.Discovery.FirstParty = map[string]bool{}
+		for name := range cfg.FirstParty {
+			cfg.Discovery.FirstParty[name] = true
+		}
+	}
+	return &Supervisor{cfg: cfg, socketDir: dir, plugins: map[string]*instance{}, cat: newCatalog(cfg.FirstParty)}, nil
 }
 
 // Close stops every plugin process in order and removes the socket directory.
@@ -162,7 +175,17 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 	if info.ProtocolVersion != sdk.ProtocolVersion {
 		return hostErr(CodeProtocolUnsupported, nil, "plugin %q %s speaks runx.plugin.v%d; this runx speaks v%d", name, info.Version, info.ProtocolVersion, sdk.ProtocolVersion)
 	}
-	inst.rpc, inst.info = rpc, info
+	if want, ok := s.cat.firstPartyInfo(name); ok && launch.FirstParty {
+		if err := checkDescribed(want, info); err != nil {
+			return err
+		}
+		info = want
+	} else if launch.SHA256 != nil {
+		if info, err = s.cat.remember(launch.SHA256, info); err != nil {
+			return err
+		}
+	}
+	inst.rpc, inst.info, inst.build = rpc, info, identity(launch, info)
 	if rc := client.ReattachConfig(); rc != nil {
 		inst.pid = rc.Pid
 	}
@@ -216,15 +239,21 @@ func (inst *instance) ref() PluginRef {
 }
 
 // Definition returns the description of one capability from its plugin.
+// A first-party plugin's comes from the catalog without starting it.
 func (s *Supervisor) Definition(ctx context.Context, capability string) (*sdk.Definition, PluginRef, error) {
-	info, ref, err := s.Describe(ctx, PluginFor(capability))
-	if err != nil {
-		return nil, ref, err
-	}
-	for i := range info.Capabilities {
-		if info.Capabilities[i].ID == capability {
-			return &info.Capabilities[i], ref, nil
+	name := PluginFor(capability)
+	var ref PluginRef
+	info, ok := s.cat.firstPartyInfo(name)
+	if ok {
+		ref = PluginRef{Name: info.Name, Version: info.Version, Protocol: info.ProtocolVersion, Pid: s.Pid(name)}
+	} else {
+		var err error
+		if info, ref, err = s.Describe(ctx, name); err != nil {
+			return nil, ref, err
 		}
+	}
+	if def := info.Find(capability); def != nil {
+		return def, ref, nil
 	}
 	return nil, ref, hostErr(CodeCapabilityNotFound, nil, "plugin %q serves no capability %q", ref.Name, capability)
 }
@@ -240,6 +269,13 @@ func (s *Supervisor) Invoke(ctx context.Context, call *sdk.Call, maxOutput int64
 		return nil, PluginRef{}, err
 	}
 	ref := inst.ref()
+	var schemas *capabilitySchemas
+	if def := inst.info.Find(call.Capability); def != nil {
+		schemas = s.cat.schemasFor(inst.build, def)
+		if refusal := schemas.checkInput(name, call); refusal != nil {
+			return refusal, ref, nil
+		}
+	}
 	res, err := inst.rpc.Invoke(ctx, call, maxOutput)
 	if err != nil {
 		s.discard(name, inst)
@@ -247,6 +283,9 @@ func (s *Supervisor) Invoke(ctx context.Context, call *sdk.Call, maxOutput int64
 	}
 	if res.DiscardWorker {
 		s.discard(name, inst)
+	}
+	if schemas != nil {
+		res = schemas.checkOutput(name, call, res)
 	}
 	return res, ref, nil
 }

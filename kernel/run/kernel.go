@@ -18,17 +18,20 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
 // Options locate a kernel's state and plugins. Zero fields take the
 // defaults of DESIGN.md §7 from Env.
 type Options struct {
-	Workspace   string // the workspace root (default: the current directory)
-	ProjectDir  string // .runx (RUNX_PROJECT_DIR)
-	HomeDir     string // the runx home (RUNX_HOME, default ~/.runx)
-	ReceiptDir  string // RUNX_RECEIPT_DIR / --receipt-dir
-	Self        string // the runx executable, re-executed for first-party plugins
-	FirstParty  []string
+	Workspace  string // the workspace root (default: the current directory)
+	ProjectDir string // .runx (RUNX_PROJECT_DIR)
+	HomeDir    string // the runx home (RUNX_HOME, default ~/.runx)
+	ReceiptDir string // RUNX_RECEIPT_DIR / --receipt-dir
+	Self       string // the runx executable, re-executed for first-party plugins
+	// FirstParty describes, in process, each plugin compiled into the runx
+	// binary (re-executed as "runx plugin serve <name>"), by name.
+	FirstParty  map[string]func() sdk.Info
 	RunxVersion string
 	Clock       func() time.Time
 	// Signer overrides the runx home's key (runx test signs with the fixture key).
@@ -141,7 +144,7 @@ func Open(o Options) (*Kernel, error) {
 		return nil, err
 	}
 	k := &Kernel{Options: o, Store: store, Journal: j}
-	sup, err := host.NewSupervisor(host.Config{Discovery: k.Discovery(), RunxVersion: o.RunxVersion, Logger: o.Logger})
+	sup, err := host.NewSupervisor(host.Config{Discovery: k.Discovery(), RunxVersion: o.RunxVersion, Logger: o.Logger, FirstParty: o.FirstParty})
 	if err != nil {
 		j.Close()
 		return nil, err
@@ -259,7 +262,7 @@ func NewRunID(now time.Time) string {
 // Discovery is how this kernel finds plugins.
 func (k *Kernel) Discovery() *host.Discovery {
 	first := map[string]bool{}
-	for _, n := range k.Options.FirstParty {
+	for n := range k.Options.FirstParty {
 		first[n] = true
 	}
 	return &host.Discovery{Self: k.Options.Self, FirstParty: first, ProjectDir: k.Options.ProjectDir, HomeDir: k.Options.HomeDir}

@@ -3,10 +3,12 @@ package cli
 import (
 	"io/fs"
 	"os"
+	"sort"
 	"sync"
 	"time"
 
 	"github.com/runxhq/runx/kernel/run"
+	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
 // Version is runx's release version.
@@ -16,13 +18,23 @@ const Version = "0.1.0"
 type Factory struct {
 	IO         *IO
 	ReceiptDir string
-	// FirstParty names the plugins compiled into this binary.
-	FirstParty []string
+	// FirstParty describes the plugins compiled into this binary, by name.
+	FirstParty map[string]func() sdk.Info
 	// CoreSkills are the runx/<name> skills compiled into this binary.
 	CoreSkills fs.FS
 
 	mu      sync.Mutex
 	kernels []*run.Kernel
+}
+
+// FirstPartyNames lists the compiled-in plugins, sorted.
+func (f *Factory) FirstPartyNames() []string {
+	names := make([]string, 0, len(f.FirstParty))
+	for n := range f.FirstParty {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // Options returns kernel options for this invocation.

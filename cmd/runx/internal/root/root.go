@@ -23,6 +23,7 @@ import (
 	"github.com/runxhq/runx/cmd/runx/internal/tool"
 	"github.com/runxhq/runx/cmd/runx/internal/verify"
 	"github.com/runxhq/runx/cmd/runx/internal/version"
+	sdk "github.com/runxhq/runx/sdk/plugin"
 	"github.com/spf13/cobra"
 )
 
@@ -49,7 +50,7 @@ func New(f *cli.Factory) *cobra.Command {
 
 // Main runs runx with args and returns its exit code. SIGTERM asks the run to
 // stop admitting steps (143); SIGINT or a second SIGTERM interrupts (130).
-func Main(args []string, io *cli.IO, firstParty []string, core fs.FS) cli.ExitCode {
+func Main(args []string, io *cli.IO, firstParty map[string]func() sdk.Info, core fs.FS) cli.ExitCode {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	f := &cli.Factory{IO: io, FirstParty: firstParty, CoreSkills: core}

@@ -24,7 +24,7 @@ func New(f *cli.Factory) *cobra.Command {
 				"plugin_protocol": sdk.ProtocolVersion,
 				"sdk_version":     sdk.Version,
 				"go_version":      runtime.Version(),
-				"first_party":     f.FirstParty,
+				"first_party":     f.FirstPartyNames(),
 			}
 			if asJSON {
 				return cli.PrintJSON(f.IO.Out, info)
