@@ -74,6 +74,8 @@ func (p *Plugin) Info() plugin.Info {
 		// Its cwd is a host directory the kernel chose (the package's), not
 		// a workspace path a caller names, so it is no path input.
 		ArgvInput: "/argv",
+		// The kernel runs every `tool: {command: ...}` step through it.
+		Roles: []string{plugin.RoleCommand},
 	}}}
 }
 

@@ -43,6 +43,9 @@ const (
 	RoleModule = "module"
 	// RoleScript runs a `script:` step's orchestration module.
 	RoleScript = "script"
+	// RoleCommand runs a `tool: {command: ...}` step's trusted host
+	// process: exact argv, cwd, the declared environment, stdin, a timeout.
+	RoleCommand = "command"
 	// RoleDataMigrate is `runx data migrate` for the adapters its plugin serves.
 	RoleDataMigrate = "data.migrate"
 	// RoleDataOperation is an operation on a bound data source: an

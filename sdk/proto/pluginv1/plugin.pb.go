@@ -189,7 +189,8 @@ type CapabilityDefinition struct {
 	Recovers bool `protobuf:"varint,12,opt,name=recovers,proto3" json:"recovers,omitempty"`
 	// Roles the kernel invokes this capability for, beyond steps that name
 	// it: "module" (a `tool: {module: ...}` step), "script" (a `script:`
-	// step), "data.migrate" (`runx data migrate`), "data.operation" (an
+	// step), "command" (a `tool: {command: ...}` step's host process),
+	// "data.migrate" (`runx data migrate`), "data.operation" (an
 	// operation on a bound data source). Empty for an ordinary capability.
 	Roles []string `protobuf:"bytes,13,rep,name=roles,proto3" json:"roles,omitempty"`
 	// A JSON pointer to the input that holds the exact argv the capability
