@@ -125,6 +125,7 @@ func (rc *runCtx) drive(ctx context.Context) *outcome {
 			out.state = driveStopped
 			return out
 		}
+		reportProgress(ctx, Progress{Event: ProgressStepStarted, RunID: rc.rec.RunID, Address: rc.address(step.ID)})
 		res := rc.runStep(ctx, step, sc)
 		if res.err != nil {
 			return internalFailure(res.err)
@@ -138,6 +139,7 @@ func (rc *runCtx) drive(ctx context.Context) *outcome {
 			return out
 		}
 		rc.appendSettled(step, res.settled, out)
+		reportProgress(ctx, Progress{Event: ProgressStepSealed, RunID: rc.rec.RunID, Address: rc.address(step.ID), Status: res.settled.status})
 		if res.settled.status != contract.StepSuccess && res.settled.status != contract.StepSkipped {
 			rc.fail(res.settled, out)
 			return out

@@ -9,6 +9,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
 )
 
 // request builds what a gate step asks, and binds it by digest to its run,
@@ -95,7 +96,11 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 		if err := json.Unmarshal(d.Value, &output); err != nil {
 			return refusedAnswer(wait, req.Address, "answer_invalid", "the answer's value is not JSON")
 		}
-		if output, err = checkOutputs(step.ID, step.Outputs, output); err != nil {
+		if reason, ok := turnFailure(step, output); ok {
+			// The act could not be done: the step fails with the turn's reason.
+			status, output = contract.StepFailed, nil
+			failure = &contract.ErrorBody{Code: CodeTurnFailed, Message: fmt.Sprintf("turn %s failed: %s", req.Address, reason)}
+		} else if output, err = checkOutputs(step.ID, step.Outputs, output); err != nil {
 			return refusedAnswer(wait, req.Address, contract.CodeOf(err), err.Error())
 		}
 	case contract.RequestApproval:
@@ -114,7 +119,12 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 		}
 		body.Extra = map[string]any{"decision": map[string]any{"lane": contract.LaneApprovals}}
 	}
-	s, rec, err := rc.seal(step, local, body, status, output, failure, nil)
+	var calls []receipt.ChildRef
+	if req.Kind == contract.RequestAgent {
+		// The turn's receipt names every call it made.
+		_, calls = rc.scriptRecord(local)
+	}
+	s, rec, err := rc.seal(step, local, body, status, output, failure, calls)
 	if err != nil {
 		return stepRun{err: err}
 	}

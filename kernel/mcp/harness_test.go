@@ -1,0 +1,110 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	kmcp "github.com/runxhq/runx/kernel/mcp"
+	"github.com/runxhq/runx/kernel/run"
+)
+
+// runxBin is the built runx binary: the kernel re-executes it to serve the
+// first-party plugins, as it does in production.
+var runxBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "runx-mcp-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	runxBin = filepath.Join(dir, "runx")
+	build := exec.Command("go", "build", "-o", runxBin, "../../cmd/runx")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build runx:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// firstParty are the plugins the built binary serves (cmd/runx/plugins.go).
+var firstParty = []string{"command", "fs", "git", "js", "process", "store"}
+
+func testdata(name string) string {
+	abs, _ := filepath.Abs(filepath.Join("testdata", name))
+	return abs
+}
+
+// openKernel opens a kernel over a fresh workspace.
+func openKernel(t testing.TB, workspace string) *run.Kernel {
+	t.Helper()
+	if workspace == "" {
+		workspace = t.TempDir()
+	}
+	k, err := run.Open(run.Options{Workspace: workspace, HomeDir: filepath.Join(workspace, ".home"), Self: runxBin, FirstParty: firstParty, RunxVersion: "0.1.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(k.Close)
+	return k
+}
+
+// connect serves opts over k and returns a go-sdk client session on it.
+func connect(t testing.TB, k *run.Kernel, opts kmcp.Options, copts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	srv, err := kmcp.New(k, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithCancel(context.Background())
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait(); cancel() })
+	return cs
+}
+
+// call calls a tool and returns its result and structured content.
+func call(t testing.TB, cs *mcp.ClientSession, name string, args any) (*mcp.CallToolResult, map[string]any) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var out map[string]any
+	raw, _ := json.Marshal(res.StructuredContent)
+	_ = json.Unmarshal(raw, &out)
+	return res, out
+}
+
+// errorCode is the code of an isError result.
+func errorCode(t testing.TB, res *mcp.CallToolResult, out map[string]any) string {
+	t.Helper()
+	if !res.IsError {
+		t.Fatalf("want an isError result, got %v", out)
+	}
+	if e, ok := out["error"].(map[string]any); ok {
+		return e["code"].(string)
+	}
+	if e, ok := out["error"].(map[string]any); ok {
+		return e["code"].(string)
+	}
+	return ""
+}
+
+func str(v any) string { s, _ := v.(string); return s }

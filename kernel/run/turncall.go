@@ -1,0 +1,300 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/pkg"
+)
+
+// TurnCallRequest is one call an agent makes inside an open turn (MCP's
+// turn_call): admitted against the turn's declared calls, under the run's
+// authority and floor, executed and recorded at <turn>/<n>.
+type TurnCallRequest struct {
+	RunID string
+	Turn  string
+	Tool  string
+	Input json.RawMessage
+	// CallID is the host's own id for the call, unique within the turn: a
+	// call made again with it returns the recorded call.
+	CallID string
+}
+
+// TurnCallResult is how a turn's call settled.
+type TurnCallResult struct {
+	TurnCallRecord
+	// Pinned says the call was not run again: its call_id named a call the
+	// run had recorded, which this is.
+	Pinned bool `json:"pinned,omitempty"`
+	// Waiting holds what the call waits on when the approval floor stops it.
+	Waiting []contract.Request `json:"waiting,omitempty"`
+}
+
+// turnClaims serialises the admission and claim of a run's turn calls in
+// this process, so calls made at once take distinct indexes in order and
+// then execute apart.
+type turnClaims struct {
+	mu   sync.Mutex
+	runs map[string]*runClaims
+}
+
+type runClaims struct {
+	next      int
+	inFlight  map[string]*inFlightCall // by call_id
+	executing int
+	idle      *sync.Cond
+}
+
+type inFlightCall struct {
+	tool, digest string
+	done         chan struct{}
+	result       *TurnCallResult
+	err          error
+}
+
+var claims = &turnClaims{runs: map[string]*runClaims{}}
+
+func (c *turnClaims) forRun(runID string) *runClaims {
+	r := c.runs[runID]
+	if r == nil {
+		r = &runClaims{next: -1, inFlight: map[string]*inFlightCall{}}
+		r.idle = sync.NewCond(&c.mu)
+		c.runs[runID] = r
+	}
+	return r
+}
+
+// WaitTurnCallsIdle blocks until no turn call of the run is executing in
+// this process: turn_status, turn_read, turn_list and turn_complete read
+// the run only once its calls have settled.
+func WaitTurnCallsIdle(ctx context.Context, runID string) {
+	claims.mu.Lock()
+	defer claims.mu.Unlock()
+	r := claims.forRun(runID)
+	for r.executing > 0 && ctx.Err() == nil {
+		r.idle.Wait()
+	}
+}
+
+// TurnCall admits and carries out one call of an open turn.
+func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallResult, error) {
+	t, err := k.Turn(ctx, req.RunID, req.Turn)
+	if err != nil {
+		return nil, err
+	}
+	if t.RunID != req.RunID {
+		return nil, contract.Errorf("turn_call_child_unsupported", "turn %s belongs to a child run; this runx makes calls only in the root run's turns", req.Turn)
+	}
+	input := bytes.TrimSpace(req.Input)
+	if len(input) == 0 {
+		input = []byte("{}")
+	}
+	var in map[string]any
+	if err := json.Unmarshal(input, &in); err != nil || in == nil {
+		return nil, contract.Errorf("call_input_invalid", "input must be a JSON object")
+	}
+	step, err := turnCallStep(t.Step, req.Tool)
+	if err != nil {
+		return nil, err
+	}
+	digest := mustDigestRaw(input)
+
+	claims.mu.Lock()
+	rc := claims.forRun(req.RunID)
+	if rec := pinnedCall(t.Calls, req.CallID); rec != nil {
+		claims.mu.Unlock()
+		if rec.Tool != req.Tool || rec.InputDigest != digest {
+			return nil, callIDConflict(req.CallID)
+		}
+		return &TurnCallResult{TurnCallRecord: *rec, Pinned: true}, nil
+	}
+	if f := rc.inFlight[req.CallID]; req.CallID != "" && f != nil {
+		claims.mu.Unlock()
+		if f.tool != req.Tool || f.digest != digest {
+			return nil, callIDConflict(req.CallID)
+		}
+		<-f.done
+		if f.err != nil {
+			return nil, f.err
+		}
+		pinned := *f.result
+		pinned.Pinned = true
+		return &pinned, nil
+	}
+	if rc.next < 0 {
+		rc.next = 0
+	}
+	for _, c := range t.Calls {
+		rc.next = max(rc.next, c.Index+1)
+	}
+	index := rc.next
+	rc.next++
+	rc.executing++
+	f := &inFlightCall{tool: req.Tool, digest: digest, done: make(chan struct{})}
+	if req.CallID != "" {
+		rc.inFlight[req.CallID] = f
+	}
+	claims.mu.Unlock()
+
+	f.result, f.err = k.carryOutTurnCall(ctx, t, step, index, in, digest, req)
+	claims.mu.Lock()
+	rc.executing--
+	delete(rc.inFlight, req.CallID)
+	rc.idle.Broadcast()
+	claims.mu.Unlock()
+	close(f.done)
+	return f.result, f.err
+}
+
+func callIDConflict(id string) error {
+	return contract.Errorf("call_id_conflict", "call_id %q names a call of this turn made with another tool or input; a call_id is one call", id)
+}
+
+func pinnedCall(calls []TurnCallRecord, id string) *TurnCallRecord {
+	if id == "" {
+		return nil
+	}
+	for i := range calls {
+		if calls[i].CallID == id {
+			return &calls[i]
+		}
+	}
+	return nil
+}
+
+// carryOutTurnCall runs the call as a unit of the turn's run at <turn>/<n>,
+// under the authority and floor of a step, and records it with its call_id.
+func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.Step, index int, in map[string]any, digest string, req TurnCallRequest) (*TurnCallResult, error) {
+	rec, err := k.Journal.GetRun(durable(ctx), t.RunID)
+	if err != nil {
+		return nil, err
+	}
+	if rec.State == journal.StateSealed {
+		return nil, contract.Errorf("run_sealed", "run %s sealed; its turns take no more calls", rec.RunID)
+	}
+	var inputs map[string]any
+	if err := json.Unmarshal(rec.Inputs, &inputs); err != nil {
+		return nil, err
+	}
+	rc := k.Engine.root(rec, t.Package, t.Method, inputs)
+	if rc.decisions, err = k.Journal.Decisions(durable(ctx), rec.RunID); err != nil {
+		return nil, err
+	}
+	if rc.recorded, err = k.Journal.Steps(durable(ctx), rec.RunID); err != nil {
+		return nil, err
+	}
+	address := t.Local + "/" + strconv.Itoa(index)
+	r := rc.unit(ctx, step, address, in, 2)
+	if r.err != nil {
+		return nil, r.err
+	}
+	out := &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: index, Address: t.Address + "/" + strconv.Itoa(index), CallID: req.CallID, Tool: req.Tool, InputDigest: digest}}
+	if r.settled == nil {
+		out.Status = "pending"
+		for _, w := range r.waiting {
+			out.Waiting = append(out.Waiting, w.Request)
+		}
+		return out, nil
+	}
+	s := r.settled
+	out.Status, out.ReceiptID = s.status, s.receiptID
+	jrec := &journal.Step{RunID: rec.RunID, Address: address, StepID: t.Local, Status: s.status, ReceiptID: s.receiptID}
+	jrec.ChildRef, _ = json.Marshal(s.ref)
+	if s.status == contract.StepSuccess {
+		raw, err := json.Marshal(s.output)
+		if err != nil {
+			return nil, err
+		}
+		out.Output = raw
+		jrec.Output, _ = json.Marshal(turnCall{Kind: "call", Tool: req.Tool, InputDigest: digest, CallID: req.CallID, Output: raw})
+	} else {
+		f := *s.failure
+		f.Detail = map[string]any{"tool": req.Tool, "input_digest": digest, "call_id": req.CallID}
+		out.Error = &f
+		jrec.Error, _ = json.Marshal(f)
+	}
+	if err := k.Journal.RecordStep(durable(ctx), jrec); err != nil {
+		return nil, err
+	}
+	event := map[string]any{"address": out.Address, "call_id": req.CallID, "tool": req.Tool, "status": out.Status, "receipt_id": out.ReceiptID}
+	if out.Error != nil {
+		event["error"] = out.Error
+	}
+	if err := k.Journal.AppendEvent(durable(ctx), rec.RunID, "calls", "call."+out.Status, event); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// TurnCallable is one call a turn may make: a capability under
+// calls.tools, a connector operation under calls.operations, a skill under
+// calls.skills (named skill:<ref>).
+type TurnCallable struct {
+	Tool string `json:"tool"`
+	Kind string `json:"kind"`
+}
+
+// TurnCallables lists the calls an agent step offers its turn, in the
+// order its calls declare them. ask_human is offered where the step says
+// ask: true.
+func TurnCallables(step *pkg.Step) []TurnCallable {
+	var out []TurnCallable
+	if step.Agent == nil {
+		return nil
+	}
+	if c := step.Agent.Calls; c != nil {
+		for _, t := range c.Tools {
+			out = append(out, TurnCallable{Tool: t, Kind: "tool"})
+		}
+		for _, o := range c.Operations {
+			out = append(out, TurnCallable{Tool: o, Kind: "operation"})
+		}
+		for _, s := range c.Skills {
+			out = append(out, TurnCallable{Tool: "skill:" + s, Kind: "skill"})
+		}
+	}
+	if step.Agent.Ask {
+		out = append(out, TurnCallable{Tool: AskHuman, Kind: "ask_human"})
+	}
+	return out
+}
+
+// AskHuman is the call a turn whose step says ask: true may make to put a
+// question to a person.
+const AskHuman = "ask_human"
+
+// turnCallStep is the step a turn's call runs as; nothing its step's calls
+// do not name is offered.
+func turnCallStep(step *pkg.Step, tool string) (*pkg.Step, error) {
+	if step.Agent == nil {
+		return nil, contract.Errorf("turn_not_agent", "step %s is not an agent turn", step.ID)
+	}
+	if tool == AskHuman && step.Agent.Ask {
+		return nil, contract.Errorf("ask_human_unsupported", "ask_human is not carried out by this runx yet; complete the turn with what you have, or fail it with {\"failure\": {\"reason\": ...}}")
+	}
+	calls := step.Agent.Calls
+	if calls == nil {
+		calls = &pkg.Calls{}
+	}
+	base := pkg.Step{ID: step.ID, Effects: step.Effects, Reach: step.Reach, TimeoutSeconds: step.TimeoutSeconds}
+	switch {
+	case strings.HasPrefix(tool, "skill:") && slices.Contains(calls.Skills, strings.TrimPrefix(tool, "skill:")):
+		base.Kind, base.Skill = pkg.KindSkill, strings.TrimPrefix(tool, "skill:")
+	case slices.Contains(calls.Operations, tool):
+		connector, operation, _ := strings.Cut(tool, "/")
+		base.Kind, base.Operation = pkg.KindOperation, &pkg.OperationStep{Ref: tool, Connector: connector, Operation: operation}
+	case slices.Contains(calls.Tools, tool):
+		base.Kind, base.Tool = pkg.KindTool, &pkg.ToolStep{Capability: tool}
+	default:
+		return nil, contract.Errorf("call_not_allowed", "%s", fmt.Sprintf("turn %s does not list %q under calls; a turn is offered only what its calls name (turn_status lists them)", step.ID, tool))
+	}
+	return &base, nil
+}

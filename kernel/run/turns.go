@@ -1,0 +1,161 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/pkg"
+)
+
+// OpenTurn is an agent turn a run waits on, read from its record: what an
+// MCP front serves through turn_status and turn_read. It is addressed from
+// the root, as answer/0#report is a turn of the child at answer/0.
+type OpenTurn struct {
+	Address string
+	// Local is the turn's address in the run that asks it (its step id).
+	Local   string
+	RunID   string
+	Request contract.Request
+	Package *pkg.Package
+	Method  *pkg.Method
+	Step    *pkg.Step
+	// Inputs are the turn's inputs, as its request carries them.
+	Inputs map[string]any
+	// Prior are the outputs of the steps of its run settled before it, in
+	// the order they settled: the turn's current context.
+	Prior []PriorStep
+	// Calls are the calls the turn has made so far, by index.
+	Calls []TurnCallRecord
+}
+
+// PriorStep is one settled step's output, a context entry of a turn.
+type PriorStep struct {
+	StepID string
+	Output json.RawMessage
+}
+
+// ErrTurnUnknown is the code of a turn address the run does not wait on.
+const ErrTurnUnknown = "turn_unknown"
+
+// Turn reads an open agent turn of a root run by its address from the root.
+func (k *Kernel) Turn(ctx context.Context, rootID, address string) (*OpenTurn, error) {
+	root, err := k.Journal.GetRun(durable(ctx), rootID)
+	if err != nil {
+		return nil, err
+	}
+	if root.ParentRunID != "" {
+		return nil, contract.Errorf("run_is_child", "run %s is a child run; address its turns from its root run", rootID)
+	}
+	st, err := k.Engine.treeState(ctx, rootID)
+	if err != nil {
+		return nil, err
+	}
+	w, ok := st.open[address]
+	if !ok {
+		return nil, contract.Errorf(ErrTurnUnknown, "run %s waits on no turn at %q; turn_list shows what it waits on", rootID, address)
+	}
+	if w.req.Kind != contract.RequestAgent {
+		return nil, contract.Errorf("turn_not_agent", "%s is a %s request, not an agent turn: a person answers it through runx resume under approvals", address, w.req.Kind)
+	}
+	rec := root
+	if w.runID != rootID {
+		if rec, err = k.Journal.GetRun(durable(ctx), w.runID); err != nil {
+			return nil, err
+		}
+	}
+	p, err := pkg.Load(rec.PackageDir, pkg.LoadOptions{RunxVersion: k.Options.RunxVersion})
+	if err != nil {
+		return nil, contract.Errorf("resume_package_drift", "package %s of run %s no longer loads: %v", rec.PackageDir, rec.RunID, err)
+	}
+	if p.Digest != rec.PackageDigest {
+		return nil, contract.Errorf("resume_package_drift", "package %s changed since run %s paused; start a new run", rec.SkillName, rec.RunID)
+	}
+	m := p.Method(rec.Method)
+	if m == nil || m.Step(w.local) == nil {
+		return nil, contract.Errorf("resume_package_drift", "package %s no longer has the step of turn %s", rec.SkillName, address)
+	}
+	t := &OpenTurn{Address: address, Local: w.local, RunID: rec.RunID, Package: p, Method: m, Step: m.Step(w.local),
+		Request: contract.Request{Address: address, Kind: w.req.Kind, RequestDigest: w.req.RequestDigest, Payload: w.req.Payload,
+			Summary: contract.RequestSummary{PayloadDigest: payloadDigest(w.req.Payload), StepID: w.local}}}
+	var payload struct {
+		Inputs map[string]any `json:"inputs"`
+	}
+	_ = json.Unmarshal(w.req.Payload, &payload)
+	t.Inputs = orEmpty(payload.Inputs)
+	steps, err := k.Journal.Steps(durable(ctx), rec.RunID)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range m.Steps {
+		if s.ID == w.local {
+			break
+		}
+		if r := steps[s.ID]; r != nil && r.Status == contract.StepSuccess {
+			t.Prior = append(t.Prior, PriorStep{StepID: s.ID, Output: r.Output})
+		}
+	}
+	t.Calls = turnCalls(steps, w.local)
+	return t, nil
+}
+
+// TurnCallRecord is one call a turn made, as its run recorded it.
+type TurnCallRecord struct {
+	Index       int                 `json:"index"`
+	Address     string              `json:"address"`
+	CallID      string              `json:"call_id,omitempty"`
+	Tool        string              `json:"tool"`
+	InputDigest string              `json:"input_digest"`
+	Status      string              `json:"status"`
+	Output      json.RawMessage     `json:"output,omitempty"`
+	Error       *contract.ErrorBody `json:"error,omitempty"`
+	ReceiptID   string              `json:"receipt_id,omitempty"`
+}
+
+// turnCall is how a turn's call is recorded in its step's record: the
+// script call's shape, so the step's receipt commits it the same way, with
+// the call_id its host pinned.
+type turnCall struct {
+	Kind        string          `json:"kind"`
+	Tool        string          `json:"tool"`
+	InputDigest string          `json:"input_digest"`
+	CallID      string          `json:"call_id,omitempty"`
+	Output      json.RawMessage `json:"output,omitempty"`
+}
+
+// turnCalls reads a turn's recorded calls, in index order.
+func turnCalls(steps map[string]*journal.Step, local string) []TurnCallRecord {
+	var out []TurnCallRecord
+	prefix := local + "/"
+	for addr, s := range steps {
+		rest, ok := strings.CutPrefix(addr, prefix)
+		if !ok || strings.ContainsAny(rest, "/[#") {
+			continue
+		}
+		i, err := strconv.Atoi(rest)
+		if err != nil {
+			continue
+		}
+		r := TurnCallRecord{Index: i, Address: addr, Status: s.Status, ReceiptID: s.ReceiptID}
+		if s.Status == contract.StepSuccess {
+			var c turnCall
+			_ = json.Unmarshal(s.Output, &c)
+			r.Tool, r.InputDigest, r.CallID, r.Output = c.Tool, c.InputDigest, c.CallID, c.Output
+		} else {
+			f := &contract.ErrorBody{}
+			_ = json.Unmarshal(s.Error, f)
+			m, _ := f.Detail.(map[string]any)
+			r.Tool, _ = m["tool"].(string)
+			r.InputDigest, _ = m["input_digest"].(string)
+			r.CallID, _ = m["call_id"].(string)
+			r.Error = f
+		}
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b TurnCallRecord) int { return a.Index - b.Index })
+	return out
+}
