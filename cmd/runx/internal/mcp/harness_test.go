@@ -12,6 +12,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	kmcp "github.com/runxhq/runx/kernel/mcp"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/plugins/fs"
+	"github.com/runxhq/runx/plugins/git"
+	"github.com/runxhq/runx/plugins/jsworker"
+	"github.com/runxhq/runx/plugins/process"
+	"github.com/runxhq/runx/plugins/store"
+	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
 // runxBin is the built runx binary: the kernel re-executes it to serve the
@@ -25,7 +31,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	runxBin = filepath.Join(dir, "runx")
-	build := exec.Command("go", "build", "-o", runxBin, "../../cmd/runx")
+	build := exec.Command("go", "build", "-o", runxBin, "../..")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build runx:", err)
@@ -36,8 +42,16 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// firstParty are the plugins the built binary serves (cmd/runx/plugins.go).
-var firstParty = []string{"command", "fs", "git", "js", "process", "store"}
+// firstParty describes the plugins the built binary serves, as
+// cmd/runx/plugins.go does; the kernel starts them from runxBin.
+var firstParty = map[string]func() sdk.Info{
+	process.Name:        func() sdk.Info { return process.New().Info() },
+	process.CommandName: func() sdk.Info { return process.NewCommand().Info() },
+	jsworker.Name:       func() sdk.Info { return jsworker.New().Info() },
+	fs.Name:             func() sdk.Info { return fs.New().Info() },
+	git.Name:            func() sdk.Info { return git.New().Info() },
+	store.Name:          func() sdk.Info { return store.New().Info() },
+}
 
 func testdata(name string) string {
 	abs, _ := filepath.Abs(filepath.Join("testdata", name))
