@@ -8,8 +8,10 @@
 //     manual) and run.yaml under runx's strict YAML subset (no anchors,
 //     aliases, merge keys, tags, multiple documents, duplicate keys or
 //     unknown fields, each refused with file:line:column), read by the
-//     package's own parser (yamlparse.go), minimum_runx read first, and the
-//     package digest that binds a run to its exact files.
+//     goccy/go-yaml parser (yamlread.go), minimum_runx read first, and the
+//     package digest that binds a run to its exact files. A PlanCache
+//     (LoadOptions.Cache) keeps run.yaml's parsed document by package
+//     digest, in memory and HMAC-sealed on disk (plancache.go).
 //     A package without run.yaml has one method, ImplicitMethodName
 //     ("default"), whose one step, ImplicitStepID ("agent"), is an agent
 //     turn with the manual as its task.

@@ -20,6 +20,9 @@ type LoadOptions struct {
 	// RunxVersion is the running runx's version (e.g. "0.1.0"); a package
 	// whose minimum_runx is newer is refused.
 	RunxVersion string
+	// Cache, when set, keeps run.yaml's parsed document by package digest,
+	// so an unchanged package is not parsed again (SharedPlanCache).
+	Cache *PlanCache
 }
 
 // Load reads and validates the package at ref: a package directory, or the
@@ -76,10 +79,11 @@ func Load(ref string, opts LoadOptions) (*Package, error) {
 			return nil, err
 		}
 	} else {
-		prof, err := decodeProfile(profilePath, profileSrc, p.Name, runx, opts.RunxVersion)
+		prof, digest, err := readProfileCached(profilePath, dir, profileSrc, p.Name, runx, opts)
 		if err != nil {
 			return nil, err
 		}
+		p.Digest = digest
 		p.MinimumRunx, p.DefaultMethod, p.Methods = prof.minimumRunx, prof.defaultMethod, prof.methods
 		if len(p.Methods) == 1 && p.Methods[0].Description == "" {
 			p.Methods[0].Description = p.Description
@@ -88,10 +92,41 @@ func Load(ref string, opts LoadOptions) (*Package, error) {
 			return nil, err
 		}
 	}
-	if p.Digest, err = PackageDigest(dir); err != nil {
-		return nil, err
+	if p.Digest == "" {
+		if p.Digest, err = PackageDigest(dir); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
+}
+
+// readProfileCached decodes run.yaml, taking its parsed document from the cache
+// when the package is unchanged. The digest is taken before the file is
+// used, and the key binds the exact bytes read too, so a file changing
+// between the two cannot be served a reading of other bytes.
+func readProfileCached(path, dir string, src []byte, name string, runx version, opts LoadOptions) (*profile, string, error) {
+	if opts.Cache == nil {
+		prof, err := decodeProfile(path, src, name, runx, opts.RunxVersion)
+		return prof, "", err
+	}
+	digest, err := PackageDigest(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	key := planKey(digest, ProfileFile, src)
+	root := opts.Cache.get(key)
+	if root == nil {
+		if root, err = readProfile(path, src, name, runx, opts.RunxVersion); err != nil {
+			return nil, "", err
+		}
+		opts.Cache.put(key, root)
+	} else if v, pos, ok := scanMinimumRunx(src); ok {
+		if err := checkMinimumRunx(path, name, v, pos, runx, opts.RunxVersion); err != nil {
+			return nil, "", err
+		}
+	}
+	prof, err := decodeProfileRoot(path, root, name, runx, opts.RunxVersion)
+	return prof, digest, err
 }
 
 // packageDir resolves ref to the package directory as the caller wrote it, so

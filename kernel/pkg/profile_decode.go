@@ -7,12 +7,21 @@ type profile struct {
 	methods       []*Method
 }
 
-// decodeProfile reads run.yaml. minimum_runx is read before anything else,
-// twice over: from the raw text first, so a package written for a newer runx
-// is refused by version even when this runx cannot parse it, and again from
-// the parsed document before the subset is enforced, for the forms a line
-// scan cannot see.
+// decodeProfile reads run.yaml.
 func decodeProfile(file string, src []byte, pkgName string, runx version, runxText string) (*profile, error) {
+	root, err := readProfile(file, src, pkgName, runx, runxText)
+	if err != nil {
+		return nil, err
+	}
+	return decodeProfileRoot(file, root, pkgName, runx, runxText)
+}
+
+// readProfile parses run.yaml under the strict subset. minimum_runx is read
+// before anything else, twice over: from the raw text first, so a package
+// written for a newer runx is refused by version even when this runx cannot
+// parse it, and again from the parsed document before the subset is
+// enforced, for the forms a line scan cannot see.
+func readProfile(file string, src []byte, pkgName string, runx version, runxText string) (*node, error) {
 	if v, pos, ok := scanMinimumRunx(src); ok {
 		if err := checkMinimumRunx(file, pkgName, v, pos, runx, runxText); err != nil {
 			return nil, err
@@ -27,10 +36,13 @@ func decodeProfile(file string, src []byte, pkgName string, runx version, runxTe
 			return nil, err
 		}
 	}
-	root, err := doc.body()
-	if err != nil {
-		return nil, err
-	}
+	return doc.body()
+}
+
+// decodeProfileRoot turns run.yaml's document into the typed model, every
+// check included.
+func decodeProfileRoot(file string, root *node, pkgName string, runx version, runxText string) (*profile, error) {
+	var err error
 	if root.isNull() {
 		return nil, refuseAt(file, Position{Line: 1, Column: 1}, CodeMinimumRunxMissing, "run.yaml is empty; it must declare minimum_runx and methods")
 	}

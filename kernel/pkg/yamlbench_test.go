@@ -54,10 +54,6 @@ methods:
 	return b.String()
 }
 
-func TestYAMLParserMatchesGoccyOnPlanningProfile(t *testing.T) {
-	checkAgainstGoccy(t, "planning profile", []byte(planningProfile(200)), 0, true)
-}
-
 // BenchmarkParsePlanningProfile measures the parser on the 200-step
 // planning run.yaml (about 70 KB).
 func BenchmarkParsePlanningProfile(b *testing.B) {
@@ -66,19 +62,6 @@ func BenchmarkParsePlanningProfile(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
 		if _, err := parseStrict("run.yaml", src, 0); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkParsePlanningProfileGoccy is what the same parse cost with
-// goccy/go-yaml and the converter it needed.
-func BenchmarkParsePlanningProfileGoccy(b *testing.B) {
-	src := []byte(planningProfile(200))
-	b.ReportAllocs()
-	b.SetBytes(int64(len(src)))
-	for b.Loop() {
-		if _, err := goccyParseStrict("run.yaml", src, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -56,7 +56,7 @@ func (k *Kernel) Inspect(ctx context.Context, req SkillRequest) (*Inspection, er
 		method = req.Method
 	}
 	path = k.locate(path)
-	p, err := pkg.Load(path, pkg.LoadOptions{RunxVersion: k.Options.RunxVersion})
+	p, err := pkg.Load(path, k.LoadOptions())
 	if err != nil {
 		return nil, err
 	}

@@ -218,7 +218,7 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 		method = req.Method
 	}
 	path = k.locate(path)
-	p, err := pkg.Load(path, pkg.LoadOptions{RunxVersion: k.Options.RunxVersion})
+	p, err := pkg.Load(path, k.LoadOptions())
 	if err != nil {
 		return nil, err
 	}

@@ -32,7 +32,7 @@ func (r *Resolver) Resolve(fromDir, ref string) (*pkg.Package, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	p, err := pkg.Load(dir, pkg.LoadOptions{RunxVersion: r.RunxVersion})
+	p, err := pkg.Load(dir, loadOptions(r.RunxVersion, r.HomeDir))
 	if err != nil {
 		return nil, "", err
 	}

@@ -144,7 +144,7 @@ func (e *Engine) bind(rec *journal.Run, req ResumeRequest) (*pkg.Package, *pkg.M
 	if req.ClosureDigest != "" && req.ClosureDigest != rec.ClosureDigest {
 		return nil, nil, contract.Errorf("binding_closure_mismatch", "--closure-digest %s is not the digest run %s was bound to (%s)", req.ClosureDigest, rec.RunID, rec.ClosureDigest)
 	}
-	p, err := pkg.Load(rec.PackageDir, pkg.LoadOptions{RunxVersion: e.RunxVersion})
+	p, err := pkg.Load(rec.PackageDir, loadOptions(e.RunxVersion, e.HomeDir))
 	if err != nil {
 		return nil, nil, contract.Errorf("resume_package_drift", "package %s of run %s no longer loads: %v", rec.PackageDir, rec.RunID, err)
 	}

@@ -142,7 +142,7 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 		ProjectDir:     filepath.Join(scratch, ".runx"),
 		HomeDir:        k.Options.HomeDir,
 	}
-	p, err := pkg.Load(runDir, pkg.LoadOptions{RunxVersion: k.Options.RunxVersion})
+	p, err := pkg.Load(runDir, k.LoadOptions())
 	if err != nil {
 		return fail("package: %v", err)
 	}

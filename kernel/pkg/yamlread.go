@@ -1,6 +1,7 @@
 package pkg
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -13,31 +14,101 @@ import (
 	"github.com/goccy/go-yaml/token"
 )
 
-// This file keeps the reader runx used before its own parser (yamlparse.go):
-// goccy/go-yaml's AST converted under the strict subset. It is the oracle of
-// the differential tests, which hold the new parser to the same values.
+// run.yaml, tests/*.yaml and SKILL.md front matter are read with
+// goccy/go-yaml's parser (DESIGN.md §9), whose AST is converted here into the
+// nodes the decoder walks, under the strict subset: every refusal names the
+// file, line and column of what it refuses. The subset exists so a file means
+// exactly what it shows: no anchors, aliases, merge keys or tags (which make
+// one value stand for another), one document, and no duplicate keys (which
+// different parsers resolve differently).
 
-// goccyParseStrict is what parseStrict was.
-func goccyParseStrict(file string, src []byte, lineOffset int) (*node, error) {
-	f, c, err := goccyParseYAML(file, src, lineOffset)
+// yamlDoc is a parsed file whose subset check has not run yet, so a caller
+// can peek at a field (minimum_runx) before a refusal of the rest.
+type yamlDoc struct {
+	f *ast.File
+	c converter
+}
+
+// parseStrict parses src under the subset and returns the body of its one
+// document (nil when the file holds nothing). lineOffset shifts reported
+// lines when src is embedded in a larger file (SKILL.md front matter).
+func parseStrict(file string, src []byte, lineOffset int) (*node, error) {
+	doc, err := parseYAML(file, src, lineOffset)
 	if err != nil {
 		return nil, err
 	}
-	return c.document(f)
+	return doc.body()
 }
 
-// goccyParseYAML checks only that src is UTF-8 YAML; the subset is enforced by
-// document, so a caller can peek at a field (minimum_runx) in between.
-func goccyParseYAML(file string, src []byte, lineOffset int) (*ast.File, converter, error) {
+// parseYAML checks only that src is UTF-8 YAML; the subset is enforced by
+// body.
+func parseYAML(file string, src []byte, lineOffset int) (yamlDoc, error) {
 	c := converter{file: file, lineOffset: lineOffset}
 	if !utf8.Valid(src) {
-		return nil, c, refuseAt(file, Position{}, CodeYAMLInvalid, "the file is not valid UTF-8")
+		return yamlDoc{}, refuseAt(file, Position{}, CodeYAMLInvalid, "the file is not valid UTF-8")
 	}
-	f, err := parser.ParseBytes(src, 0, parser.AllowDuplicateMapKey())
+	if err := checkCharacters(file, src, lineOffset); err != nil {
+		return yamlDoc{}, err
+	}
+	// A leading byte order mark is not part of the first key.
+	src = bytes.TrimPrefix(src, []byte("\ufeff"))
+	// goccy drops the final line break of a block scalar that ends the file
+	// without one; YAML keeps it, and a file means the same with or without
+	// its last line break.
+	if len(src) > 0 && src[len(src)-1] != '\n' && src[len(src)-1] != '\r' {
+		src = append(bytes.Clone(src), '\n')
+	}
+	f, err := parseGoccy(src)
 	if err != nil {
-		return nil, c, goccySyntaxError(file, lineOffset, err)
+		return yamlDoc{}, goccySyntaxError(file, lineOffset, err)
 	}
-	return f, c, nil
+	return yamlDoc{f: f, c: c}, nil
+}
+
+// errParserPanicked stands for a panic inside goccy's parser, which some
+// malformed inputs cause: the file is refused as invalid, never trusted.
+var errParserPanicked = errors.New("the YAML parser could not read this file")
+
+func parseGoccy(src []byte) (f *ast.File, err error) {
+	defer func() {
+		if recover() != nil {
+			f, err = nil, errParserPanicked
+		}
+	}()
+	return parser.ParseBytes(src, 0, parser.AllowDuplicateMapKey())
+}
+
+// body returns the document under the strict subset.
+func (d yamlDoc) body() (*node, error) { return d.c.document(d.f) }
+
+// peekString finds a top-level field before the subset is applied, for
+// fields that must be read before anything else (minimum_runx). A value that
+// is not a string is returned as text no version parses, so it is refused as
+// invalid, as it would be once decoded.
+func (d yamlDoc) peekString(key string) (string, Position, bool) {
+	return d.c.peekString(d.f, key)
+}
+
+// checkCharacters refuses control characters, which YAML does not allow in
+// a document and which a reader could not see.
+func checkCharacters(file string, src []byte, lineOffset int) error {
+	line, col := 1, 1
+	for _, r := range string(src) {
+		switch {
+		case r == '\n':
+			line, col = line+1, 1
+			continue
+		case r == '\t' || r == '\r':
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0 && r != 0x85) || r == 0xfffe || r == 0xffff:
+			return refuseAt(file, Position{Line: line + lineOffset, Column: col}, CodeYAMLInvalid,
+				"control character U+%04X is not allowed in a YAML file", r)
+		case r == 0xfeff && (line != 1 || col != 1):
+			return refuseAt(file, Position{Line: line + lineOffset, Column: col}, CodeYAMLInvalid,
+				"a byte order mark is allowed only at the start of the file")
+		}
+		col++
+	}
+	return nil
 }
 
 // document returns the body of f's one document under the strict subset
@@ -56,7 +127,7 @@ func (c converter) document(f *ast.File) (*node, error) {
 		if second.Start != nil {
 			pos = c.tokenPos(second.Start)
 		} else if second.Body != nil {
-			pos = c.pos(second.Body)
+			pos = c.startPos(second.Body)
 		}
 		return nil, refuseAt(c.file, pos, CodeYAMLMultipleDocuments, "a runx file holds exactly one YAML document; remove the document separator")
 	}
@@ -67,9 +138,9 @@ func (c converter) document(f *ast.File) (*node, error) {
 }
 
 // peekString finds a top-level string field in the first document without
-// applying the subset, for fields that must be read before anything else.
+// applying the subset.
 func (c converter) peekString(f *ast.File, key string) (string, Position, bool) {
-	if len(f.Docs) == 0 {
+	if f == nil || len(f.Docs) == 0 {
 		return "", Position{}, false
 	}
 	var pairs []*ast.MappingValueNode
@@ -87,9 +158,10 @@ func (c converter) peekString(f *ast.File, key string) (string, Position, bool) 
 		if v, ok := p.Value.(*ast.StringNode); ok {
 			return v.Value, c.pos(v), true
 		}
-		if p.Value != nil {
-			return p.Value.GetToken().Value, c.pos(p.Value), true
+		if p.Value == nil {
+			return "(null)", c.pos(p.Key), true
 		}
+		return "(" + p.Value.Type().String() + ")", c.pos(p.Value), true
 	}
 	return "", Position{}, false
 }
@@ -116,6 +188,37 @@ func (c converter) tokenPos(tk *token.Token) Position {
 }
 
 func (c converter) pos(n ast.Node) Position { return c.tokenPos(n.GetToken()) }
+
+// startPos is where a node starts for a reader: a block mapping's first key
+// rather than its first colon, which is goccy's token for it.
+func (c converter) startPos(n ast.Node) Position {
+	switch n := n.(type) {
+	case *ast.MappingNode:
+		if !n.IsFlowStyle && len(n.Values) > 0 {
+			return c.pos(n.Values[0].Key)
+		}
+	case *ast.MappingValueNode:
+		return c.pos(n.Key)
+	}
+	return c.pos(n)
+}
+
+// checkIndent refuses a value written on a later line than its key or dash
+// but not indented under it, which YAML does not allow and goccy reads as
+// belonging to the nearest collection (an empty "-" swallowing the keys
+// after it): a file must mean what its layout shows. A list may sit at its
+// key's own indentation (sameColumn).
+func (c converter) checkIndent(at Position, v ast.Node, sameColumn bool, what string) error {
+	pos := c.startPos(v)
+	if pos.Line <= at.Line || pos.Line == 0 {
+		return nil
+	}
+	if pos.Column > at.Column || (sameColumn && pos.Column == at.Column) {
+		return nil
+	}
+	return refuseAt(c.file, pos, CodeYAMLInvalid,
+		"this value is not indented under its %s at line %d, column %d; indent it, or write null", what, at.Line, at.Column)
+}
 
 func (c converter) refuse(n ast.Node, code, format string, args ...any) *Error {
 	return refuseAt(c.file, c.pos(n), code, format, args...)
@@ -144,7 +247,12 @@ func (c converter) convert(n ast.Node, depth int) (*node, error) {
 		return c.mapping(n, []*ast.MappingValueNode{n}, depth)
 	case *ast.SequenceNode:
 		out := &node{kind: seqNode, pos: c.pos(n), items: make([]*node, 0, len(n.Values))}
-		for _, v := range n.Values {
+		for i, v := range n.Values {
+			if !n.IsFlowStyle && i < len(n.Entries) && n.Entries[i].Start != nil {
+				if err := c.checkIndent(c.tokenPos(n.Entries[i].Start), v, false, "list item"); err != nil {
+					return nil, err
+				}
+			}
 			item, err := c.convert(v, depth+1)
 			if err != nil {
 				return nil, err
@@ -173,6 +281,12 @@ func (c converter) mapping(at ast.Node, pairs []*ast.MappingValueNode, depth int
 			return nil, refuseAt(c.file, keyPos, CodeYAMLDuplicateKey, "key %q is defined twice (first at line %d, column %d)", key, first.Line, first.Column)
 		}
 		seen[key] = keyPos
+		if !p.IsFlowStyle && p.Value != nil {
+			_, isList := p.Value.(*ast.SequenceNode)
+			if err := c.checkIndent(keyPos, p.Value, isList, "key"); err != nil {
+				return nil, err
+			}
+		}
 		var value *node
 		if p.Value == nil {
 			value = &node{kind: scalarNode, pos: keyPos}
