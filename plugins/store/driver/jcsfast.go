@@ -3,10 +3,10 @@ package driver
 import (
 	"bytes"
 	"slices"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/gowebpki/jcs"
+
+	"github.com/runxhq/runx/internal/jsonscan"
 )
 
 // canonicalize returns the RFC 8785 form of a JSON document.
@@ -30,98 +30,47 @@ func canonicalize(doc []byte) ([]byte, error) {
 const fastMaxDepth = 64
 
 func fastCanonical(doc []byte) ([]byte, bool) {
-	p := fastParser{doc: doc}
-	p.space()
+	p := fastParser{s: jsonscan.New(doc)}
+	p.s.Space()
 	out, ok := p.value(make([]byte, 0, len(doc)), 0)
 	if !ok {
 		return nil, false
 	}
-	p.space()
-	return out, p.i == len(doc)
+	p.s.Space()
+	return out, p.s.Done()
 }
 
-type fastParser struct {
-	doc []byte
-	i   int
-}
-
-func (p *fastParser) space() {
-	for p.i < len(p.doc) {
-		switch p.doc[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
+// fastParser writes the canonical form of what internal/jsonscan reads as
+// plain: a plain string, integer or literal is its own canonical text.
+type fastParser struct{ s jsonscan.Scanner }
 
 func (p *fastParser) value(out []byte, depth int) ([]byte, bool) {
-	if p.i >= len(p.doc) || depth > fastMaxDepth {
+	if depth > fastMaxDepth {
 		return nil, false
 	}
-	switch c := p.doc[p.i]; {
-	case c == '{':
+	var text []byte
+	ok := false
+	switch p.s.Next() {
+	case jsonscan.Object:
 		return p.object(out, depth)
-	case c == '[':
+	case jsonscan.Array:
 		return p.array(out, depth)
-	case c == '"':
-		s, ok := p.plainString()
-		if !ok {
-			return nil, false
+	case jsonscan.String:
+		if text, ok = p.s.String(); ok {
+			out = append(out, '"')
+			out = append(out, text...)
+			return append(out, '"'), true
 		}
-		// A plain string's canonical form is itself.
-		out = append(out, '"')
-		out = append(out, s...)
-		return append(out, '"'), true
-	case c == '-' || (c >= '0' && c <= '9'):
-		return p.integer(out)
-	}
-	for _, lit := range []string{"true", "false", "null"} {
-		if strings.HasPrefix(string(p.doc[p.i:min(len(p.doc), p.i+5)]), lit) {
-			p.i += len(lit)
+	case jsonscan.Integer:
+		if text, ok = p.s.Integer(); ok {
+			return append(out, text...), true
+		}
+	case jsonscan.Literal:
+		if lit, ok := p.s.Literal(); ok {
 			return append(out, lit...), true
 		}
 	}
 	return nil, false
-}
-
-// plainString reads a string with no escapes and valid UTF-8 without
-// control characters: its canonical form is itself.
-func (p *fastParser) plainString() ([]byte, bool) {
-	start := p.i + 1
-	for j := start; j < len(p.doc); j++ {
-		switch c := p.doc[j]; {
-		case c == '"':
-			s := p.doc[start:j]
-			p.i = j + 1
-			return s, utf8.Valid(s)
-		case c == '\\' || c < 0x20:
-			return nil, false
-		}
-	}
-	return nil, false
-}
-
-// integer reads an integer of at most 15 digits without a leading zero: its
-// double is exact and ECMAScript prints it as written.
-func (p *fastParser) integer(out []byte) ([]byte, bool) {
-	start := p.i
-	if p.doc[p.i] == '-' {
-		p.i++
-	}
-	digits := p.i
-	for p.i < len(p.doc) && p.doc[p.i] >= '0' && p.doc[p.i] <= '9' {
-		p.i++
-	}
-	n := p.i - digits
-	if n == 0 || n > 15 || (p.doc[digits] == '0' && (n > 1 || digits > start)) {
-		return nil, false // no digits, too long, a leading zero, or -0
-	}
-	if p.i < len(p.doc) && (p.doc[p.i] == '.' || p.doc[p.i] == 'e' || p.doc[p.i] == 'E') {
-		return nil, false
-	}
-	return append(out, p.doc[start:p.i]...), true
 }
 
 // fastMember is one object member: its key, and where its canonical value
@@ -132,47 +81,37 @@ type fastMember struct {
 }
 
 func (p *fastParser) object(out []byte, depth int) ([]byte, bool) {
-	p.i++
+	p.s.Consume('{')
 	var stack [16]fastMember
 	members := stack[:0]
 	var values []byte // every member's canonical value, end to end
-	p.space()
-	if p.i < len(p.doc) && p.doc[p.i] == '}' {
-		p.i++
+	p.s.Space()
+	if p.s.Consume('}') {
 		return append(out, "{}"...), true
 	}
 	for {
-		p.space()
-		if p.i >= len(p.doc) || p.doc[p.i] != '"' {
-			return nil, false
-		}
-		key, ok := p.plainString()
+		p.s.Space()
+		key, ok := p.s.String()
 		if !ok || !ascii(key) {
 			return nil, false // non-ASCII keys sort by UTF-16, left to jcs
 		}
-		p.space()
-		if p.i >= len(p.doc) || p.doc[p.i] != ':' {
+		p.s.Space()
+		if !p.s.Consume(':') {
 			return nil, false
 		}
-		p.i++
-		p.space()
+		p.s.Space()
 		start := len(values)
 		if values, ok = p.value(values, depth+1); !ok {
 			return nil, false
 		}
 		members = append(members, fastMember{key, start, len(values)})
-		p.space()
-		if p.i >= len(p.doc) {
-			return nil, false
-		}
-		if p.doc[p.i] == ',' {
-			p.i++
+		p.s.Space()
+		if p.s.Consume(',') {
 			continue
 		}
-		if p.doc[p.i] != '}' {
+		if !p.s.Consume('}') {
 			return nil, false
 		}
-		p.i++
 		break
 	}
 	slices.SortFunc(members, func(a, b fastMember) int { return bytes.Compare(a.key, b.key) })
@@ -193,34 +132,28 @@ func (p *fastParser) object(out []byte, depth int) ([]byte, bool) {
 }
 
 func (p *fastParser) array(out []byte, depth int) ([]byte, bool) {
-	p.i++
+	p.s.Consume('[')
 	out = append(out, '[')
-	p.space()
-	if p.i < len(p.doc) && p.doc[p.i] == ']' {
-		p.i++
+	p.s.Space()
+	if p.s.Consume(']') {
 		return append(out, ']'), true
 	}
 	for first := true; ; first = false {
 		if !first {
 			out = append(out, ',')
 		}
-		p.space()
+		p.s.Space()
 		var ok bool
 		if out, ok = p.value(out, depth+1); !ok {
 			return nil, false
 		}
-		p.space()
-		if p.i >= len(p.doc) {
-			return nil, false
-		}
-		if p.doc[p.i] == ',' {
-			p.i++
+		p.s.Space()
+		if p.s.Consume(',') {
 			continue
 		}
-		if p.doc[p.i] != ']' {
+		if !p.s.Consume(']') {
 			return nil, false
 		}
-		p.i++
 		return append(out, ']'), true
 	}
 }
