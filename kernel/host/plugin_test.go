@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	sdk "github.com/runxhq/runx/sdk/plugin"
+	"github.com/runxhq/runx/sdk/pluginhost"
 )
 
 // The test binary doubles as first-party plugins: started with
@@ -253,8 +255,14 @@ func TestUnsupportedProtocolIsRefusedByName(t *testing.T) {
 	if code := hostCode(t, err); code != CodeProtocolUnsupported {
 		t.Fatalf("want %s, got %s (%v)", CodeProtocolUnsupported, code, err)
 	}
-	if !strings.Contains(err.Error(), "testv2") {
-		t.Fatalf("refusal must name the plugin: %v", err)
+	if !strings.Contains(err.Error(), "testv2") || !strings.Contains(err.Error(), "runx.plugin.v2") {
+		t.Fatalf("refusal must name the plugin and the version it speaks: %v", err)
+	}
+	// The version comes from go-plugin's negotiation, typed, not from the
+	// text of its error.
+	var pe *pluginhost.ProtocolError
+	if !errors.As(err, &pe) || pe.Version != 2 || pe.Supported != sdk.ProtocolVersion {
+		t.Fatalf("want a *pluginhost.ProtocolError for v2, got %#v", err)
 	}
 }
 

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 	sdk "github.com/runxhq/runx/sdk/plugin"
+	"github.com/runxhq/runx/sdk/pluginhost"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -51,7 +51,7 @@ type instance struct {
 	once   sync.Once
 	err    error
 	client *goplugin.Client
-	rpc    *sdk.Client
+	rpc    *pluginhost.Client
 	info   *sdk.Info
 	pid    int
 	// build names this plugin build for its compiled schemas.
@@ -141,33 +141,27 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(launch.Path, launch.Args...)
-	cmd.Env = pluginEnv(s.socketDir)
-	cmd.Dir = os.TempDir()
-	cc := &goplugin.ClientConfig{
-		HandshakeConfig:  sdk.Handshake,
-		VersionedPlugins: sdk.ClientPluginSet(),
-		Cmd:              cmd,
-		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
-		SkipHostEnv:      true,
-		Logger:           s.cfg.Logger.Named(name),
-		StartTimeout:     s.cfg.StartTimeout,
-		GRPCDialOptions:  sdk.GRPCDialOptions(),
-		UnixSocketConfig: &goplugin.UnixSocketConfig{TempDir: s.socketDir},
-	}
-	if launch.SHA256 != nil {
-		cc.SecureConfig = &goplugin.SecureConfig{Checksum: launch.SHA256, Hash: sha256.New()}
-	}
-	client := goplugin.NewClient(cc)
-	inst.client = client
-	rpcProto, err := client.Client()
+	started, err := pluginhost.Start(ctx, func() *goplugin.ClientConfig {
+		cmd := exec.Command(launch.Path, launch.Args...)
+		cmd.Env = pluginEnv(s.socketDir)
+		cmd.Dir = os.TempDir()
+		cc := &goplugin.ClientConfig{
+			Cmd:              cmd,
+			SkipHostEnv:      true,
+			Logger:           s.cfg.Logger.Named(name),
+			StartTimeout:     s.cfg.StartTimeout,
+			UnixSocketConfig: &goplugin.UnixSocketConfig{TempDir: s.socketDir},
+		}
+		if launch.SHA256 != nil {
+			cc.SecureConfig = &goplugin.SecureConfig{Checksum: launch.SHA256, Hash: sha256.New()}
+		}
+		return cc
+	})
 	if err != nil {
 		return startError(name, err)
 	}
-	rpc, err := sdk.Dispense(rpcProto)
-	if err != nil {
-		return hostErr(CodePluginStartFailed, err, "plugin %q started but served no runx capability: %v", name, err)
-	}
+	client, rpc := started.Process, started.Client
+	inst.client = client
 	info, err := rpc.Describe(ctx, s.cfg.RunxVersion)
 	if err != nil {
 		return hostErr(CodePluginStartFailed, err, "plugin %q did not describe itself: %v", name, err)
@@ -193,14 +187,14 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 }
 
 func startError(name string, err error) error {
-	msg := err.Error()
-	if strings.Contains(strings.ToLower(msg), "incompatible api version") {
-		return hostErr(CodeProtocolUnsupported, err, "plugin %q speaks a protocol version this runx does not (this runx speaks runx.plugin.v%d): %s", name, sdk.ProtocolVersion, msg)
+	var pe *pluginhost.ProtocolError
+	if errors.As(err, &pe) {
+		return hostErr(CodeProtocolUnsupported, err, "plugin %q speaks runx.plugin.v%d; this runx speaks runx.plugin.v%d", name, pe.Version, pe.Supported)
 	}
 	if errors.Is(err, goplugin.ErrChecksumsDoNotMatch) {
 		return hostErr(CodePluginChecksumMismatch, err, "plugin %q changed after it was checked against its pin; runx refuses it", name)
 	}
-	return hostErr(CodePluginStartFailed, err, "plugin %q failed to start: %s", name, msg)
+	return hostErr(CodePluginStartFailed, err, "plugin %q failed to start: %v", name, err)
 }
 
 func pluginEnv(socketDir string) []string {
@@ -292,7 +286,7 @@ func (s *Supervisor) Invoke(ctx context.Context, call *sdk.Call, maxOutput int64
 
 func (s *Supervisor) invokeError(ctx context.Context, name string, inst *instance, err error) error {
 	switch {
-	case errors.Is(err, sdk.ErrOutputTooLarge):
+	case errors.Is(err, pluginhost.ErrOutputTooLarge):
 		return hostErr(CodePluginOutputTooLarge, err, "plugin %q: %v", name, err)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return hostErr(CodePluginTimeout, ErrPluginUnavailable, "plugin %q did not answer before the call's deadline; its process was stopped", name)

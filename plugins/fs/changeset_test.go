@@ -1,27 +1,32 @@
 package fs
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/runxhq/runx/sdk/plugin"
+	"github.com/runxhq/runx/sdk/plugin/plugintest"
 )
 
-// changeSetOf asks the Preview RPC's implementation for the change set of
-// one change tool's call.
+// changeSetOf asks the plugin, over gRPC, for the change set of one change
+// tool's call.
 func changeSetOf(t *testing.T, root, capability string, input any) (*plugin.ChangeSet, *plugin.Result) {
 	t.Helper()
-	in, err := json.Marshal(input)
+	res, err := plugintest.Serve(t, New()).Preview(capability, wsContext(root), input)
 	must(t, err)
-	res := New().Preview(context.Background(), &plugin.Call{Capability: capability, Context: wsContext(root), Input: in})
 	if res.Status != plugin.StatusOK {
 		return nil, res
 	}
-	var cs plugin.ChangeSet
-	must(t, json.Unmarshal(res.Output, &cs))
-	return &cs, res
+	return plugintest.ChangeSet(t, res), res
+}
+
+// recoverOver asks the plugin, over gRPC, to recover a run.
+func recoverOver(t *testing.T, capability string, pc plugin.Context) *plugin.Result {
+	t.Helper()
+	res, err := plugintest.Serve(t, New()).Recover(capability, pc)
+	must(t, err)
+	return res
 }
 
 func TestPreviewRPCAnswersTheCompleteChangeSet(t *testing.T) {
@@ -96,7 +101,7 @@ func TestRecoverRPCRollsBackWhatACrashLeftBegun(t *testing.T) {
 	before := snapshot(t, root)
 	crashMidBundle(t, root, changeContext(root))
 
-	res := New().Recover(context.Background(), &plugin.Call{Capability: CapabilityApplyBundle, Context: recoverContext(root)})
+	res := recoverOver(t, CapabilityApplyBundle, recoverContext(root))
 	mustOK(t, res)
 	var resp RecoverResponse
 	must(t, json.Unmarshal(res.Output, &resp))
@@ -106,7 +111,7 @@ func TestRecoverRPCRollsBackWhatACrashLeftBegun(t *testing.T) {
 	sameTree(t, before, snapshot(t, root))
 
 	// A second recovery, for another change tool of the same run, finds it settled.
-	res = New().Recover(context.Background(), &plugin.Call{Capability: CapabilityWrite, Context: recoverContext(root)})
+	res = recoverOver(t, CapabilityWrite, recoverContext(root))
 	mustOK(t, res)
 	must(t, json.Unmarshal(res.Output, &resp))
 	if len(resp.RolledBack) != 0 || resp.AlreadyRolledBack != 1 {
@@ -117,7 +122,7 @@ func TestRecoverRPCRollsBackWhatACrashLeftBegun(t *testing.T) {
 func TestRecoverRPCNeedsARun(t *testing.T) {
 	pc := recoverContext(t.TempDir())
 	pc.RunID = ""
-	wantCode(t, New().Recover(context.Background(), &plugin.Call{Capability: CapabilityWrite, Context: pc}), CodeRequestInvalid)
+	wantCode(t, recoverOver(t, CapabilityWrite, pc), CodeRequestInvalid)
 }
 
 func TestDescribeDeclaresPathsPreviewAndRecovery(t *testing.T) {

@@ -25,9 +25,10 @@ type Recoverer interface {
 	Recover(ctx context.Context, call *Call) *Result
 }
 
-// ErrNotImplemented is what Client.Preview and Client.Recover return when
-// the plugin does not implement the RPC (an older plugin, or one that does
-// not declare the capability previews or recovers).
+// ErrNotImplemented is what a host's Preview and Recover calls return when
+// the plugin does not implement the RPC (an older plugin, or one without
+// the optional interface); sdk/pluginhost and sdk/plugin/plugintest answer
+// it.
 var ErrNotImplemented = errors.New("plugin does not implement this optional RPC")
 
 // ChangeSet is the document Preview answers with: every target the call
@@ -95,39 +96,4 @@ func (s *server) Recover(ctx context.Context, req *pluginv1.RecoverRequest) (*pl
 		Status: res.Status, Code: res.Code, Message: res.Message, Evidence: res.Evidence,
 		DiscardWorker: res.DiscardWorker, OutputSize: int64(len(res.Output)),
 	}}, nil
-}
-
-// Preview asks the plugin for the change set a call would make. It returns
-// ErrNotImplemented when the plugin does not preview at all.
-func (c *Client) Preview(ctx context.Context, call *Call, maxOutput int64) (*Result, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	stream, err := c.rpc.Preview(ctx)
-	if err != nil {
-		return nil, notImplemented(err)
-	}
-	if err := sendCall(stream, call); err != nil {
-		return nil, notImplemented(err)
-	}
-	res, err := receiveResult(stream, maxOutput)
-	return res, notImplemented(err)
-}
-
-// Recover asks the plugin to settle what a crash left begun under a run.
-// It returns ErrNotImplemented when the plugin does not recover at all.
-func (c *Client) Recover(ctx context.Context, call *Call) (*Result, error) {
-	resp, err := c.rpc.Recover(ctx, &pluginv1.RecoverRequest{Capability: call.Capability, Context: contextToProto(&call.Context)})
-	if err != nil {
-		return nil, notImplemented(err)
-	}
-	r := resp.GetResult()
-	return &Result{Status: r.GetStatus(), Code: r.GetCode(), Message: r.GetMessage(), Output: resp.GetOutput(),
-		Evidence: r.GetEvidence(), DiscardWorker: r.GetDiscardWorker()}, nil
-}
-
-func notImplemented(err error) error {
-	if status.Code(err) == codes.Unimplemented {
-		return fmt.Errorf("%w: %v", ErrNotImplemented, err)
-	}
-	return err
 }

@@ -8,8 +8,9 @@ import (
 // test checks it against the .proto package name.
 const ProtocolVersion = 1
 
-// pluginKey names the one plugin every runx plugin process serves.
-const pluginKey = "capability"
+// PluginSetKey names the one plugin every runx plugin process serves in
+// go-plugin's plugin set; a host dispenses it.
+const PluginSetKey = "capability"
 
 // Handshake is shared by the kernel and every plugin. The magic cookie only
 // stops a plugin binary from being run by hand by mistake; it is not
@@ -24,10 +25,10 @@ var Handshake = goplugin.HandshakeConfig{
 // any size pass under gRPC's per-message limit.
 const MaxChunkBytes = 2 << 20
 
-// maxMessageBytes is the gRPC message cap on both ends: one chunk plus room
+// MaxMessageBytes is the gRPC message cap on both ends: one chunk plus room
 // for the envelope and the result frame, and nothing near the default 4 MiB
 // receive limit being hit by a well-formed frame.
-const maxMessageBytes = MaxChunkBytes + 1<<20
+const MaxMessageBytes = MaxChunkBytes + 1<<20
 
 // MaxPayloadBytes bounds one call's whole input or output. Capabilities set
 // their own narrower limits; this is the transport's ceiling.

@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"errors"
 	"os"
 
 	"github.com/hashicorp/go-hclog"
@@ -18,8 +19,9 @@ type serveConfig struct {
 	logger          hclog.Logger
 }
 
-// WithProtocolVersion serves under another wire protocol version. It exists
-// so tests can prove a kernel refuses a version it does not speak.
+// WithProtocolVersion serves under another wire protocol version, in the
+// handshake and in Describe alike. It exists so tests can prove a host
+// refuses a version it does not speak.
 func WithProtocolVersion(v int) ServeOption {
 	return func(c *serveConfig) { c.protocolVersion = v }
 }
@@ -48,10 +50,10 @@ func Serve(impl Plugin, opts ...ServeOption) {
 			MagicCookieValue: Handshake.MagicCookieValue,
 		},
 		VersionedPlugins: map[int]goplugin.PluginSet{
-			cfg.protocolVersion: {pluginKey: &grpcPlugin{impl: impl, logger: cfg.logger}},
+			cfg.protocolVersion: {PluginSetKey: &grpcPlugin{impl: impl, logger: cfg.logger, protocolVersion: cfg.protocolVersion}},
 		},
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			opts = append(opts, grpc.MaxRecvMsgSize(maxMessageBytes), grpc.MaxSendMsgSize(maxMessageBytes))
+			opts = append(opts, grpc.MaxRecvMsgSize(MaxMessageBytes), grpc.MaxSendMsgSize(MaxMessageBytes))
 			return grpc.NewServer(opts...)
 		},
 		Logger: cfg.logger,
@@ -61,37 +63,16 @@ func Serve(impl Plugin, opts ...ServeOption) {
 // grpcPlugin adapts a Plugin to go-plugin's GRPCPlugin on both sides.
 type grpcPlugin struct {
 	goplugin.NetRPCUnsupportedPlugin
-	impl   Plugin
-	logger hclog.Logger
+	impl            Plugin
+	logger          hclog.Logger
+	protocolVersion int
 }
 
 func (p *grpcPlugin) GRPCServer(_ *goplugin.GRPCBroker, s *grpc.Server) error {
-	pluginv1.RegisterCapabilityServer(s, newServer(p.impl, p.logger))
+	pluginv1.RegisterCapabilityServer(s, NewServer(p.impl, p.logger, p.protocolVersion))
 	return nil
 }
 
-func (p *grpcPlugin) GRPCClient(_ context.Context, _ *goplugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
-	return &Client{rpc: pluginv1.NewCapabilityClient(c)}, nil
-}
-
-// ClientPluginSet is the plugin map a kernel hands go-plugin, keyed by the
-// protocol versions it speaks.
-func ClientPluginSet() map[int]goplugin.PluginSet {
-	return map[int]goplugin.PluginSet{ProtocolVersion: {pluginKey: &grpcPlugin{}}}
-}
-
-// Dispense returns the Client a started go-plugin connection serves.
-func Dispense(rpc goplugin.ClientProtocol) (*Client, error) {
-	raw, err := rpc.Dispense(pluginKey)
-	if err != nil {
-		return nil, err
-	}
-	return raw.(*Client), nil
-}
-
-// GRPCDialOptions are the dial options a kernel must use so frames of
-// MaxChunkBytes pass.
-func GRPCDialOptions() []grpc.DialOption {
-	return []grpc.DialOption{grpc.WithDefaultCallOptions(
-		grpc.MaxCallRecvMsgSize(maxMessageBytes), grpc.MaxCallSendMsgSize(maxMessageBytes))}
+func (p *grpcPlugin) GRPCClient(context.Context, *goplugin.GRPCBroker, *grpc.ClientConn) (any, error) {
+	return nil, errors.New("a plugin serves runx.plugin.v1; the host side is sdk/pluginhost")
 }

@@ -52,10 +52,19 @@ type inflightCall struct {
 	effect string
 }
 
-func newServer(impl Plugin, logger hclog.Logger) *server {
+// NewServer is the Capability service for impl, speaking protocolVersion
+// (0 means ProtocolVersion). Serve registers it; sdk/plugin/plugintest
+// serves it in process. A nil logger discards.
+func NewServer(impl Plugin, logger hclog.Logger, protocolVersion int) pluginv1.CapabilityServer {
+	if logger == nil {
+		logger = hclog.NewNullLogger()
+	}
+	if protocolVersion == 0 {
+		protocolVersion = ProtocolVersion
+	}
 	info := impl.Info()
 	info.SDKVersion = Version
-	info.ProtocolVersion = ProtocolVersion
+	info.ProtocolVersion = protocolVersion
 	return &server{impl: impl, info: info, logger: logger, inflight: map[string]inflightCall{}}
 }
 

@@ -1,4 +1,4 @@
-package plugin
+package pluginhost
 
 import (
 	"context"
@@ -6,17 +6,25 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/runxhq/runx/sdk/plugin"
 	"github.com/runxhq/runx/sdk/proto/pluginv1"
+	"google.golang.org/grpc"
 )
 
-// Client speaks runx.plugin.v1 to one served plugin. The kernel's host uses
-// it; a Go error from it means the transport failed.
+// Client speaks runx.plugin.v1 to one served plugin. A Go error from it
+// means the transport failed; a refusal or failure is a *plugin.Result.
 type Client struct {
 	rpc pluginv1.CapabilityClient
 }
 
+// NewClient speaks to the Capability service on conn (a connection whose
+// dial options include GRPCDialOptions).
+func NewClient(conn grpc.ClientConnInterface) *Client {
+	return &Client{rpc: pluginv1.NewCapabilityClient(conn)}
+}
+
 // Describe asks the plugin for its identity and capabilities.
-func (c *Client) Describe(ctx context.Context, runxVersion string) (*Info, error) {
+func (c *Client) Describe(ctx context.Context, runxVersion string) (*plugin.Info, error) {
 	resp, err := c.rpc.Describe(ctx, &pluginv1.DescribeRequest{RunxVersion: runxVersion})
 	if err != nil {
 		return nil, err
@@ -29,11 +37,8 @@ func (c *Client) Describe(ctx context.Context, runxVersion string) (*Info, error
 var ErrOutputTooLarge = errors.New("plugin output exceeds its bound")
 
 // Invoke streams call's input to the plugin and collects the answer, taking
-// at most maxOutput bytes of output (0 means MaxPayloadBytes).
-func (c *Client) Invoke(ctx context.Context, call *Call, maxOutput int64) (*Result, error) {
-	if maxOutput <= 0 || maxOutput > MaxPayloadBytes {
-		maxOutput = MaxPayloadBytes
-	}
+// at most maxOutput bytes of output (0 means plugin.MaxPayloadBytes).
+func (c *Client) Invoke(ctx context.Context, call *plugin.Call, maxOutput int64) (*plugin.Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stream, err := c.rpc.Invoke(ctx)
@@ -46,10 +51,19 @@ func (c *Client) Invoke(ctx context.Context, call *Call, maxOutput int64) (*Resu
 	return receiveResult(stream, maxOutput)
 }
 
+// Cancel asks the plugin to cancel one in-flight call.
+func (c *Client) Cancel(ctx context.Context, callID string) (string, error) {
+	resp, err := c.rpc.Cancel(ctx, &pluginv1.CancelRequest{CallId: callID})
+	if err != nil {
+		return "", err
+	}
+	return resp.GetState(), nil
+}
+
 // receiveResult collects a streamed answer: output frames, then the result.
-func receiveResult(stream pluginv1.Capability_InvokeClient, maxOutput int64) (*Result, error) {
-	if maxOutput <= 0 || maxOutput > MaxPayloadBytes {
-		maxOutput = MaxPayloadBytes
+func receiveResult(stream pluginv1.Capability_InvokeClient, maxOutput int64) (*plugin.Result, error) {
+	if maxOutput <= 0 || maxOutput > plugin.MaxPayloadBytes {
+		maxOutput = plugin.MaxPayloadBytes
 	}
 	var output []byte
 	for {
@@ -70,45 +84,42 @@ func receiveResult(stream pluginv1.Capability_InvokeClient, maxOutput int64) (*R
 			if r.GetOutputSize() != int64(len(output)) {
 				return nil, fmt.Errorf("plugin announced %d output bytes and sent %d", r.GetOutputSize(), len(output))
 			}
-			return &Result{
-				Status:        r.GetStatus(),
-				Code:          r.GetCode(),
-				Message:       r.GetMessage(),
-				Output:        output,
-				Evidence:      r.GetEvidence(),
-				DiscardWorker: r.GetDiscardWorker(),
-			}, nil
+			return resultFromProto(r, output), nil
 		}
 	}
 }
 
-func sendCall(stream pluginv1.Capability_InvokeClient, call *Call) error {
+func resultFromProto(r *pluginv1.InvokeResult, output []byte) *plugin.Result {
+	return &plugin.Result{
+		Status:        r.GetStatus(),
+		Code:          r.GetCode(),
+		Message:       r.GetMessage(),
+		Output:        output,
+		Evidence:      r.GetEvidence(),
+		DiscardWorker: r.GetDiscardWorker(),
+	}
+}
+
+// sendCall streams a call: start with the first chunk, then the rest, each
+// at most plugin.MaxChunkBytes.
+func sendCall(stream pluginv1.Capability_InvokeClient, call *plugin.Call) error {
 	start := &pluginv1.InvokeRequest{Start: &pluginv1.InvokeStart{
 		Capability: call.Capability,
 		Context:    contextToProto(&call.Context),
 		InputSize:  int64(len(call.Input)),
 	}}
 	in := call.Input
-	first := min(len(in), MaxChunkBytes)
+	first := min(len(in), plugin.MaxChunkBytes)
 	start.InputChunk = in[:first]
 	start.InputEnd = first == len(in)
 	if err := stream.Send(start); err != nil {
 		return err
 	}
-	for off := first; off < len(in); off += MaxChunkBytes {
-		end := min(off+MaxChunkBytes, len(in))
+	for off := first; off < len(in); off += plugin.MaxChunkBytes {
+		end := min(off+plugin.MaxChunkBytes, len(in))
 		if err := stream.Send(&pluginv1.InvokeRequest{InputChunk: in[off:end], InputEnd: end == len(in)}); err != nil {
 			return err
 		}
 	}
 	return stream.CloseSend()
-}
-
-// Cancel asks the plugin to cancel one in-flight call.
-func (c *Client) Cancel(ctx context.Context, callID string) (string, error) {
-	resp, err := c.rpc.Cancel(ctx, &pluginv1.CancelRequest{CallId: callID})
-	if err != nil {
-		return "", err
-	}
-	return resp.GetState(), nil
 }
