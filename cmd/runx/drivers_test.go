@@ -140,7 +140,10 @@ func TestSIGTERMStopsBetweenStepsAndResumes(t *testing.T) {
 	}
 	// The step in flight ran to its end and was recorded; no further step was admitted.
 	read, _ := w.run("", nil, "history", runID, "--json")
-	if str(read, "state") != "running" || len(get(read, "steps").([]any)) != 1 || str(read, "steps", "0", "address") != "one" {
+	if str(env, "trace", "status") != "stopped" {
+		t.Fatalf("a stopped run's trace is stopped, not failed: %s", out.String())
+	}
+	if str(read, "state") != "stopped" || len(get(read, "steps").([]any)) != 1 || str(read, "steps", "0", "address") != "one" {
 		t.Fatalf("want step one recorded and the run resumable, got %v", read)
 	}
 	done, code := w.run("{}", nil, "resume", runID, "-", "--json")

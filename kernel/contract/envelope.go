@@ -10,6 +10,9 @@ const (
 	StatusSealed        = "sealed"
 	StatusNeedsAgent    = "needs_agent"
 	StatusNeedsApproval = "needs_approval"
+	// StatusStopped is a run a driver's SIGTERM left where it stopped, for
+	// its next driver.
+	StatusStopped = "stopped"
 )
 
 // Outcomes of a sealed run.
@@ -118,4 +121,8 @@ type TraceStep struct {
 const (
 	TraceSucceeded = "succeeded"
 	TraceFailed    = "failed"
+	// A run that waits on a request or that a signal stopped has not
+	// failed: its trace says where it is, and a resume takes it further.
+	TracePaused  = "paused"
+	TraceStopped = "stopped"
 )

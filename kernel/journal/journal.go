@@ -19,6 +19,9 @@ const (
 	StateRunning = "running"
 	StatePaused  = "paused"
 	StateSealed  = "sealed"
+	// StateStopped is a run a driver stopped on SIGTERM between steps: not
+	// sealed, not waiting on anyone, continued by its next driver.
+	StateStopped = "stopped"
 )
 
 // Journal is an open state.sqlite.

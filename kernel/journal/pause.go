@@ -119,6 +119,20 @@ func (j *Journal) UseDecision(ctx context.Context, runID, address string, step *
 	})
 }
 
+// Stop marks a run (and every child of it still marked running) stopped
+// where a signal left it.
+func (j *Journal) Stop(ctx context.Context, runID string) error {
+	now := j.now()
+	return j.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT r.run_id FROM runs r JOIN tree t ON r.parent_run_id = t.id)
+			UPDATE runs SET state = ?, updated_at = ?, version = version + 1 WHERE run_id IN (SELECT id FROM tree) AND state = ?`,
+			runID, StateStopped, now, StateRunning); err != nil {
+			return err
+		}
+		return appendEvent(ctx, tx, runID, "run", "run.stopped", map[string]any{}, now)
+	})
+}
+
 // SetRunning marks a paused run as driven again.
 func (j *Journal) SetRunning(ctx context.Context, runID string) error {
 	now := j.now()

@@ -27,7 +27,7 @@ func (e *Engine) finish(ctx context.Context, rc *runCtx, out *outcome) (*contrac
 	case drivePaused:
 		return e.pause(ctx, rc, out)
 	case driveStopped:
-		return e.stopped(rc, out), nil
+		return e.stopped(ctx, rc, out)
 	}
 	env, _, err := e.sealRun(ctx, rc, out)
 	return env, err
@@ -90,7 +90,12 @@ func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 
 func (rc *runCtx) envelope(out *outcome) *contract.SkillRun {
 	traceStatus := contract.TraceSucceeded
-	if out.outcome != contract.OutcomeCompleted || out.state != driveSealed {
+	switch {
+	case out.state == drivePaused:
+		traceStatus = contract.TracePaused
+	case out.state == driveStopped:
+		traceStatus = contract.TraceStopped
+	case out.outcome != contract.OutcomeCompleted:
 		traceStatus = contract.TraceFailed
 	}
 	steps := out.trace
@@ -136,6 +141,13 @@ func (e *Engine) pause(ctx context.Context, rc *runCtx, out *outcome) (*contract
 	}
 	for runID, reqs := range byRun {
 		if err := e.Journal.Pause(durable(ctx), runID, reqs); err != nil {
+			return nil, err
+		}
+	}
+	for _, r := range out.refused {
+		// A refused answer is never the run's, but why it was refused is:
+		// history explains it as the envelope did.
+		if err := e.Journal.AppendEvent(durable(ctx), rc.rec.RunID, "run", EventAnswerRefused, r); err != nil {
 			return nil, err
 		}
 	}
@@ -200,11 +212,16 @@ func answersTemplate(reqs []contract.Request) *contract.ResumeDocument {
 	return doc
 }
 
-func (e *Engine) stopped(rc *runCtx, out *outcome) *contract.SkillRun {
+// stopped records where a signal left the run, so its record (and runx
+// history) says stopped rather than running, and returns its envelope.
+func (e *Engine) stopped(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, error) {
+	if err := e.Journal.Stop(durable(ctx), rc.rec.RunID); err != nil {
+		return nil, err
+	}
 	env := rc.envelope(out)
-	env.Status = "stopped"
+	env.Status = contract.StatusStopped
 	env.Resume = "runx resume " + rc.rec.RunID + " -   # with {} on stdin"
-	return env
+	return env, nil
 }
 
 func (e *Engine) writeArtifact(payload []byte) (string, error) {

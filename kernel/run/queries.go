@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 
+	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/receipt"
 )
 
@@ -39,4 +40,30 @@ func (k *Kernel) RunHistory() ([]receipt.IndexEntry, error) {
 		}
 	}
 	return runs, nil
+}
+
+// OpenRun is a root run that has not sealed: paused on a request, stopped by
+// a signal, or running.
+type OpenRun struct {
+	RunID     string `json:"run_id"`
+	SkillName string `json:"skill_name"`
+	Method    string `json:"method"`
+	State     string `json:"state"`
+	UpdatedAt string `json:"updated_at"`
+}
+
+// OpenRuns lists the root runs that have not sealed, oldest first, so history
+// shows a paused or stopped run as what it is rather than leaving it out.
+func (k *Kernel) OpenRuns(ctx context.Context) ([]OpenRun, error) {
+	roots, err := k.Journal.Children(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	out := []OpenRun{}
+	for _, r := range roots {
+		if r.State != journal.StateSealed {
+			out = append(out, OpenRun{RunID: r.RunID, SkillName: r.SkillName, Method: r.Method, State: r.State, UpdatedAt: r.UpdatedAt})
+		}
+	}
+	return out, nil
 }

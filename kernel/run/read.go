@@ -12,26 +12,32 @@ import (
 // RunReadSchema names a run's read model.
 const RunReadSchema = "runx.run_read.v1"
 
+// EventAnswerRefused records an agent answer its step refused, with why.
+const EventAnswerRefused = "answer.refused"
+
 // RunRead is `runx history <run-id> --json` and the run.read tool's answer.
 type RunRead struct {
-	Schema        string                `json:"schema"`
-	RunID         string                `json:"run_id"`
-	SkillName     string                `json:"skill_name"`
-	Method        string                `json:"method"`
-	State         string                `json:"state"`
-	Outcome       string                `json:"outcome,omitempty"`
-	SealReason    string                `json:"seal_reason,omitempty"`
-	ReceiptID     string                `json:"receipt_id,omitempty"`
-	Driven        bool                  `json:"driven"`
-	PackageDigest string                `json:"package_digest"`
-	ClosureDigest string                `json:"closure_digest"`
-	Waiting       []contract.Request    `json:"waiting"`
-	Answered      []AnsweredRequest     `json:"answered"`
-	Steps         []journal.Step        `json:"steps"`
-	Events        map[string][]RunEvent `json:"events"`
-	Cursor        string                `json:"cursor"`
-	Children      []string              `json:"children,omitempty"`
-	Envelope      json.RawMessage       `json:"envelope,omitempty"`
+	Schema        string             `json:"schema"`
+	RunID         string             `json:"run_id"`
+	SkillName     string             `json:"skill_name"`
+	Method        string             `json:"method"`
+	State         string             `json:"state"`
+	Outcome       string             `json:"outcome,omitempty"`
+	SealReason    string             `json:"seal_reason,omitempty"`
+	ReceiptID     string             `json:"receipt_id,omitempty"`
+	Driven        bool               `json:"driven"`
+	PackageDigest string             `json:"package_digest"`
+	ClosureDigest string             `json:"closure_digest"`
+	Waiting       []contract.Request `json:"waiting"`
+	Answered      []AnsweredRequest  `json:"answered"`
+	// RefusedAnswers are agent answers a step refused, each with why: never
+	// the run's, but explained, as the paused envelope explained them.
+	RefusedAnswers []contract.RefusedAnswer `json:"refused_answers,omitempty"`
+	Steps          []journal.Step           `json:"steps"`
+	Events         map[string][]RunEvent    `json:"events"`
+	Cursor         string                   `json:"cursor"`
+	Children       []string                 `json:"children,omitempty"`
+	Envelope       json.RawMessage          `json:"envelope,omitempty"`
 }
 
 // AnsweredRequest is a decision the run admitted.
@@ -93,9 +99,21 @@ func (e *Engine) ReadRun(ctx context.Context, runID, after string) (*RunRead, er
 		out.Steps = append(out.Steps, *s)
 	}
 	sortSteps(out.Steps)
-	events, err := e.Journal.Events(durable(ctx), runID, afterSeq)
+	all, err := e.Journal.Events(durable(ctx), runID, 0)
 	if err != nil {
 		return nil, err
+	}
+	var events []journal.Event
+	for _, ev := range all {
+		if ev.Type == EventAnswerRefused {
+			var r contract.RefusedAnswer
+			if json.Unmarshal(ev.Data, &r) == nil {
+				out.RefusedAnswers = append(out.RefusedAnswers, r)
+			}
+		}
+		if ev.Seq > afterSeq {
+			events = append(events, ev)
+		}
 	}
 	for _, ev := range events {
 		c := strconv.FormatInt(ev.Seq, 10)

@@ -58,21 +58,31 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 			for _, w := range read.Waiting {
 				fmt.Fprintf(io.Out, "  waiting %s (%s) %s\n", w.Address, w.Kind, w.RequestDigest)
 			}
+			for _, r := range read.RefusedAnswers {
+				fmt.Fprintf(io.Out, "  refused answer %s: %s [%s]\n", r.Address, r.Error.Message, r.Error.Code)
+			}
 			return cli.ExitOK
 		}
 		runs, err := k.RunHistory()
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
+		open, err := k.OpenRuns(ctx)
+		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
 		if opts.JSON {
-			_ = cli.PrintJSON(io.Out, map[string]any{"schema": "runx.history.v1", "runs": runs})
+			_ = cli.PrintJSON(io.Out, map[string]any{"schema": "runx.history.v1", "runs": runs, "open": open})
 			return cli.ExitOK
 		}
-		if len(runs) == 0 {
+		if len(runs) == 0 && len(open) == 0 {
 			fmt.Fprintln(io.Out, "no runs yet")
 		}
 		for _, e := range runs {
 			fmt.Fprintf(io.Out, "%s  %-24s %-10s %s\n", e.SealedAt, e.RunID, e.Outcome, e.SkillName)
+		}
+		for _, r := range open {
+			fmt.Fprintf(io.Out, "%s  %-24s %-10s %s\n", r.UpdatedAt, r.RunID, r.State, r.SkillName)
 		}
 		return cli.ExitOK
 	})
