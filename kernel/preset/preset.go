@@ -36,7 +36,11 @@ var presetName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
 // WorkspaceID names a workspace by the digest of its resolved path.
 func WorkspaceID(workspace string) (string, error) {
-	real, err := filepath.EvalSymlinks(workspace)
+	abs, err := filepath.Abs(workspace)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		return "", err
 	}

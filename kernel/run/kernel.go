@@ -24,7 +24,10 @@ import (
 // Options locate a kernel's state and plugins. Zero fields take the
 // defaults of DESIGN.md §7 from Env.
 type Options struct {
-	Workspace  string // the workspace root (default: the current directory)
+	Workspace string // the workspace root (default: FindWorkspace from Cwd)
+	// Cwd is the invocation directory (RUNX_CWD, default the current
+	// directory): a relative path on the command line resolves from it.
+	Cwd        string
 	ProjectDir string // .runx (RUNX_PROJECT_DIR)
 	HomeDir    string // the runx home (RUNX_HOME, default ~/.runx)
 	ReceiptDir string // RUNX_RECEIPT_DIR / --receipt-dir
@@ -58,27 +61,24 @@ func ResolveOptions(o Options) (Options, error) {
 		o.LookupEnv = os.LookupEnv
 	}
 	env := func(k string) string { v, _ := o.LookupEnv(k); return v }
-	if o.Workspace == "" {
-		o.Workspace = env("RUNX_CWD")
+	if o.Cwd == "" {
+		o.Cwd = env("RUNX_CWD")
 	}
-	if o.Workspace == "" {
+	if o.Cwd == "" {
+		o.Cwd = o.Workspace
+	}
+	if o.Cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
 			return o, err
 		}
-		o.Workspace = wd
+		o.Cwd = wd
 	}
-	abs, err := filepath.Abs(o.Workspace)
+	abs, err := filepath.Abs(o.Cwd)
 	if err != nil {
 		return o, err
 	}
-	o.Workspace = abs
-	if o.ProjectDir == "" {
-		o.ProjectDir = env("RUNX_PROJECT_DIR")
-	}
-	if o.ProjectDir == "" {
-		o.ProjectDir = filepath.Join(o.Workspace, ".runx")
-	}
+	o.Cwd = abs
 	if o.HomeDir == "" {
 		o.HomeDir = env("RUNX_HOME")
 	}
@@ -88,6 +88,21 @@ func ResolveOptions(o Options) (Options, error) {
 			return o, contract.Errorf("runx_home_unknown", "cannot find a home directory: set RUNX_HOME")
 		}
 		o.HomeDir = filepath.Join(home, ".runx")
+	}
+	if o.HomeDir, err = filepath.Abs(o.HomeDir); err != nil {
+		return o, err
+	}
+	if o.Workspace == "" {
+		o.Workspace = FindWorkspace(o.Cwd, o.HomeDir)
+	}
+	if o.Workspace, err = filepath.Abs(o.Workspace); err != nil {
+		return o, err
+	}
+	if o.ProjectDir == "" {
+		o.ProjectDir = env("RUNX_PROJECT_DIR")
+	}
+	if o.ProjectDir == "" {
+		o.ProjectDir = filepath.Join(o.Workspace, ".runx")
 	}
 	if o.ReceiptDir == "" {
 		o.ReceiptDir = env("RUNX_RECEIPT_DIR")
@@ -268,13 +283,19 @@ func (k *Kernel) Discovery() *host.Discovery {
 	return &host.Discovery{Self: k.Options.Self, FirstParty: first, ProjectDir: k.Options.ProjectDir, HomeDir: k.Options.HomeDir}
 }
 
-// locate finds the package a command line names: a path (relative to the
-// workspace) when one is there, else a bare name in the workspace's skills/
+// locate finds the package a command line names: runx/<name> is always the
+// core skill, never a workspace copy; a path (relative to the invocation
+// directory) when one is there; else a bare name in the workspace's skills/
 // or a core skill, as a skill step's ref resolves.
 func (k *Kernel) locate(ref string) string {
+	if strings.HasPrefix(ref, "runx/") {
+		if dir, err := k.Engine.Resolver.core(strings.TrimPrefix(ref, "runx/")); err == nil {
+			return dir
+		}
+	}
 	path := ref
 	if !filepath.IsAbs(path) {
-		path = filepath.Join(k.Options.Workspace, path)
+		path = filepath.Join(k.Options.Cwd, path)
 	}
 	if _, err := os.Stat(path); err == nil || strings.HasPrefix(ref, ".") || filepath.IsAbs(ref) {
 		return path

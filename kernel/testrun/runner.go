@@ -58,7 +58,7 @@ type Runner struct {
 // one test file.
 func (r *Runner) Run(ctx context.Context, target string) (*Report, error) {
 	if !filepath.IsAbs(target) {
-		target = filepath.Join(r.Kernel.Options.Workspace, target)
+		target = filepath.Join(r.Kernel.Options.Cwd, target)
 	}
 	var pkgDir string
 	var cases []*pkg.TestCase

@@ -6,6 +6,7 @@ package authoritycmd
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
 	"github.com/runxhq/runx/kernel/preset"
@@ -45,6 +46,12 @@ func New(f *cli.Factory) *cobra.Command {
 			}
 			ids := make([]string, 0, len(workspaces))
 			for _, w := range workspaces {
+				if !filepath.IsAbs(w) {
+					w = filepath.Join(o.Cwd, w)
+				}
+				// A directory inside a workspace stands for that workspace,
+				// as a run started there resolves it.
+				w = run.FindWorkspace(w, o.HomeDir)
 				id, err := preset.WorkspaceID(w)
 				if err != nil {
 					return report(cli.Usagef("workspace %s does not resolve: %v", w, err))

@@ -14,14 +14,14 @@ import (
 // ReadInputsDocument reads an --inputs argument: "-" is stdin, anything else a
 // file inside the workspace. It is capped and must be UTF-8; its content is
 // never echoed in an error.
-func ReadInputsDocument(stdin io.Reader, workspace, arg string) ([]byte, error) {
+func ReadInputsDocument(stdin io.Reader, workspace, cwd, arg string) ([]byte, error) {
 	var r io.Reader
 	if arg == "-" {
 		r = stdin
 	} else {
 		path := arg
 		if !filepath.IsAbs(path) {
-			path = filepath.Join(workspace, path)
+			path = filepath.Join(cwd, path)
 		}
 		path = filepath.Clean(path)
 		real, err := filepath.EvalSymlinks(path)

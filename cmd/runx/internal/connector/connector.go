@@ -73,7 +73,7 @@ func NewSecret(f *cli.Factory) *cobra.Command {
 			if err != nil {
 				return cli.Exit(cli.ReportError(f.IO, asJSON, err))
 			}
-			raw, err := cli.ReadInputsDocument(f.IO.In, o.Workspace, "-")
+			raw, err := cli.ReadInputsDocument(f.IO.In, o.Workspace, o.Cwd, "-")
 			if err != nil {
 				return cli.Exit(cli.ReportError(f.IO, asJSON, err))
 			}

@@ -52,7 +52,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		var doc []byte
 		if opts.Document != "" {
-			read, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, opts.Document)
+			read, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, k.Options.Cwd, opts.Document)
 			if err != nil {
 				return cli.ReportError(io, opts.JSON, err)
 			}

@@ -47,7 +47,7 @@ func inspect(c *cobra.Command, opts *Options) cli.ExitCode {
 			req.Authority = raw
 		}
 		if opts.InputsFile != "" {
-			doc, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, opts.InputsFile)
+			doc, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, k.Options.Cwd, opts.InputsFile)
 			if err != nil {
 				return cli.ReportError(io, opts.JSON, err)
 			}

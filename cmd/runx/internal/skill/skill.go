@@ -75,7 +75,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		src := pkg.InputSource{Pairs: opts.Pairs, JSONPairs: opts.JSONPairs}
 		if opts.InputsFile != "" {
-			doc, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, opts.InputsFile)
+			doc, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, k.Options.Cwd, opts.InputsFile)
 			if err != nil {
 				return cli.ReportError(io, opts.JSON, err)
 			}

@@ -41,7 +41,7 @@ func inspect(c *cobra.Command, f *cli.Factory, id string, asJSON bool) cli.ExitC
 		return cli.ReportError(f.IO, asJSON, err)
 	}
 	defer k.Close()
-	def, ref, err := k.Host.Definition(c.Context(), id)
+	def, ref, err := k.ToolDefinition(c.Context(), id)
 	if err != nil {
 		return cli.ReportError(f.IO, asJSON, err)
 	}
@@ -51,8 +51,12 @@ func inspect(c *cobra.Command, f *cli.Factory, id string, asJSON bool) cli.ExitC
 		_ = cli.PrintJSON(f.IO.Out, out)
 		return cli.ExitOK
 	}
-	fmt.Fprintf(f.IO.Out, "%s  (%s %s, runx.plugin.v%d)\n  %s\n  effect: %s  approval: %s  idempotent: %v\n",
-		def.ID, ref.Name, ref.Version, ref.Protocol, def.Summary, def.Effect, def.Approval, def.Idempotent)
+	owner := fmt.Sprintf("%s %s, runx.plugin.v%d", ref.Name, ref.Version, ref.Protocol)
+	if ref.Protocol == 0 {
+		owner = "answered by the runx kernel itself " + ref.Version
+	}
+	fmt.Fprintf(f.IO.Out, "%s  (%s)\n  %s\n  effect: %s  approval: %s  idempotent: %v\n",
+		def.ID, owner, def.Summary, def.Effect, def.Approval, def.Idempotent)
 	if len(def.Scopes) > 0 {
 		fmt.Fprintf(f.IO.Out, "  scopes: %s\n", strings.Join(def.Scopes, ", "))
 	}
