@@ -210,9 +210,6 @@ func TestTurnCallsAndComplete(t *testing.T) {
 	if out["run_id"] != runID {
 		t.Errorf("sealed another run: %v", out["run_id"])
 	}
-	// the run, its steps, the turn and its four calls: 7 receipts that verify
-	cs2 := cs
-	_ = cs2
 	if res, out := call(t, cs, "turn_status", map[string]any{"turn": "draft"}); errorCode(t, res, out) != "turn_unknown" {
 		t.Errorf("a completed turn still reads: %v", out)
 	}

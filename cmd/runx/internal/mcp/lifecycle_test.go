@@ -1,0 +1,143 @@
+package mcp_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	kmcp "github.com/runxhq/runx/kernel/mcp"
+	"github.com/runxhq/runx/kernel/run"
+)
+
+// A client's notifications/cancelled stops the driver as SIGTERM does: the
+// step in flight runs to its end and is recorded, no further step is
+// admitted, and the run stays where it stopped for its next driver.
+func TestCancelledStopsDriverGracefully(t *testing.T) {
+	ws := t.TempDir()
+	k := openKernel(t, ws)
+	cs := connect(t, k, kmcp.Options{Refs: []string{testdata("slow")}}, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"dir": ws}})
+		done <- err
+	}()
+	count := filepath.Join(ws, "count")
+	waitFor(t, func() bool { _, err := os.Stat(count); return err == nil })
+	cancel() // the go-sdk client sends notifications/cancelled
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("call = %v, want it cancelled", err)
+	}
+	var runID string
+	waitFor(t, func() bool {
+		id, ok := onlyRun(t, k)
+		if !ok {
+			return false
+		}
+		runID = id
+		read, err := k.Engine.ReadRun(context.Background(), id, "")
+		return err == nil && len(read.Steps) == 1 && !read.Driven
+	})
+	read, _ := k.Engine.ReadRun(context.Background(), runID, "")
+	if read.State != "running" || read.Steps[0].Address != "one" || read.Steps[0].Status != "success" {
+		t.Fatalf("want step one recorded and the run resumable, got %s %+v", read.State, read.Steps)
+	}
+	env, err := k.Engine.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: []byte("{}")})
+	if err != nil || env.Outcome != "completed" {
+		t.Fatalf("resume = %+v %v", env, err)
+	}
+	if got, _ := os.ReadFile(count); string(got) != "one\ntwo\n" {
+		t.Errorf("each step must run once: %q", got)
+	}
+}
+
+// onlyRun finds the one run the workspace's journal holds.
+func onlyRun(t *testing.T, k *run.Kernel) (string, bool) {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(k.Options.ProjectDir, "locks"))
+	if err != nil {
+		return "", false
+	}
+	for _, e := range entries {
+		if id, ok := strings.CutPrefix(e.Name(), "run-"); ok {
+			return strings.TrimSuffix(id, ".lock"), true
+		}
+	}
+	return "", false
+}
+
+// waitFor polls a readiness condition the test cannot be signalled on.
+func waitFor(t *testing.T, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in 20s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestProgressNotifications(t *testing.T) {
+	k := openKernel(t, "")
+	var mu sync.Mutex
+	var got []string
+	arrived := make(chan struct{}, 8)
+	cs := connect(t, k, kmcp.Options{Refs: []string{testdata("echo")}}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			got = append(got, req.Params.Message)
+			mu.Unlock()
+			arrived <- struct{}{}
+		},
+	})
+	params := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "hi"}}
+	params.SetProgressToken("tok-1")
+	if res, err := cs.CallTool(context.Background(), params); err != nil || res.IsError {
+		t.Fatalf("call = %v %v", res, err)
+	}
+	for i := 0; i < 2; i++ {
+		select {
+		case <-arrived:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("progress = %v, want two notifications", got)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got[0] != "step started echo" || got[1] != "step sealed echo (success)" {
+		t.Errorf("progress = %q", got)
+	}
+	// without a token nothing is sent
+	if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "hi"}}); err != nil || res.IsError {
+		t.Fatal(err)
+	}
+	select {
+	case <-arrived:
+		t.Errorf("progress sent without a token: %v", got)
+	default:
+	}
+}
+
+// One kernel serves the session, so one worker process serves every call.
+func TestOneWorkerForTheSession(t *testing.T) {
+	k := openKernel(t, "")
+	cs := connect(t, k, kmcp.Options{Refs: []string{testdata("echo")}}, nil)
+	pid := 0
+	for i := 0; i < 5; i++ {
+		if res, _ := call(t, cs, "echo", map[string]any{"message": "hi"}); res.IsError {
+			t.Fatal(textOf(res))
+		}
+		p := k.Host.Pid("js")
+		if p == 0 || (pid != 0 && p != pid) {
+			t.Fatalf("call %d ran in worker %d, earlier calls in %d", i, p, pid)
+		}
+		pid = p
+	}
+}
