@@ -83,6 +83,15 @@ func TestCheckInfoRefusals(t *testing.T) {
 	}
 }
 
+// Every role constant is one CheckInfo knows.
+func TestCheckInfoKnowsEveryRole(t *testing.T) {
+	info := goodInfo()
+	info.Capabilities[1].Roles = []string{plugin.RoleModule, plugin.RoleScript, plugin.RoleCommand, plugin.RoleDataMigrate, plugin.RoleDataOperation}
+	if err := plugin.CheckInfo(&info); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestNamingRule(t *testing.T) {
 	for id, want := range map[string]string{"fs.read": "fs", "store/events.append": "store", "js.module": "js", "bare": "bare"} {
 		if got := plugin.PluginOf(id); got != want {
