@@ -107,7 +107,7 @@ func launch(tb testing.TB, b Binary) *started {
 	}
 	addr := parseHandshake(tb, s.handshake, s.stderr)
 	s.proc = goplugin.NewClient(&goplugin.ClientConfig{
-		HandshakeConfig:  plugin.Handshake,
+		HandshakeConfig: plugin.Handshake,
 		// A reattached client takes its plugin set from Plugins.
 		Plugins:          pluginhost.ClientPluginSet()[plugin.ProtocolVersion],
 		Logger:           hclog.NewNullLogger(),
