@@ -82,6 +82,12 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	case pkg.KindScript:
 		return rc.script(ctx, step, local, inputs, level)
 	}
+	if refusal := rc.reachGate(ctx, step, inputs); refusal != nil {
+		body := rc.stepBody(step, local)
+		body.InputsDigest = mustDigest(inputs)
+		r := rc.settle(ctx, step, local, body, contract.StepRefused, nil, refusal, nil)
+		return r
+	}
 	extra := map[string]any{}
 	if r := rc.floor(ctx, step, local, inputs, extra); r != nil {
 		return *r
