@@ -3,6 +3,7 @@ module github.com/runxhq/runx
 go 1.26.8
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b
 	github.com/evanw/esbuild v0.28.2
 	github.com/goccy/go-yaml v1.19.2

@@ -17,6 +17,12 @@ func main() {
 	if len(os.Args) == 4 && os.Args[1] == "plugin" && os.Args[2] == "serve" {
 		os.Exit(int(servePlugin(os.Args[3])))
 	}
+	// Supervisor mode: `runx process supervise <dir>` is a long-lived
+	// process's own supervisor, started by the process plugin in a session
+	// of its own; it owns the child and outlives the run.
+	if len(os.Args) >= 3 && os.Args[1] == "process" && os.Args[2] == "supervise" {
+		os.Exit(superviseProcess(os.Args[3:]))
+	}
 	os.Exit(int(root.Main(os.Args[1:], cli.StdIO(), firstPartyInfo(), skills.Core())))
 }
 

@@ -33,3 +33,5 @@ func firstPartyInfo() map[string]func() sdk.Info {
 }
 
 func serve(p sdk.Plugin) { sdk.Serve(p) }
+
+func superviseProcess(args []string) int { return process.Supervise(args) }

@@ -64,7 +64,7 @@ func New() *Plugin { return &Plugin{} }
 
 // Info describes process.run.
 func (p *Plugin) Info() plugin.Info {
-	return plugin.Info{Name: Name, Version: Version, Capabilities: []plugin.Definition{{
+	return plugin.Info{Name: Name, Version: Version, Capabilities: append([]plugin.Definition{{
 		ID:           Capability,
 		Summary:      "Run one trusted host process with exact argv (no shell), a working directory, only the delivered environment, stdin, a timeout and bounded output.",
 		InputSchema:  json.RawMessage(requestSchema),
@@ -76,11 +76,14 @@ func (p *Plugin) Info() plugin.Info {
 		ArgvInput: "/argv",
 		// The kernel runs every `tool: {command: ...}` step through it.
 		Roles: []string{plugin.RoleCommand},
-	}}}
+	}}, longLivedDefinitions()...)}
 }
 
 // Invoke runs the process the request describes.
 func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
+	if res, ok := invokeLongLived(ctx, call); ok {
+		return res
+	}
 	var req Request
 	if err := json.Unmarshal(call.Input, &req); err != nil {
 		return plugin.Refused("process_request_invalid", "process.run input is not a valid request: "+err.Error())

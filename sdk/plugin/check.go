@@ -154,6 +154,12 @@ func (c *checker) definition(name string, d *Definition) {
 		}
 		c.pointer(d.ID, "argv_input", d.ArgvInput, input)
 	}
+	if d.ArgsInput != "" {
+		if d.ArgvInput == "" {
+			c.addf("%s: args_input names the arguments after argv_input's command, and there is no argv_input", d.ID)
+		}
+		c.pointer(d.ID, "args_input", d.ArgsInput, input)
+	}
 	if (d.Previews || d.Recovers) && d.Effect != EffectWrite && d.Effect != EffectProcess {
 		c.addf("%s: previews and recovers are for a capability that changes something, and its effect is %q", d.ID, d.Effect)
 	}

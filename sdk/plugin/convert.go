@@ -27,6 +27,7 @@ func infoToProto(in *Info) *pluginv1.DescribeResponse {
 			Recovers:     d.Recovers,
 			Roles:        d.Roles,
 			ArgvInput:    d.ArgvInput,
+			ArgsInput:    d.ArgsInput,
 		}
 		for _, pi := range d.PathInputs {
 			pd.PathInputs = append(pd.PathInputs, &pluginv1.PathInput{Pointer: pi.Pointer, Role: pi.Role})

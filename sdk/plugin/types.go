@@ -106,6 +106,9 @@ type Definition struct {
 	// ArgvInput points at the input holding the exact argv a process
 	// capability executes.
 	ArgvInput string `json:"argv_input,omitempty"`
+	// ArgsInput, with ArgvInput pointing at a string (the command), points
+	// at the array of arguments that follow it.
+	ArgsInput string `json:"args_input,omitempty"`
 }
 
 // HasRole reports whether the definition declares role.

@@ -28,6 +28,7 @@ func infoFromProto(in *pluginv1.DescribeResponse) *plugin.Info {
 			Recovers:     pd.GetRecovers(),
 			Roles:        pd.GetRoles(),
 			ArgvInput:    pd.GetArgvInput(),
+			ArgsInput:    pd.GetArgsInput(),
 		}
 		for _, pi := range pd.GetPathInputs() {
 			d.PathInputs = append(d.PathInputs, plugin.PathInput{Pointer: pi.GetPointer(), Role: pi.GetRole()})

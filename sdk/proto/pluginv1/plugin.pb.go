@@ -196,7 +196,11 @@ type CapabilityDefinition struct {
 	// A JSON pointer to the input that holds the exact argv the capability
 	// executes (an array of strings), for capabilities of effect `process`:
 	// the floor shows it on the gate and standing approvals match it.
-	ArgvInput     string `protobuf:"bytes,14,opt,name=argv_input,json=argvInput,proto3" json:"argv_input,omitempty"`
+	ArgvInput string `protobuf:"bytes,14,opt,name=argv_input,json=argvInput,proto3" json:"argv_input,omitempty"`
+	// With argv_input pointing at a string (the command), a JSON pointer to
+	// the input holding the arguments that follow it (an array of strings):
+	// the argv is that command and then these, exactly.
+	ArgsInput     string `protobuf:"bytes,15,opt,name=args_input,json=argsInput,proto3" json:"args_input,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -325,6 +329,13 @@ func (x *CapabilityDefinition) GetRoles() []string {
 func (x *CapabilityDefinition) GetArgvInput() string {
 	if x != nil {
 		return x.ArgvInput
+	}
+	return ""
+}
+
+func (x *CapabilityDefinition) GetArgsInput() string {
+	if x != nil {
+		return x.ArgsInput
 	}
 	return ""
 }
@@ -1162,7 +1173,7 @@ const file_runx_plugin_v1_plugin_proto_rawDesc = "" +
 	"sdkVersion\x12)\n" +
 	"\x10protocol_version\x18\x04 \x01(\rR\x0fprotocolVersion\x12H\n" +
 	"\fcapabilities\x18\x05 \x03(\v2$.runx.plugin.v1.CapabilityDefinitionR\fcapabilities\x123\n" +
-	"\badapters\x18\x06 \x03(\v2\x17.runx.plugin.v1.AdapterR\badapters\"\xc7\x03\n" +
+	"\badapters\x18\x06 \x03(\v2\x17.runx.plugin.v1.AdapterR\badapters\"\xe6\x03\n" +
 	"\x14CapabilityDefinition\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
 	"\asummary\x18\x02 \x01(\tR\asummary\x12!\n" +
@@ -1182,7 +1193,9 @@ const file_runx_plugin_v1_plugin_proto_rawDesc = "" +
 	"\brecovers\x18\f \x01(\bR\brecovers\x12\x14\n" +
 	"\x05roles\x18\r \x03(\tR\x05roles\x12\x1d\n" +
 	"\n" +
-	"argv_input\x18\x0e \x01(\tR\targvInput\"9\n" +
+	"argv_input\x18\x0e \x01(\tR\targvInput\x12\x1d\n" +
+	"\n" +
+	"args_input\x18\x0f \x01(\tR\targsInput\"9\n" +
 	"\tPathInput\x12\x18\n" +
 	"\apointer\x18\x01 \x01(\tR\apointer\x12\x12\n" +
 	"\x04role\x18\x02 \x01(\tR\x04role\"|\n" +
