@@ -61,7 +61,7 @@ func (rc *runCtx) preview(ctx context.Context, step *pkg.Step, inputs map[string
 
 // callContext is what every capability call is told about the run.
 func (rc *runCtx) callContext(local string, _ any) sdk.Context {
-	binding, _ := json.Marshal(map[string]any{"project_dir": rc.e.ProjectDir})
+	binding, _ := json.Marshal(map[string]any{"project_dir": rc.e.ProjectDir, "actor": rc.actor()})
 	return sdk.Context{
 		RunID:         rc.rec.RunID,
 		StepAddress:   local,

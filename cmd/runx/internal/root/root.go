@@ -18,6 +18,7 @@ import (
 	"github.com/runxhq/runx/cmd/runx/internal/history"
 	"github.com/runxhq/runx/cmd/runx/internal/mcp"
 	"github.com/runxhq/runx/cmd/runx/internal/pluginpin"
+	"github.com/runxhq/runx/cmd/runx/internal/processcmd"
 	"github.com/runxhq/runx/cmd/runx/internal/resume"
 	"github.com/runxhq/runx/cmd/runx/internal/skill"
 	"github.com/runxhq/runx/cmd/runx/internal/testcmd"
@@ -45,7 +46,7 @@ func New(f *cli.Factory) *cobra.Command {
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.Err)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cli.Usagef("%v", err) })
-	cmd.AddCommand(skill.New(f), resume.New(f), verify.New(f), history.New(f), testcmd.New(f), tool.New(f), version.New(f), pluginpin.New(f), authoritycmd.New(f), connector.New(f), connector.NewSecret(f), datacmd.New(f), mcp.New(f))
+	cmd.AddCommand(skill.New(f), resume.New(f), verify.New(f), history.New(f), testcmd.New(f), tool.New(f), version.New(f), pluginpin.New(f), authoritycmd.New(f), connector.New(f), connector.NewSecret(f), datacmd.New(f), mcp.New(f), processcmd.New(f))
 	return cmd
 }
 
