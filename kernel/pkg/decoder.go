@@ -170,3 +170,15 @@ func (d decoder) rawMap(e *entry, what string) (map[string]any, error) {
 	}
 	return e.value.toValue().(map[string]any), nil
 }
+
+// unsupported refuses the first of keys that f holds, with code, naming the
+// field and where it is: a field runx reads but does not carry out is
+// refused at admission, never parsed and ignored.
+func (d decoder) unsupported(f fields, code, what string, keys ...string) error {
+	for _, k := range keys {
+		if e := f.get(k); e != nil {
+			return refuseAt(d.file, e.keyPos, code, "%s%s is not supported by this runx; remove it", what, k)
+		}
+	}
+	return nil
+}

@@ -38,6 +38,10 @@ const (
 	CodeInputsDocumentInvalid    = "inputs_document_invalid"
 	CodeInputsDocumentTooLarge   = "inputs_document_too_large"
 	CodeTestInvalid              = "test_invalid"
+	// CodeTestFieldUnsupported refuses a tests/*.yaml field the format
+	// defines but this runx does not carry out, so a test never passes by
+	// ignoring what it declares.
+	CodeTestFieldUnsupported = "test_field_unsupported"
 )
 
 // Position is a 1-based line and column in a source file.

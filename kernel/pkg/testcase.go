@@ -10,18 +10,40 @@ type TestCase struct {
 	Inputs  map[string]any `json:"inputs,omitempty"`
 	Setup   *TestSetup     `json:"setup,omitempty"`
 	Host    *TestHost      `json:"host,omitempty"`
-	// Providers stands in for what the run reaches (http, mcp, processes,
-	// hosted), kept as written; the test runner owns their shapes.
-	Providers map[string]any `json:"providers,omitempty"`
+	// Providers stands in for what the run reaches. Only processes is
+	// carried out; http, mcp and hosted are refused (test_field_unsupported).
+	Providers *TestProviders `json:"providers,omitempty"`
 	Expect    *Expectation   `json:"expect"`
 }
 
 // TestSetup is state a test starts from.
 type TestSetup struct {
-	Receipts    []string       `json:"receipts,omitempty"`    // package-relative .json receipts to seed
-	Authority   map[string]any `json:"authority,omitempty"`   // the run's authority, as --run-authority states one
-	Credentials map[string]any `json:"credentials,omitempty"` // a listed connector's credential for the test
+	Receipts  []string       `json:"receipts,omitempty"`  // package-relative .json receipts to seed
+	Authority map[string]any `json:"authority,omitempty"` // the run's authority, as --run-authority states one
+	// credentials is refused until a test can store one (test_field_unsupported).
 }
+
+// TestProviders stands in for what a test's run reaches.
+type TestProviders struct {
+	// Processes answer a process tool's calls in place of the process: an
+	// unmatched call fails without starting it.
+	Processes []*TestProcess `json:"processes,omitempty"`
+}
+
+// TestProcess is one process call a test answers: the tool's command as the
+// step names it, its exact arguments, and the JSON object it prints.
+type TestProcess struct {
+	Tool   string         `json:"tool"`
+	Args   []string       `json:"args"`
+	Result map[string]any `json:"result"`
+}
+
+// Process stand-in bounds (the runx reference, providers.processes).
+const (
+	MaxTestProcesses     = 32
+	MaxTestProcessArgs   = 64 << 10
+	MaxTestProcessResult = 2 << 20
+)
 
 // TestHost stands in for what answers the run.
 type TestHost struct {
@@ -52,11 +74,11 @@ type Expectation struct {
 	Outcome string             `json:"outcome,omitempty"`
 	Output  *OutputExpectation `json:"output,omitempty"`
 	// Absent names, by JSON pointer into the output, fields that must not exist.
-	Absent            []string                      `json:"absent,omitempty"`
-	Receipt           map[string]any                `json:"receipt,omitempty"` // a subset of the root receipt
-	Steps             []string                      `json:"steps,omitempty"`   // step ids in execution order
-	StepOutputs       map[string]*OutputExpectation `json:"step_outputs,omitempty"`
-	HTTPRequestCounts []int                         `json:"http_request_counts,omitempty"`
+	Absent      []string                      `json:"absent,omitempty"`
+	Receipt     map[string]any                `json:"receipt,omitempty"` // a subset of the root receipt
+	Steps       []string                      `json:"steps,omitempty"`   // step ids in execution order
+	StepOutputs map[string]*OutputExpectation `json:"step_outputs,omitempty"`
+	// http_request_counts is refused with providers.http (test_field_unsupported).
 }
 
 // Comparison modes of an OutputExpectation.

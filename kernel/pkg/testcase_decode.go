@@ -96,11 +96,9 @@ func LoadTest(path string) (*TestCase, error) {
 		}
 	}
 	if e := f.get("providers"); e != nil {
-		pf, err := d.object(e.value, "providers", "http", "mcp", "processes", "hosted")
-		if err != nil {
+		if tc.Providers, err = decodeTestProviders(d, e); err != nil {
 			return nil, err
 		}
-		tc.Providers = pf.n.toValue().(map[string]any)
 	}
 	e := f.get("expect")
 	if e == nil {
@@ -133,10 +131,8 @@ func decodeTestSetup(d decoder, e *entry) (*TestSetup, error) {
 			return nil, err
 		}
 	}
-	if ce := f.get("credentials"); ce != nil {
-		if s.Credentials, err = d.rawMap(ce, "setup credentials"); err != nil {
-			return nil, err
-		}
+	if err := d.unsupported(f, CodeTestFieldUnsupported, "setup.", "credentials"); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

@@ -1,7 +1,9 @@
 package pkg
 
 import (
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -35,12 +37,12 @@ func TestLoadTests(t *testing.T) {
 		turn.Output.(map[string]any)["answer"] != "digested" {
 		t.Errorf("turn = %+v", turn)
 	}
-	if _, ok := full.Providers["http"].([]any); !ok {
+	if pr := full.Providers.Processes; len(pr) != 1 || pr[0].Tool != "bin/lookup" || pr[0].Args[1] != "7" || pr[0].Result["found"] != true {
 		t.Errorf("providers = %+v", full.Providers)
 	}
 	fx := full.Expect
 	if fx.Output.Mode != CompareExact || fx.Output.Value != nil || fx.Steps[0] != "agent" ||
-		fx.StepOutputs["agent"].Mode != CompareSubset || fx.HTTPRequestCounts[0] != 1 {
+		fx.StepOutputs["agent"].Mode != CompareSubset {
 		t.Errorf("expect = %+v", fx)
 	}
 }
@@ -79,7 +81,17 @@ func TestLoadTestRefusals(t *testing.T) {
 		{"turn without output", "host: { turns: { a: { calls: [] } } }\nexpect: { status: sealed }\n", CodeTestInvalid, 1, 21},
 		{"turn call without tool", "host: { turns: { a: { calls: [{ input: {} }], output: 1 } } }\nexpect: { status: sealed }\n", CodeTestInvalid, 1, 31},
 		{"unknown provider", "providers: { smtp: [] }\nexpect: { status: sealed }\n", CodeYAMLUnknownField, 1, 14},
-		{"negative request count", "expect: { status: sealed, http_request_counts: [-1] }\n", CodeTestInvalid, 1, 49},
+		{"unknown status", "expect: { status: done }\n", CodeTestInvalid, 1, 19},
+		{"providers.http", "providers:\n  http: []\nexpect: { status: sealed }\n", CodeTestFieldUnsupported, 2, 3},
+		{"providers.mcp", "providers: { mcp: [] }\nexpect: { status: sealed }\n", CodeTestFieldUnsupported, 1, 14},
+		{"providers.hosted", "providers: { hosted: {} }\nexpect: { status: sealed }\n", CodeTestFieldUnsupported, 1, 14},
+		{"setup.credentials", "setup: { credentials: {} }\nexpect: { status: sealed }\n", CodeTestFieldUnsupported, 1, 10},
+		{"http request counts", "expect: { status: sealed, http_request_counts: [1] }\n", CodeTestFieldUnsupported, 1, 27},
+		{"process without result", "providers: { processes: [{ tool: t }] }\nexpect: { status: sealed }\n", CodeTestInvalid, 1, 26},
+		{"process args not strings", "providers: { processes: [{ tool: t, args: [1], result: {} }] }\nexpect: { status: sealed }\n", CodeTestInvalid, 1, 44},
+		{"process result not an object", "providers: { processes: [{ tool: t, result: [] }] }\nexpect: { status: sealed }\n", CodeTestInvalid, 1, 45},
+		{"process repeated", "providers: { processes: [{ tool: t, result: {} }, { tool: t, result: {} }] }\nexpect: { status: sealed }\n", CodeTestInvalid, 1, 51},
+		{"too many processes", "providers:\n  processes:\n" + strings.Repeat("    - { tool: t, result: {} }\n", 1) + manyProcesses(MaxTestProcesses) + "expect: { status: sealed }\n", CodeTestInvalid, 3, 5},
 		{"step output comparison", "expect: { status: sealed, step_outputs: { a: { equal: 1 } } }\n", CodeYAMLUnknownField, 1, 48},
 	}
 	for _, c := range cases {
@@ -89,6 +101,14 @@ func TestLoadTestRefusals(t *testing.T) {
 			wantRefusal(t, err, c.code, c.line, c.col)
 		})
 	}
+}
+
+func manyProcesses(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "    - { tool: t, args: [\"%d\"], result: {} }\n", i)
+	}
+	return b.String()
 }
 
 func TestLoadTestNameDefaultsToStem(t *testing.T) {

@@ -1,6 +1,7 @@
 package testrun
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -168,13 +169,17 @@ func kind(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
+// show writes a value as the JSON a test's author wrote and reads, never as
+// Go's map[string]interface {}{...}.
 func show(v any) string {
-	s := fmt.Sprintf("%#v", v)
-	if str, ok := v.(string); ok {
-		s = strconv.Quote(str)
-	}
-	if v == nil {
-		s = "null"
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	var s string
+	if err := enc.Encode(v); err != nil {
+		s = fmt.Sprintf("(%s)", kind(v))
+	} else {
+		s = strings.TrimSuffix(b.String(), "\n")
 	}
 	if len(s) > 200 {
 		s = s[:200] + "…"

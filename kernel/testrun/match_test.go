@@ -66,3 +66,18 @@ func TestResolvePointer(t *testing.T) {
 		t.Fatal("index out of range resolved")
 	}
 }
+
+// TestMismatchShowsJSON: a failure shows values as JSON, as the test's
+// author wrote them, never as Go's map[string]interface {}{...}.
+func TestMismatchShowsJSON(t *testing.T) {
+	msg := matchSubset("", decode(t, `{"a":{"b":[1,"x<y"]}}`), decode(t, `{"a":{"b":2}}`))
+	want := `/a/b: want an array, got a number`
+	if msg != want {
+		t.Fatalf("message %q, want %q", msg, want)
+	}
+	msg = matchExact(decode(t, `{"a":[1,{"b":null}]}`), decode(t, `{"a":"x<y"}`))
+	want = `want exactly {"a":[1,{"b":null}]}, got {"a":"x<y"}`
+	if msg != want {
+		t.Fatalf("message %q, want %q", msg, want)
+	}
+}
