@@ -77,3 +77,13 @@ func decodeStrict(data []byte, v any) error {
 	}
 	return nil
 }
+
+// Decode reads a receipt document strictly (no unknown fields, one
+// document). It only decodes: Verify is what proves a receipt.
+func Decode(data []byte) (*Receipt, error) {
+	var r Receipt
+	if err := decodeStrict(data, &r); err != nil {
+		return nil, refuse(CodeMalformed, "not a runx.receipt.v1 document", err)
+	}
+	return &r, nil
+}

@@ -18,3 +18,7 @@ func loadOptions(runxVersion, home string) pkg.LoadOptions {
 func (k *Kernel) LoadOptions() pkg.LoadOptions {
 	return loadOptions(k.Options.RunxVersion, k.Options.HomeDir)
 }
+
+// PackageDir finds the package directory a command line names, as `runx
+// skill` does: a path, a skill of the workspace, or a core skill (runx/<name>).
+func (k *Kernel) PackageDir(ref string) string { return k.locate(ref) }

@@ -9,7 +9,7 @@ import (
 // (runx mcp). An empty method selects the default.
 func (k *Kernel) LoadSkill(ref string) (*pkg.Package, *pkg.Method, error) {
 	path, method := pkg.SplitRef(ref)
-	p, err := pkg.Load(k.locate(path), pkg.LoadOptions{RunxVersion: k.Options.RunxVersion})
+	p, err := pkg.Load(k.locate(path), k.LoadOptions())
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,7 @@
 package testrun
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -18,22 +19,41 @@ const maxHostRounds = 64
 type hostStandIn struct {
 	host *pkg.TestHost
 	used map[string]bool
+	// work makes a worked turn's calls through the open turn, returning what
+	// went wrong (a refused call, a result its expect does not match).
+	work     func(ctx context.Context, r contract.Request, key string, turn *pkg.TestTurn) []string
+	failures []string
 }
 
-func newHostStandIn(h *pkg.TestHost) *hostStandIn {
+func newHostStandIn(h *pkg.TestHost, work func(context.Context, contract.Request, string, *pkg.TestTurn) []string) *hostStandIn {
 	if h == nil {
 		h = &pkg.TestHost{}
 	}
-	return &hostStandIn{host: h, used: map[string]bool{}}
+	return &hostStandIn{host: h, used: map[string]bool{}, work: work}
 }
 
-// answer builds the resume document for the requests it can answer.
-func (h *hostStandIn) answer(reqs []contract.Request) ([]byte, bool) {
+// answer builds the resume document for the requests it can answer. A
+// worked turn makes its calls first and is then answered with its output.
+func (h *hostStandIn) answer(ctx context.Context, reqs []contract.Request) ([]byte, bool) {
 	doc := contract.ResumeDocument{}
 	for _, r := range reqs {
 		switch r.Kind {
 		case contract.RequestAgent, contract.RequestQuestion:
 			key, v, ok := h.lookupAnswer(r)
+			if !ok && r.Kind == contract.RequestAgent {
+				var turn *pkg.TestTurn
+				if key, turn, ok = h.lookupTurn(r); ok {
+					if h.used["turns:"+key] {
+						continue // worked once; the run asks again only if it refused the output
+					}
+					h.used["turns:"+key] = true
+					if failed := h.work(ctx, r, key, turn); len(failed) > 0 {
+						h.failures = append(h.failures, failed...)
+						continue
+					}
+					v = turn.Output
+				}
+			}
 			if !ok {
 				continue
 			}
@@ -53,7 +73,9 @@ func (h *hostStandIn) answer(reqs []contract.Request) ([]byte, bool) {
 				}
 				doc.Approvals[r.Address] = entry
 			}
-			h.used["answers:"+key] = true
+			if !h.used["turns:"+key] {
+				h.used["answers:"+key] = true
+			}
 		case contract.RequestApproval:
 			approved, ok := h.host.Approvals[r.Address]
 			if !ok {
@@ -75,6 +97,19 @@ func (h *hostStandIn) answer(reqs []contract.Request) ([]byte, bool) {
 	}
 	raw, err := json.Marshal(doc)
 	return raw, err == nil
+}
+
+// lookupTurn finds a worked turn by address, else by the asking step's id.
+func (h *hostStandIn) lookupTurn(r contract.Request) (string, *pkg.TestTurn, bool) {
+	if t, ok := h.host.Turns[r.Address]; ok {
+		return r.Address, t, true
+	}
+	local := r.Address
+	if i := strings.LastIndex(local, "#"); i >= 0 {
+		local = local[i+1:]
+	}
+	t, ok := h.host.Turns[local]
+	return local, t, ok
 }
 
 func (h *hostStandIn) lookupAnswer(r contract.Request) (string, any, bool) {
@@ -104,6 +139,11 @@ func (h *hostStandIn) unused() []string {
 	for key := range h.host.Approvals {
 		if !h.used["approvals:"+key] {
 			out = append(out, fmt.Sprintf("host.approvals.%s was never asked for", key))
+		}
+	}
+	for key := range h.host.Turns {
+		if !h.used["turns:"+key] {
+			out = append(out, fmt.Sprintf("host.turns.%s was never asked for", key))
 		}
 	}
 	sort.Strings(out)

@@ -57,8 +57,14 @@ type Runner struct {
 // Run runs target: a package directory (every tests/*.yaml in name order) or
 // one test file.
 func (r *Runner) Run(ctx context.Context, target string) (*Report, error) {
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(r.Kernel.Options.Cwd, target)
+	if strings.HasSuffix(target, ".yaml") || strings.HasSuffix(target, ".yml") {
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(r.Kernel.Options.Cwd, target)
+		}
+	} else {
+		// A package as `runx skill` finds one: a path, a workspace skill,
+		// or a core skill (runx/<name>).
+		target = r.Kernel.PackageDir(target)
 	}
 	var pkgDir string
 	var cases []*pkg.TestCase
@@ -126,6 +132,20 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 		return fail("%v", err)
 	}
 	k := r.Kernel
+	keys := receipt.NewKeySet(signer.PublicKey())
+	if err := seedReceipts(ctx, pkgDir, tc, store, keys); err != nil {
+		return fail("%v", err)
+	}
+	authorityDoc, err := setupAuthority(tc)
+	if err != nil {
+		return fail("%v", err)
+	}
+	var invoker run.Invoker = k.Host
+	var procs *processStandIn
+	if tc.Providers != nil && len(tc.Providers.Processes) > 0 {
+		procs = newProcessStandIn(k.Host, tc.Providers.Processes)
+		invoker = procs
+	}
 	clock := func() time.Time { return FixedClock }
 	j, err := journal.Open(filepath.Join(scratch, ".runx"), clock)
 	if err != nil {
@@ -133,7 +153,7 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 	}
 	defer j.Close()
 	engine := &run.Engine{
-		Host: k.Host, Signer: signer, Store: store, Journal: j, Clock: clock,
+		Host: invoker, Signer: signer, Store: store, Journal: j, Clock: clock,
 		RunxVersion: k.Options.RunxVersion, Workspace: scratch, LookupEnv: k.Options.LookupEnv,
 		Resolver:       &run.Resolver{Workspace: scratch, HomeDir: k.Options.HomeDir, RunxVersion: k.Options.RunxVersion, Core: k.Options.CoreSkills},
 		MaxReceipts:    k.Engine.MaxReceipts,
@@ -151,7 +171,7 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 		return fail("method: %v", err)
 	}
 	res.RunID = testRunID(p.Name, tc.Name)
-	st := run.Start{Package: p, Method: m, RunID: res.RunID}
+	st := run.Start{Package: p, Method: m, RunID: res.RunID, Authority: authorityDoc}
 	if tc.Host != nil {
 		st.Act = tc.Host.Act
 	}
@@ -168,9 +188,10 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 	if err != nil {
 		return fail("run: %v", err)
 	}
-	host := newHostStandIn(tc.Host)
+	tk := &run.Kernel{Options: k.Options, Engine: engine, Host: k.Host, Store: store, Journal: j}
+	host := newHostStandIn(tc.Host, turnWorker(tk, res.RunID))
 	for round := 0; env.Status != contract.StatusSealed && round < maxHostRounds; round++ {
-		doc, ok := host.answer(env.Requests)
+		doc, ok := host.answer(ctx, env.Requests)
 		if !ok {
 			break
 		}
@@ -181,8 +202,19 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 	res.ReceiptID, res.Outcome = env.ReceiptID, env.Outcome
 	failures := checkExpect(tc, env, store)
 	failures = append(failures, checkSteps(ctx, tc, env, j)...)
+	failures = append(failures, host.failures...)
 	failures = append(failures, host.unused()...)
-	failures = append(failures, verifyAndKeep(ctx, store, r.Durable, env.ReceiptID, signer)...)
+	if procs != nil {
+		failures = append(failures, procs.unused()...)
+	}
+	// A run that paused (needs_agent, needs_approval) has sealed no root
+	// yet: there is no tree to verify or keep, and its status is what the
+	// test asserts.
+	if env.ReceiptID != "" {
+		failures = append(failures, verifyAndKeep(ctx, store, r.Durable, env.ReceiptID, signer)...)
+	} else if env.Status == contract.StatusSealed {
+		failures = append(failures, "the run sealed without a receipt")
+	}
 	if len(failures) > 0 {
 		res.Failures = failures
 		return res
