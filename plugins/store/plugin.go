@@ -84,16 +84,18 @@ type resourceBinding struct {
 
 // request is the operation envelope a step sends.
 type request struct {
-	DataSourceRef        string          `json:"data_source_ref"`
-	Resource             string          `json:"resource"`
-	AggregateID          string          `json:"aggregate_id"`
-	ExpectedVersion      *int64          `json:"expected_version"`
-	IdempotencyKey       string          `json:"idempotency_key"`
-	Event                json.RawMessage `json:"event"`
-	Limit                int             `json:"limit"`
-	AfterVersion         *int64          `json:"after_version"`
-	PreviousAfterVersion *int64          `json:"previous_after_version"`
-	Cursor               string          `json:"cursor"`
+	DataSourceRef   string          `json:"data_source_ref"`
+	Resource        string          `json:"resource"`
+	AggregateID     string          `json:"aggregate_id"`
+	ExpectedVersion *int64          `json:"expected_version"`
+	IdempotencyKey  string          `json:"idempotency_key"`
+	Event           json.RawMessage `json:"event"`
+	// Limit is a pointer so an explicit 0 is refused rather than read as
+	// "no limit given" (issue 10 item 11).
+	Limit                *int   `json:"limit"`
+	AfterVersion         *int64 `json:"after_version"`
+	PreviousAfterVersion *int64 `json:"previous_after_version"`
+	Cursor               string `json:"cursor"`
 }
 
 // Invoke runs one operation.
@@ -108,6 +110,14 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 	var req request
 	if err := json.Unmarshal(call.Input, &req); err != nil {
 		return plugin.Refused("store_request_invalid", "the operation's inputs are not an operation envelope: "+err.Error())
+	}
+	limit := 0 // the driver's default page
+	if req.Limit != nil {
+		if *req.Limit == 0 {
+			err := driver.Errorf(driver.CodeInvalidRequest, "limit must be 1..%d; omit it for the default page of %d", driver.MaxPageEvents, driver.DefaultPageEvents)
+			return failure(driver.Failure("", call.Capability, driver.StreamID{Source: b.DataSource.Ref, Resource: req.Resource, Key: req.AggregateID}, err), err)
+		}
+		limit = *req.Limit
 	}
 	if clock := call.Context.Clock; !clock.IsZero() {
 		p.clock.Store(&clock)
@@ -132,13 +142,13 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 		r, e := d.Append(ctx, driver.AppendRequest{Stream: stream, ExpectedVersion: req.ExpectedVersion, IdempotencyKey: req.IdempotencyKey, Event: req.Event})
 		packet, err = r.Packet(), e
 	case CapRead:
-		r, e := d.Read(ctx, driver.ReadRequest{Stream: stream, AfterVersion: req.AfterVersion, PreviousAfterVersion: req.PreviousAfterVersion, Limit: req.Limit})
+		r, e := d.Read(ctx, driver.ReadRequest{Stream: stream, AfterVersion: req.AfterVersion, PreviousAfterVersion: req.PreviousAfterVersion, Limit: limit})
 		packet, err = r.Packet(), e
 	case CapInspect:
 		r, e := d.InspectKey(ctx, driver.InspectRequest{Stream: stream})
 		packet, err = r.Packet(), e
 	case CapList:
-		r, e := d.ListKeys(ctx, driver.ListRequest{Source: source, Resource: res, Cursor: req.Cursor, Limit: req.Limit})
+		r, e := d.ListKeys(ctx, driver.ListRequest{Source: source, Resource: res, Cursor: req.Cursor, Limit: limit})
 		packet, err = r.Packet(), e
 	default:
 		return plugin.Refused("capability_not_found", "the store plugin serves no "+call.Capability)

@@ -160,9 +160,10 @@ type ReadResult struct {
 	Version          int64
 	ProjectionDigest string
 	Events           []Event
-	// HasMore is set when events after the last returned one exist; continue
-	// with AfterVersion = NextAfterVersion. A tail page never has more: older
-	// events are read forward from 0.
+	// HasMore, on a forward page, is set when events after the last
+	// returned one exist: continue with AfterVersion = NextAfterVersion. On
+	// a tail page it is set when events older than the oldest returned one
+	// exist, which are read forward from AfterVersion 0.
 	HasMore          bool
 	NextAfterVersion int64
 	Limit            int

@@ -91,7 +91,13 @@ func (p *ReadPlan) Finish(provider string, version int64, projection string, eve
 	default:
 		r.NextAfterVersion = version
 	}
-	r.HasMore = p.AfterVersion != nil && r.NextAfterVersion < version
+	if p.AfterVersion != nil {
+		r.HasMore = r.NextAfterVersion < version
+	} else {
+		// A tail has more when events older than its oldest exist: read
+		// them forward from 0.
+		r.HasMore = len(events) > 0 && events[0].Version > 1
+	}
 	return r, nil
 }
 

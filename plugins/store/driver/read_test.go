@@ -44,13 +44,18 @@ func TestReadPaging(t *testing.T) {
 	}
 	plan, _ = PrepareRead(readReq(nil, 3), lim)
 	r, err = plan.Finish("p", 10, GenesisProjection, events(8, 10, 1))
-	if err != nil || r.HasMore || r.NextAfterVersion != 10 || len(r.Events) != 3 {
+	// Versions 1..7 are older than the tail: it has more.
+	if err != nil || !r.HasMore || r.NextAfterVersion != 10 || len(r.Events) != 3 {
 		t.Fatalf("tail %+v %v", r, err)
 	}
 	plan, _ = PrepareRead(readReq(nil, 3), lim)
 	r, err = plan.Finish("p", 0, "", nil)
-	if err != nil || r.Version != 0 || r.ProjectionDigest != GenesisProjection || r.NextAfterVersion != 0 {
+	if err != nil || r.Version != 0 || r.ProjectionDigest != GenesisProjection || r.NextAfterVersion != 0 || r.HasMore {
 		t.Fatalf("empty stream %+v %v", r, err)
+	}
+	plan, _ = PrepareRead(readReq(nil, 3), lim)
+	if r, err = plan.Finish("p", 3, GenesisProjection, events(1, 3, 1)); err != nil || r.HasMore {
+		t.Fatalf("a tail of the whole stream %+v %v", r, err)
 	}
 }
 
@@ -108,7 +113,7 @@ func TestReadResponseBytesCap(t *testing.T) {
 	}
 	tail, _ := PrepareRead(readReq(nil, 5), lim)
 	r, err = tail.Finish("p", 5, GenesisProjection, events(1, 5, 10))
-	if err != nil || len(r.Events) != 2 || r.Events[0].Version != 4 || r.HasMore {
+	if err != nil || len(r.Events) != 2 || r.Events[0].Version != 4 || !r.HasMore {
 		t.Fatalf("capped tail %+v %v", r, err)
 	}
 	big, _ := PrepareRead(readReq(ptr(0), 5), lim)

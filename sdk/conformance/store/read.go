@@ -34,8 +34,14 @@ func testReadTail(t *testing.T, d driver.Driver) {
 	if len(page.Events) != 3 || page.Events[0].Version != 5 || page.Events[2].Version != 7 {
 		t.Fatalf("tail versions %v", versions(page.Events))
 	}
-	if page.HasMore || page.NextAfterVersion != 7 || page.Version != 7 || page.ProjectionDigest != rs[6].ProjectionDigest {
+	// Four older events exist, so the tail has more.
+	if !page.HasMore || page.NextAfterVersion != 7 || page.Version != 7 || page.ProjectionDigest != rs[6].ProjectionDigest {
 		t.Fatalf("tail paging fields %+v", page)
+	}
+	// A tail holding the whole stream has no more.
+	whole, err := d.Read(ctxFor(t), driver.ReadRequest{Stream: s, Limit: 7})
+	if err != nil || len(whole.Events) != 7 || whole.HasMore {
+		t.Fatalf("whole tail: %d events, has_more %v, %v", len(whole.Events), whole.HasMore, err)
 	}
 	if page.Events[2].IdempotencyKey != "k-6" || page.Events[2].Digest != rs[6].EventDigest || page.Events[2].Ref != rs[6].EventRef {
 		t.Fatalf("tail event %+v", page.Events[2])
@@ -134,8 +140,8 @@ func testReadResponseBytesCap(t *testing.T, d driver.Driver) {
 		t.Fatalf("rest of the capped stream: %d %v", len(rest.Events), err)
 	}
 	tail, err := d.Read(ctxFor(t), driver.ReadRequest{Stream: s, Limit: 10})
-	if err != nil || len(tail.Events) != 4 || tail.Events[3].Version != 6 {
-		t.Fatalf("capped tail %v %v", versions(tail.Events), err)
+	if err != nil || len(tail.Events) != 4 || tail.Events[3].Version != 6 || !tail.HasMore {
+		t.Fatalf("capped tail %v has_more %v %v", versions(tail.Events), tail.HasMore, err)
 	}
 }
 

@@ -52,8 +52,8 @@ func (d *Driver) appendOnce(ctx context.Context, p *driver.PreparedAppend) (res 
 	if err != nil {
 		return res, false, d.failure("connect", driver.CommitNotSent, err)
 	}
-	defer d.pool.release(conn)
-	pid := conn.PgConn().PID()
+	defer conn.Release()
+	pid := conn.Conn().PgConn().PID()
 	// Once sent, the call runs detached from the caller's cancellation: an
 	// effect in flight runs to its end and reports what happened, instead of
 	// a cancel turning it into an ambiguous commit.
@@ -98,7 +98,7 @@ func (d *Driver) appendOnce(ctx context.Context, p *driver.PreparedAppend) (res 
 func (d *Driver) appendFailed(ctx context.Context, p *driver.PreparedAppend, pid uint32, err error) (driver.AppendResult, bool, error) {
 	var pgErr *pgconn.PgError
 	switch {
-	case safeToRetry(err):
+	case pgconn.SafeToRetry(err):
 		// Nothing reached the server (a pooled connection that had died).
 		return driver.AppendResult{}, true, d.failure("append", driver.CommitNotSent, err)
 	case errors.As(err, &pgErr):

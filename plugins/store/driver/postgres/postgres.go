@@ -70,7 +70,9 @@ func Open(ctx context.Context, cfg Config) (*Driver, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.pool = newPool(ctx, connCfg, d.cfg.MaxConns, prepareStatements(d.cfg.Schema))
+	if d.pool, err = newPool(ctx, connCfg, d.cfg.MaxConns, prepareStatements(d.cfg.Schema)); err != nil {
+		return nil, d.failure("connect", "", err)
+	}
 	return d, nil
 }
 
