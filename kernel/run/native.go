@@ -8,14 +8,10 @@ import (
 	"github.com/runxhq/runx/kernel/contract/canon"
 )
 
-// nativeFunc is a capability the kernel answers itself because it reads the
-// kernel's own state (run records), which no plugin may hold.
-type nativeFunc func(ctx context.Context, rc *runCtx, inputs map[string]any) (any, *contract.ErrorBody)
-
 // nativeTool returns the kernel-owned capability of that id, or nil.
-func (e *Engine) nativeTool(id string) nativeFunc {
-	if id == "run.read" {
-		return runReadTool
+func (e *Engine) nativeTool(id string) func(ctx context.Context, c *nativeCall, inputs map[string]any) (any, *contract.ErrorBody) {
+	if t := nativeTools[id]; t != nil {
+		return t.fn
 	}
 	return nil
 }

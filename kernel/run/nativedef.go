@@ -29,8 +29,8 @@ var runReadDefinition = sdk.Definition{
 // ToolDefinition is a capability's description: the kernel's own for a tool
 // it answers itself, otherwise its plugin's Describe answer.
 func (k *Kernel) ToolDefinition(ctx context.Context, id string) (*sdk.Definition, host.PluginRef, error) {
-	if id == runReadDefinition.ID {
-		def := runReadDefinition
+	if t := nativeTools[id]; t != nil {
+		def := t.def
 		return &def, host.PluginRef{Name: KernelOwner, Version: k.Options.RunxVersion}, nil
 	}
 	return k.Host.Definition(ctx, id)

@@ -26,7 +26,7 @@ func pluginsFor(m *pkg.Method) []string {
 		case pkg.KindOperation:
 			add(StoreConnector)
 		case pkg.KindTool:
-			if s.Tool.Capability != "run.read" {
+			if nativeTools[s.Tool.Capability] == nil {
 				add(host.PluginFor(s.Tool.Capability))
 			}
 		}

@@ -256,7 +256,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	case pkg.KindTool:
 		if native := rc.e.nativeTool(step.Tool.Capability); native != nil {
 			body.Capability, body.Execution = step.Tool.Capability, execNative
-			out, failure := native(ctx, rc, inputs)
+			out, failure := native(ctx, &nativeCall{rc: rc, step: step}, inputs)
 			if failure != nil {
 				return nil, failure, contract.StepFailed
 			}
