@@ -133,8 +133,65 @@ func (rc *runCtx) plan(ctx context.Context, p *pkg.Package, m *pkg.Method, base 
 			}
 			continue
 		}
+		if s.Kind == pkg.KindScript {
+			// A script's own listed tools and operations are its own: each
+			// counts as a step it may take, and each listed skill's closure
+			// as the skill step's would.
+			for _, call := range listedCalls(s) {
+				caddr := addr + "/calls/" + callName(call)
+				if call.Kind == pkg.KindSkill {
+					if depth < 8 && rc.e.Resolver != nil {
+						if cp, method, err := rc.e.Resolver.Resolve(p.Dir, call.Skill); err == nil {
+							if cm, err := cp.SelectMethod(method); err == nil {
+								rc.plan(ctx, cp, cm, authority.ForChild(eff), caddr+">"+cp.Name+"#"+cm.Name+"/", depth+1, into)
+							}
+						}
+					}
+					continue
+				}
+				*into = append(*into, authority.PlannedStep{Address: caddr, Authority: eff, Changes: []authority.Change{child.changeOf(ctx, call)}})
+			}
+			continue
+		}
 		*into = append(*into, authority.PlannedStep{Address: addr, Authority: eff, Changes: []authority.Change{child.changeOf(ctx, s)}})
 	}
+}
+
+// listedCalls are the steps a script's calls name, each as the step a call
+// of it runs as.
+func listedCalls(s *pkg.Step) []*pkg.Step {
+	if s.Script == nil || s.Script.Calls == nil {
+		return nil
+	}
+	c := s.Script.Calls
+	var out []*pkg.Step
+	for _, t := range c.Tools {
+		if call, err := scriptCallStep(s, scriptPending{Tool: t}); err == nil {
+			out = append(out, call)
+		}
+	}
+	for _, o := range c.Operations {
+		if call, err := scriptCallStep(s, scriptPending{Tool: o}); err == nil {
+			out = append(out, call)
+		}
+	}
+	for _, sk := range c.Skills {
+		if call, err := scriptCallStep(s, scriptPending{Tool: "skill:" + sk}); err == nil {
+			out = append(out, call)
+		}
+	}
+	return out
+}
+
+// callName is how an address names a listed call.
+func callName(call *pkg.Step) string {
+	switch call.Kind {
+	case pkg.KindSkill:
+		return "skill:" + call.Skill
+	case pkg.KindOperation:
+		return call.Operation.Ref
+	}
+	return call.Tool.Capability
 }
 
 // floor decides a step's change before it is claimed. It returns nil when

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
@@ -41,6 +42,9 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		return refuse(err)
 	}
 	if err := rc.e.prepare(p, m); err != nil {
+		return refuse(err)
+	}
+	if err := rc.childLimits(step, 1); err != nil {
 		return refuse(err)
 	}
 	childID := childRunID(rc.rec.RunID, local)
@@ -79,6 +83,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 	} else {
 		cc := newRunCtx(rc.e, rec, p, m, childInputs, rc.budget, level+1, rc.address(local))
 		cc.answers = rc.answers
+		cc.runDepth, cc.chain = rc.runDepth+1, append(slices.Clone(rc.chain), rc.e.packageRef(p))
 		cc.base, cc.standing = authority.ForChild(rc.effective(step)), rc.standing
 		out := cc.drive(ctx)
 		switch out.state {
@@ -100,7 +105,13 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 			failure = &contract.ErrorBody{Code: "child_" + env.Outcome, Message: "child skill " + step.Skill + " sealed " + env.Outcome}
 		}
 		failure = &contract.ErrorBody{Code: failure.Code, Message: fmt.Sprintf("child skill %s (run %s): %s", step.Skill, env.RunID, failure.Message)}
-		return rc.settle(ctx, step, local, body, contract.StepFailed, nil, failure, []receipt.ChildRef{ref})
+		status := contract.StepFailed
+		if env.Outcome == contract.OutcomeRefused || env.Outcome == contract.OutcomeBlocked {
+			// A child refused is the step refused, so the run says refused
+			// rather than failed.
+			status = contract.StepRefused
+		}
+		return rc.settle(ctx, step, local, body, status, nil, failure, []receipt.ChildRef{ref})
 	}
 	var output any
 	if err := json.Unmarshal(env.Result, &output); err != nil {

@@ -28,6 +28,11 @@ type runCtx struct {
 	standing []authority.StandingApproval
 	// depth is the receipt level of this run's own receipt below the root.
 	depth int
+	// runDepth is how deep this run nests (the root is 0, its children 1),
+	// and chain the packages from the root's down to this run's, as the
+	// authority's max_child_depth and packages read them.
+	runDepth int
+	chain    []string
 	// path is this run's place under the root ("" for the root, "send" for
 	// the child its step send started): request addresses are path#address.
 	path string

@@ -88,6 +88,9 @@ func (e *Engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 	if err := e.prepare(st.Package, st.Method); err != nil {
 		return e.SealRefused(ctx, st, err)
 	}
+	if err := admitAuthority(recordedAuthority(st.Authority)); err != nil {
+		return e.SealRefused(ctx, st, err)
+	}
 	rec, err := e.newRecord(st, "", "")
 	if err != nil {
 		return nil, err
@@ -130,6 +133,7 @@ func (e *Engine) root(rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs ma
 		limit = e.MaxReceipts
 	}
 	rc := newRunCtx(e, rec, p, m, inputs, &budget{limit: limit}, 0, "")
+	rc.chain = []string{e.packageRef(p)}
 	a := recordedAuthority(rec.Authority)
 	rc.base = authority.Narrow(a.Layer())
 	rc.standing = a.Standing()

@@ -27,6 +27,13 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 	if !ok {
 		return rc.settleNow(ctx, step, step.ID, rc.depth+1, contract.StepFailed, nil, &contract.ErrorBody{Code: "for_each_not_array", Message: fmt.Sprintf("step %s: for_each %s is %s, not an array", step.ID, step.ForEach, describe(itemsValue))}, nil)
 	}
+	if step.Kind == pkg.KindSkill {
+		// Every item starts a child run: max_fanout bounds them all at once,
+		// before the first starts.
+		if err := rc.childLimits(step, len(items)); err != nil {
+			return rc.settleNow(ctx, step, step.ID, rc.depth+1, contract.StepRefused, nil, contract.BodyOf(err), nil)
+		}
+	}
 	// The step's own receipt is admitted before its items.
 	if !rc.budget.admit(1) {
 		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: contract.SealReceiptBudgetExceeded, Message: "step " + rc.address(step.ID) + " would take the receipt tree past its bound"}}}

@@ -107,6 +107,22 @@ func (rc *runCtx) inspect(ctx context.Context, prefix string, depth int) []Inspe
 			is.Waits = contract.StatusNeedsApproval
 		case pkg.KindScript:
 			is.Calls = s.Script.Calls
+			for _, call := range listedCalls(s) {
+				cs := InspectedStep{Address: is.Address + "/calls/" + callName(call), Kind: string(call.Kind), Skill: call.Skill, Authority: eff}
+				if call.Tool != nil {
+					cs.Capability = call.Tool.Capability
+				}
+				if call.Kind == pkg.KindSkill {
+					is.Children = append(is.Children, cs)
+					continue
+				}
+				cs.Change = rc.changeOf(ctx, call)
+				if cs.Change.Kind != authority.ChangeNone {
+					d := authority.Floor(eff, cs.Change, rc.standing)
+					cs.Floor = &d
+				}
+				is.Children = append(is.Children, cs)
+			}
 		case pkg.KindOperation:
 			if a := s.Operation.Approval; a != nil {
 				is.Approval = &OwnApproval{Gate: GateOperation, Reason: a.Reason, Type: a.Type}

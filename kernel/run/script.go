@@ -86,7 +86,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 		if ctx.Err() != nil {
 			return stepRun{stopped: true}
 		}
-		res := rc.carryOut(ctx, step, local, ans.Pending, level)
+		res := rc.carryOut(ctx, step, local, ans.Pending, level, skillCalls(record))
 		if res.err != nil || len(res.waiting) > 0 || len(res.refused) > 0 {
 			return res
 		}
@@ -181,7 +181,7 @@ func (rc *runCtx) scriptRecord(local string) ([]scriptRecorded, []receipt.ChildR
 
 // carryOut admits and runs a script's pending requests: calls at once up to
 // the step's concurrency, waits settled from the run's clock or waited on.
-func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, asked []scriptPending, level int) stepRun {
+func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, asked []scriptPending, level, startedSkills int) stepRun {
 	var waiting []pending
 	var refused []contract.RefusedAnswer
 	var calls []scriptPending
@@ -213,12 +213,19 @@ func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, as
 	sem := make(chan struct{}, limit)
 	var wg sync.WaitGroup
 	for i, p := range calls {
+		// A skill call starts a child run: the step's max_fanout counts each,
+		// in the order the script asked, with those it already started.
+		ordinal := 0
+		if strings.HasPrefix(p.Tool, "skill:") {
+			startedSkills++
+			ordinal = startedSkills
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			results[i] = rc.scriptCall(ctx, step, fmt.Sprintf("%s/%d", local, p.Index), p, level+1)
+			results[i] = rc.scriptCall(ctx, step, fmt.Sprintf("%s/%d", local, p.Index), p, level+1, ordinal)
 		}()
 	}
 	wg.Wait()
@@ -239,13 +246,20 @@ func (rc *runCtx) recordWait(ctx context.Context, step *pkg.Step, address string
 
 // scriptCall admits one call against the step's listed calls and carries it
 // out as a unit of its own.
-func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string, p scriptPending, level int) stepRun {
+func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string, p scriptPending, level, skillOrdinal int) stepRun {
 	var input map[string]any
 	_ = json.Unmarshal(p.Input, &input)
 	digest := mustDigestRaw(p.Input)
 	call, err := scriptCallStep(step, p)
 	if err != nil {
 		return rc.settleNow(ctx, step, address, level, contract.StepRefused, nil, &contract.ErrorBody{Code: "call_not_allowed", Message: err.Error(), Detail: map[string]any{"tool": p.Tool, "input_digest": digest}}, nil)
+	}
+	if skillOrdinal > 0 {
+		if err := rc.childLimits(step, skillOrdinal); err != nil {
+			body := contract.BodyOf(err)
+			body.Detail = map[string]any{"tool": p.Tool, "input_digest": digest}
+			return rc.settleNow(ctx, step, address, level, contract.StepRefused, nil, body, nil)
+		}
 	}
 	r := rc.unit(ctx, call, address, input, level)
 	if r.settled == nil || r.err != nil {
@@ -304,4 +318,16 @@ func failedRequest(rec *journal.Step) (tool, inputDigest string) {
 	tool, _ = m["tool"].(string)
 	inputDigest, _ = m["input_digest"].(string)
 	return tool, inputDigest
+}
+
+// skillCalls counts the skill calls a script's record holds: each started
+// (or was refused starting) a child run.
+func skillCalls(record []scriptRecorded) int {
+	n := 0
+	for _, r := range record {
+		if strings.HasPrefix(r.Tool, "skill:") {
+			n++
+		}
+	}
+	return n
 }

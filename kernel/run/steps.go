@@ -89,6 +89,17 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		return r
 	}
 	extra := map[string]any{}
+	if refusal, term := rc.callAuthority(step); refusal != nil || term != nil {
+		if refusal != nil {
+			body := rc.stepBody(step, local)
+			body.InputsDigest = mustDigest(inputs)
+			body.Extra = map[string]any{"execution_term": term}
+			return rc.settle(ctx, step, local, body, contract.StepRefused, nil, refusal, nil)
+		}
+		if len(term) > 0 {
+			extra["execution_term"] = term
+		}
+	}
 	if r := rc.floor(ctx, step, local, inputs, extra); r != nil {
 		return *r
 	}

@@ -1,0 +1,111 @@
+package run
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/runxhq/runx/kernel/authority"
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg"
+	sdk "github.com/runxhq/runx/sdk/plugin"
+)
+
+// Codes of the run-level authority checks kernel/authority does not own.
+const (
+	// CodeDelegationNotCovered: a call on a delegated connector that no
+	// term of its delegation covers.
+	CodeDelegationNotCovered = "delegation_not_covered"
+	// CodeAuthorityUnsupported: an authority field this runx cannot enforce
+	// as stated, refused at admission rather than ignored.
+	CodeAuthorityUnsupported = "authority_unsupported"
+)
+
+// packageRef names a package as the authority's packages field does: a
+// core skill this runx carries is runx/<name> (a bundled package, publisher
+// runx); any other package the project holds is project:<name>.
+func (e *Engine) packageRef(p *pkg.Package) string {
+	bundled := filepath.Join(e.HomeDir, "bundled") + string(filepath.Separator)
+	if e.HomeDir != "" && strings.HasPrefix(p.Dir+string(filepath.Separator), bundled) {
+		return "runx/" + p.Name
+	}
+	return "project:" + p.Name
+}
+
+// admitAuthority refuses, before a run starts, what of its authority this
+// runx cannot enforce as stated: a delegation for a connector it does not
+// serve, or a term's bounds, which the store connector (the only one it
+// serves) declares none of. Enforce or refuse: a bound parsed and ignored
+// would let a person believe it holds.
+func admitAuthority(a *authority.Authority) error {
+	if a == nil {
+		return nil
+	}
+	for i, d := range a.Delegations {
+		if d.Connector != StoreConnector {
+			return contract.Errorf(CodeAuthorityUnsupported, "authority delegations[%d].connector: this runx serves only the %s connector, so a delegation for %q could never be checked; remove it", i, StoreConnector, d.Connector)
+		}
+		for j, t := range d.Terms {
+			if len(t.Bounds) > 0 {
+				return contract.Errorf(CodeAuthorityUnsupported, "authority delegations[%d].terms[%d].bounds: the %s connector declares no bounds, so these could not be enforced; remove them", i, j, StoreConnector)
+			}
+		}
+	}
+	return nil
+}
+
+// callAuthority decides an operation call against the run's packages and
+// delegations before anything is sent. It returns a refusal, or nil and the
+// execution term to record on the call's receipt.
+func (rc *runCtx) callAuthority(step *pkg.Step) (*contract.ErrorBody, map[string]any) {
+	if step.Kind != pkg.KindOperation || step.Operation == nil {
+		return nil, nil
+	}
+	a := recordedAuthority(rc.rec.Authority)
+	if a == nil {
+		return nil, nil
+	}
+	term := map[string]any{}
+	if a.Packages.Stated {
+		term["chain"] = rc.chain
+		if err := a.Packages.CheckChain(rc.chain); err != nil {
+			body := contract.BodyOf(err)
+			body.Message = "step " + step.ID + " calls " + step.Operation.Ref + ": " + body.Message + "; nothing was sent"
+			return body, term
+		}
+	}
+	for _, d := range a.Delegations {
+		if d.Connector != step.Operation.Connector {
+			continue
+		}
+		verb := authority.VerbRead
+		if storeOperations[step.Operation.Operation] == sdk.EffectWrite {
+			verb = authority.VerbWrite
+		}
+		for i, t := range d.Terms {
+			if slices.Contains(t.Verbs, verb) {
+				del := map[string]any{"connector": d.Connector, "term": i, "verb": verb}
+				if d.PrincipalRef != "" {
+					del["principal_ref"], del["mandate_ref"] = d.PrincipalRef, d.MandateRef
+				}
+				term["delegation"] = del
+				return nil, term
+			}
+		}
+		return &contract.ErrorBody{Code: CodeDelegationNotCovered, Message: fmt.Sprintf(
+			"step %s calls %s, a %s, and no term of the run's delegation for %s grants %s; nothing was sent", step.ID, step.Operation.Ref, verb, d.Connector, verb)}, term
+	}
+	return nil, term
+}
+
+// childLimits refuses starting n child runs from one step or script of this
+// run, one level below it, where the authority's max_fanout or
+// max_child_depth is lower.
+func (rc *runCtx) childLimits(step *pkg.Step, n int) error {
+	limits := rc.effective(step).Limits
+	if err := limits.CheckChildDepth(rc.runDepth + 1); err != nil {
+		return err
+	}
+	return limits.CheckFanout(n)
+}
