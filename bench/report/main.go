@@ -37,6 +37,7 @@ var workloads = []workload{
 	{"BenchmarkAuthorityDecision", "20000x", "< 10 µs each"},
 	{"BenchmarkFSSearch10k$", "5x", "< 300 ms"},
 	{"BenchmarkFSApplyBundle100$", "10x", "< 200 ms including the journal"},
+	{"BenchmarkMCPSession/", "3x", "p50 < 5 ms per call, one worker process for the session"},
 	{"BenchmarkStore", "2s", "driver overhead < 1.5x raw (appends), < 1.2x (reads)"},
 }
 
