@@ -115,7 +115,12 @@ func (rc *runCtx) drive(ctx context.Context) *outcome {
 	if rc.decisions, err = rc.e.Journal.Decisions(durable(ctx), rc.rec.RunID); err != nil {
 		return internalFailure(err)
 	}
-	rc.budget.replay(1) // this run's own receipt
+	if rc.depth == 0 {
+		// The root's own receipt; a child run's was admitted with the
+		// skill step that starts it (unitReceipts), so a refusal always
+		// leaves room for the receipts its seal needs.
+		rc.budget.replay(1)
+	}
 	out := &outcome{state: driveSealed, outcome: contract.OutcomeCompleted}
 	sc := &scope{input: rc.inputs, steps: rc.outputs, runID: rc.rec.RunID, act: rc.rec.Act}
 	for _, step := range rc.method.Steps {

@@ -68,7 +68,7 @@ func (rc *runCtx) runStep(ctx context.Context, step *pkg.Step, sc *scope) stepRu
 
 // unit runs one step or fan-out item at a local address and receipt level.
 func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, level int) stepRun {
-	if level > TreeMaxDepth || !rc.budget.admit(1) {
+	if level > TreeMaxDepth || !rc.budget.admit(unitReceipts(step)) {
 		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{
 			Code:    contract.SealReceiptBudgetExceeded,
 			Message: "step " + rc.address(local) + " would take the receipt tree past its bound, so it was refused before it ran",
@@ -123,6 +123,18 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		}
 	}
 	return rc.settle(ctx, step, local, body, status, output, failure, nil)
+}
+
+// unitReceipts is what a unit's seal needs from the budget before it runs:
+// its own receipt, and for a skill step the child run's receipt too, which
+// the child seals even when its own steps are refused. Admitting both at
+// once means a run refused for receipt_budget_exceeded never seals past
+// the bound, so its tree verifies.
+func unitReceipts(step *pkg.Step) int {
+	if step.Kind == pkg.KindSkill {
+		return 2
+	}
+	return 1
 }
 
 // stepBody is the part of a step receipt every unit shares.
