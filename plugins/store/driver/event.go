@@ -2,10 +2,10 @@ package driver
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"time"
+
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // DefaultEventType labels an event that carries neither a type nor an
@@ -13,7 +13,7 @@ import (
 const DefaultEventType = "data.event"
 
 // DigestPrefix starts every digest: "sha256:" and 64 lowercase hex digits.
-const DigestPrefix = "sha256:"
+const DigestPrefix = canon.DigestPrefix
 
 // PreparedAppend is an append that passed every driver-independent check,
 // with everything derived from the request alone. A driver adds only what the
@@ -97,14 +97,12 @@ func (p *PreparedAppend) Result(provider string, version int64, projectionDigest
 }
 
 // Digest is "sha256:<hex>" of bytes.
-func Digest(b []byte) string {
-	sum := sha256.Sum256(b)
-	return DigestPrefix + hex.EncodeToString(sum[:])
-}
+func Digest(b []byte) string { return canon.DigestBytes(b) }
 
-// CanonicalJSON returns the RFC 8785 form of a JSON document.
+// CanonicalJSON returns the RFC 8785 form of a JSON document: sdk/canon's,
+// the one implementation runx has.
 func CanonicalJSON(doc []byte) ([]byte, error) {
-	return canonicalize(doc)
+	return canon.CanonicalJSON(doc)
 }
 
 // canonicalEvent canonicalizes an event, redacting the resource's declared
@@ -115,7 +113,7 @@ func canonicalEvent(raw []byte, r Resource) ([]byte, []Redaction, error) {
 		return nil, nil, Errorf(CodeInvalidEvent, "event must be a JSON object")
 	}
 	if !hasRules(r) {
-		out, err := canonicalize(raw)
+		out, err := canon.CanonicalJSON(raw)
 		if err != nil {
 			return nil, nil, Errorf(CodeInvalidEvent, "event is not valid JSON: %s", safeJSONError(err))
 		}
@@ -123,7 +121,7 @@ func canonicalEvent(raw []byte, r Resource) ([]byte, []Redaction, error) {
 	}
 	// Canonicalize first so that malformed input and duplicate keys are
 	// refused exactly as without rules, then redact the canonical document.
-	canonical, err := canonicalize(raw)
+	canonical, err := canon.CanonicalJSON(raw)
 	if err != nil {
 		return nil, nil, Errorf(CodeInvalidEvent, "event is not valid JSON: %s", safeJSONError(err))
 	}
@@ -162,7 +160,7 @@ func encodeCanonical(doc any) ([]byte, error) {
 	if err := enc.Encode(doc); err != nil {
 		return nil, err
 	}
-	return canonicalize(buf.Bytes())
+	return canon.CanonicalJSON(buf.Bytes())
 }
 
 type jsonError string

@@ -1,32 +1,22 @@
-package driver
+package canon
 
 import (
 	"bytes"
 	"slices"
 
-	"github.com/gowebpki/jcs"
-
 	"github.com/runxhq/runx/internal/jsonscan"
 )
 
-// canonicalize returns the RFC 8785 form of a JSON document.
+// fastCanonical is CanonicalJSON's fast path.
 //
-// Every append canonicalizes its event, and a general JCS implementation
-// builds a tree of every value to re-serialize numbers as IEEE doubles. Event
-// documents are overwhelmingly objects of ASCII keys, plain strings and
-// small integers, whose canonical form is their own text with whitespace
-// dropped and members sorted; fastCanonical produces exactly that and bails
-// out on anything else (escapes, non-ASCII keys, fractions, exponents, big
-// integers, any doubt about validity), which gowebpki/jcs then handles or
-// refuses. The property test in jcsfast_test.go holds the two to the same
-// output.
-func canonicalize(doc []byte) ([]byte, error) {
-	if out, ok := fastCanonical(doc); ok {
-		return out, nil
-	}
-	return jcs.Transform(doc)
-}
-
+// A general JCS implementation builds a tree of every value to re-serialize
+// numbers as IEEE doubles. Documents are overwhelmingly objects of ASCII
+// keys, plain strings and small integers, whose canonical form is their own
+// text with whitespace dropped and members sorted; fastCanonical produces
+// exactly that and bails out on anything else (escapes, non-ASCII keys,
+// fractions, exponents, big integers, any doubt about validity), which
+// gowebpki/jcs then handles or refuses. The property test in fast_test.go
+// holds the two to the same output.
 const fastMaxDepth = 64
 
 func fastCanonical(doc []byte) ([]byte, bool) {

@@ -50,6 +50,9 @@ func CanonicalJSON(raw []byte) ([]byte, error) {
 		// jcs treats nil as "no data"; say so in our own words.
 		return nil, fmt.Errorf("canonical json: empty document")
 	}
+	if out, ok := fastCanonical(raw); ok {
+		return out, nil
+	}
 	out, err := jcs.Transform(raw)
 	if err != nil {
 		return nil, fmt.Errorf("canonical json: %w", err)

@@ -1,4 +1,4 @@
-package driver
+package canon
 
 import (
 	"fmt"
@@ -15,9 +15,9 @@ func TestFastCanonicalMatchesJCS(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	fast := 0
 	for i := 0; i < 20000; i++ {
-		doc := randomJSON(rng, 0)
+		doc := fastRandomJSON(rng, 0)
 		if rng.IntN(20) == 0 {
-			doc = mangle(rng, doc)
+			doc = fastMangle(rng, doc)
 		}
 		want, werr := jcs.Transform([]byte(doc))
 		got, ok := fastCanonical([]byte(doc))
@@ -43,37 +43,37 @@ func TestFastCanonicalMatchesJCS(t *testing.T) {
 	}
 }
 
-func randomJSON(rng *rand.Rand, depth int) string {
+func fastRandomJSON(rng *rand.Rand, depth int) string {
 	space := func() string { return []string{"", "", " ", "\n\t"}[rng.IntN(4)] }
 	switch k := rng.IntN(10); {
 	case depth < 4 && k < 3:
 		n := rng.IntN(5)
 		var members []string
 		for range n {
-			members = append(members, space()+randomKey(rng)+space()+":"+space()+randomJSON(rng, depth+1))
+			members = append(members, space()+fastRandomKey(rng)+space()+":"+space()+fastRandomJSON(rng, depth+1))
 		}
 		return "{" + strings.Join(members, ",") + space() + "}"
 	case depth < 4 && k < 5:
 		n := rng.IntN(4)
 		var items []string
 		for range n {
-			items = append(items, space()+randomJSON(rng, depth+1))
+			items = append(items, space()+fastRandomJSON(rng, depth+1))
 		}
 		return "[" + strings.Join(items, ",") + "]"
 	case k < 7:
-		return randomString(rng)
+		return fastRandomString(rng)
 	case k < 9:
 		return []string{"0", "7", "-12", "123456789012345", "1234567890123456", "1.5", "2e3", "-0", "0.1", "100"}[rng.IntN(10)]
 	}
 	return []string{"true", "false", "null"}[rng.IntN(3)]
 }
 
-func randomKey(rng *rand.Rand) string {
+func fastRandomKey(rng *rand.Rand) string {
 	keys := []string{`"a"`, `"b"`, `"type"`, `"payload"`, `"A"`, `"_x"`, `"é"`, `"\u0061"`, `"a b"`, `"z9"`}
 	return keys[rng.IntN(len(keys))]
 }
 
-func randomString(rng *rand.Rand) string {
+func fastRandomString(rng *rand.Rand) string {
 	parts := []string{"plain", "with space", "é", "😀", `\n`, `\"`, `\u00e9`, `\/`, "<>&", "\u2028"}
 	var b strings.Builder
 	b.WriteByte('"')
@@ -84,7 +84,7 @@ func randomString(rng *rand.Rand) string {
 	return b.String()
 }
 
-func mangle(rng *rand.Rand, doc string) string {
+func fastMangle(rng *rand.Rand, doc string) string {
 	if len(doc) < 2 {
 		return doc + ","
 	}
