@@ -32,6 +32,10 @@ type Server struct {
 
 	mu   sync.Mutex
 	runs []string // the runs this session's skill calls opened, in order
+	// base is the context Run serves under: a stop of the server (SIGTERM)
+	// stops every call in flight as a client's cancellation stops one.
+	base     context.Context
+	inflight sync.WaitGroup
 }
 
 // New builds a server: each ref's methods as tools, and the turn tools.
@@ -61,7 +65,7 @@ func New(k *run.Kernel, opts Options) (*Server, error) {
 			return nil, contract.Errorf("mcp_tool_name_conflict", "%s and %s would both be the tool %q; serve one of them", prev, t.source, t.tool.Name)
 		}
 		names[t.tool.Name] = t.source
-		s.srv.AddTool(t.tool, t.handler)
+		s.srv.AddTool(t.tool, s.guard(t.handler))
 	}
 	return s, nil
 }
@@ -84,8 +88,37 @@ func instructions(opts Options) string {
 func (s *Server) MCP() *mcp.Server { return s.srv }
 
 // Run serves one session over t until the client disconnects or ctx ends.
+// A call in flight when ctx ends is stopped as a driver is on SIGTERM (the
+// step in flight runs to its end and is recorded, no further step is
+// admitted), and Run returns only once it has.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	return s.srv.Run(ctx, t)
+	s.mu.Lock()
+	s.base = ctx
+	s.mu.Unlock()
+	err := s.srv.Run(ctx, t)
+	s.inflight.Wait()
+	return err
+}
+
+// guard runs a handler under a context that ends when its request is
+// cancelled (notifications/cancelled) or the server stops, and counts it in
+// flight so a stopping server waits for what it stopped to be recorded.
+func (s *Server) guard(h mcp.ToolHandler) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		s.mu.Lock()
+		base := s.base
+		s.inflight.Add(1)
+		s.mu.Unlock()
+		defer s.inflight.Done()
+		if base != nil {
+			c, cancel := context.WithCancelCause(ctx)
+			defer cancel(nil)
+			stop := context.AfterFunc(base, func() { cancel(context.Cause(base)) })
+			defer stop()
+			ctx = c
+		}
+		return h(ctx, req)
+	}
 }
 
 // track remembers a run a skill call opened, so the turn tools serve it.

@@ -45,7 +45,7 @@ func TestCancelledStopsDriverGracefully(t *testing.T) {
 		return err == nil && len(read.Steps) == 1 && !read.Driven
 	})
 	read, _ := k.Engine.ReadRun(context.Background(), runID, "")
-	if read.State != "running" || read.Steps[0].Address != "one" || read.Steps[0].Status != "success" {
+	if read.State != "stopped" || read.Steps[0].Address != "one" || read.Steps[0].Status != "success" {
 		t.Fatalf("want step one recorded and the run resumable, got %s %+v", read.State, read.Steps)
 	}
 	env, err := k.Engine.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: []byte("{}")})
