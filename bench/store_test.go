@@ -19,10 +19,10 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/runxhq/runx/internal/testserver"
-	"github.com/runxhq/runx/plugins/store/driver"
 	"github.com/runxhq/runx/plugins/store/driver/postgres"
 	"github.com/runxhq/runx/plugins/store/driver/redis"
 	"github.com/runxhq/runx/plugins/store/driver/sqlite"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 // BenchmarkStore measures the store drivers beside the same work done with

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/runxhq/runx/plugins/store/driver"
 	"github.com/runxhq/runx/plugins/store/driver/sqlite"
 	"github.com/runxhq/runx/sdk/plugin"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 // CapMigrate is `runx data migrate`: an operator's out-of-band migration of

@@ -11,11 +11,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/runxhq/runx/plugins/store/driver"
 	"github.com/runxhq/runx/plugins/store/driver/postgres"
 	"github.com/runxhq/runx/plugins/store/driver/redis"
 	"github.com/runxhq/runx/plugins/store/driver/sqlite"
 	"github.com/runxhq/runx/sdk/plugin"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 // Name is the plugin's name; its capabilities are store/*.

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 func testAppendFirstEvent(t *testing.T, d driver.Driver) {

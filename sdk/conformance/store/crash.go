@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 // CrashTarget is a driver whose provider is a server the test can kill.

@@ -8,6 +8,6 @@
 // (SQLite, PostgreSQL, Redis) with real servers; a third-party driver author
 // calls them the same way.
 //
-// It imports only the driver contract (plugins/store/driver) and the
+// It imports only the driver contract (sdk/store/driver) and the
 // standard library, so a driver in another module can use it.
 package store

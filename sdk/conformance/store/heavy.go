@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 const (

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 // Opener opens a driver over an empty store with default limits, registering

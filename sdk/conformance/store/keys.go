@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 func testInspectKey(t *testing.T, d driver.Driver) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 func testReadEmptyStream(t *testing.T, d driver.Driver) {

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/runxhq/runx/internal/testserver"
-	"github.com/runxhq/runx/plugins/store/driver"
 	"github.com/runxhq/runx/plugins/store/driver/redis"
 	"github.com/runxhq/runx/sdk/conformance/store"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 func TestRedis(t *testing.T) {

@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/runxhq/runx/plugins/store/driver"
 	"github.com/runxhq/runx/plugins/store/driver/sqlite"
 	"github.com/runxhq/runx/sdk/conformance/store"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 func TestSQLite(t *testing.T) {

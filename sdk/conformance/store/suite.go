@@ -3,7 +3,7 @@ package store
 import (
 	"testing"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 // Run proves that a store driver keeps the governed data plane's semantics.

@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/runxhq/runx/internal/testserver"
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 var board = driver.Resource{Name: "board_events", Kind: driver.KindEventStream}

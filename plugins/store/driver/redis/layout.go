@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 // Key layout under the binding's key_prefix. Names are digests of the

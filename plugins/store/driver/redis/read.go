@@ -6,7 +6,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 // Read reads the head, then a range of the stream's list, in one pipelined

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 // Append appends one event in one BEGIN IMMEDIATE transaction.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 // Codes of a migration's refusals and failure, beside the driver's own

@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 // buildResult is what the build wrote, as it computed it; verification must

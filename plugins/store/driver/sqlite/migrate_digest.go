@@ -7,7 +7,7 @@ import (
 	"hash"
 	"strconv"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 // The digests a migration proof carries (docs/decisions.md, "Data migration",

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 // How a migration opens files. Every connection names its file as an SQLite

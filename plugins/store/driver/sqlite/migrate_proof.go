@@ -3,7 +3,7 @@ package sqlite
 import (
 	"encoding/json"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 // ProofSchema names the migration proof document.

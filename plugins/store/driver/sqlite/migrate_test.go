@@ -13,7 +13,7 @@ import (
 
 	"github.com/gowebpki/jcs"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 func migrateConfig(path, source string) MigrateConfig {

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 // Read reads the head and one page in one read transaction, so in one

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/runxhq/runx/plugins/store/driver"
+	"github.com/runxhq/runx/sdk/store/driver"
 )
 
 var board = driver.Resource{Name: "board_events", Kind: driver.KindEventStream}

@@ -18,8 +18,10 @@
 // A driver owns only the storage: the atomic read-check-append, a page
 // consistent with the head it reports, and the proof of a commit when its
 // provider fails.
-// Drivers live in subpackages; the conformance suite that proves a driver
-// keeps these rules is sdk/conformance/store.
+// It lives under sdk/ so a third party writes a driver against it without
+// importing a plugin; runx's own drivers are plugins/store/driver/{sqlite,
+// postgres,redis}, and the conformance suite that proves a driver keeps
+// these rules is sdk/conformance/store.
 //
 // This package does no I/O and must not import kernel packages, plugin
 // plumbing or any storage client.
