@@ -96,6 +96,9 @@ func (e *Engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 		return nil, err
 	}
 	rc := e.root(rec, st.Package, st.Method, st.Inputs)
+	if err := rc.admitSteps(ctx); err != nil {
+		return e.SealRefused(ctx, st, err)
+	}
 	if err := rc.refuseCertainChanges(ctx); err != nil {
 		return e.sealRefusedAs(ctx, st, err, contract.OutcomeRefused)
 	}

@@ -112,6 +112,15 @@ func ResolveOptions(o Options) (Options, error) {
 	}
 	if o.Clock == nil {
 		o.Clock = func() time.Time { return time.Now().UTC() }
+		if fixed := env("RUNX_TEST_NOW"); fixed != "" {
+			// Tests of runx's own waits (a bounded retry, ctx.wait) run on
+			// a stated clock instead of sleeping until a time passes.
+			at, err := time.Parse(time.RFC3339, fixed)
+			if err != nil {
+				return o, contract.Errorf("test_clock_invalid", "RUNX_TEST_NOW must be an RFC 3339 time")
+			}
+			o.Clock = func() time.Time { return at.UTC() }
+		}
 	}
 	if o.Logger == nil {
 		o.Logger = hclog.New(&hclog.LoggerOptions{Name: "runx", Output: os.Stderr, Level: logLevel(env("RUNX_LOG"))})

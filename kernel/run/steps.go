@@ -111,7 +111,13 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		body.Extra = extra
 	}
 	body.InputsDigest = mustDigest(inputs)
-	output, failure, status := rc.execute(ctx, step, local, inputs, &body)
+	output, failure, status, wait, err := rc.executeWithRetry(ctx, step, local, inputs, &body)
+	if err != nil {
+		return stepRun{err: err}
+	}
+	if wait != nil {
+		return stepRun{waiting: []pending{*wait}}
+	}
 	if failure == nil && step.ResultAs != "" {
 		// result_as names the output the step's whole result becomes.
 		output = map[string]any{step.ResultAs: output}

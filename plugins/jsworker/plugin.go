@@ -126,4 +126,7 @@ func resultOf(err error, status string) *plugin.Result {
 const requestSchema = `{"type":"object","required":["entry","files","input"],"properties":{` +
 	`"entry":{"type":"string"},"files":{"type":"object","additionalProperties":{"type":"string"}},` +
 	`"input":{"type":"object"},"environment":{"type":"object","additionalProperties":{"type":"string"}},` +
-	`"timeout_ms":{"type":"integer","minimum":1000,"maximum":30000},"seed":{"type":"integer"}}}`
+	`"timeout_ms":{"type":"integer","minimum":1000,"maximum":30000},"seed":{"type":"integer"},` +
+	// The helpers a module may declare it requires (tool: {module, requires});
+	// the kernel refuses any other at admission. parseUrl is the one Runx helper.
+	`"requires":{"type":"array","items":{"enum":["parseUrl"]}}}}`

@@ -1,0 +1,110 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
+)
+
+// EventAttemptFailed records one failed attempt of a step with a retry: the
+// attempt's number, its failure and, for a bounded retry, the time the next
+// attempt may start. The run's record, not memory, counts the attempts, so a
+// resume in another process continues the count.
+const EventAttemptFailed = "step.attempt_failed"
+
+type attemptRecord struct {
+	Address string              `json:"address"`
+	Attempt int                 `json:"attempt"`
+	Error   *contract.ErrorBody `json:"error"`
+	Until   int64               `json:"until,omitempty"` // ms since the epoch
+}
+
+// executeWithRetry runs a step's dispatch, and for a step with a retry runs
+// it again after a failure, up to max_attempts in all. With no
+// retry_after_seconds the next attempt starts at once; with one, the run
+// pauses on a wait at <step>/retry that runx settles itself: the next
+// resume at or after its until runs the step again. Any attempt the
+// capability did not complete is retried (a read of a file not there yet is
+// refused, and may pass later): the step has no effect, so running it again
+// repeats nothing. The authority's own refusals (reach, the floor) are
+// decided before dispatch and are never retried.
+func (rc *runCtx) executeWithRetry(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body) (any, *contract.ErrorBody, string, *pending, error) {
+	if step.Retry == nil {
+		out, failure, status := rc.execute(ctx, step, local, inputs, body)
+		return out, failure, status, nil, nil
+	}
+	failed, until, err := rc.failedAttempts(ctx, local)
+	if err != nil {
+		return nil, nil, "", nil, err
+	}
+	if until > 0 && rc.e.Clock().UnixMilli() < until {
+		w, err := rc.retryWait(step, local, failed, until)
+		return nil, nil, "", w, err
+	}
+	for {
+		out, failure, status := rc.execute(ctx, step, local, inputs, body)
+		attempt := failed + 1
+		if failure == nil || attempt >= step.Retry.MaxAttempts {
+			if attempt > 1 {
+				if body.Extra == nil {
+					body.Extra = map[string]any{}
+				}
+				body.Extra["attempts"] = map[string]any{"made": attempt, "max": step.Retry.MaxAttempts}
+			}
+			return out, failure, status, nil, nil
+		}
+		failed = attempt
+		rec := attemptRecord{Address: local, Attempt: attempt, Error: failure}
+		if d := step.Retry.RetryAfterSeconds; d > 0 {
+			rec.Until = rc.e.Clock().Add(time.Duration(d) * time.Second).UnixMilli()
+		}
+		if err := rc.e.Journal.AppendEvent(durable(ctx), rc.rec.RunID, "steps", EventAttemptFailed, rec); err != nil {
+			return nil, nil, "", nil, err
+		}
+		if rec.Until > 0 {
+			w, err := rc.retryWait(step, local, failed, rec.Until)
+			return nil, nil, "", w, err
+		}
+		if ctx.Err() != nil {
+			// Stopping admits no further attempt; the failure stands.
+			return out, failure, status, nil, nil
+		}
+	}
+}
+
+// failedAttempts reads how many attempts of the unit at local failed, and
+// the until the last bounded one set.
+func (rc *runCtx) failedAttempts(ctx context.Context, local string) (int, int64, error) {
+	events, err := rc.e.Journal.Events(durable(ctx), rc.rec.RunID, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	n, until := 0, int64(0)
+	for _, ev := range events {
+		if ev.Type != EventAttemptFailed {
+			continue
+		}
+		var r attemptRecord
+		if json.Unmarshal(ev.Data, &r) == nil && r.Address == local {
+			n, until = max(n, r.Attempt), r.Until
+		}
+	}
+	return n, until, nil
+}
+
+// retryWait is the wait a bounded retry pauses on: runx's own, answered by
+// nobody, settled by the first resume at or after until.
+func (rc *runCtx) retryWait(step *pkg.Step, local string, failed int, until int64) (*pending, error) {
+	address := local + "/retry"
+	req, err := rc.bindRequest(step, address, contract.RequestWait, map[string]any{
+		"id": rc.address(address), "until": until, "attempt": failed + 1, "max_attempts": step.Retry.MaxAttempts,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &pending{Request: req, runID: rc.rec.RunID, local: address}, nil
+}
