@@ -18,9 +18,11 @@ const (
 // may be delivered; it never appears in the binding itself.
 const CredentialPassword = "password"
 
-// resourcesSchema is the resources a binding declares, by name.
+// resourcesSchema is the resources a binding declares, by name, each with
+// the event fields (JSON pointers) its reads redact as secret or private.
 const resourcesSchema = `{"type":"object","additionalProperties":{"type":"object","required":["kind"],"additionalProperties":false,` +
-	`"properties":{"kind":{"type":"string","minLength":1},"partition_key":{"type":"string"}}}}`
+	`"properties":{"kind":{"type":"string","minLength":1},"partition_key":{"type":"string"},` +
+	`"secret":{"type":"array","items":{"type":"string"}},"private":{"type":"array","items":{"type":"string"}}}}}`
 
 // profileSchema names the credential profile a password is delivered from.
 const profileSchema = `{"type":"string","minLength":1}`

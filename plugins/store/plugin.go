@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -106,6 +107,14 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 	var b binding
 	if err := json.Unmarshal(call.Context.Binding, &b); err != nil || b.DataSource.Adapter == "" {
 		return plugin.Refused("store_binding_missing", "the store plugin needs the binding the kernel resolves for the step's data source")
+	}
+	if path := b.DataSource.DatabasePath; path != "" && !filepath.IsAbs(path) {
+		// A binding names its file as the operator wrote it, relative to
+		// the workspace.
+		if call.Context.WorkspaceRoot == "" {
+			return plugin.Refused("store_binding_missing", "the binding names a workspace-relative database_path, but the call names no workspace root")
+		}
+		b.DataSource.DatabasePath = filepath.Join(call.Context.WorkspaceRoot, path)
 	}
 	var req request
 	if err := json.Unmarshal(call.Input, &req); err != nil {
