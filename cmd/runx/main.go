@@ -23,7 +23,7 @@ func main() {
 	if len(os.Args) >= 3 && os.Args[1] == "process" && os.Args[2] == "supervise" {
 		os.Exit(superviseProcess(os.Args[3:]))
 	}
-	os.Exit(int(root.Main(os.Args[1:], cli.StdIO(), firstPartyInfo(), skills.Core())))
+	os.Exit(int(root.Main(os.Args[1:], cli.StdIO(), firstPartyInfo(), localStore, skills.Core())))
 }
 
 func servePlugin(name string) cli.ExitCode {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/runxhq/runx/kernel/datasource"
 	"github.com/runxhq/runx/plugins/fs"
 	"github.com/runxhq/runx/plugins/git"
 	"github.com/runxhq/runx/plugins/jsworker"
@@ -20,6 +21,11 @@ var firstParty = map[string]func() sdk.Plugin{
 	git.Name:            func() sdk.Plugin { return git.New() },
 	store.Name:          func() sdk.Plugin { return store.New() },
 }
+
+// localStore is how the kernel binds the stores it places itself (the
+// workspace store, unbound local:// refs): one SQLite file each, in the
+// store plugin's data.sqlite adapter.
+var localStore = datasource.LocalStore{Adapter: store.AdapterSQLite, PathParam: "database_path", Ext: ".sqlite"}
 
 // firstPartyInfo hands the kernel each compiled-in plugin's description,
 // computed only when the kernel first asks: learning what a first-party

@@ -1,14 +1,20 @@
 // Package datasource resolves the logical data source a skill names
 // (local://…, tenant://…, runx:data-source:…) to the binding an operator
 // chose: .runx/data-sources.json for the project, RUNX_DATA_SOURCES for one
-// run, and for an unbound local:// ref a SQLite file of its own under
+// run, and for an unbound local:// ref a store file of its own under
 // .runx/data/local-sources/. A binding is authority-bearing configuration:
 // it may name a credential profile, never hold a secret. Skills never see
 // which provider answers.
+//
+// The package knows no adapter. A binding names an adapter id; the plugin
+// that declares that adapter (found through Adapters, the plugin host's
+// catalog) says with its binding_schema what a binding of it may hold, and
+// the binding is checked against that schema when it is resolved.
 package datasource
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -20,37 +26,75 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/runxhq/runx/kernel/contract"
-)
-
-// Adapters a binding may name.
-const (
-	AdapterSQLite   = "data.sqlite"
-	AdapterPostgres = "data.postgres"
-	AdapterRedis    = "data.redis"
+	"github.com/runxhq/runx/kernel/pkg"
+	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
 // FileName is the project's bindings file under .runx.
 const FileName = "data-sources.json"
 
-// Resource declares one resource a source holds.
+// Resource declares one resource a source holds. Secret and Private list
+// the event fields (JSON pointers) its reads redact.
 type Resource struct {
-	Kind         string `json:"kind"`
-	PartitionKey string `json:"partition_key,omitempty"`
+	Kind         string   `json:"kind"`
+	PartitionKey string   `json:"partition_key,omitempty"`
+	Secret       []string `json:"secret,omitempty"`
+	Private      []string `json:"private,omitempty"`
 }
 
-// Binding is one source's non-secret binding.
+// Binding is one source's non-secret binding: the adapter it names, the
+// credential profile and resources the kernel reads, and the adapter's own
+// parameters, as written.
 type Binding struct {
-	Ref          string              `json:"ref"`
-	Adapter      string              `json:"adapter"`
-	DatabasePath string              `json:"database_path,omitempty"`
-	Endpoint     string              `json:"endpoint,omitempty"`
-	KeyPrefix    string              `json:"key_prefix,omitempty"`
-	Profile      string              `json:"profile,omitempty"`
-	Resources    map[string]Resource `json:"resources,omitempty"`
-	// Default is true for an unbound local:// ref given its own SQLite file.
-	Default bool `json:"default,omitempty"`
+	Ref       string
+	Adapter   string
+	Profile   string
+	Resources map[string]Resource
+	// Params are the adapter's parameters (an endpoint, a file, a key
+	// prefix): whatever its binding_schema admits beyond the fields above.
+	Params map[string]any
+	// Default is true for the workspace store and an unbound local:// ref.
+	Default bool
+}
+
+// MarshalJSON writes the binding as the adapter's plugin reads it: one
+// object with the parameters beside ref, adapter, profile and resources.
+func (b *Binding) MarshalJSON() ([]byte, error) {
+	out := make(map[string]any, len(b.Params)+5)
+	for k, v := range b.Params {
+		out[k] = v
+	}
+	out["ref"], out["adapter"] = b.Ref, b.Adapter
+	if b.Profile != "" {
+		out["profile"] = b.Profile
+	}
+	if len(b.Resources) > 0 {
+		out["resources"] = b.Resources
+	}
+	if b.Default {
+		out["default"] = true
+	}
+	return json.Marshal(out)
+}
+
+// Param is one adapter parameter as a string ("" when absent).
+func (b *Binding) Param(name string) string {
+	s, _ := b.Params[name].(string)
+	return s
+}
+
+// LocalStore is how the kernel binds a store it places itself (the
+// workspace store, an unbound local:// ref): an adapter that keeps a store
+// in one file, and the binding parameter naming that file. cmd/runx names
+// them; the kernel names no adapter.
+type LocalStore struct {
+	Adapter   string
+	PathParam string
+	// Ext is the file name's extension, e.g. ".sqlite".
+	Ext string
 }
 
 type file struct {
@@ -68,10 +112,17 @@ type Resolver struct {
 	ProjectDir string
 	Workspace  string
 	LookupEnv  func(string) (string, bool)
+	// Adapter finds the declaration of an adapter id.
+	Adapter func(ctx context.Context, id string) (*sdk.Adapter, error)
+	// Known lists the adapter ids the installed plugins declare, for
+	// messages.
+	Known func() []string
+	// Local binds the stores the kernel places itself.
+	Local LocalStore
 }
 
 // Resolve returns the binding for ref.
-func (r *Resolver) Resolve(ref string) (*Binding, error) {
+func (r *Resolver) Resolve(ctx context.Context, ref string) (*Binding, error) {
 	if !refPattern.MatchString(ref) || strings.Contains(ref, "..") {
 		return nil, contract.Errorf("data_source_ref_invalid", "%q is not a data source ref (local://…, tenant://…, runx:data-source:…)", ref)
 	}
@@ -80,14 +131,25 @@ func (r *Resolver) Resolve(ref string) (*Binding, error) {
 		return nil, err
 	}
 	if raw, ok := bindings[ref]; ok {
-		return r.parse(ref, raw)
+		return r.parse(ctx, ref, raw)
 	}
 	if strings.HasPrefix(ref, "local://") {
 		sum := sha256.Sum256([]byte(ref))
-		name := sanitize(strings.TrimPrefix(ref, "local://")) + "-" + hex.EncodeToString(sum[:6]) + ".sqlite"
-		return &Binding{Ref: ref, Adapter: AdapterSQLite, DatabasePath: filepath.Join(r.ProjectDir, "data", "local-sources", name), Default: true}, nil
+		name := sanitize(strings.TrimPrefix(ref, "local://")) + "-" + hex.EncodeToString(sum[:6])
+		return r.local(ctx, ref, filepath.Join(r.ProjectDir, "data", "local-sources", name))
 	}
 	return nil, contract.Errorf("data_source_unbound", "data source %s is not bound: bind it in .runx/%s (or RUNX_DATA_SOURCES for one run)", ref, FileName)
+}
+
+// local binds a store the kernel places at path (without extension).
+func (r *Resolver) local(ctx context.Context, ref, path string) (*Binding, error) {
+	if r.Local.Adapter == "" || r.Local.PathParam == "" {
+		return nil, contract.Errorf("data_source_unbound", "data source %s is not bound and this runx names no local store adapter: bind it in .runx/%s", ref, FileName)
+	}
+	if _, err := r.adapter(ctx, ref, r.Local.Adapter); err != nil {
+		return nil, err
+	}
+	return &Binding{Ref: ref, Adapter: r.Local.Adapter, Params: map[string]any{r.Local.PathParam: path + r.Local.Ext}, Default: true}, nil
 }
 
 // WorkspaceRef is the source of a package's own streams when a step names
@@ -95,43 +157,33 @@ func (r *Resolver) Resolve(ref string) (*Binding, error) {
 const WorkspaceRef = "runx:data-source:workspace"
 
 // WorkspaceStore is the binding of a package's own streams when a step names
-// no source: .runx/store.sqlite, unless `runx connector use store` moved it.
-func (r *Resolver) WorkspaceStore() (*Binding, error) {
+// no source: .runx/store<ext> in the local store adapter, unless `runx
+// connector use store` bound it elsewhere.
+func (r *Resolver) WorkspaceStore(ctx context.Context) (*Binding, error) {
 	bindings, err := r.load()
 	if err != nil {
 		return nil, err
 	}
 	if raw, ok := bindings[WorkspaceRef]; ok {
-		b, err := r.parse(WorkspaceRef, raw)
+		b, err := r.parse(ctx, WorkspaceRef, raw)
 		if err != nil {
 			return nil, err
 		}
 		b.Default = true
 		return b, nil
 	}
-	return &Binding{Ref: WorkspaceRef, Adapter: AdapterSQLite, DatabasePath: filepath.Join(r.ProjectDir, "store.sqlite"), Default: true}, nil
+	return r.local(ctx, WorkspaceRef, filepath.Join(r.ProjectDir, "store"))
 }
 
-// UseStore binds the workspace store to the store a URL names (a SQLite file
-// path, postgres://… or redis://… without a password), in the project's
-// bindings file, and returns the binding.
-func (r *Resolver) UseStore(rawURL, profile string) (*Binding, error) {
-	b := map[string]any{}
-	switch {
-	case strings.HasPrefix(rawURL, "postgres://"), strings.HasPrefix(rawURL, "postgresql://"):
-		b["adapter"], b["endpoint"] = AdapterPostgres, rawURL
-	case strings.HasPrefix(rawURL, "redis://"), strings.HasPrefix(rawURL, "rediss://"):
-		b["adapter"], b["endpoint"] = AdapterRedis, rawURL
-	case strings.HasPrefix(rawURL, "sqlite://"), !strings.Contains(rawURL, "://"):
-		b["adapter"], b["database_path"] = AdapterSQLite, strings.TrimPrefix(rawURL, "sqlite://")
-	default:
-		return nil, contract.Errorf("store_url_invalid", "--parameter url takes a SQLite path, postgres://… or redis://…")
+// UseStore binds the workspace store, in the project's bindings file, to the
+// binding given (an adapter and its parameters), after checking it as any
+// binding is checked, and returns it.
+func (r *Resolver) UseStore(ctx context.Context, binding map[string]any) (*Binding, error) {
+	raw, err := json.Marshal(binding)
+	if err != nil {
+		return nil, err
 	}
-	if profile != "" {
-		b["profile"] = profile
-	}
-	raw, _ := json.Marshal(b)
-	binding, err := r.parse(WorkspaceRef, raw)
+	b, err := r.parse(ctx, WorkspaceRef, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +203,7 @@ func (r *Resolver) UseStore(rawURL, profile string) (*Binding, error) {
 	if err := os.WriteFile(tmp, append(out, '\n'), 0o644); err != nil {
 		return nil, err
 	}
-	return binding, os.Rename(tmp, path)
+	return b, os.Rename(tmp, path)
 }
 
 // SetSecret keeps a credential in the runx home (0600), where a binding's
@@ -175,17 +227,23 @@ func SetSecret(homeDir, name string, value []byte) error {
 	return os.Rename(tmp, filepath.Join(dir, name))
 }
 
-// load reads the one-run override when set, else the project file.
+// load reads the one-run override when set, else the project file. A
+// project without the file has no bindings; an override naming a file that
+// is not there is an error, never a silent fall back to the defaults.
 func (r *Resolver) load() (map[string]json.RawMessage, error) {
 	path := filepath.Join(r.ProjectDir, FileName)
+	override := false
 	if v, ok := r.LookupEnv("RUNX_DATA_SOURCES"); ok && v != "" {
-		path = v
+		path, override = v, true
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(r.Workspace, path)
 		}
 	}
 	raw, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		if override {
+			return nil, contract.Errorf("data_sources_missing", "RUNX_DATA_SOURCES names %s, which does not exist: create it or unset RUNX_DATA_SOURCES", path)
+		}
 		return map[string]json.RawMessage{}, nil
 	}
 	if err != nil {
@@ -200,60 +258,137 @@ func (r *Resolver) load() (map[string]json.RawMessage, error) {
 	return f.DataSources, nil
 }
 
-func (r *Resolver) parse(ref string, raw json.RawMessage) (*Binding, error) {
+// kernelFields are the binding fields the kernel itself reads.
+var kernelFields = map[string]bool{"adapter": true, "profile": true, "resources": true}
+
+func (r *Resolver) parse(ctx context.Context, ref string, raw json.RawMessage) (*Binding, error) {
 	var loose map[string]any
-	if err := json.Unmarshal(raw, &loose); err != nil {
+	if err := json.Unmarshal(raw, &loose); err != nil || loose == nil {
 		return nil, contract.Errorf("data_sources_invalid", "binding for %s is not an object", ref)
 	}
 	for _, k := range sortedKeys(loose) {
 		if secretFields[strings.ToLower(k)] {
 			return nil, contract.Errorf("binding_secret_refused", "binding for %s holds %q: a binding names a credential profile and never holds a secret (runx secret set <profile>)", ref, k)
 		}
+		if err := refuseURLSecret(ref, k, loose[k]); err != nil {
+			return nil, err
+		}
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	b := &Binding{}
-	if err := dec.Decode(b); err != nil {
-		return nil, contract.Errorf("data_sources_invalid", "binding for %s: %v", ref, err)
+	id, _ := loose["adapter"].(string)
+	if id == "" {
+		return nil, contract.Errorf("data_sources_invalid", "binding for %s names no adapter", ref)
 	}
-	b.Ref = ref
-	switch b.Adapter {
-	case AdapterSQLite:
-		if b.DatabasePath == "" {
-			return nil, contract.Errorf("data_sources_invalid", "binding for %s (data.sqlite) needs database_path", ref)
+	adapter, err := r.adapter(ctx, ref, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(adapter.BindingSchema) > 0 {
+		s, err := compiled(adapter)
+		if err != nil {
+			return nil, contract.Errorf("data_adapter_schema_unsupported", "adapter %s declares a binding schema runx cannot check: %v", id, err)
 		}
-		if !filepath.IsAbs(b.DatabasePath) {
-			b.DatabasePath = filepath.Join(r.Workspace, b.DatabasePath)
+		if bad := s.Validate(loose); bad != nil {
+			return nil, contract.Errorf("data_sources_invalid", "binding for %s does not match adapter %s's binding schema: %s", ref, id, bad)
 		}
-	case AdapterPostgres, AdapterRedis:
-		if b.Endpoint == "" && b.Profile == "" {
-			return nil, contract.Errorf("data_sources_invalid", "binding for %s (%s) needs an endpoint or a profile", ref, b.Adapter)
+	}
+	b := &Binding{Ref: ref, Adapter: id, Params: map[string]any{}}
+	if p, ok := loose["profile"]; ok {
+		if b.Profile, _ = p.(string); b.Profile == "" {
+			return nil, contract.Errorf("data_sources_invalid", "binding for %s: profile must be a non-empty string", ref)
 		}
-		if b.Endpoint != "" {
-			u, err := url.Parse(b.Endpoint)
-			if err != nil {
-				return nil, contract.Errorf("data_sources_invalid", "binding for %s: endpoint is not a URL", ref)
-			}
-			if _, has := u.User.Password(); has {
-				return nil, contract.Errorf("binding_secret_refused", "binding for %s puts a password in its endpoint: name a profile and deliver the password with runx secret set", ref)
-			}
-			if q := u.Query(); q.Has("password") || q.Has("sslpassword") {
-				return nil, contract.Errorf("binding_secret_refused", "binding for %s puts a password in its endpoint's query", ref)
-			}
+	}
+	if res, ok := loose["resources"]; ok {
+		rr, _ := json.Marshal(res)
+		dec := json.NewDecoder(bytes.NewReader(rr))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&b.Resources); err != nil {
+			return nil, contract.Errorf("data_sources_invalid", "binding for %s: resources: %v", ref, err)
 		}
-	default:
-		return nil, contract.Errorf("data_sources_invalid", "binding for %s names adapter %q; this runx has data.sqlite, data.postgres and data.redis", ref, b.Adapter)
+	}
+	for k, v := range loose {
+		if !kernelFields[k] {
+			b.Params[k] = v
+		}
 	}
 	return b, nil
 }
 
+// refuseURLSecret refuses a parameter that is a URL carrying a password, in
+// its user part or its query: a secret hidden in an endpoint is still a
+// secret.
+func refuseURLSecret(ref, field string, v any) error {
+	s, ok := v.(string)
+	if !ok || !strings.Contains(s, "://") {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return contract.Errorf("data_sources_invalid", "binding for %s: %s is not a URL", ref, field)
+	}
+	if _, has := u.User.Password(); has {
+		return contract.Errorf("binding_secret_refused", "binding for %s puts a password in its %s: name a profile and deliver the password with runx secret set", ref, field)
+	}
+	if q := u.Query(); q.Has("password") || q.Has("sslpassword") {
+		return contract.Errorf("binding_secret_refused", "binding for %s puts a password in its %s's query", ref, field)
+	}
+	return nil
+}
+
+func (r *Resolver) adapter(ctx context.Context, ref, id string) (*sdk.Adapter, error) {
+	if r.Adapter != nil {
+		if a, err := r.Adapter(ctx, id); err == nil {
+			return a, nil
+		}
+	}
+	known := "none"
+	if r.Known != nil {
+		if ids := r.Known(); len(ids) > 0 {
+			known = strings.Join(ids, ", ")
+		}
+	}
+	return nil, contract.Errorf("data_sources_invalid", "binding for %s names adapter %q, which no installed plugin declares (this runx has: %s)", ref, id, known)
+}
+
+// schemas are the compiled binding schemas, by adapter id and schema text.
+var schemas sync.Map
+
+func compiled(a *sdk.Adapter) (*pkg.Schema, error) {
+	key := a.ID + "\x00" + string(a.BindingSchema)
+	if s, ok := schemas.Load(key); ok {
+		return s.(*pkg.Schema), nil
+	}
+	s, err := pkg.CompileSchema(a.BindingSchema)
+	if err != nil {
+		return nil, err
+	}
+	schemas.Store(key, s)
+	return s, nil
+}
+
+// ProfileVariable is the environment variable a profile's password is
+// delivered from: RUNX_DATA_PROFILE_<PROFILE>_PASSWORD, with the profile
+// upper-cased and every character a shell name cannot hold ('-', '.')
+// written as '_', so `export` accepts it.
+func ProfileVariable(profile string) string {
+	name := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return r - 'a' + 'A'
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+			return r
+		}
+		return '_'
+	}, profile)
+	return "RUNX_DATA_PROFILE_" + name + "_PASSWORD"
+}
+
 // Credentials returns what the binding's profile delivers, by name, from the
-// variable RUNX_DATA_PROFILE_<PROFILE>_PASSWORD or the runx home's secrets.
+// variable ProfileVariable names or the runx home's secrets.
 func (r *Resolver) Credentials(b *Binding, homeDir string) (map[string]string, error) {
 	if b.Profile == "" {
 		return nil, nil
 	}
-	name := "RUNX_DATA_PROFILE_" + strings.ToUpper(sanitize(b.Profile)) + "_PASSWORD"
+	name := ProfileVariable(b.Profile)
 	if v, ok := r.LookupEnv(name); ok && v != "" {
 		return map[string]string{"password": v}, nil
 	}

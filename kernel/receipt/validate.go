@@ -63,7 +63,7 @@ func validateFields(b *Body) error {
 		}
 	}
 	if b.Process != nil && !canon.ValidDigest(b.Process.ArgvDigest) {
-		return bodyInvalid("process.argv_digest is not sha256:<64 lowercase hex>")
+		return bodyInvalid("the process record's argv_digest is not sha256:<64 lowercase hex>")
 	}
 	return nil
 }

@@ -74,12 +74,18 @@ func (rc *runCtx) changeOf(ctx context.Context, step *pkg.Step) authority.Change
 		c := step.Tool.Command
 		return authority.Change{Kind: authority.ChangeCommand, Argv: append([]string{c.Command}, c.Args...)}
 	case pkg.KindOperation:
-		if storeOperations[step.Operation.Operation] == sdk.EffectWrite {
-			// A package's own store state is exempt unless its step carries
-			// an approval; this runx appends only through the store.
+		def := rc.e.definition(ctx, operationCapability(step.Operation))
+		switch {
+		case def != nil && (def.Effect == sdk.EffectNone || def.Effect == sdk.EffectRead):
+			return authority.Change{Kind: authority.ChangeNone}
+		case def != nil && def.HasRole(sdk.RoleDataOperation):
+			// A data operation writes a package's own store state, which is
+			// exempt unless its step carries an approval.
 			return authority.Change{Kind: authority.ChangeStoreWrite, Operation: step.Operation.Ref, OwnStore: true, OwnApproval: step.Operation.Approval != nil}
 		}
-		return authority.Change{Kind: authority.ChangeNone}
+		// Any other connector write (or an unknown one) is an operation
+		// write, failing closed.
+		return authority.Change{Kind: authority.ChangeOperationWrite, Operation: step.Operation.Ref, OwnApproval: step.Operation.Approval != nil}
 	case pkg.KindTool:
 		if rc.e.nativeTool(step.Tool.Capability) != nil {
 			return authority.Change{Kind: authority.ChangeNone}
@@ -98,14 +104,18 @@ func (rc *runCtx) changeOf(ctx context.Context, step *pkg.Step) authority.Change
 	return authority.Change{Kind: authority.ChangeNone}
 }
 
+// toolDefinition is the description of a tool step's capability, or nil.
+func (rc *runCtx) toolDefinition(ctx context.Context, step *pkg.Step) *sdk.Definition {
+	if step.Kind != pkg.KindTool || step.Tool == nil || step.Tool.Capability == "" {
+		return nil
+	}
+	return rc.e.definition(ctx, step.Tool.Capability)
+}
+
 // capabilityEffect reads a capability's declared effect from its plugin.
 func (e *Engine) capabilityEffect(ctx context.Context, id string) string {
-	if d, ok := e.Host.(interface {
-		EffectOf(ctx context.Context, capability string) (string, error)
-	}); ok {
-		if effect, err := d.EffectOf(ctx, id); err == nil {
-			return effect
-		}
+	if def := e.definition(ctx, id); def != nil {
+		return def.Effect
 	}
 	return sdk.EffectWrite
 }
@@ -197,7 +207,7 @@ func callName(call *pkg.Step) string {
 // floor decides a step's change before it is claimed. It returns nil when
 // the step may run now; otherwise what the step settles as or waits on.
 func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, extra map[string]any) *stepRun {
-	change, ok := inputChange(step, inputs)
+	change, ok := rc.inputChange(ctx, step, inputs)
 	if !ok {
 		change = rc.changeOf(ctx, step)
 	}
@@ -254,9 +264,15 @@ func (rc *runCtx) floorRequest(ctx context.Context, step *pkg.Step, local string
 		cmd := map[string]any{"argv": argv, "line": shellQuote(argv), "cwd": rc.pkg.Dir, "environment": names}
 		cmd["digest"] = mustDigest(cmd)
 		payload["command"] = cmd
-	} else if step.Kind == pkg.KindTool && step.Tool.Capability == "command.execute" {
-		argv := argvOf(inputs)
-		cwd, _ := inputs["cwd"].(string)
+	} else if def := rc.toolDefinition(ctx, step); def != nil && def.Effect == sdk.EffectProcess && def.ArgvInput != "" {
+		// A process capability's gate shows the exact argv it executes and
+		// the directory it runs in: its first read path input, inside the
+		// workspace.
+		argv := argvAt(def, inputs)
+		cwd := ""
+		if dirs := declaredPaths(def, orEmpty(inputs), sdk.PathRead); len(dirs) > 0 {
+			cwd = dirs[0]
+		}
 		cmd := map[string]any{"argv": argv, "line": shellQuote(argv), "cwd": filepath.Join(rc.e.Workspace, cwd), "environment": []string{}}
 		cmd["digest"] = mustDigest(cmd)
 		payload["command"] = cmd
@@ -266,10 +282,11 @@ func (rc *runCtx) floorRequest(ctx context.Context, step *pkg.Step, local string
 	} else {
 		payload["capability"] = step.Tool.Capability
 		payload["input"] = orEmpty(inputs)
-		if fsWrites[step.Tool.Capability] != "" {
-			// An edit's gate carries exactly what executes: each file with
-			// its complete unified diff and the digests it replaces and becomes.
-			p, err := rc.preview(ctx, step, inputs)
+		if def := rc.toolDefinition(ctx, step); def != nil && def.Previews {
+			// A previewing capability's gate carries exactly what executes:
+			// each target with its complete diff and the digests it
+			// replaces and becomes.
+			p, err := rc.preview(ctx, step, step.Tool.Capability, inputs)
 			if err != nil {
 				return contract.Request{}, err
 			}

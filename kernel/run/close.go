@@ -74,7 +74,7 @@ func (e *Engine) close(ctx context.Context, rec *journal.Run, doc *contract.Resu
 		return nil, err
 	}
 	defer drv.Release()
-	if err := e.recoverBundles(ctx, rec.RunID, ""); err != nil {
+	if err := e.recoverBegun(ctx, rec.RunID, ""); err != nil {
 		return nil, err
 	}
 	env, _, err := e.closeRun(ctx, rec, outcome)

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
 // Process tool ceilings, named for the capability they constrain.
@@ -25,8 +27,12 @@ var nonIdent = regexp.MustCompile(`[^A-Za-z0-9]`)
 
 // commandDispatch prepares a process tool: exact argv, the package directory
 // (or a directory inside it) as cwd, and only the declared environment.
-func (rc *runCtx) commandDispatch(step *pkg.Step, inputs map[string]any) (*dispatch, error) {
+func (rc *runCtx) commandDispatch(ctx context.Context, step *pkg.Step, inputs map[string]any) (*dispatch, error) {
 	e := rc.e
+	capability, err := e.roleCapability(ctx, sdk.RoleCommand)
+	if err != nil {
+		return nil, err
+	}
 	c := step.Tool.Command
 	pkgDir := rc.pkg.Dir
 	cwd := pkgDir
@@ -80,11 +86,12 @@ func (rc *runCtx) commandDispatch(step *pkg.Step, inputs map[string]any) (*dispa
 	argvDigest := mustDigest(req["argv"])
 	started := e.Clock()
 	return &dispatch{
-		capability: capabilityProcess,
-		execution:  execTrustedHost,
-		input:      req,
-		timeout:    timeout + processHostGrace,
-		maxOutput:  processMaxAnswer,
+		capability:  capability,
+		commandRole: true,
+		execution:   execTrustedHost,
+		input:       req,
+		timeout:     timeout + processHostGrace,
+		maxOutput:   processMaxAnswer,
 		interpret: func(raw []byte, body *receipt.Body) (any, *contract.ErrorBody) {
 			return interpretProcess(step.ID, raw, argvDigest, e.Clock().Sub(started), body)
 		},

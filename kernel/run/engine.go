@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/kernel/datasource"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
@@ -16,9 +18,16 @@ import (
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
-// Invoker dispatches one capability call; the plugin host implements it.
+// Invoker is what the engine needs of the plugin host (host.Supervisor):
+// dispatch, and the catalog of descriptions everything else derives from.
 type Invoker interface {
 	Invoke(ctx context.Context, call *sdk.Call, maxOutput int64) (*sdk.Result, host.PluginRef, error)
+	Preview(ctx context.Context, call *sdk.Call, maxOutput int64) (*sdk.Result, host.PluginRef, error)
+	Recover(ctx context.Context, call *sdk.Call) (*sdk.Result, host.PluginRef, error)
+	Definition(ctx context.Context, capability string) (*sdk.Definition, host.PluginRef, error)
+	Info(ctx context.Context, plugin string) (*sdk.Info, error)
+	RoleCapability(ctx context.Context, role string) (*host.Capability, error)
+	Adapter(ctx context.Context, id string) (string, *sdk.Adapter, error)
 }
 
 // Tree bounds every verifier holds a receipt tree to.
@@ -54,9 +63,14 @@ type Engine struct {
 	// ProjectDir and HomeDir locate data-source bindings and credentials.
 	ProjectDir string
 	HomeDir    string
+	// LocalStore binds the stores the kernel places itself.
+	LocalStore datasource.LocalStore
 	// LockToken is the workspace lock hold this process was started under,
 	// if any (RUNX_WORKSPACE_LOCK_TOKEN).
 	LockToken string
+	// recovering remembers which run and capability pairs are already
+	// recorded for recovery (recover.go).
+	recovering sync.Map
 	// hooks lets tests stop the process at exact points.
 	hooks func(point string)
 }
@@ -88,7 +102,7 @@ func (e *Engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 	if err := e.prepare(st.Package, st.Method); err != nil {
 		return e.SealRefused(ctx, st, err)
 	}
-	if err := admitAuthority(recordedAuthority(st.Authority)); err != nil {
+	if err := e.admitAuthority(ctx, recordedAuthority(st.Authority)); err != nil {
 		return e.SealRefused(ctx, st, err)
 	}
 	rec, err := e.newRecord(st, "", "")
@@ -156,6 +170,22 @@ func mustDigest(v any) string {
 		panic(errors.New("digest of a kernel-built value failed: " + err.Error()))
 	}
 	return d
+}
+
+// dataSources resolves bindings against the adapters the installed plugins
+// declare.
+func (e *Engine) dataSources() *datasource.Resolver {
+	r := &datasource.Resolver{
+		ProjectDir: e.ProjectDir, Workspace: e.Workspace, LookupEnv: e.LookupEnv, Local: e.LocalStore,
+		Adapter: func(ctx context.Context, id string) (*sdk.Adapter, error) {
+			_, a, err := e.Host.Adapter(ctx, id)
+			return a, err
+		},
+	}
+	if k, ok := e.Host.(interface{ Adapters() []string }); ok {
+		r.Known = k.Adapters
+	}
+	return r
 }
 
 // hook calls the test hook at a named point, if one is set.

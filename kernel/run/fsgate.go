@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,41 +15,18 @@ import (
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
-// fsWrites are the native file changes whose paths the floor reads from the
-// call's input, so standing approvals of edits.paths can cover them.
-var fsWrites = map[string]string{"fs.write": "write", "fs.edit": "edit", "fs.apply_bundle": "apply_bundle"}
-
-// editPaths lists the workspace-relative paths an fs write names.
-func editPaths(capability string, inputs map[string]any) []string {
-	var paths []string
-	add := func(v any) {
-		if s, ok := v.(string); ok && s != "" {
-			paths = append(paths, filepath.ToSlash(filepath.Clean(s)))
-		}
-	}
-	if capability == "fs.apply_bundle" {
-		changes, _ := inputs["changes"].([]any)
-		for _, c := range changes {
-			if m, ok := c.(map[string]any); ok {
-				add(m["path"])
-			}
-		}
-	} else {
-		add(inputs["path"])
-	}
-	sort.Strings(paths)
-	return paths
-}
-
-// preview asks the fs plugin for exactly what a write would do: each file's
-// complete unified diff and the digests it replaces and becomes.
-func (rc *runCtx) preview(ctx context.Context, step *pkg.Step, inputs map[string]any) (any, error) {
-	capability := step.Tool.Capability
-	input, err := canon.Canonical(map[string]any{"op": fsWrites[capability], "input": orEmpty(inputs)})
+// preview asks the plugin for exactly what a call would change, changing
+// nothing: its runx.change_set.v1, every target with its complete diff and
+// the digests it replaces and becomes. A refusal is what the gate shows.
+func (rc *runCtx) preview(ctx context.Context, step *pkg.Step, capability string, inputs map[string]any) (any, error) {
+	input, err := canon.Canonical(orEmpty(inputs))
 	if err != nil {
 		return nil, err
 	}
-	res, _, err := rc.e.Host.Invoke(context.WithoutCancel(ctx), &sdk.Call{Capability: "fs.preview", Input: input, Context: rc.stepContext(step, "", nil, nil)}, operationMaxAnswer)
+	res, _, err := rc.e.Host.Preview(context.WithoutCancel(ctx), &sdk.Call{Capability: capability, Input: input, Context: rc.stepContext(step, "", nil, nil)}, operationMaxAnswer)
+	if errors.Is(err, sdk.ErrNotImplemented) {
+		return map[string]any{"refused": map[string]any{"code": "preview_unsupported", "message": "capability " + capability + " declares that it previews, but its plugin does not answer Preview"}}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +39,6 @@ func (rc *runCtx) preview(ctx context.Context, step *pkg.Step, inputs map[string
 
 // callContext is what every capability call is told about the run.
 func (rc *runCtx) callContext(local string, _ any) sdk.Context {
-	binding, _ := json.Marshal(map[string]any{"project_dir": rc.e.ProjectDir, "actor": rc.actor()})
 	return sdk.Context{
 		RunID:         rc.rec.RunID,
 		StepAddress:   local,
@@ -70,8 +47,16 @@ func (rc *runCtx) callContext(local string, _ any) sdk.Context {
 		WorkspaceRoot: rc.e.Workspace,
 		PackageRoot:   rc.pkg.Dir,
 		Reach:         "inputs",
-		Binding:       binding,
+		Binding:       rc.defaultBinding(),
 	}
+}
+
+// defaultBinding is what a call is told beyond its input when it is bound to
+// nothing else: the project directory, where a plugin journals its
+// changes, and whose run it is.
+func (rc *runCtx) defaultBinding() json.RawMessage {
+	raw, _ := json.Marshal(map[string]any{"project_dir": rc.e.ProjectDir, "actor": rc.actor()})
+	return raw
 }
 
 // reachRoots are the directories the run's inputs name: under reach inputs
@@ -95,32 +80,24 @@ func (rc *runCtx) reachRoots() []string {
 	return roots
 }
 
-// inputChange is the floor's view of a native change whose target is in
-// its input: an fs write's paths, or command.execute's argv.
-func inputChange(step *pkg.Step, inputs map[string]any) (authority.Change, bool) {
-	if step.Kind != pkg.KindTool || step.Tool == nil {
+// inputChange is the floor's view of a tool whose target is in its input:
+// the argv a process capability's argv_input names, or the paths a file
+// change's path inputs name.
+func (rc *runCtx) inputChange(ctx context.Context, step *pkg.Step, inputs map[string]any) (authority.Change, bool) {
+	if step.Kind != pkg.KindTool || step.Tool == nil || step.Tool.Capability == "" {
 		return authority.Change{}, false
 	}
-	if step.Tool.Capability == "command.execute" {
-		return authority.Change{Kind: authority.ChangeCommand, Argv: argvOf(inputs)}, true
-	}
-	if fsWrites[step.Tool.Capability] == "" {
+	def := rc.e.definition(ctx, step.Tool.Capability)
+	if def == nil {
 		return authority.Change{}, false
 	}
-	return authority.Change{Kind: authority.ChangeEdit, Paths: editPaths(step.Tool.Capability, inputs)}, true
-}
-
-func argvOf(inputs map[string]any) []string {
-	raw, _ := inputs["argv"].([]any)
-	argv := make([]string, 0, len(raw))
-	for _, a := range raw {
-		s, ok := a.(string)
-		if !ok {
-			return nil
-		}
-		argv = append(argv, s)
+	if def.Effect == sdk.EffectProcess && def.ArgvInput != "" {
+		return authority.Change{Kind: authority.ChangeCommand, Argv: argvAt(def, inputs)}, true
 	}
-	return argv
+	if !changesFiles(def) {
+		return authority.Change{}, false
+	}
+	return authority.Change{Kind: authority.ChangeEdit, Paths: declaredPaths(def, orEmpty(inputs), sdk.PathWrite, sdk.PathDelete)}, true
 }
 
 // stepContext is the call context of one step's capability call: the

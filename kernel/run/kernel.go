@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/datasource"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
@@ -34,7 +35,10 @@ type Options struct {
 	Self       string // the runx executable, re-executed for first-party plugins
 	// FirstParty describes, in process, each plugin compiled into the runx
 	// binary (re-executed as "runx plugin serve <name>"), by name.
-	FirstParty  map[string]func() sdk.Info
+	FirstParty map[string]func() sdk.Info
+	// LocalStore binds the stores the kernel places itself (the workspace
+	// store, unbound local:// refs); cmd/runx names its adapter.
+	LocalStore  datasource.LocalStore
 	RunxVersion string
 	Clock       func() time.Time
 	// Signer overrides the runx home's key (runx test signs with the fixture key).
@@ -181,7 +185,8 @@ func Open(o Options) (*Kernel, error) {
 		MaxReceipts: maxReceipts, MaxConcurrency: maxConcurrency,
 		ArtifactDir: filepath.Join(o.ProjectDir, "artifacts"),
 		ProjectDir:  o.ProjectDir, HomeDir: o.HomeDir,
-		LockToken: func() string { v, _ := o.LookupEnv("RUNX_WORKSPACE_LOCK_TOKEN"); return v }(),
+		LocalStore: o.LocalStore,
+		LockToken:  func() string { v, _ := o.LookupEnv("RUNX_WORKSPACE_LOCK_TOKEN"); return v }(),
 	}
 	if point, ok := o.LookupEnv("RUNX_TEST_CRASH_AT"); ok && point != "" {
 		// Crash tests stop the process at an exact point of a run, as a
@@ -291,6 +296,9 @@ func (k *Kernel) Discovery() *host.Discovery {
 	}
 	return &host.Discovery{Self: k.Options.Self, FirstParty: first, ProjectDir: k.Options.ProjectDir, HomeDir: k.Options.HomeDir}
 }
+
+// DataSources is the resolver of this kernel's data-source bindings.
+func (k *Kernel) DataSources() *datasource.Resolver { return k.Engine.dataSources() }
 
 // locate finds the package a command line names: runx/<name> is always the
 // core skill, never a workspace copy; a path (relative to the invocation

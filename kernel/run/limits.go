@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -34,21 +35,21 @@ func (e *Engine) packageRef(p *pkg.Package) string {
 }
 
 // admitAuthority refuses, before a run starts, what of its authority this
-// runx cannot enforce as stated: a delegation for a connector it does not
-// serve, or a term's bounds, which the store connector (the only one it
-// serves) declares none of. Enforce or refuse: a bound parsed and ignored
-// would let a person believe it holds.
-func admitAuthority(a *authority.Authority) error {
+// runx cannot enforce as stated: a delegation for a connector no installed
+// plugin is, or a term's bounds, which no capability definition declares
+// (the plugin protocol has no bounds to check them against). Enforce or
+// refuse: a bound parsed and ignored would let a person believe it holds.
+func (e *Engine) admitAuthority(ctx context.Context, a *authority.Authority) error {
 	if a == nil {
 		return nil
 	}
 	for i, d := range a.Delegations {
-		if d.Connector != StoreConnector {
-			return contract.Errorf(CodeAuthorityUnsupported, "authority delegations[%d].connector: this runx serves only the %s connector, so a delegation for %q could never be checked; remove it", i, StoreConnector, d.Connector)
+		if _, err := e.Host.Info(ctx, d.Connector); err != nil {
+			return contract.Errorf(CodeAuthorityUnsupported, "authority delegations[%d].connector: no installed plugin is connector %q, so its delegation could never be checked; remove it", i, d.Connector)
 		}
 		for j, t := range d.Terms {
 			if len(t.Bounds) > 0 {
-				return contract.Errorf(CodeAuthorityUnsupported, "authority delegations[%d].terms[%d].bounds: the %s connector declares no bounds, so these could not be enforced; remove them", i, j, StoreConnector)
+				return contract.Errorf(CodeAuthorityUnsupported, "authority delegations[%d].terms[%d].bounds: connector %s declares no bounds, so these could not be enforced; remove them", i, j, d.Connector)
 			}
 		}
 	}
@@ -58,7 +59,7 @@ func admitAuthority(a *authority.Authority) error {
 // callAuthority decides an operation call against the run's packages and
 // delegations before anything is sent. It returns a refusal, or nil and the
 // execution term to record on the call's receipt.
-func (rc *runCtx) callAuthority(step *pkg.Step) (*contract.ErrorBody, map[string]any) {
+func (rc *runCtx) callAuthority(ctx context.Context, step *pkg.Step) (*contract.ErrorBody, map[string]any) {
 	if step.Kind != pkg.KindOperation || step.Operation == nil {
 		return nil, nil
 	}
@@ -80,7 +81,7 @@ func (rc *runCtx) callAuthority(step *pkg.Step) (*contract.ErrorBody, map[string
 			continue
 		}
 		verb := authority.VerbRead
-		if storeOperations[step.Operation.Operation] == sdk.EffectWrite {
+		if def := rc.e.definition(ctx, operationCapability(step.Operation)); def == nil || def.Effect == sdk.EffectWrite || def.Effect == sdk.EffectProcess {
 			verb = authority.VerbWrite
 		}
 		for i, t := range d.Terms {

@@ -29,10 +29,8 @@ type MigrateRequest struct {
 	Backup string
 }
 
-// Migration constants: the store plugin's capability, and the proof it
-// answers.
+// Migration constants: the proof the data.migrate capability answers.
 const (
-	capabilityMigrate    = "store/migrate"
 	MigrationProofSchema = "runx.data.migration_proof.v1"
 	migrationMaxAnswer   = 1 << 20
 )
@@ -78,7 +76,11 @@ func (k *Kernel) MigrateData(ctx context.Context, req MigrateRequest) (json.RawM
 	if err != nil {
 		return nil, err
 	}
-	res, _, err := k.Host.Invoke(context.WithoutCancel(ctx), &sdk.Call{Capability: capabilityMigrate, Input: input, Context: sdk.Context{
+	capability, err := k.Engine.roleCapability(ctx, sdk.RoleDataMigrate)
+	if err != nil {
+		return nil, err
+	}
+	res, _, err := k.Host.Invoke(context.WithoutCancel(ctx), &sdk.Call{Capability: capability, Input: input, Context: sdk.Context{
 		CallID: "data-migrate", Attempt: 1, WorkspaceRoot: k.Options.Workspace, Binding: binding, Clock: k.Options.Clock(),
 	}}, migrationMaxAnswer)
 	if err != nil {

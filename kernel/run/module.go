@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"io/fs"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
 // Module step ceilings, named for the capability they constrain.
@@ -76,7 +78,11 @@ func readModuleFiles(dir string) (map[string]string, error) {
 	return files, err
 }
 
-func (rc *runCtx) moduleDispatch(step *pkg.Step, local string, inputs map[string]any) (*dispatch, error) {
+func (rc *runCtx) moduleDispatch(ctx context.Context, step *pkg.Step, local string, inputs map[string]any) (*dispatch, error) {
+	capability, err := rc.e.roleCapability(ctx, sdk.RoleModule)
+	if err != nil {
+		return nil, err
+	}
 	timeout := ModuleDefaultTimeout
 	if step.TimeoutSeconds != 0 {
 		timeout = time.Duration(step.TimeoutSeconds) * time.Second
@@ -93,7 +99,7 @@ func (rc *runCtx) moduleDispatch(step *pkg.Step, local string, inputs map[string
 		env = map[string]string{}
 	}
 	return &dispatch{
-		capability: capabilityModule,
+		capability: capability,
 		execution:  execModule,
 		input: map[string]any{
 			"entry":       step.Tool.Module.Module,

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 
@@ -10,47 +11,68 @@ import (
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
-// StoreConnector is the runtime's own data-plane connector: its operations
-// are served by the store plugin.
-const StoreConnector = "store"
-
-// storeOperations are the exact data operations a step may call.
-var storeOperations = map[string]string{
-	"events.append": sdk.EffectWrite,
-	"events.read":   sdk.EffectRead,
-	"key.inspect":   sdk.EffectRead,
-	"keys.list":     sdk.EffectRead,
-}
-
 // Operation ceilings.
 const (
 	operationDefaultTimeout = 30 * time.Second
 	operationMaxAnswer      = 8 << 20
 )
 
-// operationDispatch prepares a store operation: the logical source the
-// inputs name resolves to the operator's binding (or, with none named, the
-// workspace store under this package), and only the binding's profile
-// credential is delivered.
-func (rc *runCtx) operationDispatch(step *pkg.Step, inputs map[string]any) (*dispatch, map[string]string, json.RawMessage, error) {
-	op := step.Operation
-	if op.Connector != StoreConnector || storeOperations[op.Operation] == "" {
-		return nil, nil, nil, contract.Errorf("connector_not_installed", "step %s calls %s; this runx serves only the store connector's operations (events.append, events.read, key.inspect, keys.list)", step.ID, op.Ref)
+// operationCapability is the capability an `operation: <connector>/<op>`
+// step calls: the connector plugin's capability of that id.
+func operationCapability(op *pkg.OperationStep) string {
+	return op.Connector + "/" + op.Operation
+}
+
+// checkOperation refuses, at admission, an operation no installed
+// connector plugin declares.
+func (e *Engine) checkOperation(ctx context.Context, s *pkg.Step) error {
+	def := e.definition(ctx, operationCapability(s.Operation))
+	if def == nil {
+		return contract.Errorf("connector_not_installed", "step %s calls %s, which no installed connector plugin declares (plugin %q serves no capability %q); no step was started", s.ID, s.Operation.Ref, s.Operation.Connector, operationCapability(s.Operation))
 	}
-	res := &datasource.Resolver{ProjectDir: rc.e.ProjectDir, Workspace: rc.e.Workspace, LookupEnv: rc.e.LookupEnv}
+	for _, role := range def.Roles {
+		if role != sdk.RoleDataOperation {
+			// The kernel invokes a role capability for its role only:
+			// a migration or a module runner is no operation.
+			return contract.Errorf("connector_not_installed", "step %s calls %s, which its plugin serves only for the kernel's %s role, not as an operation; no step was started", s.ID, s.Operation.Ref, role)
+		}
+	}
+	return nil
+}
+
+// operationDispatch prepares a connector operation. A data operation (a
+// capability with role data.operation) is told its resolved binding: the
+// logical source the inputs name resolves to the operator's binding (or,
+// with none named, the workspace store), and only the binding's profile
+// credential is delivered. Any other connector operation is sent as is.
+func (rc *runCtx) operationDispatch(ctx context.Context, step *pkg.Step, inputs map[string]any) (*dispatch, map[string]string, json.RawMessage, error) {
+	id := operationCapability(step.Operation)
+	def := rc.e.definition(ctx, id)
+	if def == nil {
+		return nil, nil, nil, rc.e.checkOperation(ctx, step)
+	}
+	d := &dispatch{
+		capability: id,
+		def:        def,
+		execution:  execNative,
+		input:      inputs,
+		timeout:    stepTimeout(step, operationDefaultTimeout),
+		maxOutput:  operationMaxAnswer,
+		interpret:  decodeOutput,
+	}
+	if !def.HasRole(sdk.RoleDataOperation) {
+		return d, nil, nil, nil
+	}
+	res := rc.e.dataSources()
 	var binding *datasource.Binding
+	var err error
 	if ref, _ := inputs["data_source_ref"].(string); ref != "" {
-		b, err := res.Resolve(ref)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		binding = b
+		binding, err = res.Resolve(ctx, ref)
 	} else {
-		b, err := res.WorkspaceStore()
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		binding = b
+		binding, err = res.WorkspaceStore(ctx)
+	}
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	creds, err := res.Credentials(binding, rc.e.HomeDir)
 	if err != nil {
@@ -60,14 +82,7 @@ func (rc *runCtx) operationDispatch(step *pkg.Step, inputs map[string]any) (*dis
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return &dispatch{
-		capability: StoreConnector + "/" + op.Operation,
-		execution:  execNative,
-		input:      inputs,
-		timeout:    stepTimeout(step, operationDefaultTimeout),
-		maxOutput:  operationMaxAnswer,
-		interpret:  decodeOutput,
-	}, creds, bindingJSON, nil
+	return d, creds, bindingJSON, nil
 }
 
 // operationInputs adds an operation's idempotency key, resolved in the

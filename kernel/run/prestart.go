@@ -5,29 +5,39 @@ import (
 
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
+	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
-// pluginsFor names the plugins a method's own steps will call.
-func pluginsFor(m *pkg.Method) []string {
+// pluginsFor names the plugins a method's own steps will call, found as the
+// steps find them: by role for modules, scripts and commands, by id for
+// tools and operations. The kernel's own tools start nothing.
+func (e *Engine) pluginsFor(ctx context.Context, m *pkg.Method) []string {
 	seen := map[string]bool{}
 	var names []string
-	add := func(n string) {
-		if n != "" && !seen[n] {
+	add := func(id string) {
+		if n := host.PluginFor(id); id != "" && !seen[n] {
 			seen[n] = true
 			names = append(names, n)
 		}
 	}
+	role := func(r string) {
+		if id, err := e.roleCapability(ctx, r); err == nil {
+			add(id)
+		}
+	}
 	for _, s := range m.Steps {
 		switch s.Kind {
-		case pkg.KindModule, pkg.KindScript:
-			add(host.PluginFor(capabilityModule))
+		case pkg.KindModule:
+			role(sdk.RoleModule)
+		case pkg.KindScript:
+			role(sdk.RoleScript)
 		case pkg.KindCommand:
-			add(host.PluginFor(capabilityProcess))
+			role(sdk.RoleCommand)
 		case pkg.KindOperation:
-			add(StoreConnector)
+			add(operationCapability(s.Operation))
 		case pkg.KindTool:
-			if nativeTools[s.Tool.Capability] == nil {
-				add(host.PluginFor(s.Tool.Capability))
+			if e.nativeTool(s.Tool.Capability) == nil {
+				add(s.Tool.Capability)
 			}
 		}
 	}
@@ -40,6 +50,6 @@ func (e *Engine) prestart(ctx context.Context, m *pkg.Method) {
 	if p, ok := e.Host.(interface {
 		Prestart(context.Context, ...string)
 	}); ok {
-		p.Prestart(ctx, pluginsFor(m)...)
+		p.Prestart(ctx, e.pluginsFor(ctx, m)...)
 	}
 }

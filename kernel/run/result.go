@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"time"
@@ -65,8 +66,10 @@ func (e *Engine) prepareMethod(p *pkg.Package, m *pkg.Method) error {
 		if !runnableKinds[s.Kind] {
 			return contract.Errorf("step_kind_unsupported", "step %s is a %s step, which this runx (%s) does not run yet; no step was started", s.ID, s.Kind, e.RunxVersion)
 		}
-		if s.Kind == pkg.KindOperation && (s.Operation.Connector != StoreConnector || storeOperations[s.Operation.Operation] == "") {
-			return contract.Errorf("connector_not_installed", "step %s calls %s; this runx serves only the store connector's operations (events.append, events.read, key.inspect, keys.list); no step was started", s.ID, s.Operation.Ref)
+		if s.Kind == pkg.KindOperation {
+			if err := e.checkOperation(context.Background(), s); err != nil {
+				return err
+			}
 		}
 		if s.ForEach != "" && (s.Kind == pkg.KindAgent || s.Kind == pkg.KindAsk) {
 			return contract.Errorf("for_each_unsupported", "step %s: for_each fans out tools, modules, commands and skills, not %s steps", s.ID, s.Kind)

@@ -120,7 +120,7 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 		}
 	}
 	e.hook("after_decisions_admitted")
-	if err := e.recoverBundles(ctx, rec.RunID, ""); err != nil {
+	if err := e.recoverBegun(ctx, rec.RunID, ""); err != nil {
 		return nil, err
 	}
 	if err := e.Journal.SetRunning(durable(ctx), rec.RunID); err != nil {

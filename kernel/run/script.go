@@ -22,7 +22,6 @@ import (
 const (
 	ScriptMaxCalls           = 10000
 	ScriptDefaultConcurrency = 4
-	capabilityScript         = "js.script"
 )
 
 // scriptRecorded is one settled request of a script, as the worker replays it.
@@ -62,16 +61,20 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 	if err != nil {
 		return rc.settleNow(ctx, step, local, level, contract.StepRefused, nil, contract.BodyOf(err), nil)
 	}
+	capability, err := rc.e.roleCapability(ctx, sdk.RoleScript)
+	if err != nil {
+		return rc.settleNow(ctx, step, local, level, contract.StepRefused, nil, contract.BodyOf(err), nil)
+	}
 	maxCalls := step.Script.MaxCalls
 	if maxCalls <= 0 || maxCalls > ScriptMaxCalls {
 		maxCalls = ScriptMaxCalls
 	}
 	for {
 		record, refs := rc.scriptRecord(local)
-		ans, failure, status, pluginRef := rc.invokeScript(ctx, step, local, inputs, files, record, maxCalls)
+		ans, failure, status, pluginRef := rc.invokeScript(ctx, capability, step, local, inputs, files, record, maxCalls)
 		if failure != nil || ans.Status == "done" {
 			body := rc.stepBody(step, local)
-			body.Capability, body.Execution, body.InputsDigest = capabilityScript, execModule, mustDigest(inputs)
+			body.Capability, body.Execution, body.InputsDigest = capability, execModule, mustDigest(inputs)
 			body.Runtime.Plugin = pluginRef
 			var output any
 			if failure == nil {
@@ -93,7 +96,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 	}
 }
 
-func (rc *runCtx) invokeScript(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, files map[string]string, record []scriptRecorded, maxCalls int) (*scriptAnswer, *contract.ErrorBody, string, *receipt.PluginRef) {
+func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, record []scriptRecorded, maxCalls int) (*scriptAnswer, *contract.ErrorBody, string, *receipt.PluginRef) {
 	input, err := canon.Canonical(map[string]any{
 		"entry": step.Script.Module, "files": files, "input": orEmpty(inputs), "environment": map[string]string{},
 		"timeout_ms": ModuleDefaultTimeout.Milliseconds(), "seed": moduleSeed(rc.rec.RunID, local),
@@ -104,7 +107,7 @@ func (rc *runCtx) invokeScript(ctx context.Context, step *pkg.Step, local string
 	}
 	callCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ModuleDefaultTimeout+moduleHostGrace)
 	defer cancel()
-	res, ref, err := rc.e.Host.Invoke(callCtx, &sdk.Call{Capability: capabilityScript, Input: input, Context: sdk.Context{
+	res, ref, err := rc.e.Host.Invoke(callCtx, &sdk.Call{Capability: capability, Input: input, Context: sdk.Context{
 		RunID: rc.rec.RunID, StepAddress: local, CallID: rc.rec.RunID + "#" + local + "@" + strconv.Itoa(len(record)), Attempt: 1, Clock: rc.e.Clock(),
 	}}, moduleMaxOutputBytes*2)
 	var pluginRef *receipt.PluginRef

@@ -18,13 +18,11 @@ import (
 // Execution classes recorded in step receipts: an honest account of what ran
 // the step, never a confinement claim.
 const (
-	execNative        = "native"
-	execModule        = "deterministic_module"
-	execTrustedHost   = "trusted_host_process"
-	execGraph         = "graph"
-	execHost          = "host"
-	capabilityModule  = "js.module"
-	capabilityProcess = "process.run"
+	execNative      = "native"
+	execModule      = "deterministic_module"
+	execTrustedHost = "trusted_host_process"
+	execGraph       = "graph"
+	execHost        = "host"
 )
 
 // settled is a unit (a step, a fan-out item) whose receipt is sealed and
@@ -89,7 +87,7 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		return r
 	}
 	extra := map[string]any{}
-	if refusal, term := rc.callAuthority(step); refusal != nil || term != nil {
+	if refusal, term := rc.callAuthority(ctx, step); refusal != nil || term != nil {
 		if refusal != nil {
 			body := rc.stepBody(step, local)
 			body.InputsDigest = mustDigest(inputs)
@@ -266,6 +264,12 @@ type dispatch struct {
 	input      any
 	timeout    time.Duration
 	maxOutput  int64
+	// def is the capability's description, which everything about the call
+	// (lock, reach, recovery) derives from.
+	def *sdk.Definition
+	// commandRole marks a command step's process, whose input carries its
+	// environment.
+	commandRole bool
 	// interpret turns the capability's raw output into the step's output.
 	interpret func(raw []byte, body *receipt.Body) (any, *contract.ErrorBody)
 }
@@ -277,11 +281,11 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	var binding json.RawMessage
 	switch step.Kind {
 	case pkg.KindOperation:
-		d, creds, binding, err = rc.operationDispatch(step, inputs)
+		d, creds, binding, err = rc.operationDispatch(ctx, step, inputs)
 	case pkg.KindModule:
-		d, err = rc.moduleDispatch(step, local, inputs)
+		d, err = rc.moduleDispatch(ctx, step, local, inputs)
 	case pkg.KindCommand:
-		d, err = rc.commandDispatch(step, inputs)
+		d, err = rc.commandDispatch(ctx, step, inputs)
 	case pkg.KindTool:
 		if native := rc.e.nativeTool(step.Tool.Capability); native != nil {
 			body.Capability, body.Execution = step.Tool.Capability, execNative
@@ -299,12 +303,23 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		return nil, contract.BodyOf(err), contract.StepRefused
 	}
 	body.Capability, body.Execution = d.capability, d.execution
-	if err != nil {
-		return nil, &contract.ErrorBody{Code: "step_input_invalid", Message: err.Error()}, contract.StepRefused
+	if d.def == nil {
+		d.def = rc.e.definition(ctx, d.capability)
 	}
-	hold, err := rc.holdWorkspace(ctx, rc.lockMode(ctx, d.capability))
+	if err := rc.checkReach(step, d.def, d.input); err != nil {
+		return nil, contract.BodyOf(err), contract.StepRefused
+	}
+	if d.def != nil && d.def.Recovers {
+		if err := rc.e.noteRecovering(rc.rec.RunID, d.capability); err != nil {
+			return nil, contract.BodyOf(err), contract.StepFailed
+		}
+	}
+	hold, err := rc.holdWorkspace(ctx, lockModeOf(d.def))
 	if err == nil && hold != nil {
 		defer hold.Release()
+		if binding == nil {
+			binding = rc.defaultBinding()
+		}
 		withLockToken(d, hold, &binding)
 	}
 	if err != nil {
@@ -329,16 +344,16 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	if err != nil {
 		var he *host.Error
 		if errors.As(err, &he) {
-			if fsWrites[d.capability] != "" && he.Code == host.CodePluginCrashed {
-				// The file plugin died mid-change: a power cut here takes
-				// the driver too (the crash hook), otherwise this driver
-				// rolls the begun bundle back whole before it seals.
+			if d.def != nil && d.def.Recovers && he.Code == host.CodePluginCrashed {
+				// A recovering plugin died mid-change: a power cut here
+				// takes the driver too (the crash hook), otherwise this
+				// driver settles the begun change whole before it seals.
 				rc.e.hook("fs_between_renames")
 				token := ""
 				if hold != nil {
 					token = hold.Token()
 				}
-				if rerr := rc.e.recoverBundles(ctx, rc.rec.RunID, token); rerr != nil {
+				if rerr := rc.e.recoverBegun(ctx, rc.rec.RunID, token); rerr != nil {
 					return nil, contract.BodyOf(rerr), contract.StepFailed
 				}
 			}

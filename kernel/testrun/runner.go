@@ -161,6 +161,7 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 		ArtifactDir:    filepath.Join(scratch, ".runx", "artifacts"),
 		ProjectDir:     filepath.Join(scratch, ".runx"),
 		HomeDir:        k.Options.HomeDir,
+		LocalStore:     k.Engine.LocalStore,
 	}
 	p, err := pkg.Load(runDir, k.LoadOptions())
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/runxhq/runx/kernel/datasource"
 	"github.com/runxhq/runx/kernel/run"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -20,6 +21,8 @@ type Factory struct {
 	ReceiptDir string
 	// FirstParty describes the plugins compiled into this binary, by name.
 	FirstParty map[string]func() sdk.Info
+	// LocalStore binds the stores the kernel places itself.
+	LocalStore datasource.LocalStore
 	// CoreSkills are the runx/<name> skills compiled into this binary.
 	CoreSkills fs.FS
 
@@ -44,6 +47,7 @@ func (f *Factory) Options() run.Options {
 		ReceiptDir:  f.ReceiptDir,
 		Self:        self,
 		FirstParty:  f.FirstParty,
+		LocalStore:  f.LocalStore,
 		RunxVersion: Version,
 		CoreSkills:  f.CoreSkills,
 	}

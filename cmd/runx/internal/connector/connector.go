@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/datasource"
 	"github.com/runxhq/runx/kernel/run"
 	"github.com/spf13/cobra"
@@ -37,20 +38,24 @@ func New(f *cli.Factory) *cobra.Command {
 			if values["url"] == "" {
 				return cli.Exit(cli.ReportError(f.IO, asJSON, cli.Usagef("--parameter url=… is required")))
 			}
-			o, err := run.ResolveOptions(f.Options())
+			binding, err := storeBinding(values["url"], values["profile"])
 			if err != nil {
 				return cli.Exit(cli.ReportError(f.IO, asJSON, err))
 			}
-			r := &datasource.Resolver{ProjectDir: o.ProjectDir, Workspace: o.Workspace, LookupEnv: o.LookupEnv}
-			b, err := r.UseStore(values["url"], values["profile"])
-			if err != nil {
-				return cli.Exit(cli.ReportError(f.IO, asJSON, err))
-			}
-			if asJSON {
-				return cli.PrintJSON(f.IO.Out, map[string]any{"schema": "runx.connector_binding.v1", "connector": "store", "binding": b})
-			}
-			fmt.Fprintf(f.IO.Out, "the workspace store is now %s\n", b.Adapter)
-			return nil
+			return cli.Exit(f.WithKernel(asJSON, func(k *run.Kernel) cli.ExitCode {
+				b, err := k.DataSources().UseStore(c.Context(), binding)
+				if err != nil {
+					return cli.ReportError(f.IO, asJSON, err)
+				}
+				if asJSON {
+					if err := cli.PrintJSON(f.IO.Out, map[string]any{"schema": "runx.connector_binding.v1", "connector": "store", "binding": b}); err != nil {
+						return cli.ReportError(f.IO, asJSON, err)
+					}
+					return cli.ExitOK
+				}
+				fmt.Fprintf(f.IO.Out, "the workspace store is now %s\n", b.Adapter)
+				return cli.ExitOK
+			}))
 		},
 	}
 	use.Flags().StringArrayVar(&params, "parameter", nil, "url=… or profile=…")
@@ -90,4 +95,26 @@ func NewSecret(f *cli.Factory) *cobra.Command {
 	set.Flags().BoolVarP(&asJSON, "json", "j", false, "print one JSON document")
 	cmd.AddCommand(set)
 	return cmd
+}
+
+// storeBinding is the binding a store URL names: a SQLite file path, or
+// postgres://… or redis://… without a password. The adapters are the
+// first-party store plugin's; the kernel checks the binding against the
+// adapter's declared binding schema.
+func storeBinding(rawURL, profile string) (map[string]any, error) {
+	b := map[string]any{}
+	switch {
+	case strings.HasPrefix(rawURL, "postgres://"), strings.HasPrefix(rawURL, "postgresql://"):
+		b["adapter"], b["endpoint"] = "data.postgres", rawURL
+	case strings.HasPrefix(rawURL, "redis://"), strings.HasPrefix(rawURL, "rediss://"):
+		b["adapter"], b["endpoint"] = "data.redis", rawURL
+	case strings.HasPrefix(rawURL, "sqlite://"), !strings.Contains(rawURL, "://"):
+		b["adapter"], b["database_path"] = "data.sqlite", strings.TrimPrefix(rawURL, "sqlite://")
+	default:
+		return nil, contract.Errorf("store_url_invalid", "--parameter url takes a SQLite path, postgres://… or redis://…")
+	}
+	if profile != "" {
+		b["profile"] = profile
+	}
+	return b, nil
 }

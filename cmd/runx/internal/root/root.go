@@ -25,6 +25,7 @@ import (
 	"github.com/runxhq/runx/cmd/runx/internal/tool"
 	"github.com/runxhq/runx/cmd/runx/internal/verify"
 	"github.com/runxhq/runx/cmd/runx/internal/version"
+	"github.com/runxhq/runx/kernel/datasource"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 	"github.com/spf13/cobra"
 )
@@ -52,10 +53,10 @@ func New(f *cli.Factory) *cobra.Command {
 
 // Main runs runx with args and returns its exit code. SIGTERM asks the run to
 // stop admitting steps (143); SIGINT or a second SIGTERM interrupts (130).
-func Main(args []string, io *cli.IO, firstParty map[string]func() sdk.Info, core fs.FS) cli.ExitCode {
+func Main(args []string, io *cli.IO, firstParty map[string]func() sdk.Info, localStore datasource.LocalStore, core fs.FS) cli.ExitCode {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	f := &cli.Factory{IO: io, FirstParty: firstParty, CoreSkills: core}
+	f := &cli.Factory{IO: io, FirstParty: firstParty, LocalStore: localStore, CoreSkills: core}
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(signals)

@@ -1,0 +1,235 @@
+package run
+
+import (
+	"context"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/runxhq/runx/kernel/host"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/wslock"
+	sdk "github.com/runxhq/runx/sdk/plugin"
+)
+
+// The kernel knows a capability only by its plugin's description: what it
+// changes (effect), which inputs name workspace paths (path_inputs), which
+// input is an argv (argv_input), whether it previews and recovers, and the
+// roles it is invoked for. Nothing here names a capability, plugin or
+// adapter; everything follows from the definition.
+
+// definition is a capability's description, or nil when no plugin serves it.
+func (e *Engine) definition(ctx context.Context, id string) *sdk.Definition {
+	def, _, err := e.Host.Definition(ctx, id)
+	if err != nil {
+		return nil
+	}
+	return def
+}
+
+// roleCapability is the capability id the kernel invokes for a role.
+func (e *Engine) roleCapability(ctx context.Context, role string) (string, error) {
+	c, err := e.Host.RoleCapability(ctx, role)
+	if err != nil {
+		return "", err
+	}
+	return c.Definition.ID, nil
+}
+
+// lockModeOf is the workspace lock a call of def takes, from its effect
+// class alone: none takes nothing, read shares the lock, write and process
+// hold it alone. A data operation acts on its bound source, which keeps its
+// own order (expected versions), not on the workspace, so it takes nothing;
+// an unknown capability fails closed to exclusive.
+func lockModeOf(def *sdk.Definition) wslock.Mode {
+	if def == nil {
+		return wslock.Exclusive
+	}
+	if def.HasRole(sdk.RoleDataOperation) {
+		return 0
+	}
+	switch def.Effect {
+	case sdk.EffectNone:
+		return 0
+	case sdk.EffectRead:
+		return wslock.Shared
+	}
+	return wslock.Exclusive
+}
+
+// pathsAt returns the strings an RFC 6901 pointer names in v, where a "*"
+// segment stands for every item of an array. A missing or non-string value
+// names nothing.
+func pathsAt(v any, pointer string) []string {
+	if pointer == "" {
+		if s, ok := v.(string); ok && s != "" {
+			return []string{s}
+		}
+		return nil
+	}
+	if !strings.HasPrefix(pointer, "/") {
+		return nil
+	}
+	head, rest := pointer[1:], ""
+	if i := strings.IndexByte(head, '/'); i >= 0 {
+		head, rest = head[:i], head[i:]
+	}
+	head = strings.ReplaceAll(strings.ReplaceAll(head, "~1", "/"), "~0", "~")
+	switch t := v.(type) {
+	case map[string]any:
+		return pathsAt(t[head], rest)
+	case []any:
+		if head == "*" {
+			var out []string
+			for _, item := range t {
+				out = append(out, pathsAt(item, rest)...)
+			}
+			return out
+		}
+		if i, err := strconv.Atoi(head); err == nil && i >= 0 && i < len(t) {
+			return pathsAt(t[i], rest)
+		}
+	}
+	return nil
+}
+
+// declaredPaths are the cleaned, slash-separated paths a call's input names
+// through def's path inputs of the given roles, sorted and unique.
+func declaredPaths(def *sdk.Definition, input any, roles ...string) []string {
+	if def == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, pi := range def.PathInputs {
+		if len(roles) > 0 && !containsRole(roles, pi.Role) {
+			continue
+		}
+		for _, p := range pathsAt(input, pi.Pointer) {
+			p = filepath.ToSlash(filepath.Clean(p))
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func containsRole(roles []string, r string) bool {
+	for _, x := range roles {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// changesFiles reports whether def declares an input path it writes or
+// deletes: such a call is a file change for the floor.
+func changesFiles(def *sdk.Definition) bool {
+	if def == nil {
+		return false
+	}
+	for _, pi := range def.PathInputs {
+		if pi.Role == sdk.PathWrite || pi.Role == sdk.PathDelete {
+			return true
+		}
+	}
+	return false
+}
+
+// argvAt is the exact argv def's argv_input names in the input, or nil.
+func argvAt(def *sdk.Definition, input map[string]any) []string {
+	if def == nil || def.ArgvInput == "" {
+		return nil
+	}
+	raw := valueAt(input, def.ArgvInput)
+	list, _ := raw.([]any)
+	argv := make([]string, 0, len(list))
+	for _, a := range list {
+		s, ok := a.(string)
+		if !ok {
+			return nil
+		}
+		argv = append(argv, s)
+	}
+	return argv
+}
+
+// valueAt is the value one plain RFC 6901 pointer names, or nil.
+func valueAt(v any, pointer string) any {
+	if pointer == "" {
+		return v
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch t := v.(type) {
+		case map[string]any:
+			v = t[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(t) {
+				return nil
+			}
+			v = t[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}
+
+// pluginOf names the plugin owning a capability id.
+func pluginOf(id string) string { return host.PluginFor(id) }
+
+// checkReach holds every path a call's input names through its path inputs
+// to the step's effective reach before the call is sent, so a third-party
+// capability gets the same reach as a first-party one whatever its plugin
+// checks itself. Paths are resolved as the workspace sees them: relative to
+// its root, symlinks of the deepest existing ancestor followed.
+func (rc *runCtx) checkReach(step *pkg.Step, def *sdk.Definition, input any) error {
+	if def == nil || len(def.PathInputs) == 0 {
+		return nil
+	}
+	paths := declaredPaths(def, input)
+	if len(paths) == 0 {
+		return nil
+	}
+	root := resolveReal(rc.e.Workspace)
+	var roots []string
+	for _, r := range rc.reachRoots() {
+		roots = append(roots, filepath.ToSlash(resolveReal(r)))
+	}
+	eff := rc.effective(step)
+	for _, p := range paths {
+		abs := filepath.FromSlash(p)
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(rc.e.Workspace, abs)
+		}
+		if err := eff.CheckPath(filepath.ToSlash(root), roots, filepath.ToSlash(resolveReal(abs))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resolveReal resolves the symlinks of p's deepest existing ancestor and
+// keeps the rest of p as written.
+func resolveReal(p string) string {
+	p = filepath.Clean(p)
+	rest := ""
+	for cur := p; ; {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
