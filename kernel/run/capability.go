@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/kernel/host"
-	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/wslock"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -58,40 +57,16 @@ func lockModeOf(def *sdk.Definition) wslock.Mode {
 	return wslock.Exclusive
 }
 
-// pathsAt returns the strings an RFC 6901 pointer names in v, where a "*"
-// segment stands for every item of an array. A missing or non-string value
-// names nothing.
+// pathsAt returns the non-empty strings an RFC 6901 pointer names in v,
+// where a "*" segment stands for every item of an array.
 func pathsAt(v any, pointer string) []string {
-	if pointer == "" {
-		if s, ok := v.(string); ok && s != "" {
-			return []string{s}
-		}
-		return nil
-	}
-	if !strings.HasPrefix(pointer, "/") {
-		return nil
-	}
-	head, rest := pointer[1:], ""
-	if i := strings.IndexByte(head, '/'); i >= 0 {
-		head, rest = head[:i], head[i:]
-	}
-	head = strings.ReplaceAll(strings.ReplaceAll(head, "~1", "/"), "~0", "~")
-	switch t := v.(type) {
-	case map[string]any:
-		return pathsAt(t[head], rest)
-	case []any:
-		if head == "*" {
-			var out []string
-			for _, item := range t {
-				out = append(out, pathsAt(item, rest)...)
-			}
-			return out
-		}
-		if i, err := strconv.Atoi(head); err == nil && i >= 0 && i < len(t) {
-			return pathsAt(t[i], rest)
+	var out []string
+	for _, x := range pointerValues(v, pointer) {
+		if s, ok := x.(string); ok && s != "" {
+			out = append(out, s)
 		}
 	}
-	return nil
+	return out
 }
 
 // declaredPaths are the cleaned, slash-separated paths a call's input names
@@ -184,52 +159,3 @@ func valueAt(v any, pointer string) any {
 
 // pluginOf names the plugin owning a capability id.
 func pluginOf(id string) string { return host.PluginFor(id) }
-
-// checkReach holds every path a call's input names through its path inputs
-// to the step's effective reach before the call is sent, so a third-party
-// capability gets the same reach as a first-party one whatever its plugin
-// checks itself. Paths are resolved as the workspace sees them: relative to
-// its root, symlinks of the deepest existing ancestor followed.
-func (rc *runCtx) checkReach(step *pkg.Step, def *sdk.Definition, input any) error {
-	if def == nil || len(def.PathInputs) == 0 {
-		return nil
-	}
-	paths := declaredPaths(def, input)
-	if len(paths) == 0 {
-		return nil
-	}
-	root := resolveReal(rc.e.Workspace)
-	var roots []string
-	for _, r := range rc.reachRoots() {
-		roots = append(roots, filepath.ToSlash(resolveReal(r)))
-	}
-	eff := rc.effective(step)
-	for _, p := range paths {
-		abs := filepath.FromSlash(p)
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(rc.e.Workspace, abs)
-		}
-		if err := eff.CheckPath(filepath.ToSlash(root), roots, filepath.ToSlash(resolveReal(abs))); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// resolveReal resolves the symlinks of p's deepest existing ancestor and
-// keeps the rest of p as written.
-func resolveReal(p string) string {
-	p = filepath.Clean(p)
-	rest := ""
-	for cur := p; ; {
-		if real, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(real, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
-}

@@ -306,9 +306,6 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	if d.def == nil {
 		d.def = rc.e.definition(ctx, d.capability)
 	}
-	if err := rc.checkReach(step, d.def, d.input); err != nil {
-		return nil, contract.BodyOf(err), contract.StepRefused
-	}
 	if d.def != nil && d.def.Recovers {
 		if err := rc.e.noteRecovering(rc.rec.RunID, d.capability); err != nil {
 			return nil, contract.BodyOf(err), contract.StepFailed
