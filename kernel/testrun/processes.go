@@ -22,14 +22,15 @@ const CodeProcessUnmatched = "test_process_unmatched"
 // authority and result checks all still run in the kernel; only the
 // process's start is replaced.
 type processStandIn struct {
-	next run.Invoker
+	// Invoker is the real host: every call but a process tool's goes there.
+	run.Invoker
 	mu   sync.Mutex
 	by   map[string]*pkg.TestProcess
 	used map[string]bool
 }
 
 func newProcessStandIn(next run.Invoker, procs []*pkg.TestProcess) *processStandIn {
-	s := &processStandIn{next: next, by: map[string]*pkg.TestProcess{}, used: map[string]bool{}}
+	s := &processStandIn{Invoker: next, by: map[string]*pkg.TestProcess{}, used: map[string]bool{}}
 	for _, p := range procs {
 		s.by[pkg.ProcessKey(p.Tool, p.Args)] = p
 	}
@@ -37,9 +38,9 @@ func newProcessStandIn(next run.Invoker, procs []*pkg.TestProcess) *processStand
 }
 
 func (s *processStandIn) Invoke(ctx context.Context, call *sdk.Call, maxOutput int64) (*sdk.Result, host.PluginRef, error) {
-	argv, ok := run.ProcessCallArgv(call)
+	argv, ok := run.ProcessCallArgv(ctx, s.Invoker, call)
 	if !ok {
-		return s.next.Invoke(ctx, call, maxOutput)
+		return s.Invoker.Invoke(ctx, call, maxOutput)
 	}
 	key := pkg.ProcessKey(argv[0], argv[1:])
 	s.mu.Lock()
