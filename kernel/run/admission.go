@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
 // Admission codes for step fields checked before any step runs.
@@ -90,14 +91,11 @@ func (rc *runCtx) admitStep(ctx context.Context, s *pkg.Step) error {
 // its input schema's requires items. A worker that describes none provides
 // none a step may require.
 func (e *Engine) moduleHelpers(ctx context.Context) []string {
-	d, ok := e.Host.(definer)
-	if !ok {
+	c, err := e.Host.RoleCapability(ctx, sdk.RoleModule)
+	if err != nil {
 		return nil
 	}
-	def, _, err := d.Definition(ctx, capabilityModule)
-	if err != nil || def == nil {
-		return nil
-	}
+	def := c.Definition
 	var schema struct {
 		Properties struct {
 			Requires struct {
