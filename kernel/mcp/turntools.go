@@ -321,8 +321,8 @@ type cancelArgs struct {
 	Call  string `json:"call"`
 }
 
-// callCancel answers how a call stands. A call this runx has recorded has
-// settled and is past cancelling; its record is the answer.
+// callCancel cancels one call of the run by its address and answers at
+// once with how it stands (Kernel.CancelTurnCall).
 func (s *Server) callCancel(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var a cancelArgs
 	if err := decodeArgs(req.Params.Arguments, &a, []string{"run_id", "call"}); err != nil {
@@ -336,15 +336,9 @@ func (s *Server) callCancel(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 	if err != nil || refused != nil {
 		return refused, err
 	}
-	read, err := s.k.Engine.ReadRun(ctx, runID, "")
+	res, err := s.k.CancelTurnCall(ctx, runID, a.Call)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		return errorResult(err), nil
 	}
-	for _, st := range read.Steps {
-		if st.Address == a.Call {
-			return jsonResult(map[string]any{"call": a.Call, "settled": st.Status, "cancelled": false, "receipt_id": st.ReceiptID,
-				"message": "the call had already settled; nothing was cancelled"}, false), nil
-		}
-	}
-	return errorResult(contract.Errorf(CodeCallUnknown, "run %s holds no call at %q; a call's address is <turn>/<n>, as turn_status lists under made", runID, a.Call)), nil
+	return jsonResult(res, false), nil
 }

@@ -48,7 +48,8 @@ type turnClaims struct {
 
 type runClaims struct {
 	next      int
-	inFlight  map[string]*inFlightCall // by call_id
+	inFlight  map[string]*inFlightCall           // by call_id
+	cancels   map[string]context.CancelCauseFunc // by address, while executing
 	executing int
 	idle      *sync.Cond
 }
@@ -65,7 +66,7 @@ var claims = &turnClaims{runs: map[string]*runClaims{}}
 func (c *turnClaims) forRun(runID string) *runClaims {
 	r := c.runs[runID]
 	if r == nil {
-		r = &runClaims{next: -1, inFlight: map[string]*inFlightCall{}}
+		r = &runClaims{next: -1, inFlight: map[string]*inFlightCall{}, cancels: map[string]context.CancelCauseFunc{}}
 		r.idle = sync.NewCond(&c.mu)
 		c.runs[runID] = r
 	}
@@ -142,11 +143,16 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 	if req.CallID != "" {
 		rc.inFlight[req.CallID] = f
 	}
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	address := t.Local + "/" + strconv.Itoa(index)
+	rc.cancels[address] = cancel
 	claims.mu.Unlock()
 
-	f.result, f.err = k.carryOutTurnCall(ctx, t, step, index, in, digest, req)
+	f.result, f.err = k.carryOutTurnCall(callCtx, t, step, index, in, digest, req)
 	claims.mu.Lock()
 	rc.executing--
+	delete(rc.cancels, address)
 	delete(rc.inFlight, req.CallID)
 	rc.idle.Broadcast()
 	claims.mu.Unlock()
@@ -197,6 +203,12 @@ func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.St
 		return nil, r.err
 	}
 	out := &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: index, Address: t.Address + "/" + strconv.Itoa(index), CallID: req.CallID, Tool: req.Tool, InputDigest: digest}}
+	if r.settled == nil && r.stopped {
+		// A skill call's child run stopped between steps on a cancel: it
+		// stays where it stopped.
+		out.Status = "stopped"
+		return out, nil
+	}
 	if r.settled == nil {
 		out.Status = "pending"
 		for _, w := range r.waiting {
