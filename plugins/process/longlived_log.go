@@ -170,10 +170,24 @@ func listSegments(dir string) ([]segment, error) {
 	return segs, nil
 }
 
-// logChunk is a run of output from one stream.
+// logChunk is a run of output from one stream: the frames' data, in
+// order, still in the buffer they were read into (no copy is made).
 type logChunk struct {
 	stream byte
-	data   []byte
+	pieces [][]byte
+	size   int
+}
+
+// bytes is the chunk's data in one slice.
+func (c *logChunk) bytes() []byte {
+	if len(c.pieces) == 1 {
+		return c.pieces[0]
+	}
+	out := make([]byte, 0, c.size)
+	for _, p := range c.pieces {
+		out = append(out, p...)
+	}
+	return out
 }
 
 // logPage is what one read of a log returns.
@@ -294,9 +308,10 @@ func (p *logPage) fill(f *os.File, off, avail int64, maxBytes int) (bool, error)
 
 func (p *logPage) add(stream byte, data []byte) {
 	if n := len(p.chunks); n > 0 && p.chunks[n-1].stream == stream {
-		p.chunks[n-1].data = append(p.chunks[n-1].data, data...)
+		p.chunks[n-1].pieces = append(p.chunks[n-1].pieces, data)
+		p.chunks[n-1].size += len(data)
 	} else {
-		p.chunks = append(p.chunks, logChunk{stream: stream, data: append([]byte(nil), data...)})
+		p.chunks = append(p.chunks, logChunk{stream: stream, pieces: [][]byte{data}, size: len(data)})
 	}
 	p.bytes += len(data)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -14,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/runxhq/runx/plugins/fs"
 	"github.com/runxhq/runx/sdk/plugin"
@@ -270,23 +268,14 @@ func readProcess(_ context.Context, call *plugin.Call, b *Binding) *plugin.Resul
 		return plugin.Failed("process_log_unreadable", err.Error())
 	}
 	out := &Output{
-		Schema: ProcessOutputSchema, ProcessID: req.ProcessID, Chunks: make([]OutputChunk, 0, len(page.chunks)),
+		Schema: ProcessOutputSchema, ProcessID: req.ProcessID,
 		Cursor: strconv.FormatInt(page.next, 10), Bytes: page.bytes, DroppedBytes: page.dropped,
 		Running: running, State: v.state(),
 	}
 	if v.exit != nil && !running {
 		out.ExitCode, out.Signal = v.exit.ExitCode, v.exit.Signal
 	}
-	for _, c := range page.chunks {
-		oc := OutputChunk{Stream: streamNames[c.stream]}
-		if utf8.Valid(c.data) {
-			oc.Data = string(c.data)
-		} else {
-			oc.DataBase64 = base64.StdEncoding.EncodeToString(c.data)
-		}
-		out.Chunks = append(out.Chunks, oc)
-	}
-	return answer(out)
+	return plugin.OK(appendOutput(make([]byte, 0, page.bytes+page.bytes/16+512), out, page), nil)
 }
 
 // WriteRequest is process.write's input.
