@@ -340,3 +340,55 @@ func parentOf(t *testing.T, pid int) int {
 	}
 	return ppid
 }
+
+// TestCommandFollowedAsProcess: a run's command.execute is recorded as a
+// process of kind command while it runs, its log read by cursor, and
+// `runx process stop` stops it.
+func TestCommandFollowedAsProcess(t *testing.T) {
+	e := newRunxEnv(t)
+	e.write("build/SKILL.md", "---\nname: build\ndescription: Builds slowly.\n---\nManual.\n")
+	e.write("build/run.yaml", `minimum_runx: 0.1.0
+methods:
+  run:
+    steps:
+      - id: make
+        tool: command.execute
+        inputs: { argv: ["sh", "-c", "echo compiling; sleep 60; echo done"] }
+`)
+	cmd := e.command("skill", "./build", "--json")
+	var stdout strings.Builder
+	cmd.Stdout = &stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	var list processList
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		e.json(&list, "process", "list", "--json")
+		if len(list.Processes) == 1 && list.Processes[0].Running {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the command was never listed: %+v", list)
+		}
+	}
+	p := list.Processes[0]
+	if p.Kind != "command" || !regexp.MustCompile(`^run_[0-9a-z]+#make@1$`).MatchString(p.ProcessID) {
+		t.Fatalf("listed %+v", p)
+	}
+	e.readUntil(p.ProcessID, regexp.MustCompile(`compiling`))
+	var stopped processDoc
+	e.json(&stopped, "process", "stop", p.ProcessID, "--json")
+	if stopped.State != "stopped" {
+		t.Fatalf("stopped %+v", stopped)
+	}
+	select {
+	case <-ended:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the run kept waiting on its stopped command")
+	}
+	if !strings.Contains(stdout.String(), `"stopped": true`) || !strings.Contains(stdout.String(), `"stdout": "compiling\n"`) {
+		t.Fatalf("the run printed %s", stdout.String())
+	}
+}

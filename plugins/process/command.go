@@ -62,6 +62,9 @@ type CommandRequest struct {
 type CommandBinding struct {
 	Environment map[string]string `json:"environment,omitempty"`
 	LockToken   string            `json:"lock_token,omitempty"`
+	// ProjectDir and Actor let the command be followed as a process.
+	ProjectDir string `json:"project_dir,omitempty"`
+	Actor      string `json:"actor,omitempty"`
 }
 
 // CommandProcess names the process a command is recorded as.
@@ -126,9 +129,18 @@ func (c *Command) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result 
 	if res != nil {
 		return res
 	}
+	var b CommandBinding
+	_ = json.Unmarshal(call.Context.Binding, &b) // checked by commandSpec
+	sp.follow = followCommand(call, &b, req.Argv, cwd, sp.dir, sp.timeout)
 	sup, untrack := c.track(call.Context.CallID)
 	defer untrack()
 	o, res := sup.run(ctx, sp)
+	if sp.follow != nil {
+		if o != nil && sp.follow.stopRequested() {
+			o.stopped = true
+		}
+		sp.follow.ended(o, res)
+	}
 	if res != nil {
 		return res
 	}

@@ -375,8 +375,8 @@ func stopRunning(v *view) error {
 			// handler stops the child the same way.
 			_ = syscall.Kill(v.confirmed.SupervisorPID, syscall.SIGTERM)
 		}
-	} else if v.confirmed != nil {
-		stopGroup(v.confirmed.PGID)
+	} else {
+		requestStop(v)
 	}
 	deadline := time.Now().Add(stopGrace + 5*time.Second)
 	for v.exit == nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,6 +31,8 @@ type spec struct {
 	// where a build or a test run says how it went. A process tool's stdout
 	// is its answer, which is refused whole rather than cut.
 	stdoutTail bool
+	// follow, when set, records the process and its output as it runs.
+	follow *follower
 	// searchPath is the PATH argv[0] is looked up in when it names no
 	// directory: the environment the process will run with, not the
 	// plugin's.
@@ -149,6 +152,10 @@ func (s *supervised) run(ctx context.Context, sp *spec) (*outcome, *plugin.Resul
 		stdout.onExceed = func() { s.signal(syscall.SIGKILL) }
 	}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if sp.follow != nil {
+		logOut, logErr := sp.follow.streams()
+		cmd.Stdout, cmd.Stderr = io.MultiWriter(stdout, logOut), io.MultiWriter(stderr, logErr)
+	}
 	// The group is killed as soon as the pipes' readers see the process
 	// finish; WaitDelay keeps a grandchild holding a pipe from hanging us.
 	cmd.WaitDelay = time.Second
@@ -160,6 +167,9 @@ func (s *supervised) run(ctx context.Context, sp *spec) (*outcome, *plugin.Resul
 	s.mu.Lock()
 	s.pgid = cmd.Process.Pid
 	s.mu.Unlock()
+	if sp.follow != nil {
+		sp.follow.started(cmd.Process.Pid)
+	}
 
 	timer := time.AfterFunc(sp.timeout, func() { s.signal(syscall.SIGKILL) })
 	defer timer.Stop()
