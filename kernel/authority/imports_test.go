@@ -25,6 +25,9 @@ var allowedImports = map[string]bool{
 	"strings":       true,
 	"unicode/utf8":  true,
 	"github.com/runxhq/runx/kernel/contract/canon": true,
+	// The shared secret-name rules; authority calls only its pure
+	// name functions, never Scope, which is the part that reads files.
+	"github.com/runxhq/runx/sdk/pathpolicy": true,
 }
 
 // TestImportsArePure keeps I/O out of the package: no os, net, filesystem,

@@ -62,6 +62,7 @@ func TestIsSecretPath(t *testing.T) {
 		{".netrc", SecretNetrc},
 		{"_netrc", SecretNetrcWin},
 		{".pgpass", SecretPgpass},
+		{".git-credentials", SecretGitCreds},
 		{"npmrc", ""},
 		{".npmrc.md", ""},
 

@@ -1,6 +1,7 @@
 package fs
 
 import (
+	"github.com/runxhq/runx/sdk/pathpolicy"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,7 +79,7 @@ func TestSecretsAreRefusedToRead(t *testing.T) {
 
 func TestSecretRefusalNamesThePattern(t *testing.T) {
 	root := workspace(t, map[string]string{".env.local": "K=v", "tls.pem": testPrivateKey})
-	for p, pattern := range map[string]string{".env.local": PatternEnvVariant, "tls.pem": PatternPrivateKeyPEM} {
+	for p, pattern := range map[string]string{".env.local": pathpolicy.PatternEnvVariant, "tls.pem": PatternPrivateKeyPEM} {
 		res := call(t, wsContext(root), CapabilityRead, ReadRequest{Path: p}, nil)
 		if !strings.Contains(res.Message, pattern) {
 			t.Fatalf("%s: refusal %q does not name %q", p, res.Message, pattern)
@@ -145,17 +146,17 @@ func TestReachInputsAddsTheInputRoots(t *testing.T) {
 
 func TestSecretName(t *testing.T) {
 	for name, want := range map[string]string{
-		".env": PatternEnv, ".env.local": PatternEnvVariant, "x.env": PatternEnvSuffix, ".ENV": PatternEnv,
+		".env": pathpolicy.PatternEnv, ".env.local": pathpolicy.PatternEnvVariant, "x.env": pathpolicy.PatternEnvSuffix, ".ENV": pathpolicy.PatternEnv,
 		".env.example": "", ".env.sample": "", ".env.template": "", ".env.example.local": "",
 		"id_rsa": "id_rsa", "id_rsa.pub": "", "a.key": "*.key", "a.p12": "*.p12", "a.pfx": "*.pfx",
-		"private.pem": PatternPEMKey, "cert.pem": "", ".npmrc": PatternNpmrc, "_netrc": PatternNetrcWin,
-		"dir/.pgpass": PatternPgpass, "README.md": "", ".key": "",
+		"private.pem": pathpolicy.PatternPEMKey, "cert.pem": "", ".npmrc": pathpolicy.PatternNpmrc, "_netrc": pathpolicy.PatternNetrcWin,
+		"dir/.pgpass": pathpolicy.PatternPgpass, "README.md": "", ".key": "",
 	} {
 		if got := SecretName(name); got != want {
 			t.Errorf("SecretName(%q) = %q, want %q", name, got, want)
 		}
 	}
-	for rel, want := range map[string]string{".git/config": PatternGitDir, "a/.runx/x": PatternRunxDir, "src/.env": PatternEnv, "src/a.go": ""} {
+	for rel, want := range map[string]string{".git/config": PatternGitDir, "a/.runx/x": PatternRunxDir, "src/.env": pathpolicy.PatternEnv, "src/a.go": ""} {
 		if got := SecretPath(rel); got != want {
 			t.Errorf("SecretPath(%q) = %q, want %q", rel, got, want)
 		}

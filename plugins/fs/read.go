@@ -2,8 +2,6 @@ package fs
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +11,7 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -122,7 +121,4 @@ func tooLarge(asked string, size, limit int64) *plugin.Result {
 
 // DigestBytes is the content digest runx names files by: sha256 over the
 // exact bytes.
-func DigestBytes(b []byte) string {
-	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
+func DigestBytes(b []byte) string { return canon.DigestBytes(b) }

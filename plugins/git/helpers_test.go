@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/runxhq/runx/plugins/fs"
+	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -62,7 +62,7 @@ func (r *testRepo) commit(msg string, files map[string]string) string {
 }
 
 func wsContext(root string) plugin.Context {
-	return plugin.Context{WorkspaceRoot: root, Reach: fs.ReachWorkspace, CallID: "c1"}
+	return plugin.Context{WorkspaceRoot: root, Reach: pathpolicy.ReachWorkspace, CallID: "c1"}
 }
 
 func call(tb testing.TB, pc plugin.Context, capability string, req any, out any) *plugin.Result {

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/runxhq/runx/plugins/fs"
+	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -93,7 +93,7 @@ func run[Req, Resp any](ctx context.Context, call *plugin.Call, do func(*repo, *
 	if res := decode(call, &req); res != nil {
 		return res
 	}
-	scope, res := fs.NewScope(call.Context)
+	scope, res := pathpolicy.NewScope(call.Context)
 	if res != nil {
 		return res
 	}

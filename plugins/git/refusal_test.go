@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/runxhq/runx/plugins/fs"
+	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -32,13 +32,13 @@ func TestRefusals(t *testing.T) {
 		"unknown rev":           {pc, CapabilityShow, ShowRequest{Rev: "no-such-branch"}, CodeRevNotFound},
 		"unknown diff base":     {pc, CapabilityDiff, DiffRequest{From: "v9.9"}, CodeRevNotFound},
 		"not a repository":      {wsContext(plain), CapabilityLog, LogRequest{}, CodeNotARepository},
-		"outside the workspace": {pc, CapabilityLog, LogRequest{Path: "../"}, fs.CodeOutsideWorkspace},
-		"symlink escape":        {pc, CapabilityLog, LogRequest{Path: "out"}, fs.CodeSymlinkEscape},
-		"inside .git":           {pc, CapabilityLog, LogRequest{Path: ".git"}, fs.CodeProtectedDir},
-		"secret path":           {pc, CapabilityLog, LogRequest{Path: ".env"}, fs.CodeSecretRefused},
-		"secret in diff":        {pc, CapabilityDiff, DiffRequest{Path: ".env"}, fs.CodeSecretRefused},
+		"outside the workspace": {pc, CapabilityLog, LogRequest{Path: "../"}, pathpolicy.CodeOutsideWorkspace},
+		"symlink escape":        {pc, CapabilityLog, LogRequest{Path: "out"}, pathpolicy.CodeSymlinkEscape},
+		"inside .git":           {pc, CapabilityLog, LogRequest{Path: ".git"}, pathpolicy.CodeProtectedDir},
+		"secret path":           {pc, CapabilityLog, LogRequest{Path: ".env"}, pathpolicy.CodeSecretRefused},
+		"secret in diff":        {pc, CapabilityDiff, DiffRequest{Path: ".env"}, pathpolicy.CodeSecretRefused},
 		"unknown field":         {pc, CapabilityLog, map[string]any{"all": true}, CodeRequestInvalid},
-		"no workspace":          {plugin.Context{Reach: fs.ReachWorkspace}, CapabilityLog, LogRequest{}, fs.CodeWorkspaceMissing},
+		"no workspace":          {plugin.Context{Reach: pathpolicy.ReachWorkspace}, CapabilityLog, LogRequest{}, pathpolicy.CodeWorkspaceMissing},
 		"unknown capability":    {pc, "git.push", LogRequest{}, "capability_not_found"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -52,7 +52,7 @@ func TestRefusals(t *testing.T) {
 func TestAWorkspaceInsideALargerRepositoryIsRefused(t *testing.T) {
 	r := newRepo(t)
 	r.commit("base", map[string]string{"sub/a.txt": "a", "secret-elsewhere.txt": "x"})
-	wantCode(t, call(t, wsContext(filepath.Join(r.dir, "sub")), CapabilityLog, LogRequest{}, nil), fs.CodeOutsideWorkspace)
+	wantCode(t, call(t, wsContext(filepath.Join(r.dir, "sub")), CapabilityLog, LogRequest{}, nil), pathpolicy.CodeOutsideWorkspace)
 }
 
 func TestANestedRepositoryIsUsedWhenNamed(t *testing.T) {
@@ -76,13 +76,13 @@ func TestReachInputsReachesAnotherRepository(t *testing.T) {
 	ws.commit("ws", map[string]string{"w.txt": "w"})
 	other := newRepo(t)
 	hash := other.commit("other", map[string]string{"o.txt": "o"})
-	pc := plugin.Context{WorkspaceRoot: ws.dir, Reach: fs.ReachInputs, ReachRoots: []string{other.dir}}
+	pc := plugin.Context{WorkspaceRoot: ws.dir, Reach: pathpolicy.ReachInputs, ReachRoots: []string{other.dir}}
 	var resp LogResponse
 	mustOK(t, call(t, pc, CapabilityLog, LogRequest{Path: other.dir}, &resp))
 	if resp.Commits[0].Hash != hash {
 		t.Fatalf("got %+v", resp)
 	}
-	wantCode(t, call(t, wsContext(ws.dir), CapabilityLog, LogRequest{Path: other.dir}, nil), fs.CodeOutsideWorkspace)
+	wantCode(t, call(t, wsContext(ws.dir), CapabilityLog, LogRequest{Path: other.dir}, nil), pathpolicy.CodeOutsideWorkspace)
 }
 
 // Repository configuration can name programs for git to run. A read must

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/runxhq/runx/plugins/fs"
+	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -18,7 +18,7 @@ type repo struct {
 	display string // as outputs name it
 	// pathspec is the named path relative to top, "" for the whole tree.
 	pathspec string
-	scope    *fs.Scope
+	scope    *pathpolicy.Scope
 }
 
 // locate finds the worktree holding path (the workspace root when empty).
@@ -27,7 +27,7 @@ type repo struct {
 // worktree's own top must lie inside the reach too, or a path in a
 // workspace nested in a larger repository would show that repository's
 // history from outside the workspace.
-func locate(ctx context.Context, scope *fs.Scope, path string) (*repo, *plugin.Result) {
+func locate(ctx context.Context, scope *pathpolicy.Scope, path string) (*repo, *plugin.Result) {
 	t, res := scope.Resolve(path)
 	if res != nil {
 		return nil, res
@@ -52,7 +52,7 @@ func locate(ctx context.Context, scope *fs.Scope, path string) (*repo, *plugin.R
 		return nil, plugin.Failed(CodeGitFailed, fmt.Sprintf("cannot resolve the repository top: %v", err))
 	}
 	if !scope.Contains(top) {
-		return nil, plugin.Refused(fs.CodeOutsideWorkspace,
+		return nil, plugin.Refused(pathpolicy.CodeOutsideWorkspace,
 			fmt.Sprintf("%s belongs to the repository at %s, whose top lies outside the reach", displayOr(path), top))
 	}
 	r := &repo{top: top, display: scope.DisplayPath(top), scope: scope}

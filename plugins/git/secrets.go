@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/runxhq/runx/plugins/fs"
+	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -84,7 +84,7 @@ func (r *repo) secretOf(ctx context.Context, e rawEntry, inspect, worktree bool)
 		if p == "" {
 			continue
 		}
-		if pat := fs.SecretPath(p); pat != "" {
+		if pat := pathpolicy.SecretPath(p); pat != "" {
 			return pat, p
 		}
 	}
@@ -92,7 +92,7 @@ func (r *repo) secretOf(ctx context.Context, e rawEntry, inspect, worktree bool)
 		return "", ""
 	}
 	for _, side := range []struct{ path, id string }{{e.path, e.dstID}, {e.oldPath, e.srcID}, {e.path, e.srcID}} {
-		if side.path == "" || !fs.MayHoldPrivateKey(side.path) {
+		if side.path == "" || !pathpolicy.MayHoldPrivateKey(side.path) {
 			continue
 		}
 		var content []byte
@@ -102,8 +102,8 @@ func (r *repo) secretOf(ctx context.Context, e rawEntry, inspect, worktree bool)
 		case worktree && side.id == e.dstID:
 			content = r.worktreeHead(side.path)
 		}
-		if fs.HoldsPrivateKey(content) {
-			return fs.PatternPrivateKeyPEM, side.path
+		if pathpolicy.HoldsPrivateKey(content) {
+			return pathpolicy.PatternPrivateKeyPEM, side.path
 		}
 	}
 	return "", ""

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/runxhq/runx/plugins/fs"
+	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -151,15 +152,15 @@ func (r *repo) fileAt(ctx context.Context, hash string, req *ShowRequest, limit 
 	if bytes.IndexByte(content, 0) >= 0 || !utf8.Valid(content) {
 		return nil, plugin.Refused(CodeBinaryRefused, fmt.Sprintf("%s at %s is not UTF-8 text", req.Path, req.Rev))
 	}
-	if fs.MayHoldPrivateKey(r.pathspec) && fs.HoldsPrivateKey(content) {
-		return nil, plugin.Refused(fs.CodeSecretRefused, fmt.Sprintf("%s at %s is a secret (%s)", req.Path, req.Rev, fs.PatternPrivateKeyPEM))
+	if pathpolicy.MayHoldPrivateKey(r.pathspec) && pathpolicy.HoldsPrivateKey(content) {
+		return nil, plugin.Refused(pathpolicy.CodeSecretRefused, fmt.Sprintf("%s at %s is a secret (%s)", req.Path, req.Rev, pathpolicy.PatternPrivateKeyPEM))
 	}
 	return &FileAtRevision{
 		Path:          r.scope.DisplayPath(r.top + "/" + r.pathspec),
 		Blob:          strings.TrimSpace(string(blob.stdout)),
 		Content:       string(content),
 		Size:          int64(len(content)),
-		ContentDigest: fs.DigestBytes(content),
+		ContentDigest: canon.DigestBytes(content),
 	}, nil
 }
 

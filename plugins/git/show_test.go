@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/runxhq/runx/plugins/fs"
+	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/pathpolicy"
 )
 
 func TestShowCommitWithPatchLeavesTheEnvFileOut(t *testing.T) {
@@ -29,7 +30,7 @@ func TestShowCommitWithPatchLeavesTheEnvFileOut(t *testing.T) {
 	if got := fileList(resp.Commit.Files); !slices.Equal(got, []string{"A .env.example", "M app.go"}) {
 		t.Fatalf("files %q", got)
 	}
-	if len(resp.OmittedSecrets) != 1 || resp.OmittedSecrets[0] != (OmittedSecret{Path: ".env", Pattern: fs.PatternEnv}) {
+	if len(resp.OmittedSecrets) != 1 || resp.OmittedSecrets[0] != (OmittedSecret{Path: ".env", Pattern: pathpolicy.PatternEnv}) {
 		t.Fatalf("omitted %+v", resp.OmittedSecrets)
 	}
 	if resp.Commit.Subject != "configure" {
@@ -45,7 +46,7 @@ func TestShowJudgesPEMFilesByContent(t *testing.T) {
 	if strings.Contains(*resp.Patch, "PRIVATE KEY") || !strings.Contains(*resp.Patch, "BEGIN CERTIFICATE") {
 		t.Fatalf("patch:\n%s", *resp.Patch)
 	}
-	if got := omittedList(resp.OmittedSecrets); !slices.Equal(got, []string{"tls/server.pem"}) || resp.OmittedSecrets[0].Pattern != fs.PatternPrivateKeyPEM {
+	if got := omittedList(resp.OmittedSecrets); !slices.Equal(got, []string{"tls/server.pem"}) || resp.OmittedSecrets[0].Pattern != pathpolicy.PatternPrivateKeyPEM {
 		t.Fatalf("omitted %+v", resp.OmittedSecrets)
 	}
 }
@@ -73,7 +74,7 @@ func TestShowOneFileAtARevision(t *testing.T) {
 	var resp ShowResponse
 	mustOK(t, call(t, pc, CapabilityShow, ShowRequest{Rev: old, Path: "docs/guide.md"}, &resp))
 	if resp.File == nil || resp.Commit != nil || resp.File.Content != "version one\n" || resp.File.Path != "docs/guide.md" ||
-		resp.File.ContentDigest != fs.DigestBytes([]byte("version one\n")) || len(resp.File.Blob) != 40 {
+		resp.File.ContentDigest != canon.DigestBytes([]byte("version one\n")) || len(resp.File.Blob) != 40 {
 		t.Fatalf("got %+v", resp)
 	}
 	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: "HEAD", Path: "img.bin"}, nil), CodeBinaryRefused)
@@ -95,10 +96,10 @@ func TestShowOfASecretFileIsRefused(t *testing.T) {
 	r := newRepo(t)
 	r.commit("config", map[string]string{".env": "API_KEY=hunter2", "server.pem": testPrivateKey})
 	pc := wsContext(r.dir)
-	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: "HEAD", Path: ".env"}, nil), fs.CodeSecretRefused)
+	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: "HEAD", Path: ".env"}, nil), pathpolicy.CodeSecretRefused)
 	// Gone from the working tree, the key is still judged by its content.
 	r.run("rm", "-q", "server.pem")
-	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: "HEAD", Path: "server.pem"}, nil), fs.CodeSecretRefused)
+	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: "HEAD", Path: "server.pem"}, nil), pathpolicy.CodeSecretRefused)
 }
 
 func TestShowPatchIsBounded(t *testing.T) {

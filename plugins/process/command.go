@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/runxhq/runx/plugins/fs"
+	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -183,7 +183,7 @@ func commandSpec(call *plugin.Call, req *CommandRequest) (*spec, string, *plugin
 	}
 	// The directory is contained by the fs tools' own rules, so a command
 	// starts nowhere a file tool could not go.
-	scope, res := fs.NewScope(call.Context)
+	scope, res := pathpolicy.NewScope(call.Context)
 	if res != nil {
 		return nil, "", res
 	}

@@ -9,14 +9,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/runxhq/runx/plugins/fs"
+	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
 func commandContext(root string) plugin.Context {
 	return plugin.Context{
 		RunID: "run-1", StepAddress: "build", CallID: "run-1#build@2", Attempt: 2,
-		WorkspaceRoot: root, Reach: fs.ReachWorkspace,
+		WorkspaceRoot: root, Reach: pathpolicy.ReachWorkspace,
 	}
 }
 
@@ -133,13 +133,13 @@ func TestCommandRefusals(t *testing.T) {
 		"unknown field":      {commandContext(root), map[string]any{"argv": ok, "env": map[string]string{"A": "b"}}, CodeCommandRequestInvalid},
 		"negative timeout":   {commandContext(root), CommandRequest{Argv: ok, TimeoutSeconds: -1}, CodeCommandRequestInvalid},
 		"too long a timeout": {commandContext(root), CommandRequest{Argv: ok, TimeoutSeconds: CommandMaxTimeoutSeconds + 1}, CodeCommandRequestInvalid},
-		"cwd outside":        {commandContext(root), CommandRequest{Argv: ok, Cwd: "../"}, fs.CodeOutsideWorkspace},
-		"cwd absolute":       {commandContext(root), CommandRequest{Argv: ok, Cwd: outside}, fs.CodeOutsideWorkspace},
-		"cwd through a link": {commandContext(root), CommandRequest{Argv: ok, Cwd: "escape"}, fs.CodeSymlinkEscape},
-		"cwd in .git":        {commandContext(root), CommandRequest{Argv: ok, Cwd: ".git/hooks"}, fs.CodeProtectedDir},
+		"cwd outside":        {commandContext(root), CommandRequest{Argv: ok, Cwd: "../"}, pathpolicy.CodeOutsideWorkspace},
+		"cwd absolute":       {commandContext(root), CommandRequest{Argv: ok, Cwd: outside}, pathpolicy.CodeOutsideWorkspace},
+		"cwd through a link": {commandContext(root), CommandRequest{Argv: ok, Cwd: "escape"}, pathpolicy.CodeSymlinkEscape},
+		"cwd in .git":        {commandContext(root), CommandRequest{Argv: ok, Cwd: ".git/hooks"}, pathpolicy.CodeProtectedDir},
 		"cwd a file":         {commandContext(root), CommandRequest{Argv: ok, Cwd: "file.txt"}, CodeCommandCwdInvalid},
 		"cwd missing":        {commandContext(root), CommandRequest{Argv: ok, Cwd: "nope"}, CodeCommandCwdInvalid},
-		"no workspace":       {plugin.Context{Reach: fs.ReachWorkspace}, CommandRequest{Argv: ok}, fs.CodeWorkspaceMissing},
+		"no workspace":       {plugin.Context{Reach: pathpolicy.ReachWorkspace}, CommandRequest{Argv: ok}, pathpolicy.CodeWorkspaceMissing},
 		"bad variable name":  {withBinding(commandContext(root), CommandBinding{Environment: map[string]string{"A=B": "c"}}), CommandRequest{Argv: ok}, CodeCommandEnvInvalid},
 		"binding not object": {func() plugin.Context { pc := commandContext(root); pc.Binding = []byte(`[1]`); return pc }(), CommandRequest{Argv: ok}, CodeCommandEnvInvalid},
 		"missing binary":     {commandContext(root), CommandRequest{Argv: []string{"runx-no-such-command"}}, "process_command_not_found"},
@@ -159,7 +159,7 @@ func TestCommandRefusals(t *testing.T) {
 	}
 	// Under reach inputs a command may start in an input root.
 	pc := commandContext(root)
-	pc.Reach, pc.ReachRoots = fs.ReachInputs, []string{outside}
+	pc.Reach, pc.ReachRoots = pathpolicy.ReachInputs, []string{outside}
 	if resp := mustExecute(t, pc, CommandRequest{Argv: ok, Cwd: outside}); resp.Cwd != outside {
 		t.Fatalf("got %+v", resp)
 	}

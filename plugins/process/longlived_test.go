@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/runxhq/runx/plugins/fs"
+	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -54,7 +54,7 @@ func (e *procEnv) stopAll() {
 
 func (e *procEnv) context(callID string) plugin.Context {
 	b, _ := json.Marshal(Binding{ProjectDir: e.project, Actor: e.actor})
-	return plugin.Context{RunID: "run-1", StepAddress: "s", CallID: callID, Attempt: 1, WorkspaceRoot: e.root, Reach: fs.ReachWorkspace, Binding: b}
+	return plugin.Context{RunID: "run-1", StepAddress: "s", CallID: callID, Attempt: 1, WorkspaceRoot: e.root, Reach: pathpolicy.ReachWorkspace, Binding: b}
 }
 
 func (e *procEnv) invokeAs(callID, capability string, in any) *plugin.Result {
@@ -394,7 +394,7 @@ func TestProcessToolRefusals(t *testing.T) {
 		"NUL in args":         {StartCapability, StartRequest{Command: "echo", Args: []string{"a\x00"}}, CodeProcessRequestInvalid},
 		"max_seconds too big": {StartCapability, StartRequest{Command: "true", MaxSeconds: StartMaxSeconds + 1}, CodeProcessRequestInvalid},
 		"tty of no size":      {StartCapability, StartRequest{Command: "true", TTY: &TTY{}}, CodeProcessRequestInvalid},
-		"cwd outside":         {StartCapability, StartRequest{Command: "true", Cwd: "../"}, fs.CodeOutsideWorkspace},
+		"cwd outside":         {StartCapability, StartRequest{Command: "true", Cwd: "../"}, pathpolicy.CodeOutsideWorkspace},
 		"cwd a file":          {StartCapability, StartRequest{Command: "true", Cwd: "file.txt"}, CodeCommandCwdInvalid},
 		"bad env name":        {StartCapability, StartRequest{Command: "true", Env: map[string]string{"A=B": "c"}}, CodeCommandEnvInvalid},
 		"missing binary":      {StartCapability, StartRequest{Command: "runx-no-such-command"}, "process_command_not_found"},

@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/runxhq/runx/plugins/fs"
+	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -111,7 +111,7 @@ func startProcess(_ context.Context, call *plugin.Call, b *Binding) *plugin.Resu
 	if call.Context.CallID == "" {
 		return plugin.Refused(CodeProcessRequestInvalid, "process.start needs the call's id, which keys the start")
 	}
-	scope, res := fs.NewScope(call.Context)
+	scope, res := pathpolicy.NewScope(call.Context)
 	if res != nil {
 		return res
 	}

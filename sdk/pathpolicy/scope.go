@@ -1,4 +1,4 @@
-package fs
+package pathpolicy
 
 import (
 	"errors"
@@ -104,7 +104,7 @@ func NewScope(c plugin.Context) (*Scope, *plugin.Result) {
 
 func newScopeRoot(p string) (scopeRoot, error) {
 	given := filepath.Clean(p)
-	real, err := realPath(given)
+	real, err := RealPath(given)
 	if err != nil {
 		return scopeRoot{}, err
 	}
@@ -141,7 +141,7 @@ func (s *Scope) Resolve(p string) (*Target, *plugin.Result) {
 	// symlink (such as /tmp on some systems) compares as one tree.
 	rest, _ := filepath.Rel(named.given, lexical)
 	lexicalReal := filepath.Join(named.real, rest)
-	real, err := realPath(lexicalReal)
+	real, err := RealPath(lexicalReal)
 	if err != nil {
 		// A symlink loop or an unreadable directory: nothing escaped, but
 		// nothing can be contained either.
@@ -151,16 +151,16 @@ func (s *Scope) Resolve(p string) (*Target, *plugin.Result) {
 	if !ok {
 		return nil, plugin.Refused(CodeSymlinkEscape, fmt.Sprintf("%s resolves through a symlink to %s, outside %s", p, real, s.describeRoots()))
 	}
-	rel := slashRel(root, real)
+	rel := SlashRel(root, real)
 	display := lexical
 	for _, ws := range []string{s.roots[0].given, s.roots[0].real} {
-		if within(ws, lexical) {
-			display = slashRel(ws, lexical)
+		if Within(ws, lexical) {
+			display = SlashRel(ws, lexical)
 			break
 		}
 	}
 	if s.reach == ReachWorkspace {
-		for _, candidate := range []string{slashRel(named.real, lexicalReal), rel} {
+		for _, candidate := range []string{SlashRel(named.real, lexicalReal), rel} {
 			if dir := ProtectedDir(candidate); dir != "" {
 				return nil, plugin.Refused(CodeProtectedDir, fmt.Sprintf("%s is inside %s, which reach workspace never opens", p, dir))
 			}
@@ -178,18 +178,19 @@ func (s *Scope) Resolve(p string) (*Target, *plugin.Result) {
 	}
 	for _, name := range []string{filepath.Base(lexical), filepath.Base(real)} {
 		if pattern := SecretName(name); pattern != "" {
-			return nil, secretRefusal(p, pattern)
+			return nil, SecretRefusal(p, pattern)
 		}
 	}
 	if info != nil && info.Mode().IsRegular() && (MayHoldPrivateKey(filepath.Base(lexical)) || MayHoldPrivateKey(filepath.Base(real))) {
-		if holds, err := fileHoldsPrivateKey(real); err == nil && holds {
-			return nil, secretRefusal(p, PatternPrivateKeyPEM)
+		if holds, err := FileHoldsPrivateKey(real); err == nil && holds {
+			return nil, SecretRefusal(p, PatternPrivateKeyPEM)
 		}
 	}
 	return t, nil
 }
 
-func secretRefusal(p, pattern string) *plugin.Result {
+// SecretRefusal is the refusal of a path that names a secret.
+func SecretRefusal(p, pattern string) *plugin.Result {
 	return plugin.Refused(CodeSecretRefused, fmt.Sprintf("%s is a secret (%s); no tool reads, lists, searches or shows a secret", p, pattern))
 }
 
@@ -197,10 +198,10 @@ func secretRefusal(p, pattern string) *plugin.Result {
 // symlink in p is followed.
 func (s *Scope) lexicalRoot(p string) (scopeRoot, bool) {
 	for _, r := range s.roots {
-		if within(r.given, p) {
+		if Within(r.given, p) {
 			return r, true
 		}
-		if within(r.real, p) {
+		if Within(r.real, p) {
 			return scopeRoot{given: r.real, real: r.real}, true
 		}
 	}
@@ -209,7 +210,7 @@ func (s *Scope) lexicalRoot(p string) (scopeRoot, bool) {
 
 func (s *Scope) realRoot(real string) (string, bool) {
 	for _, r := range s.roots {
-		if within(r.real, real) {
+		if Within(r.real, real) {
 			return r.real, true
 		}
 	}
@@ -233,14 +234,14 @@ func (s *Scope) Contains(real string) bool {
 // DisplayPath names a real path as outputs do: workspace-relative inside the
 // workspace, absolute elsewhere.
 func (s *Scope) DisplayPath(real string) string {
-	if within(s.roots[0].real, real) {
-		return slashRel(s.roots[0].real, real)
+	if Within(s.roots[0].real, real) {
+		return SlashRel(s.roots[0].real, real)
 	}
 	return real
 }
 
-// within reports whether p is root or beneath it; both are clean and absolute.
-func within(root, p string) bool {
+// Within reports whether p is root or beneath it; both are clean and absolute.
+func Within(root, p string) bool {
 	if p == root {
 		return true
 	}
@@ -250,7 +251,9 @@ func within(root, p string) bool {
 	return strings.HasPrefix(p, root+string(filepath.Separator))
 }
 
-func slashRel(root, p string) string {
+// SlashRel is p relative to root, slash-separated; p itself when it has no
+// relative form.
+func SlashRel(root, p string) string {
 	rel, err := filepath.Rel(root, p)
 	if err != nil {
 		return p
@@ -258,11 +261,11 @@ func slashRel(root, p string) string {
 	return filepath.ToSlash(rel)
 }
 
-// realPath resolves every symlink in the absolute path p, including a final
+// RealPath resolves every symlink in the absolute path p, including a final
 // link whose target does not exist, so a path that names nothing yet still
 // resolves to where the kernel would land. filepath.EvalSymlinks fails on
 // missing paths, which would hide an escaping dangling link.
-func realPath(p string) (string, error) {
+func RealPath(p string) (string, error) {
 	resolved := string(filepath.Separator)
 	rest := splitPath(p)
 	hops := 0

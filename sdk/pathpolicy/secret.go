@@ -1,4 +1,4 @@
-package fs
+package pathpolicy
 
 import (
 	"bytes"
@@ -11,8 +11,9 @@ import (
 )
 
 // Secret patterns, named in refusals and in omitted_secrets so a person can
-// see which rule kept a file out. The names follow kernel/authority's, so a
-// refusal reads the same whichever layer made it.
+// see which rule kept a file out. Every layer (the kernel's authority, fs,
+// git, process) names them from here, so a refusal reads the same whichever
+// layer made it.
 const (
 	PatternGitDir        = ".git/"
 	PatternRunxDir       = ".runx/"
@@ -124,7 +125,9 @@ func HoldsPrivateKey(content []byte) bool {
 	return bytes.Contains(content, privateKeyPEMBytes)
 }
 
-func fileHoldsPrivateKey(p string) (bool, error) {
+// FileHoldsPrivateKey reads at most the first MiB of the file at p and
+// reports whether it carries a PEM private key block.
+func FileHoldsPrivateKey(p string) (bool, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return false, err
@@ -140,21 +143,27 @@ func fileHoldsPrivateKey(p string) (bool, error) {
 // ProtectedDir names the protected directory (.git or .runx) a
 // slash-separated relative path lies in or names, or "".
 func ProtectedDir(rel string) string {
-	for _, part := range strings.Split(rel, "/") {
-		if isProtectedName(part) {
+	// A loop of Cut, not Split: the kernel asks this of every path a call
+	// names, and an allowed path must cost no allocation.
+	for rest, more := rel, true; more; {
+		var part string
+		part, rest, more = strings.Cut(rest, "/")
+		if IsProtectedName(part) {
 			return part
 		}
 	}
 	return ""
 }
 
-func isProtectedName(name string) bool {
+// IsProtectedName reports whether one path component is .git or .runx.
+func IsProtectedName(name string) bool {
 	return strings.EqualFold(name, ".git") || strings.EqualFold(name, ".runx")
 }
 
 // SecretPath names the secret pattern a repository- or workspace-relative
 // path matches by its name and place alone (content is not read), or "".
-// The git plugin uses it on every path a commit or patch names.
+// The git plugin uses it on every path a commit or patch names; the kernel's
+// authority on every path a call names.
 func SecretPath(rel string) string {
 	switch dir := ProtectedDir(rel); {
 	case strings.EqualFold(dir, ".git"):
@@ -163,4 +172,11 @@ func SecretPath(rel string) string {
 		return PatternRunxDir
 	}
 	return SecretName(rel)
+}
+
+// IsSecretPath is SecretPath as a pair: the pattern, and whether rel names a
+// secret no tool may read, write, list, search or show.
+func IsSecretPath(rel string) (pattern string, ok bool) {
+	p := SecretPath(rel)
+	return p, p != ""
 }
