@@ -195,10 +195,24 @@ func (j *Journal) Snapshot(ctx context.Context, runID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	steps, _ := j.Steps(ctx, runID)
-	reqs, _ := j.Requests(ctx, runID)
-	decs, _ := j.Decisions(ctx, runID)
-	evs, _ := j.Events(ctx, runID, 0)
+	// Every part is read or the snapshot fails: a part left out would make
+	// two snapshots equal over a change they did not see.
+	steps, err := j.Steps(ctx, runID)
+	if err != nil {
+		return "", err
+	}
+	reqs, err := j.Requests(ctx, runID)
+	if err != nil {
+		return "", err
+	}
+	decs, err := j.Decisions(ctx, runID)
+	if err != nil {
+		return "", err
+	}
+	evs, err := j.Events(ctx, runID, 0)
+	if err != nil {
+		return "", err
+	}
 	b, err := json.Marshal(map[string]any{"run": run, "steps": steps, "requests": reqs, "decisions": decs, "events": evs})
 	return string(b), err
 }

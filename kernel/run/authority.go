@@ -21,36 +21,52 @@ func ParseAuthority(raw []byte) (*authority.Authority, error) {
 	return authority.Parse(raw)
 }
 
-// recordedAuthority reads the authority a run record holds (nil: none stated).
-func recordedAuthority(raw json.RawMessage) *authority.Authority {
+// CodeAuthorityRecordInvalid refuses a run whose recorded authority no
+// longer parses: read as "none stated" it would run under the host's
+// default, wider than what was stated.
+const CodeAuthorityRecordInvalid = "authority_record_invalid"
+
+// recordedAuthority reads the authority a run record holds (nil: none
+// stated). A record that does not parse is an error, never "none stated".
+func recordedAuthority(raw json.RawMessage) (*authority.Authority, error) {
 	if len(raw) == 0 || bytes.Equal(raw, hostAuthority) {
-		return nil
+		return nil, nil
 	}
 	a, err := authority.Parse(raw)
 	if err != nil {
-		return nil
+		return nil, contract.Errorf(CodeAuthorityRecordInvalid, "the run's recorded authority does not parse: %v", err)
 	}
-	return a
+	return a, nil
 }
 
 // authorityDigest is the digest a receipt commits, or "" when no host
 // stated an authority.
-func authorityDigest(raw json.RawMessage) string {
-	a := recordedAuthority(raw)
-	if a == nil {
-		return ""
+func authorityDigest(raw json.RawMessage) (string, error) {
+	a, err := recordedAuthority(raw)
+	if a == nil || err != nil {
+		return "", err
 	}
-	d, _ := a.Digest()
-	return d
+	d, err := a.Digest()
+	if err != nil {
+		return "", contract.Errorf(CodeAuthorityRecordInvalid, "the run's recorded authority has no digest: %v", err)
+	}
+	return d, nil
 }
 
 func layerOf(kind authority.LayerKind, name, effects, reach string) authority.Layer {
 	l := authority.Layer{Kind: kind, Name: name}
+	var err error
+	// kernel/pkg admits only known values; one that does not parse narrows
+	// to the least rather than leaving the layer unset (which narrows nothing).
 	if effects != "" {
-		l.Effects, _ = authority.ParseEffects(effects)
+		if l.Effects, err = authority.ParseEffects(effects); err != nil {
+			l.Effects = authority.EffectsNone
+		}
 	}
 	if reach != "" {
-		l.Reach, _ = authority.ParseReach(reach)
+		if l.Reach, err = authority.ParseReach(reach); err != nil {
+			l.Reach = authority.ReachInputs
+		}
 	}
 	return l
 }
@@ -236,8 +252,10 @@ func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, input
 	if d == nil || d.RequestDigest != req.RequestDigest {
 		return &stepRun{waiting: []pending{{Request: req, runID: rc.rec.RunID, local: local}}}
 	}
-	var v approvalValue
-	_ = json.Unmarshal(d.Value, &v)
+	v, err := decisionValue(d)
+	if err != nil {
+		return &stepRun{err: err}
+	}
 	extra["floor"] = map[string]any{"verdict": dec.Verdict, "gate_type": dec.GateType, "rule": dec.Rule}
 	extra["decision"] = map[string]any{"approved": v.Approved, "reason": v.Reason, "lane": contract.LaneApprovals, "request_digest": d.RequestDigest}
 	if !d.Used {

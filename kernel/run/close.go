@@ -108,7 +108,10 @@ func (e *Engine) closeRun(ctx context.Context, rec *journal.Run, closeAs string)
 	}
 	sortStepPtrs(ordered)
 	for _, s := range ordered {
-		st := settledOf(s)
+		st, err := settledOf(s)
+		if err != nil {
+			return nil, receipt.ChildRef{}, err
+		}
 		out.trace = append(out.trace, contract.TraceStep{StepID: s.StepID, Skill: "recorded", Status: st.status, ReceiptID: st.receiptID, Error: st.failure})
 		out.refs = append(out.refs, st.ref)
 	}

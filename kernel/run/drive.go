@@ -164,7 +164,11 @@ func (rc *runCtx) drive(ctx context.Context) *outcome {
 
 // replayStep takes a recorded step's settled result as it was.
 func (rc *runCtx) replayStep(step *pkg.Step, rec *journal.Step, out *outcome) bool {
-	s := settledOf(rec)
+	s, err := settledOf(rec)
+	if err != nil {
+		*out = *internalFailure(err)
+		return true
+	}
 	rc.appendSettled(step, s, out)
 	if s.status != contract.StepSuccess && s.status != contract.StepSkipped {
 		rc.fail(s, out)
@@ -230,18 +234,32 @@ func (rc *runCtx) address(local string) string {
 	return rc.path + "#" + local
 }
 
+// CodeJournalRecordInvalid stops a run whose journal holds a record that
+// does not decode: replaying it as empty would take a step's result, error
+// or receipt commitment to be other than what was recorded.
+const CodeJournalRecordInvalid = "journal_record_invalid"
+
 // settledOf reads a recorded unit back.
-func settledOf(rec *journal.Step) *settled {
+func settledOf(rec *journal.Step) (*settled, error) {
 	s := &settled{status: rec.Status, receiptID: rec.ReceiptID}
+	bad := func(what string, err error) error {
+		return contract.Errorf(CodeJournalRecordInvalid, "the journal's record of step %s holds %s that does not decode: %v", rec.StepID, what, err)
+	}
 	if len(rec.Output) > 0 {
-		_ = json.Unmarshal(rec.Output, &s.output)
+		if err := json.Unmarshal(rec.Output, &s.output); err != nil {
+			return nil, bad("an output", err)
+		}
 	}
 	if len(rec.Error) > 0 {
 		s.failure = &contract.ErrorBody{}
-		_ = json.Unmarshal(rec.Error, s.failure)
+		if err := json.Unmarshal(rec.Error, s.failure); err != nil {
+			return nil, bad("an error", err)
+		}
 	}
 	if len(rec.ChildRef) > 0 {
-		_ = json.Unmarshal(rec.ChildRef, &s.ref)
+		if err := json.Unmarshal(rec.ChildRef, &s.ref); err != nil {
+			return nil, bad("a receipt commitment", err)
+		}
 	}
-	return s
+	return s, nil
 }

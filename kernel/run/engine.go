@@ -102,14 +102,21 @@ func (e *Engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 	if err := e.prepare(st.Package, st.Method); err != nil {
 		return e.SealRefused(ctx, st, err)
 	}
-	if err := e.admitAuthority(ctx, recordedAuthority(st.Authority)); err != nil {
+	stated, err := recordedAuthority(st.Authority)
+	if err == nil {
+		err = e.admitAuthority(ctx, stated)
+	}
+	if err != nil {
 		return e.SealRefused(ctx, st, err)
 	}
 	rec, err := e.newRecord(st, "", "")
 	if err != nil {
 		return nil, err
 	}
-	rc := e.root(rec, st.Package, st.Method, st.Inputs)
+	rc, err := e.root(rec, st.Package, st.Method, st.Inputs)
+	if err != nil {
+		return nil, err
+	}
 	if err := rc.admitSteps(ctx); err != nil {
 		return e.SealRefused(ctx, st, err)
 	}
@@ -144,17 +151,20 @@ func (e *Engine) newRecord(st Start, parent, address string) (*journal.Run, erro
 	}, nil
 }
 
-func (e *Engine) root(rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any) *runCtx {
+func (e *Engine) root(rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any) (*runCtx, error) {
 	limit := TreeMaxReceipts
 	if e.MaxReceipts > 0 && e.MaxReceipts < limit {
 		limit = e.MaxReceipts
 	}
 	rc := newRunCtx(e, rec, p, m, inputs, &budget{limit: limit}, 0, "")
 	rc.chain = []string{e.packageRef(p)}
-	a := recordedAuthority(rec.Authority)
+	a, err := recordedAuthority(rec.Authority)
+	if err != nil {
+		return nil, err
+	}
 	rc.base = authority.Narrow(a.Layer())
 	rc.standing = a.Standing()
-	return rc
+	return rc, nil
 }
 
 func orEmpty(m map[string]any) map[string]any {

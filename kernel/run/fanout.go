@@ -56,7 +56,8 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 		local := fmt.Sprintf("%s[%d]", step.ID, i)
 		if rec := rc.recordedStep(local); rec != nil {
 			rc.budget.replay(1)
-			results[i] = stepRun{settled: settledOf(rec)}
+			s, err := settledOf(rec)
+			results[i] = stepRun{settled: s, err: err}
 			continue
 		}
 		select {

@@ -36,6 +36,10 @@ func (e *Engine) finish(ctx context.Context, rc *runCtx, out *outcome) (*contrac
 // sealRun signs the run's receipt over its steps', stores it, and records
 // the seal with the envelope a later resume returns.
 func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, receipt.ChildRef, error) {
+	authorityDigest, err := authorityDigest(rc.rec.Authority)
+	if err != nil {
+		return nil, receipt.ChildRef{}, err
+	}
 	body := receipt.Body{
 		Kind:            "run",
 		RunID:           rc.rec.RunID,
@@ -43,7 +47,7 @@ func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 		Method:          rc.method.Name,
 		PackageDigest:   rc.rec.PackageDigest,
 		ClosureDigest:   rc.rec.ClosureDigest,
-		AuthorityDigest: authorityDigest(rc.rec.Authority),
+		AuthorityDigest: authorityDigest,
 		InputsDigest:    canon.DigestBytes(mustCanonical(rc.rec.Inputs)),
 		Outcome:         out.outcome,
 		SealReason:      out.reason,

@@ -104,8 +104,10 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 			return refusedAnswer(wait, req.Address, contract.CodeOf(err), err.Error())
 		}
 	case contract.RequestApproval:
-		var v approvalValue
-		_ = json.Unmarshal(d.Value, &v)
+		v, err := decisionValue(d)
+		if err != nil {
+			return stepRun{err: err}
+		}
 		body.Extra = map[string]any{"decision": map[string]any{"approved": v.Approved, "reason": v.Reason, "lane": contract.LaneApprovals}}
 		if v.Approved {
 			output = map[string]any{"approved": true, "reason": v.Reason}
@@ -122,7 +124,10 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 	var calls []receipt.ChildRef
 	if req.Kind == contract.RequestAgent {
 		// The turn's receipt names every call it made.
-		_, calls = rc.scriptRecord(local)
+		var err error
+		if _, calls, err = rc.scriptRecord(local); err != nil {
+			return stepRun{err: err}
+		}
 	}
 	s, rec, err := rc.seal(step, local, body, status, output, failure, calls)
 	if err != nil {
@@ -145,6 +150,16 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 type approvalValue struct {
 	Approved bool   `json:"approved"`
 	Reason   string `json:"reason"`
+}
+
+// decisionValue reads a recorded approval decision. One that does not
+// decode stops the run: read as empty it would be a decline nobody made.
+func decisionValue(d *journal.Decision) (approvalValue, error) {
+	var v approvalValue
+	if err := json.Unmarshal(d.Value, &v); err != nil {
+		return v, contract.Errorf(CodeJournalRecordInvalid, "the journal's decision for %s does not decode: %v", d.Address, err)
+	}
+	return v, nil
 }
 
 func refusedAnswer(wait stepRun, address, code, message string) stepRun {

@@ -82,7 +82,9 @@ func (k *Kernel) Inspect(ctx context.Context, req SkillRequest) (*Inspection, er
 		out.Outputs = m.Outputs
 	}
 	if a != nil {
-		out.AuthorityDigest, _ = a.Digest()
+		if out.AuthorityDigest, err = a.Digest(); err != nil {
+			return nil, err
+		}
 	}
 	rc := &runCtx{e: k.Engine, pkg: p, method: m, base: authority.Narrow(a.Layer()), standing: a.Standing()}
 	out.Steps = rc.inspect(ctx, "", 0)

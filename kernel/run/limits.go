@@ -63,7 +63,10 @@ func (rc *runCtx) callAuthority(ctx context.Context, step *pkg.Step) (*contract.
 	if step.Kind != pkg.KindOperation || step.Operation == nil {
 		return nil, nil
 	}
-	a := recordedAuthority(rc.rec.Authority)
+	a, err := recordedAuthority(rc.rec.Authority)
+	if err != nil {
+		return contract.BodyOf(err), nil
+	}
 	if a == nil {
 		return nil, nil
 	}

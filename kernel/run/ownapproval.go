@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
@@ -44,8 +43,10 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 	if d == nil || d.RequestDigest != req.RequestDigest {
 		return &stepRun{waiting: []pending{{Request: req, runID: rc.rec.RunID, local: local}}}
 	}
-	var v approvalValue
-	_ = json.Unmarshal(d.Value, &v)
+	v, err := decisionValue(d)
+	if err != nil {
+		return &stepRun{err: err}
+	}
 	extra["approval"] = map[string]any{
 		"gate": GateOperation, "approved": v.Approved, "reason": v.Reason,
 		"lane": contract.LaneApprovals, "request_digest": d.RequestDigest,

@@ -130,7 +130,10 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 	if err := json.Unmarshal(rec.Inputs, &inputs); err != nil {
 		return nil, err
 	}
-	rc := e.root(rec, p, m, inputs)
+	rc, err := e.root(rec, p, m, inputs)
+	if err != nil {
+		return nil, err
+	}
 	rc.answers = answers
 	return e.finish(ctx, rc, rc.drive(ctx))
 }
@@ -329,7 +332,11 @@ func sortedKeys(m map[string]*contract.ResumeEntry) []string {
 // the set a person's resume brings.
 func withStanding(current, standing json.RawMessage) (json.RawMessage, error) {
 	doc := map[string]json.RawMessage{}
-	if recordedAuthority(current) != nil {
+	a, err := recordedAuthority(current)
+	if err != nil {
+		return nil, err
+	}
+	if a != nil {
 		if err := json.Unmarshal(current, &doc); err != nil {
 			return nil, err
 		}

@@ -70,15 +70,20 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 		maxCalls = ScriptMaxCalls
 	}
 	for {
-		record, refs := rc.scriptRecord(local)
+		record, refs, err := rc.scriptRecord(local)
+		if err != nil {
+			return stepRun{err: err}
+		}
 		ans, failure, status, pluginRef := rc.invokeScript(ctx, capability, step, local, inputs, files, record, maxCalls)
 		if failure != nil || ans.Status == "done" {
 			body := rc.stepBody(step, local)
 			body.Capability, body.Execution, body.InputsDigest = capability, execModule, mustDigest(inputs)
 			body.Runtime.Plugin = pluginRef
 			var output any
+			if failure == nil && len(ans.Output) > 0 && json.Unmarshal(ans.Output, &output) != nil {
+				failure, status = &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker answered with an output that is not JSON"}, contract.StepFailed
+			}
 			if failure == nil {
-				_ = json.Unmarshal(ans.Output, &output)
 				var err error
 				if output, err = checkOutputs(step.ID, step.Outputs, output); err != nil {
 					failure, status = contract.BodyOf(err), contract.StepFailed
@@ -133,8 +138,11 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 
 // scriptRecord reads a script's settled requests back from the journal, in
 // index order, and the receipts its step commits.
-func (rc *runCtx) scriptRecord(local string) ([]scriptRecorded, []receipt.ChildRef) {
-	steps, _ := rc.e.Journal.Steps(context.Background(), rc.rec.RunID)
+func (rc *runCtx) scriptRecord(local string) ([]scriptRecorded, []receipt.ChildRef, error) {
+	steps, err := rc.e.Journal.Steps(context.Background(), rc.rec.RunID)
+	if err != nil {
+		return nil, nil, err
+	}
 	type entry struct {
 		idx int
 		rec *journal.Step
@@ -159,15 +167,20 @@ func (rc *runCtx) scriptRecord(local string) ([]scriptRecorded, []receipt.ChildR
 			SettledAt   int64           `json:"settled_at"`
 			Output      json.RawMessage `json:"output"`
 		}
-		s := settledOf(e.rec)
+		s, err := settledOf(e.rec)
+		if err != nil {
+			return nil, nil, err
+		}
 		r := scriptRecorded{Index: e.idx}
 		if len(e.rec.Output) > 0 {
-			_ = json.Unmarshal(e.rec.Output, &meta)
+			if err := json.Unmarshal(e.rec.Output, &meta); err != nil {
+				return nil, nil, contract.Errorf(CodeJournalRecordInvalid, "the journal's record of call %s does not decode: %v", e.rec.StepID, err)
+			}
 		}
 		r.Kind, r.Tool, r.InputDigest, r.SettledAt = meta.Kind, meta.Tool, meta.InputDigest, meta.SettledAt
 		if r.Kind == "" { // a call that failed records its request in its error's detail
 			r.Kind = "call"
-			r.Tool, r.InputDigest = failedRequest(e.rec)
+			r.Tool, r.InputDigest = failedRequest(s.failure)
 		}
 		if s.status == contract.StepSuccess {
 			r.Output = meta.Output
@@ -179,7 +192,7 @@ func (rc *runCtx) scriptRecord(local string) ([]scriptRecorded, []receipt.ChildR
 			refs = append(refs, s.ref)
 		}
 	}
-	return record, refs
+	return record, refs, nil
 }
 
 // carryOut admits and runs a script's pending requests: calls at once up to
@@ -243,7 +256,10 @@ func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, as
 
 // recordWait settles a wait at the time runx records.
 func (rc *runCtx) recordWait(ctx context.Context, step *pkg.Step, address string, p scriptPending, now time.Time) error {
-	out, _ := json.Marshal(map[string]any{"kind": "wait", "settled_at": now.UnixMilli(), "until": p.Until})
+	out, err := json.Marshal(map[string]any{"kind": "wait", "settled_at": now.UnixMilli(), "until": p.Until})
+	if err != nil {
+		return err
+	}
 	return rc.e.Journal.RecordStep(durable(ctx), &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: step.ID, Status: contract.StepSuccess, Output: out})
 }
 
@@ -251,8 +267,10 @@ func (rc *runCtx) recordWait(ctx context.Context, step *pkg.Step, address string
 // out as a unit of its own.
 func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string, p scriptPending, level, skillOrdinal int) stepRun {
 	var input map[string]any
-	_ = json.Unmarshal(p.Input, &input)
 	digest := mustDigestRaw(p.Input)
+	if err := json.Unmarshal(p.Input, &input); err != nil {
+		return rc.settleNow(ctx, step, address, level, contract.StepRefused, nil, &contract.ErrorBody{Code: "call_input_invalid", Message: "the script's call input is not a JSON object", Detail: map[string]any{"tool": p.Tool, "input_digest": digest}}, nil)
+	}
 	call, err := scriptCallStep(step, p)
 	if err != nil {
 		return rc.settleNow(ctx, step, address, level, contract.StepRefused, nil, &contract.ErrorBody{Code: "call_not_allowed", Message: err.Error(), Detail: map[string]any{"tool": p.Tool, "input_digest": digest}}, nil)
@@ -272,16 +290,21 @@ func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string
 	// to asking the same thing.
 	s := r.settled
 	wrapped := map[string]any{"kind": p.Kind, "tool": p.Tool, "input_digest": digest, "output": s.output}
-	raw, _ := json.Marshal(wrapped)
-	if s.status != contract.StepSuccess {
-		s.failure.Detail = map[string]any{"tool": p.Tool, "input_digest": digest}
-		rec := &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: step.ID, Status: s.status, ReceiptID: s.receiptID}
-		rec.Error, _ = json.Marshal(s.failure)
-		rec.ChildRef, _ = json.Marshal(s.ref)
-		return stepRun{settled: s, err: rc.e.Journal.RecordStep(durable(ctx), rec)}
+	raw, err := json.Marshal(wrapped)
+	if err != nil {
+		return stepRun{err: err}
 	}
 	rec := &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: step.ID, Status: s.status, ReceiptID: s.receiptID, Output: raw}
-	rec.ChildRef, _ = json.Marshal(s.ref)
+	if s.status != contract.StepSuccess {
+		s.failure.Detail = map[string]any{"tool": p.Tool, "input_digest": digest}
+		rec.Output = nil
+		if rec.Error, err = json.Marshal(s.failure); err != nil {
+			return stepRun{err: err}
+		}
+	}
+	if rec.ChildRef, err = json.Marshal(s.ref); err != nil {
+		return stepRun{err: err}
+	}
 	return stepRun{settled: s, err: rc.e.Journal.RecordStep(durable(ctx), rec)}
 }
 
@@ -314,9 +337,10 @@ func scriptCallStep(step *pkg.Step, p scriptPending) (*pkg.Step, error) {
 
 // failedRequest reads what a failed call asked (its tool and input digest)
 // from the detail its error recorded.
-func failedRequest(rec *journal.Step) (tool, inputDigest string) {
-	var f contract.ErrorBody
-	_ = json.Unmarshal(rec.Error, &f)
+func failedRequest(f *contract.ErrorBody) (tool, inputDigest string) {
+	if f == nil {
+		return "", ""
+	}
 	m, _ := f.Detail.(map[string]any)
 	tool, _ = m["tool"].(string)
 	inputDigest, _ = m["input_digest"].(string)

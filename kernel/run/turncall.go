@@ -190,7 +190,10 @@ func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.St
 	if err := json.Unmarshal(rec.Inputs, &inputs); err != nil {
 		return nil, err
 	}
-	rc := k.Engine.root(rec, t.Package, t.Method, inputs)
+	rc, err := k.Engine.root(rec, t.Package, t.Method, inputs)
+	if err != nil {
+		return nil, err
+	}
 	if rc.decisions, err = k.Journal.Decisions(durable(ctx), rec.RunID); err != nil {
 		return nil, err
 	}
