@@ -85,7 +85,9 @@ func (k *Kernel) Turn(ctx context.Context, rootID, address string) (*OpenTurn, e
 	var payload struct {
 		Inputs map[string]any `json:"inputs"`
 	}
-	_ = json.Unmarshal(w.req.Payload, &payload)
+	if err := json.Unmarshal(w.req.Payload, &payload); err != nil {
+		return nil, contract.Errorf(CodeJournalRecordInvalid, "the journal's request of turn %s does not decode: %v", address, err)
+	}
 	t.Inputs = orEmpty(payload.Inputs)
 	steps, err := k.Journal.Steps(durable(ctx), rec.RunID)
 	if err != nil {
@@ -99,7 +101,9 @@ func (k *Kernel) Turn(ctx context.Context, rootID, address string) (*OpenTurn, e
 			t.Prior = append(t.Prior, PriorStep{StepID: s.ID, Output: r.Output})
 		}
 	}
-	t.Calls = turnCalls(steps, w.local)
+	if t.Calls, err = turnCalls(steps, w.local); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 
@@ -128,7 +132,7 @@ type turnCall struct {
 }
 
 // turnCalls reads a turn's recorded calls, in index order.
-func turnCalls(steps map[string]*journal.Step, local string) []TurnCallRecord {
+func turnCalls(steps map[string]*journal.Step, local string) ([]TurnCallRecord, error) {
 	var out []TurnCallRecord
 	prefix := local + "/"
 	for addr, s := range steps {
@@ -143,11 +147,15 @@ func turnCalls(steps map[string]*journal.Step, local string) []TurnCallRecord {
 		r := TurnCallRecord{Index: i, Address: addr, Status: s.Status, ReceiptID: s.ReceiptID}
 		if s.Status == contract.StepSuccess {
 			var c turnCall
-			_ = json.Unmarshal(s.Output, &c)
+			if err := json.Unmarshal(s.Output, &c); err != nil {
+				return nil, contract.Errorf(CodeJournalRecordInvalid, "the journal's record of call %s does not decode: %v", addr, err)
+			}
 			r.Tool, r.InputDigest, r.CallID, r.Output = c.Tool, c.InputDigest, c.CallID, c.Output
 		} else {
 			f := &contract.ErrorBody{}
-			_ = json.Unmarshal(s.Error, f)
+			if err := json.Unmarshal(s.Error, f); err != nil {
+				return nil, contract.Errorf(CodeJournalRecordInvalid, "the journal's record of call %s does not decode: %v", addr, err)
+			}
 			m, _ := f.Detail.(map[string]any)
 			r.Tool, _ = m["tool"].(string)
 			r.InputDigest, _ = m["input_digest"].(string)
@@ -157,5 +165,5 @@ func turnCalls(steps map[string]*journal.Step, local string) []TurnCallRecord {
 		out = append(out, r)
 	}
 	slices.SortFunc(out, func(a, b TurnCallRecord) int { return a.Index - b.Index })
-	return out
+	return out, nil
 }
