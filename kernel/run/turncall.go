@@ -51,7 +51,11 @@ type runClaims struct {
 	inFlight  map[string]*inFlightCall           // by call_id
 	cancels   map[string]context.CancelCauseFunc // by address, while executing
 	executing int
-	idle      *sync.Cond
+	// driver is the run's driver claim, held while any call executes: the
+	// calls of one session share it, and no other process drives the run
+	// meanwhile.
+	driver *journal.Driver
+	idle   *sync.Cond
 }
 
 type inFlightCall struct {
@@ -136,6 +140,14 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 	for _, c := range t.Calls {
 		rc.next = max(rc.next, c.Index+1)
 	}
+	if rc.executing == 0 {
+		drv, err := k.Journal.Drive(req.RunID)
+		if err != nil {
+			claims.mu.Unlock()
+			return nil, err
+		}
+		rc.driver = drv
+	}
 	index := rc.next
 	rc.next++
 	rc.executing++
@@ -152,6 +164,10 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 	f.result, f.err = k.carryOutTurnCall(callCtx, t, step, index, in, digest, req)
 	claims.mu.Lock()
 	rc.executing--
+	if rc.executing == 0 {
+		rc.driver.Release()
+		rc.driver = nil
+	}
 	delete(rc.cancels, address)
 	delete(rc.inFlight, req.CallID)
 	rc.idle.Broadcast()

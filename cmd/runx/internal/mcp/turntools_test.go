@@ -281,3 +281,23 @@ func TestRunScopedServer(t *testing.T) {
 		t.Errorf("the one run still waiting on draft is the one meant: %v", out)
 	}
 }
+
+// Only one driver works a run: a turn call refuses while another holds it.
+func TestTurnCallRefusedWhileDrivenElsewhere(t *testing.T) {
+	ws := t.TempDir()
+	k := openKernel(t, ws)
+	cs := connect(t, k, kmcp.Options{Refs: []string{testdata("review")}}, nil)
+	_, out := call(t, cs, "review", map[string]any{"topic": "t"})
+	drv, err := k.Journal.Drive(str(out["run_id"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, refused := call(t, cs, "turn_call", map[string]any{"turn": "draft", "tool": "fs.read", "input": map[string]any{"path": "x"}})
+	if code := errorCode(t, res, refused); code != "run_driven_elsewhere" {
+		t.Errorf("turn_call while driven elsewhere: %v", refused)
+	}
+	drv.Release()
+	if res, out := call(t, cs, "turn_call", map[string]any{"turn": "draft", "tool": "fs.read", "input": map[string]any{"path": "x"}}); res.IsError && errorCode(t, res, out) == "run_driven_elsewhere" {
+		t.Errorf("the driver's release did not free the run: %v", out)
+	}
+}
