@@ -95,7 +95,7 @@ methods:
   go:
     steps:
       - id: one
-        tool: { command: sh, args: ["-c", "echo one >> ../count; sleep 1; printf '{\"one\":true}'"] }
+        tool: { command: sh, args: ["-c", "if [ -e ../go ]; then echo one >> ../count; else mkfifo ../gate; echo one >> ../count; cat ../gate; fi; printf '{\"one\":true}'"] }
       - id: two
         tool: { command: sh, args: ["-c", "echo two >> ../count; printf '{\"two\":true}'"] }
 `
@@ -109,7 +109,11 @@ func skillFiles(name, runYAML string) map[string]string {
 	}
 }
 
-func TestSIGTERMStopsBetweenStepsAndResumes(t *testing.T) {
+// SIGTERM terminates the command a run has in flight (its process group,
+// after a short grace), records it with decision stopped and admits no
+// further step; the envelope says stopped, runx exits 143, and a resume runs
+// the interrupted step again.
+func TestSIGTERMStopsACommandInFlightAndResumes(t *testing.T) {
 	w := newWorkspace(t, skillFiles("slow", slowSkill))
 	var out bytes.Buffer
 	c := w.cmd("", nil, "skill", "./slow", "--json")
@@ -117,15 +121,9 @@ func TestSIGTERMStopsBetweenStepsAndResumes(t *testing.T) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Signal once step one is in flight (it writes its mark first, then
-	// sleeps a second).
-	for i := 0; i < 400; i++ {
-		if _, err := os.Stat(filepath.Join(w.dir, "count")); err == nil {
-			break
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-	time.Sleep(100 * time.Millisecond)
+	// Step one writes its mark, then waits on a fifo nobody writes: it is in
+	// flight for as long as the test needs, with no timing involved.
+	waitForFile(t, filepath.Join(w.dir, "count"))
 	c.Process.Signal(syscall.SIGTERM)
 	err := c.Wait()
 	var exit *exec.ExitError
@@ -138,22 +136,54 @@ func TestSIGTERMStopsBetweenStepsAndResumes(t *testing.T) {
 	if str(env, "status") != "stopped" || runID == "" {
 		t.Fatalf("want a stopped envelope, got %s", out.String())
 	}
-	// The step in flight ran to its end and was recorded; no further step was admitted.
-	read, _ := w.run("", nil, "history", runID, "--json")
 	if str(env, "trace", "status") != "stopped" {
 		t.Fatalf("a stopped run's trace is stopped, not failed: %s", out.String())
 	}
-	if str(read, "state") != "stopped" || len(get(read, "steps").([]any)) != 1 || str(read, "steps", "0", "address") != "one" {
-		t.Fatalf("want step one recorded and the run resumable, got %v", read)
+	// The step in flight was stopped, not settled; no further step was admitted.
+	read, _ := w.run("", nil, "history", runID, "--json")
+	if str(read, "state") != "stopped" || len(get(read, "steps").([]any)) != 0 {
+		t.Fatalf("want no step settled and the run stopped, got %v", read)
+	}
+	stopped := false
+	for _, ev := range get(read, "events", "steps").([]any) {
+		if str(ev, "type") == "step.stopped" && str(ev, "data", "address") == "one" && str(ev, "data", "decision") == "stopped" {
+			stopped = true
+		}
+	}
+	if !stopped {
+		t.Fatalf("the interrupted step must be recorded with decision stopped: %v", get(read, "events"))
+	}
+	// Nothing of the stopped step's process group is left: the fifo has no
+	// reader any more, so opening it for writing without blocking fails.
+	if f, err := os.OpenFile(filepath.Join(w.dir, "gate"), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+		f.Close()
+		t.Fatal("the stopped step's process still holds its fifo open")
+	}
+	if err := os.WriteFile(filepath.Join(w.dir, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	done, code := w.run("{}", nil, "resume", runID, "-", "--json")
 	if code != 0 || str(done, "outcome") != "completed" {
 		t.Fatalf("resume: %d %v", code, done)
 	}
 	count, _ := os.ReadFile(filepath.Join(w.dir, "count"))
-	if string(count) != "one\ntwo\n" {
-		t.Fatalf("each step must run once, count file: %q", count)
+	if string(count) != "one\none\ntwo\n" {
+		t.Fatalf("the stopped step runs again on resume, then step two once; count file: %q", count)
 	}
+}
+
+// waitForFile polls for a file a child process creates as its readiness
+// signal.
+func waitForFile(t *testing.T, path string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s never appeared", path)
 }
 
 const gatedSkill = `minimum_runx: 0.1.0
@@ -257,8 +287,11 @@ func TestTwoResumersOneDrives(t *testing.T) {
 	}
 }
 
+// The death of the driver's parent interrupts the driver at once, and no
+// process it supervises outlives it: the command in flight (here blocked
+// on a fifo) is gone with its process group.
 func TestParentDeathInterruptsTheDriver(t *testing.T) {
-	w := newWorkspace(t, skillFiles("slow", strings.Replace(slowSkill, "sleep 1", "sleep 30", 1)))
+	w := newWorkspace(t, skillFiles("slow", slowSkill))
 	pidFile := filepath.Join(w.dir, "runx.pid")
 	parent := exec.Command("sh", "-c", `"$RUNX" skill ./slow --json > /dev/null & echo $! > "$PIDFILE"; wait`)
 	parent.Dir = w.dir
@@ -266,20 +299,13 @@ func TestParentDeathInterruptsTheDriver(t *testing.T) {
 	if err := parent.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var pid int
-	for i := 0; i < 100 && pid == 0; i++ {
-		time.Sleep(50 * time.Millisecond)
-		raw, _ := os.ReadFile(pidFile)
-		pid, _ = strconv.Atoi(strings.TrimSpace(string(raw)))
+	// Kill the parent once step one's command is in flight (its mark).
+	waitForFile(t, filepath.Join(w.dir, "count"))
+	raw, _ := os.ReadFile(pidFile)
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(raw)))
+	if pid == 0 {
+		t.Fatal("no runx pid")
 	}
-	// Kill the parent once runx is well into its run (its record exists).
-	for i := 0; i < 200; i++ {
-		if _, err := os.Stat(filepath.Join(w.dir, ".runx", "state.sqlite")); err == nil {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	time.Sleep(200 * time.Millisecond)
 	parent.Process.Kill()
 	parent.Wait()
 	deadline := time.Now().Add(10 * time.Second)
@@ -288,6 +314,93 @@ func TestParentDeathInterruptsTheDriver(t *testing.T) {
 			syscall.Kill(pid, syscall.SIGKILL)
 			t.Fatal("runx outlived its parent")
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
+	// The fifo's reader is the supervised command: once nothing holds it
+	// open for reading, a non-blocking open for writing fails.
+	for {
+		f, err := os.OpenFile(filepath.Join(w.dir, "gate"), os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			break
+		}
+		f.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("the supervised command outlived its driver")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A driver killed outright (SIGKILL, no cleanup of its own) still leaves no
+// supervised process behind: its plugins die with it, and each takes the
+// process groups it supervises.
+func TestKilledDriverLeavesNoOrphan(t *testing.T) {
+	w := newWorkspace(t, skillFiles("slow", slowSkill))
+	c := w.cmd("", nil, "skill", "./slow", "--json")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForFile(t, filepath.Join(w.dir, "count"))
+	plugins := childrenOf(t, c.Process.Pid)
+	if len(plugins) == 0 {
+		t.Fatal("the driver has no plugin processes to watch")
+	}
+	c.Process.Kill()
+	c.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range plugins {
+		for syscall.Kill(pid, 0) == nil && !zombie(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("plugin process %d outlived its killed driver", pid)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	for {
+		f, err := os.OpenFile(filepath.Join(w.dir, "gate"), os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			break
+		}
+		f.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("the supervised command outlived its killed driver")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// childrenOf lists the pids whose parent is pid, from /proc.
+func childrenOf(t *testing.T, pid int) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc here:", err)
+	}
+	var out []int
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so read after ")".
+		fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
+			out = append(out, child)
+		}
+	}
+	return out
+}
+
+// zombie reports whether pid has exited and only waits to be reaped.
+func zombie(pid int) bool {
+	raw, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return true
+	}
+	fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	return len(fields) > 0 && fields[0] == "Z"
 }

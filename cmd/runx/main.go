@@ -36,6 +36,8 @@ func servePlugin(name string) cli.ExitCode {
 		fmt.Fprintln(os.Stderr, "runx: `runx plugin serve` is started by runx itself, not by hand [usage_error]")
 		return cli.ExitUsage
 	}
-	serve(newPlugin())
+	p := newPlugin()
+	dieWithDriver(p)
+	serve(p)
 	return cli.ExitOK
 }

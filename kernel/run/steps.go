@@ -116,6 +116,12 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	if wait != nil {
 		return stepRun{waiting: []pending{*wait}}
 	}
+	if status == stepStopped {
+		if err := rc.recordStopped(ctx, step, local, failure); err != nil {
+			return stepRun{err: err}
+		}
+		return stepRun{stopped: true}
+	}
 	if failure == nil && step.ResultAs != "" {
 		// result_as names the output the step's whole result becomes.
 		output = map[string]any{step.ResultAs: output}
@@ -328,13 +334,20 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	}
 	// A step in flight runs to its end even when the run is asked to stop:
 	// SIGTERM admits no further step but records the one it interrupted.
+	// A process is the exception: it is terminated (stopWatch), and the
+	// step is left for the next driver to run again.
 	callCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d.timeout)
 	defer cancel()
+	callContext := rc.stepContext(step, local, binding, creds)
+	stopSent := rc.stopWatch(ctx, d.def, d.capability, callContext.CallID)
 	res, ref, err := rc.e.Host.Invoke(callCtx, &sdk.Call{
 		Capability: d.capability,
 		Input:      input,
-		Context:    rc.stepContext(step, local, binding, creds),
+		Context:    callContext,
 	}, d.maxOutput)
+	if stopSent() && err == nil && res.Status == sdk.StatusOK && wasStopped(res.Output) {
+		return nil, &contract.ErrorBody{Code: "process_stopped", Message: "step " + step.ID + ": the run was asked to stop, so its process group was terminated; a resume runs the step again"}, stepStopped
+	}
 	if ref.Name != "" {
 		body.Runtime.Plugin = &receipt.PluginRef{Name: ref.Name, Version: ref.Version, Protocol: ref.Protocol}
 	}

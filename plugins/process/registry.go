@@ -2,6 +2,7 @@ package process
 
 import (
 	"sync"
+	"syscall"
 
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -44,4 +45,19 @@ func (r *registry) Cancel(callID string) string {
 	}
 	sup.stop()
 	return plugin.CancelRunsToEnd
+}
+
+// StopAll kills every process group the plugin supervises, at once: the
+// plugin is going away because its driver did, and nothing it started may
+// outlive that driver.
+func (r *registry) StopAll() {
+	r.mu.Lock()
+	running := make([]*supervised, 0, len(r.running))
+	for _, sup := range r.running {
+		running = append(running, sup)
+	}
+	r.mu.Unlock()
+	for _, sup := range running {
+		sup.signal(syscall.SIGKILL)
+	}
 }

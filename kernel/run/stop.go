@@ -1,0 +1,71 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"sync/atomic"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg"
+	sdk "github.com/runxhq/runx/sdk/plugin"
+)
+
+// stepStopped is the status of a unit whose process a stop request
+// terminated: not settled, so the run's next driver runs it again.
+const stepStopped = "stopped"
+
+// EventStepStopped records a unit a stop request interrupted, with the
+// decision stopped.
+const EventStepStopped = "step.stopped"
+
+// canceller is the part of the plugin host that cancels one call in flight.
+type canceller interface {
+	Cancel(ctx context.Context, capability, callID string) (string, error)
+}
+
+// stopWatch terminates a process a step has in flight when the run is asked
+// to stop (SIGTERM): a process runs on its own, so unlike a file change it
+// is not left to run to its end. It asks the owning plugin to cancel the
+// call by its id, which terminates the process group after a short grace
+// and answers how the process ended. The returned function ends the watch
+// and reports whether a stop was sent.
+func (rc *runCtx) stopWatch(ctx context.Context, def *sdk.Definition, capability, callID string) func() bool {
+	var sent atomic.Bool
+	if def == nil || def.Effect != sdk.EffectProcess {
+		return sent.Load
+	}
+	c, ok := rc.e.Host.(canceller)
+	if !ok {
+		return sent.Load
+	}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			sent.Store(true)
+			_, _ = c.Cancel(durable(ctx), capability, callID)
+		case <-done:
+		}
+	}()
+	return func() bool {
+		close(done)
+		return sent.Load()
+	}
+}
+
+// wasStopped reports whether a process capability's answer says its process
+// was stopped, rather than having ended on its own just as the stop came.
+func wasStopped(output []byte) bool {
+	var ans struct {
+		Stopped bool `json:"stopped"`
+	}
+	return json.Unmarshal(output, &ans) == nil && ans.Stopped
+}
+
+// recordStopped notes in the run's record that a stop interrupted the unit
+// at local, with the decision stopped; the unit stays unsettled.
+func (rc *runCtx) recordStopped(ctx context.Context, step *pkg.Step, local string, failure *contract.ErrorBody) error {
+	return rc.e.Journal.AppendEvent(durable(ctx), rc.rec.RunID, "steps", EventStepStopped, map[string]any{
+		"address": local, "step_id": step.ID, "decision": "stopped", "error": failure,
+	})
+}
