@@ -254,7 +254,6 @@ func TestChangeToolsDeclareTheirEffects(t *testing.T) {
 	want := map[string]string{
 		CapabilityRead: plugin.EffectRead, CapabilityList: plugin.EffectRead, CapabilitySearch: plugin.EffectRead,
 		CapabilityWrite: plugin.EffectWrite, CapabilityEdit: plugin.EffectWrite, CapabilityApplyBundle: plugin.EffectWrite,
-		CapabilityPreview: plugin.EffectRead, CapabilityRecover: plugin.EffectWrite,
 	}
 	info := New().Info()
 	if len(info.Capabilities) != len(want) {

@@ -37,7 +37,7 @@ func (*Plugin) Preview(_ context.Context, call *plugin.Call) *plugin.Result {
 // so recovery settles the run's begun changes whichever of them began one:
 // what the next driver needs is that nothing is left half applied.
 func (*Plugin) Recover(ctx context.Context, call *plugin.Call) *plugin.Result {
-	return recoverRun(ctx, call, &RecoverRequest{})
+	return recoverRun(ctx, call)
 }
 
 // planCall decodes a change tool's input and plans it, changing nothing.

@@ -138,7 +138,7 @@ func runChange(ctx context.Context, call *plugin.Call, plan func(*Scope) (*chang
 // commit applies a planned change set whole or not at all. The journal is
 // durable before the workspace is touched; each file's digest is checked
 // again immediately before its rename; and any failure puts back what was
-// done, so only a crash leaves a begun journal, for fs.recover.
+// done, so only a crash leaves a begun journal, for recovery (the Recover RPC).
 func commit(call *plugin.Call, ref JournalRef, inputDigest string, scope *Scope, cs *changeSet) (*journalRecord, *plugin.Result) {
 	rec := &journalRecord{
 		Schema: JournalSchema, ID: ref.ID, State: JournalBegun, Capability: call.Capability,
@@ -200,11 +200,11 @@ func commit(call *plugin.Call, ref JournalRef, inputDigest string, scope *Scope,
 
 // abandon rolls back a change that failed part way and reports why it
 // failed. When even the rollback fails, the journal stays begun and
-// fs.recover finishes the job.
+// recovery (the Recover RPC) finishes the job.
 func abandon(ref JournalRef, rec *journalRecord, landed int, now time.Time, why *plugin.Result) *plugin.Result {
 	report, err := rollBack(rec, landed)
 	if err != nil {
-		return plugin.Failed(CodeWriteFailed, fmt.Sprintf("%s; putting the workspace back failed too (%v), so journal %s stays begun for fs.recover", why.Message, err, ref.ID))
+		return plugin.Failed(CodeWriteFailed, fmt.Sprintf("%s; putting the workspace back failed too (%v), so journal %s stays begun for recovery", why.Message, err, ref.ID))
 	}
 	rec.State, rec.EndedAt, rec.Rollback = JournalRolledBack, now, report
 	// The workspace is already back; a journal left begun by a failed

@@ -34,7 +34,7 @@ type JournalRef struct {
 // journalRecord is one call's journal. It records, before the first rename,
 // what each file held (its bytes, digest and mode, or its absence), the
 // temp file staged for it and the directories the call creates, so a
-// process that dies mid-bundle leaves all fs.recover needs to put the
+// process that dies mid-bundle leaves all recovery needs to put the
 // workspace back.
 type journalRecord struct {
 	Schema      string          `json:"schema"`

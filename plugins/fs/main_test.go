@@ -17,6 +17,10 @@ import (
 // an exit mid-bundle is a real process dying with its locks and files.
 const childEnv = "RUNX_FS_TEST_CHILD"
 
+// childRecover, as a child call's capability, runs the Recover RPC's
+// implementation for the call's run instead of Invoke.
+const childRecover = "recover"
+
 // childCall is what the parent sends a child on stdin.
 type childCall struct {
 	Capability string          `json:"capability"`
@@ -50,7 +54,12 @@ func serveChild() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	res := New().Invoke(context.Background(), &plugin.Call{Capability: c.Capability, Context: c.Context, Input: c.Input})
+	var res *plugin.Result
+	if c.Capability == childRecover {
+		res = New().Recover(context.Background(), &plugin.Call{Capability: CapabilityApplyBundle, Context: c.Context})
+	} else {
+		res = New().Invoke(context.Background(), &plugin.Call{Capability: c.Capability, Context: c.Context, Input: c.Input})
+	}
 	out, _ := json.Marshal(childResult{Status: res.Status, Code: res.Code, Message: res.Message, Output: res.Output})
 	os.Stdout.Write(out)
 	return 0

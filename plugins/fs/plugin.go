@@ -23,8 +23,6 @@ const (
 	CapabilityWrite       = "fs.write"
 	CapabilityEdit        = "fs.edit"
 	CapabilityApplyBundle = "fs.apply_bundle"
-	CapabilityPreview     = "fs.preview"
-	CapabilityRecover     = "fs.recover"
 )
 
 // Refusal and failure codes of the fs tools (the reach codes live with the
@@ -106,17 +104,6 @@ func (*Plugin) Info() plugin.Info {
 			editRequestSchema, editResponseSchema), "/path"),
 		change(def(CapabilityApplyBundle, "Write, create and delete several files whole or not at all: every existing file named by its expected_digest, journaled before the first rename and rolled back by recovery if interrupted.",
 			bundleRequestSchema, bundleResponseSchema), "/changes/*/path", plugin.PathDelete),
-		// Deprecated: fs.preview and fs.recover are the Preview and Recover
-		// RPCs' predecessors, kept only while the kernel still calls them by
-		// id; they go once it calls the RPCs.
-		reads(def(CapabilityPreview, "Deprecated (the Preview RPC replaces it): show what fs.write, fs.edit or fs.apply_bundle would do, refusals included, changing nothing.",
-			previewRequestSchema, previewResponseSchema), "/input/path", "/input/changes/*/path"),
-		func() plugin.Definition {
-			d := def(CapabilityRecover, "Deprecated (the Recover RPC replaces it): roll back every change of a run a crash left begun.",
-				recoverRequestSchema, recoverResponseSchema)
-			d.Effect = plugin.EffectWrite
-			return d
-		}(),
 	}}
 }
 
@@ -153,16 +140,6 @@ func (*Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 			return res
 		}
 		return runChange(ctx, call, func(s *Scope) (*changeSet, *plugin.Result) { return planBundle(s, &req) }, bundleAnswer)
-	case CapabilityPreview:
-		return run(call, func(scope *Scope, req *PreviewRequest) (*PreviewResponse, *plugin.Result) {
-			return preview(scope, req)
-		})
-	case CapabilityRecover:
-		var req RecoverRequest
-		if res := decode(call, &req); res != nil {
-			return res
-		}
-		return recoverRun(ctx, call, &req)
 	}
 	return plugin.Refused("capability_not_found", fmt.Sprintf("plugin %s serves no capability %q", Name, call.Capability))
 }

@@ -60,7 +60,7 @@ func TestBundleKilledBetweenRenamesIsRolledBackWhole(t *testing.T) {
 	crashMidBundle(t, root, pc)
 
 	// The run's next driver recovers it, in another plugin process.
-	code, res := runChild(t, CapabilityRecover, recoverContext(root), RecoverRequest{RunID: "run-1"})
+	code, res := runChild(t, childRecover, recoverContext(root), nil)
 	if code != 0 || res.Status != plugin.StatusOK {
 		t.Fatalf("recover exited %d: %+v", code, res)
 	}
@@ -87,7 +87,7 @@ func TestBundleKilledBetweenRenamesIsRolledBackWhole(t *testing.T) {
 
 	// Recovering again finds nothing to do and changes nothing.
 	var again RecoverResponse
-	mustOK(t, call(t, recoverContext(root), CapabilityRecover, RecoverRequest{}, &again))
+	mustOK(t, recoverInto(t, recoverContext(root), &again))
 	if len(again.RolledBack) != 0 || again.AlreadyRolledBack != 1 {
 		t.Fatalf("got %+v", again)
 	}
@@ -139,7 +139,7 @@ func TestRecoverLeavesWhatChangedSinceTheCrash(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("mine\n"), 0o644))
 	must(t, os.WriteFile(filepath.Join(root, "new/dir/notes.txt"), []byte("n"), 0o644))
 	var resp RecoverResponse
-	mustOK(t, call(t, recoverContext(root), CapabilityRecover, RecoverRequest{}, &resp))
+	mustOK(t, recoverInto(t, recoverContext(root), &resp))
 	report := resp.RolledBack[0].Report
 	if report.Conflicts != 1 || report.Files[0].Action != RollbackConflict || report.Files[0].Digest != digest("mine\n") ||
 		len(report.KeptDirs) != 2 || len(report.RemovedDirs) != 0 {
@@ -157,12 +157,14 @@ func TestRecoverRemovesAJournalACrashCutShort(t *testing.T) {
 	must(t, os.MkdirAll(dir, 0o700))
 	must(t, os.WriteFile(filepath.Join(dir, "half.json.tmp"), []byte(`{"sche`), 0o600))
 	var resp RecoverResponse
-	mustOK(t, call(t, recoverContext(root), CapabilityRecover, RecoverRequest{}, &resp))
+	mustOK(t, recoverInto(t, recoverContext(root), &resp))
 	if _, err := os.Stat(filepath.Join(dir, "half.json.tmp")); !os.IsNotExist(err) {
 		t.Fatal("the cut-short journal is still there")
 	}
 	// A run with no journals at all recovers to nothing.
-	mustOK(t, call(t, recoverContext(root), CapabilityRecover, RecoverRequest{RunID: "never-ran"}, &resp))
+	never := recoverContext(root)
+	never.RunID = "never-ran"
+	mustOK(t, recoverInto(t, never, &resp))
 	if resp.RunID != "never-ran" || len(resp.RolledBack) != 0 {
 		t.Fatalf("got %+v", resp)
 	}
@@ -172,17 +174,28 @@ func TestRecoverRefusals(t *testing.T) {
 	root := workspace(t, nil)
 	pc := recoverContext(root)
 	pc.RunID = ""
-	wantCode(t, call(t, pc, CapabilityRecover, RecoverRequest{}, nil), CodeRequestInvalid)
-	pc.Binding = nil
-	wantCode(t, call(t, pc, CapabilityRecover, RecoverRequest{RunID: "r"}, nil), CodeJournalUnavailable)
+	wantCode(t, recoverInto(t, pc, nil), CodeRequestInvalid)
+	pc.Binding, pc.RunID = nil, "r"
+	wantCode(t, recoverInto(t, pc, nil), CodeJournalUnavailable)
 
 	dir := journalDir(filepath.Join(root, ".runx"), "run-1")
 	must(t, os.MkdirAll(dir, 0o700))
 	must(t, os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"schema":"something.else"}`), 0o600))
-	res := call(t, recoverContext(root), CapabilityRecover, RecoverRequest{}, nil)
+	res := recoverInto(t, recoverContext(root), nil)
 	if res.Status != plugin.StatusFailed || res.Code != CodeRecoverFailed {
 		t.Fatalf("got %+v", res)
 	}
+}
+
+// recoverInto asks the plugin, over gRPC, to recover pc's run, and decodes
+// an ok answer into out.
+func recoverInto(t *testing.T, pc plugin.Context, out *RecoverResponse) *plugin.Result {
+	t.Helper()
+	res := recoverOver(t, CapabilityApplyBundle, pc)
+	if res.Status == plugin.StatusOK && out != nil {
+		must(t, json.Unmarshal(res.Output, out))
+	}
+	return res
 }
 
 func TestSafeNames(t *testing.T) {

@@ -25,12 +25,7 @@ const (
 	RollbackConflict = "conflict"
 )
 
-// RecoverRequest is fs.recover's input. RunID defaults to the call's run.
-type RecoverRequest struct {
-	RunID string `json:"run_id,omitempty"`
-}
-
-// RecoverResponse is fs.recover's output: each begun journal of the run it
+// RecoverResponse is what the Recover RPC answers: each begun journal of the run it
 // rolled back, and how many journals needed nothing.
 type RecoverResponse struct {
 	RunID             string             `json:"run_id"`
@@ -39,7 +34,7 @@ type RecoverResponse struct {
 	AlreadyRolledBack int                `json:"already_rolled_back"`
 }
 
-// RecoveredJournal is one journal fs.recover rolled back.
+// RecoveredJournal is one journal recovery rolled back.
 type RecoveredJournal struct {
 	Journal    JournalRef     `json:"journal"`
 	Capability string         `json:"capability"`
@@ -165,21 +160,19 @@ func (rec *journalRecord) display(p string) string {
 	return p
 }
 
-// recoverRun is fs.recover: it rolls back every begun journal of a run. The
+// recoverRun answers the Recover RPC: it rolls back every begun journal of
+// the call's run. The
 // kernel calls it when a run's next driver starts and when a run is closed,
 // so a bundle a crash interrupted is applied whole or not at all. It takes
 // the commit lock, so it never rolls back a change still being applied.
-func recoverRun(ctx context.Context, call *plugin.Call, req *RecoverRequest) *plugin.Result {
+func recoverRun(ctx context.Context, call *plugin.Call) *plugin.Result {
 	projectDir, res := projectDirOf(call)
 	if res != nil {
 		return res
 	}
-	runID := req.RunID
+	runID := call.Context.RunID
 	if runID == "" {
-		runID = call.Context.RunID
-	}
-	if runID == "" {
-		return plugin.Refused(CodeRequestInvalid, "fs.recover needs a run_id")
+		return plugin.Refused(CodeRequestInvalid, "recovery needs the run whose changes it settles")
 	}
 	unlock, res := lockCommits(ctx, projectDir)
 	if res != nil {

@@ -41,24 +41,3 @@ const bundleRequestSchema = `{"type":"object","required":["changes"],"additional
 const bundleResponseSchema = `{"type":"object","required":["files","journal"],"properties":{` +
 	`"files":{"type":"array","items":{"type":"object","required":["path","op"],"properties":{` + changedFileProperties + `}}},` +
 	`"journal":` + journalRefSchema + `}}`
-
-const previewRequestSchema = `{"type":"object","required":["op","input"],"additionalProperties":false,"properties":{` +
-	`"op":{"enum":["write","edit","apply_bundle"]},` +
-	`"input":{"type":"object","description":"Exactly the input the change tool would take."}}}`
-
-const previewResponseSchema = `{"type":"object","required":["op","files"],"properties":{"op":{"type":"string"},` +
-	`"files":{"type":"array","items":{"type":"object","required":["path","op","diff"],"properties":{` +
-	changedFileProperties + `,"diff":{"type":"string","description":"The complete unified diff."}}}}}}`
-
-const recoverRequestSchema = `{"type":"object","additionalProperties":false,"properties":{` +
-	`"run_id":{"type":"string","description":"The run whose begun journals are rolled back (default the call's run)."}}}`
-
-const recoverResponseSchema = `{"type":"object","required":["run_id","rolled_back","committed","already_rolled_back"],"properties":{` +
-	`"run_id":{"type":"string"},"committed":{"type":"integer"},"already_rolled_back":{"type":"integer"},` +
-	`"rolled_back":{"type":"array","items":{"type":"object","required":["journal","report"],"properties":{` +
-	`"journal":` + journalRefSchema + `,"capability":{"type":"string"},"call_id":{"type":"string"},` +
-	`"report":{"type":"object","required":["files","conflicts"],"properties":{` +
-	`"files":{"type":"array","items":{"type":"object","required":["path","action"],"properties":{` +
-	`"path":{"type":"string"},"action":{"enum":["restored","removed","unchanged","conflict"]},"digest":{"type":"string"}}}},` +
-	`"removed_dirs":{"type":"array","items":{"type":"string"}},"kept_dirs":{"type":"array","items":{"type":"string"}},` +
-	`"removed_temps":{"type":"array","items":{"type":"string"}},"conflicts":{"type":"integer"}}}}}}}}`
