@@ -31,7 +31,11 @@ type Request struct {
 	Input       json.RawMessage   `json:"input"`
 	Environment map[string]string `json:"environment"`
 	TimeoutMS   int64             `json:"timeout_ms"`
-	Seed        int64             `json:"seed"`
+	// Seed is what kernels before the worker seeded Math.random itself
+	// sent; it is no longer read (see Seed). Refusing it would refuse every
+	// call of such a kernel, so it is accepted until the kernel stops
+	// sending it, and then removed.
+	Seed int64 `json:"seed"`
 }
 
 // Plugin serves js.module and js.script.
@@ -92,7 +96,12 @@ func invokeModule(ctx context.Context, call *plugin.Call) *plugin.Result {
 }
 
 // prepare bundles (or reuses) the request's closure and builds the engine
-// call, with the run's clock from the invocation context.
+// call. A module (js.module) reads no clock at all: Date is ModuleEpoch on
+// every run and machine. A script (js.script) reads the run's clock from
+// the invocation context, which stays one value for every invocation of
+// the run, so its ctx.wait deadlines mean the run's time and its replays
+// agree. Math.random, for both, is seeded from the closure and the input
+// (Seed), so the same input gives the same output anywhere.
 func prepare(capability string, call *plugin.Call, req Request) (*engine.Program, engine.Call, *plugin.Result) {
 	files := make(map[string][]byte, len(req.Files))
 	for path, src := range req.Files {
@@ -102,15 +111,21 @@ func prepare(capability string, call *plugin.Call, req Request) (*engine.Program
 	if err != nil {
 		return nil, engine.Call{}, resultOf(err, plugin.StatusRefused)
 	}
-	clock := call.Context.Clock
-	if clock.IsZero() {
-		return nil, engine.Call{}, plugin.Refused("module_clock_missing", capability+" needs the run's clock; the worker never reads the host's")
+	clock := ModuleEpoch
+	if capability == ScriptCapability {
+		if clock = call.Context.Clock; clock.IsZero() {
+			return nil, engine.Call{}, plugin.Refused("module_clock_missing", capability+" needs the run's clock; the worker never reads the host's")
+		}
+	}
+	seed, err := Seed(prog.Digest(), req.Input)
+	if err != nil {
+		return nil, engine.Call{}, plugin.Refused("module_request_invalid", capability+" input is not one JSON document: "+err.Error())
 	}
 	return prog, engine.Call{
 		Input:       req.Input,
 		Environment: req.Environment,
 		Clock:       clock,
-		Seed:        req.Seed,
+		Seed:        seed,
 		Timeout:     time.Duration(req.TimeoutMS) * time.Millisecond,
 	}, nil
 }

@@ -29,6 +29,10 @@ type Program struct {
 	usesBuffers bool // see mentionsBuffers
 }
 
+// Digest is the digest of the program's closure: its entry and every file,
+// by path and content.
+func (p *Program) Digest() string { return p.digest }
+
 // Entry is the package-relative path of the module whose default export runs.
 func (p *Program) Entry() string { return p.entry }
 
@@ -46,9 +50,19 @@ func compile(src Source, digest string) (p *Program, err error) {
 	if refusal := checkNesting(src); refusal != nil {
 		return nil, refusal
 	}
-	js, refusal := bundle(src, entry)
+	js, refusal := bundle(src, entry, nil)
 	if refusal != nil {
 		return nil, refusal
+	}
+	if strings.Contains(js, "__require") {
+		// esbuild turns a free require into its __require shim, so typeof
+		// require would be "function" inside the module. Every require call
+		// was refused above; bundle again with require defined as
+		// undefined, so no shim is visible. Only a closure that names
+		// require pays for the second pass.
+		if js, refusal = bundle(src, entry, map[string]string{"require": "undefined"}); refusal != nil {
+			return nil, refusal
+		}
 	}
 	code, err := goja.Compile("bundle:"+entry, js, true)
 	if err != nil {
@@ -61,7 +75,7 @@ func compile(src Source, digest string) (p *Program, err error) {
 // one-line virtual module that re-exports the real entry's default, so a
 // missing default export is a bundling error located in that module rather
 // than something discovered at run time.
-func bundle(src Source, entry string) (string, *Error) {
+func bundle(src Source, entry string, define map[string]string) (string, *Error) {
 	quotedEntry, _ := json.Marshal("./" + entry)
 	shim := "export { default } from " + string(quotedEntry) + ";\n"
 	var refusal *Error // the first import the plugin refused
@@ -102,6 +116,7 @@ func bundle(src Source, entry string) (string, *Error) {
 		// The closure is ES modules, which are strict; an IIFE is a script,
 		// so say so once at its top.
 		Banner:        map[string]string{"js": `"use strict";`},
+		Define:        define,
 		Charset:       api.CharsetUTF8,
 		LegalComments: api.LegalCommentsNone,
 		Plugins:       []api.Plugin{plugin},
