@@ -24,11 +24,12 @@ const (
 
 // Codes the turn tools refuse with.
 const (
-	CodeNoRunOpen      = "mcp_no_run_open"
-	CodeRunAmbiguous   = "mcp_run_ambiguous"
-	CodeTurnComplete   = "turn_complete_invalid"
-	CodeCallUnknown    = "call_unknown"
-	CodeLocatorUnknown = "locator_unknown"
+	CodeNoRunOpen        = "mcp_no_run_open"
+	CodeRunAmbiguous     = "mcp_run_ambiguous"
+	CodeTurnComplete     = "turn_complete_invalid"
+	CodeCallUnknown      = "call_unknown"
+	CodeTurnCallsPending = "turn_calls_pending"
+	CodeLocatorUnknown   = "locator_unknown"
 )
 
 var runIDProp = map[string]any{"type": "string", "description": "The run whose turn this is. Needed only when this session has more than one run open."}
@@ -262,6 +263,11 @@ func (s *Server) turnComplete(ctx context.Context, req *mcp.CallToolRequest) (*m
 	t, runID, refused, err := s.openTurn(ctx, a.RunID, a.Turn)
 	if err != nil || refused != nil {
 		return refused, err
+	}
+	for _, c := range t.Calls {
+		if c.Status == "pending" {
+			return errorResult(contract.Errorf(CodeTurnCallsPending, "call %s/%d (%s) still waits on a person; a turn completes once none of its calls is pending (make the call again with call_id %q to collect its answer)", t.Address, c.Index, c.Tool, c.CallID)), nil
+		}
 	}
 	value := a.Output
 	if a.Failure != nil {

@@ -77,6 +77,10 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 		return stepRun{err: err}
 	}
 	wait := stepRun{waiting: []pending{{Request: req, runID: rc.rec.RunID, local: local}}}
+	if step.Kind == pkg.KindAgent {
+		// What the turn's calls asked a person (ask_human) stays asked.
+		wait.waiting = append(wait.waiting, rc.openTurnCallRequests(ctx, local)...)
+	}
 	// An answer this resume brought wins; otherwise a decision admitted by an
 	// earlier driver that died before using it is used now.
 	d := rc.answers[req.Address]

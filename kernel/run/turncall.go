@@ -110,6 +110,15 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 	if err != nil {
 		return nil, err
 	}
+	if step == nil && req.CallID == "" {
+		return nil, contract.Errorf("ask_human_call_id_required", "ask_human needs a call_id: the same call made again with it collects the person's answer")
+	}
+	if step == nil {
+		// Checked before an index is claimed: a refused ask takes none.
+		if _, _, err := askRequest(t.Step, input); err != nil {
+			return nil, err
+		}
+	}
 	digest := mustDigestRaw(input)
 
 	claims.mu.Lock()
@@ -118,6 +127,10 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 		claims.mu.Unlock()
 		if rec.Tool != req.Tool || rec.InputDigest != digest {
 			return nil, callIDConflict(req.CallID)
+		}
+		if rec.Status == "pending" {
+			return k.collectAsk(ctx, t, pendingCall{Address: t.Local + "/" + strconv.Itoa(rec.Index), Index: rec.Index, CallID: rec.CallID,
+				Tool: rec.Tool, InputDigest: rec.InputDigest, RequestDigest: rec.RequestDigest})
 		}
 		return &TurnCallResult{TurnCallRecord: *rec, Pinned: true}, nil
 	}
@@ -161,7 +174,11 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 	rc.cancels[address] = cancel
 	claims.mu.Unlock()
 
-	f.result, f.err = k.carryOutTurnCall(callCtx, t, step, index, in, digest, req)
+	if step == nil {
+		f.result, f.err = k.askHuman(callCtx, t, index, input, digest, req)
+	} else {
+		f.result, f.err = k.carryOutTurnCall(callCtx, t, step, index, in, digest, req)
+	}
 	claims.mu.Lock()
 	rc.executing--
 	if rc.executing == 0 {
@@ -309,7 +326,7 @@ func turnCallStep(step *pkg.Step, tool string) (*pkg.Step, error) {
 		return nil, contract.Errorf("turn_not_agent", "step %s is not an agent turn", step.ID)
 	}
 	if tool == AskHuman && step.Agent.Ask {
-		return nil, contract.Errorf("ask_human_unsupported", "ask_human is not carried out by this runx yet; complete the turn with what you have, or fail it with {\"failure\": {\"reason\": ...}}")
+		return nil, nil // a question for a person: askHuman carries it out
 	}
 	calls := step.Agent.Calls
 	if calls == nil {

@@ -104,6 +104,15 @@ func (k *Kernel) Turn(ctx context.Context, rootID, address string) (*OpenTurn, e
 	if t.Calls, err = turnCalls(steps, w.local); err != nil {
 		return nil, err
 	}
+	waiting, err := k.pendingCalls(ctx, rec.RunID, w.local, steps)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range waiting {
+		t.Calls = append(t.Calls, TurnCallRecord{Index: p.Index, Address: p.Address, CallID: p.CallID, Tool: p.Tool,
+			InputDigest: p.InputDigest, Status: "pending", RequestDigest: p.RequestDigest})
+	}
+	slices.SortFunc(t.Calls, func(a, b TurnCallRecord) int { return a.Index - b.Index })
 	return t, nil
 }
 
@@ -118,6 +127,8 @@ type TurnCallRecord struct {
 	Output      json.RawMessage     `json:"output,omitempty"`
 	Error       *contract.ErrorBody `json:"error,omitempty"`
 	ReceiptID   string              `json:"receipt_id,omitempty"`
+	// RequestDigest binds a pending call (ask_human) to what it asks.
+	RequestDigest string `json:"request_digest,omitempty"`
 }
 
 // turnCall is how a turn's call is recorded in its step's record: the
