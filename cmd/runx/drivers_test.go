@@ -404,3 +404,33 @@ func zombie(pid int) bool {
 	fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
 	return len(fields) > 0 && fields[0] == "Z"
 }
+
+// SIGINT interrupts at once (exit 130), and with --json runx still prints
+// exactly one JSON document.
+func TestSIGINTWithJSONPrintsOneDocument(t *testing.T) {
+	w := newWorkspace(t, skillFiles("slow", slowSkill))
+	var out bytes.Buffer
+	c := w.cmd("", nil, "skill", "./slow", "--json")
+	c.Stdout = &out
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForFile(t, filepath.Join(w.dir, "count"))
+	c.Process.Signal(syscall.SIGINT)
+	err := c.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Fatalf("want exit 130, got %v\n%s", err, out.String())
+	}
+	dec := json.NewDecoder(bytes.NewReader(out.Bytes()))
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("stdout is not a JSON document: %v\n%q", err, out.String())
+	}
+	if dec.More() {
+		t.Fatalf("stdout holds more than one JSON document: %q", out.String())
+	}
+	if code := str(doc, "error", "code"); code != "interrupted" && str(doc, "status") != "stopped" {
+		t.Fatalf("want the interruption said in the document, got %v", doc)
+	}
+}

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync/atomic"
 
 	"github.com/runxhq/runx/kernel/contract"
@@ -27,8 +28,11 @@ type canceller interface {
 // to stop (SIGTERM): a process runs on its own, so unlike a file change it
 // is not left to run to its end. It asks the owning plugin to cancel the
 // call by its id, which terminates the process group after a short grace
-// and answers how the process ended. The returned function ends the watch
-// and reports whether a stop was sent.
+// and answers how the process ended. A host's call_cancel of one call is
+// not a stop of the run: there an effect in flight runs to its end and
+// settles as it ended, so a context cancelled with ErrCallCancelled sends
+// nothing. The returned function ends the watch and reports whether a stop
+// was sent.
 func (rc *runCtx) stopWatch(ctx context.Context, def *sdk.Definition, capability, callID string) func() bool {
 	var sent atomic.Bool
 	if def == nil || def.Effect != sdk.EffectProcess {
@@ -42,6 +46,9 @@ func (rc *runCtx) stopWatch(ctx context.Context, def *sdk.Definition, capability
 	go func() {
 		select {
 		case <-ctx.Done():
+			if errors.Is(context.Cause(ctx), ErrCallCancelled) {
+				return
+			}
 			sent.Store(true)
 			_, _ = c.Cancel(durable(ctx), capability, callID)
 		case <-done:

@@ -5,6 +5,7 @@ package root
 import (
 	"context"
 	"errors"
+	stdio "io"
 	"io/fs"
 	"os"
 	"os/signal"
@@ -25,6 +26,7 @@ import (
 	"github.com/runxhq/runx/cmd/runx/internal/tool"
 	"github.com/runxhq/runx/cmd/runx/internal/verify"
 	"github.com/runxhq/runx/cmd/runx/internal/version"
+	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/datasource"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 	"github.com/spf13/cobra"
@@ -56,6 +58,8 @@ func New(f *cli.Factory) *cobra.Command {
 func Main(args []string, io *cli.IO, firstParty map[string]func() sdk.Info, localStore datasource.LocalStore, core fs.FS) cli.ExitCode {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
+	out := &guardedOut{w: io.Out}
+	io = &cli.IO{In: io.In, Out: out, Err: io.Err}
 	f := &cli.Factory{IO: io, FirstParty: firstParty, LocalStore: localStore, CoreSkills: core}
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
@@ -72,6 +76,12 @@ func Main(args []string, io *cli.IO, firstParty map[string]func() sdk.Info, loca
 			}
 			cancel(cli.ErrInterrupted)
 			f.Interrupt(interruptWindow)
+			asJSON := wantsJSON(args)
+			out.last(func(w stdio.Writer) {
+				// The run stays where it was interrupted, for its next driver.
+				cli.ReportError(&cli.IO{Out: w, Err: io.Err}, asJSON, contract.Errorf("interrupted",
+					"runx was interrupted (%s) and stopped at once; the run stays where it was: runx history lists it and runx resume continues it", sig))
+			})
 			os.Exit(int(cli.ExitInterrupted))
 		}
 	}()
