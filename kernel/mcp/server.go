@@ -88,9 +88,9 @@ func instructions(opts Options) string {
 func (s *Server) MCP() *mcp.Server { return s.srv }
 
 // Run serves one session over t until the client disconnects or ctx ends.
-// A call in flight when ctx ends is stopped as a driver is on SIGTERM (the
-// step in flight runs to its end and is recorded, no further step is
-// admitted), and Run returns only once it has.
+// A call in flight when ctx ends is stopped as a driver is on SIGTERM (no
+// further step is admitted, and what was in flight is recorded as it
+// ended), and Run returns only once it has.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	s.mu.Lock()
 	s.base = ctx

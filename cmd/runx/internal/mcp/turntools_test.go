@@ -301,3 +301,23 @@ func TestTurnCallRefusedWhileDrivenElsewhere(t *testing.T) {
 		t.Errorf("the driver's release did not free the run: %v", out)
 	}
 }
+
+// With two runs waiting on the same turn, a turn tool needs run_id, and
+// names the runs it could mean.
+func TestTurnToolsNeedRunIDWhenAmbiguous(t *testing.T) {
+	k := openKernel(t, "")
+	cs := connect(t, k, kmcp.Options{Refs: []string{testdata("review")}}, nil)
+	_, a := call(t, cs, "review", map[string]any{"topic": "a"})
+	_, b := call(t, cs, "review", map[string]any{"topic": "b"})
+	res, out := call(t, cs, "turn_status", map[string]any{"turn": "draft"})
+	if code := errorCode(t, res, out); code != kmcp.CodeRunAmbiguous || !strings.Contains(textOf(res), str(a["run_id"])) || !strings.Contains(textOf(res), str(b["run_id"])) {
+		t.Errorf("ambiguous turn: %s %s", code, textOf(res))
+	}
+	if res, out := call(t, cs, "turn_status", map[string]any{"turn": "draft", "run_id": b["run_id"]}); res.IsError || out["run_id"] != b["run_id"] {
+		t.Errorf("with run_id: %v", out)
+	}
+	// the other method that holds a turn is a tool of its own
+	if res, out := call(t, cs, "review_second-look", map[string]any{"topic": "c"}); res.IsError || out["status"] != "needs_agent" || out["method"] != "second-look" {
+		t.Errorf("review_second-look = %v", out)
+	}
+}
