@@ -9,4 +9,3 @@ const LocalActor = "local"
 // a run (told in every call's binding). runx admits no host-delegated
 // actor_ref yet, so every run here is the local person's.
 func (rc *runCtx) actor() string { return LocalActor }
-
