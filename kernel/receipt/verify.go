@@ -195,10 +195,9 @@ func (w *walker) canonical(raw []byte, commitment, parent string, add func(int, 
 // signature itself holds is the pool's finding; a forged signature makes the
 // tree invalid whatever this says.
 func (w *walker) checkTrust(seq int, id string, sig Signature) {
-	trusted, known := w.trust[sig.PublicKey]
-	if !known {
+	if _, known := w.trust[sig.PublicKey]; !known {
 		pub, err := strictBase64.DecodeString(sig.PublicKey)
-		trusted = err == nil && len(pub) == ed25519.PublicKeySize && w.keys.Trusts(pub)
+		trusted := err == nil && len(pub) == ed25519.PublicKeySize && w.keys.Trusts(pub)
 		w.trust[sig.PublicKey] = trusted
 		if !trusted && err == nil && len(pub) == ed25519.PublicKeySize {
 			w.problems.add(seq, stageTrust, false, id, CodeSignatureUntrusted, fmt.Sprintf(

@@ -56,10 +56,12 @@ func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 		Runtime:         &receipt.Runtime{RunxVersion: e.RunxVersion},
 		Children:        nonEmptyRefs(out.refs),
 	}
-	result := json.RawMessage("null")
+	var result json.RawMessage
 	if out.failure != nil {
 		body.ErrorCode = out.failure.Code
-		result, _ = json.Marshal(out.failure)
+		if result, err = json.Marshal(out.failure); err != nil {
+			return nil, receipt.ChildRef{}, err
+		}
 	} else {
 		raw, err := canon.Canonical(out.result)
 		if err != nil {
