@@ -3,6 +3,7 @@ package canon
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 )
@@ -143,9 +144,9 @@ func TestCanonicalFastPathMatchesJCS(t *testing.T) {
 	values := []any{
 		sorted{A: "<&>", B: 1e21, C: map[string]any{"x": 1.0, "\u2028": "\b\f"}},
 		sorted{A: "\xff", B: 0.1},
-		map[string]any{"\ufb33": 1, "😀": 2}, // Go sorts these by bytes, JCS by UTF-16
-		map[string]int64{"big": 1 << 60},    // not an exact double
-		[]any{"é", -0.0, 5e-324},
+		map[string]any{"\ufb33": 1, "😀": 2},      // Go sorts these by bytes, JCS by UTF-16
+		map[string]int64{"big": 1 << 60},         // not an exact double
+		[]any{"é", math.Copysign(0, -1), 5e-324}, // a negative zero
 	}
 	for _, v := range values {
 		got, err := Canonical(v)
