@@ -222,11 +222,11 @@ func TestTurnReceiptCommitsCalls(t *testing.T) {
 	}
 	k := openKernel(t, ws)
 	cs := connect(t, k, kmcp.Options{Refs: []string{testdata("review")}}, nil)
-	_, out := call(t, cs, "review", map[string]any{"topic": "t"})
+	call(t, cs, "review", map[string]any{"topic": "t"})
 	for i := 0; i < 2; i++ {
 		call(t, cs, "turn_call", map[string]any{"turn": "draft", "tool": "fs.read", "input": map[string]any{"path": "facts.txt"}})
 	}
-	_, out = call(t, cs, "turn_complete", map[string]any{"turn": "draft", "output": map[string]any{"summary": "s"}})
+	_, out := call(t, cs, "turn_complete", map[string]any{"turn": "draft", "output": map[string]any{"summary": "s"}})
 	rep, err := k.Verify(context.Background(), str(out["receipt_id"]))
 	if err != nil || rep.Status != "verified" {
 		t.Fatalf("verify = %+v %v", rep, err)
