@@ -161,24 +161,6 @@ func openLock(dir string) (*os.File, error) {
 	return os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o600)
 }
 
-// lockHeld reports whether some process holds dir's lock (a live
-// supervisor, or a starter about to hand it to one).
-func lockHeld(dir string) (bool, error) {
-	f, err := openLock(dir)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return true, nil
-		}
-		return false, err
-	}
-	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-	return false, nil
-}
-
 // view is everything known about one process, settled.
 type view struct {
 	dir       string
