@@ -131,7 +131,7 @@ func (d *Driver) ListKeys(ctx context.Context, req driver.ListRequest) (driver.L
 	if plan.AfterKey != "" {
 		min = "(" + plan.AfterKey
 	}
-	keys, err := d.client.ZRangeByLex(ctx, keysKey, &goredis.ZRangeBy{Min: min, Max: "+", Count: int64(plan.Limit + 1)}).Result()
+	keys, err := d.client.ZRangeArgs(ctx, goredis.ZRangeArgs{Key: keysKey, Start: min, Stop: "+", ByLex: true, Count: int64(plan.Limit + 1)}).Result()
 	if err != nil {
 		return driver.ListResult{}, d.failure("list", "", err)
 	}
