@@ -147,18 +147,6 @@ func diffNodes(path string, a, b *node, withPos bool) string {
 	return ""
 }
 
-// subsetCode reports whether code is a refusal of the subset itself, whose
-// position is part of the contract (syntax errors are worded and placed by
-// each parser its own way).
-func subsetCode(code string) bool {
-	switch code {
-	case CodeYAMLAnchorRefused, CodeYAMLAliasRefused, CodeYAMLMergeKeyRefused, CodeYAMLTagRefused,
-		CodeYAMLMultipleDocuments, CodeYAMLDuplicateKey:
-		return true
-	}
-	return false
-}
-
 // TestYAMLReaderOnCorpus reads every YAML document in the repository: each
 // is read, or refused with a typed code; what is read means the same when it
 // is written back out as JSON (a YAML flow document) and read again, and the
