@@ -42,6 +42,13 @@ const (
 	// defines but this runx does not carry out, so a test never passes by
 	// ignoring what it declares.
 	CodeTestFieldUnsupported = "test_field_unsupported"
+	// CodeStepFieldUnsupported refuses a run.yaml step field the format
+	// defines but this runx does not carry out (an agent's context, a
+	// call list's load).
+	CodeStepFieldUnsupported = "step_field_unsupported"
+	// CodeOutputFieldUnsupported refuses an output contract field this runx
+	// does not enforce (packet).
+	CodeOutputFieldUnsupported = "output_field_unsupported"
 )
 
 // Position is a 1-based line and column in a source file.

@@ -109,3 +109,23 @@ func typeNoun(typ string) string {
 	}
 	return "a JSON value"
 }
+
+// CheckSchema holds an output value to the output's declared schema, if it
+// has one. The error names the value's pointer and the keyword, never the
+// value.
+func (o *OutputSpec) CheckSchema(v any) error {
+	sch := o.compiled
+	if sch == nil && o.Schema != nil {
+		var err error
+		if sch, err = compileSchema(o.Schema); err != nil {
+			return err
+		}
+	}
+	if sch == nil {
+		return nil
+	}
+	if viol := sch.validate(v); viol != nil {
+		return fmt.Errorf("does not match its schema: %s", viol.String())
+	}
+	return nil
+}

@@ -77,8 +77,9 @@ type OutputSpec struct {
 	Type        string         `json:"type,omitempty"`
 	Description string         `json:"description,omitempty"`
 	Optional    bool           `json:"optional,omitempty"` // a skippable branch may not produce it
-	Packet      string         `json:"packet,omitempty"`   // e.g. runx.verdict.v1: kept as an artifact of that packet
 	Schema      map[string]any `json:"schema,omitempty"`
+	// compiled is Schema compiled at load; specs built by hand compile on use.
+	compiled *schema
 }
 
 // Method returns the method called name, or nil.

@@ -99,10 +99,9 @@ type OperationResult struct {
 // AgentStep is a bounded agent turn; without a managed agent the run pauses
 // needs_agent.
 type AgentStep struct {
-	Task    string        `json:"task"`
-	Calls   *Calls        `json:"calls,omitempty"`
-	Ask     bool          `json:"ask,omitempty"` // the turn may ask a human (ask_human)
-	Context *AgentContext `json:"context,omitempty"`
+	Task  string `json:"task"`
+	Calls *Calls `json:"calls,omitempty"`
+	Ask   bool   `json:"ask,omitempty"` // the turn may ask a human (ask_human)
 }
 
 // Calls is what a turn or script may call; nothing unnamed is offered.
@@ -110,12 +109,6 @@ type Calls struct {
 	Tools      []string `json:"tools,omitempty"`
 	Operations []string `json:"operations,omitempty"` // <connector>/<operation>
 	Skills     []string `json:"skills,omitempty"`
-	Load       []string `json:"load,omitempty"` // catalog rules a turn may load packages under
-}
-
-// AgentContext loads skills as advisory context rather than running them.
-type AgentContext struct {
-	Skills []string `json:"skills,omitempty"`
 }
 
 // AskStep is an explicit human gate: a reason (yes or no) or questions.

@@ -207,6 +207,10 @@ func decodeOutputs(d decoder, e *entry, what string) (map[string]*OutputSpec, er
 		if err != nil {
 			return nil, err
 		}
+		// An output is not yet kept as an artifact of its packet.
+		if err := d.unsupported(f, CodeOutputFieldUnsupported, label+" ", "packet"); err != nil {
+			return nil, err
+		}
 		spec := &OutputSpec{}
 		if spec.Type, err = d.oneOf(f, "type", label+" type", inputTypes...); err != nil {
 			return nil, err
@@ -219,14 +223,11 @@ func decodeOutputs(d decoder, e *entry, what string) (map[string]*OutputSpec, er
 				return nil, err
 			}
 		}
-		if spec.Packet, err = d.nonEmpty(f, "packet", label+" packet"); err != nil {
-			return nil, err
-		}
 		if se := f.get("schema"); se != nil {
 			if spec.Schema, err = d.rawMap(se, label+" schema"); err != nil {
 				return nil, err
 			}
-			if _, err := compileSchema(spec.Schema); err != nil {
+			if spec.compiled, err = compileSchema(spec.Schema); err != nil {
 				return nil, d.badSchema(se.value.pos, label, err)
 			}
 		}

@@ -222,17 +222,10 @@ func decodeAgent(d decoder, e *entry, label string) (*AgentStep, error) {
 			return nil, err
 		}
 	}
-	if xe := f.get("context"); xe != nil {
-		xf, err := d.object(xe.value, label+" agent context", "skills")
-		if err != nil {
-			return nil, err
-		}
-		a.Context = &AgentContext{}
-		if se := xf.get("skills"); se != nil {
-			if a.Context.Skills, err = d.strList(se, label+" agent context skills"); err != nil {
-				return nil, err
-			}
-		}
+	// No turn loads advisory skills yet: a context would be parsed and
+	// ignored, so it is refused.
+	if err := d.unsupported(f, CodeStepFieldUnsupported, label+" agent ", "context"); err != nil {
+		return nil, err
 	}
 	return a, nil
 }
@@ -244,9 +237,13 @@ func decodeCalls(d decoder, e *entry, what string) (*Calls, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Nothing loads packages under catalog rules yet: load is refused.
+	if err := d.unsupported(f, CodeStepFieldUnsupported, what+" ", "load"); err != nil {
+		return nil, err
+	}
 	c := &Calls{}
-	lists := map[string]*[]string{"tools": &c.Tools, "operations": &c.Operations, "skills": &c.Skills, "load": &c.Load}
-	for _, k := range []string{"tools", "operations", "skills", "load"} {
+	lists := map[string]*[]string{"tools": &c.Tools, "operations": &c.Operations, "skills": &c.Skills}
+	for _, k := range []string{"tools", "operations", "skills"} {
 		le := f.get(k)
 		if le == nil {
 			continue

@@ -28,6 +28,10 @@ func TestStepRefusals(t *testing.T) {
 		{"operation field on a tool", s + "        tool: fs.read\n        idempotency_key: k\n", CodeStepInvalid, 12, 9},
 
 		{"capability id with a space", s + "        tool: \"fs read\"\n", CodeStepInvalid, 11, 15},
+		{"agent context", s + "        agent:\n          task: t\n          context: { skills: [x] }\n", CodeStepFieldUnsupported, 13, 11},
+		{"agent calls load", s + "        agent: { task: t, calls: { tools: [fs.read], load: [registry] } }\n", CodeStepFieldUnsupported, 11, 54},
+		{"script calls load", s + "        script: { module: m.mjs, calls: { load: [registry] } }\n", CodeStepFieldUnsupported, 11, 43},
+		{"output packet", s + "        tool: fs.read\n        outputs: { r: { type: object, packet: runx.verdict.v1 } }\n", CodeOutputFieldUnsupported, 12, 39},
 		{"tool neither module nor command", s + "        tool: { requires: [x] }\n", CodeStepInvalid, 11, 15},
 		{"tool both module and command", s + "        tool: { module: compose.mjs, command: x }\n", CodeStepInvalid, 11, 38},
 		{"module traversal", s + "        tool: { module: ../x.mjs }\n", CodeStepInvalid, 11, 25},

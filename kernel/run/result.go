@@ -157,6 +157,9 @@ func selectResult(m *pkg.Method, outputs map[string]any, status map[string]strin
 		if !typeMatches(spec.Type, v) {
 			return nil, contract.Errorf("result_contract_violated", "method %s output %s is %s, not %s", m.Name, name, describe(v), spec.Type)
 		}
+		if err := spec.CheckSchema(v); err != nil {
+			return nil, contract.Errorf("result_contract_violated", "method %s output %s %v", m.Name, name, err)
+		}
 		narrowed[name] = v
 	}
 	return narrowed, nil
@@ -185,6 +188,9 @@ func checkOutputs(stepID string, declared map[string]*pkg.OutputSpec, out any) (
 		}
 		if !typeMatches(spec.Type, v) {
 			return nil, contract.Errorf("step_output_invalid", "step %s output %s is %s, not %s", stepID, name, describe(v), spec.Type)
+		}
+		if err := spec.CheckSchema(v); err != nil {
+			return nil, contract.Errorf("step_output_invalid", "step %s output %s %v", stepID, name, err)
 		}
 		bound[name] = v
 	}
