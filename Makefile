@@ -10,9 +10,14 @@ build:
 test:
 	$(GO) test -count=1 -timeout 14m ./...
 
+# staticcheck is pinned and run through the module proxy, so every machine
+# runs the same version without installing anything by hand.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
 lint:
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; exit 1; }
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 
 bench:
 	$(GO) run ./bench/report -out docs/PERFORMANCE.md
