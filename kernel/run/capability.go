@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/wslock"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -156,6 +155,3 @@ func valueAt(v any, pointer string) any {
 	}
 	return v
 }
-
-// pluginOf names the plugin owning a capability id.
-func pluginOf(id string) string { return host.PluginFor(id) }
