@@ -26,12 +26,21 @@ func (d decoder) badSchema(pos Position, label string, err error) error {
 	return e
 }
 
+// keyObserver, set only by kernel/pkg's tests, sees every place the decoder
+// reads a mapping and the keys it accepts there: TestEveryAcceptedKey derives
+// the accepted key set from it, so a key cannot be added without saying
+// which test shows its effect.
+var keyObserver func(what string, allowed []string)
+
 // fields is a mapping whose keys were checked against what may appear there.
 type fields struct{ n *node }
 
 // object checks that n is a mapping holding only allowed keys. Unknown fields
 // are refused at every level so a typo never silently means "absent".
 func (d decoder) object(n *node, what string, allowed ...string) (fields, error) {
+	if keyObserver != nil {
+		keyObserver(what, allowed)
+	}
 	if n == nil || n.kind != mapNode {
 		return fields{}, d.fail(n.position(), "%s must be a mapping, not %s", what, n.describe())
 	}

@@ -105,7 +105,7 @@ func TestLoadEveryStepKind(t *testing.T) {
 	op := pub.Step("post")
 	if op.Kind != KindOperation || op.Operation.Connector != "moltbook" || op.Operation.Operation != "post.create" ||
 		op.Operation.IdempotencyKey != "$input.title" || op.Operation.Approval.Type != "moltbook_post" ||
-		op.Operation.Result.Required[0] != "post" || op.Effects != "allow" {
+		op.Effects != "allow" {
 		t.Errorf("post = %+v %+v", op, op.Operation)
 	}
 	each := pub.Step("each")

@@ -80,20 +80,14 @@ type OperationStep struct {
 	Connector string `json:"connector"` // may be namespaced: fixture/forge
 	Operation string `json:"operation"`
 	// IdempotencyKey is a literal or a reference; one key means one intent.
-	IdempotencyKey string           `json:"idempotency_key,omitempty"`
-	Approval       *Approval        `json:"approval,omitempty"`
-	Result         *OperationResult `json:"result,omitempty"`
+	IdempotencyKey string    `json:"idempotency_key,omitempty"`
+	Approval       *Approval `json:"approval,omitempty"`
 }
 
 // Approval asks for a human decision before an operation is dispatched.
 type Approval struct {
 	Reason string `json:"reason"`
 	Type   string `json:"type,omitempty"`
-}
-
-// OperationResult narrows what an operation's result must hold.
-type OperationResult struct {
-	Required []string `json:"required,omitempty"`
 }
 
 // AgentStep is a bounded agent turn; without a managed agent the run pauses

@@ -173,17 +173,9 @@ func decodeOperation(d decoder, e *entry, f fields, label string, sc refScope) (
 			return nil, err
 		}
 	}
-	if re := f.get("result"); re != nil {
-		rf, err := d.object(re.value, label+" result", "required")
-		if err != nil {
-			return nil, err
-		}
-		op.Result = &OperationResult{}
-		if le := rf.get("required"); le != nil {
-			if op.Result.Required, err = d.strList(le, label+" result required"); err != nil {
-				return nil, err
-			}
-		}
+	// Nothing holds an operation's result to a required list yet: refused.
+	if err := d.unsupported(f, CodeStepFieldUnsupported, label+" ", "result"); err != nil {
+		return nil, err
 	}
 	return op, nil
 }

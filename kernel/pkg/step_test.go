@@ -31,6 +31,7 @@ func TestStepRefusals(t *testing.T) {
 		{"agent context", s + "        agent:\n          task: t\n          context: { skills: [x] }\n", CodeStepFieldUnsupported, 13, 11},
 		{"agent calls load", s + "        agent: { task: t, calls: { tools: [fs.read], load: [registry] } }\n", CodeStepFieldUnsupported, 11, 54},
 		{"script calls load", s + "        script: { module: m.mjs, calls: { load: [registry] } }\n", CodeStepFieldUnsupported, 11, 43},
+		{"operation result", s + "        operation: forge/issue.read\n        result: { required: [id] }\n", CodeStepFieldUnsupported, 12, 9},
 		{"output packet", s + "        tool: fs.read\n        outputs: { r: { type: object, packet: runx.verdict.v1 } }\n", CodeOutputFieldUnsupported, 12, 39},
 		{"tool neither module nor command", s + "        tool: { requires: [x] }\n", CodeStepInvalid, 11, 15},
 		{"tool both module and command", s + "        tool: { module: compose.mjs, command: x }\n", CodeStepInvalid, 11, 38},
