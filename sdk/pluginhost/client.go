@@ -113,13 +113,31 @@ func sendCall(stream pluginv1.Capability_InvokeClient, call *plugin.Call) error 
 	start.InputChunk = in[:first]
 	start.InputEnd = first == len(in)
 	if err := stream.Send(start); err != nil {
-		return err
+		return streamEnded(stream, err)
 	}
 	for off := first; off < len(in); off += plugin.MaxChunkBytes {
 		end := min(off+plugin.MaxChunkBytes, len(in))
 		if err := stream.Send(&pluginv1.InvokeRequest{InputChunk: in[off:end], InputEnd: end == len(in)}); err != nil {
-			return err
+			return streamEnded(stream, err)
 		}
 	}
 	return stream.CloseSend()
+}
+
+// streamEnded turns a Send's io.EOF, which only says the server already
+// ended the stream, into the status it ended it with (Unimplemented from a
+// plugin without an optional RPC, ResourceExhausted for an input over the
+// ceiling), which gRPC hands to the next Recv.
+func streamEnded(stream pluginv1.Capability_InvokeClient, err error) error {
+	if !errors.Is(err, io.EOF) {
+		return err
+	}
+	for {
+		if _, rerr := stream.Recv(); rerr != nil {
+			if errors.Is(rerr, io.EOF) {
+				return errors.New("plugin closed the stream before taking the whole input")
+			}
+			return rerr
+		}
+	}
 }
