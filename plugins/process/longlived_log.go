@@ -196,6 +196,30 @@ type logPage struct {
 	next    int64
 	dropped int64
 	bytes   int
+	// bufs are the read buffers its chunks point into, from readBuffers.
+	bufs []*[]byte
+}
+
+// readBuffers keeps the page-sized buffers a log is read into: a follower
+// reads page after page, and each is done with once its document is
+// written.
+var readBuffers = sync.Pool{New: func() any { b := make([]byte, 0, ReadMaxBytes+frameHeader); return &b }}
+
+func (p *logPage) buffer(n int) []byte {
+	bp := readBuffers.Get().(*[]byte)
+	if cap(*bp) < n {
+		*bp = make([]byte, n)
+	}
+	p.bufs = append(p.bufs, bp)
+	return (*bp)[:n]
+}
+
+// release hands the page's buffers back; its chunks are invalid after.
+func (p *logPage) release() {
+	for _, bp := range p.bufs {
+		readBuffers.Put(bp)
+	}
+	p.bufs, p.chunks = nil, nil
 }
 
 // readLog returns the frames after cursor after, up to maxBytes of output
@@ -265,7 +289,7 @@ func (p *logPage) fill(f *os.File, off, avail int64, maxBytes int) (bool, error)
 		if room <= 0 {
 			return true, nil
 		}
-		b := make([]byte, min(avail, int64(room)+frameHeader))
+		b := p.buffer(int(min(avail, int64(room)+frameHeader)))
 		n, err := f.ReadAt(b, off)
 		if err != nil && err != io.EOF {
 			return false, err

@@ -2,6 +2,7 @@ package process
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
@@ -24,11 +25,29 @@ var jsonPlain = func() (t [256]bool) {
 
 const hexDigits = "0123456789abcdef"
 
+// Eight bytes at a time: a word holds nothing to escape when no byte is
+// below 0x20, a quote or a backslash (bytes from 0x80 up pass as UTF-8).
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+func wordPlain(x uint64) bool {
+	below := (x - 0x20*ones) &^ x
+	quote := x ^ ('"' * ones)
+	slash := x ^ ('\\' * ones)
+	return (below|((quote-ones)&^quote)|((slash-ones)&^slash))&highs == 0
+}
+
 func appendJSONString(dst []byte, pieces [][]byte) []byte {
 	dst = append(dst, '"')
 	for _, p := range pieces {
 		start := 0
 		for i := 0; i < len(p); i++ {
+			if i+8 <= len(p) && wordPlain(binary.LittleEndian.Uint64(p[i:])) {
+				i += 7
+				continue
+			}
 			c := p[i]
 			if jsonPlain[c] {
 				continue
@@ -59,8 +78,14 @@ func appendJSONString(dst []byte, pieces [][]byte) []byte {
 // needs no UTF-8 decoding for.
 func isASCII(pieces [][]byte) bool {
 	for _, p := range pieces {
-		for _, c := range p {
-			if c >= 0x80 {
+		i := 0
+		for ; i+8 <= len(p); i += 8 {
+			if binary.LittleEndian.Uint64(p[i:])&highs != 0 {
+				return false
+			}
+		}
+		for ; i < len(p); i++ {
+			if p[i] >= 0x80 {
 				return false
 			}
 		}

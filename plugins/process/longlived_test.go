@@ -28,14 +28,14 @@ func TestMain(m *testing.M) {
 }
 
 type procEnv struct {
-	t       *testing.T
+	t       testing.TB
 	root    string
 	project string
 	actor   string
 	calls   int
 }
 
-func newProcEnv(t *testing.T) *procEnv {
+func newProcEnv(t testing.TB) *procEnv {
 	root := t.TempDir()
 	e := &procEnv{t: t, root: root, project: filepath.Join(root, ".runx"), actor: "local"}
 	t.Cleanup(e.stopAll)
@@ -70,7 +70,7 @@ func (e *procEnv) invoke(capability string, in any) *plugin.Result {
 	return e.invokeAs(fmt.Sprintf("run-1#s@%d", e.calls), capability, in)
 }
 
-func ok[T any](t *testing.T, res *plugin.Result) *T {
+func ok[T any](t testing.TB, res *plugin.Result) *T {
 	t.Helper()
 	if res.Status != plugin.StatusOK {
 		t.Fatalf("want ok, got %s %s: %s", res.Status, res.Code, res.Message)

@@ -275,7 +275,9 @@ func readProcess(_ context.Context, call *plugin.Call, b *Binding) *plugin.Resul
 	if v.exit != nil && !running {
 		out.ExitCode, out.Signal = v.exit.ExitCode, v.exit.Signal
 	}
-	return plugin.OK(appendOutput(make([]byte, 0, page.bytes+page.bytes/16+512), out, page), nil)
+	doc := appendOutput(make([]byte, 0, page.bytes+page.bytes/16+512), out, page)
+	page.release()
+	return plugin.OK(doc, nil)
 }
 
 // WriteRequest is process.write's input.
