@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -115,20 +116,19 @@ func changesFiles(def *sdk.Definition) bool {
 	return false
 }
 
-// argvAt is the exact argv def's argv_input names in the input, or nil.
+// argvAt is the exact argv def describes in the input (argv_input, and
+// args_input after a command), or nil when the input does not hold it.
 func argvAt(def *sdk.Definition, input map[string]any) []string {
 	if def == nil || def.ArgvInput == "" {
 		return nil
 	}
-	raw := valueAt(input, def.ArgvInput)
-	list, _ := raw.([]any)
-	argv := make([]string, 0, len(list))
-	for _, a := range list {
-		s, ok := a.(string)
-		if !ok {
-			return nil
-		}
-		argv = append(argv, s)
+	raw, err := json.Marshal(orEmpty(input))
+	if err != nil {
+		return nil
+	}
+	argv, err := def.Argv(raw)
+	if err != nil {
+		return nil
 	}
 	return argv
 }
