@@ -434,3 +434,40 @@ func TestSIGINTWithJSONPrintsOneDocument(t *testing.T) {
 		t.Fatalf("want the interruption said in the document, got %v", doc)
 	}
 }
+
+// A SIGTERM while a for_each's command item is in flight stops the step
+// rather than failing it: the run says stopped, and a resume completes it.
+func TestSIGTERMStopsAFanOutItem(t *testing.T) {
+	w := newWorkspace(t, skillFiles("fan", `minimum_runx: 0.1.0
+methods:
+  go:
+    inputs: { items: { type: array, default: [1] } }
+    steps:
+      - id: each
+        for_each: $input.items
+        tool: { command: sh, args: ["-c", "if [ -e ../go ]; then echo one >> ../count; else mkfifo ../gate; echo one >> ../count; cat ../gate; fi; printf '{}'"] }
+`))
+	var out bytes.Buffer
+	c := w.cmd("", nil, "skill", "./fan", "--json")
+	c.Stdout = &out
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForFile(t, filepath.Join(w.dir, "count"))
+	c.Process.Signal(syscall.SIGTERM)
+	err := c.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 143 {
+		t.Fatalf("want exit 143, got %v\n%s", err, out.String())
+	}
+	var env map[string]any
+	json.Unmarshal(out.Bytes(), &env)
+	if str(env, "status") != "stopped" {
+		t.Fatalf("want a stopped envelope, got %s", out.String())
+	}
+	os.WriteFile(filepath.Join(w.dir, "go"), nil, 0o644)
+	done, code := w.run("{}", nil, "resume", str(env, "run_id"), "-", "--json")
+	if code != 0 || str(done, "outcome") != "completed" {
+		t.Fatalf("resume: %d %v", code, done)
+	}
+}

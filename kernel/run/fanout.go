@@ -98,6 +98,13 @@ func (rc *runCtx) settleFanOut(ctx context.Context, step *pkg.Step, results []st
 	outputs := make([]any, len(results))
 	var failure *contract.ErrorBody
 	status := contract.StepSuccess
+	for _, r := range results {
+		if r.stopped && r.err == nil {
+			// An item a stop interrupted is not a failure: the step stays
+			// unsettled, its recorded items kept, for the next driver.
+			return stepRun{stopped: true}
+		}
+	}
 	for i, r := range results {
 		switch {
 		case r.err != nil:

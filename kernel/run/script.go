@@ -95,7 +95,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 			return stepRun{stopped: true}
 		}
 		res := rc.carryOut(ctx, step, local, ans.Pending, level, skillCalls(record))
-		if res.err != nil || len(res.waiting) > 0 || len(res.refused) > 0 {
+		if res.err != nil || res.stopped || len(res.waiting) > 0 || len(res.refused) > 0 {
 			return res
 		}
 	}
@@ -248,6 +248,9 @@ func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, as
 	for _, r := range results {
 		if r.err != nil {
 			return r
+		}
+		if r.stopped {
+			return stepRun{stopped: true}
 		}
 		waiting, refused = append(waiting, r.waiting...), append(refused, r.refused...)
 	}
