@@ -2,8 +2,6 @@ package run
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -107,17 +105,9 @@ func (rc *runCtx) moduleDispatch(ctx context.Context, step *pkg.Step, local stri
 			"input":       inputs,
 			"environment": env,
 			"timeout_ms":  timeout.Milliseconds(),
-			"seed":        moduleSeed(rc.rec.RunID, local),
 		},
 		timeout:   timeout + moduleHostGrace,
 		maxOutput: moduleMaxOutputBytes,
 		interpret: decodeOutput,
 	}, nil
-}
-
-// moduleSeed makes Math.random repeatable for a run's step without being the
-// host's randomness.
-func moduleSeed(runID, stepID string) int64 {
-	sum := sha256.Sum256([]byte(runID + "\x00" + stepID))
-	return int64(binary.BigEndian.Uint64(sum[:8]) & (1<<53 - 1))
 }

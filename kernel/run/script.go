@@ -26,13 +26,21 @@ const (
 
 // scriptRecorded is one settled request of a script, as the worker replays it.
 type scriptRecorded struct {
-	Index       int                 `json:"index"`
-	Kind        string              `json:"kind"`
-	Tool        string              `json:"tool,omitempty"`
-	InputDigest string              `json:"input_digest,omitempty"`
-	Output      json.RawMessage     `json:"output,omitempty"`
-	Error       *contract.ErrorBody `json:"error,omitempty"`
-	SettledAt   int64               `json:"settled_at,omitempty"`
+	Index       int             `json:"index"`
+	Kind        string          `json:"kind"`
+	Tool        string          `json:"tool,omitempty"`
+	InputDigest string          `json:"input_digest,omitempty"`
+	Output      json.RawMessage `json:"output,omitempty"`
+	Error       *scriptError    `json:"error,omitempty"`
+	SettledAt   int64           `json:"settled_at,omitempty"`
+}
+
+// scriptError is what a script's rejected promise carries: the failure's
+// code and message, never its detail, which the worker's protocol does not
+// take.
+type scriptError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
 }
 
 // scriptPending is a request the script waits on.
@@ -104,8 +112,8 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, record []scriptRecorded, maxCalls int) (*scriptAnswer, *contract.ErrorBody, string, *receipt.PluginRef) {
 	input, err := canon.Canonical(map[string]any{
 		"entry": step.Script.Module, "files": files, "input": orEmpty(inputs), "environment": map[string]string{},
-		"timeout_ms": ModuleDefaultTimeout.Milliseconds(), "seed": moduleSeed(rc.rec.RunID, local),
-		"record": record, "max_calls": maxCalls,
+		"timeout_ms": ModuleDefaultTimeout.Milliseconds(),
+		"record":     record, "max_calls": maxCalls,
 	})
 	if err != nil {
 		return nil, contract.BodyOf(err), contract.StepFailed, nil
@@ -184,8 +192,8 @@ func (rc *runCtx) scriptRecord(local string) ([]scriptRecorded, []receipt.ChildR
 		}
 		if s.status == contract.StepSuccess {
 			r.Output = meta.Output
-		} else {
-			r.Error = s.failure
+		} else if s.failure != nil {
+			r.Error = &scriptError{Code: s.failure.Code, Message: s.failure.Message}
 		}
 		record = append(record, r)
 		if s.receiptID != "" {

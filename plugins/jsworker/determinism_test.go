@@ -16,9 +16,9 @@ const clockModule = `export default function (input) {
 }`
 
 // runModule calls js.module over gRPC under one run's context.
-func runModule(t *testing.T, c *plugintest.Conn, pc plugin.Context, module, input string, seed int64) string {
+func runModule(t *testing.T, c *plugintest.Conn, pc plugin.Context, module, input string) string {
 	t.Helper()
-	res := c.Invoke(Capability, pc, Request{Entry: "main.mjs", Files: map[string]string{"main.mjs": module}, Input: json.RawMessage(input), Seed: seed})
+	res := c.Invoke(Capability, pc, Request{Entry: "main.mjs", Files: map[string]string{"main.mjs": module}, Input: json.RawMessage(input)})
 	if res.Status != plugin.StatusOK {
 		t.Fatalf("%s %s: %s", res.Status, res.Code, res.Message)
 	}
@@ -26,12 +26,12 @@ func runModule(t *testing.T, c *plugintest.Conn, pc plugin.Context, module, inpu
 }
 
 // Issue 10 item 6: a live run's module reads no clock and no randomness of
-// its run or host: two runs with different ids, clocks and kernel seeds,
+// its run or host: two runs with different ids and clocks,
 // in two worker processes, give byte-identical output for one input.
 func TestModuleOutputIsTheSameOnEveryRun(t *testing.T) {
 	first, second := plugintest.Serve(t, New()), plugintest.Serve(t, New())
-	a := runModule(t, first, plugin.Context{RunID: "run-a", CallID: "a", Clock: time.Now()}, clockModule, `{"n":1}`, 11)
-	b := runModule(t, second, plugin.Context{RunID: "run-b", CallID: "b", Clock: time.Now().Add(97 * time.Hour)}, clockModule, `{ "n" : 1 }`, 12)
+	a := runModule(t, first, plugin.Context{RunID: "run-a", CallID: "a", Clock: time.Now()}, clockModule, `{"n":1}`)
+	b := runModule(t, second, plugin.Context{RunID: "run-b", CallID: "b", Clock: time.Now().Add(97 * time.Hour)}, clockModule, `{ "n" : 1 }`)
 	if a != b {
 		t.Fatalf("one input gave two outputs:\n%s\n%s", a, b)
 	}
@@ -42,7 +42,7 @@ func TestModuleOutputIsTheSameOnEveryRun(t *testing.T) {
 		}
 	}
 	// No clock at all in the context is no refusal for a module.
-	if c := runModule(t, first, plugin.Context{CallID: "c"}, clockModule, `{"n":1}`, 0); c != a {
+	if c := runModule(t, first, plugin.Context{CallID: "c"}, clockModule, `{"n":1}`); c != a {
 		t.Fatalf("without a run clock: %s", c)
 	}
 }
@@ -54,7 +54,7 @@ func TestRandomIsSeededFromClosureAndInput(t *testing.T) {
 	pc := plugin.Context{CallID: "r"}
 	random := func(module, input string) string {
 		var out struct{ R []float64 }
-		if err := json.Unmarshal([]byte(runModule(t, c, pc, module, input, 0)), &out); err != nil {
+		if err := json.Unmarshal([]byte(runModule(t, c, pc, module, input)), &out); err != nil {
 			t.Fatal(err)
 		}
 		b, _ := json.Marshal(out.R)
@@ -89,8 +89,25 @@ func TestNoRequireShim(t *testing.T) {
 	c := plugintest.Serve(t, New())
 	out := runModule(t, c, plugin.Context{CallID: "q"}, `export default function () {
 		return { require: typeof require, module: typeof module, exports: typeof exports, global: typeof global, process: typeof process };
-	}`, `{}`, 0)
+	}`, `{}`)
 	if out != `{"require":"undefined","module":"undefined","exports":"undefined","global":"undefined","process":"undefined"}` {
 		t.Fatalf("got %s", out)
+	}
+}
+
+// A field the worker would not carry out is refused, not ignored: the
+// kernel's old Math.random seed is one (Math.random is seeded from the
+// closure and input), as is any field a newer kernel might send.
+func TestUnknownRequestFieldsAreRefused(t *testing.T) {
+	c := plugintest.Serve(t, New())
+	for _, capability := range []string{Capability, ScriptCapability} {
+		input := `{"entry":"main.mjs","files":{"main.mjs":"export default function () { return {} }"},"input":{},"max_calls":1,"seed":7}`
+		if capability == Capability {
+			input = `{"entry":"main.mjs","files":{"main.mjs":"export default function () { return {} }"},"input":{},"seed":7}`
+		}
+		res := c.Invoke(capability, plugin.Context{CallID: "u-" + capability}, []byte(input))
+		if res.Status != plugin.StatusRefused || res.Code != "module_request_invalid" || !strings.Contains(res.Message, "seed") {
+			t.Fatalf("%s with a seed: %s %s %q, want refused module_request_invalid naming seed", capability, res.Status, res.Code, res.Message)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package jsworker
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -31,11 +32,24 @@ type Request struct {
 	Input       json.RawMessage   `json:"input"`
 	Environment map[string]string `json:"environment"`
 	TimeoutMS   int64             `json:"timeout_ms"`
-	// Seed is what kernels before the worker seeded Math.random itself
-	// sent; it is no longer read (see Seed). Refusing it would refuse every
-	// call of such a kernel, so it is accepted until the kernel stops
-	// sending it, and then removed.
-	Seed int64 `json:"seed"`
+	// Requires are the helpers the module declares it needs; every one
+	// must be a helper this worker installs (the schema's enum), so a
+	// module never runs without one it counts on.
+	Requires []string `json:"requires,omitempty"`
+}
+
+// decodeStrict decodes a request, refusing any field the worker would not
+// carry out: a field it accepted and ignored would be a promise it breaks.
+func decodeStrict(raw []byte, into any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(into); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data after the request")
+	}
+	return nil
 }
 
 // Plugin serves js.module and js.script.
@@ -81,8 +95,8 @@ func (*Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 // invokeModule bundles (or reuses) the module and runs it once.
 func invokeModule(ctx context.Context, call *plugin.Call) *plugin.Result {
 	var req Request
-	if err := json.Unmarshal(call.Input, &req); err != nil {
-		return plugin.Refused("module_request_invalid", "js.module input is not a valid request")
+	if err := decodeStrict(call.Input, &req); err != nil {
+		return plugin.Refused("module_request_invalid", "js.module input is not a valid request: "+err.Error())
 	}
 	prog, ecall, refusal := prepare(Capability, call, req)
 	if refusal != nil {
@@ -141,7 +155,7 @@ func resultOf(err error, status string) *plugin.Result {
 const requestSchema = `{"type":"object","required":["entry","files","input"],"properties":{` +
 	`"entry":{"type":"string"},"files":{"type":"object","additionalProperties":{"type":"string"}},` +
 	`"input":{"type":"object"},"environment":{"type":"object","additionalProperties":{"type":"string"}},` +
-	`"timeout_ms":{"type":"integer","minimum":1000,"maximum":30000},"seed":{"type":"integer"},` +
+	`"timeout_ms":{"type":"integer","minimum":1000,"maximum":30000},` +
 	// The helpers a module may declare it requires (tool: {module, requires});
 	// the kernel refuses any other at admission. parseUrl is the one Runx helper.
-	`"requires":{"type":"array","items":{"enum":["parseUrl"]}}}}`
+	`"requires":{"type":"array","items":{"enum":["parseUrl"]}}},"additionalProperties":false}`

@@ -53,8 +53,8 @@ var scriptDefinition = plugin.Definition{
 // record.
 func invokeScript(ctx context.Context, call *plugin.Call) *plugin.Result {
 	var req ScriptRequest
-	if err := json.Unmarshal(call.Input, &req); err != nil {
-		return plugin.Refused("module_request_invalid", "js.script input is not a valid request")
+	if err := decodeStrict(call.Input, &req); err != nil {
+		return plugin.Refused("module_request_invalid", "js.script input is not a valid request: "+err.Error())
 	}
 	prog, ecall, refusal := prepare(ScriptCapability, call, req.Request)
 	if refusal != nil {
@@ -90,13 +90,13 @@ func encodeAnswer(a ScriptAnswer) ([]byte, error) {
 const scriptRequestSchema = `{"type":"object","required":["entry","files","input","max_calls"],"properties":{` +
 	`"entry":{"type":"string"},"files":{"type":"object","additionalProperties":{"type":"string"}},` +
 	`"input":{"type":"object"},"environment":{"type":"object","additionalProperties":{"type":"string"}},` +
-	`"timeout_ms":{"type":"integer","minimum":1000,"maximum":30000},"seed":{"type":"integer"},` +
+	`"timeout_ms":{"type":"integer","minimum":1000,"maximum":30000},` +
 	`"max_calls":{"type":"integer","minimum":1,"maximum":10000},` +
 	`"record":{"type":"array","items":{"type":"object","required":["index","kind"],"properties":{` +
 	`"index":{"type":"integer","minimum":0},"kind":{"enum":["call","read","wait"]},"tool":{"type":"string"},` +
 	`"input_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"output":{},` +
 	`"error":{"type":"object","required":["code","message"],"properties":{"code":{"type":"string"},"message":{"type":"string"}}},` +
-	`"settled_at":{"type":"integer","minimum":1}}}}}}`
+	`"settled_at":{"type":"integer","minimum":1}}}}},"additionalProperties":false}`
 
 const scriptAnswerSchema = `{"type":"object","required":["status"],"oneOf":[` +
 	`{"properties":{"status":{"const":"done"},"output":{"type":"object"}},"required":["output"]},` +

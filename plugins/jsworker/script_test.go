@@ -30,7 +30,7 @@ func invoke(t *testing.T, capability string, req any) *plugin.Result {
 
 func scriptRequest(module string, record []engine.Recorded) ScriptRequest {
 	return ScriptRequest{
-		Request:  Request{Entry: "main.mjs", Files: map[string]string{"main.mjs": module}, Input: json.RawMessage(`{"n":2}`), Seed: 1},
+		Request:  Request{Entry: "main.mjs", Files: map[string]string{"main.mjs": module}, Input: json.RawMessage(`{"n":2}`)},
 		Record:   record,
 		MaxCalls: 10,
 	}
