@@ -38,6 +38,7 @@ const (
 	CodeCapabilityNotFound     = "capability_not_found"
 	CodeCallCancelled          = "call_cancelled"
 	CodePluginDescribeMismatch = "plugin_describe_mismatch"
+	CodePluginDescribeInvalid  = "plugin_describe_invalid"
 	CodeRoleUnserved           = "capability_role_unserved"
 	CodeAdapterNotFound        = "data_adapter_not_found"
 )

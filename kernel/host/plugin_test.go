@@ -25,6 +25,10 @@ func TestMain(m *testing.M) {
 			sdk.Serve(testcap{}, sdk.WithProtocolVersion(2))
 		case "testold":
 			sdk.Serve(oldcap{})
+		case "testbad":
+			sdk.Serve(badcap{name: "testbad"})
+		case "testalias":
+			sdk.Serve(badcap{name: "someoneelse"})
 		}
 		os.Exit(0)
 	}
@@ -91,7 +95,7 @@ func newTestSupervisor(t testing.TB) *Supervisor {
 	s, err := NewSupervisor(Config{
 		Discovery: &Discovery{
 			Self:       self,
-			FirstParty: map[string]bool{"testcap": true, "testv2": true},
+			FirstParty: map[string]bool{"testcap": true, "testv2": true, "testbad": true, "testalias": true},
 			ProjectDir: dir + "/.runx",
 			HomeDir:    dir + "/home",
 		},

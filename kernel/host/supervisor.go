@@ -169,6 +169,12 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 	if info.ProtocolVersion != sdk.ProtocolVersion {
 		return hostErr(CodeProtocolUnsupported, nil, "plugin %q %s speaks runx.plugin.v%d; this runx speaks v%d", name, info.Version, info.ProtocolVersion, sdk.ProtocolVersion)
 	}
+	if info.Name != name {
+		return hostErr(CodePluginDescribeMismatch, nil, "plugin %q describes itself as %q: a plugin's name is its binary's (runx-plugin-<name>) and its capabilities' prefix", name, info.Name)
+	}
+	if err := sdk.CheckInfo(info); err != nil {
+		return hostErr(CodePluginDescribeInvalid, err, "plugin %q describes itself badly, so runx does not use it: %v", name, err)
+	}
 	if want, ok := s.cat.firstPartyInfo(name); ok && launch.FirstParty {
 		if err := checkDescribed(want, info); err != nil {
 			return err
