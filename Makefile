@@ -1,7 +1,7 @@
 GO ?= go
 BIN := bin/runx
 
-.PHONY: build test lint bench proto install-tools
+.PHONY: build test lint bench bench-check bench-baseline proto install-tools
 
 build:
 	$(GO) build -o $(BIN) ./cmd/runx
@@ -21,6 +21,15 @@ lint:
 
 bench:
 	$(GO) run ./bench/report -out docs/PERFORMANCE.md
+
+# The performance gate: steady figures (allocations, bytes, spawns, CPU
+# time) of a fast subset of the workloads against bench/baseline.json.
+bench-check:
+	$(GO) run ./bench/report -check bench/baseline.json
+
+# Take the gate's baseline again, after a deliberate change.
+bench-baseline:
+	$(GO) run ./bench/report -write-baseline bench/baseline.json
 
 proto:
 	PATH="$$PATH:$$($(GO) env GOPATH)/bin" protoc -I sdk/proto \

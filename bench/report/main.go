@@ -49,7 +49,15 @@ var workloads = []workload{
 func main() {
 	out := flag.String("out", "docs/PERFORMANCE.md", "where to write the report")
 	only := flag.String("only", "", "run only workloads whose pattern contains this")
+	check := flag.String("check", "", "compare the gated workloads' steady figures with this baseline and fail on a regression")
+	baseline := flag.String("write-baseline", "", "measure the gated workloads and write this baseline")
 	flag.Parse()
+	switch {
+	case *check != "":
+		os.Exit(gate(*check, false))
+	case *baseline != "":
+		os.Exit(gate(*baseline, true))
+	}
 	var rows []string
 	for _, w := range workloads {
 		if *only != "" && !strings.Contains(w.pattern, *only) {
