@@ -63,7 +63,7 @@ func (p *ListPlan) Finish(provider string, heads []Head) (ListResult, error) {
 // scope binds a cursor to the listing it came from, so a cursor from another
 // resource or source is refused instead of silently skipping keys.
 func (p *ListPlan) scope() string {
-	return Digest(canonObject{"data_source_ref": p.Source, "resource": p.Resource.Name}.bytes())[len(DigestPrefix):][:16]
+	return Digest(canonObject{"data_source_ref": p.Source, "resource": p.Resource.Name}.Bytes())[len(DigestPrefix):][:16]
 }
 
 type cursorBody struct {

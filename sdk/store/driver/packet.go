@@ -93,7 +93,7 @@ func (p AppendPacket) digest() string {
 		"event_ref":         p.EventRef,
 		"projection_digest": p.ProjectionDigest,
 		"redactions":        redactionsCanon(p.Redactions),
-	}.digest()
+	}.Digest()
 }
 
 // EventPacket is one event in a read_events packet.
@@ -191,7 +191,7 @@ func (r ReadResult) Packet() ReadPacket {
 		"next_after_version": p.NextAfterVersion,
 		"projection_digest":  p.ProjectionDigest,
 		"redactions":         redactionsCanon(p.Redactions),
-	}.digest()
+	}.Digest()
 	return p
 }
 

@@ -64,7 +64,7 @@ func (h Head) Packet() ProjectionPacket {
 		"projection":        state.canon(),
 		"projection_digest": p.ProjectionDigest,
 		"redactions":        []canonObject{},
-	}.digest()
+	}.Digest()
 	return p
 }
 
@@ -165,7 +165,7 @@ func (r ListResult) Packet() ListPacket {
 		"has_more":        p.HasMore,
 		"next_cursor":     cursor,
 		"redactions":      []canonObject{},
-	}.digest()
+	}.Digest()
 	return p
 }
 

@@ -1,4 +1,4 @@
-package driver
+package canon
 
 import (
 	"encoding/json"
@@ -22,13 +22,13 @@ func TestCanonicalWriterMatchesJCS(t *testing.T) {
 		return string(r)
 	}
 	for i := 0; i < 500; i++ {
-		obj := canonObject{
+		obj := Object{
 			"version":    int64(rng.IntN(1 << 40)),
 			"event_ref":  randString(),
 			"has_more":   rng.IntN(2) == 0,
 			"cursor":     nil,
-			"redactions": []canonObject{{"path": randString(), "class": "secret", "event_ref": randString()}},
-			"list":       []any{randString(), int64(-5), canonObject{"b": randString(), "a": 1}},
+			"redactions": []Object{{"path": randString(), "class": "secret", "event_ref": randString()}},
+			"list":       []any{randString(), int64(-5), Object{"b": randString(), "a": 1}},
 		}
 		asJSON, err := json.Marshal(toPlain(obj))
 		if err != nil {
@@ -38,10 +38,10 @@ func TestCanonicalWriterMatchesJCS(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := obj.bytes(); string(got) != string(want) {
+		if got := obj.Bytes(); string(got) != string(want) {
 			t.Fatalf("canonical writer differs from JCS:\n got %s\nwant %s", got, want)
 		}
-		if obj.digest() != Digest(want) {
+		if obj.Digest() != DigestBytes(want) {
 			t.Fatal("digest differs from the digest of the canonical bytes")
 		}
 	}
@@ -49,13 +49,13 @@ func TestCanonicalWriterMatchesJCS(t *testing.T) {
 
 func toPlain(v any) any {
 	switch x := v.(type) {
-	case canonObject:
+	case Object:
 		m := map[string]any{}
 		for k, e := range x {
 			m[k] = toPlain(e)
 		}
 		return m
-	case []canonObject:
+	case []Object:
 		out := make([]any, len(x))
 		for i, e := range x {
 			out[i] = toPlain(e)
