@@ -366,11 +366,21 @@ func compiled(a *sdk.Adapter) (*pkg.Schema, error) {
 }
 
 // ProfileVariable is the environment variable a profile's password is
-// delivered from: RUNX_DATA_PROFILE_<PROFILE>_PASSWORD, with the profile
+// delivered from: ProfileCredentialVariable(profile, "password").
+func ProfileVariable(profile string) string {
+	return ProfileCredentialVariable(profile, "password")
+}
+
+// ProfileCredentialVariable is the environment variable one credential of
+// a profile is delivered from: RUNX_DATA_PROFILE_<PROFILE>_<NAME>, both
 // upper-cased and every character a shell name cannot hold ('-', '.')
 // written as '_', so `export` accepts it.
-func ProfileVariable(profile string) string {
-	name := strings.Map(func(r rune) rune {
+func ProfileCredentialVariable(profile, credential string) string {
+	return "RUNX_DATA_PROFILE_" + shellName(profile) + "_" + shellName(credential)
+}
+
+func shellName(s string) string {
+	return strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'a' && r <= 'z':
 			return r - 'a' + 'A'
@@ -378,25 +388,44 @@ func ProfileVariable(profile string) string {
 			return r
 		}
 		return '_'
-	}, profile)
-	return "RUNX_DATA_PROFILE_" + name + "_PASSWORD"
+	}, s)
 }
 
-// Credentials returns what the binding's profile delivers, by name, from the
-// variable ProfileVariable names or the runx home's secrets.
-func (r *Resolver) Credentials(b *Binding, homeDir string) (map[string]string, error) {
+// Credentials returns what the binding's profile delivers, by the names the
+// binding's adapter declares (sdk Adapter.Credentials), each from the
+// variable ProfileCredentialVariable names or the runx home's secrets
+// (`data-<profile>` for an adapter's one credential, `data-<profile>-<name>`
+// where it declares several). A profile on an adapter that takes no
+// credentials is refused: it would deliver nothing the operator expects.
+func (r *Resolver) Credentials(ctx context.Context, b *Binding, homeDir string) (map[string]string, error) {
 	if b.Profile == "" {
 		return nil, nil
 	}
-	name := ProfileVariable(b.Profile)
-	if v, ok := r.LookupEnv(name); ok && v != "" {
-		return map[string]string{"password": v}, nil
+	a, err := r.adapter(ctx, b.Ref, b.Adapter)
+	if err != nil {
+		return nil, err
 	}
-	raw, err := os.ReadFile(filepath.Join(homeDir, "secrets", "data-"+sanitize(b.Profile)))
-	if err == nil {
-		return map[string]string{"password": strings.TrimRight(string(raw), "\r\n")}, nil
+	if len(a.Credentials) == 0 {
+		return nil, contract.Errorf("credential_unsupported", "data source %s names profile %q, but adapter %s takes no credentials: drop the profile", b.Ref, b.Profile, b.Adapter)
 	}
-	return nil, contract.Errorf("credential_missing", "data source %s names profile %q: set %s or run `runx secret set data-%s`", b.Ref, b.Profile, name, sanitize(b.Profile))
+	creds := make(map[string]string, len(a.Credentials))
+	for _, name := range a.Credentials {
+		variable := ProfileCredentialVariable(b.Profile, name)
+		if v, ok := r.LookupEnv(variable); ok && v != "" {
+			creds[name] = v
+			continue
+		}
+		secret := "data-" + sanitize(b.Profile)
+		if len(a.Credentials) > 1 {
+			secret += "-" + sanitize(name)
+		}
+		raw, err := os.ReadFile(filepath.Join(homeDir, "secrets", secret))
+		if err != nil {
+			return nil, contract.Errorf("credential_missing", "data source %s names profile %q, whose %s is not delivered: set %s or run `runx secret set %s`", b.Ref, b.Profile, name, variable, secret)
+		}
+		creds[name] = strings.TrimRight(string(raw), "\r\n")
+	}
+	return creds, nil
 }
 
 var unsafe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

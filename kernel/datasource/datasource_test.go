@@ -85,7 +85,7 @@ func TestBindings(t *testing.T) {
 	if err != nil || pg.Adapter != "data.postgres" || pg.Resources["board_events"].PartitionKey != "aggregate_id" {
 		t.Fatalf("%+v %v", pg, err)
 	}
-	creds, err := r.Credentials(pg, t.TempDir())
+	creds, err := r.Credentials(bg, pg, t.TempDir())
 	if err != nil || creds["password"] != "s3cret" {
 		t.Fatalf("credentials: %v %v", creds, err)
 	}
@@ -224,12 +224,12 @@ func TestProfileVariableIsExportable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if creds, err := r.Credentials(b, t.TempDir()); err != nil || creds["password"] != "pw" {
+	if creds, err := r.Credentials(bg, b, t.TempDir()); err != nil || creds["password"] != "pw" {
 		t.Fatalf("credentials from the exportable variable: %v %v", creds, err)
 	}
 	missing := resolver(t, doc, nil)
 	b, _ = missing.Resolve(bg, "tenant://a/b")
-	_, err = missing.Credentials(b, t.TempDir())
+	_, err = missing.Credentials(bg, b, t.TempDir())
 	if contract.CodeOf(err) != "credential_missing" || !strings.Contains(err.Error(), "RUNX_DATA_PROFILE_MY_DB_PASSWORD") {
 		t.Fatalf("the message must name the variable to export: %v", err)
 	}
@@ -261,7 +261,7 @@ func TestRefusals(t *testing.T) {
 	}
 	r := resolver(t, `{"data_sources":{"tenant://a/b":{"adapter":"data.postgres","endpoint":"postgres://u@h/db","profile":"p"}}}`, nil)
 	b, _ := r.Resolve(bg, "tenant://a/b")
-	if _, err := r.Credentials(b, t.TempDir()); contract.CodeOf(err) != "credential_missing" {
+	if _, err := r.Credentials(bg, b, t.TempDir()); contract.CodeOf(err) != "credential_missing" {
 		t.Fatalf("missing credential: %v", err)
 	}
 }

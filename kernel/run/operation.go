@@ -74,7 +74,7 @@ func (rc *runCtx) operationDispatch(ctx context.Context, step *pkg.Step, inputs 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	creds, err := res.Credentials(binding, rc.e.HomeDir)
+	creds, err := res.Credentials(ctx, binding, rc.e.HomeDir)
 	if err != nil {
 		return nil, nil, nil, err
 	}
