@@ -68,6 +68,8 @@ type SkillRun struct {
 	RefusedAnswers  []RefusedAnswer `json:"refused_answers,omitempty"`
 	PackageDigest   string          `json:"package_digest,omitempty"`
 	ClosureDigest   string          `json:"closure_digest,omitempty"`
+	// Agent is what a managed agent did when --drive worked the run.
+	Agent *AgentRun `json:"agent,omitempty"`
 }
 
 // Request is one thing a paused run waits on.

@@ -82,7 +82,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		}
 	} else {
 		cc := newRunCtx(rc.e, rec, p, m, childInputs, rc.budget, level+1, rc.address(local))
-		cc.answers = rc.answers
+		cc.answers, cc.agents = rc.answers, rc.agents
 		cc.runDepth, cc.chain = rc.runDepth+1, append(slices.Clone(rc.chain), rc.e.packageRef(p))
 		cc.base, cc.standing = authority.ForChild(rc.effective(step)), rc.standing
 		out := cc.drive(ctx)

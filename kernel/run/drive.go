@@ -41,6 +41,8 @@ type runCtx struct {
 	// held in memory and recorded only when the step that uses them accepts
 	// them, so an answer its step refuses is never the run's.
 	answers map[string]*journal.Decision
+	// agents are what a managed agent stated about the turns it answered.
+	agents map[string]*AgentStatement
 
 	mu        sync.Mutex
 	batch     *stepBatch

@@ -133,6 +133,11 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 			return stepRun{err: err}
 		}
 	}
+	if req.Kind == contract.RequestAgent && fresh {
+		if body.Extra, err = rc.stateAgent(ctx, req.Address, body.Extra); err != nil {
+			return stepRun{err: err}
+		}
+	}
 	s, rec, err := rc.seal(step, local, body, status, output, failure, calls)
 	if err != nil {
 		return stepRun{err: err}

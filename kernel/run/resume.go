@@ -22,6 +22,9 @@ type ResumeRequest struct {
 	// states them (--package-digest, --closure-digest).
 	PackageDigest string
 	ClosureDigest string
+	// Agents are what a managed agent states about the turns it answers, by
+	// address from the root: in process only, never part of the document.
+	Agents map[string]*AgentStatement
 }
 
 // ParseResumeDocument reads a runx.resume.v1 document strictly: unknown
@@ -134,7 +137,7 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 	if err != nil {
 		return nil, err
 	}
-	rc.answers = answers
+	rc.answers, rc.agents = answers, req.Agents
 	return e.finish(ctx, rc, rc.drive(ctx))
 }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/cmd/runx/internal/drive"
 	"github.com/runxhq/runx/cmd/runx/internal/skill"
 	"github.com/runxhq/runx/kernel/run"
 	"github.com/spf13/cobra"
@@ -19,6 +20,7 @@ type Options struct {
 	PackageDigest string
 	ClosureDigest string
 	JSON          bool
+	Drive         drive.Flags
 }
 
 // New wires the command.
@@ -37,9 +39,13 @@ func New(f *cli.Factory) *cobra.Command {
 			if len(args) == 2 {
 				opts.Document = args[1]
 			}
+			if err := opts.Drive.Check(cmd); err != nil {
+				return err
+			}
 			return cli.Exit(Run(cmd.Context(), opts))
 		},
 	}
+	opts.Drive.Register(cmd)
 	cmd.Flags().StringVar(&opts.PackageDigest, "package-digest", "", "refuse unless the run is bound to this package digest")
 	cmd.Flags().StringVar(&opts.ClosureDigest, "closure-digest", "", "refuse unless the run is bound to this closure digest")
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
@@ -58,8 +64,15 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 			}
 			doc = read
 		}
+		driver, err := opts.Drive.Prepare(k)
+		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
 		env, err := k.Engine.Resume(ctx, run.ResumeRequest{RunID: opts.RunID, Document: doc, PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest})
 		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
+		if env, err = drive.Work(ctx, io, driver, env); err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
 		return skill.Present(ctx, io, opts.JSON, env)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/runxhq/runx/cmd/runx/internal/authoritycmd"
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/cmd/runx/internal/configcmd"
 	"github.com/runxhq/runx/cmd/runx/internal/connector"
 	"github.com/runxhq/runx/cmd/runx/internal/datacmd"
 	"github.com/runxhq/runx/cmd/runx/internal/history"
@@ -49,7 +50,7 @@ func New(f *cli.Factory) *cobra.Command {
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.Err)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cli.Usagef("%v", err) })
-	cmd.AddCommand(skill.New(f), resume.New(f), verify.New(f), history.New(f), testcmd.New(f), tool.New(f), version.New(f), pluginpin.New(f), authoritycmd.New(f), connector.New(f), connector.NewSecret(f), datacmd.New(f), mcp.New(f), processcmd.New(f))
+	cmd.AddCommand(skill.New(f), resume.New(f), verify.New(f), history.New(f), testcmd.New(f), tool.New(f), version.New(f), pluginpin.New(f), authoritycmd.New(f), connector.New(f), connector.NewSecret(f), configcmd.New(f), datacmd.New(f), mcp.New(f), processcmd.New(f))
 	return cmd
 }
 

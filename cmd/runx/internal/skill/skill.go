@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/cmd/runx/internal/drive"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/preset"
@@ -29,6 +30,7 @@ type Options struct {
 	PackageDigest string
 	ClosureDigest string
 	JSON          bool
+	Drive         drive.Flags
 }
 
 // New wires the command.
@@ -53,9 +55,13 @@ func New(f *cli.Factory) *cobra.Command {
 			if opts.InputsFile != "" && (len(opts.Pairs) > 0 || len(opts.JSONPairs) > 0) {
 				return cli.Usagef("--inputs is exclusive with -i and --input-json")
 			}
+			if err := opts.Drive.Check(cmd); err != nil {
+				return err
+			}
 			return cli.Exit(Run(cmd.Context(), opts))
 		},
 	}
+	opts.Drive.Register(cmd)
 	cmd.Flags().StringArrayVarP(&opts.Pairs, "input", "i", nil, "an input as name=value, typed by the method's declaration")
 	cmd.Flags().StringArrayVar(&opts.JSONPairs, "input-json", nil, "an input as name=<json>")
 	cmd.Flags().StringVar(&opts.InputsFile, "inputs", "", "all inputs as one JSON object from a file in the workspace, or - for stdin")
@@ -93,8 +99,15 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 			}
 			req.Authority = raw
 		}
+		driver, err := opts.Drive.Prepare(k)
+		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
 		env, err := k.Skill(ctx, req)
 		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
+		if env, err = drive.Work(ctx, io, driver, env); err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
 		return Present(ctx, io, opts.JSON, env)

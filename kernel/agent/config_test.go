@@ -1,0 +1,111 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/runxhq/runx/kernel/contract"
+)
+
+func TestConfigSetGetListUnset(t *testing.T) {
+	home := t.TempDir()
+	c, err := LoadConfig(home)
+	if err != nil || *c != (Config{}) {
+		t.Fatalf("%+v %v", c, err)
+	}
+	for k, v := range map[string]string{KeyProvider: "local", KeyModel: "qwen2.5:7b", KeyDialect: DialectChat, KeyEndpointURL: "http://127.0.0.1:11434/v1"} {
+		if err := c.Set(home, k, v); err != nil {
+			t.Fatalf("set %s: %v", k, err)
+		}
+	}
+	if err := SaveConfig(home, c); err != nil {
+		t.Fatal(err)
+	}
+	info, _ := os.Stat(filepath.Join(home, ConfigFile))
+	if info.Mode().Perm() != 0o600 {
+		t.Fatalf("config.json mode %v", info.Mode())
+	}
+	back, err := LoadConfig(home)
+	if err != nil || back.Model != "qwen2.5:7b" || len(back.List()) != 4 {
+		t.Fatalf("%+v %v", back, err)
+	}
+	if err := back.Unset(KeyModel); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := back.Get(KeyModel); v != "" {
+		t.Fatal("unset left a value")
+	}
+}
+
+func TestConfigRefusals(t *testing.T) {
+	home := t.TempDir()
+	c := &Config{}
+	for _, tc := range []struct{ key, value, code string }{
+		{"agent.temperature", "1", CodeConfigKeyUnknown},
+		{KeyProvider, "Open AI", CodeConfigValueInvalid},
+		{KeyModel, "", CodeConfigValueInvalid},
+		{KeyDialect, "gemini_generate_content", CodeConfigValueInvalid},
+		{KeyDialect, "soap", CodeConfigValueInvalid},
+		{KeyEndpointURL, "ftp://x", CodeConfigValueInvalid},
+		{KeyEndpointURL, "https://user:pw@api.example/v1", CodeConfigValueInvalid},
+		{KeyEndpointURL, "https://api.example/v1?key=sk-1", CodeConfigValueInvalid},
+		{KeySecret, "sk-ant-api03 with spaces", CodeConfigValueInvalid},
+		{KeySecret, "openai", CodeConfigSecretUnknown},
+	} {
+		if err := c.Set(home, tc.key, tc.value); contract.CodeOf(err) != tc.code {
+			t.Errorf("set %s=%q: %v, want %s", tc.key, tc.value, err, tc.code)
+		}
+	}
+	if *c != (Config{}) {
+		t.Fatalf("a refused set changed the config: %+v", c)
+	}
+	os.WriteFile(filepath.Join(home, ConfigFile), []byte(`{"agent":{"api_key":"sk"}}`), 0o600)
+	if _, err := LoadConfig(home); contract.CodeOf(err) != CodeConfigInvalid {
+		t.Fatalf("%v", err)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, "secrets"), 0o700)
+	os.WriteFile(filepath.Join(home, "secrets", "mine"), []byte("sk-from-secret\n"), 0o600)
+	env := map[string]string{"ANTHROPIC_API_KEY": "ak-env", EnvAgentAPIKey: "rk-env", "OPENAI_API_KEY": "ok-env"}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	for _, tc := range []struct {
+		name string
+		c    Config
+		code string
+		want Provider
+	}{
+		{"no provider", Config{Model: "m"}, CodeProviderMissing, Provider{}},
+		{"no model", Config{Provider: "anthropic"}, CodeModelMissing, Provider{}},
+		{"anthropic env", Config{Provider: "anthropic", Model: "m"}, "", Provider{Name: "anthropic", Model: "m", Dialect: DialectAnthropic, Endpoint: "https://api.anthropic.com/v1", Key: "ak-env"}},
+		{"openai secret", Config{Provider: "openai", Model: "m", Secret: "mine"}, "", Provider{Name: "openai", Model: "m", Dialect: DialectResponses, Endpoint: "https://api.openai.com/v1", Key: "sk-from-secret"}},
+		{"gemini no key", Config{Provider: "gemini", Model: "m"}, CodeKeyMissing, Provider{}},
+		{"builtin dialect", Config{Provider: "openai", Model: "m", Dialect: DialectChat}, CodeBuiltinOverride, Provider{}},
+		{"own no dialect", Config{Provider: "local", Model: "m", EndpointURL: "http://x/v1"}, CodeDialectMissing, Provider{}},
+		{"own no endpoint", Config{Provider: "local", Model: "m", Dialect: DialectChat}, CodeEndpointMissing, Provider{}},
+		{"own", Config{Provider: "local", Model: "m", Dialect: DialectChat, EndpointURL: "http://x/v1/"}, "", Provider{Name: "local", Model: "m", Dialect: DialectChat, Endpoint: "http://x/v1", Key: "rk-env"}},
+		{"own missing secret", Config{Provider: "local", Model: "m", Dialect: DialectChat, EndpointURL: "http://x/v1", Secret: "gone"}, CodeSecretUnreadable, Provider{}},
+	} {
+		p, err := Resolve(&tc.c, home, lookup)
+		if contract.CodeOf(err) != tc.code && !(tc.code == "" && err == nil) {
+			t.Errorf("%s: %v, want %s", tc.name, err, tc.code)
+			continue
+		}
+		if tc.code == "" && *p != tc.want {
+			t.Errorf("%s: %+v", tc.name, p)
+		}
+	}
+}
+
+func TestTaintScrubs(t *testing.T) {
+	tn := newTaint("sk-secret")
+	if got := tn.scrub("bad key sk-secret."); got != "bad key [redacted]." {
+		t.Fatal(got)
+	}
+	if got := string(tn.scrubJSON([]byte(`{"a":["x sk-secret"],"sk-secret":1}`))); got != `{"[redacted]":1,"a":["x [redacted]"]}` {
+		t.Fatal(got)
+	}
+}

@@ -1,0 +1,286 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/runxhq/runx/kernel/authority"
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/run"
+)
+
+// Default round budgets: what a drive may spend when the person states no
+// other (--max-rounds, --max-run-rounds).
+const (
+	DefaultRoundsPerTurn = 16
+	DefaultRoundsPerRun  = 64
+)
+
+// Codes a managed turn fails with: the ceiling it hit, named.
+const (
+	CodeRoundBudget = "agent_round_budget_exhausted"
+	CodeTokenBudget = "agent_token_budget_exhausted"
+)
+
+// Turn statuses in the envelope's agent report.
+const (
+	TurnAnswered        = "answered"
+	TurnRefusedOutput   = "refused_output"
+	TurnWaiting         = "waiting"
+	TurnBudgetExhausted = "budget_exhausted"
+	TurnProviderRefused = "provider_refused"
+	TurnError           = "error"
+)
+
+// Driver works a run's agent turns with one provider. It is made per drive:
+// its consent is the person's --drive for this run only.
+type Driver struct {
+	Kernel   *run.Kernel
+	Provider *Provider
+	Budget   contract.AgentBudget
+	// HTTP is the client rounds use (default: one with RequestTimeout).
+	HTTP *http.Client
+	// Concurrency bounds the turns worked at once (default: the run's
+	// concurrency limit, as a fan-out's is).
+	Concurrency int
+
+	dialect Dialect
+	taint   *taint
+	mu      sync.Mutex
+	report  *contract.AgentRun
+	turns   map[string]*contract.AgentTurn
+	order   []string
+	states  map[string]*turnState
+}
+
+// NewDriver checks the provider and budget and makes a driver.
+func NewDriver(k *run.Kernel, p *Provider, b contract.AgentBudget) (*Driver, error) {
+	d, err := DialectFor(p.Dialect)
+	if err != nil {
+		return nil, err
+	}
+	if p.Model == "" {
+		return nil, contract.Errorf(CodeModelMissing, "a managed run needs agent.model: runx names no model of its own")
+	}
+	if b.RoundsPerTurn <= 0 {
+		b.RoundsPerTurn = DefaultRoundsPerTurn
+	}
+	if b.RoundsPerRun <= 0 {
+		b.RoundsPerRun = DefaultRoundsPerRun
+	}
+	return &Driver{Kernel: k, Provider: p, Budget: b, dialect: d, taint: newTaint(p.Key),
+		HTTP:   &http.Client{Timeout: RequestTimeout},
+		report: &contract.AgentRun{Provider: p.Name, Model: p.Model, Dialect: p.Dialect, Budget: b, Turns: []contract.AgentTurn{}},
+		turns:  map[string]*contract.AgentTurn{}, states: map[string]*turnState{}}, nil
+}
+
+// answer is how a worked turn ended: with a value for the run, or not.
+type answer struct {
+	address, digest string
+	value           json.RawMessage
+	statement       *run.AgentStatement
+}
+
+// Drive works every agent turn the run waits on, answers each through
+// Engine.Resume and goes on until the run seals or waits on nothing a model
+// can do (an approval, a question, a call a person must decide). The
+// envelope it returns carries the agent report.
+func (d *Driver) Drive(ctx context.Context, env *contract.SkillRun) (*contract.SkillRun, error) {
+	for env.Status == contract.StatusNeedsAgent || env.Status == contract.StatusNeedsApproval {
+		var open []contract.Request
+		for _, r := range env.Requests {
+			if r.Kind == contract.RequestAgent {
+				open = append(open, r)
+			}
+		}
+		if len(open) == 0 {
+			break
+		}
+		answers := d.workAll(ctx, env.RunID, open)
+		if ctx.Err() != nil {
+			break
+		}
+		if len(answers) == 0 {
+			break
+		}
+		doc := contract.ResumeDocument{Answers: map[string]*contract.ResumeEntry{}}
+		stated := map[string]*run.AgentStatement{}
+		for _, a := range answers {
+			doc.Answers[a.address] = &contract.ResumeEntry{RequestDigest: a.digest, Value: a.value}
+			stated[a.address] = a.statement
+		}
+		raw, err := json.Marshal(doc)
+		if err != nil {
+			return nil, err
+		}
+		next, err := d.Kernel.Engine.Resume(ctx, run.ResumeRequest{RunID: env.RunID, Document: raw, Agents: stated})
+		if err != nil {
+			return nil, err
+		}
+		refused := map[string]bool{}
+		for _, r := range next.RefusedAnswers {
+			refused[r.Address] = true
+			d.refused(r)
+		}
+		for _, a := range answers {
+			if !refused[a.address] {
+				d.mu.Lock()
+				delete(d.states, a.address)
+				d.mu.Unlock()
+			}
+		}
+		env = next
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := *env
+	rep := *d.report
+	rep.Turns = make([]contract.AgentTurn, 0, len(d.order))
+	for _, a := range d.order {
+		rep.Turns = append(rep.Turns, *d.turns[a])
+	}
+	out.Agent = &rep
+	return &out, nil
+}
+
+// workAll works the open turns at once, up to the run's concurrency.
+func (d *Driver) workAll(ctx context.Context, runID string, open []contract.Request) []answer {
+	limit := d.Concurrency
+	if limit <= 0 {
+		limit = d.runConcurrency(ctx, runID)
+	}
+	sem := make(chan struct{}, limit)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var out []answer
+	for _, r := range open {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(r contract.Request) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if a := d.work(ctx, runID, r); a != nil {
+				mu.Lock()
+				out = append(out, *a)
+				mu.Unlock()
+			}
+		}(r)
+	}
+	wg.Wait()
+	return out
+}
+
+// runConcurrency is the run's concurrency limit: its authority's
+// max_concurrency under the host ceiling.
+func (d *Driver) runConcurrency(ctx context.Context, runID string) int {
+	host := d.Kernel.Engine.MaxConcurrency
+	if host <= 0 {
+		host = run.DefaultMaxConcurrency
+	}
+	rec, err := d.Kernel.Journal.GetRun(ctx, runID)
+	if err != nil || len(rec.Authority) == 0 {
+		return authority.ConcurrencyFor(0, 0, host)
+	}
+	a, err := authority.Parse(rec.Authority)
+	if err != nil || a == nil {
+		return authority.ConcurrencyFor(0, 0, host)
+	}
+	return authority.ConcurrencyFor(0, a.MaxConcurrency.Int(), host)
+}
+
+// turnRecord is the report line of a turn, made on first sight.
+func (d *Driver) turnRecord(address string) *contract.AgentTurn {
+	t := d.turns[address]
+	if t == nil {
+		t = &contract.AgentTurn{Address: address}
+		d.turns[address] = t
+		d.order = append(d.order, address)
+	}
+	return t
+}
+
+// settle records where a turn got to in the report.
+func (d *Driver) settle(address, status string, st *turnState, perr *ProviderError, e error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	t := d.turnRecord(address)
+	t.Status = status
+	if st != nil {
+		t.Rounds, t.Calls = st.rounds, st.calls
+		t.Usage = contract.AgentUsage{InputTokens: st.usage.InputTokens, OutputTokens: st.usage.OutputTokens}
+	}
+	if perr != nil {
+		t.ProviderStatus, t.ProviderMessage = perr.Status, perr.Message
+	}
+	t.Error = nil
+	if e != nil {
+		t.Error = contract.BodyOf(e)
+	}
+}
+
+// refused feeds a refused output back to its turn's conversation.
+func (d *Driver) refused(r contract.RefusedAnswer) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	t := d.turnRecord(r.Address)
+	t.Status = TurnRefusedOutput
+	body := r.Error
+	t.Error = &body
+	if st := d.states[r.Address]; st != nil {
+		st.refusal = &body
+	}
+}
+
+// reserveRound takes one round from the run's budget.
+func (d *Driver) reserveRound() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.report.Rounds >= d.Budget.RoundsPerRun {
+		return false
+	}
+	d.report.Rounds++
+	return true
+}
+
+func (d *Driver) addUsage(u Usage) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.report.Usage.InputTokens += u.InputTokens
+	d.report.Usage.OutputTokens += u.OutputTokens
+}
+
+func (d *Driver) runTokens() int64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.report.Usage.InputTokens + d.report.Usage.OutputTokens
+}
+
+func (d *Driver) statement(st *turnState, perr *ProviderError) *run.AgentStatement {
+	s := &run.AgentStatement{Provider: d.Provider.Name, Model: d.Provider.Model, Dialect: d.Provider.Dialect,
+		Rounds: st.rounds, InputTokens: st.usage.InputTokens, OutputTokens: st.usage.OutputTokens}
+	if perr != nil {
+		s.ProviderStatus, s.ProviderMessage = perr.Status, perr.Message
+	}
+	return s
+}
+
+func failureValue(code, reason string) json.RawMessage {
+	raw, _ := json.Marshal(map[string]any{"failure": map[string]string{"reason": code + ": " + reason}})
+	return raw
+}
+
+func errorContent(err error) string {
+	b := contract.BodyOf(err)
+	raw, _ := json.Marshal(map[string]any{"status": "error", "error": b})
+	return string(raw)
+}
+
+func roundBudgetReason(d *Driver, st *turnState) (string, bool) {
+	if st.rounds >= d.Budget.RoundsPerTurn {
+		return fmt.Sprintf("the turn used its budget of %d rounds (rounds_per_turn)", d.Budget.RoundsPerTurn), true
+	}
+	return "", false
+}

@@ -1,0 +1,45 @@
+package contract
+
+// AgentRun is what a managed agent did in one drive of a run (--drive):
+// who worked it, under which budget, and what each turn it worked spent.
+// It is in the envelope so the budget is visible; the turns' receipts
+// carry each turn's statement.
+type AgentRun struct {
+	Provider string      `json:"provider"`
+	Model    string      `json:"model"`
+	Dialect  string      `json:"dialect"`
+	Budget   AgentBudget `json:"budget"`
+	Rounds   int         `json:"rounds"`
+	Usage    AgentUsage  `json:"usage"`
+	Turns    []AgentTurn `json:"turns"`
+}
+
+// AgentBudget bounds a managed agent: rounds and tokens per turn and per
+// run (0 tokens: no token bound).
+type AgentBudget struct {
+	RoundsPerTurn int   `json:"rounds_per_turn"`
+	RoundsPerRun  int   `json:"rounds_per_run"`
+	TokensPerTurn int64 `json:"tokens_per_turn,omitempty"`
+	TokensPerRun  int64 `json:"tokens_per_run,omitempty"`
+}
+
+// AgentUsage counts tokens as the provider reported them.
+type AgentUsage struct {
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+}
+
+// AgentTurn is one turn the managed agent worked. Status is answered (its
+// output or failure went to the run), refused_output (the step refused its
+// last output), waiting (a call waits on a person), budget_exhausted or
+// provider_refused. A provider's refusal is its status and message only.
+type AgentTurn struct {
+	Address         string     `json:"address"`
+	Status          string     `json:"status"`
+	Rounds          int        `json:"rounds"`
+	Calls           int        `json:"calls"`
+	Usage           AgentUsage `json:"usage"`
+	ProviderStatus  int        `json:"provider_status,omitempty"`
+	ProviderMessage string     `json:"provider_message,omitempty"`
+	Error           *ErrorBody `json:"error,omitempty"`
+}
