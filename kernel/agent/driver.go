@@ -53,7 +53,10 @@ type Driver struct {
 	report  *contract.AgentRun
 	turns   map[string]*contract.AgentTurn
 	order   []string
-	states  map[string]*turnState
+	// asked says a call this drive made waits on a person: the envelope
+	// is read again so it lists what the person is asked.
+	asked  bool
+	states map[string]*turnState
 }
 
 // NewDriver checks the provider and budget and makes a driver.
@@ -133,6 +136,13 @@ func (d *Driver) Drive(ctx context.Context, env *contract.SkillRun) (*contract.S
 			}
 		}
 		env = next
+	}
+	if d.asked && env.Status != contract.StatusSealed && ctx.Err() == nil {
+		fresh, err := d.Kernel.Engine.Resume(ctx, run.ResumeRequest{RunID: env.RunID})
+		if err != nil {
+			return nil, err
+		}
+		env = fresh
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()

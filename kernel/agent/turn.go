@@ -38,9 +38,14 @@ func (d *Driver) work(ctx context.Context, runID string, req contract.Request) *
 		d.settle(req.Address, TurnError, nil, nil, err)
 		return nil
 	}
-	for _, c := range t.Calls {
-		if c.Status == "pending" {
-			d.settle(req.Address, TurnWaiting, nil, nil, nil)
+	waiting, collected, err := d.collectAsks(ctx, t)
+	if err != nil || waiting {
+		d.settle(req.Address, TurnWaiting, nil, nil, err)
+		return nil
+	}
+	if collected {
+		if t, err = d.Kernel.Turn(ctx, runID, req.Address); err != nil {
+			d.settle(req.Address, TurnError, nil, nil, err)
 			return nil
 		}
 	}
@@ -132,6 +137,9 @@ func (d *Driver) converse(ctx context.Context, t *run.OpenTurn, st *turnState) *
 			res, waiting := d.call(ctx, t, st, c)
 			if waiting {
 				d.settle(t.Address, TurnWaiting, st, nil, nil)
+				d.mu.Lock()
+				d.asked = true
+				d.mu.Unlock()
 				return nil
 			}
 			results = append(results, res)
@@ -158,8 +166,17 @@ func (d *Driver) call(ctx context.Context, t *run.OpenTurn, st *turnState, c Too
 	d.mu.Lock()
 	d.turnRecord(t.Address).Calls = st.calls
 	d.mu.Unlock()
+	input := d.taint.scrubJSON(c.Args)
+	callID := callIDPrefix + strconv.Itoa(st.base+st.calls)
+	if tool == run.AskHuman {
+		input = normalAsk(input)
+		if err := d.recordAsk(ctx, t, callID, input); err != nil {
+			out.Content, out.IsError = errorContent(err), true
+			return out, false
+		}
+	}
 	res, err := d.Kernel.TurnCall(ctx, run.TurnCallRequest{RunID: t.RunID, Turn: t.Address, Tool: tool,
-		Input: d.taint.scrubJSON(c.Args), CallID: "agent-" + strconv.Itoa(st.base+st.calls)})
+		Input: input, CallID: callID})
 	if err != nil {
 		out.Content, out.IsError = d.taint.scrub(errorContent(err)), true
 		return out, false

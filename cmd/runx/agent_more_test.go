@@ -1,0 +1,182 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Each dialect's stand-in, reached as a built-in provider with its endpoint
+// moved to the local server, works a turn that calls a tool then completes.
+func TestDriveEachDialect(t *testing.T) {
+	for _, tc := range []struct {
+		provider, dialect, keyVar, path, auth string
+	}{
+		{"anthropic", "anthropic_messages", "ANTHROPIC_API_KEY", "/v1/messages", "X-Api-Key"},
+		{"openai", "openai_responses", "OPENAI_API_KEY", "/v1/responses", "Authorization"},
+		{"gemini", "gemini", "GEMINI_API_KEY", "/v1/models/stand-in-model:streamGenerateContent?alt=sse", "X-Goog-Api-Key"},
+		{"local", "chat_completions", "RUNX_AGENT_API_KEY", "/v1/chat/completions", "Authorization"},
+	} {
+		t.Run(tc.dialect, func(t *testing.T) {
+			s := newProviderStandIn(t, tc.dialect, func(n int, body map[string]any) standInAnswer {
+				if n == 0 {
+					return standInAnswer{text: "Reading.", calls: [][3]string{{"call_1", "fs_read", `{"path":"notes.txt"}`}}}
+				}
+				return toolCall("call_2", "turn_complete", `{"output":{"verdict":"green"}}`)
+			})
+			dialect := ""
+			if tc.provider == "local" {
+				dialect = tc.dialect
+			}
+			w := agentWorkspace(t, tc.provider, dialect, s.srv.URL+"/v1")
+			out, code := w.run("", []string{tc.keyVar + "=" + agentKey}, "skill", "./judge", "-i", "path=notes.txt", "--drive", "--json")
+			if code != 0 || str(out, "result", "verdict") != "green" || str(out, "agent", "dialect") == "" || get(out, "agent", "usage", "output_tokens") != 40.0 {
+				t.Fatalf("drive: %d %v", code, out)
+			}
+			if len(s.paths) != 2 || s.paths[0] != tc.path || !strings.Contains(s.headers[0].Get(tc.auth), agentKey) {
+				t.Fatalf("requests %v %v", s.paths, s.headers)
+			}
+			second, _ := json.Marshal(s.requests()[1])
+			if !strings.Contains(string(second), "the build is green") {
+				t.Fatalf("the tool's result did not reach the second round: %s", second)
+			}
+			assertNoKey(t, w, out)
+		})
+	}
+}
+
+const askSkill = `minimum_runx: 0.1.0
+methods:
+  review:
+    steps:
+      - id: judge
+        agent:
+          task: Ask before judging.
+          ask: true
+        outputs:
+          verdict: { type: string }
+`
+
+// ask_human still stops for a person: the drive pauses on the approval,
+// and runx resume --drive with the person's decision collects it and the
+// model completes the turn.
+func TestDriveAskHumanStopsForAPerson(t *testing.T) {
+	s := newProviderStandIn(t, "chat_completions", func(n int, body map[string]any) standInAnswer {
+		if n == 0 {
+			return toolCall("a1", "ask_human", `{"reason":"May I judge the notes?"}`)
+		}
+		return toolCall("a2", "turn_complete", `{"output":{"verdict":"asked"}}`)
+	})
+	w := agentWorkspace(t, "local", "chat_completions", s.srv.URL+"/v1")
+	for name, body := range skillFiles("asker", askSkill) {
+		w.write(name, body)
+	}
+	out, code := w.run("", nil, "skill", "./asker", "--drive", "--json")
+	if code != 0 || str(out, "status") == "sealed" || str(out, "agent", "turns", "0", "status") != "waiting" {
+		t.Fatalf("drive: %d %v", code, out)
+	}
+	var digest string
+	reqs, _ := out["requests"].([]any)
+	for _, r := range reqs {
+		if str(r, "address") == "judge/0" && str(r, "kind") == "approval" {
+			digest = str(r, "request_digest")
+		}
+	}
+	if digest == "" {
+		t.Fatalf("the envelope does not list the person's approval: %v", reqs)
+	}
+	doc := fmt.Sprintf(`{"approvals":{"judge/0":{"request_digest":%q,"approved":true,"reason":"go ahead"}}}`, digest)
+	resumed, code := w.run(doc, nil, "resume", str(out, "run_id"), "-", "--drive", "--json")
+	if code != 0 || str(resumed, "result", "verdict") != "asked" {
+		t.Fatalf("resume: %d %v", code, resumed)
+	}
+	first, _ := json.Marshal(s.requests()[1]["messages"])
+	if !strings.Contains(string(first), "ask_human") || !strings.Contains(string(first), "go ahead") {
+		t.Fatalf("the person's answer did not reach the model: %s", first)
+	}
+}
+
+const fanJudge = `minimum_runx: 0.1.0
+methods:
+  review:
+    inputs:
+      paths: { type: array, required: true }
+    steps:
+      - id: each
+        for_each: $input.paths
+        skill: ./one
+        inputs: { path: $item }
+`
+
+const fanOne = `minimum_runx: 0.1.0
+methods:
+  judge:
+    inputs:
+      path: { type: string, required: true }
+    steps:
+      - id: judge
+        agent:
+          task: Judge one file.
+        inputs: { path: $input.path }
+        outputs:
+          verdict: { type: string }
+`
+
+// The turns of a fan-out are driven at once: the stand-in answers no
+// round until all three are in flight.
+func TestDriveFanOutConcurrently(t *testing.T) {
+	const items = 3
+	var mu sync.Mutex
+	inFlight, peak := 0, 0
+	all := make(chan struct{})
+	s := newProviderStandIn(t, "chat_completions", func(n int, body map[string]any) standInAnswer {
+		return toolCall(fmt.Sprintf("c%d", n), "turn_complete", `{"output":{"verdict":"ok"}}`)
+	})
+	s.gate = func() {
+		mu.Lock()
+		inFlight++
+		peak = max(peak, inFlight)
+		if inFlight == items {
+			close(all)
+		}
+		mu.Unlock()
+		select {
+		case <-all:
+		case <-time.After(20 * time.Second):
+		}
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+	}
+	w := agentWorkspace(t, "local", "chat_completions", s.srv.URL+"/v1")
+	for name, body := range skillFiles("fanjudge", fanJudge) {
+		w.write(name, body)
+	}
+	for name, body := range skillFiles("one", fanOne) {
+		w.write("fanjudge/"+name, body)
+	}
+	out, code := w.run(`{"paths":["a","b","c"]}`, nil, "skill", "./fanjudge", "--inputs", "-", "--drive", "--json")
+	if code != 0 || str(out, "outcome") != "completed" {
+		t.Fatalf("drive: %d %v", code, out)
+	}
+	turns, _ := get(out, "agent", "turns").([]any)
+	if peak != items || len(turns) != items {
+		t.Fatalf("peak %d in flight, %d turns: %v", peak, len(turns), out["agent"])
+	}
+}
+
+func (w *workspace) write(name, body string) {
+	w.t.Helper()
+	path := filepath.Join(w.dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+}
