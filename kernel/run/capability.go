@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/runxhq/runx/kernel/wslock"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -131,27 +129,4 @@ func argvAt(def *sdk.Definition, input map[string]any) []string {
 		return nil
 	}
 	return argv
-}
-
-// valueAt is the value one plain RFC 6901 pointer names, or nil.
-func valueAt(v any, pointer string) any {
-	if pointer == "" {
-		return v
-	}
-	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch t := v.(type) {
-		case map[string]any:
-			v = t[tok]
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(t) {
-				return nil
-			}
-			v = t[i]
-		default:
-			return nil
-		}
-	}
-	return v
 }
