@@ -172,7 +172,7 @@ func (d anthropicDialect) Round(ctx context.Context, c *http.Client, p *Provider
 }
 
 func anthropicReply(blocks []anthropicBlock, u anthropicUsage) *Reply {
-	r := &Reply{Usage: Usage{u.InputTokens, u.OutputTokens}}
+	r := &Reply{Usage: Usage(u)}
 	for _, b := range blocks {
 		switch b.Type {
 		case "text":
