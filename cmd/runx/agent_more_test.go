@@ -180,3 +180,42 @@ func (w *workspace) write(name, body string) {
 		w.t.Fatal(err)
 	}
 }
+
+// The maintained review skill, driven end to end against the
+// chat_completions stand-in: it reads the file, its first verdict is
+// refused by the output schema and corrected, the run seals completed and
+// its receipt tree verifies. Its own tests pass under runx test too.
+func TestDriveReviewSkill(t *testing.T) {
+	s := newProviderStandIn(t, "chat_completions", func(n int, body map[string]any) standInAnswer {
+		switch n {
+		case 0:
+			return toolCall("r1", "fs_read", `{"path":"total.py"}`)
+		case 1:
+			return toolCall("r2", "turn_complete", `{"output":{"verdict":"maybe","findings":[]}}`)
+		}
+		return toolCall("r3", "turn_complete", `{"output":{"verdict":"request_changes","findings":[{"where":"line 3","what":"The loop skips the first element."}]}}`)
+	})
+	w := agentWorkspace(t, "local", "chat_completions", s.srv.URL+"/v1")
+	w.write("total.py", "def total(xs):\n    t = 0\n    for i in range(1, len(xs)):\n        t += xs[i]\n    return t\n")
+	out, code := w.run("", nil, "skill", "runx/review", "-i", "path=total.py", "--drive", "--json")
+	if code != 0 || str(out, "result", "verdict") != "request_changes" || str(out, "result", "findings", "0", "where") != "line 3" {
+		t.Fatalf("drive: %d %v", code, out)
+	}
+	reqs := s.requests()
+	if len(reqs) != 3 || !strings.Contains(str(lastChatMessage(reqs[2]), "content"), "does not match its schema") {
+		t.Fatalf("the schema refusal was not fed back: %d rounds, last %v", len(reqs), lastChatMessage(reqs[len(reqs)-1]))
+	}
+	if !strings.Contains(str(reqs[0], "messages", "0", "content"), "# review") {
+		t.Fatal("the review manual was not the turn's instructions")
+	}
+	verify, code := w.run("", nil, "verify", str(out, "receipt_id"), "--json")
+	if code != 0 || str(verify, "status") != "verified" {
+		t.Fatalf("verify: %v", verify)
+	}
+	repo, _ := filepath.Abs("../..")
+	c := w.cmd("", nil, "test", filepath.Join(repo, "skills", "review"))
+	res, err := c.CombinedOutput()
+	if err != nil || !strings.Contains(string(res), "3 passed, 0 failed") {
+		t.Fatalf("runx test skills/review: %v\n%s", err, res)
+	}
+}
