@@ -68,6 +68,10 @@ type pendingCall struct {
 	Tool          string `json:"tool"`
 	InputDigest   string `json:"input_digest"`
 	RequestDigest string `json:"request_digest"`
+	// Floor marks a call the approval floor stopped (not an ask_human):
+	// the same call made again after the person's decision runs it, or
+	// settles it declined.
+	Floor bool `json:"floor,omitempty"`
 }
 
 // pendingCalls reads a turn's calls that wait on a person and are not yet
@@ -168,10 +172,21 @@ func (k *Kernel) collectAsk(ctx context.Context, t *OpenTurn, p pendingCall) (*T
 	if err := k.Journal.UseDecision(durable(ctx), t.RunID, p.Address, rec); err != nil {
 		return nil, err
 	}
-	// The turn is still open: the run waits on what stays open.
-	reqs, err := k.Journal.Requests(durable(ctx), t.RunID)
-	if err != nil {
+	if err := k.repause(ctx, t.RunID); err != nil {
 		return nil, err
+	}
+	out := &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: p.Index, Address: t.Address + "/" + strconv.Itoa(p.Index), CallID: p.CallID,
+		Tool: p.Tool, InputDigest: p.InputDigest, Status: contract.StepSuccess, Output: raw, ReceiptID: s.receiptID}}
+	event := map[string]any{"address": out.Address, "call_id": p.CallID, "tool": p.Tool, "status": out.Status, "receipt_id": out.ReceiptID}
+	return out, k.Journal.AppendEvent(durable(ctx), t.RunID, "calls", "call."+out.Status, event)
+}
+
+// repause puts a run whose turn stays open back to waiting on what stays
+// open, once one of its turn's calls used a decision.
+func (k *Kernel) repause(ctx context.Context, runID string) error {
+	reqs, err := k.Journal.Requests(durable(ctx), runID)
+	if err != nil {
+		return err
 	}
 	var open []*journal.Request
 	for _, r := range reqs {
@@ -179,13 +194,7 @@ func (k *Kernel) collectAsk(ctx context.Context, t *OpenTurn, p pendingCall) (*T
 			open = append(open, r)
 		}
 	}
-	if err := k.Journal.Pause(durable(ctx), t.RunID, open); err != nil {
-		return nil, err
-	}
-	out := &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: p.Index, Address: t.Address + "/" + strconv.Itoa(p.Index), CallID: p.CallID,
-		Tool: p.Tool, InputDigest: p.InputDigest, Status: contract.StepSuccess, Output: raw, ReceiptID: s.receiptID}}
-	event := map[string]any{"address": out.Address, "call_id": p.CallID, "tool": p.Tool, "status": out.Status, "receipt_id": out.ReceiptID}
-	return out, k.Journal.AppendEvent(durable(ctx), t.RunID, "calls", "call."+out.Status, event)
+	return k.Journal.Pause(durable(ctx), runID, open)
 }
 
 // turnRunCtx rebuilds the runCtx of the run a turn belongs to from its

@@ -123,17 +123,6 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 
 	claims.mu.Lock()
 	rc := claims.forRun(req.RunID)
-	if rec := pinnedCall(t.Calls, req.CallID); rec != nil {
-		claims.mu.Unlock()
-		if rec.Tool != req.Tool || rec.InputDigest != digest {
-			return nil, callIDConflict(req.CallID)
-		}
-		if rec.Status == "pending" {
-			return k.collectAsk(ctx, t, pendingCall{Address: t.Local + "/" + strconv.Itoa(rec.Index), Index: rec.Index, CallID: rec.CallID,
-				Tool: rec.Tool, InputDigest: rec.InputDigest, RequestDigest: rec.RequestDigest})
-		}
-		return &TurnCallResult{TurnCallRecord: *rec, Pinned: true}, nil
-	}
 	if f := rc.inFlight[req.CallID]; req.CallID != "" && f != nil {
 		claims.mu.Unlock()
 		if f.tool != req.Tool || f.digest != digest {
@@ -146,6 +135,26 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 		pinned := *f.result
 		pinned.Pinned = true
 		return &pinned, nil
+	}
+	// again is the index of a call the floor stopped that this call makes
+	// again, to run it once a person decided or report it still waiting.
+	again := -1
+	if rec := pinnedCall(t.Calls, req.CallID, req.Tool, digest); rec != nil {
+		if rec.Tool != req.Tool || rec.InputDigest != digest {
+			claims.mu.Unlock()
+			return nil, callIDConflict(req.CallID)
+		}
+		switch {
+		case rec.Status == "pending" && rec.floor:
+			again = rec.Index
+		case rec.Status == "pending":
+			claims.mu.Unlock()
+			return k.collectAsk(ctx, t, pendingCall{Address: t.Local + "/" + strconv.Itoa(rec.Index), Index: rec.Index, CallID: rec.CallID,
+				Tool: rec.Tool, InputDigest: rec.InputDigest, RequestDigest: rec.RequestDigest})
+		default:
+			claims.mu.Unlock()
+			return &TurnCallResult{TurnCallRecord: *rec, Pinned: true}, nil
+		}
 	}
 	if rc.next < 0 {
 		rc.next = 0
@@ -162,7 +171,11 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 		rc.driver = drv
 	}
 	index := rc.next
-	rc.next++
+	if again >= 0 {
+		index = again
+	} else {
+		rc.next++
+	}
 	rc.executing++
 	f := &inFlightCall{tool: req.Tool, digest: digest, done: make(chan struct{})}
 	if req.CallID != "" {
@@ -177,7 +190,7 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 	if step == nil {
 		f.result, f.err = k.askHuman(callCtx, t, index, input, digest, req)
 	} else {
-		f.result, f.err = k.carryOutTurnCall(callCtx, t, step, index, in, digest, req)
+		f.result, f.err = k.carryOutTurnCall(callCtx, t, step, index, in, digest, req, again >= 0)
 	}
 	claims.mu.Lock()
 	rc.executing--
@@ -197,13 +210,17 @@ func callIDConflict(id string) error {
 	return contract.Errorf("call_id_conflict", "call_id %q names a call of this turn made with another tool or input; a call_id is one call", id)
 }
 
-func pinnedCall(calls []TurnCallRecord, id string) *TurnCallRecord {
-	if id == "" {
-		return nil
-	}
+// pinnedCall is the recorded call a call names by its call_id. A call
+// without one names a call the floor stopped, made without a call_id, of
+// the same tool and input: it has no other way to be made again.
+func pinnedCall(calls []TurnCallRecord, id, tool, digest string) *TurnCallRecord {
 	for i := range calls {
-		if calls[i].CallID == id {
-			return &calls[i]
+		c := &calls[i]
+		if id != "" && c.CallID == id {
+			return c
+		}
+		if id == "" && c.CallID == "" && c.floor && c.Status == "pending" && c.Tool == tool && c.InputDigest == digest {
+			return c
 		}
 	}
 	return nil
@@ -211,7 +228,7 @@ func pinnedCall(calls []TurnCallRecord, id string) *TurnCallRecord {
 
 // carryOutTurnCall runs the call as a unit of the turn's run at <turn>/<n>,
 // under the authority and floor of a step, and records it with its call_id.
-func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.Step, index int, in map[string]any, digest string, req TurnCallRequest) (*TurnCallResult, error) {
+func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.Step, index int, in map[string]any, digest string, req TurnCallRequest, again bool) (*TurnCallResult, error) {
 	rec, err := k.Journal.GetRun(durable(ctx), t.RunID)
 	if err != nil {
 		return nil, err
@@ -246,11 +263,7 @@ func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.St
 		return out, nil
 	}
 	if r.settled == nil {
-		out.Status = "pending"
-		for _, w := range r.waiting {
-			out.Waiting = append(out.Waiting, w.Request)
-		}
-		return out, nil
+		return k.keepPending(ctx, t, out, r.waiting, again)
 	}
 	s := r.settled
 	out.Status, out.ReceiptID = s.status, s.receiptID
@@ -277,6 +290,44 @@ func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.St
 		event["error"] = out.Error
 	}
 	if err := k.Journal.AppendEvent(durable(ctx), rec.RunID, "calls", "call."+out.Status, event); err != nil {
+		return nil, err
+	}
+	if again {
+		// It used a person's decision: the turn is still open, and the
+		// run waits on what stays open.
+		if err := k.repause(ctx, rec.RunID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// keepPending keeps a call the floor stopped as a pending call of its
+// turn: its request joins what the run waits on, a person answers it under
+// approvals, and the same call made again runs it or settles it declined.
+func (k *Kernel) keepPending(ctx context.Context, t *OpenTurn, out *TurnCallResult, waiting []pending, again bool) (*TurnCallResult, error) {
+	out.Status = "pending"
+	local := t.Local + "/" + strconv.Itoa(out.Index)
+	var reqs []*journal.Request
+	var digest string
+	for _, w := range waiting {
+		out.Waiting = append(out.Waiting, w.Request)
+		if w.runID == t.RunID && w.local == local {
+			digest = w.Request.RequestDigest
+			reqs = append(reqs, &journal.Request{Address: local, Kind: w.Request.Kind, RequestDigest: w.Request.RequestDigest, Payload: w.Request.Payload})
+		}
+	}
+	if len(reqs) != 1 || len(waiting) != 1 {
+		return nil, fmt.Errorf("turn call %s waits on %d requests, not its own one", out.Address, len(waiting))
+	}
+	if again {
+		return out, nil // still waiting: kept as it was
+	}
+	if err := k.Journal.AddRequests(durable(ctx), t.RunID, reqs); err != nil {
+		return nil, err
+	}
+	p := pendingCall{Address: local, Index: out.Index, CallID: out.CallID, Tool: out.Tool, InputDigest: out.InputDigest, RequestDigest: digest, Floor: true}
+	if err := k.Journal.AppendEvent(durable(ctx), t.RunID, "calls", eventCallPending, p); err != nil {
 		return nil, err
 	}
 	return out, nil
