@@ -67,6 +67,9 @@ func (s *Server) turnTools() []served {
 				"tool":    map[string]any{"type": "string", "description": "The call, as turn_status lists it (a capability id, <connector>/<operation>, or skill:<ref>)."},
 				"input":   map[string]any{"type": "object", "description": "The call's input."},
 				"call_id": map[string]any{"type": "string", "description": "Your id for this call, unique within the turn."},
+				"act":     map[string]any{"type": "string", "description": "A skill call's act, stated beside the child's inputs: it becomes the child run's act."},
+				"reuse": map[string]any{"type": "object", "description": "A skill call's reuse option, {max_age_seconds}; this runx refuses it (call_reuse_unsupported).",
+					"properties": map[string]any{"max_age_seconds": map[string]any{"type": "integer", "minimum": 0}}},
 			}, "turn", "tool"), s.turnCall),
 		tool(ToolTurnComplete, "End a turn with its output, or with {\"failure\": {\"reason\": ...}} when the act cannot be done; the run then goes on and this returns where it got to.",
 			objectSchema(map[string]any{
@@ -293,11 +296,13 @@ type callArgs struct {
 	Tool   string          `json:"tool"`
 	Input  json.RawMessage `json:"input"`
 	CallID string          `json:"call_id"`
+	Act    string          `json:"act"`
+	Reuse  json.RawMessage `json:"reuse"`
 }
 
 func (s *Server) turnCall(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var a callArgs
-	if err := decodeArgs(req.Params.Arguments, &a, []string{"run_id", "turn", "tool", "input", "call_id"}); err != nil {
+	if err := decodeArgs(req.Params.Arguments, &a, []string{"run_id", "turn", "tool", "input", "call_id", "act", "reuse"}); err != nil {
 		return errorResult(err), nil
 	}
 	switch {
@@ -312,7 +317,7 @@ func (s *Server) turnCall(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	}
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	res, err := s.k.TurnCall(callCtx, run.TurnCallRequest{RunID: runID, Turn: a.Turn, Tool: a.Tool, Input: a.Input, CallID: a.CallID})
+	res, err := s.k.TurnCall(callCtx, run.TurnCallRequest{RunID: runID, Turn: a.Turn, Tool: a.Tool, Input: a.Input, CallID: a.CallID, Act: a.Act, Reuse: a.Reuse})
 	if err != nil {
 		if contract.CodeOf(err) == "run_not_found" {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}

@@ -59,7 +59,11 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		if err != nil {
 			return refuse(contract.Errorf(contract.CodeOf(err), "child skill %s: %v", step.Skill, err))
 		}
-		rec, err = rc.e.newRecord(Start{Package: p, Method: m, Inputs: childInputs, Act: rc.rec.Act, RunID: childID, Authority: rc.rec.Authority}, rc.rec.RunID, local)
+		act := rc.rec.Act
+		if rc.childAct != "" {
+			act = rc.childAct
+		}
+		rec, err = rc.e.newRecord(Start{Package: p, Method: m, Inputs: childInputs, Act: act, RunID: childID, Authority: rc.rec.Authority}, rc.rec.RunID, local)
 		if err != nil {
 			return stepRun{err: err}
 		}

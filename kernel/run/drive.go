@@ -43,6 +43,9 @@ type runCtx struct {
 	answers map[string]*journal.Decision
 	// agents are what a managed agent stated about the turns it answered.
 	agents map[string]*AgentStatement
+	// childAct is the act a turn's skill call states for the child run it
+	// starts; empty, a child takes its parent's act.
+	childAct string
 
 	mu        sync.Mutex
 	batch     *stepBatch

@@ -26,7 +26,19 @@ type TurnCallRequest struct {
 	// CallID is the host's own id for the call, unique within the turn: a
 	// call made again with it returns the recorded call.
 	CallID string
+	// Act is a skill call's act, stated beside the child's inputs: it
+	// becomes the child run's act ($run.act). Only a skill call takes one.
+	Act string
+	// Reuse is a skill call's reuse option ({max_age_seconds}); this runx
+	// reuses no skill result yet, so a call that asks is refused.
+	Reuse json.RawMessage
 }
+
+// Codes a turn call's options are refused with.
+const (
+	CodeCallReuseUnsupported = "call_reuse_unsupported"
+	CodeCallActUnsupported   = "call_act_unsupported"
+)
 
 // TurnCallResult is how a turn's call settled.
 type TurnCallResult struct {
@@ -109,6 +121,12 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 	step, err := turnCallStep(t.Step, req.Tool)
 	if err != nil {
 		return nil, err
+	}
+	if r := bytes.TrimSpace(req.Reuse); len(r) > 0 && string(r) != "null" {
+		return nil, contract.Errorf(CodeCallReuseUnsupported, "option \"reuse\" of call %s: this runx reuses no earlier skill result, so every call runs; make the call without reuse", req.Tool)
+	}
+	if req.Act != "" && (step == nil || step.Kind != pkg.KindSkill) {
+		return nil, contract.Errorf(CodeCallActUnsupported, "option \"act\" of call %s: only a skill call states an act (it becomes its child run's act)", req.Tool)
 	}
 	if step == nil && req.CallID == "" {
 		return nil, contract.Errorf("ask_human_call_id_required", "ask_human needs a call_id: the same call made again with it collects the person's answer")
@@ -251,6 +269,7 @@ func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.St
 		return nil, err
 	}
 	address := t.Local + "/" + strconv.Itoa(index)
+	rc.childAct = req.Act
 	r := rc.unit(ctx, step, address, in, 2)
 	if r.err != nil {
 		return nil, r.err
