@@ -72,6 +72,13 @@ type pendingCall struct {
 	// the same call made again after the person's decision runs it, or
 	// settles it declined.
 	Floor bool `json:"floor,omitempty"`
+	// Skill marks a skill call whose child run waits: its child's requests
+	// are the child's own, and the call settles when the child seals. Input
+	// and Act are what the call was made with, so whoever drives the run
+	// next drives the child again.
+	Skill bool            `json:"skill,omitempty"`
+	Input json.RawMessage `json:"input,omitempty"`
+	Act   string          `json:"act,omitempty"`
 }
 
 // pendingCalls reads a turn's calls that wait on a person and are not yet
@@ -200,28 +207,7 @@ func (k *Kernel) repause(ctx context.Context, runID string) error {
 // turnRunCtx rebuilds the runCtx of the run a turn belongs to from its
 // record, as a resume does.
 func (k *Kernel) turnRunCtx(ctx context.Context, t *OpenTurn) (*runCtx, error) {
-	rec, err := k.Journal.GetRun(durable(ctx), t.RunID)
-	if err != nil {
-		return nil, err
-	}
-	if rec.State == journal.StateSealed {
-		return nil, contract.Errorf("run_sealed", "run %s sealed; its turns take no more calls", rec.RunID)
-	}
-	var inputs map[string]any
-	if err := json.Unmarshal(rec.Inputs, &inputs); err != nil {
-		return nil, err
-	}
-	rc, err := k.Engine.root(rec, t.Package, t.Method, inputs)
-	if err != nil {
-		return nil, err
-	}
-	if rc.decisions, err = k.Journal.Decisions(durable(ctx), rec.RunID); err != nil {
-		return nil, err
-	}
-	if rc.recorded, err = k.Journal.Steps(durable(ctx), rec.RunID); err != nil {
-		return nil, err
-	}
-	return rc, nil
+	return k.runCtxFor(ctx, t.RunID)
 }
 
 // openTurnCallRequests are the requests a turn's calls opened and a person

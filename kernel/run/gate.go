@@ -78,6 +78,13 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 	}
 	wait := stepRun{waiting: []pending{{Request: req, runID: rc.rec.RunID, local: local}}}
 	if step.Kind == pkg.KindAgent {
+		// A skill call whose child waits is driven again: a child the host
+		// answered goes on, and what it still waits on the turn waits on.
+		calls := rc.driveTurnSkillCalls(ctx, step, local, level)
+		if calls.err != nil || calls.stopped {
+			return calls
+		}
+		wait.waiting, wait.refused = append(wait.waiting, calls.waiting...), calls.refused
 		// What the turn's calls asked a person (ask_human) stays asked.
 		wait.waiting = append(wait.waiting, rc.openTurnCallRequests(ctx, local)...)
 	}

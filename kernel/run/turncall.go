@@ -59,8 +59,9 @@ type turnClaims struct {
 }
 
 type runClaims struct {
-	next      int
-	inFlight  map[string]*inFlightCall           // by call_id
+	next map[string]int // the next call index, by turn address
+
+	inFlight  map[string]*inFlightCall           // by turn address and call_id
 	cancels   map[string]context.CancelCauseFunc // by address, while executing
 	executing int
 	// driver is the run's driver claim, held while any call executes: the
@@ -82,7 +83,7 @@ var claims = &turnClaims{runs: map[string]*runClaims{}}
 func (c *turnClaims) forRun(runID string) *runClaims {
 	r := c.runs[runID]
 	if r == nil {
-		r = &runClaims{next: -1, inFlight: map[string]*inFlightCall{}, cancels: map[string]context.CancelCauseFunc{}}
+		r = &runClaims{next: map[string]int{}, inFlight: map[string]*inFlightCall{}, cancels: map[string]context.CancelCauseFunc{}}
 		r.idle = sync.NewCond(&c.mu)
 		c.runs[runID] = r
 	}
@@ -106,9 +107,6 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 	t, err := k.Turn(ctx, req.RunID, req.Turn)
 	if err != nil {
 		return nil, err
-	}
-	if t.RunID != req.RunID {
-		return nil, contract.Errorf("turn_call_child_unsupported", "turn %s belongs to a child run; this runx makes calls only in the root run's turns", req.Turn)
 	}
 	input := bytes.TrimSpace(req.Input)
 	if len(input) == 0 {
@@ -141,7 +139,9 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 
 	claims.mu.Lock()
 	rc := claims.forRun(req.RunID)
-	if f := rc.inFlight[req.CallID]; req.CallID != "" && f != nil {
+	// A call_id is unique within its turn.
+	flight := t.Address + "\x00" + req.CallID
+	if f := rc.inFlight[flight]; req.CallID != "" && f != nil {
 		claims.mu.Unlock()
 		if f.tool != req.Tool || f.digest != digest {
 			return nil, callIDConflict(req.CallID)
@@ -165,6 +165,11 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 		switch {
 		case rec.Status == "pending" && rec.floor:
 			again = rec.Index
+		case rec.Status == "pending" && rec.skill:
+			// Its child waits: the host works the child's turns, and the
+			// call settles when the child seals.
+			claims.mu.Unlock()
+			return &TurnCallResult{TurnCallRecord: *rec, Pinned: true}, nil
 		case rec.Status == "pending":
 			claims.mu.Unlock()
 			return k.collectAsk(ctx, t, pendingCall{Address: t.Local + "/" + strconv.Itoa(rec.Index), Index: rec.Index, CallID: rec.CallID,
@@ -174,11 +179,9 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 			return &TurnCallResult{TurnCallRecord: *rec, Pinned: true}, nil
 		}
 	}
-	if rc.next < 0 {
-		rc.next = 0
-	}
+	next := rc.next[t.Address]
 	for _, c := range t.Calls {
-		rc.next = max(rc.next, c.Index+1)
+		next = max(next, c.Index+1)
 	}
 	if rc.executing == 0 {
 		drv, err := k.Journal.Drive(req.RunID)
@@ -188,27 +191,27 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 		}
 		rc.driver = drv
 	}
-	index := rc.next
+	index := next
 	if again >= 0 {
 		index = again
 	} else {
-		rc.next++
+		rc.next[t.Address] = next + 1
 	}
 	rc.executing++
 	f := &inFlightCall{tool: req.Tool, digest: digest, done: make(chan struct{})}
 	if req.CallID != "" {
-		rc.inFlight[req.CallID] = f
+		rc.inFlight[flight] = f
 	}
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	address := t.Local + "/" + strconv.Itoa(index)
+	address := t.Address + "/" + strconv.Itoa(index)
 	rc.cancels[address] = cancel
 	claims.mu.Unlock()
 
 	if step == nil {
 		f.result, f.err = k.askHuman(callCtx, t, index, input, digest, req)
 	} else {
-		f.result, f.err = k.carryOutTurnCall(callCtx, t, step, index, in, digest, req, again >= 0)
+		f.result, f.err = k.carryOutTurnCall(callCtx, t, step, index, in, input, digest, req, again >= 0)
 	}
 	claims.mu.Lock()
 	rc.executing--
@@ -217,7 +220,7 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 		rc.driver = nil
 	}
 	delete(rc.cancels, address)
-	delete(rc.inFlight, req.CallID)
+	delete(rc.inFlight, flight)
 	rc.idle.Broadcast()
 	claims.mu.Unlock()
 	close(f.done)
@@ -246,69 +249,32 @@ func pinnedCall(calls []TurnCallRecord, id, tool, digest string) *TurnCallRecord
 
 // carryOutTurnCall runs the call as a unit of the turn's run at <turn>/<n>,
 // under the authority and floor of a step, and records it with its call_id.
-func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.Step, index int, in map[string]any, digest string, req TurnCallRequest, again bool) (*TurnCallResult, error) {
-	rec, err := k.Journal.GetRun(durable(ctx), t.RunID)
+func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.Step, index int, in map[string]any, input json.RawMessage, digest string, req TurnCallRequest, again bool) (*TurnCallResult, error) {
+	rc, err := k.runCtxFor(ctx, t.RunID)
 	if err != nil {
 		return nil, err
 	}
-	if rec.State == journal.StateSealed {
-		return nil, contract.Errorf("run_sealed", "run %s sealed; its turns take no more calls", rec.RunID)
-	}
-	var inputs map[string]any
-	if err := json.Unmarshal(rec.Inputs, &inputs); err != nil {
-		return nil, err
-	}
-	rc, err := k.Engine.root(rec, t.Package, t.Method, inputs)
-	if err != nil {
-		return nil, err
-	}
-	if rc.decisions, err = k.Journal.Decisions(durable(ctx), rec.RunID); err != nil {
-		return nil, err
-	}
-	if rc.recorded, err = k.Journal.Steps(durable(ctx), rec.RunID); err != nil {
-		return nil, err
-	}
+	rec := rc.rec
 	address := t.Local + "/" + strconv.Itoa(index)
 	rc.childAct = req.Act
-	r := rc.unit(ctx, step, address, in, 2)
+	r := rc.unit(ctx, step, address, in, rc.depth+2)
 	if r.err != nil {
 		return nil, r.err
 	}
-	out := &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: index, Address: t.Address + "/" + strconv.Itoa(index), CallID: req.CallID, Tool: req.Tool, InputDigest: digest}}
+	out := &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: index, Address: rc.address(address), CallID: req.CallID, Tool: req.Tool, InputDigest: digest}}
 	if r.settled == nil && r.stopped {
 		// A skill call's child run stopped between steps on a cancel: it
 		// stays where it stopped.
 		out.Status = "stopped"
 		return out, nil
 	}
+	if r.settled == nil && step.Kind == pkg.KindSkill {
+		return k.keepChildPause(ctx, t, out, r.waiting, r.refused, input, req.Act)
+	}
 	if r.settled == nil {
 		return k.keepPending(ctx, t, out, r.waiting, again)
 	}
-	s := r.settled
-	out.Status, out.ReceiptID = s.status, s.receiptID
-	jrec := &journal.Step{RunID: rec.RunID, Address: address, StepID: t.Local, Status: s.status, ReceiptID: s.receiptID}
-	jrec.ChildRef, _ = json.Marshal(s.ref)
-	if s.status == contract.StepSuccess {
-		raw, err := json.Marshal(s.output)
-		if err != nil {
-			return nil, err
-		}
-		out.Output = raw
-		jrec.Output, _ = json.Marshal(turnCall{Kind: "call", Tool: req.Tool, InputDigest: digest, CallID: req.CallID, Output: raw})
-	} else {
-		f := *s.failure
-		f.Detail = map[string]any{"tool": req.Tool, "input_digest": digest, "call_id": req.CallID}
-		out.Error = &f
-		jrec.Error, _ = json.Marshal(f)
-	}
-	if err := k.Journal.RecordStep(durable(ctx), jrec); err != nil {
-		return nil, err
-	}
-	event := map[string]any{"address": out.Address, "call_id": req.CallID, "tool": req.Tool, "status": out.Status, "receipt_id": out.ReceiptID}
-	if out.Error != nil {
-		event["error"] = out.Error
-	}
-	if err := k.Journal.AppendEvent(durable(ctx), rec.RunID, "calls", "call."+out.Status, event); err != nil {
+	if out, err = rc.recordTurnCall(ctx, t.Local, index, req.Tool, digest, req.CallID, r.settled); err != nil {
 		return nil, err
 	}
 	if again {

@@ -110,7 +110,7 @@ func (k *Kernel) Turn(ctx context.Context, rootID, address string) (*OpenTurn, e
 	}
 	for _, p := range waiting {
 		t.Calls = append(t.Calls, TurnCallRecord{Index: p.Index, Address: p.Address, CallID: p.CallID, Tool: p.Tool,
-			InputDigest: p.InputDigest, Status: "pending", RequestDigest: p.RequestDigest, floor: p.Floor})
+			InputDigest: p.InputDigest, Status: "pending", RequestDigest: p.RequestDigest, floor: p.Floor, skill: p.Skill})
 	}
 	slices.SortFunc(t.Calls, func(a, b TurnCallRecord) int { return a.Index - b.Index })
 	return t, nil
@@ -129,8 +129,9 @@ type TurnCallRecord struct {
 	ReceiptID   string              `json:"receipt_id,omitempty"`
 	// RequestDigest binds a pending call (ask_human) to what it asks.
 	RequestDigest string `json:"request_digest,omitempty"`
-	// floor marks a pending call the approval floor stopped.
-	floor bool
+	// floor marks a pending call the approval floor stopped; skill one
+	// whose child run waits.
+	floor, skill bool
 }
 
 // turnCall is how a turn's call is recorded in its step's record: the

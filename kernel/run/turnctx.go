@@ -1,0 +1,108 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/runxhq/runx/kernel/authority"
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/pkg"
+)
+
+// runCtxFor rebuilds the runCtx of a run of a tree from its record, as the
+// drive from the root would reach it: a child run holds what the step or
+// the turn call that started it held, narrowed as child() narrows it, so a
+// call made in a child's turn runs under the child's authority and floor.
+func (k *Kernel) runCtxFor(ctx context.Context, runID string) (*runCtx, error) {
+	rec, err := k.Journal.GetRun(durable(ctx), runID)
+	if err != nil {
+		return nil, err
+	}
+	if rec.State == journal.StateSealed {
+		return nil, contract.Errorf("run_sealed", "run %s sealed; its turns take no more calls", rec.RunID)
+	}
+	p, m, err := k.runPackage(rec)
+	if err != nil {
+		return nil, err
+	}
+	var inputs map[string]any
+	if err := json.Unmarshal(rec.Inputs, &inputs); err != nil {
+		return nil, err
+	}
+	var rc *runCtx
+	if rec.ParentRunID == "" {
+		if rc, err = k.Engine.root(rec, p, m, inputs); err != nil {
+			return nil, err
+		}
+	} else {
+		parent, err := k.runCtxFor(ctx, rec.ParentRunID)
+		if err != nil {
+			return nil, err
+		}
+		step, level, err := k.startingStep(ctx, parent, rec.ParentAddress)
+		if err != nil {
+			return nil, err
+		}
+		rc = newRunCtx(k.Engine, rec, p, m, inputs, parent.budget, level+1, parent.address(rec.ParentAddress))
+		rc.runDepth, rc.chain = parent.runDepth+1, append(slices.Clone(parent.chain), k.Engine.packageRef(p))
+		rc.base, rc.standing = authority.ForChild(parent.effective(step)), parent.standing
+	}
+	if rc.decisions, err = k.Journal.Decisions(durable(ctx), rec.RunID); err != nil {
+		return nil, err
+	}
+	if rc.recorded, err = k.Journal.Steps(durable(ctx), rec.RunID); err != nil {
+		return nil, err
+	}
+	return rc, nil
+}
+
+// startingStep is the step of parent that started the child at local: a
+// skill step (send), or a turn's skill call (answer/0), and its level.
+func (k *Kernel) startingStep(ctx context.Context, parent *runCtx, local string) (*pkg.Step, int, error) {
+	turn, _, isCall := strings.Cut(local, "/")
+	if !isCall {
+		if s := parent.method.Step(local); s != nil && s.Kind == pkg.KindSkill {
+			return s, parent.depth + 1, nil
+		}
+		return nil, 0, contract.Errorf("turn_call_child_unsupported", "the child run at %s was started by a fan-out or script call; this runx makes calls only in the turns of a child a skill step or a turn's skill call started", parent.address(local))
+	}
+	s := parent.method.Step(turn)
+	if s == nil {
+		return nil, 0, contract.Errorf("resume_package_drift", "package %s no longer has the step of turn %s", parent.pkg.Name, parent.address(turn))
+	}
+	events, err := k.Journal.Events(durable(ctx), parent.rec.RunID, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, ev := range events {
+		var p pendingCall
+		if ev.Stream == "calls" && ev.Type == eventCallPending && json.Unmarshal(ev.Data, &p) == nil && p.Skill && p.Address == local {
+			step, err := turnCallStep(s, p.Tool)
+			if err != nil {
+				return nil, 0, err
+			}
+			return step, parent.depth + 2, nil
+		}
+	}
+	return nil, 0, contract.Errorf(CodeJournalRecordInvalid, "run %s records no skill call at %s that started a child", parent.rec.RunID, local)
+}
+
+// runPackage loads the package a run's record names, as it was when the
+// run started.
+func (k *Kernel) runPackage(rec *journal.Run) (*pkg.Package, *pkg.Method, error) {
+	p, err := pkg.Load(rec.PackageDir, pkg.LoadOptions{RunxVersion: k.Options.RunxVersion})
+	if err != nil {
+		return nil, nil, contract.Errorf("resume_package_drift", "package %s of run %s no longer loads: %v", rec.PackageDir, rec.RunID, err)
+	}
+	if p.Digest != rec.PackageDigest {
+		return nil, nil, contract.Errorf("resume_package_drift", "package %s changed since run %s paused; start a new run", rec.SkillName, rec.RunID)
+	}
+	m := p.Method(rec.Method)
+	if m == nil {
+		return nil, nil, contract.Errorf("resume_package_drift", "package %s no longer has method %s", rec.SkillName, rec.Method)
+	}
+	return p, m, nil
+}
