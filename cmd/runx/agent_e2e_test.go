@@ -197,6 +197,10 @@ func TestDriveNeedsModelAndConsent(t *testing.T) {
 	if code != 0 || str(out, "status") != "needs_agent" || out["agent"] != nil || len(s.requests()) != 0 {
 		t.Fatalf("no consent: %d %v (requests %d)", code, out, len(s.requests()))
 	}
+	// A run paused without consent is still a host's to serve.
+	if mcpOut, err := w.cmd("", nil, "mcp", "--run", str(out, "run_id")).CombinedOutput(); err != nil {
+		t.Fatalf("runx mcp --run refused an unmanaged run: %v %s", err, mcpOut)
+	}
 	// runx resume --drive gives consent for the paused run.
 	resumed, code := w.run("", nil, "resume", str(out, "run_id"), "--drive", "--json")
 	if code != 0 || str(resumed, "outcome") != "completed" || len(s.requests()) != 1 {

@@ -90,6 +90,11 @@ func TestDriveAskHumanStopsForAPerson(t *testing.T) {
 	if digest == "" {
 		t.Fatalf("the envelope does not list the person's approval: %v", reqs)
 	}
+	// A run the managed agent drives is not served to a host.
+	mcpOut, err := w.cmd("", nil, "mcp", "--run", str(out, "run_id")).CombinedOutput()
+	if err == nil || !strings.Contains(string(mcpOut), "run_managed") {
+		t.Fatalf("runx mcp --run served a managed run: %v %s", err, mcpOut)
+	}
 	doc := fmt.Sprintf(`{"approvals":{"judge/0":{"request_digest":%q,"approved":true,"reason":"go ahead"}}}`, digest)
 	resumed, code := w.run(doc, nil, "resume", str(out, "run_id"), "-", "--drive", "--json")
 	if code != 0 || str(resumed, "result", "verdict") != "asked" {

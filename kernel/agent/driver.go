@@ -92,6 +92,11 @@ type answer struct {
 // can do (an approval, a question, a call a person must decide). The
 // envelope it returns carries the agent report.
 func (d *Driver) Drive(ctx context.Context, env *contract.SkillRun) (*contract.SkillRun, error) {
+	if env.Status != contract.StatusSealed {
+		if err := d.recordDrive(ctx, env.RunID); err != nil {
+			return nil, err
+		}
+	}
 	for env.Status == contract.StatusNeedsAgent || env.Status == contract.StatusNeedsApproval {
 		var open []contract.Request
 		for _, r := range env.Requests {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/kernel/agent"
 	kmcp "github.com/runxhq/runx/kernel/mcp"
 	"github.com/runxhq/runx/kernel/preset"
 	"github.com/runxhq/runx/kernel/run"
@@ -57,6 +58,11 @@ func New(f *cli.Factory) *cobra.Command {
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	streams := opts.Factory.IO
 	return opts.Factory.WithKernel(false, func(k *run.Kernel) cli.ExitCode {
+		if opts.RunID != "" {
+			if err := agent.RefuseHosted(ctx, k, opts.RunID); err != nil {
+				return cli.ReportError(streams, false, err)
+			}
+		}
 		o := kmcp.Options{Refs: opts.Refs, RunID: opts.RunID, Version: cli.Version}
 		if opts.Preset != "" {
 			raw, err := preset.Resolve(k.Options.HomeDir, opts.Preset, k.Options.Workspace)
