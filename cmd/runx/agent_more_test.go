@@ -224,3 +224,65 @@ func TestDriveReviewSkill(t *testing.T) {
 		t.Fatalf("runx test skills/review: %v\n%s", err, res)
 	}
 }
+
+const nestSkill = `minimum_runx: 0.1.0
+methods:
+  nest:
+    steps:
+      - id: answer
+        agent:
+          task: Get a report and finish.
+          calls: { skills: [./reporter] }
+        outputs:
+          done: { type: boolean }
+`
+
+const reporterSkill = `minimum_runx: 0.1.0
+methods:
+  report:
+    inputs:
+      topic: { type: string, required: true }
+    steps:
+      - id: report
+        agent: { task: Report on the topic in one line., calls: { tools: [fs.read] } }
+        inputs: { topic: $input.topic }
+        outputs:
+          text: { type: string }
+`
+
+// A turn's skill call whose child pauses on its own turn: the drive works
+// the child's turn (answer/0#report) too, the call settles with the
+// child's result, and the parent's turn completes in a fresh conversation
+// that lists it.
+func TestDriveChildTurnOfASkillCall(t *testing.T) {
+	s := newProviderStandIn(t, "chat_completions", func(n int, body map[string]any) standInAnswer {
+		first := str(body, "messages", "1", "content")
+		last := lastChatMessage(body)
+		if strings.Contains(first, `"turn": "answer/0#report"`) {
+			if last["role"] == "tool" {
+				return toolCall("k2", "turn_complete", `{"output":{"text":"two tides a day"}}`)
+			}
+			return toolCall("k1", "fs_read", `{"path":"tides.txt"}`)
+		}
+		if strings.Contains(first, "two tides a day") {
+			return toolCall("p2", "turn_complete", `{"output":{"done":true}}`)
+		}
+		return toolCall("p1", "skill_reporter", `{"topic":"tides"}`)
+	})
+	w := agentWorkspace(t, "local", "chat_completions", s.srv.URL+"/v1")
+	for name, body := range skillFiles("nest", nestSkill) {
+		w.write(name, body)
+	}
+	for name, body := range skillFiles("reporter", reporterSkill) {
+		w.write("nest/"+name, body)
+	}
+	w.write("tides.txt", "two tides a day")
+	out, code := w.run("", nil, "skill", "./nest", "--drive", "--json")
+	if code != 0 || str(out, "outcome") != "completed" || get(out, "result", "done") != true {
+		t.Fatalf("drive: %d %v (%d rounds)", code, out, len(s.requests()))
+	}
+	turns, _ := get(out, "agent", "turns").([]any)
+	if len(turns) != 2 || len(s.requests()) != 4 {
+		t.Fatalf("turns %v, rounds %d", turns, len(s.requests()))
+	}
+}

@@ -107,12 +107,32 @@ func (d *Driver) Drive(ctx context.Context, env *contract.SkillRun) (*contract.S
 		if len(open) == 0 {
 			break
 		}
+		d.mu.Lock()
+		d.asked = false
+		d.mu.Unlock()
 		answers := d.workAll(ctx, env.RunID, open)
 		if ctx.Err() != nil {
 			break
 		}
 		if len(answers) == 0 {
-			break
+			// A call that waits (on a person, or on a child run's turn)
+			// may have opened turns this drive can work: read the run
+			// again, and go on only when it has one not worked yet.
+			if !d.asked {
+				break
+			}
+			fresh, err := d.Kernel.Engine.Resume(ctx, run.ResumeRequest{RunID: env.RunID})
+			if err != nil {
+				return nil, err
+			}
+			env = fresh
+			d.mu.Lock()
+			d.asked = false
+			d.mu.Unlock()
+			if !hasNewTurn(env, open) {
+				break
+			}
+			continue
 		}
 		doc := contract.ResumeDocument{Answers: map[string]*contract.ResumeEntry{}}
 		stated := map[string]*run.AgentStatement{}
@@ -143,6 +163,7 @@ func (d *Driver) Drive(ctx context.Context, env *contract.SkillRun) (*contract.S
 		env = next
 	}
 	if d.asked && env.Status != contract.StatusSealed && ctx.Err() == nil {
+		// The drive stopped on a call that waits: the envelope lists it.
 		fresh, err := d.Kernel.Engine.Resume(ctx, run.ResumeRequest{RunID: env.RunID})
 		if err != nil {
 			return nil, err
@@ -298,4 +319,19 @@ func roundBudgetReason(d *Driver, st *turnState) (string, bool) {
 		return fmt.Sprintf("the turn used its budget of %d rounds (rounds_per_turn)", d.Budget.RoundsPerTurn), true
 	}
 	return "", false
+}
+
+// hasNewTurn reports whether env waits on an agent turn (by address and
+// digest) that is not among those just worked.
+func hasNewTurn(env *contract.SkillRun, worked []contract.Request) bool {
+	seen := map[string]bool{}
+	for _, r := range worked {
+		seen[r.Address+" "+r.RequestDigest] = true
+	}
+	for _, r := range env.Requests {
+		if r.Kind == contract.RequestAgent && !seen[r.Address+" "+r.RequestDigest] {
+			return true
+		}
+	}
+	return false
 }

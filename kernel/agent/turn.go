@@ -137,8 +137,12 @@ func (d *Driver) converse(ctx context.Context, t *run.OpenTurn, st *turnState) *
 			res, waiting := d.call(ctx, t, st, c)
 			if waiting {
 				d.settle(t.Address, TurnWaiting, st, nil, nil)
+				// The conversation ends here: the next drive of the turn
+				// starts afresh from the calls the run recorded, this one
+				// settled by then.
 				d.mu.Lock()
 				d.asked = true
+				delete(d.states, t.Address)
 				d.mu.Unlock()
 				return nil
 			}
