@@ -3,6 +3,7 @@ package agent
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/runxhq/runx/kernel/contract"
@@ -107,5 +108,15 @@ func TestTaintScrubs(t *testing.T) {
 	}
 	if got := string(tn.scrubJSON([]byte(`{"a":["x sk-secret"],"sk-secret":1}`))); got != `{"[redacted]":1,"a":["x [redacted]"]}` {
 		t.Fatal(got)
+	}
+}
+
+func TestProviderMessageBounded(t *testing.T) {
+	long := strings.Repeat("é", MaxProviderMessage+10)
+	if got := []rune(boundMessage(long)); len(got) != MaxProviderMessage+1 {
+		t.Fatalf("bounded to %d runes", len(got))
+	}
+	if boundMessage("short") != "short" {
+		t.Fatal("a short message changed")
 	}
 }

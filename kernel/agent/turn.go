@@ -235,9 +235,9 @@ func (d *Driver) providerFailed(ctx context.Context, t *run.OpenTurn, st *turnSt
 	}
 	var perr *ProviderError
 	if pe, ok := err.(*ProviderError); ok {
-		perr = &ProviderError{Status: pe.Status, Message: d.taint.scrub(pe.Message)}
+		perr = &ProviderError{Status: pe.Status, Message: boundMessage(d.taint.scrub(pe.Message))}
 	} else {
-		perr = &ProviderError{Message: d.taint.scrub(err.Error())}
+		perr = &ProviderError{Message: boundMessage(d.taint.scrub(err.Error()))}
 	}
 	reason := fmt.Sprintf("provider %s: %s", d.Provider.Name, perr.Error())
 	d.settle(t.Address, TurnProviderRefused, st, perr, contract.Errorf(CodeProviderRefused, "%s", reason))
@@ -260,4 +260,16 @@ func (d *Driver) maxTokens(st *turnState) int {
 		return 0
 	}
 	return int(left)
+}
+
+// MaxProviderMessage bounds the provider's own message as the run records
+// it: its words, never a body of any size.
+const MaxProviderMessage = 512
+
+func boundMessage(m string) string {
+	r := []rune(m)
+	if len(r) <= MaxProviderMessage {
+		return m
+	}
+	return string(r[:MaxProviderMessage]) + "…"
 }
