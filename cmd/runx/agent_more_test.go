@@ -286,3 +286,31 @@ func TestDriveChildTurnOfASkillCall(t *testing.T) {
 		t.Fatalf("turns %v, rounds %d", turns, len(s.requests()))
 	}
 }
+
+const failureOutputSkill = `minimum_runx: 0.1.0
+methods:
+  review:
+    steps:
+      - id: judge
+        agent:
+          task: Judge.
+        outputs:
+          failure: { type: string }
+`
+
+// A step that declares an output named failure refuses the driver's
+// failure answer when the budget is spent: the drive of the turn ends and
+// the run stays paused, it does not spin.
+func TestDriveRefusedFailureEndsTheDrive(t *testing.T) {
+	s := newProviderStandIn(t, "chat_completions", func(int, map[string]any) standInAnswer {
+		return standInAnswer{text: "hm"}
+	})
+	w := agentWorkspace(t, "local", "chat_completions", s.srv.URL+"/v1")
+	for name, body := range skillFiles("failer", failureOutputSkill) {
+		w.write(name, body)
+	}
+	out, code := w.run("", nil, "skill", "./failer", "--drive", "--max-rounds", "1", "--json")
+	if code != 0 || str(out, "status") != "needs_agent" || len(s.requests()) != 1 || str(out, "agent", "turns", "0", "status") != "budget_exhausted" {
+		t.Fatalf("drive: %d %v (%d rounds)", code, out, len(s.requests()))
+	}
+}

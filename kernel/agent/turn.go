@@ -28,6 +28,10 @@ type turnState struct {
 	completing *ToolCall
 	held       []ToolResult
 	refusal    *contract.ErrorBody
+	// ended says the turn was failed (a budget, the provider): a failure
+	// the step refuses (it declares an output named failure) ends the
+	// drive of the turn rather than being sent again.
+	ended bool
 }
 
 // work works one open turn until it has an answer for the run, or stops
@@ -63,6 +67,10 @@ func (d *Driver) work(ctx context.Context, runID string, req contract.Request) *
 		d.mu.Lock()
 		d.states[req.Address] = st
 		d.mu.Unlock()
+	}
+	if st.ended {
+		d.settle(req.Address, TurnBudgetExhausted, st, nil, contract.Errorf(CodeRoundBudget, "the turn's failure was refused by its step and its budget is spent"))
+		return nil
 	}
 	if st.completing != nil {
 		// The step refused the output: the model reads why, as the answer
@@ -222,7 +230,7 @@ func completion(raw json.RawMessage) (json.RawMessage, error) {
 // the ceiling.
 func (d *Driver) exhausted(t *run.OpenTurn, st *turnState, code, reason string) *answer {
 	d.settle(t.Address, TurnBudgetExhausted, st, nil, contract.Errorf(code, "%s", reason))
-	st.completing = nil
+	st.completing, st.ended = nil, true
 	return &answer{value: failureValue(code, reason), statement: d.statement(st, nil)}
 }
 
@@ -241,7 +249,7 @@ func (d *Driver) providerFailed(ctx context.Context, t *run.OpenTurn, st *turnSt
 	}
 	reason := fmt.Sprintf("provider %s: %s", d.Provider.Name, perr.Error())
 	d.settle(t.Address, TurnProviderRefused, st, perr, contract.Errorf(CodeProviderRefused, "%s", reason))
-	st.completing = nil
+	st.completing, st.ended = nil, true
 	return &answer{value: failureValue(CodeProviderRefused, reason), statement: d.statement(st, perr)}
 }
 
