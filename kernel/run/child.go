@@ -90,13 +90,19 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		cc.runDepth, cc.chain = rc.runDepth+1, append(slices.Clone(rc.chain), rc.e.packageRef(p))
 		cc.base, cc.standing = authority.ForChild(rc.effective(step)), rc.standing
 		out := cc.drive(ctx)
+		cancelled := callCancelled(ctx, out)
 		switch out.state {
 		case drivePaused:
 			return stepRun{waiting: out.waiting, refused: out.refused}
 		case driveStopped:
-			return stepRun{stopped: true}
+			if !cancelled {
+				return stepRun{stopped: true}
+			}
 		case "error":
 			return stepRun{err: fmt.Errorf("child run %s: %s", childID, out.failure.Message)}
+		}
+		if cancelled {
+			killCancelled(out, step.Skill)
 		}
 		env, ref, err = rc.e.sealRun(ctx, cc, out)
 		if err != nil {
@@ -109,6 +115,15 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 			failure = &contract.ErrorBody{Code: "child_" + env.Outcome, Message: "child skill " + step.Skill + " sealed " + env.Outcome}
 		}
 		failure = &contract.ErrorBody{Code: failure.Code, Message: fmt.Sprintf("child skill %s (run %s): %s", step.Skill, env.RunID, failure.Message)}
+		if env.Outcome == contract.OutcomeKilled && env.SealReason == contract.SealCancelled {
+			if effect, err := rc.e.committedEffect(ctx, env.RunID); err != nil {
+				return stepRun{err: err}
+			} else if effect {
+				// It committed an effect before the cancel: the call ended
+				// as its child did, not cancelled.
+				failure.Code = CodeChildKilled
+			}
+		}
 		status := contract.StepFailed
 		if env.Outcome == contract.OutcomeRefused || env.Outcome == contract.OutcomeBlocked {
 			// A child refused is the step refused, so the run says refused

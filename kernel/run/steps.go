@@ -340,6 +340,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	defer cancel()
 	callContext := rc.stepContext(step, local, binding, creds)
 	stopSent := rc.stopWatch(ctx, d.def, d.capability, callContext.CallID)
+	readCancelled := rc.cancelWatch(ctx, callCtx, cancel, d.def, d.capability, callContext.CallID)
 	res, ref, err := rc.e.Host.Invoke(callCtx, &sdk.Call{
 		Capability: d.capability,
 		Input:      input,
@@ -350,6 +351,9 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	}
 	if ref.Name != "" {
 		body.Runtime.Plugin = &receipt.PluginRef{Name: ref.Name, Version: ref.Version, Protocol: ref.Protocol}
+	}
+	if readCancelled() {
+		return nil, &contract.ErrorBody{Code: CodeCallCancelled, Message: "step " + step.ID + ": its host cancelled the call, so the read in flight was stopped"}, contract.StepFailed
 	}
 	if err != nil {
 		var he *host.Error

@@ -76,3 +76,41 @@ func (rc *runCtx) recordStopped(ctx context.Context, step *pkg.Step, local strin
 		"address": local, "step_id": step.ID, "decision": "stopped", "error": failure,
 	})
 }
+
+// CodeCallCancelled is the failure of a call its host cancelled before it
+// committed anything: a read stopped in flight, or a skill call whose child
+// committed no effect.
+const CodeCallCancelled = "call_cancelled"
+
+// cancelWatch stops a read in flight when its host cancels the call
+// (call_cancel): the owning plugin is asked to cancel it by its id (the
+// Cancel RPC, which cancels a read's context in the plugin) and the call's
+// own context ends. A call that may change something is left to run to its
+// end, so its record says what it did. The returned function ends the
+// watch and reports whether it stopped the read.
+func (rc *runCtx) cancelWatch(ctx, callCtx context.Context, cancel context.CancelFunc, def *sdk.Definition, capability, callID string) func() bool {
+	var sent atomic.Bool
+	if def == nil || (def.Effect != sdk.EffectRead && def.Effect != sdk.EffectNone) || def.HasRole(sdk.RoleDataOperation) {
+		return sent.Load
+	}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			if !errors.Is(context.Cause(ctx), ErrCallCancelled) {
+				return
+			}
+			sent.Store(true)
+			if c, ok := rc.e.Host.(canceller); ok {
+				_, _ = c.Cancel(durable(ctx), capability, callID)
+			}
+			cancel()
+		case <-done:
+		case <-callCtx.Done():
+		}
+	}()
+	return func() bool {
+		close(done)
+		return sent.Load()
+	}
+}

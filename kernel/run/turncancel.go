@@ -23,16 +23,23 @@ type CallCancel struct {
 	Message   string `json:"message"`
 }
 
-// CancelTurnCall cancels one turn call of a root run by its address
-// (<turn>/<n>) and answers at once with how it stands. A call in flight is
-// cancelled under the kernel's stop rule: no further step or call of it is
-// admitted (a skill call's child run stops between steps), and a capability
-// call already dispatched runs to its end and settles as it actually ended,
-// the cancel recorded beside it, so the record never says an effect did not
-// happen when it did. A settled call is past cancelling.
+// CancelTurnCall cancels one turn call of a run by its address (<turn>/<n>,
+// below the root with its child run's place first, as answer/0#report/1)
+// and answers at once with how it stands. A read in flight is stopped (its
+// plugin is asked to cancel it, cancelWatch) and the call settles
+// cancelled. A capability call that may change something runs to its end
+// and settles as it actually ended, the cancel recorded beside it, so the
+// record never says an effect did not happen when it did. A skill call's
+// cancel reaches its child run at every depth: no later step starts, the
+// child seals killed with the reason cancelled, and the call settles
+// cancelled when the child committed no effect, otherwise failed
+// child_killed. A settled call is past cancelling.
 func (k *Kernel) CancelTurnCall(ctx context.Context, runID, address string) (*CallCancel, error) {
-	turn, idx, ok := strings.Cut(address, "/")
-	if _, err := strconv.Atoi(idx); !ok || err != nil || strings.Contains(turn, "#") {
+	cut := strings.LastIndex(address, "/")
+	if cut <= 0 {
+		return nil, contract.Errorf("call_unknown", "%q is not a call's address; a turn's call is <turn>/<n>, as draft/0 is turn draft's first call", address)
+	}
+	if _, err := strconv.Atoi(address[cut+1:]); err != nil {
 		return nil, contract.Errorf("call_unknown", "%q is not a call's address; a turn's call is <turn>/<n>, as draft/0 is turn draft's first call", address)
 	}
 	claims.mu.Lock()
@@ -45,14 +52,50 @@ func (k *Kernel) CancelTurnCall(ctx context.Context, runID, address string) (*Ca
 			return nil, err
 		}
 		return &CallCancel{Call: address, State: "executing", Cancelled: true,
-			Message: "the cancel reached the call: nothing more of it is admitted, and what it already dispatched settles as it actually ends"}, nil
+			Message: "the cancel reached the call: a read in flight stops, nothing more of it starts, and an effect it already dispatched settles as it actually ends"}, nil
 	}
-	steps, err := k.Journal.Steps(durable(ctx), runID)
+	// Below the root a call is addressed with its child run's place first
+	// (answer/0#report/1): its record is the child's.
+	at, local := runID, address
+	if i := strings.LastIndex(address, "#"); i >= 0 {
+		child, err := k.runAtPath(ctx, runID, address[:i])
+		if err != nil {
+			return nil, err
+		}
+		if child == "" {
+			return nil, contract.Errorf("call_unknown", "run %s holds no child run at %q; turn_list shows the turns it waits on", runID, address[:i])
+		}
+		at, local = child, address[i+1:]
+	}
+	steps, err := k.Journal.Steps(durable(ctx), at)
 	if err != nil {
 		return nil, err
 	}
-	if s := steps[address]; s != nil {
+	if s := steps[local]; s != nil {
 		return &CallCancel{Call: address, State: s.Status, ReceiptID: s.ReceiptID, Message: "the call had already settled; nothing was cancelled"}, nil
 	}
 	return nil, contract.Errorf("call_unknown", "run %s holds no call at %q; turn_status lists the calls a turn made", runID, address)
+}
+
+// runAtPath finds the run of a tree at a place under its root (answer/0,
+// or answer/0#report/0 below it), or "" when none is there.
+func (k *Kernel) runAtPath(ctx context.Context, rootID, path string) (string, error) {
+	at := rootID
+	for _, place := range strings.Split(path, "#") {
+		children, err := k.Journal.Children(durable(ctx), at)
+		if err != nil {
+			return "", err
+		}
+		next := ""
+		for _, c := range children {
+			if c.ParentAddress == place {
+				next = c.RunID
+			}
+		}
+		if next == "" {
+			return "", nil
+		}
+		at = next
+	}
+	return at, nil
 }

@@ -175,6 +175,9 @@ func turnCalls(steps map[string]*journal.Step, local string) ([]TurnCallRecord, 
 			r.InputDigest, _ = m["input_digest"].(string)
 			r.CallID, _ = m["call_id"].(string)
 			r.Error = f
+			if f.Code == CodeCallCancelled {
+				r.Status = CallStatusCancelled
+			}
 		}
 		out = append(out, r)
 	}

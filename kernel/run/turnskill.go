@@ -11,6 +11,11 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 )
 
+// CallStatusCancelled is how a call its host cancelled before it committed
+// anything reads: a read stopped in flight, or a skill call whose child
+// committed no effect and sealed killed.
+const CallStatusCancelled = "cancelled"
+
 // recordTurnCall records how a turn's call settled at <turn>/<index> of
 // rc's run, in the script call's shape with the call_id its host pinned,
 // and appends its event to the run's calls stream.
@@ -32,6 +37,10 @@ func (rc *runCtx) recordTurnCall(ctx context.Context, turn string, index int, to
 		f.Detail = map[string]any{"tool": tool, "input_digest": digest, "call_id": callID}
 		out.Error = &f
 		jrec.Error, _ = json.Marshal(f)
+		if f.Code == CodeCallCancelled {
+			// Its receipt says failed; the call reads as cancelled.
+			out.Status = CallStatusCancelled
+		}
 	}
 	if err := rc.e.Journal.RecordStep(durable(ctx), jrec); err != nil {
 		return nil, err

@@ -25,6 +25,9 @@ import (
 var runxBin string
 
 func TestMain(m *testing.M) {
+	if servePlugin() {
+		os.Exit(0)
+	}
 	dir, err := os.MkdirTemp("", "runx-mcp-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
