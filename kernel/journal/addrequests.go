@@ -9,6 +9,7 @@ import (
 // on, as one transition: what a turn's call asks a person (ask_human) while
 // the turn stays open. The run stays paused.
 func (j *Journal) AddRequests(ctx context.Context, runID string, reqs []*Request) error {
+	ctx = undeferred(ctx)
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
 		var seq int64

@@ -76,6 +76,9 @@ func (j *Journal) now() string { return j.clock().UTC().Format(time.RFC3339Nano)
 
 // tx runs fn in one IMMEDIATE transaction: one recorded transition.
 func (j *Journal) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	if deferred(ctx) {
+		return j.deferredTx(ctx, fn)
+	}
 	tx, err := j.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin state transaction: %w", err)

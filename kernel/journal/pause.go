@@ -9,6 +9,7 @@ import (
 // Pause seals a checkpoint: the run's open requests are exactly reqs (an
 // open request the run no longer asks is dropped), and the run is paused.
 func (j *Journal) Pause(ctx context.Context, runID string, reqs []*Request) error {
+	ctx = undeferred(ctx)
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM requests WHERE run_id = ? AND state = ?`, runID, RequestOpen); err != nil {
@@ -72,6 +73,7 @@ func (j *Journal) Decisions(ctx context.Context, runID string) (map[string]*Deci
 // AdmitDecisions records decisions in one transition, before any is used: a
 // decision for an address replaces one no step has used yet.
 func (j *Journal) AdmitDecisions(ctx context.Context, runID string, ds []*Decision) error {
+	ctx = undeferred(ctx)
 	if len(ds) == 0 {
 		return nil
 	}
@@ -122,6 +124,7 @@ func (j *Journal) UseDecision(ctx context.Context, runID, address string, step *
 // Stop marks a run (and every child of it still marked running) stopped
 // where a signal left it.
 func (j *Journal) Stop(ctx context.Context, runID string) error {
+	ctx = undeferred(ctx)
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT r.run_id FROM runs r JOIN tree t ON r.parent_run_id = t.id)
@@ -146,6 +149,7 @@ func (j *Journal) SetRunning(ctx context.Context, runID string) error {
 
 // Seal records the run's end and the envelope it sealed with.
 func (j *Journal) Seal(ctx context.Context, runID, outcome, reason, receiptID string, envelope json.RawMessage) error {
+	ctx = undeferred(ctx)
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE runs SET state = ?, outcome = ?, seal_reason = ?, receipt_id = ?, envelope = ? WHERE run_id = ?`,

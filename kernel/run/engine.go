@@ -123,6 +123,11 @@ func (e *Engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 	if err := rc.refuseCertainChanges(ctx); err != nil {
 		return e.sealRefusedAs(ctx, st, err, contract.OutcomeRefused)
 	}
+	if rc.effectFree(ctx) {
+		// Nothing this run does needs its record before its seal: its
+		// transitions share the seal's one fsync (journal.Deferred).
+		ctx = journal.Deferred(ctx)
+	}
 	if err := e.Journal.CreateRun(durable(ctx), rec); err != nil {
 		return nil, err
 	}
