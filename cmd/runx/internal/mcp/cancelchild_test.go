@@ -148,3 +148,31 @@ func childRun(t *testing.T, k *run.Kernel, rootID string) *contract.SkillRun {
 	}
 	return env
 }
+
+// The cancel reaches a grandchild too: each run below the call seals killed
+// with reason cancelled, no later step of either starts, and the call
+// settles cancelled, since nothing below it committed an effect.
+func TestCallCancelGrandchild(t *testing.T) {
+	k, cs, runID, ws := pausedCancel(t)
+	started, cancelled, after := filepath.Join(ws, "started"), filepath.Join(ws, "cancelled"), filepath.Join(ws, "after")
+	done := turnCallAsync(t, cs, map[string]any{"turn": "work", "tool": "skill:./deep", "call_id": "d1",
+		"input": map[string]any{"started": started, "cancelled": cancelled, "after": after}})
+	waitFor(t, func() bool { _, err := os.Stat(started); return err == nil })
+	if res, out := call(t, cs, "call_cancel", map[string]any{"call": "work/0"}); res.IsError || out["cancel_delivered"] != true {
+		t.Fatalf("call_cancel = %v", out)
+	}
+	got := <-done
+	if e, _ := got["error"].(map[string]any); got["status"] != run.CallStatusCancelled || e["code"] != run.CodeCallCancelled {
+		t.Fatalf("a cancelled call two levels deep = %v", got)
+	}
+	if _, err := os.Stat(after); err == nil {
+		t.Error("a later step ran after the cancel")
+	}
+	child := childRun(t, k, runID)
+	grand := childRun(t, k, child.RunID)
+	for _, r := range []*contract.SkillRun{child, grand} {
+		if r.Outcome != contract.OutcomeKilled || r.SealReason != contract.SealCancelled {
+			t.Errorf("run %s = %s %s, want killed cancelled", r.RunID, r.Outcome, r.SealReason)
+		}
+	}
+}
