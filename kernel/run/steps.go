@@ -325,6 +325,12 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		}
 		withLockToken(d, hold, &binding)
 	}
+	if cancelled := errors.Is(context.Cause(ctx), ErrCallCancelled); cancelled {
+		// Its host cancelled the call before it was dispatched (while it
+		// waited on the workspace lock, say): it settles cancelled, having
+		// done nothing.
+		return nil, &contract.ErrorBody{Code: CodeCallCancelled, Message: "step " + step.ID + ": its host cancelled the call before it started"}, contract.StepFailed
+	}
 	if err != nil {
 		return nil, contract.BodyOf(err), contract.StepFailed
 	}

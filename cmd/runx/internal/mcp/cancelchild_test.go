@@ -176,3 +176,33 @@ func TestCallCancelGrandchild(t *testing.T) {
 		}
 	}
 }
+
+// A call cancelled before it started (waiting on the workspace lock another
+// call holds) settles cancelled and never runs; the call holding the lock
+// runs to its end.
+func TestCallCancelBeforeStart(t *testing.T) {
+	ws := t.TempDir()
+	k := openKernel(t, ws)
+	cs := connect(t, k, kmcp.Options{Refs: []string{testdata("build")}}, nil)
+	call(t, cs, "build", map[string]any{})
+	first, second := filepath.Join(ws, "first"), filepath.Join(ws, "second")
+	a := turnCallAsync(t, cs, map[string]any{"turn": "plan", "tool": "command.execute", "call_id": "a",
+		"input": map[string]any{"argv": []string{"sh", "-c", "echo a > " + first + "; sleep 1; echo a"}}})
+	waitFor(t, func() bool { _, err := os.Stat(first); return err == nil })
+	b := turnCallAsync(t, cs, map[string]any{"turn": "plan", "tool": "command.execute", "call_id": "b",
+		"input": map[string]any{"argv": []string{"sh", "-c", "echo b > " + second}}})
+	waitFor(t, func() bool {
+		_, out := call(t, cs, "call_cancel", map[string]any{"call": "plan/1"})
+		return out["state"] == "executing"
+	})
+	gotB := <-b
+	if e, _ := gotB["error"].(map[string]any); gotB["status"] != run.CallStatusCancelled || e["code"] != run.CodeCallCancelled {
+		t.Fatalf("a call cancelled before it started = %v", gotB)
+	}
+	if gotA := <-a; gotA["status"] != contract.StepSuccess {
+		t.Errorf("the call holding the lock = %v", gotA)
+	}
+	if _, err := os.Stat(second); err == nil {
+		t.Error("the cancelled call ran")
+	}
+}
