@@ -161,7 +161,11 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 		return startError(name, err)
 	}
 	client, rpc := started.Process, started.Client
+	// get and Pid read an instance's fields under s.mu while another caller
+	// may be starting it: every field is written under the same lock.
+	s.mu.Lock()
 	inst.client = client
+	s.mu.Unlock()
 	info, err := rpc.Describe(ctx, s.cfg.RunxVersion)
 	if err != nil {
 		return hostErr(CodePluginStartFailed, err, "plugin %q did not describe itself: %v", name, err)
@@ -185,10 +189,13 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 			return err
 		}
 	}
-	inst.rpc, inst.info, inst.build = rpc, info, identity(launch, info)
+	pid := 0
 	if rc := client.ReattachConfig(); rc != nil {
-		inst.pid = rc.Pid
+		pid = rc.Pid
 	}
+	s.mu.Lock()
+	inst.rpc, inst.info, inst.build, inst.pid = rpc, info, identity(launch, info), pid
+	s.mu.Unlock()
 	return nil
 }
 

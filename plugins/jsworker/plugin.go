@@ -55,14 +55,19 @@ func decodeStrict(raw []byte, into any) error {
 // Plugin serves js.module and js.script.
 type Plugin struct{}
 
-// New returns the worker plugin. It is called only to serve the plugin
-// (cmd/runx, `runx plugin serve js`), so it also sets the process's local
-// zone to UTC: goja's local-time Date methods (getHours, toString, ...) read
-// time.Local, and a module must see the same dates on every host. The
-// worker process runs nothing else that could want the host's zone.
+// New returns the worker plugin. It has no effect on the process: the
+// kernel calls it to read Info in its own process.
 func New() *Plugin {
-	time.Local = time.UTC
 	return &Plugin{}
+}
+
+// SetupProcess sets the serving process's local zone to UTC: goja's
+// local-time Date methods (getHours, toString, ...) read time.Local, and a
+// module must see the same dates on every host. The worker process runs
+// nothing else that could want the host's zone; sdk's Serve calls this
+// before serving, never the kernel.
+func (*Plugin) SetupProcess() {
+	time.Local = time.UTC
 }
 
 // Info describes js.module and js.script.

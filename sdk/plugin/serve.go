@@ -11,6 +11,23 @@ import (
 	"google.golang.org/grpc"
 )
 
+// ProcessSetup is optional: a plugin that needs process-wide state (a
+// time zone, a signal disposition) sets it in SetupProcess, which Serve
+// calls once before serving. Constructing a plugin and reading its Info
+// must have no such effect: a kernel describes first-party plugins in its
+// own process.
+type ProcessSetup interface {
+	SetupProcess()
+}
+
+// SetupProcess runs impl's SetupProcess, if it has one. Serve calls it; an
+// in-process harness serving impl should too.
+func SetupProcess(impl Plugin) {
+	if p, ok := impl.(ProcessSetup); ok {
+		p.SetupProcess()
+	}
+}
+
 // ServeOption adjusts Serve.
 type ServeOption func(*serveConfig)
 
@@ -31,6 +48,7 @@ func WithProtocolVersion(v int) ServeOption {
 // handshake; logs go to stderr as JSON, where the kernel re-emits them under
 // the plugin's name.
 func Serve(impl Plugin, opts ...ServeOption) {
+	SetupProcess(impl)
 	cfg := serveConfig{protocolVersion: ProtocolVersion}
 	for _, o := range opts {
 		o(&cfg)

@@ -59,6 +59,7 @@ func Serve(tb testing.TB, impl plugin.Plugin, opts ...Option) *Conn {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	plugin.SetupProcess(impl)
 	lis := bufconn.Listen(bufferBytes)
 	srv := grpc.NewServer(grpc.MaxRecvMsgSize(plugin.MaxMessageBytes), grpc.MaxSendMsgSize(plugin.MaxMessageBytes))
 	pluginv1.RegisterCapabilityServer(srv, plugin.NewServer(impl, nil, cfg.protocolVersion))
