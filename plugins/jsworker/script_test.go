@@ -180,13 +180,14 @@ func TestInfoDeclaresBothCapabilities(t *testing.T) {
 	}
 }
 
-func TestNewServesInUTC(t *testing.T) {
+// Serving (sdk.Serve calls SetupProcess) puts the worker process in UTC.
+func TestServingIsInUTC(t *testing.T) {
 	saved := time.Local
 	t.Cleanup(func() { time.Local = saved })
 	time.Local = time.FixedZone("UTC+5", 5*3600)
-	New()
+	New().SetupProcess()
 	if time.Local != time.UTC {
-		t.Fatalf("time.Local is %v after New", time.Local)
+		t.Fatalf("time.Local is %v after SetupProcess", time.Local)
 	}
 	res := invoke(t, Capability, Request{Entry: "main.mjs", Input: json.RawMessage(`{}`), Files: map[string]string{
 		"main.mjs": `export default function () { const d = new Date(0); return { hours: d.getHours(), offset: d.getTimezoneOffset() } }`,
