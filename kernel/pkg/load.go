@@ -92,6 +92,9 @@ func Load(ref string, opts LoadOptions) (*Package, error) {
 			return nil, err
 		}
 	}
+	if p.Connectors, err = loadPackageConnectors(dir); err != nil {
+		return nil, err
+	}
 	if p.Digest == "" {
 		if p.Digest, err = PackageDigest(dir); err != nil {
 			return nil, err

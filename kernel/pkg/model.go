@@ -25,6 +25,8 @@ type Package struct {
 	// Digest binds a run to the exact package files: see PackageDigest.
 	Digest   string `json:"digest"`
 	Implicit bool   `json:"implicit"` // no run.yaml: one agent method over the manual
+	// Connectors are the package's own connectors/<name>/ manifests, by name.
+	Connectors map[string]*Connector `json:"connectors,omitempty"`
 }
 
 // Method is one entry point of a package.

@@ -1,0 +1,309 @@
+package pkg
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gowebpki/jcs"
+)
+
+// Connector files and where they live. A package carries each connector
+// it declares at connectors/<name>/connector.yaml; a project holds the
+// connectors runx added at .runx/added-connectors/<name>/<version>/.
+const (
+	ConnectorFile          = "connector.yaml"
+	ConnectorsDir          = "connectors"
+	AddedConnectorsDir     = "added-connectors"
+	connectorDigestVersion = "runx.connector-operation.v1"
+)
+
+// Refusal codes of connector manifests.
+const (
+	// CodeConnectorInvalid refuses a connector.yaml that breaks its format.
+	CodeConnectorInvalid = "connector_invalid"
+	// CodeConnectorVersionAmbiguous refuses an added connector installed
+	// at more than one version when nothing pins which one a run uses.
+	CodeConnectorVersionAmbiguous = "connector_version_ambiguous"
+)
+
+// Operation verbs.
+const (
+	VerbRead  = "read"
+	VerbWrite = "write"
+)
+
+// Connector is one parsed, validated connector manifest: how to reach a
+// provider and the exact operations runx may perform on it.
+type Connector struct {
+	ID      string `json:"id"`
+	Version string `json:"version"`
+	// BaseURL is the authenticated origin: every request goes to it, and
+	// caller input only narrows the path under it.
+	BaseURL    string                `json:"base_url"`
+	Credential *ConnectorCredential  `json:"credential,omitempty"`
+	Operations []*ConnectorOperation `json:"operations"` // declared order
+
+	// Dir is the connector's directory (absolute).
+	Dir string `json:"-"`
+	// ManifestDigest is sha256 over connector.yaml's exact bytes;
+	// ConnectorDigest binds every file of the connector's directory.
+	ManifestDigest  string `json:"manifest_digest"`
+	ConnectorDigest string `json:"connector_digest"`
+}
+
+// ConnectorCredential says which credential the connector needs and how it
+// is delivered: the header it travels in, with an optional scheme before
+// it ("Bearer <value>").
+type ConnectorCredential struct {
+	Variable string `json:"variable"`
+	Header   string `json:"header"`
+	Scheme   string `json:"scheme,omitempty"`
+}
+
+// ConnectorOperation is one operation a connector declares.
+type ConnectorOperation struct {
+	Name    string `json:"name"`
+	Summary string `json:"summary,omitempty"`
+	Verb    string `json:"verb"` // read | write
+	// Scopes are opaque capability strings, kept exactly as written, in
+	// order, duplicates included: runx never reparses them.
+	Scopes []string `json:"scopes,omitempty"`
+	// Target is a template over the inputs ("boards/{board}") naming what
+	// the operation acts on; it binds the provider key and the summary.
+	Target      string                 `json:"target"`
+	Approval    string                 `json:"approval"` // none | optional | required
+	Cost        *OperationCost         `json:"cost,omitempty"`
+	Request     OperationRequest       `json:"request"`
+	Idempotency *OperationIdempotency  `json:"idempotency,omitempty"`
+	Readbacks   []*Readback            `json:"readbacks,omitempty"`
+	Inputs      []*InputSpec           `json:"inputs,omitempty"`
+	Outputs     map[string]*OutputSpec `json:"outputs,omitempty"`
+	// Digest binds the operation's meaning: everything above, the price
+	// and its basis included, but not where the price was read
+	// (cost.source_url), so a changed price is a changed operation.
+	Digest string `json:"digest"`
+}
+
+// OperationCost is what the provider charges per call. A nil USDMicro is an
+// unknown price, never free.
+type OperationCost struct {
+	USDMicro  *int64 `json:"usd_micro,omitempty"`
+	Per       string `json:"per"`    // request | success
+	Source    string `json:"source"` // docs | rate_card | observed
+	SourceURL string `json:"source_url,omitempty"`
+}
+
+// OperationRequest renders one HTTP request from the operation's inputs.
+// Values are literals or whole-value references $input.<name>.
+type OperationRequest struct {
+	Method string            `json:"method"`
+	Path   string            `json:"path"` // "/boards/{board}/posts": {name} is an input, path-escaped
+	Query  map[string]string `json:"query,omitempty"`
+	// Body is the JSON body, or nil for none.
+	Body any `json:"body,omitempty"`
+}
+
+// OperationIdempotency is how the provider deduplicates a write: the header
+// carrying the provider key, and how long the provider honours it.
+type OperationIdempotency struct {
+	Header        string `json:"header"`
+	WindowSeconds int    `json:"window_seconds"`
+}
+
+// Readback confirms a write by an independent read of the same connector.
+// Inputs are the read's inputs ($input.<name>, $response.<path> of the
+// write's answer, $key for the provider key); Confirms maps each field of
+// the read's answer to the value the write's identity says it must hold.
+type Readback struct {
+	Operation string            `json:"operation"`
+	Inputs    map[string]string `json:"inputs,omitempty"`
+	Confirms  map[string]string `json:"confirms"`
+}
+
+// Operation returns the operation called name, or nil.
+func (c *Connector) Operation(name string) *ConnectorOperation {
+	for _, op := range c.Operations {
+		if op.Name == name {
+			return op
+		}
+	}
+	return nil
+}
+
+// Input returns the operation's declared input called name, or nil.
+func (op *ConnectorOperation) Input(name string) *InputSpec {
+	for _, in := range op.Inputs {
+		if in.Name == name {
+			return in
+		}
+	}
+	return nil
+}
+
+// CheckInputs checks a call's inputs against the operation's declarations:
+// declared inputs only (idempotency_key aside, which the kernel adds to a
+// write), each of its type, the required ones present.
+func (op *ConnectorOperation) CheckInputs(inputs map[string]any) (map[string]any, error) {
+	out := make(map[string]any, len(inputs))
+	for name, v := range inputs {
+		if name == "idempotency_key" {
+			continue
+		}
+		spec := op.Input(name)
+		if spec == nil {
+			return nil, refuse(CodeInputUnknown, "operation %s takes no input %q", op.Name, name)
+		}
+		if v == nil && !spec.AcceptsNull() {
+			continue
+		}
+		checked, err := spec.check(v)
+		if err != nil {
+			return nil, refuse(CodeInputTypeInvalid, "operation %s input %q %v", op.Name, name, err)
+		}
+		out[name] = checked
+	}
+	for _, spec := range op.Inputs {
+		if _, ok := out[spec.Name]; ok {
+			continue
+		}
+		switch {
+		case spec.HasDefault:
+			out[spec.Name] = cloneValue(spec.Default)
+		case spec.Required:
+			return nil, refuse(CodeInputMissing, "operation %s needs input %q%s", op.Name, spec.Name, describeInput(spec))
+		}
+	}
+	return out, nil
+}
+
+// LoadConnector reads and validates the connector in dir, whose name (its
+// manifest id) is name.
+func LoadConnector(dir, name string) (*Connector, error) {
+	path := filepath.Join(dir, ConnectorFile)
+	src, err := readPackageFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if src == nil {
+		return nil, refuse(CodeConnectorInvalid, "%s holds no %s", dir, ConnectorFile)
+	}
+	c, err := decodeConnector(path, src, name)
+	if err != nil {
+		return nil, err
+	}
+	if c.Dir, err = filepath.Abs(dir); err != nil {
+		return nil, err
+	}
+	c.ManifestDigest = contentDigest(src)
+	if c.ConnectorDigest, err = PackageDigest(dir); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// loadPackageConnectors reads every connectors/<name>/connector.yaml of a
+// package (a name may be namespaced one level: connectors/google/calendar).
+func loadPackageConnectors(dir string) (map[string]*Connector, error) {
+	root := filepath.Join(dir, ConnectorsDir)
+	if _, err := os.Stat(root); os.IsNotExist(err) {
+		return nil, nil
+	}
+	out := map[string]*Connector{}
+	var walk func(sub string, depth int) error
+	walk = func(sub string, depth int) error {
+		entries, err := os.ReadDir(filepath.Join(root, sub))
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
+			}
+			name := filepath.ToSlash(filepath.Join(sub, e.Name()))
+			cdir := filepath.Join(root, name)
+			if _, err := os.Stat(filepath.Join(cdir, ConnectorFile)); err == nil {
+				c, err := LoadConnector(cdir, name)
+				if err != nil {
+					return err
+				}
+				out[name] = c
+			} else if depth == 0 {
+				if err := walk(name, 1); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk("", 0); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// LoadAddedConnector reads the connector runx added to a project under
+// projectDir/added-connectors/<name>/<version>/. With no version named,
+// exactly one version may be installed.
+func LoadAddedConnector(projectDir, name, version string) (*Connector, error) {
+	base := filepath.Join(projectDir, AddedConnectorsDir, filepath.FromSlash(name))
+	if version == "" {
+		entries, err := os.ReadDir(base)
+		if os.IsNotExist(err) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		var versions []string
+		for _, e := range entries {
+			if e.IsDir() {
+				if _, err := os.Stat(filepath.Join(base, e.Name(), ConnectorFile)); err == nil {
+					versions = append(versions, e.Name())
+				}
+			}
+		}
+		switch len(versions) {
+		case 0:
+			return nil, nil
+		case 1:
+			version = versions[0]
+		default:
+			sort.Strings(versions)
+			return nil, refuse(CodeConnectorVersionAmbiguous, "connector %s is installed at versions %s and nothing pins one; remove the others from %s", name, strings.Join(versions, ", "), base)
+		}
+	}
+	c, err := LoadConnector(filepath.Join(base, version), name)
+	if err != nil {
+		return nil, err
+	}
+	if c.Version != version {
+		return nil, refuse(CodeConnectorInvalid, "connector %s installed under version %s declares version %s", name, version, c.Version)
+	}
+	return c, nil
+}
+
+// operationDigest binds an operation's meaning (see ConnectorOperation.Digest).
+func operationDigest(c *Connector, op *ConnectorOperation) (string, error) {
+	cp := *op
+	cp.Digest = ""
+	if op.Cost != nil {
+		cost := *op.Cost
+		cost.SourceURL = ""
+		cp.Cost = &cost
+	}
+	raw, err := json.Marshal(map[string]any{
+		"schema": connectorDigestVersion, "connector": c.ID, "base_url": c.BaseURL, "credential": c.Credential, "operation": cp,
+	})
+	if err != nil {
+		return "", err
+	}
+	canon, err := jcs.Transform(raw)
+	if err != nil {
+		return "", fmt.Errorf("canonicalize operation digest input: %w", err)
+	}
+	return contentDigest(canon), nil
+}

@@ -1,0 +1,452 @@
+package pkg
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Closed vocabularies of connector manifests.
+var (
+	operationVerbs     = []string{VerbRead, VerbWrite}
+	operationApprovals = []string{"none", "optional", "required"}
+	requestMethods     = []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
+	costPer            = []string{"request", "success"}
+	costSources        = []string{"docs", "rate_card", "observed"}
+	headerToken        = regexp.MustCompile(`^[A-Za-z0-9!#$%&'*+.^_|~-]+$`)
+	pathParam          = regexp.MustCompile(`\{([^{}]*)\}`)
+)
+
+// MaxIdempotencyWindowSeconds bounds how long a provider key is honoured:
+// thirty days, longer than any provider documented here keeps one.
+const MaxIdempotencyWindowSeconds = 30 * 24 * 3600
+
+// decodeConnector reads connector.yaml under the strict subset.
+func decodeConnector(file string, src []byte, name string) (*Connector, error) {
+	doc, err := parseYAML(file, src, 0)
+	if err != nil {
+		return nil, err
+	}
+	root, err := doc.body()
+	if err != nil {
+		return nil, err
+	}
+	d := decoder{file: file, code: CodeConnectorInvalid}
+	top, err := d.object(root, "connector.yaml", "id", "version", "base_url", "credential", "operations")
+	if err != nil {
+		return nil, err
+	}
+	c := &Connector{}
+	for _, req := range []struct {
+		key  string
+		dest *string
+	}{{"id", &c.ID}, {"version", &c.Version}, {"base_url", &c.BaseURL}} {
+		e := top.get(req.key)
+		if e == nil {
+			return nil, d.fail(root.pos, "connector.yaml needs %s", req.key)
+		}
+		if *req.dest, err = d.nonEmpty(top, req.key, "connector "+req.key); err != nil {
+			return nil, err
+		}
+	}
+	if c.ID != name {
+		return nil, d.fail(top.get("id").value.pos, "connector id %q must be its whole name, %q (the directory it is in)", c.ID, name)
+	}
+	if hasSpace(c.Version) || strings.ContainsAny(c.Version, "/\\") {
+		return nil, d.fail(top.get("version").value.pos, "connector version %q must be one word with no slash", c.Version)
+	}
+	if err := checkBaseURL(c.BaseURL); err != nil {
+		return nil, d.fail(top.get("base_url").value.pos, "connector base_url %s", err)
+	}
+	if ce := top.get("credential"); ce != nil {
+		if c.Credential, err = decodeCredential(d, ce); err != nil {
+			return nil, err
+		}
+	}
+	oe := top.get("operations")
+	if oe == nil || oe.value.kind != mapNode || len(oe.value.entries) == 0 {
+		return nil, d.fail(root.pos, "connector.yaml needs operations: a mapping of operation names to declarations")
+	}
+	for i := range oe.value.entries {
+		e := &oe.value.entries[i]
+		if !isCapabilityID(e.key) || strings.Contains(e.key, "/") {
+			return nil, d.fail(e.keyPos, "operation name %q must hold only letters, digits, '.', '_' and '-'", e.key)
+		}
+		op, err := decodeConnectorOperation(d, e)
+		if err != nil {
+			return nil, err
+		}
+		c.Operations = append(c.Operations, op)
+	}
+	for i, op := range c.Operations {
+		if err := checkReadbacks(d, c, op, &oe.value.entries[i]); err != nil {
+			return nil, err
+		}
+		if op.Digest, err = operationDigest(c, op); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// checkBaseURL admits an absolute https origin with an optional path
+// prefix, or plain http only on a loopback host: a credential never
+// crosses a network in clear.
+func checkBaseURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("%q must be an absolute URL", raw)
+	}
+	switch {
+	case u.User != nil:
+		return fmt.Errorf("%q must not hold credentials", raw)
+	case u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(raw, "?") || strings.HasSuffix(raw, "#"):
+		return fmt.Errorf("%q must not hold a query or fragment", raw)
+	case u.Scheme == "https":
+		return nil
+	case u.Scheme == "http" && IsLoopbackHost(u.Hostname()):
+		return nil
+	case u.Scheme == "http":
+		return fmt.Errorf("%q must use https off loopback", raw)
+	}
+	return fmt.Errorf("%q must be an https URL", raw)
+}
+
+// IsLoopbackHost reports whether host names this machine: localhost or a
+// loopback address.
+func IsLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func decodeCredential(d decoder, e *entry) (*ConnectorCredential, error) {
+	f, err := d.object(e.value, "connector credential", "variable", "header", "scheme")
+	if err != nil {
+		return nil, err
+	}
+	c := &ConnectorCredential{}
+	if c.Variable, err = d.nonEmpty(f, "variable", "credential variable"); err != nil {
+		return nil, err
+	}
+	if !isEnvName(c.Variable) {
+		return nil, d.fail(e.value.pos, "credential variable %q must be an environment variable name", c.Variable)
+	}
+	if c.Header, err = d.nonEmpty(f, "header", "credential header"); err != nil {
+		return nil, err
+	}
+	if !headerToken.MatchString(c.Header) {
+		return nil, d.fail(e.value.pos, "credential header %q must be an HTTP header name", c.Header)
+	}
+	if c.Scheme, err = d.nonEmpty(f, "scheme", "credential scheme"); err != nil {
+		return nil, err
+	}
+	if c.Scheme != "" && !headerToken.MatchString(c.Scheme) {
+		return nil, d.fail(f.get("scheme").value.pos, "credential scheme %q must be one token, such as Bearer", c.Scheme)
+	}
+	return c, nil
+}
+
+func decodeConnectorOperation(d decoder, e *entry) (*ConnectorOperation, error) {
+	label := fmt.Sprintf("connector operation %q", e.key)
+	f, err := d.object(e.value, label, "summary", "verb", "scopes", "target", "approval", "cost", "request", "idempotency", "readbacks", "inputs", "outputs")
+	if err != nil {
+		return nil, err
+	}
+	op := &ConnectorOperation{Name: e.key}
+	if op.Summary, err = d.text(f, "summary", label+" summary"); err != nil {
+		return nil, err
+	}
+	if !f.has("verb") {
+		return nil, d.fail(e.value.pos, "%s needs a verb: read or write", label)
+	}
+	if op.Verb, err = d.oneOf(f, "verb", label+" verb", operationVerbs...); err != nil {
+		return nil, err
+	}
+	if se := f.get("scopes"); se != nil {
+		// Scopes are opaque: kept exactly, in order, never split or reparsed.
+		if op.Scopes, err = d.strList(se, label+" scopes"); err != nil {
+			return nil, err
+		}
+	}
+	if op.Approval, err = d.oneOf(f, "approval", label+" approval", operationApprovals...); err != nil {
+		return nil, err
+	}
+	if op.Approval == "" {
+		op.Approval = "none"
+	}
+	if op.Verb == VerbRead && op.Approval != "none" {
+		return nil, d.fail(f.get("approval").value.pos, "%s is a read; reads do not acquire approval gates", label)
+	}
+	if ie := f.get("inputs"); ie != nil {
+		if op.Inputs, err = decodeInputs(d, ie, label); err != nil {
+			return nil, err
+		}
+		for _, in := range op.Inputs {
+			if in.Name == "idempotency_key" {
+				return nil, d.fail(ie.value.pos, "%s must not declare idempotency_key: the step's idempotency_key is the kernel's", label)
+			}
+		}
+	}
+	if oe := f.get("outputs"); oe != nil {
+		if op.Outputs, err = decodeOutputs(d, oe, label+" outputs"); err != nil {
+			return nil, err
+		}
+	}
+	if te := f.get("target"); te != nil {
+		if op.Target, err = d.nonEmpty(f, "target", label+" target"); err != nil {
+			return nil, err
+		}
+		if err := checkTemplate(op, op.Target); err != nil {
+			return nil, d.fail(te.value.pos, "%s target %v", label, err)
+		}
+	}
+	if ce := f.get("cost"); ce != nil {
+		if op.Cost, err = decodeCost(d, ce, label); err != nil {
+			return nil, err
+		}
+	}
+	re := f.get("request")
+	if re == nil {
+		return nil, d.fail(e.value.pos, "%s needs a request: its method and path", label)
+	}
+	if err := decodeRequest(d, re, op, label); err != nil {
+		return nil, err
+	}
+	if ie := f.get("idempotency"); ie != nil {
+		if op.Verb != VerbWrite {
+			return nil, d.fail(ie.keyPos, "%s is a read; only a write declares idempotency", label)
+		}
+		if op.Idempotency, err = decodeIdempotency(d, ie, label); err != nil {
+			return nil, err
+		}
+	}
+	if rbe := f.get("readbacks"); rbe != nil {
+		if op.Verb != VerbWrite {
+			return nil, d.fail(rbe.keyPos, "%s is a read; only a write is confirmed by readbacks", label)
+		}
+		if rbe.value.kind != seqNode || len(rbe.value.items) == 0 {
+			return nil, d.fail(rbe.value.pos, "%s readbacks must be a non-empty list", label)
+		}
+		for i, it := range rbe.value.items {
+			rb, err := decodeReadback(d, it, fmt.Sprintf("%s readback %d", label, i+1))
+			if err != nil {
+				return nil, err
+			}
+			op.Readbacks = append(op.Readbacks, rb)
+		}
+	}
+	return op, nil
+}
+
+func decodeCost(d decoder, e *entry, label string) (*OperationCost, error) {
+	f, err := d.object(e.value, label+" cost", "usd_micro", "per", "source", "source_url")
+	if err != nil {
+		return nil, err
+	}
+	c := &OperationCost{}
+	if ue := f.get("usd_micro"); ue != nil {
+		n, ok := ue.value.value.(int64)
+		if !ok || ue.value.kind != scalarNode || n < 0 {
+			return nil, d.fail(ue.value.pos, "%s cost usd_micro must be a whole number of micro-USD, 0 or more", label)
+		}
+		c.USDMicro = &n
+	}
+	if !f.has("per") || !f.has("source") {
+		return nil, d.fail(e.value.pos, "%s cost needs per (request or success) and source (docs, rate_card or observed)", label)
+	}
+	if c.Per, err = d.oneOf(f, "per", label+" cost per", costPer...); err != nil {
+		return nil, err
+	}
+	if c.Source, err = d.oneOf(f, "source", label+" cost source", costSources...); err != nil {
+		return nil, err
+	}
+	if c.SourceURL, err = d.nonEmpty(f, "source_url", label+" cost source_url"); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func decodeRequest(d decoder, e *entry, op *ConnectorOperation, label string) error {
+	f, err := d.object(e.value, label+" request", "method", "path", "query", "body")
+	if err != nil {
+		return err
+	}
+	r := &op.Request
+	if !f.has("method") || !f.has("path") {
+		return d.fail(e.value.pos, "%s request needs method and path", label)
+	}
+	if r.Method, err = d.oneOf(f, "method", label+" request method", requestMethods...); err != nil {
+		return err
+	}
+	if r.Path, err = d.nonEmpty(f, "path", label+" request path"); err != nil {
+		return err
+	}
+	pe := f.get("path")
+	if !strings.HasPrefix(r.Path, "/") || strings.HasPrefix(r.Path, "//") || strings.ContainsAny(r.Path, "?#\\") || slices.Contains(strings.Split(r.Path, "/"), "..") {
+		return d.fail(pe.value.pos, "%s request path %q must start with one / and hold no query, fragment or ..; it only narrows the connector's base_url", label, r.Path)
+	}
+	if err := checkTemplate(op, r.Path); err != nil {
+		return d.fail(pe.value.pos, "%s request path %v", label, err)
+	}
+	if qe := f.get("query"); qe != nil {
+		if r.Query, err = d.stringMap(qe, label+" request query"); err != nil {
+			return err
+		}
+		for k, v := range r.Query {
+			if err := checkInputRef(op, v); err != nil {
+				return d.fail(qe.value.pos, "%s request query %s %v", label, k, err)
+			}
+		}
+	}
+	if be := f.get("body"); be != nil {
+		if r.Method == "GET" || r.Method == "DELETE" {
+			return d.fail(be.keyPos, "%s request is a %s, which sends no body", label, r.Method)
+		}
+		if be.value.kind != mapNode {
+			return d.fail(be.value.pos, "%s request body must be a mapping (one JSON object)", label)
+		}
+		r.Body = be.value.toValue()
+		if err := walkBodyRefs(op, r.Body); err != nil {
+			return d.fail(be.value.pos, "%s request body %v", label, err)
+		}
+	}
+	return nil
+}
+
+func decodeIdempotency(d decoder, e *entry, label string) (*OperationIdempotency, error) {
+	f, err := d.object(e.value, label+" idempotency", "header", "window_seconds")
+	if err != nil {
+		return nil, err
+	}
+	id := &OperationIdempotency{}
+	if id.Header, err = d.nonEmpty(f, "header", label+" idempotency header"); err != nil {
+		return nil, err
+	}
+	if !headerToken.MatchString(id.Header) {
+		return nil, d.fail(e.value.pos, "%s idempotency header %q must be an HTTP header name", label, id.Header)
+	}
+	we := f.get("window_seconds")
+	if we == nil {
+		return nil, d.fail(e.value.pos, "%s idempotency needs window_seconds: how long the provider honours a key", label)
+	}
+	if id.WindowSeconds, err = d.positive(we, label+" idempotency window_seconds", MaxIdempotencyWindowSeconds); err != nil {
+		return nil, err
+	}
+	return id, nil
+}
+
+func decodeReadback(d decoder, n *node, label string) (*Readback, error) {
+	f, err := d.object(n, label, "operation", "inputs", "confirms")
+	if err != nil {
+		return nil, err
+	}
+	rb := &Readback{}
+	if rb.Operation, err = d.nonEmpty(f, "operation", label+" operation"); err != nil {
+		return nil, err
+	}
+	if rb.Operation == "" {
+		return nil, d.fail(n.pos, "%s needs the read operation it calls", label)
+	}
+	if ie := f.get("inputs"); ie != nil {
+		if rb.Inputs, err = d.stringMap(ie, label+" inputs"); err != nil {
+			return nil, err
+		}
+	}
+	ce := f.get("confirms")
+	if ce == nil {
+		return nil, d.fail(n.pos, "%s needs confirms: the read's fields that must equal the write's identity", label)
+	}
+	if rb.Confirms, err = d.stringMap(ce, label+" confirms"); err != nil {
+		return nil, err
+	}
+	if len(rb.Confirms) == 0 {
+		return nil, d.fail(ce.value.pos, "%s confirms must name at least one field", label)
+	}
+	return rb, nil
+}
+
+// checkReadbacks ties each readback to a read operation of the same
+// connector, with references the write can resolve.
+func checkReadbacks(d decoder, c *Connector, op *ConnectorOperation, e *entry) error {
+	for _, rb := range op.Readbacks {
+		read := c.Operation(rb.Operation)
+		if read == nil || read.Verb != VerbRead {
+			return d.fail(e.value.pos, "operation %s reads back with %q, which is no read operation of connector %s", op.Name, rb.Operation, c.ID)
+		}
+		for k, v := range rb.Inputs {
+			if read.Input(k) == nil {
+				return d.fail(e.value.pos, "operation %s readback %s takes no input %q", op.Name, rb.Operation, k)
+			}
+			if err := checkReadbackRef(op, v); err != nil {
+				return d.fail(e.value.pos, "operation %s readback input %s %v", op.Name, k, err)
+			}
+		}
+		for k, v := range rb.Confirms {
+			if err := checkReadbackRef(op, v); err != nil {
+				return d.fail(e.value.pos, "operation %s readback confirms %s %v", op.Name, k, err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkTemplate checks that each {name} of a template names a declared input.
+func checkTemplate(op *ConnectorOperation, tmpl string) error {
+	for _, m := range pathParam.FindAllStringSubmatch(tmpl, -1) {
+		if op.Input(m[1]) == nil {
+			return fmt.Errorf("%q names {%s}, which is no declared input", tmpl, m[1])
+		}
+	}
+	if strings.Count(tmpl, "{") != strings.Count(tmpl, "}") {
+		return fmt.Errorf("%q has an unbalanced brace", tmpl)
+	}
+	return nil
+}
+
+// checkInputRef checks a request value: a literal, $$-escaped literal, or
+// $input.<declared input>.
+func checkInputRef(op *ConnectorOperation, v string) error {
+	if !strings.HasPrefix(v, "$") || strings.HasPrefix(v, "$$") {
+		return nil
+	}
+	name, ok := strings.CutPrefix(v, "$input.")
+	if !ok || op.Input(name) == nil {
+		return fmt.Errorf("%q must be a literal or $input.<declared input>", v)
+	}
+	return nil
+}
+
+func walkBodyRefs(op *ConnectorOperation, v any) error {
+	switch x := v.(type) {
+	case string:
+		return checkInputRef(op, x)
+	case map[string]any:
+		for _, c := range x {
+			if err := walkBodyRefs(op, c); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, c := range x {
+			if err := walkBodyRefs(op, c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkReadbackRef checks a readback value: a literal, $key (the provider
+// key), $input.<declared input>, or $response.<path> of the write's answer.
+func checkReadbackRef(op *ConnectorOperation, v string) error {
+	if v == "$key" || strings.HasPrefix(v, "$response.") && len(v) > len("$response.") {
+		return nil
+	}
+	return checkInputRef(op, v)
+}
