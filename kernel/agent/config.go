@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/credential"
 )
 
 // ConfigFile is the runx home's configuration file.
@@ -176,7 +177,7 @@ func checkValue(homeDir, key, v string) error {
 		if !secretPattern.MatchString(v) {
 			return invalid("agent.secret names a secret kept by runx secret set <name>; it is never the key itself")
 		}
-		if _, err := os.Stat(filepath.Join(homeDir, "secrets", v)); err != nil {
+		if _, err := os.Stat(credential.SecretPath(homeDir, v)); err != nil {
 			return contract.Errorf(CodeConfigSecretUnknown, "agent.secret: the runx home holds no secret %q; store it first with runx secret set %s (the key is read from standard input)", v, v)
 		}
 	case KeyDialect:

@@ -1,11 +1,10 @@
 package agent
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/credential"
 )
 
 // Dialect names: the wire formats runx speaks.
@@ -87,11 +86,14 @@ func Resolve(c *Config, homeDir string, lookupEnv func(string) (string, bool)) (
 	p.Endpoint = strings.TrimRight(p.Endpoint, "/")
 	switch {
 	case c.Secret != "":
-		raw, err := os.ReadFile(filepath.Join(homeDir, "secrets", c.Secret))
+		v, ok, err := credential.ReadSecret(homeDir, c.Secret)
 		if err != nil {
+			return nil, err
+		}
+		if !ok {
 			return nil, contract.Errorf(CodeSecretUnreadable, "agent.secret names %q, which the runx home does not hold; runx secret set %s", c.Secret, c.Secret)
 		}
-		p.Key = strings.TrimRight(string(raw), "\r\n")
+		p.Key = v
 	default:
 		if v, ok := lookupEnv(keyVar); ok {
 			p.Key = strings.TrimSpace(v)

@@ -29,6 +29,7 @@ import (
 	"sync"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/pkg"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -204,27 +205,6 @@ func (r *Resolver) UseStore(ctx context.Context, binding map[string]any) (*Bindi
 		return nil, err
 	}
 	return b, os.Rename(tmp, path)
-}
-
-// SetSecret keeps a credential in the runx home (0600), where a binding's
-// profile finds it; the value is never echoed.
-func SetSecret(homeDir, name string, value []byte) error {
-	if sanitize(name) != name || name == "" {
-		return contract.Errorf("secret_name_invalid", "a secret name is letters, digits, '.', '-' and '_'")
-	}
-	v := strings.TrimRight(string(value), "\r\n")
-	if v == "" {
-		return contract.Errorf("secret_empty", "no secret was given on standard input")
-	}
-	dir := filepath.Join(homeDir, "secrets")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp := filepath.Join(dir, "."+name+".tmp")
-	if err := os.WriteFile(tmp, []byte(v+"\n"), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(dir, name))
 }
 
 // load reads the one-run override when set, else the project file. A
@@ -419,11 +399,14 @@ func (r *Resolver) Credentials(ctx context.Context, b *Binding, homeDir string) 
 		if len(a.Credentials) > 1 {
 			secret += "-" + sanitize(name)
 		}
-		raw, err := os.ReadFile(filepath.Join(homeDir, "secrets", secret))
+		v, ok, err := credential.ReadSecret(homeDir, secret)
 		if err != nil {
+			return nil, err
+		}
+		if !ok {
 			return nil, contract.Errorf("credential_missing", "data source %s names profile %q, whose %s is not delivered: set %s or run `runx secret set %s`", b.Ref, b.Profile, name, variable, secret)
 		}
-		creds[name] = strings.TrimRight(string(raw), "\r\n")
+		creds[name] = v
 	}
 	return creds, nil
 }

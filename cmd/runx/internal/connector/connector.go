@@ -9,7 +9,7 @@ import (
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/datasource"
+	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/run"
 	"github.com/spf13/cobra"
 )
@@ -82,7 +82,7 @@ func NewSecret(f *cli.Factory) *cobra.Command {
 			if err != nil {
 				return cli.Exit(cli.ReportError(f.IO, asJSON, err))
 			}
-			if err := datasource.SetSecret(o.HomeDir, args[0], raw); err != nil {
+			if err := credential.SetSecret(o.HomeDir, args[0], raw); err != nil {
 				return cli.Exit(cli.ReportError(f.IO, asJSON, err))
 			}
 			if asJSON {

@@ -1,0 +1,219 @@
+package credential
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/runxhq/runx/kernel/contract"
+)
+
+func env(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func TestSecretFilesArePrivate(t *testing.T) {
+	home := t.TempDir()
+	if err := SetSecret(home, "api", []byte("s3cret-value\n")); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]os.FileMode{filepath.Join(home, "secrets"): 0o700, filepath.Join(home, "secrets", "api"): 0o600} {
+		info, err := os.Stat(path)
+		if err != nil || info.Mode().Perm() != want {
+			t.Fatalf("%s: want mode %o, got %v %v", path, want, info.Mode().Perm(), err)
+		}
+	}
+	v, ok, err := ReadSecret(home, "api")
+	if err != nil || !ok || v != "s3cret-value" {
+		t.Fatalf("want the stored value back, got %q %v %v", v, ok, err)
+	}
+	if _, ok, err := ReadSecret(home, "absent"); ok || err != nil {
+		t.Fatalf("an absent secret is not stored and no error: %v %v", ok, err)
+	}
+}
+
+func TestLooseSecretIsRefused(t *testing.T) {
+	home := t.TempDir()
+	if err := SetSecret(home, "api", []byte("s3cret-value")); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(home, "secrets", "api")
+	os.Chmod(path, 0o644)
+	_, _, err := ReadSecret(home, "api")
+	if contract.CodeOf(err) != "secret_permissions_unsafe" || !strings.Contains(err.Error(), "chmod 600") || strings.Contains(err.Error(), "s3cret") {
+		t.Fatalf("want secret_permissions_unsafe saying chmod 600, got %v", err)
+	}
+	os.Chmod(path, 0o600)
+	os.Chmod(filepath.Join(home, "secrets"), 0o755)
+	if _, _, err := ReadSecret(home, "api"); contract.CodeOf(err) != "secret_permissions_unsafe" {
+		t.Fatalf("a world-readable secrets directory is refused, got %v", err)
+	}
+	r := &Resolver{HomeDir: home, LookupEnv: env(nil)}
+	if _, err := r.Resolve("acme", ""); contract.CodeOf(err) != "secret_permissions_unsafe" {
+		t.Fatalf("resolving through a loose directory is refused, got %v", err)
+	}
+}
+
+func TestSecretRefusals(t *testing.T) {
+	home := t.TempDir()
+	for _, c := range []struct {
+		name, value, code string
+	}{
+		{"../x", "v", "secret_name_invalid"},
+		{"", "v", "secret_name_invalid"},
+		{"ok", "\n", "secret_empty"},
+		{"ok", "a\nb", "secret_invalid"},
+	} {
+		if err := SetSecret(home, c.name, []byte(c.value)); contract.CodeOf(err) != c.code {
+			t.Errorf("SetSecret(%q): want %s, got %v", c.name, c.code, err)
+		}
+	}
+}
+
+// The binding's variable, then the declared variable, then the stored
+// secret; nothing is credential_missing naming how to deliver it.
+func TestResolveOrder(t *testing.T) {
+	home := t.TempDir()
+	vars := map[string]string{}
+	r := &Resolver{HomeDir: home, LookupEnv: env(vars)}
+	_, err := r.Resolve("acme", "ACME_TOKEN")
+	if contract.CodeOf(err) != "credential_missing" || !strings.Contains(err.Error(), "export ACME_TOKEN") || !strings.Contains(err.Error(), "runx connector use acme") {
+		t.Fatalf("want credential_missing naming the variable and the command, got %v", err)
+	}
+	if err := SetSecret(home, DefaultSecretName("acme"), []byte("from-store")); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := r.Resolve("acme", "ACME_TOKEN"); v != "from-store" || err != nil {
+		t.Fatalf("want the stored secret, got %q %v", v, err)
+	}
+	vars["ACME_TOKEN"] = "from-declared"
+	if v, _ := r.Resolve("acme", "ACME_TOKEN"); v != "from-declared" {
+		t.Fatalf("the declared variable wins over a stored secret, got %q", v)
+	}
+	vars["MY_ACME"] = "from-bound"
+	if _, err := Use(home, env(vars), UseRequest{Connector: "acme", Variable: "ACME_TOKEN", Env: "MY_ACME"}); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := r.Resolve("acme", "ACME_TOKEN"); v != "from-bound" {
+		t.Fatalf("the bound variable wins, got %q", v)
+	}
+	delete(vars, "MY_ACME")
+	delete(vars, "ACME_TOKEN")
+	SetSecret(home, "team-acme", []byte("from-named"))
+	if _, err := Use(home, env(vars), UseRequest{Connector: "acme", Secret: "team-acme"}); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := r.Resolve("acme", "ACME_TOKEN"); v != "from-named" {
+		t.Fatalf("a bound stored secret is read, got %q", v)
+	}
+	os.Remove(SecretPath(home, "team-acme"))
+	if _, err := r.Resolve("acme", "ACME_TOKEN"); contract.CodeOf(err) != "credential_missing" || !strings.Contains(err.Error(), "runx secret set team-acme") {
+		t.Fatalf("a bound secret that is gone is credential_missing naming it, got %v", err)
+	}
+	info, err := os.Stat(filepath.Join(home, BindingsFile))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("bindings file must be 0600: %v %v", info, err)
+	}
+	raw, _ := os.ReadFile(filepath.Join(home, BindingsFile))
+	if strings.Contains(string(raw), "from-") {
+		t.Fatalf("the bindings file holds a value: %s", raw)
+	}
+}
+
+func TestUseRefusals(t *testing.T) {
+	home := t.TempDir()
+	vars := map[string]string{}
+	for _, c := range []struct {
+		req  UseRequest
+		code string
+	}{
+		{UseRequest{Connector: "Bad Name"}, "connector_name_invalid"},
+		{UseRequest{Connector: "acme", Env: "A", Secret: "b"}, "credential_source_ambiguous"},
+		{UseRequest{Connector: "acme", Env: "A", Piped: []byte("v")}, "credential_source_ambiguous"},
+		{UseRequest{Connector: "acme", Env: "not-a-var"}, "credential_variable_invalid"},
+		{UseRequest{Connector: "acme", Env: "UNSET_VAR"}, "credential_missing"},
+		{UseRequest{Connector: "acme", Secret: "nothing-stored"}, "credential_missing"},
+		{UseRequest{Connector: "acme", Variable: "ACME_TOKEN"}, "credential_missing"},
+		{UseRequest{Connector: "acme"}, "credential_missing"},
+	} {
+		if _, err := Use(home, env(vars), c.req); contract.CodeOf(err) != c.code {
+			t.Errorf("%+v: want %s, got %v", c.req, c.code, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, BindingsFile)); err == nil {
+		t.Fatal("a refused use recorded a binding")
+	}
+	b, err := Use(home, env(vars), UseRequest{Connector: "acme", Piped: []byte("piped-value\n")})
+	if err != nil || b.Secret != "connector-acme" {
+		t.Fatalf("a piped value is stored as connector-acme: %+v %v", b, err)
+	}
+	if v, _, _ := ReadSecret(home, "connector-acme"); v != "piped-value" {
+		t.Fatalf("stored %q", v)
+	}
+}
+
+func TestTaintScrubsEveryForm(t *testing.T) {
+	const secret = "tok_9fQ2xZ7Lp4RmWv8K"
+	var tn Taint
+	if !tn.Empty() || tn.Scrub("x "+secret) != "x "+secret {
+		t.Fatal("an empty taint set scrubs nothing")
+	}
+	tn.Add(secret, "")
+	basic := base64.StdEncoding.EncodeToString([]byte("user:" + secret))
+	for _, in := range []string{
+		secret,
+		base64.StdEncoding.EncodeToString([]byte(secret)),
+		base64.RawURLEncoding.EncodeToString([]byte(secret)),
+		"hex " + strings.ToUpper(func() string { s := ""; for _, c := range []byte(secret) { s += string("0123456789abcdef"[c>>4]) + string("0123456789abcdef"[c&15]) }; return s }()),
+		"Authorization: Basic " + basic,
+		"https://x.test/?token=" + secret + "&a=1",
+	} {
+		out := tn.Scrub(in)
+		for _, f := range Forms(secret) {
+			if len(f) >= minInnerForm && strings.Contains(out, f) {
+				t.Errorf("%q -> %q still holds form %q", in, out, f)
+			}
+		}
+		if !strings.Contains(out, Redacted) {
+			t.Errorf("%q -> %q has no marker", in, out)
+		}
+	}
+	doc, _ := json.Marshal(map[string]any{"k": "a " + secret, secret: []any{secret}})
+	out := tn.ScrubJSON(doc)
+	if !json.Valid(out) || strings.Contains(string(out), secret) {
+		t.Fatalf("ScrubJSON: %s", out)
+	}
+	clean := []byte(`{"a":1}`)
+	if got := tn.ScrubBytes(clean); &got[0] != &clean[0] {
+		t.Fatal("clean bytes are returned as they are")
+	}
+}
+
+// A value holding JSON syntax still leaves a valid document.
+func TestTaintJSONWithQuotes(t *testing.T) {
+	var tn Taint
+	tn.Add(`a","b`)
+	doc := []byte(`{"x":"a","b":"c","y":"a\",\"b"}`)
+	out := tn.ScrubJSON(doc)
+	if !json.Valid(out) || strings.Contains(string(out), `a\",\"b`) {
+		t.Fatalf("got %s", out)
+	}
+}
+
+func TestTaintError(t *testing.T) {
+	var tn Taint
+	tn.Add("s3cret-value")
+	err := tn.Error(contract.Errorf("provider_refused", "bad token s3cret-value"))
+	if contract.CodeOf(err) != "provider_refused" || strings.Contains(err.Error(), "s3cret") {
+		t.Fatalf("got %v", err)
+	}
+	var buf strings.Builder
+	w := tn.Writer(&buf)
+	w.Write([]byte("log s3cret-value\n"))
+	if buf.String() != "log [redacted]\n" {
+		t.Fatalf("writer: %q", buf.String())
+	}
+}

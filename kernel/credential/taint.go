@@ -1,0 +1,271 @@
+package credential
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/runxhq/runx/kernel/contract"
+)
+
+// Redacted is what a tainted value becomes wherever it would leave.
+const Redacted = "[redacted]"
+
+// minInnerForm is the shortest base64 fragment of a value that is scrubbed
+// when the value sits inside a larger encoded blob (`user:secret` in Basic
+// auth): shorter fragments would match unrelated text.
+const minInnerForm = 8
+
+// Taint is a run's taint set: every value runx delivers (a credential in a
+// call's context, a managed agent's key) is added, and every output
+// boundary passes what it writes through Scrub, ScrubJSON or Writer. Each
+// value is matched in the forms a plugin might echo it in: raw, JSON-string
+// escaped, base64 (standard and URL alphabets, padded or not, and the
+// fragment fully determined by the value at each byte alignment inside a
+// longer blob), hexadecimal (lower and upper case) and URL escaping (query
+// and path). A zero Taint is empty and ready to use; it is safe for
+// concurrent use and cheap to consult while empty.
+type Taint struct {
+	mu     sync.Mutex
+	values map[string]bool
+	forms  atomic.Pointer[formSet]
+}
+
+// formSet is an immutable snapshot, longest form first so a padded form
+// wins over its unpadded prefix.
+type formSet struct {
+	forms    [][]byte
+	replacer *strings.Replacer
+}
+
+// Add puts values into the set. Empty values are ignored.
+func (t *Taint) Add(values ...string) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	changed := false
+	for _, v := range values {
+		if v == "" || t.values[v] {
+			continue
+		}
+		if t.values == nil {
+			t.values = map[string]bool{}
+		}
+		t.values[v], changed = true, true
+	}
+	if !changed {
+		return
+	}
+	seen := map[string]bool{}
+	for v := range t.values {
+		for _, f := range Forms(v) {
+			seen[f] = true
+		}
+	}
+	all := make([]string, 0, len(seen))
+	for f := range seen {
+		all = append(all, f)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if len(all[i]) != len(all[j]) {
+			return len(all[i]) > len(all[j])
+		}
+		return all[i] < all[j]
+	})
+	fs := &formSet{forms: make([][]byte, len(all))}
+	pairs := make([]string, 0, 2*len(all))
+	for i, f := range all {
+		fs.forms[i] = []byte(f)
+		pairs = append(pairs, f, Redacted)
+	}
+	fs.replacer = strings.NewReplacer(pairs...)
+	t.forms.Store(fs)
+}
+
+// Empty reports whether nothing was delivered yet.
+func (t *Taint) Empty() bool { return t == nil || t.forms.Load() == nil }
+
+// Forms lists the encodings of v the taint set matches.
+func Forms(v string) []string {
+	if v == "" {
+		return nil
+	}
+	b := []byte(v)
+	out := []string{v, hex.EncodeToString(b), strings.ToUpper(hex.EncodeToString(b)), url.QueryEscape(v), url.PathEscape(v)}
+	for _, html := range []bool{true, false} {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(html)
+		_ = enc.Encode(v)
+		s := strings.TrimSpace(buf.String())
+		out = append(out, s[1:len(s)-1])
+	}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		out = append(out, enc.EncodeToString(b))
+		raw := enc.WithPadding(base64.NoPadding)
+		for k := 0; k < 3; k++ {
+			// At alignment k the value starts k bytes into a 3-byte
+			// group; only the characters built from its bits alone are
+			// the same whatever surrounds it.
+			shifted := raw.EncodeToString(append(make([]byte, k), b...))
+			start, end := (k*8+5)/6, (k+len(b))*8/6
+			if k == 0 {
+				out = append(out, shifted)
+			}
+			if end-start >= minInnerForm {
+				out = append(out, shifted[start:end])
+			}
+		}
+	}
+	uniq := out[:0]
+	seen := map[string]bool{}
+	for _, f := range out {
+		if f != "" && !seen[f] {
+			seen[f] = true
+			uniq = append(uniq, f)
+		}
+	}
+	return uniq
+}
+
+func (t *Taint) snapshot() *formSet {
+	if t == nil {
+		return nil
+	}
+	return t.forms.Load()
+}
+
+func (fs *formSet) hit(b []byte) bool {
+	for _, f := range fs.forms {
+		if bytes.Contains(b, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// Scrub replaces every tainted form in s with Redacted.
+func (t *Taint) Scrub(s string) string {
+	fs := t.snapshot()
+	if fs == nil || !fs.hitString(s) {
+		return s
+	}
+	return fs.replacer.Replace(s)
+}
+
+func (fs *formSet) hitString(s string) bool {
+	for _, f := range fs.forms {
+		if strings.Contains(s, string(f)) {
+			return true
+		}
+	}
+	return false
+}
+
+// ScrubBytes is Scrub over bytes; b is returned unchanged (not copied) when
+// it holds no tainted form.
+func (t *Taint) ScrubBytes(b []byte) []byte {
+	fs := t.snapshot()
+	if fs == nil || !fs.hit(b) {
+		return b
+	}
+	return []byte(fs.replacer.Replace(string(b)))
+}
+
+// ScrubJSON scrubs a JSON document and keeps it JSON: the marker holds no
+// character JSON escapes, so a form inside a string stays a string; in the
+// rare case a form spans JSON syntax (a value holding a quote), the
+// document is decoded and its strings and keys scrubbed one by one.
+func (t *Taint) ScrubJSON(raw []byte) []byte {
+	fs := t.snapshot()
+	if fs == nil || len(raw) == 0 || !fs.hit(raw) {
+		return raw
+	}
+	out := []byte(fs.replacer.Replace(string(raw)))
+	if json.Valid(out) || !json.Valid(raw) {
+		return out
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return out
+	}
+	walked, err := json.Marshal(t.walk(v))
+	if err != nil {
+		return []byte(`"` + Redacted + `"`)
+	}
+	return walked
+}
+
+func (t *Taint) walk(v any) any {
+	switch x := v.(type) {
+	case string:
+		return t.Scrub(x)
+	case []any:
+		for i := range x {
+			x[i] = t.walk(x[i])
+		}
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[t.Scrub(k)] = t.walk(e)
+		}
+		return m
+	}
+	return v
+}
+
+// Error returns err with its message scrubbed, keeping its code and its
+// chain for errors.Is. nil and clean errors are returned as they are.
+func (t *Taint) Error(err error) error {
+	if err == nil || t.Empty() {
+		return err
+	}
+	msg := err.Error()
+	clean := t.Scrub(msg)
+	if clean == msg {
+		return err
+	}
+	return &scrubbedError{code: contract.CodeOf(err), msg: clean, err: err}
+}
+
+type scrubbedError struct {
+	code string
+	msg  string
+	err  error
+}
+
+func (e *scrubbedError) Error() string     { return e.msg }
+func (e *scrubbedError) ErrorCode() string { return e.code }
+
+// Is lets errors.Is match the sentinels the original chain holds without
+// exposing the original message through Unwrap.
+func (e *scrubbedError) Is(target error) bool { return errors.Is(e.err, target) }
+
+// Writer returns w behind the taint set: each Write is scrubbed whole.
+// Loggers write one record per Write (hclog does), so a value is never
+// split across two writes.
+func (t *Taint) Writer(w io.Writer) io.Writer { return &scrubWriter{t: t, w: w} }
+
+type scrubWriter struct {
+	t *Taint
+	w io.Writer
+}
+
+func (s *scrubWriter) Write(p []byte) (int, error) {
+	if _, err := s.w.Write(s.t.ScrubBytes(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
