@@ -167,7 +167,13 @@ func TestTaintScrubsEveryForm(t *testing.T) {
 		secret,
 		base64.StdEncoding.EncodeToString([]byte(secret)),
 		base64.RawURLEncoding.EncodeToString([]byte(secret)),
-		"hex " + strings.ToUpper(func() string { s := ""; for _, c := range []byte(secret) { s += string("0123456789abcdef"[c>>4]) + string("0123456789abcdef"[c&15]) }; return s }()),
+		"hex " + strings.ToUpper(func() string {
+			s := ""
+			for _, c := range []byte(secret) {
+				s += string("0123456789abcdef"[c>>4]) + string("0123456789abcdef"[c&15])
+			}
+			return s
+		}()),
 		"Authorization: Basic " + basic,
 		"https://x.test/?token=" + secret + "&a=1",
 	} {
