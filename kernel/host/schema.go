@@ -82,11 +82,14 @@ func (cs *capabilitySchemas) checkOutput(plugin string, call *sdk.Call, res *sdk
 	if cs.out == nil || res.Status != sdk.StatusOK {
 		return res
 	}
-	var v any
-	if err := json.Unmarshal(res.Output, &v); err != nil {
+	// Checked over its bytes in one pass: a large answer (a 4 MiB page of a
+	// log) is never decoded whole only to be judged (pkg.Schema.ValidateJSON
+	// answers exactly what decoding and Validate answer).
+	bad, err := cs.out.ValidateJSON(res.Output)
+	if err != nil {
 		return &sdk.Result{Status: sdk.StatusFailed, Code: CodeCapabilityOutputInvalid, Message: fmt.Sprintf("plugin %q answered %s with output that is not JSON", plugin, call.Capability), DiscardWorker: res.DiscardWorker}
 	}
-	if bad := cs.out.Validate(v); bad != nil {
+	if bad != nil {
 		return &sdk.Result{Status: sdk.StatusFailed, Code: CodeCapabilityOutputInvalid, Message: fmt.Sprintf("plugin %q answered %s with output that does not match its declared schema: %s (at %s)", plugin, call.Capability, bad, pointerOr(bad.Pointer)), DiscardWorker: res.DiscardWorker}
 	}
 	return res

@@ -65,7 +65,12 @@ func receiveResult(stream pluginv1.Capability_InvokeClient, maxOutput int64) (*p
 	if maxOutput <= 0 || maxOutput > plugin.MaxPayloadBytes {
 		maxOutput = plugin.MaxPayloadBytes
 	}
-	var output []byte
+	// The chunks are kept as they arrive (each frame's bytes are already
+	// its own copy) and joined once at the end: appending them to one
+	// growing slice copied a 4 MiB answer about twice more and cleared
+	// each new backing array first.
+	var chunks [][]byte
+	size := 0
 	for {
 		frame, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
@@ -75,18 +80,35 @@ func receiveResult(stream pluginv1.Capability_InvokeClient, maxOutput int64) (*p
 			return nil, err
 		}
 		if chunk := frame.GetOutputChunk(); len(chunk) > 0 {
-			if int64(len(output)+len(chunk)) > maxOutput {
+			if int64(size+len(chunk)) > maxOutput {
 				return nil, fmt.Errorf("%w: more than %d bytes", ErrOutputTooLarge, maxOutput)
 			}
-			output = append(output, chunk...)
+			chunks = append(chunks, chunk)
+			size += len(chunk)
 		}
 		if r := frame.GetResult(); r != nil {
-			if r.GetOutputSize() != int64(len(output)) {
-				return nil, fmt.Errorf("plugin announced %d output bytes and sent %d", r.GetOutputSize(), len(output))
+			if r.GetOutputSize() != int64(size) {
+				return nil, fmt.Errorf("plugin announced %d output bytes and sent %d", r.GetOutputSize(), size)
 			}
-			return resultFromProto(r, output), nil
+			return resultFromProto(r, joinChunks(chunks, size)), nil
 		}
 	}
+}
+
+// joinChunks is the chunks as one slice: the only chunk itself, or one
+// copy into a slice of exactly their size.
+func joinChunks(chunks [][]byte, size int) []byte {
+	switch len(chunks) {
+	case 0:
+		return nil
+	case 1:
+		return chunks[0]
+	}
+	out := make([]byte, 0, size)
+	for _, c := range chunks {
+		out = append(out, c...)
+	}
+	return out
 }
 
 func resultFromProto(r *pluginv1.InvokeResult, output []byte) *plugin.Result {
