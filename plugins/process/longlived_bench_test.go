@@ -91,26 +91,6 @@ func pageHead(doc []byte) (string, int) {
 	return cursor, n
 }
 
-// TestJSONStringRoundTrips checks the word-at-a-time escaper against every
-// byte value in every position of a word.
-func TestJSONStringRoundTrips(t *testing.T) {
-	for c := 0; c < 0x80; c++ {
-		for pos := 0; pos < 11; pos++ {
-			b := []byte("abcdefghijklmnopq")
-			b[pos] = byte(c)
-			var back string
-			if err := json.Unmarshal(appendJSONString(nil, [][]byte{b[:9], b[9:]}), &back); err != nil || back != string(b) {
-				t.Fatalf("byte %#x at %d: %q (%v)", c, pos, back, err)
-			}
-		}
-	}
-	mixed := []byte("héllo \"wörld\"\n\x00\x1f\\ 日本語 tail")
-	var back string
-	if err := json.Unmarshal(appendJSONString(nil, [][]byte{mixed}), &back); err != nil || back != string(mixed) {
-		t.Fatalf("%q (%v)", back, err)
-	}
-}
-
 func cpuTime(b *testing.B) time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
