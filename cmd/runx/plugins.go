@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/runxhq/runx/kernel/datasource"
+	"github.com/runxhq/runx/plugins/artifact"
 	"github.com/runxhq/runx/plugins/fs"
 	"github.com/runxhq/runx/plugins/git"
 	"github.com/runxhq/runx/plugins/jsworker"
@@ -20,6 +21,7 @@ var firstParty = map[string]func() sdk.Plugin{
 	fs.Name:             func() sdk.Plugin { return fs.New() },
 	git.Name:            func() sdk.Plugin { return git.New() },
 	store.Name:          func() sdk.Plugin { return store.New() },
+	artifact.Name:       func() sdk.Plugin { return artifact.New() },
 }
 
 // localStore is how the kernel binds the stores it places itself (the

@@ -49,12 +49,13 @@ func firstParty(name string) conformance.Binary {
 
 func TestFirstPartyPlugins(t *testing.T) {
 	for name, opts := range map[string][]conformance.Option{
-		"fs":      {conformance.Payload("fs.write", func(s string) any { return map[string]any{"path": "big.txt", "content": s} }, false)},
-		"git":     nil,
-		"process": nil,
-		"command": nil,
-		"js":      {conformance.Payload("js.module", func(s string) any { return map[string]any{"module": "m.mjs", "input": map[string]string{"s": s}} }, false)},
-		"store":   {conformance.Payload("store/events.append", func(s string) any { return map[string]any{"stream": "s", "event": map[string]string{"data": s}} }, false)},
+		"fs":       {conformance.Payload("fs.write", func(s string) any { return map[string]any{"path": "big.txt", "content": s} }, false)},
+		"git":      nil,
+		"process":  nil,
+		"command":  nil,
+		"artifact": nil,
+		"js":       {conformance.Payload("js.module", func(s string) any { return map[string]any{"module": "m.mjs", "input": map[string]string{"s": s}} }, false)},
+		"store":    {conformance.Payload("store/events.append", func(s string) any { return map[string]any{"stream": "s", "event": map[string]string{"data": s}} }, false)},
 	} {
 		t.Run(name, func(t *testing.T) { conformance.RunPlugin(t, firstParty(name), opts...) })
 	}

@@ -1,0 +1,249 @@
+package artifact
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/runxhq/runx/sdk/pathpolicy"
+	"github.com/runxhq/runx/sdk/plugin"
+)
+
+// The artifact store, under the project's runx state:
+//
+//	artifacts/blobs/<hex>          content by its sha256, read-only, immutable
+//	artifacts/runs/<run key>/      one run's references, <ref>.json each
+//	artifacts/runs/<run key>/lock  flocked while a reference is added
+//	artifacts/tmp/                 snapshots being written
+//
+// A run key is the digest of the run id, so no run id shapes a path.
+
+// store is the artifact store of one call's project.
+type store struct {
+	dir     string // <project>/artifacts
+	project string // the project state directory, symlinks resolved
+}
+
+// binding is what the kernel tells every call beyond its input.
+type binding struct {
+	ProjectDir string `json:"project_dir"`
+}
+
+func openStore(c plugin.Context) (*store, *plugin.Result) {
+	var b binding
+	if len(c.Binding) > 0 {
+		if err := json.Unmarshal(c.Binding, &b); err != nil {
+			return nil, plugin.Refused(CodeStateMissing, "the call's binding is not a JSON object with project_dir: "+err.Error())
+		}
+	}
+	if b.ProjectDir == "" || !filepath.IsAbs(b.ProjectDir) {
+		return nil, plugin.Refused(CodeStateMissing, "the call names no absolute project state directory (binding project_dir), so no artifact can be kept")
+	}
+	if c.RunID == "" {
+		return nil, plugin.Refused(CodeStateMissing, "the call names no run, and every artifact reference belongs to one")
+	}
+	if err := os.MkdirAll(b.ProjectDir, 0o700); err != nil {
+		return nil, plugin.Failed(CodeStoreUnavailable, "cannot create the project state directory: "+err.Error())
+	}
+	real, err := pathpolicy.RealPath(b.ProjectDir)
+	if err != nil {
+		return nil, plugin.Failed(CodeStoreUnavailable, "cannot resolve the project state directory: "+err.Error())
+	}
+	return &store{dir: filepath.Join(real, "artifacts"), project: real}, nil
+}
+
+// record is one run's reference to an artifact, as kept on disk. Source
+// and Reach are private: no answer carries them.
+type record struct {
+	Ref       string `json:"ref"`
+	RunID     string `json:"run_id"`
+	Digest    string `json:"digest"`
+	Bytes     int64  `json:"bytes"`
+	MediaType string `json:"media_type"`
+	Sharing   string `json:"sharing"`
+	Origin    string `json:"origin"`
+	// Source is the real path an admitted file was read from: a read is
+	// held to the reader's reach by it.
+	Source string `json:"source,omitempty"`
+	// Reach is the reach a read needs beyond that (inputs, for an opened
+	// artifact, as opening it needed).
+	Reach string `json:"reach,omitempty"`
+}
+
+// Descriptor is runx.artifact.v1 as the capabilities answer it.
+type Descriptor struct {
+	Schema     string `json:"schema"`
+	Ref        string `json:"ref,omitempty"`
+	ArtifactID string `json:"artifact_id,omitempty"`
+	Root       string `json:"root,omitempty"`
+	Digest     string `json:"digest"`
+	Bytes      int64  `json:"bytes"`
+	MediaType  string `json:"media_type"`
+	Origin     string `json:"origin,omitempty"`
+	Labels     Labels `json:"labels"`
+}
+
+// Labels say who may see an artifact's content.
+type Labels struct {
+	Sharing string `json:"sharing"`
+}
+
+const (
+	sharingDefault = "configured_model"
+	originAdmitted = "admitted"
+	originOpened   = "opened"
+	originStored   = "stored"
+)
+
+func (r *record) descriptor() *Descriptor {
+	return &Descriptor{Schema: ArtifactSchema, Ref: r.Ref, Digest: r.Digest, Bytes: r.Bytes, MediaType: r.MediaType, Origin: r.Origin, Labels: Labels{Sharing: r.Sharing}}
+}
+
+func sharingOf(l *Labels) string {
+	if l == nil || l.Sharing == "" {
+		return sharingDefault
+	}
+	return l.Sharing
+}
+
+func hexDigest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func (s *store) runDir(runID string) string {
+	return filepath.Join(s.dir, "runs", hexDigest([]byte(runID))[:32])
+}
+
+func (s *store) blobPath(digest string) string {
+	return filepath.Join(s.dir, "blobs", strings.TrimPrefix(digest, "sha256:"))
+}
+
+// refFor is the reference a call gives: a digest of the call, so a call
+// the kernel sends again answers the same reference, never a second one.
+func refFor(call *plugin.Call) string {
+	h := sha256.New()
+	for _, part := range []string{call.Context.RunID, call.Context.CallID, call.Capability, string(call.Input)} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return "art_" + hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// withRunLock runs fn holding the run's reference lock, so two calls of a
+// run (a fan-out) never both pass the admission ceiling.
+func (s *store) withRunLock(runID string, fn func(dir string) *plugin.Result) *plugin.Result {
+	dir := s.runDir(runID)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return plugin.Failed(CodeStoreUnavailable, "cannot create the run's artifact directory: "+err.Error())
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return plugin.Failed(CodeStoreUnavailable, "cannot open the run's artifact lock: "+err.Error())
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return plugin.Failed(CodeStoreUnavailable, "cannot lock the run's artifacts: "+err.Error())
+	}
+	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return fn(dir)
+}
+
+// lookup is the run's record of ref; a ref of another run, or none, is
+// unknown here: a reference names an artifact of one run only.
+func (s *store) lookup(runID, ref string) (*record, *plugin.Result) {
+	raw, err := os.ReadFile(filepath.Join(s.runDir(runID), ref+".json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, plugin.Refused(CodeRefUnknown, fmt.Sprintf("%s names no artifact of this run; a reference is good only in the run that admitted or opened it", ref))
+	}
+	if err != nil {
+		return nil, plugin.Failed(CodeStoreUnavailable, "cannot read the artifact reference: "+err.Error())
+	}
+	var r record
+	if err := json.Unmarshal(raw, &r); err != nil || r.RunID != runID {
+		return nil, plugin.Failed(CodeStoreUnavailable, "the artifact reference record is damaged")
+	}
+	return &r, nil
+}
+
+// admitted is the bytes the run has admitted so far.
+func admitted(dir string) (int64, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	var total int64
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return 0, err
+		}
+		var r record
+		if json.Unmarshal(raw, &r) == nil && r.Origin == originAdmitted {
+			total += r.Bytes
+		}
+	}
+	return total, nil
+}
+
+// writeRecord keeps r in the run's directory (the caller holds the lock).
+func writeRecord(dir string, r *record) error {
+	raw, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, r.Ref+".json"), raw, 0o600)
+}
+
+func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// scopeAllows holds a read of r to the reach of the step making it: the
+// reference grants nothing its holder's reach does not.
+func scopeAllows(c plugin.Context, r *record) *plugin.Result {
+	if r.Reach == pathpolicy.ReachInputs && c.Reach != pathpolicy.ReachInputs {
+		return plugin.Refused(CodeReachRefused, fmt.Sprintf("%s is a retained artifact, which only a step with reach: inputs reads, as only such a step opens one", r.Ref))
+	}
+	if r.Source == "" {
+		return nil
+	}
+	scope, res := pathpolicy.NewScope(c)
+	if res != nil {
+		return res
+	}
+	if _, res := scope.Resolve(r.Source); res != nil {
+		return plugin.Refused(CodeReachRefused, fmt.Sprintf("%s was admitted from a file this step's reach does not hold (%s); holding a reference grants no permission", r.Ref, res.Code))
+	}
+	return nil
+}
