@@ -37,6 +37,9 @@ const (
 	SealApprovalDeclined      = "approval_declined"
 	SealCancelled             = "cancelled"
 	SealInterrupted           = "interrupted"
+	// SealCostLimitExceeded: a call's quote was over what the run's money
+	// limit left, so nothing was sent and the run sealed blocked.
+	SealCostLimitExceeded = "cost_limit_exceeded"
 )
 
 // Step statuses in a trace.

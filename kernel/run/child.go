@@ -86,7 +86,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		}
 	} else {
 		cc := newRunCtx(rc.e, rec, p, m, childInputs, rc.budget, level+1, rc.address(local))
-		cc.answers, cc.agents = rc.answers, rc.agents
+		cc.answers, cc.agents, cc.spend = rc.answers, rc.agents, rc.spend
 		cc.runDepth, cc.chain = rc.runDepth+1, append(slices.Clone(rc.chain), rc.e.packageRef(p))
 		cc.base, cc.standing = authority.ForChild(rc.effective(step)), rc.standing
 		out := cc.drive(ctx)

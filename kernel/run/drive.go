@@ -36,6 +36,9 @@ type runCtx struct {
 	// path is this run's place under the root ("" for the root, "send" for
 	// the child its step send started): request addresses are path#address.
 	path string
+	// spend is what the run's tree holds against its money limit, shared
+	// with every child run (nil where nothing runs, as in inspection).
+	spend *spendTree
 
 	// answers are agent answers a resume brought, by address from the root:
 	// held in memory and recorded only when the step that uses them accepts
@@ -205,6 +208,9 @@ func (rc *runCtx) fail(s *settled, out *outcome) {
 	switch {
 	case s.failure != nil && s.failure.Code == contract.SealReceiptBudgetExceeded:
 		out.outcome, out.reason = contract.OutcomeRefused, contract.SealReceiptBudgetExceeded
+	case s.failure != nil && s.failure.Code == contract.SealCostLimitExceeded:
+		// The money limit stopped it: the run is blocked, not failed.
+		out.outcome, out.reason = contract.OutcomeBlocked, contract.SealCostLimitExceeded
 	case s.failure != nil && s.failure.Code == contract.SealApprovalDeclined:
 		out.outcome, out.reason = contract.OutcomeDeclined, contract.SealApprovalDeclined
 	case s.status == contract.StepRefused:

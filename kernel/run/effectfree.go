@@ -27,7 +27,8 @@ func (rc *runCtx) effectFree(ctx context.Context) bool {
 				return false
 			}
 			def := rc.e.definition(ctx, s.Tool.Capability)
-			if def == nil || def.Effect != sdk.EffectNone && def.Effect != sdk.EffectRead || def.HasRole(sdk.RoleDataOperation) {
+			// A priced call records its reservation before it is sent.
+			if def == nil || def.Effect != sdk.EffectNone && def.Effect != sdk.EffectRead || def.HasRole(sdk.RoleDataOperation) || def.Cost != nil {
 				return false
 			}
 		default:

@@ -163,6 +163,7 @@ func (e *Engine) root(rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs ma
 	}
 	rc := newRunCtx(e, rec, p, m, inputs, &budget{limit: limit}, 0, "")
 	rc.chain = []string{e.packageRef(p)}
+	rc.spend = &spendTree{rootID: rec.RunID}
 	a, err := recordedAuthority(rec.Authority)
 	if err != nil {
 		return nil, err

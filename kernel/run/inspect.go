@@ -6,6 +6,7 @@ import (
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
 // InspectionSchema names what `runx skill inspect --json` prints.
@@ -42,6 +43,11 @@ type InspectedStep struct {
 	// Approval is an operation's own approval: the step asks one human
 	// decision before dispatch under every authority.
 	Approval *OwnApproval `json:"approval,omitempty"`
+	// Cost is what the capability declares its provider charges per call,
+	// as its description states it; CostRefused is the refusal the run's
+	// money limit would make of its quote (an unknown price).
+	Cost        *sdk.Cost           `json:"cost,omitempty"`
+	CostRefused *contract.ErrorBody `json:"cost_refused,omitempty"`
 	// Calls are what a script step lists: they count in the effects: none
 	// start check as the step's own.
 	Calls    *pkg.Calls      `json:"calls,omitempty"`
@@ -139,6 +145,12 @@ func (rc *runCtx) inspect(ctx context.Context, prefix string, depth int) []Inspe
 					}
 				}
 			}
+		}
+		if s.Kind == pkg.KindOperation || s.Kind == pkg.KindTool {
+			if def := rc.stepDefinition(ctx, s); def != nil {
+				is.Cost = def.Cost
+			}
+			is.CostRefused = rc.admitQuote(ctx, s)
 		}
 		is.Change = rc.changeOf(ctx, s)
 		if is.Change.Kind != authority.ChangeNone {

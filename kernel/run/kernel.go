@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/datasource"
 	"github.com/runxhq/runx/kernel/host"
@@ -234,6 +235,8 @@ type SkillRequest struct {
 	// PackageDigest and ClosureDigest bind the run when a host states them.
 	PackageDigest string
 	ClosureDigest string
+	// MaxSpend narrows the authority's max_spend_micro_usd (--max-spend).
+	MaxSpend authority.Limit
 }
 
 // Skill resolves a package and method, binds inputs and runs it. A refusal
@@ -264,6 +267,13 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 	}
 	if _, err := ParseAuthority(req.Authority); err != nil {
 		return nil, err
+	}
+	if n, ok := req.MaxSpend.Value(); ok {
+		narrowed, err := WithSpendLimit(req.Authority, n)
+		if err != nil {
+			return nil, err
+		}
+		req.Authority = narrowed
 	}
 	runID := req.RunID
 	if runID == "" {

@@ -25,6 +25,9 @@ type ResumeRequest struct {
 	// Agents are what a managed agent states about the turns it answers, by
 	// address from the root: in process only, never part of the document.
 	Agents map[string]*AgentStatement
+	// MaxSpend narrows the run's max_spend_micro_usd from here on
+	// (--max-spend); it can never widen it.
+	MaxSpend authority.Limit
 }
 
 // ParseResumeDocument reads a runx.resume.v1 document strictly: unknown
@@ -105,13 +108,28 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 			return nil, err
 		}
 	}
+	if n, ok := req.MaxSpend.Value(); ok {
+		current := rec.Authority
+		if standing != nil {
+			current = standing
+		}
+		if a, err := recordedAuthority(current); err != nil {
+			return nil, err
+		} else if a == nil {
+			current = nil
+		}
+		if standing, err = WithSpendLimit(current, n); err != nil {
+			return nil, err
+		}
+	}
 	admit, answers, err := state.admit(doc)
 	if err != nil {
 		return nil, err
 	}
 	if standing != nil {
 		// The person's new standing approvals govern every later step, and
-		// approve each open floor gate they cover when the run goes on.
+		// approve each open floor gate they cover when the run goes on; a
+		// narrower money limit holds every later call.
 		if err := e.Journal.SetAuthority(durable(ctx), rec.RunID, standing); err != nil {
 			return nil, err
 		}

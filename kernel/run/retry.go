@@ -48,7 +48,7 @@ func (rc *runCtx) executeWithRetry(ctx context.Context, step *pkg.Step, local st
 	for {
 		out, failure, status := rc.execute(ctx, step, local, inputs, body)
 		attempt := failed + 1
-		if failure == nil || status == stepStopped || attempt >= step.Retry.MaxAttempts {
+		if failure == nil || status == stepStopped || attempt >= step.Retry.MaxAttempts || isSpendRefusal(failure) {
 			if attempt > 1 {
 				if body.Extra == nil {
 					body.Extra = map[string]any{}

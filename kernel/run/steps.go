@@ -98,6 +98,11 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 			extra["execution_term"] = term
 		}
 	}
+	if refusal := rc.admitQuote(ctx, step); refusal != nil {
+		body := rc.stepBody(step, local)
+		body.InputsDigest = mustDigest(inputs)
+		return rc.settle(ctx, step, local, body, contract.StepRefused, nil, refusal, nil)
+	}
 	if r := rc.floor(ctx, step, local, inputs, extra); r != nil {
 		return *r
 	}
@@ -338,6 +343,10 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	if err != nil {
 		return nil, &contract.ErrorBody{Code: "step_input_invalid", Message: err.Error()}, contract.StepRefused
 	}
+	ch, refusal := rc.reserve(ctx, step, local, d)
+	if refusal != nil {
+		return nil, refusal, contract.StepRefused
+	}
 	// A step in flight runs to its end even when the run is asked to stop:
 	// SIGTERM admits no further step but records the one it interrupted.
 	// A process is the exception: it is terminated (stopWatch), and the
@@ -352,6 +361,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		Input:      input,
 		Context:    callContext,
 	}, d.maxOutput)
+	rc.settleCharge(ctx, ch, callEnd(res, err), body)
 	if stopSent() && err == nil && res.Status == sdk.StatusOK && wasStopped(res.Output) {
 		return nil, &contract.ErrorBody{Code: "process_stopped", Message: "step " + step.ID + ": the run was asked to stop, so its process group was terminated; a resume runs the step again"}, stepStopped
 	}

@@ -49,6 +49,7 @@ func (k *Kernel) runCtxFor(ctx context.Context, runID string) (*runCtx, error) {
 		rc = newRunCtx(k.Engine, rec, p, m, inputs, parent.budget, level+1, parent.address(rec.ParentAddress))
 		rc.runDepth, rc.chain = parent.runDepth+1, append(slices.Clone(parent.chain), k.Engine.packageRef(p))
 		rc.base, rc.standing = authority.ForChild(parent.effective(step)), parent.standing
+		rc.spend = parent.spend
 	}
 	if rc.decisions, err = k.Journal.Decisions(durable(ctx), rec.RunID); err != nil {
 		return nil, err

@@ -50,7 +50,11 @@ func (p *Plugin) Info() plugin.Info {
 	def := func(id, summary, effect string, scopes ...string) plugin.Definition {
 		return plugin.Definition{ID: id, Summary: summary, Effect: effect, Scopes: scopes, Approval: plugin.ApprovalNone, Idempotent: true,
 			// Each runs as an operation on a bound data source.
-			Roles:       []string{plugin.RoleDataOperation},
+			Roles: []string{plugin.RoleDataOperation},
+			// runx's drivers charge nothing per call; declaring it lets a run
+			// under a money limit use the store, since an operation that
+			// declares no cost has an unknown price, never a free one.
+			Cost:        &plugin.Cost{USDMicro: new(int64), Per: "request", Source: "docs", SourceURL: "https://github.com/runxhq/runx/blob/main/docs/connectors.md#spend"},
 			InputSchema: json.RawMessage(inputSchema), OutputSchema: json.RawMessage(`{"type":"object","properties":{"schema":{"const":"runx.data.operation_result.v1"}}}`)}
 	}
 	return plugin.Info{Name: Name, Version: Version, Capabilities: []plugin.Definition{

@@ -20,10 +20,11 @@ import (
 
 // Options are the command's arguments.
 type Options struct {
-	Factory *cli.Factory
-	Refs    []string
-	RunID   string
-	Preset  string
+	Factory  *cli.Factory
+	Refs     []string
+	RunID    string
+	Preset   string
+	MaxSpend cli.MaxSpend
 }
 
 // New wires the command.
@@ -35,7 +36,8 @@ func New(f *cli.Factory) *cobra.Command {
 		Long: "Serve each skill reference (ref or ref#method) as an MCP tool over stdio, beside the\n" +
 			"turn tools (turn_list, turn_status, turn_read, turn_call, turn_complete, call_cancel)\n" +
 			"over the runs those calls open; or, with --run, the turn tools of one paused run.\n" +
-			"Authority comes only from a saved preset (--authority), never from the command line.",
+			"Authority comes only from a saved preset (--authority), never from the command line;\n" +
+			"--max-spend can only narrow the money limit of the runs the session starts.",
 		Example: "  runx mcp examples/hello-world\n  runx mcp --run run_0123456789abcdefghjkmnpqrs",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Refs = args
@@ -44,12 +46,15 @@ func New(f *cli.Factory) *cobra.Command {
 				return cli.Usagef("--run serves one run's turns; give it no skill references")
 			case opts.RunID == "" && len(args) == 0:
 				return cli.Usagef("give at least one skill reference, or --run <run-id>")
+			case opts.RunID != "" && cmd.Flags().Changed("max-spend"):
+				return cli.Usagef("--max-spend narrows the runs the session starts; --run serves a run already started, whose limit runx resume --max-spend narrows")
 			}
 			return cli.Exit(Run(cmd.Context(), opts))
 		},
 	}
 	cmd.Flags().StringVar(&opts.RunID, "run", "", "serve the agent turns of this paused run")
 	cmd.Flags().StringVar(&opts.Preset, "authority", "", "run under a saved authority preset (only in a workspace it lists)")
+	opts.MaxSpend.Register(cmd)
 	return cmd
 }
 
@@ -70,6 +75,15 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 				return cli.ReportError(streams, false, err)
 			}
 			o.Authority = raw
+		}
+		limit, err := opts.MaxSpend.Limit()
+		if err != nil {
+			return cli.ReportError(streams, false, err)
+		}
+		if n, ok := limit.Value(); ok {
+			if o.Authority, err = run.WithSpendLimit(o.Authority, n); err != nil {
+				return cli.ReportError(streams, false, err)
+			}
 		}
 		srv, err := kmcp.New(k, o)
 		if err != nil {

@@ -21,6 +21,7 @@ type Options struct {
 	ClosureDigest string
 	JSON          bool
 	Drive         drive.Flags
+	MaxSpend      cli.MaxSpend
 }
 
 // New wires the command.
@@ -46,6 +47,7 @@ func New(f *cli.Factory) *cobra.Command {
 		},
 	}
 	opts.Drive.Register(cmd)
+	opts.MaxSpend.Register(cmd)
 	cmd.Flags().StringVar(&opts.PackageDigest, "package-digest", "", "refuse unless the run is bound to this package digest")
 	cmd.Flags().StringVar(&opts.ClosureDigest, "closure-digest", "", "refuse unless the run is bound to this closure digest")
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
@@ -64,11 +66,15 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 			}
 			doc = read
 		}
+		limit, err := opts.MaxSpend.Limit()
+		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
 		driver, err := opts.Drive.Prepare(k)
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
-		env, err := k.Engine.Resume(ctx, run.ResumeRequest{RunID: opts.RunID, Document: doc, PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest})
+		env, err := k.Engine.Resume(ctx, run.ResumeRequest{RunID: opts.RunID, Document: doc, PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest, MaxSpend: limit})
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}

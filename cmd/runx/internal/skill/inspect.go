@@ -83,6 +83,16 @@ func printSteps(io *cli.IO, steps []run.InspectedStep, indent string) {
 			decision = fmt.Sprintf("%s; carries its own approval (%s)", decision, s.Approval.Reason)
 		}
 		fmt.Fprintf(io.Out, "%s%-16s %-8s %s\n", indent, s.Address, s.Kind, decision)
+		if s.Cost != nil {
+			price := "an unknown price (metered)"
+			if s.Cost.USDMicro != nil {
+				price = fmt.Sprintf("%d micro-USD", *s.Cost.USDMicro)
+			}
+			fmt.Fprintf(io.Out, "%s  cost: %s per %s (%s)\n", indent, price, s.Cost.Per, s.Cost.Source)
+		}
+		if s.CostRefused != nil {
+			fmt.Fprintf(io.Out, "%s  refused under the money limit: %s [%s]\n", indent, s.CostRefused.Message, s.CostRefused.Code)
+		}
 		printSteps(io, s.Children, indent+"  ")
 	}
 }

@@ -31,6 +31,7 @@ type Options struct {
 	ClosureDigest string
 	JSON          bool
 	Drive         drive.Flags
+	MaxSpend      cli.MaxSpend
 }
 
 // New wires the command.
@@ -62,6 +63,7 @@ func New(f *cli.Factory) *cobra.Command {
 		},
 	}
 	opts.Drive.Register(cmd)
+	opts.MaxSpend.Register(cmd)
 	cmd.Flags().StringArrayVarP(&opts.Pairs, "input", "i", nil, "an input as name=value, typed by the method's declaration")
 	cmd.Flags().StringArrayVar(&opts.JSONPairs, "input-json", nil, "an input as name=<json>")
 	cmd.Flags().StringVar(&opts.InputsFile, "inputs", "", "all inputs as one JSON object from a file in the workspace, or - for stdin")
@@ -87,8 +89,12 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 			}
 			src.Document, src.HasDocument = doc, true
 		}
+		limit, err := opts.MaxSpend.Limit()
+		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
 		req := run.SkillRequest{Ref: opts.Ref, Method: opts.Method, Inputs: src, Act: opts.Act,
-			PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest}
+			PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest, MaxSpend: limit}
 		if opts.Authority != "" {
 			req.Authority = []byte(opts.Authority)
 		}

@@ -1,0 +1,255 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/runxhq/runx/kernel/authority"
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/host"
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
+	sdk "github.com/runxhq/runx/sdk/plugin"
+)
+
+// Spend events, recorded on the root run of a tree under a money limit: a
+// reservation before a priced call is sent, and a release once the call
+// proved nothing billable. What a tree holds is their difference, so a
+// resume in another process, or after a crash between a request leaving
+// and its answer being recorded, holds exactly what it held: a call that
+// may have been charged keeps its reservation.
+const (
+	EventSpendReserved = "spend.reserved"
+	EventSpendReleased = "spend.released"
+	spendStream        = "spend"
+)
+
+// CodeAmbiguousCommit is the typed failure a connector answers when it
+// cannot tell whether the provider committed the act: for spend, a call
+// whose charge is unknown.
+const CodeAmbiguousCommit = "ambiguous_commit"
+
+// spendTree names the run whose spend stream a tree's reservations are
+// recorded on: the root, shared by its child runs and their turn calls, so
+// none can widen the limit. The stream is the only account of what the tree
+// holds; every reservation reads it and appends in one transaction.
+type spendTree struct {
+	rootID string
+}
+
+type spendEvent struct {
+	Address    string `json:"address"`
+	Capability string `json:"capability"`
+	MicroUSD   int64  `json:"micro_usd"`
+}
+
+// heldBy is what a spend stream holds: its reservations less its releases.
+func heldBy(events []journal.Event) (authority.Spend, error) {
+	var held int64
+	for _, ev := range events {
+		var se spendEvent
+		if err := json.Unmarshal(ev.Data, &se); err != nil {
+			return authority.Spend{}, contract.Errorf(CodeJournalRecordInvalid, "the run's spend record does not decode: %v", err)
+		}
+		switch ev.Type {
+		case EventSpendReserved:
+			held += se.MicroUSD
+		case EventSpendReleased:
+			held -= se.MicroUSD
+		}
+	}
+	return authority.Spend{Held: held}, nil
+}
+
+// quoteOf reads a capability's declared price.
+func quoteOf(def *sdk.Definition) authority.Quote {
+	if def == nil || def.Cost == nil {
+		return authority.Quote{}
+	}
+	q := authority.Quote{Declared: true, Per: def.Cost.Per}
+	if def.Cost.USDMicro != nil {
+		q.Known, q.MicroUSD = true, *def.Cost.USDMicro
+	}
+	return q
+}
+
+// stepDefinition is the description of the capability a step calls, or nil
+// for a step that calls none (a module, a command, a gate).
+func (rc *runCtx) stepDefinition(ctx context.Context, step *pkg.Step) *sdk.Definition {
+	switch {
+	case step.Kind == pkg.KindOperation && step.Operation != nil:
+		return rc.e.definition(ctx, operationCapability(step.Operation))
+	case step.Kind == pkg.KindTool && step.Tool != nil && step.Tool.Capability != "" && rc.e.nativeTool(step.Tool.Capability) == nil:
+		return rc.e.definition(ctx, step.Tool.Capability)
+	}
+	return nil
+}
+
+// admitQuote refuses, before any gate asks a person anything, a call whose
+// price cannot be counted against the run's money limit.
+func (rc *runCtx) admitQuote(ctx context.Context, step *pkg.Step) *contract.ErrorBody {
+	limits := rc.effective(step).Limits
+	if _, ok := limits.MaxSpendMicroUSD.Value(); !ok {
+		return nil
+	}
+	provider := step.Kind == pkg.KindOperation
+	if err := limits.AdmitQuote(quoteOf(rc.stepDefinition(ctx, step)), provider); err != nil {
+		body := contract.BodyOf(err)
+		body.Message = "step " + step.ID + " calls " + callName(step) + ": " + body.Message + "; nothing was sent"
+		return body
+	}
+	return nil
+}
+
+// charge is one priced call's reservation.
+type charge struct {
+	quote    authority.Quote
+	reserved int64
+	address  string
+	cap      string
+}
+
+// reserve takes a priced call's quote from what the money limit leaves,
+// durably, before anything is sent. A call over the limit is refused as
+// cost_limit_exceeded and nothing is reserved. A call with no cost
+// declaration has no charge.
+func (rc *runCtx) reserve(ctx context.Context, step *pkg.Step, local string, d *dispatch) (*charge, *contract.ErrorBody) {
+	if d.def == nil || d.def.Cost == nil {
+		return nil, nil
+	}
+	ch := &charge{quote: quoteOf(d.def), address: rc.address(local), cap: d.capability}
+	limits := rc.effective(step).Limits
+	if _, ok := limits.MaxSpendMicroUSD.Value(); !ok || rc.spend == nil || !ch.quote.Known || ch.quote.MicroUSD == 0 {
+		return ch, nil
+	}
+	ev := spendEvent{Address: ch.address, Capability: ch.cap, MicroUSD: ch.quote.MicroUSD}
+	err := rc.e.Journal.AppendEventChecked(durable(ctx), rc.spend.rootID, spendStream, EventSpendReserved, ev, func(prior []journal.Event) error {
+		held, err := heldBy(prior)
+		if err != nil {
+			return err
+		}
+		_, err = held.Reserve(limits, ch.quote.MicroUSD)
+		return err
+	})
+	var refusal *authority.Error
+	switch {
+	case errors.As(err, &refusal):
+		body := contract.BodyOf(err)
+		body.Message = fmt.Sprintf("step %s calls %s, quoted at %d micro-USD per %s: %s; nothing was sent", step.ID, d.capability, ch.quote.MicroUSD, ch.quote.Per, body.Message)
+		return nil, body
+	case err != nil:
+		return nil, &contract.ErrorBody{Code: "spend_record_failed", Message: "step " + step.ID + ": the reservation of its quote could not be recorded, so nothing was sent: " + err.Error()}
+	}
+	ch.reserved = ch.quote.MicroUSD
+	return ch, nil
+}
+
+// settleCharge decides what a priced call owes now that it ended, gives
+// back a reservation it proved it did not owe, and puts the call's cost
+// fields on its receipt: {quoted_usd_micro?, settled_usd_micro?, payer}. An
+// unknown quote or settlement stays absent rather than a fictional zero.
+func (rc *runCtx) settleCharge(ctx context.Context, ch *charge, end authority.CallEnd, body *receipt.Body) {
+	if ch == nil {
+		return
+	}
+	s := authority.Settle(ch.quote, end)
+	if release := min(s.Release, ch.reserved); release > 0 {
+		// A release that fails to record keeps the reservation, which
+		// never lets the run overspend.
+		_ = rc.e.Journal.AppendEvent(durable(ctx), rc.spend.rootID, spendStream, EventSpendReleased, spendEvent{Address: ch.address, Capability: ch.cap, MicroUSD: release})
+	}
+	cost := map[string]any{"payer": payerOf(body, rc.actor())}
+	if ch.quote.Known {
+		cost["quoted_usd_micro"] = ch.quote.MicroUSD
+	}
+	if s.Settled != nil {
+		cost["settled_usd_micro"] = *s.Settled
+	}
+	if body.Extra == nil {
+		body.Extra = map[string]any{}
+	}
+	body.Extra["cost"] = cost
+}
+
+// payerOf is who a call's charge falls on: the principal a delegation names
+// when the call ran under one, else the run's actor.
+func payerOf(body *receipt.Body, actor string) string {
+	if term, ok := body.Extra["execution_term"].(map[string]any); ok {
+		if del, ok := term["delegation"].(map[string]any); ok {
+			if p, ok := del["principal_ref"].(string); ok && p != "" {
+				return p
+			}
+		}
+	}
+	return actor
+}
+
+// notSent are the host's failures that happen before a plugin receives the
+// call: nothing can have left.
+var notSent = map[string]bool{
+	host.CodePluginNotFound: true, host.CodePluginUnpinned: true, host.CodePluginChecksumMismatch: true,
+	host.CodePluginLockInvalid: true, host.CodeProtocolUnsupported: true, host.CodePluginStartFailed: true,
+	host.CodeCapabilityNotFound: true, host.CodePluginDescribeMismatch: true, host.CodePluginDescribeInvalid: true,
+	host.CodeRoleUnserved: true, host.CodeAdapterNotFound: true, host.CodeCapabilityInputInvalid: true,
+	host.CodeCapabilitySchemaUnsupported: true,
+}
+
+// callEnd is how far a call got, for its charge. A plugin's refusal or
+// failure is an answer: per request it may have left, so it is billable;
+// per success it owes nothing unless the plugin says it cannot tell
+// (ambiguous_commit). A crash, timeout or broken transport may have sent it.
+func callEnd(res *sdk.Result, err error) authority.CallEnd {
+	if err != nil {
+		var he *host.Error
+		if errors.As(err, &he) && notSent[he.Code] {
+			return authority.EndNotSent
+		}
+		return authority.EndUnknown
+	}
+	switch {
+	case res.Status == sdk.StatusOK:
+		return authority.EndAccepted
+	case res.Code == CodeAmbiguousCommit:
+		return authority.EndUnknown
+	}
+	return authority.EndRejected
+}
+
+// isSpendRefusal: a refusal the money limit made, which no retry changes.
+func isSpendRefusal(f *contract.ErrorBody) bool {
+	return f != nil && (f.Code == authority.CodeCostLimitExceeded || f.Code == authority.CodeCostQuoteUnknown)
+}
+
+// WithSpendLimit is an authority document with max_spend_micro_usd narrowed
+// to n micro-USD: the least of what it already states and n, so a person's
+// --max-spend can only narrow a run's money limit, never widen it. An empty
+// document (no host stated one) becomes one that states only the limit,
+// which narrows nothing else. The result is parsed again before use.
+func WithSpendLimit(current []byte, n int64) ([]byte, error) {
+	a, err := ParseAuthority(current)
+	if err != nil {
+		return nil, err
+	}
+	doc := map[string]json.RawMessage{}
+	if a != nil {
+		if err := json.Unmarshal(current, &doc); err != nil {
+			return nil, err
+		}
+		if v, ok := a.MaxSpendMicroUSD.Value(); ok && v < n {
+			n = v
+		}
+	}
+	doc["max_spend_micro_usd"] = json.RawMessage(strconv.FormatInt(n, 10))
+	out, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := authority.Parse(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
