@@ -72,6 +72,7 @@ func BenchmarkProcessRead100MiB(b *testing.B) {
 		b.Fatalf("no project state: %v", err)
 	}
 	lat := make(latencies, 0, b.N)
+	cpu0 := treeCPU(b)
 	b.SetBytes(processLogBytes)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -94,6 +95,7 @@ func BenchmarkProcessRead100MiB(b *testing.B) {
 		}
 		lat = append(lat, time.Since(t))
 	}
+	reportTreeCPU(b, processLogBytes, treeCPU(b)-cpu0)
 	lat.report(b, time.Millisecond, "ms")
 }
 

@@ -44,6 +44,7 @@ var workloads = []workload{
 	{"BenchmarkStore", "2s", "driver overhead < 1.5x raw (appends), < 1.2x (reads)", ""},
 	{"BenchmarkProcessRead100MiB$", "3x", "> 200 MB/s (through the plugin host)", ""},
 	{"BenchmarkReadLog$", "3x", "> 200 MB/s (the capability itself)", "./plugins/process"},
+	{"BenchmarkArtifactRead100MiB/", "3x", "> 300 MB/s (through the plugin host)", ""},
 	{"BenchmarkAgentRound$", "500x", "< 2 ms a round, excluding the provider's time", "./kernel/agent"},
 }
 

@@ -390,11 +390,14 @@ const (
 
 // plainWord reports whether none of x's bytes is a quote, a backslash or
 // below 0x20 (the exact zero-byte tests of "Bit Twiddling Hacks").
-func plainWord(x uint64) bool {
+func plainWord(x uint64) bool { return special(x)&highs == 0 }
+
+// special has a byte's high bit set where x holds a quote, a backslash or
+// a control byte (and possibly above one: only zero versus non-zero counts).
+func special(x uint64) uint64 {
 	q := x ^ quotes
 	b := x ^ slashes
-	special := ((q - ones) &^ q) | ((b - ones) &^ b) | ((x - spaces) &^ x)
-	return special&highs == 0
+	return ((q - ones) &^ q) | ((b - ones) &^ b) | ((x - spaces) &^ x)
 }
 
 // scanString moves past the string at w.pos (its opening quote), checking
@@ -404,6 +407,12 @@ func (w *streamWalker) scanString() (escaped bool, err error) {
 	d := w.data
 	i := w.pos + 1
 	for {
+		// Thirty-two bytes a step while no word holds anything special,
+		// then a word at a time.
+		for i+32 <= len(d) && (special(binary.LittleEndian.Uint64(d[i:]))|special(binary.LittleEndian.Uint64(d[i+8:]))|
+			special(binary.LittleEndian.Uint64(d[i+16:]))|special(binary.LittleEndian.Uint64(d[i+24:])))&highs == 0 {
+			i += 32
+		}
 		for i+8 <= len(d) && plainWord(binary.LittleEndian.Uint64(d[i:])) {
 			i += 8
 		}
