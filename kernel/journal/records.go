@@ -28,6 +28,11 @@ type Run struct {
 	StartedAt     string          `json:"started_at"`
 	UpdatedAt     string          `json:"updated_at"`
 	Version       int64           `json:"version"`
+	// ContextDigest is the digest of the context a child run was started
+	// under (its effective authority, act, actor): the identity evidence a
+	// later skill call's reuse compares. It rides in the run.started event,
+	// not a column; a run without it is never reused.
+	ContextDigest string `json:"context_digest,omitempty"`
 }
 
 // Step is one step (or fan-out item, or child) a run recorded.
@@ -84,12 +89,18 @@ const runColumns = `run_id, parent_run_id, parent_address, skill_name, method, p
 	closure_digest, authority, inputs, act, state, outcome, seal_reason, receipt_id, envelope, started_at, updated_at, version`
 
 func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
+	return scanRunWith(row)
+}
+
+// scanRunWith scans runColumns and then the extra columns a query selects
+// after them.
+func scanRunWith(row interface{ Scan(...any) error }, extra ...any) (*Run, error) {
 	var r Run
 	var authority, inputs, envelope string
-	err := row.Scan(&r.RunID, &r.ParentRunID, &r.ParentAddress, &r.SkillName, &r.Method, &r.PackageDir,
+	dest := []any{&r.RunID, &r.ParentRunID, &r.ParentAddress, &r.SkillName, &r.Method, &r.PackageDir,
 		&r.PackageDigest, &r.ClosureDigest, &authority, &inputs, &r.Act, &r.State, &r.Outcome, &r.SealReason,
-		&r.ReceiptID, &envelope, &r.StartedAt, &r.UpdatedAt, &r.Version)
-	if err != nil {
+		&r.ReceiptID, &envelope, &r.StartedAt, &r.UpdatedAt, &r.Version}
+	if err := row.Scan(append(dest, extra...)...); err != nil {
 		return nil, err
 	}
 	r.Authority, r.Inputs, r.Envelope = raw(authority), raw(inputs), raw(envelope)
@@ -107,7 +118,11 @@ func (j *Journal) CreateRun(ctx context.Context, r *Run) error {
 		if err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, r.RunID, "run", "run.started", map[string]any{"skill": r.SkillName, "method": r.Method, "package_digest": r.PackageDigest}, now)
+		started := map[string]any{"skill": r.SkillName, "method": r.Method, "package_digest": r.PackageDigest}
+		if r.ContextDigest != "" {
+			started["context_digest"] = r.ContextDigest
+		}
+		return appendEvent(ctx, tx, r.RunID, "run", "run.started", started, now)
 	})
 }
 

@@ -68,8 +68,8 @@ func (s *Server) turnTools() []served {
 				"input":   map[string]any{"type": "object", "description": "The call's input."},
 				"call_id": map[string]any{"type": "string", "description": "Your id for this call, unique within the turn."},
 				"act":     map[string]any{"type": "string", "description": "A skill call's act, stated beside the child's inputs: it becomes the child run's act."},
-				"reuse": map[string]any{"type": "object", "description": "A skill call's reuse option, {max_age_seconds}; this runx refuses it (call_reuse_unsupported).",
-					"properties": map[string]any{"max_age_seconds": map[string]any{"type": "integer", "minimum": 0}}},
+				"reuse": map[string]any{"type": "object", "description": "A skill call's reuse option, {max_age_seconds}: an earlier sealed run of the skill under the same resolved inputs and child context, sealed at most that long ago and whose reads of local state still give what they gave, is the call's result instead of a new run. The answer's reuse names the source reused, or says why the call recomputed.",
+					"properties": map[string]any{"max_age_seconds": map[string]any{"type": "integer", "minimum": 1}}},
 			}, "turn", "tool"), s.turnCall),
 		tool(ToolTurnComplete, "End a turn with its output, or with {\"failure\": {\"reason\": ...}} when the act cannot be done; the run then goes on and this returns where it got to.",
 			objectSchema(map[string]any{
@@ -225,7 +225,11 @@ func (s *Server) turnStatus(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 	_ = json.Unmarshal(t.Request.Payload, &payload)
 	made := make([]map[string]any, 0, len(t.Calls))
 	for _, c := range t.Calls {
-		made = append(made, map[string]any{"index": c.Index, "address": t.Address + "/" + fmt.Sprint(c.Index), "call_id": c.CallID, "tool": c.Tool, "status": c.Status, "receipt_id": c.ReceiptID})
+		m := map[string]any{"index": c.Index, "address": t.Address + "/" + fmt.Sprint(c.Index), "call_id": c.CallID, "tool": c.Tool, "status": c.Status, "receipt_id": c.ReceiptID}
+		if c.Reuse != nil {
+			m["reuse"] = c.Reuse
+		}
+		made = append(made, m)
 	}
 	out := map[string]any{
 		"run_id": runID, "turn": t.Address, "request_digest": t.Request.RequestDigest,

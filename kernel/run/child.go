@@ -63,10 +63,22 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		if rc.childAct != "" {
 			act = rc.childAct
 		}
+		contextDigest := rc.childContext(step, act)
+		if rc.childReuse != nil {
+			reused, note, err := rc.reuseChild(ctx, step, local, p, m, inputs, childInputs, contextDigest)
+			if err != nil {
+				return stepRun{err: err}
+			}
+			rc.reuseNote = note
+			if reused != nil {
+				return *reused
+			}
+		}
 		rec, err = rc.e.newRecord(Start{Package: p, Method: m, Inputs: childInputs, Act: act, RunID: childID, Authority: rc.rec.Authority}, rc.rec.RunID, local)
 		if err != nil {
 			return stepRun{err: err}
 		}
+		rec.ContextDigest = contextDigest
 		if err := rc.e.Journal.CreateRun(durable(ctx), rec); err != nil {
 			return stepRun{err: err}
 		}
@@ -76,6 +88,10 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 	body := rc.stepBody(step, local)
 	body.Execution = execGraph
 	body.InputsDigest = mustDigest(inputs)
+	if rc.reuseNote != nil {
+		// The call asked for reuse and recomputed: its receipt says why.
+		body.Extra = map[string]any{"reuse": rc.reuseNote}
+	}
 	var env *contract.SkillRun
 	var ref receipt.ChildRef
 	if rec.State == journal.StateSealed {

@@ -49,6 +49,10 @@ type runCtx struct {
 	// childAct is the act a turn's skill call states for the child run it
 	// starts; empty, a child takes its parent's act.
 	childAct string
+	// childReuse is a turn's skill call's reuse option; reuseNote is what
+	// became of it: the source reused, or why the call recomputed.
+	childReuse *ReuseOption
+	reuseNote  *ReuseNote
 
 	mu        sync.Mutex
 	batch     *stepBatch

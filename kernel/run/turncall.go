@@ -29,16 +29,14 @@ type TurnCallRequest struct {
 	// Act is a skill call's act, stated beside the child's inputs: it
 	// becomes the child run's act ($run.act). Only a skill call takes one.
 	Act string
-	// Reuse is a skill call's reuse option ({max_age_seconds}); this runx
-	// reuses no skill result yet, so a call that asks is refused.
+	// Reuse is a skill call's reuse option ({max_age_seconds}): an earlier
+	// sealed run of the skill under the same resolved inputs and child
+	// context, no older than that, is its result (reuse.go).
 	Reuse json.RawMessage
 }
 
-// Codes a turn call's options are refused with.
-const (
-	CodeCallReuseUnsupported = "call_reuse_unsupported"
-	CodeCallActUnsupported   = "call_act_unsupported"
-)
+// CodeCallActUnsupported refuses an act on a call that is not a skill call.
+const CodeCallActUnsupported = "call_act_unsupported"
 
 // TurnCallResult is how a turn's call settled.
 type TurnCallResult struct {
@@ -120,8 +118,12 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 	if err != nil {
 		return nil, err
 	}
-	if r := bytes.TrimSpace(req.Reuse); len(r) > 0 && string(r) != "null" {
-		return nil, contract.Errorf(CodeCallReuseUnsupported, "option \"reuse\" of call %s: this runx reuses no earlier skill result, so every call runs; make the call without reuse", req.Tool)
+	reuse, err := ParseReuse(req.Reuse)
+	if err != nil {
+		return nil, err
+	}
+	if reuse != nil && (step == nil || step.Kind != pkg.KindSkill) {
+		return nil, contract.Errorf(CodeCallReuseUnsupported, "option \"reuse\" of call %s: only a skill call reuses an earlier sealed result; make the call without reuse", req.Tool)
 	}
 	if req.Act != "" && (step == nil || step.Kind != pkg.KindSkill) {
 		return nil, contract.Errorf(CodeCallActUnsupported, "option \"act\" of call %s: only a skill call states an act (it becomes its child run's act)", req.Tool)
@@ -211,7 +213,7 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 	if step == nil {
 		f.result, f.err = k.askHuman(callCtx, t, index, input, digest, req)
 	} else {
-		f.result, f.err = k.carryOutTurnCall(callCtx, t, step, index, in, input, digest, req, again >= 0)
+		f.result, f.err = k.carryOutTurnCall(callCtx, t, step, index, in, input, digest, req, reuse, again >= 0)
 	}
 	claims.mu.Lock()
 	rc.executing--
@@ -249,19 +251,19 @@ func pinnedCall(calls []TurnCallRecord, id, tool, digest string) *TurnCallRecord
 
 // carryOutTurnCall runs the call as a unit of the turn's run at <turn>/<n>,
 // under the authority and floor of a step, and records it with its call_id.
-func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.Step, index int, in map[string]any, input json.RawMessage, digest string, req TurnCallRequest, again bool) (*TurnCallResult, error) {
+func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.Step, index int, in map[string]any, input json.RawMessage, digest string, req TurnCallRequest, reuse *ReuseOption, again bool) (*TurnCallResult, error) {
 	rc, err := k.runCtxFor(ctx, t.RunID)
 	if err != nil {
 		return nil, err
 	}
 	rec := rc.rec
 	address := t.Local + "/" + strconv.Itoa(index)
-	rc.childAct = req.Act
+	rc.childAct, rc.childReuse = req.Act, reuse
 	r := rc.unit(ctx, step, address, in, rc.depth+2)
 	if r.err != nil {
 		return nil, r.err
 	}
-	out := &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: index, Address: rc.address(address), CallID: req.CallID, Tool: req.Tool, InputDigest: digest}}
+	out := &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: index, Address: rc.address(address), CallID: req.CallID, Tool: req.Tool, InputDigest: digest, Reuse: rc.reuseNote}}
 	if r.settled == nil && r.stopped {
 		// A skill call's child run stopped between steps on a cancel: it
 		// stays where it stopped.

@@ -129,6 +129,9 @@ type TurnCallRecord struct {
 	ReceiptID   string              `json:"receipt_id,omitempty"`
 	// RequestDigest binds a pending call (ask_human) to what it asks.
 	RequestDigest string `json:"request_digest,omitempty"`
+	// Reuse is what became of a skill call's reuse option: the source it
+	// reused, or why it recomputed.
+	Reuse *ReuseNote `json:"reuse,omitempty"`
 	// floor marks a pending call the approval floor stopped; skill one
 	// whose child run waits.
 	floor, skill bool
@@ -143,6 +146,7 @@ type turnCall struct {
 	InputDigest string          `json:"input_digest"`
 	CallID      string          `json:"call_id,omitempty"`
 	Output      json.RawMessage `json:"output,omitempty"`
+	Reuse       *ReuseNote      `json:"reuse,omitempty"`
 }
 
 // turnCalls reads a turn's recorded calls, in index order.
@@ -164,7 +168,7 @@ func turnCalls(steps map[string]*journal.Step, local string) ([]TurnCallRecord, 
 			if err := json.Unmarshal(s.Output, &c); err != nil {
 				return nil, contract.Errorf(CodeJournalRecordInvalid, "the journal's record of call %s does not decode: %v", addr, err)
 			}
-			r.Tool, r.InputDigest, r.CallID, r.Output = c.Tool, c.InputDigest, c.CallID, c.Output
+			r.Tool, r.InputDigest, r.CallID, r.Output, r.Reuse = c.Tool, c.InputDigest, c.CallID, c.Output, c.Reuse
 		} else {
 			f := &contract.ErrorBody{}
 			if err := json.Unmarshal(s.Error, f); err != nil {

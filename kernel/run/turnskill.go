@@ -22,7 +22,7 @@ const CallStatusCancelled = "cancelled"
 func (rc *runCtx) recordTurnCall(ctx context.Context, turn string, index int, tool, digest, callID string, s *settled) (*TurnCallResult, error) {
 	address := turn + "/" + strconv.Itoa(index)
 	out := &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: index, Address: rc.address(address), CallID: callID, Tool: tool, InputDigest: digest,
-		Status: s.status, ReceiptID: s.receiptID}}
+		Status: s.status, ReceiptID: s.receiptID, Reuse: rc.reuseNote}}
 	jrec := &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: turn, Status: s.status, ReceiptID: s.receiptID}
 	jrec.ChildRef, _ = json.Marshal(s.ref)
 	if s.status == contract.StepSuccess {
@@ -31,7 +31,7 @@ func (rc *runCtx) recordTurnCall(ctx context.Context, turn string, index int, to
 			return nil, err
 		}
 		out.Output = raw
-		jrec.Output, _ = json.Marshal(turnCall{Kind: "call", Tool: tool, InputDigest: digest, CallID: callID, Output: raw})
+		jrec.Output, _ = json.Marshal(turnCall{Kind: "call", Tool: tool, InputDigest: digest, CallID: callID, Output: raw, Reuse: rc.reuseNote})
 	} else {
 		f := *s.failure
 		f.Detail = map[string]any{"tool": tool, "input_digest": digest, "call_id": callID}
@@ -48,6 +48,9 @@ func (rc *runCtx) recordTurnCall(ctx context.Context, turn string, index int, to
 	event := map[string]any{"address": out.Address, "call_id": callID, "tool": tool, "status": out.Status, "receipt_id": out.ReceiptID}
 	if out.Error != nil {
 		event["error"] = out.Error
+	}
+	if out.Reuse != nil {
+		event["reuse"] = out.Reuse
 	}
 	if err := rc.e.Journal.AppendEvent(durable(ctx), rc.rec.RunID, "calls", "call."+out.Status, event); err != nil {
 		return nil, err

@@ -8,8 +8,8 @@ import (
 )
 
 // A skill call states its act beside the child's inputs and it becomes the
-// child run's act; a call that is not a skill call takes no act, and reuse
-// is refused by name while this runx reuses no skill result.
+// child run's act; a call that is not a skill call takes no act, and a
+// malformed reuse option is refused by name (reuse_test.go has the rest).
 func TestTurnCallOptions(t *testing.T) {
 	k := openKernel(t, "")
 	cs := connect(t, k, kmcp.Options{Refs: []string{testdata("nest")}}, nil)
@@ -24,7 +24,7 @@ func TestTurnCallOptions(t *testing.T) {
 		args map[string]any
 		code string
 	}{
-		{map[string]any{"turn": "answer", "tool": "skill:./actor", "reuse": map[string]any{"max_age_seconds": 604800}}, run.CodeCallReuseUnsupported},
+		{map[string]any{"turn": "answer", "tool": "skill:./actor", "reuse": map[string]any{"max_age_seconds": -1}}, run.CodeCallReuseInvalid},
 		{map[string]any{"turn": "answer", "tool": "ask_human", "act": "x"}, "call_not_allowed"},
 	} {
 		if res, out := call(t, cs, "turn_call", c.args); errorCode(t, res, out) != c.code {
