@@ -18,7 +18,8 @@ var runnableKinds = map[pkg.StepKind]bool{
 
 // prepare checks a method before any of its steps runs: every step is of a
 // kind this runx executes, every guard compiles, every result producer
-// declares its outputs, and no two unguarded producers emit the same key.
+// declares its outputs, and no two producers emit the same key unless
+// their guards are exclusive.
 func (e *Engine) prepare(p *pkg.Package, m *pkg.Method) error {
 	return e.prepareClosure(p, m, map[string]bool{}, 0)
 }
@@ -84,7 +85,7 @@ func (e *Engine) prepareMethod(p *pkg.Package, m *pkg.Method) error {
 		return err
 	}
 	if len(m.ResultFrom) > 1 {
-		owner := map[string]string{}
+		owners := map[string][]string{}
 		for _, id := range m.ResultFrom {
 			s := m.Step(id)
 			if s == nil {
@@ -94,10 +95,14 @@ func (e *Engine) prepareMethod(p *pkg.Package, m *pkg.Method) error {
 				return contract.Errorf("result_contract_missing", "method %s: result producer %s declares no outputs; declare the step's outputs", m.Name, id)
 			}
 			for key := range producedKeys(s) {
-				if other, dup := owner[key]; dup && s.When == "" && m.Step(other).When == "" {
-					return contract.Errorf("result_key_collision", "method %s: result producers %s and %s both emit %q", m.Name, other, id, key)
+				// Producers of one key must be branches that can never both
+				// run: guards runx proves exclusive (guardsExclusive).
+				for _, other := range owners[key] {
+					if !guardsExclusive(s.When, m.Step(other).When) {
+						return contract.Errorf("result_key_collision", "method %s: result producers %s and %s both emit %q, and their guards are not provably exclusive (write them as x and !x, or x == a and x == b)", m.Name, other, id, key)
+					}
 				}
-				owner[key] = id
+				owners[key] = append(owners[key], id)
 			}
 		}
 	}

@@ -87,9 +87,9 @@ type ReuseNote struct {
 
 // ReuseSource names a sealed run by its receipt.
 type ReuseSource struct {
-	RunID         string `json:"run_id"`
-	ReceiptID     string `json:"receipt_id"`
-	SignedDigest  string `json:"signed_digest,omitempty"`
+	RunID        string `json:"run_id"`
+	ReceiptID    string `json:"receipt_id"`
+	SignedDigest string `json:"signed_digest,omitempty"`
 	// ObservedAt is the source's seal: a reused result keeps its original
 	// observation stamp.
 	ObservedAt string `json:"observed_at,omitempty"`

@@ -13,9 +13,13 @@ import (
 // description only: transforms keep their stamp, local reads are made
 // again, provider reads need identity evidence, the rest recompute.
 func TestClassifyForReuse(t *testing.T) {
-	tool := func(id string) *pkg.Step { return &pkg.Step{ID: "s", Kind: pkg.KindTool, Tool: &pkg.ToolStep{Capability: id}} }
+	tool := func(id string) *pkg.Step {
+		return &pkg.Step{ID: "s", Kind: pkg.KindTool, Tool: &pkg.ToolStep{Capability: id}}
+	}
 	op := &pkg.Step{ID: "s", Kind: pkg.KindOperation, Operation: &pkg.OperationStep{Ref: "x/get", Connector: "x", Operation: "get"}}
-	def := func(effect string, roles ...string) *sdk.Definition { return &sdk.Definition{Effect: effect, Roles: roles} }
+	def := func(effect string, roles ...string) *sdk.Definition {
+		return &sdk.Definition{Effect: effect, Roles: roles}
+	}
 	fanned := tool("a.read")
 	fanned.ForEach = "$input.items"
 	for name, c := range map[string]struct {
