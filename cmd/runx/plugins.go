@@ -5,6 +5,7 @@ import (
 	"github.com/runxhq/runx/plugins/artifact"
 	"github.com/runxhq/runx/plugins/fs"
 	"github.com/runxhq/runx/plugins/git"
+	rxhttp "github.com/runxhq/runx/plugins/http"
 	"github.com/runxhq/runx/plugins/jsworker"
 	"github.com/runxhq/runx/plugins/process"
 	"github.com/runxhq/runx/plugins/store"
@@ -22,6 +23,7 @@ var firstParty = map[string]func() sdk.Plugin{
 	git.Name:            func() sdk.Plugin { return git.New() },
 	store.Name:          func() sdk.Plugin { return store.New() },
 	artifact.Name:       func() sdk.Plugin { return artifact.New() },
+	rxhttp.Name:         func() sdk.Plugin { return rxhttp.New() },
 }
 
 // localStore is how the kernel binds the stores it places itself (the

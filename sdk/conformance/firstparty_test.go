@@ -56,6 +56,7 @@ func TestFirstPartyPlugins(t *testing.T) {
 		"artifact": nil,
 		"js":       {conformance.Payload("js.module", func(s string) any { return map[string]any{"module": "m.mjs", "input": map[string]string{"s": s}} }, false)},
 		"store":    {conformance.Payload("store/events.append", func(s string) any { return map[string]any{"stream": "s", "event": map[string]string{"data": s}} }, false)},
+		"http":     {conformance.Payload("http.request", func(s string) any { return map[string]any{"text": s} }, false)},
 	} {
 		t.Run(name, func(t *testing.T) { conformance.RunPlugin(t, firstParty(name), opts...) })
 	}
