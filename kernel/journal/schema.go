@@ -59,6 +59,21 @@ CREATE TABLE IF NOT EXISTS decisions (
   recorded_at     TEXT NOT NULL,
   PRIMARY KEY (run_id, address)
 );
+CREATE TABLE IF NOT EXISTS operation_keys (
+  provider_key   TEXT PRIMARY KEY,
+  operation      TEXT NOT NULL,
+  body_digest    TEXT NOT NULL,
+  binding        TEXT NOT NULL,
+  state          TEXT NOT NULL,
+  run_id         TEXT NOT NULL,
+  address        TEXT NOT NULL,
+  response       TEXT NOT NULL DEFAULT '',
+  receipt_id     TEXT NOT NULL DEFAULT '',
+  plan_digest    TEXT NOT NULL DEFAULT '',
+  attempts       INTEGER NOT NULL DEFAULT 0,
+  first_sent_at  TEXT NOT NULL DEFAULT '',
+  updated_at     TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS events (
   run_id  TEXT NOT NULL,
   seq     INTEGER NOT NULL,

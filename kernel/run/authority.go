@@ -90,7 +90,7 @@ func (rc *runCtx) changeOf(ctx context.Context, step *pkg.Step) authority.Change
 		c := step.Tool.Command
 		return authority.Change{Kind: authority.ChangeCommand, Argv: append([]string{c.Command}, c.Args...)}
 	case pkg.KindOperation:
-		def := rc.e.definition(ctx, operationCapability(step.Operation))
+		def := rc.operationDefinition(ctx, step)
 		switch {
 		case def != nil && (def.Effect == sdk.EffectNone || def.Effect == sdk.EffectRead):
 			return authority.Change{Kind: authority.ChangeNone}
@@ -101,7 +101,10 @@ func (rc *runCtx) changeOf(ctx context.Context, step *pkg.Step) authority.Change
 		}
 		// Any other connector write (or an unknown one) is an operation
 		// write, failing closed.
-		return authority.Change{Kind: authority.ChangeOperationWrite, Operation: step.Operation.Ref, OwnApproval: step.Operation.Approval != nil}
+		// An operation whose approval its effect owns (its step asks, or
+		// its connector requires one) is gated there, once.
+		own := step.Operation.Approval != nil || def != nil && def.Approval == sdk.ApprovalRequired
+		return authority.Change{Kind: authority.ChangeOperationWrite, Operation: step.Operation.Ref, OwnApproval: own}
 	case pkg.KindTool:
 		if rc.e.nativeTool(step.Tool.Capability) != nil {
 			return authority.Change{Kind: authority.ChangeNone}

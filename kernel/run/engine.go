@@ -63,6 +63,9 @@ type Engine struct {
 	// ProjectDir and HomeDir locate data-source bindings and credentials.
 	ProjectDir string
 	HomeDir    string
+	// HTTPReplay, set only by runx test, is the test's providers.http: the
+	// only answers a connector request gets (never a live fallback).
+	HTTPReplay *HTTPReplay
 	// LocalStore binds the stores the kernel places itself.
 	LocalStore datasource.LocalStore
 	// LockToken is the workspace lock hold this process was started under,

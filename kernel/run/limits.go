@@ -84,7 +84,7 @@ func (rc *runCtx) callAuthority(ctx context.Context, step *pkg.Step) (*contract.
 			continue
 		}
 		verb := authority.VerbRead
-		if def := rc.e.definition(ctx, operationCapability(step.Operation)); def == nil || def.Effect == sdk.EffectWrite || def.Effect == sdk.EffectProcess {
+		if def := rc.operationDefinition(ctx, step); def == nil || def.Effect == sdk.EffectWrite || def.Effect == sdk.EffectProcess {
 			verb = authority.VerbWrite
 		}
 		for i, t := range d.Terms {

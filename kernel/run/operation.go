@@ -25,7 +25,19 @@ func operationCapability(op *pkg.OperationStep) string {
 
 // checkOperation refuses, at admission, an operation no installed
 // connector plugin declares.
-func (e *Engine) checkOperation(ctx context.Context, s *pkg.Step) error {
+func (e *Engine) checkOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
+	mo, err := e.manifestOperation(p, s.Operation)
+	if err != nil {
+		return err
+	}
+	if mo != nil {
+		if mo.op.Verb == pkg.VerbWrite && s.Operation.IdempotencyKey == "" {
+			return contract.Errorf(CodeIdempotencyKeyMissing, "step %s writes through %s and names no idempotency_key; a write names one, which a retry reuses; no step was started", s.ID, s.Operation.Ref)
+		}
+		// A manifest operation is sent by the connector.request role.
+		_, err := e.roleCapability(ctx, sdk.RoleConnectorRequest)
+		return err
+	}
 	def := e.definition(ctx, operationCapability(s.Operation))
 	if def == nil {
 		return contract.Errorf("connector_not_installed", "step %s calls %s, which no installed connector plugin declares (plugin %q serves no capability %q); no step was started", s.ID, s.Operation.Ref, s.Operation.Connector, operationCapability(s.Operation))
@@ -46,10 +58,17 @@ func (e *Engine) checkOperation(ctx context.Context, s *pkg.Step) error {
 // with none named, the workspace store), and only the binding's profile
 // credential is delivered. Any other connector operation is sent as is.
 func (rc *runCtx) operationDispatch(ctx context.Context, step *pkg.Step, inputs map[string]any) (*dispatch, map[string]string, json.RawMessage, error) {
+	mo, err := rc.e.manifestOperation(rc.pkg, step.Operation)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if mo != nil {
+		return rc.connectorDispatch(ctx, step, mo, inputs)
+	}
 	id := operationCapability(step.Operation)
 	def := rc.e.definition(ctx, id)
 	if def == nil {
-		return nil, nil, nil, rc.e.checkOperation(ctx, step)
+		return nil, nil, nil, rc.e.checkOperation(ctx, rc.pkg, step)
 	}
 	d := &dispatch{
 		capability: id,
@@ -65,7 +84,6 @@ func (rc *runCtx) operationDispatch(ctx context.Context, step *pkg.Step, inputs 
 	}
 	res := rc.e.dataSources()
 	var binding *datasource.Binding
-	var err error
 	if ref, _ := inputs["data_source_ref"].(string); ref != "" {
 		binding, err = res.Resolve(ctx, ref)
 	} else {

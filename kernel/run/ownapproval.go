@@ -2,9 +2,11 @@ package run
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
 // GateOperation marks a request as an operation's own approval: the effect
@@ -19,21 +21,37 @@ const GateOperation = "operation"
 // nil when the step may be dispatched now; otherwise what the step waits on
 // or settles as (a decline seals the run declined, with nothing sent).
 func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, extra map[string]any) *stepRun {
-	if step.Kind != pkg.KindOperation || step.Operation == nil || step.Operation.Approval == nil {
+	if step.Kind != pkg.KindOperation || step.Operation == nil {
+		return nil
+	}
+	mo := rc.manifestOp(step)
+	required := mo != nil && mo.op.Approval == sdk.ApprovalRequired
+	if step.Operation.Approval == nil && !required {
 		return nil
 	}
 	a := step.Operation.Approval
 	input := orEmpty(inputs)
-	payload := map[string]any{
-		"step_id":      step.ID,
-		"gate":         GateOperation,
-		"reason":       a.Reason,
-		"operation":    step.Operation.Ref,
-		"input":        input,
-		"input_digest": mustDigest(input),
-	}
-	if a.Type != "" {
-		payload["approval_type"] = a.Type
+	var payload map[string]any
+	if mo != nil {
+		var refusal *contract.ErrorBody
+		if payload, refusal = operatorSummary(step, mo, inputs); refusal != nil {
+			body := rc.stepBody(step, local)
+			body.InputsDigest = mustDigest(input)
+			r := rc.settle(ctx, step, local, body, contract.StepRefused, nil, refusal, nil)
+			return &r
+		}
+	} else {
+		payload = map[string]any{
+			"step_id":      step.ID,
+			"gate":         GateOperation,
+			"reason":       a.Reason,
+			"operation":    step.Operation.Ref,
+			"input":        input,
+			"input_digest": mustDigest(input),
+		}
+		if a.Type != "" {
+			payload["approval_type"] = a.Type
+		}
 	}
 	req, err := rc.bindRequest(step, local, contract.RequestApproval, payload)
 	if err != nil {
@@ -48,7 +66,7 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 		return &stepRun{err: err}
 	}
 	extra["approval"] = map[string]any{
-		"gate": GateOperation, "approved": v.Approved, "reason": v.Reason,
+		"gate": payload["gate"], "approved": v.Approved, "reason": v.Reason,
 		"lane": contract.LaneApprovals, "request_digest": d.RequestDigest,
 	}
 	if !d.Used {
@@ -67,4 +85,68 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 		Message: "operation " + step.Operation.Ref + " of step " + step.ID + " was declined, so nothing was sent: " + v.Reason,
 	}, nil)
 	return &r
+}
+
+// operatorSummary is the approval request of a manifest operation, built
+// by the runtime alone from the admitted connector, operation, target,
+// scopes, the exact request's digest, the intent digest and the quoted
+// price: package text cannot inject an account of the act. Its gate is
+// operation:<intent digest>, so a decision binds that exact act and a
+// changed connector, price or payload is confirmed again.
+func operatorSummary(step *pkg.Step, mo *manifestOp, inputs map[string]any) (map[string]any, *contract.ErrorBody) {
+	checked, err := mo.op.CheckInputs(inputs)
+	if err != nil {
+		return nil, contract.BodyOf(err)
+	}
+	b := connectorBinding(mo)
+	r, err := sdk.Render(&b, checked)
+	if err != nil {
+		return nil, &contract.ErrorBody{Code: sdk.CodeRequestInvalid, Message: "operation " + mo.def.ID + ": " + err.Error() + "; nothing was sent"}
+	}
+	payloadDigest := requestDigest(r)
+	target := renderTarget(mo.op, checked)
+	callerKey, _ := inputs["idempotency_key"].(string)
+	intent := map[string]any{
+		"connector": mo.connector.ID, "version": mo.connector.Version, "manifest_digest": mo.connector.ManifestDigest,
+		"operation": mo.op.Name, "operation_digest": mo.op.Digest, "verb": mo.op.Verb, "target": target,
+		"scopes": orEmptyList(mo.op.Scopes), "payload_digest": payloadDigest, "provider_key": providerKey(mo, checked, callerKey),
+	}
+	if a := step.Operation.Approval; a != nil {
+		intent["approval"] = map[string]any{"reason": a.Reason, "type": a.Type}
+	}
+	intentDigest := mustDigest(intent)
+	text := fmt.Sprintf("%s %s %s (%s) at %s under scopes %q: request %s %s, payload %s, intent %s",
+		mo.op.Verb, mo.connector.ID, mo.connector.Version, mo.op.Name, orDash(target), mo.op.Scopes, r.Method, r.URL, payloadDigest, intentDigest)
+	summary := map[string]any{
+		"connector": mo.connector.ID, "operation": mo.op.Name, "verb": mo.op.Verb, "target": target,
+		"scopes": orEmptyList(mo.op.Scopes), "method": r.Method, "url": r.URL,
+		"payload_digest": payloadDigest, "intent_digest": intentDigest, "text": text,
+	}
+	if c := mo.op.Cost; c != nil && c.USDMicro != nil {
+		summary["quoted_usd_micro"] = *c.USDMicro
+		summary["text"] = text + fmt.Sprintf(", quoted %d micro-USD per %s", *c.USDMicro, c.Per)
+	}
+	payload := map[string]any{
+		"step_id":          step.ID,
+		"gate":             GateOperation + ":" + intentDigest,
+		"operation":        step.Operation.Ref,
+		"operator_summary": summary,
+		"intent":           intent,
+	}
+	if a := step.Operation.Approval; a != nil {
+		payload["reason"] = a.Reason
+		if a.Type != "" {
+			payload["approval_type"] = a.Type
+		}
+	} else {
+		payload["reason"] = "connector " + mo.connector.ID + " requires approval of every " + mo.op.Name
+	}
+	return payload, nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

@@ -34,7 +34,13 @@ func (e *Engine) pluginsFor(ctx context.Context, m *pkg.Method) []string {
 		case pkg.KindCommand:
 			role(sdk.RoleCommand)
 		case pkg.KindOperation:
-			add(operationCapability(s.Operation))
+			if id := operationCapability(s.Operation); e.definition(ctx, id) != nil {
+				add(id)
+			} else {
+				// A connector manifest's operation: sent by the
+				// connector.request role.
+				role(sdk.RoleConnectorRequest)
+			}
 		case pkg.KindTool:
 			if e.nativeTool(s.Tool.Capability) == nil {
 				add(s.Tool.Capability)

@@ -68,7 +68,7 @@ func (e *Engine) prepareMethod(p *pkg.Package, m *pkg.Method) error {
 			return contract.Errorf("step_kind_unsupported", "step %s is a %s step, which this runx (%s) does not run yet; no step was started", s.ID, s.Kind, e.RunxVersion)
 		}
 		if s.Kind == pkg.KindOperation {
-			if err := e.checkOperation(context.Background(), s); err != nil {
+			if err := e.checkOperation(context.Background(), p, s); err != nil {
 				return err
 			}
 		}

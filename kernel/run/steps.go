@@ -110,11 +110,26 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		return *r
 	}
 	body := rc.stepBody(step, local)
+	mo := rc.manifestOp(step)
+	if mo != nil {
+		extra["connector"] = connectorExtra(mo, inputs)
+	}
 	if len(extra) > 0 {
 		body.Extra = extra
 	}
 	body.InputsDigest = mustDigest(inputs)
-	output, failure, status, wait, err := rc.executeWithRetry(ctx, step, local, inputs, &body)
+	var output any
+	var failure *contract.ErrorBody
+	var status, keyDone string
+	var wait *pending
+	var err error
+	if mo != nil && mo.op.Verb == pkg.VerbWrite {
+		// A connector write goes through the finality chain.
+		fr := rc.finality(ctx, step, local, inputs, &body, mo)
+		output, failure, status, wait, keyDone = fr.output, fr.failure, fr.status, fr.wait, fr.key
+	} else {
+		output, failure, status, wait, err = rc.executeWithRetry(ctx, step, local, inputs, &body)
+	}
 	if err != nil {
 		return stepRun{err: err}
 	}
@@ -137,7 +152,14 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 			failure, status = contract.BodyOf(err), contract.StepFailed
 		}
 	}
-	return rc.settle(ctx, step, local, body, status, output, failure, nil)
+	r := rc.settle(ctx, step, local, body, status, output, failure, nil)
+	if keyDone != "" && r.settled != nil && r.settled.status == contract.StepSuccess {
+		// The act's receipt is sealed: a later call under its key names it.
+		if err := rc.e.Journal.SettleKey(durable(ctx), rc.rec.RunID, keyDone, journal.KeyDone, nil, r.settled.receiptID); err != nil {
+			return stepRun{err: err}
+		}
+	}
+	return r
 }
 
 // unitReceipts is what a unit's seal needs from the budget before it runs:
@@ -283,6 +305,10 @@ type dispatch struct {
 	commandRole bool
 	// interpret turns the capability's raw output into the step's output.
 	interpret func(raw []byte, body *receipt.Body) (any, *contract.ErrorBody)
+	// idempotencyKey is the provider key a connector write is sent under.
+	idempotencyKey string
+	// evidence, when set, sees the plugin's evidence of every answer.
+	evidence func(json.RawMessage)
 }
 
 func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body) (any, *contract.ErrorBody, string) {
@@ -354,6 +380,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	callCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d.timeout)
 	defer cancel()
 	callContext := rc.stepContext(step, local, binding, creds)
+	callContext.IdempotencyKey = d.idempotencyKey
 	stopSent := rc.stopWatch(ctx, d.def, d.capability, callContext.CallID)
 	readCancelled := rc.cancelWatch(ctx, callCtx, cancel, d.def, d.capability, callContext.CallID)
 	res, ref, err := rc.e.Host.Invoke(callCtx, &sdk.Call{
@@ -364,6 +391,9 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	rc.settleCharge(ctx, ch, callEnd(res, err), body)
 	if stopSent() && err == nil && res.Status == sdk.StatusOK && wasStopped(res.Output) {
 		return nil, &contract.ErrorBody{Code: "process_stopped", Message: "step " + step.ID + ": the run was asked to stop, so its process group was terminated; a resume runs the step again"}, stepStopped
+	}
+	if err == nil && d.evidence != nil {
+		d.evidence(res.Evidence)
 	}
 	if ref.Name != "" {
 		body.Runtime.Plugin = &receipt.PluginRef{Name: ref.Name, Version: ref.Version, Protocol: ref.Protocol}

@@ -1,0 +1,104 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+)
+
+// States of a provider key: the custody runx keeps of one write's act.
+const (
+	// KeyAttempting: the request may have left; nothing was read back.
+	KeyAttempting = "attempting"
+	// KeyAcknowledged: the provider answered that it did the act; no
+	// readback has confirmed it yet.
+	KeyAcknowledged = "acknowledged"
+	// KeyConfirmed: the act is confirmed (read back, or acknowledged where
+	// the operation declares no readback) and its receipt is being sealed.
+	KeyConfirmed = "confirmed"
+	// KeyDone: the act's receipt is sealed; a later call under the key
+	// sends nothing and names that receipt.
+	KeyDone = "done"
+	// KeyRefused: the provider refused, or nothing left; the key may be
+	// tried again.
+	KeyRefused = "refused"
+)
+
+// OperationKey is one provider key's record: the exact body it was first
+// sent with (by digest), where it was sent from, and what custody holds of
+// its act.
+type OperationKey struct {
+	ProviderKey string          `json:"provider_key"`
+	Operation   string          `json:"operation"`
+	BodyDigest  string          `json:"body_digest"`
+	Binding     string          `json:"binding"` // the connector and operation digests it was sent under
+	State       string          `json:"state"`
+	RunID       string          `json:"run_id"`
+	Address     string          `json:"address"`
+	Response    json.RawMessage `json:"response,omitempty"`
+	ReceiptID   string          `json:"receipt_id,omitempty"`
+	PlanDigest  string          `json:"plan_digest,omitempty"`
+	Attempts    int             `json:"attempts"`
+	FirstSentAt string          `json:"first_sent_at,omitempty"`
+}
+
+// OperationKey returns the record of a provider key, or nil.
+func (j *Journal) OperationKey(ctx context.Context, providerKey string) (*OperationKey, error) {
+	k := &OperationKey{ProviderKey: providerKey}
+	var resp string
+	err := j.db.QueryRowContext(ctx, `SELECT operation, body_digest, binding, state, run_id, address, response, receipt_id, plan_digest, attempts, first_sent_at FROM operation_keys WHERE provider_key = ?`, providerKey).
+		Scan(&k.Operation, &k.BodyDigest, &k.Binding, &k.State, &k.RunID, &k.Address, &resp, &k.ReceiptID, &k.PlanDigest, &k.Attempts, &k.FirstSentAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if resp != "" {
+		k.Response = json.RawMessage(resp)
+	}
+	return k, nil
+}
+
+// BeginAttempt records, durably and before anything is sent, that a write
+// is about to leave under k's provider key: a driver killed after this
+// point finds the attempt and reconciles it before it sends again.
+func (j *Journal) BeginAttempt(ctx context.Context, k *OperationKey) error {
+	now := j.now()
+	return j.tx(undeferred(ctx), func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO operation_keys (provider_key, operation, body_digest, binding, state, run_id, address, plan_digest, attempts, first_sent_at, updated_at)
+VALUES (?,?,?,?,?,?,?,?,1,?,?)
+ON CONFLICT(provider_key) DO UPDATE SET state = excluded.state, run_id = excluded.run_id, address = excluded.address, binding = excluded.binding,
+  plan_digest = excluded.plan_digest, attempts = operation_keys.attempts + 1, updated_at = excluded.updated_at, response = ''`,
+			k.ProviderKey, k.Operation, k.BodyDigest, k.Binding, KeyAttempting, k.RunID, k.Address, k.PlanDigest, now, now)
+		if err != nil {
+			return err
+		}
+		return appendEvent(ctx, tx, k.RunID, "operations", "operation.attempt", map[string]any{"provider_key": k.ProviderKey, "address": k.Address, "body_digest": k.BodyDigest}, now)
+	})
+}
+
+// SettleKey moves a provider key to state, keeping the provider's answer
+// and, once sealed, the receipt that did the act.
+func (j *Journal) SettleKey(ctx context.Context, runID, providerKey, state string, response json.RawMessage, receiptID string) error {
+	now := j.now()
+	return j.tx(undeferred(ctx), func(tx *sql.Tx) error {
+		q := `UPDATE operation_keys SET state = ?, updated_at = ?`
+		args := []any{state, now}
+		if response != nil {
+			q += `, response = ?`
+			args = append(args, string(response))
+		}
+		if receiptID != "" {
+			q += `, receipt_id = ?`
+			args = append(args, receiptID)
+		}
+		q += ` WHERE provider_key = ?`
+		args = append(args, providerKey)
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			return err
+		}
+		return appendEvent(ctx, tx, runID, "operations", "operation."+state, map[string]any{"provider_key": providerKey, "receipt_id": receiptID}, now)
+	})
+}

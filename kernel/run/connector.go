@@ -1,0 +1,273 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/credential"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
+	sdk "github.com/runxhq/runx/sdk/plugin"
+)
+
+// Connector manifests. An operation a connector.yaml declares is described
+// to the kernel as one sdk Definition, exactly as an operation a plugin
+// declares in Describe, so the floor, approvals, spend, taint and
+// inspection treat both alike. It is sent through whichever plugin declares
+// the connector.request role, found by role, never by name.
+
+// manifestOp is a step's operation resolved to the manifest declaring it.
+type manifestOp struct {
+	connector *pkg.Connector
+	op        *pkg.ConnectorOperation
+	def       *sdk.Definition
+}
+
+// CodeConnectorOperationUnknown refuses an operation its connector's
+// manifest does not declare.
+const CodeConnectorOperationUnknown = "connector_operation_unknown"
+
+// manifestOperation resolves ref to a connector manifest: the package's own
+// connectors/<name>/ first, then the project's added connectors. It returns
+// nil when no manifest names the connector (a plugin may declare it).
+func (e *Engine) manifestOperation(p *pkg.Package, ref *pkg.OperationStep) (*manifestOp, error) {
+	var c *pkg.Connector
+	if p != nil {
+		c = p.Connectors[ref.Connector]
+	}
+	if c == nil && e.ProjectDir != "" {
+		var err error
+		if c, err = pkg.LoadAddedConnector(e.ProjectDir, ref.Connector, ""); err != nil {
+			return nil, err
+		}
+	}
+	if c == nil {
+		return nil, nil
+	}
+	op := c.Operation(ref.Operation)
+	if op == nil {
+		names := make([]string, len(c.Operations))
+		for i, o := range c.Operations {
+			names[i] = o.Name
+		}
+		return nil, contract.Errorf(CodeConnectorOperationUnknown, "connector %s %s declares no operation %q (it declares %s); no step was started", c.ID, c.Version, ref.Operation, strings.Join(names, ", "))
+	}
+	return &manifestOp{connector: c, op: op, def: connectorDefinition(c, op)}, nil
+}
+
+// manifestOp is the step's manifest operation, or nil for a step that is
+// not one (or whose connector cannot be read: dispatch reports that).
+func (rc *runCtx) manifestOp(step *pkg.Step) *manifestOp {
+	if step.Kind != pkg.KindOperation || step.Operation == nil {
+		return nil
+	}
+	mo, _ := rc.e.manifestOperation(rc.pkg, step.Operation)
+	return mo
+}
+
+// operationDefinition is a step's operation as the kernel knows it: from
+// its connector manifest, else from the plugin that declares it.
+func (rc *runCtx) operationDefinition(ctx context.Context, step *pkg.Step) *sdk.Definition {
+	if mo := rc.manifestOp(step); mo != nil {
+		return mo.def
+	}
+	return rc.e.definition(ctx, operationCapability(step.Operation))
+}
+
+// connectorDefinition describes a manifest operation as a capability.
+func connectorDefinition(c *pkg.Connector, op *pkg.ConnectorOperation) *sdk.Definition {
+	def := &sdk.Definition{
+		ID:         c.ID + "/" + op.Name,
+		Summary:    op.Summary,
+		Effect:     sdk.EffectRead,
+		Scopes:     op.Scopes,
+		Approval:   op.Approval,
+		Idempotent: op.Verb == pkg.VerbRead || op.Idempotency != nil,
+	}
+	if op.Verb == pkg.VerbWrite {
+		def.Effect = sdk.EffectWrite
+	}
+	if op.Cost != nil {
+		def.Cost = &sdk.Cost{USDMicro: op.Cost.USDMicro, Per: op.Cost.Per, Source: op.Cost.Source, SourceURL: op.Cost.SourceURL}
+	}
+	props, required := map[string]any{}, []string{}
+	for _, in := range op.Inputs {
+		p := map[string]any{}
+		for k, v := range in.Schema {
+			p[k] = v
+		}
+		if _, typed := p["type"]; !typed && in.Type != pkg.TypeJSON {
+			p["type"] = in.Type
+		}
+		if in.Description != "" {
+			p["description"] = in.Description
+		}
+		props[in.Name] = p
+		if in.Required && !in.HasDefault {
+			required = append(required, in.Name)
+		}
+	}
+	if op.Verb == pkg.VerbWrite {
+		props["idempotency_key"] = map[string]any{"type": "string", "description": "One key means one intent; a retry reuses it."}
+	}
+	in := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		in["required"] = required
+	}
+	def.InputSchema, _ = json.Marshal(in)
+	outProps := map[string]any{}
+	for name, o := range op.Outputs {
+		p := map[string]any{}
+		for k, v := range o.Schema {
+			p[k] = v
+		}
+		if _, typed := p["type"]; !typed && o.Type != "" && o.Type != pkg.TypeJSON {
+			p["type"] = o.Type
+		}
+		outProps[name] = p
+	}
+	def.OutputSchema, _ = json.Marshal(map[string]any{"type": "object", "properties": outProps})
+	return def
+}
+
+// connectorBinding is what the connector.request capability is told about
+// one call of mo: the authenticated destination and request template from
+// the manifest, never from the caller.
+func connectorBinding(mo *manifestOp) sdk.ConnectorBinding {
+	c, op := mo.connector, mo.op
+	b := sdk.ConnectorBinding{
+		Connector: c.ID, Version: c.Version, Operation: op.Name, Verb: op.Verb, BaseURL: c.BaseURL,
+		Request: sdk.RequestTemplate{Method: op.Request.Method, Path: op.Request.Path, Query: op.Request.Query, Body: op.Request.Body},
+	}
+	if cr := c.Credential; cr != nil {
+		b.Credential = &sdk.ConnectorCredential{Variable: cr.Variable, Header: cr.Header, Scheme: cr.Scheme}
+	}
+	if op.Idempotency != nil {
+		b.IdempotencyHeader = op.Idempotency.Header
+	}
+	return b
+}
+
+// connectorDispatch prepares one manifest operation call: its checked
+// inputs, the binding, the delivered credential and, for a write, the
+// provider key.
+func (rc *runCtx) connectorDispatch(ctx context.Context, step *pkg.Step, mo *manifestOp, inputs map[string]any) (*dispatch, map[string]string, json.RawMessage, error) {
+	checked, err := mo.op.CheckInputs(inputs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	capability, err := rc.e.roleCapability(ctx, sdk.RoleConnectorRequest)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	b := connectorBinding(mo)
+	if r := rc.e.HTTPReplay; r != nil {
+		b.Replay, b.Exchanges = true, r.due()
+	}
+	var creds map[string]string
+	if cr := mo.connector.Credential; cr != nil {
+		res := credential.Resolver{HomeDir: rc.e.HomeDir, LookupEnv: rc.e.LookupEnv}
+		v, err := res.Resolve(mo.connector.ID, cr.Variable)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		creds = map[string]string{cr.Variable: v}
+	}
+	binding, err := json.Marshal(b)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sink := sinkOf(ctx)
+	d := &dispatch{
+		capability: capability,
+		def:        mo.def,
+		execution:  execNative,
+		input:      checked,
+		timeout:    stepTimeout(step, operationDefaultTimeout),
+		maxOutput:  operationMaxAnswer,
+		interpret: func(raw []byte, body *receipt.Body) (any, *contract.ErrorBody) {
+			if sink != nil {
+				var resp sdk.ConnectorResponse
+				if json.Unmarshal(raw, &resp) == nil {
+					sink.body = resp.Body
+				}
+			}
+			return connectorAnswer(step.ID, mo, raw)
+		},
+		evidence: rc.e.HTTPReplay.observe,
+	}
+	if mo.op.Verb == pkg.VerbWrite {
+		key, _ := inputs["idempotency_key"].(string)
+		d.idempotencyKey = providerKey(mo, checked, key)
+	}
+	return d, creds, binding, nil
+}
+
+// connectorAnswer turns the connector.request capability's answer into the
+// operation's output: the provider's JSON body, held to the operation's
+// declared outputs.
+func connectorAnswer(stepID string, mo *manifestOp, raw []byte) (any, *contract.ErrorBody) {
+	var resp sdk.ConnectorResponse
+	if err := json.Unmarshal(raw, &resp); err != nil {
+		return nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the connector request answered with output that is not a connector response"}
+	}
+	if len(mo.op.Outputs) == 0 {
+		return resp.Body, nil
+	}
+	out, err := checkOutputs(stepID, mo.op.Outputs, resp.Body)
+	if err != nil {
+		body := contract.BodyOf(err)
+		body.Code = "provider_answer_invalid"
+		body.Message = "operation " + mo.def.ID + ": the provider's answer does not hold the operation's declared outputs: " + body.Message
+		return nil, body
+	}
+	return out, nil
+}
+
+// renderTarget renders an operation's target template over its inputs.
+func renderTarget(op *pkg.ConnectorOperation, inputs map[string]any) string {
+	if op.Target == "" {
+		return ""
+	}
+	b := sdk.ConnectorBinding{BaseURL: "https://target.invalid", Request: sdk.RequestTemplate{Path: "/" + op.Target}}
+	r, err := sdk.Render(&b, inputs)
+	if err != nil {
+		return op.Target
+	}
+	return strings.TrimPrefix(r.URL, "https://target.invalid/")
+}
+
+// providerKey is the key a write reaches its provider under: the caller's
+// key combined with the connector, operation and target, so revisions of
+// the payload and calls from another workspace share it, and one caller
+// key cannot collide across operations.
+func providerKey(mo *manifestOp, inputs map[string]any, callerKey string) string {
+	if callerKey == "" {
+		return ""
+	}
+	d := mustDigest(map[string]any{
+		"schema": "runx.provider-key.v1", "connector": mo.connector.ID, "operation": mo.op.Name,
+		"target": renderTarget(mo.op, inputs), "key": callerKey,
+	})
+	return "runx-" + strings.TrimPrefix(d, "sha256:")[:48]
+}
+
+// connectorExtra is what a manifest operation's receipt records of its
+// connector: the digests that bind it.
+func connectorExtra(mo *manifestOp, inputs map[string]any) map[string]any {
+	return map[string]any{
+		"id": mo.connector.ID, "version": mo.connector.Version,
+		"manifest_digest": mo.connector.ManifestDigest, "connector_digest": mo.connector.ConnectorDigest,
+		"operation": mo.op.Name, "operation_digest": mo.op.Digest, "verb": mo.op.Verb,
+		"scopes": orEmptyList(mo.op.Scopes), "target": renderTarget(mo.op, inputs),
+	}
+}
+
+func orEmptyList(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

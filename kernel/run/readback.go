@@ -1,0 +1,183 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
+)
+
+// Readback verdicts.
+const (
+	readbackConfirmed = "confirmed" // every confirmed field holds the write's identity
+	readbackAbsent    = "absent"    // the read answered, and the act is not there
+	readbackUnknown   = "unknown"   // no usable answer
+)
+
+// readBack confirms a write by its declared readbacks: each calls a read
+// operation of the same connector (through the same dispatch as any
+// operation) and compares the fields it names with the values the write's
+// identity says they must hold. ack is the write's recorded answer, or nil
+// when none was read.
+func (rc *runCtx) readBack(ctx context.Context, step *pkg.Step, local string, w *writeCall, ack json.RawMessage) (string, map[string]any) {
+	var answer any
+	if len(ack) > 0 {
+		_ = json.Unmarshal(ack, &answer)
+	}
+	resolve := func(v string) (any, bool) {
+		switch {
+		case v == "$key":
+			return w.providerKey, true
+		case strings.HasPrefix(v, "$$"):
+			return v[1:], true
+		case strings.HasPrefix(v, "$input."):
+			x, ok := w.inputs[strings.TrimPrefix(v, "$input.")]
+			return x, ok
+		case strings.HasPrefix(v, "$response."):
+			if answer == nil {
+				return nil, false
+			}
+			return fieldAt(answer, strings.TrimPrefix(v, "$response."))
+		}
+		return v, true
+	}
+	evidence := map[string]any{}
+	for i, rb := range w.mo.op.Readbacks {
+		read := w.mo.connector.Operation(rb.Operation)
+		inputs := map[string]any{}
+		for k, v := range rb.Inputs {
+			x, ok := resolve(v)
+			if !ok {
+				evidence["reason"] = "readback " + rb.Operation + " needs " + v + ", which custody does not hold"
+				return readbackUnknown, evidence
+			}
+			inputs[k] = x
+		}
+		synth := &pkg.Step{ID: step.ID, Kind: pkg.KindOperation, Operation: &pkg.OperationStep{
+			Ref: w.mo.connector.ID + "/" + read.Name, Connector: w.mo.connector.ID, Operation: read.Name,
+		}}
+		scratch := receipt.Body{Runtime: &receipt.Runtime{}}
+		out, failure, status := rc.execute(ctx, synth, local+"/readback/"+itoa(i), inputs, &scratch)
+		evidence["operation"] = synth.Operation.Ref
+		if failure != nil {
+			evidence["error"] = failure
+			if status == contract.StepRefused && strings.Contains(failure.Message, "status 404") {
+				return readbackAbsent, evidence
+			}
+			return readbackUnknown, evidence
+		}
+		evidence["answer"] = out
+		for field, want := range rb.Confirms {
+			expected, ok := resolve(want)
+			if !ok {
+				evidence["reason"] = "readback confirms " + field + " against " + want + ", which custody does not hold"
+				return readbackUnknown, evidence
+			}
+			got, present := fieldAt(out, field)
+			if !present || !sameJSON(got, expected) {
+				evidence["mismatch"] = field
+				return readbackAbsent, evidence
+			}
+		}
+	}
+	evidence["confirmed"] = true
+	return readbackConfirmed, evidence
+}
+
+// fieldAt reads a dotted path of object fields.
+func fieldAt(v any, path string) (any, bool) {
+	for _, seg := range strings.Split(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = m[seg]; !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+func sameJSON(a, b any) bool {
+	x, err1 := canon.Canonical(a)
+	y, err2 := canon.Canonical(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}
+
+func itoa(i int) string {
+	b, _ := json.Marshal(i)
+	return string(b)
+}
+
+// retryPending holds a write runx cannot confirm at <step>/retry: a
+// person's decision, asked only when custody settles nothing. The request
+// says whether sending again is safe (its provider deduplicates under the
+// key) and binds the attempt it follows, so a decision answers only it.
+func (rc *runCtx) retryPending(step *pkg.Step, local string, w *writeCall, row *journal.OperationKey, cx map[string]any, res finalityResult, why *contract.ErrorBody) finalityResult {
+	attempts := 1
+	if rec, err := rc.e.Journal.OperationKey(context.Background(), w.providerKey); err == nil && rec != nil {
+		attempts = rec.Attempts
+	}
+	address := local + "/retry"
+	req, err := rc.bindRequest(step, address, contract.RequestApproval, map[string]any{
+		"id":           rc.address(address),
+		"gate":         "retry",
+		"operation":    w.mo.def.ID,
+		"provider_key": w.providerKey,
+		"plan_digest":  w.planDigest,
+		"attempts":     attempts,
+		"custody":      row.State,
+		"resend_safe":  w.mo.op.Idempotency != nil,
+		"why":          why.Message,
+		"decide":       `{"retry": true} sends it again under the same key (saying the earlier attempt did not take effect); {"retry": false} leaves it failed with retry_declined`,
+	})
+	if err != nil {
+		return finalityResult{failure: contract.BodyOf(err), status: contract.StepFailed}
+	}
+	res.wait = &pending{Request: req, runID: rc.rec.RunID, local: address}
+	return res
+}
+
+// retryDecided uses a person's decision on <step>/retry: true sends the
+// write again under the same key, false leaves it failed.
+func (rc *runCtx) retryDecided(ctx context.Context, step *pkg.Step, local string, w *writeCall, row *journal.OperationKey, cx map[string]any, res finalityResult, d *journal.Decision) (finalityResult, bool) {
+	if d.Used {
+		return res, false
+	}
+	var v struct {
+		Retry *bool `json:"retry"`
+	}
+	if err := json.Unmarshal(d.Value, &v); err != nil || v.Retry == nil {
+		return finalityResult{status: contract.StepFailed, failure: &contract.ErrorBody{Code: "resume_entry_invalid", Message: local + "/retry takes value {\"retry\": true} or {\"retry\": false}"}}, true
+	}
+	if err := rc.e.Journal.UseDecision(durable(ctx), rc.rec.RunID, d.Address, nil); err != nil {
+		return finalityResult{failure: contract.BodyOf(err), status: contract.StepFailed}, true
+	}
+	d.Used = true
+	cx["retry_decision"] = map[string]any{"retry": *v.Retry, "request_digest": d.RequestDigest}
+	if *v.Retry {
+		return res, false
+	}
+	return finalityResult{status: contract.StepFailed, failure: &contract.ErrorBody{Code: CodeRetryDeclined, Message: "step " + step.ID + ": a person declined to send " + w.mo.def.ID + " again; custody keeps its attempt as it stands"}}, true
+}
+
+// answerSink carries a connector answer's raw provider body out of
+// dispatch, for custody, without it reaching the receipt.
+type answerSink struct{ body any }
+
+type answerSinkKey struct{}
+
+func withAnswerSink(ctx context.Context, s *answerSink) context.Context {
+	return context.WithValue(ctx, answerSinkKey{}, s)
+}
+
+func sinkOf(ctx context.Context) *answerSink {
+	s, _ := ctx.Value(answerSinkKey{}).(*answerSink)
+	return s
+}
