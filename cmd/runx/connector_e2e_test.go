@@ -68,3 +68,163 @@ func TestConnectorWriteIsConfirmedByReadback(t *testing.T) {
 		return nil
 	})
 }
+
+// A second call under the same key sends nothing: it returns what was done,
+// already_done naming the receipt that did the act, with no new charge.
+// Another body under the key is refused before anything is sent.
+func TestConnectorKeyMeansOneIntent(t *testing.T) {
+	f := newForge(t)
+	w := forgeWorkspace(t, f, "none", "1500")
+	first, code := w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k1", "--json")
+	if code != 0 {
+		t.Fatalf("first: %v", first)
+	}
+	firstStep := str(first, "trace", "steps", "0", "receipt_id")
+	again, code := w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k1", "--json")
+	if code != 0 || str(again, "outcome") != "completed" || str(again, "result", "id") != "p1" {
+		t.Fatalf("again: %d %v", code, again)
+	}
+	if n, _ := f.writeCount(); n != 1 {
+		t.Fatalf("the provider saw %d writes; a done key sends nothing", n)
+	}
+	cx := get(stepReceipt(t, w, again), "body", "extra", "connector")
+	if str(cx, "finality") != "already_done" || str(cx, "already_done", "receipt_id") != firstStep || get(cx, "settled_usd_micro") != float64(0) {
+		t.Fatalf("already_done: %v (first step receipt %s)", cx, firstStep)
+	}
+	conflict, code := w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=changed", "-i", "key=k1", "--json")
+	if code == 0 || str(conflict, "trace", "steps", "0", "error", "code") != "idempotency_key_conflict" {
+		t.Fatalf("conflict: %d %v", code, conflict)
+	}
+	if n, _ := f.writeCount(); n != 1 {
+		t.Fatalf("a conflicting body reached the provider (%d writes)", n)
+	}
+	// The same key on another board is another act: another provider key.
+	other, code := w.run("", nil, "skill", "./forge#publish", "-i", "board=news", "-i", "title=hello", "-i", "key=k1", "--json")
+	if code != 0 || str(other, "result", "id") != "p2" {
+		t.Fatalf("other target: %d %v", code, other)
+	}
+}
+
+// An operation its connector marks approval: required pauses before
+// anything is sent, on one request at the step gated operation:<intent
+// digest>, whose operator summary the runtime built. A changed price is a
+// changed intent: the decision made for the old one does not carry over.
+func TestConnectorRequiredApproval(t *testing.T) {
+	f := newForge(t)
+	w := forgeWorkspace(t, f, "required", "1500")
+	paused, _ := w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k1", "--json")
+	if str(paused, "status") != "needs_approval" || str(paused, "requests", "0", "address") != "publish" {
+		t.Fatalf("paused: %v", paused)
+	}
+	payload := get(paused, "requests", "0", "payload")
+	sum := get(payload, "operator_summary")
+	if !strings.HasPrefix(str(payload, "gate"), "operation:sha256:") || str(payload, "gate") != "operation:"+str(sum, "intent_digest") {
+		t.Fatalf("gate: %v", payload)
+	}
+	if str(sum, "target") != "boards/general" || get(sum, "quoted_usd_micro") != float64(1500) || !strings.HasPrefix(str(sum, "payload_digest"), "sha256:") || str(sum, "scopes", "0") != "forge:posts:write" {
+		t.Fatalf("summary: %v", sum)
+	}
+	if n, _ := f.writeCount(); n != 0 {
+		t.Fatal("an unapproved write reached the provider")
+	}
+	runID, digest := str(paused, "run_id"), str(paused, "requests", "0", "request_digest")
+	// The price changes while the run waits: the package drifted, so the
+	// old decision reaches nothing.
+	os.WriteFile(filepath.Join(w.dir, "forge/connectors/forge/connector.yaml"), []byte(forgeConnector(f.srv.URL, "required", "2500")), 0o644)
+	drift, code := w.run(answerDoc("approvals", "publish", digest, `"approved":true,"reason":"yes"`), nil, "resume", runID, "-", "--json")
+	if code == 0 || str(drift, "outcome") == "completed" {
+		t.Fatalf("a decision for the old price must not send at the new one: %v", drift)
+	}
+	if n, _ := f.writeCount(); n != 0 {
+		t.Fatal("a write went at a price nobody approved")
+	}
+	os.WriteFile(filepath.Join(w.dir, "forge/connectors/forge/connector.yaml"), []byte(forgeConnector(f.srv.URL, "required", "1500")), 0o644)
+	done, code := w.run(answerDoc("approvals", "publish", digest, `"approved":true,"reason":"yes"`), nil, "resume", runID, "-", "--json")
+	if code != 0 || str(done, "outcome") != "completed" {
+		t.Fatalf("approved: %d %v", code, done)
+	}
+	if n, _ := f.writeCount(); n != 1 {
+		t.Fatalf("%d writes", n)
+	}
+	if !strings.HasPrefix(str(stepReceipt(t, w, done), "body", "extra", "approval", "gate"), "operation:sha256:") {
+		t.Fatal("the receipt does not bind the approval's gate")
+	}
+}
+
+// A write whose request left with no answer read, and that its readback
+// cannot find, stays pending at <step>/retry, asked of a person; a
+// decision to retry sends it again under the same provider key.
+func TestConnectorAmbiguousWritePendsAtRetry(t *testing.T) {
+	f := newForge(t)
+	w := forgeWorkspace(t, f, "none", "0")
+	f.hangup = true
+	paused, _ := w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k1", "--json")
+	if str(paused, "status") != "needs_approval" || str(paused, "requests", "0", "address") != "publish/retry" || get(paused, "requests", "0", "payload", "resend_safe") != true {
+		t.Fatalf("paused: %v", paused)
+	}
+	done, code := w.run(answerDoc("approvals", "publish/retry", str(paused, "requests", "0", "request_digest"), `"value":{"retry":true}`), nil, "resume", str(paused, "run_id"), "-", "--json")
+	if code != 0 || str(done, "outcome") != "completed" {
+		t.Fatalf("retried: %d %v", code, done)
+	}
+	n, keys := f.writeCount()
+	if n != 2 || keys[0] != keys[1] {
+		t.Fatalf("want the write sent again under the same key, got %d under %q", n, keys)
+	}
+}
+
+// A person's decision not to retry leaves the write failed retry_declined.
+func TestConnectorRetryDeclined(t *testing.T) {
+	f := newForge(t)
+	w := forgeWorkspace(t, f, "none", "0")
+	f.hangup = true
+	paused, _ := w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k1", "--json")
+	out, _ := w.run(answerDoc("approvals", "publish/retry", str(paused, "requests", "0", "request_digest"), `"value":{"retry":false}`), nil, "resume", str(paused, "run_id"), "-", "--json")
+	if str(out, "trace", "steps", "0", "error", "code") != "retry_declined" {
+		t.Fatalf("declined: %v", out)
+	}
+	if n, _ := f.writeCount(); n != 1 {
+		t.Fatalf("%d writes", n)
+	}
+}
+
+// The driver is killed (SIGKILL) after the write's request left and before
+// its answer was recorded: the provider committed the post and holds the
+// answer until the kill is observed. The next driver reconciles the attempt
+// from custody by its readback and sends nothing: the provider saw exactly
+// one write, and the run seals completed with the act confirmed.
+func TestConnectorCrashAfterSendReconcilesByReadback(t *testing.T) {
+	f := newForge(t)
+	w := forgeWorkspace(t, f, "none", "0")
+	committed, release := make(chan struct{}), make(chan struct{})
+	f.mu.Lock()
+	f.hold, f.release = committed, release
+	f.mu.Unlock()
+	c := w.cmd("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k1", "--json")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- c.Wait() }()
+	select {
+	case <-committed:
+	case err := <-exited:
+		t.Fatalf("runx exited before its write reached the provider: %v", err)
+	}
+	if err := c.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+	close(release) // the answer goes to a connection nobody reads
+	runID := latestRun(t, w)
+	out, code := w.run("{}", nil, "resume", runID, "-", "--json")
+	if code != 0 || str(out, "outcome") != "completed" || str(out, "result", "id") != "p1" {
+		t.Fatalf("resume: %d %v", code, out)
+	}
+	if n, _ := f.writeCount(); n != 1 {
+		t.Fatalf("the provider saw %d writes; reconciliation must not send again", n)
+	}
+	cx := get(stepReceipt(t, w, out), "body", "extra", "connector")
+	if str(cx, "finality") != "confirmed" || get(cx, "reconciled") != true {
+		t.Fatalf("receipt: %v", cx)
+	}
+}
