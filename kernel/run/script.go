@@ -73,6 +73,10 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 	if err != nil {
 		return rc.settleNow(ctx, step, local, level, contract.StepRefused, nil, contract.BodyOf(err), nil)
 	}
+	moduleInputs, inputRefs, err := scriptInputs(inputs)
+	if err != nil {
+		return rc.settleNow(ctx, step, local, level, contract.StepRefused, nil, contract.BodyOf(err), nil)
+	}
 	maxCalls := step.Script.MaxCalls
 	if maxCalls <= 0 || maxCalls > ScriptMaxCalls {
 		maxCalls = ScriptMaxCalls
@@ -82,7 +86,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 		if err != nil {
 			return stepRun{err: err}
 		}
-		ans, failure, status, pluginRef := rc.invokeScript(ctx, capability, step, local, inputs, files, record, maxCalls)
+		ans, failure, status, pluginRef := rc.invokeScript(ctx, capability, step, local, moduleInputs, files, record, maxCalls)
 		if failure != nil || ans.Status == "done" {
 			body := rc.stepBody(step, local)
 			body.Capability, body.Execution, body.InputsDigest = capability, execModule, mustDigest(inputs)
@@ -90,6 +94,12 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 			var output any
 			if failure == nil && len(ans.Output) > 0 && json.Unmarshal(ans.Output, &output) != nil {
 				failure, status = &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker answered with an output that is not JSON"}, contract.StepFailed
+			}
+			if failure == nil {
+				output, failure = inputRefs.resolveOutput(output)
+				if failure != nil {
+					status = contract.StepFailed
+				}
 			}
 			if failure == nil {
 				var err error
@@ -102,7 +112,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 		if ctx.Err() != nil {
 			return stepRun{stopped: true}
 		}
-		res := rc.carryOut(ctx, step, local, ans.Pending, level, skillCalls(record))
+		res := rc.carryOut(ctx, step, local, ans.Pending, level, skillCalls(record), inputRefs)
 		if res.err != nil || res.stopped || len(res.waiting) > 0 || len(res.refused) > 0 {
 			return res
 		}
@@ -186,9 +196,8 @@ func (rc *runCtx) scriptRecord(local string) ([]scriptRecorded, []receipt.ChildR
 			}
 		}
 		r.Kind, r.Tool, r.InputDigest, r.SettledAt = meta.Kind, meta.Tool, meta.InputDigest, meta.SettledAt
-		if r.Kind == "" { // a call that failed records its request in its error's detail
-			r.Kind = "call"
-			r.Tool, r.InputDigest = failedRequest(s.failure)
+		if r.Kind == "" { // a call or read that failed records its request in its error's detail
+			r.Kind, r.Tool, r.InputDigest = failedRequest(s.failure)
 		}
 		if s.status == contract.StepSuccess {
 			r.Output = meta.Output
@@ -205,17 +214,23 @@ func (rc *runCtx) scriptRecord(local string) ([]scriptRecorded, []receipt.ChildR
 
 // carryOut admits and runs a script's pending requests: calls at once up to
 // the step's concurrency, waits settled from the run's clock or waited on.
-func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, asked []scriptPending, level, startedSkills int) stepRun {
+func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, asked []scriptPending, level, startedSkills int, refs scriptRefs) stepRun {
 	var waiting []pending
 	var refused []contract.RefusedAnswer
 	var calls []scriptPending
 	now := rc.e.Clock()
 	for _, p := range asked {
+		address := fmt.Sprintf("%s/%d", local, p.Index)
+		if p.Kind == "read" {
+			if err := rc.scriptRead(ctx, step, address, p, refs); err != nil {
+				return stepRun{err: err}
+			}
+			continue
+		}
 		if p.Kind != "wait" {
 			calls = append(calls, p)
 			continue
 		}
-		address := fmt.Sprintf("%s/%d", local, p.Index)
 		if now.UnixMilli() >= p.Until {
 			if err := rc.recordWait(ctx, step, address, p, now); err != nil {
 				return stepRun{err: err}
@@ -249,7 +264,7 @@ func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, as
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			results[i] = rc.scriptCall(ctx, step, fmt.Sprintf("%s/%d", local, p.Index), p, level+1, ordinal)
+			results[i] = rc.scriptCall(ctx, step, fmt.Sprintf("%s/%d", local, p.Index), p, level+1, ordinal, refs)
 		}()
 	}
 	wg.Wait()
@@ -276,12 +291,15 @@ func (rc *runCtx) recordWait(ctx context.Context, step *pkg.Step, address string
 
 // scriptCall admits one call against the step's listed calls and carries it
 // out as a unit of its own.
-func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string, p scriptPending, level, skillOrdinal int) stepRun {
+func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string, p scriptPending, level, skillOrdinal int, refs scriptRefs) stepRun {
 	var input map[string]any
 	digest := mustDigestRaw(p.Input)
 	if err := json.Unmarshal(p.Input, &input); err != nil {
 		return rc.settleNow(ctx, step, address, level, contract.StepRefused, nil, &contract.ErrorBody{Code: "call_input_invalid", Message: "the script's call input is not a JSON object", Detail: map[string]any{"tool": p.Tool, "input_digest": digest}}, nil)
 	}
+	// A reference the step gave its script reaches the callee as its
+	// content; the record keeps the digest of what the script asked.
+	input, _ = refs.substitute(input).(map[string]any)
 	call, err := scriptCallStep(step, p)
 	if err != nil {
 		return rc.settleNow(ctx, step, address, level, contract.StepRefused, nil, &contract.ErrorBody{Code: "call_not_allowed", Message: err.Error(), Detail: map[string]any{"tool": p.Tool, "input_digest": digest}}, nil)
@@ -346,16 +364,20 @@ func scriptCallStep(step *pkg.Step, p scriptPending) (*pkg.Step, error) {
 	return &base, nil
 }
 
-// failedRequest reads what a failed call asked (its tool and input digest)
-// from the detail its error recorded.
-func failedRequest(f *contract.ErrorBody) (tool, inputDigest string) {
+// failedRequest reads what a failed call or read asked (its kind, tool and
+// input digest) from the detail its error recorded.
+func failedRequest(f *contract.ErrorBody) (kind, tool, inputDigest string) {
+	kind = "call"
 	if f == nil {
-		return "", ""
+		return kind, "", ""
 	}
 	m, _ := f.Detail.(map[string]any)
+	if k, _ := m["kind"].(string); k != "" {
+		kind = k
+	}
 	tool, _ = m["tool"].(string)
 	inputDigest, _ = m["input_digest"].(string)
-	return tool, inputDigest
+	return kind, tool, inputDigest
 }
 
 // skillCalls counts the skill calls a script's record holds: each started
