@@ -57,9 +57,18 @@ func decodeExpectation(d decoder, e *entry) (*Expectation, error) {
 			}
 		}
 	}
-	// The counts are of providers.http exchanges, which this runx refuses.
-	if err := d.unsupported(f, CodeTestFieldUnsupported, "expect.", "http_request_counts"); err != nil {
-		return nil, err
+	if ce := f.get("http_request_counts"); ce != nil {
+		if ce.value.kind != seqNode {
+			return nil, d.fail(ce.value.pos, "expect http_request_counts must be a list of counts, one per declared providers.http exchange")
+		}
+		x.HTTPRequestCounts = []int{}
+		for _, it := range ce.value.items {
+			n, ok := it.value.(int64)
+			if it.kind != scalarNode || !ok || n < 0 {
+				return nil, d.fail(it.pos, "expect http_request_counts must hold whole numbers, 0 or more")
+			}
+			x.HTTPRequestCounts = append(x.HTTPRequestCounts, int(n))
+		}
 	}
 	return x, nil
 }

@@ -72,7 +72,7 @@ var acceptedKeys = map[string]string{
 	"connector.yaml :: version":                         "TestLoadConnector",
 	"connector operation outputs :: packet":             "refused:TestConnectorRefusals",
 	"expect :: absent":                                  "script:runx_test_host",
-	"expect :: http_request_counts":                     "refused:TestLoadTestRefusals",
+	"expect :: http_request_counts":                     "script:runx_test_http",
 	"expect :: outcome":                                 "script:runx_test_host",
 	"expect :: output":                                  "script:hostile_modules",
 	"expect :: receipt":                                 "script:verify_tamper",
@@ -112,7 +112,16 @@ var acceptedKeys = map[string]string{
 	"method outputs :: schema":                          "script:output_schema",
 	"method outputs :: type":                            "script:authority_limits",
 	"providers :: hosted":                               "refused:TestLoadTestRefusals",
-	"providers :: http":                                 "refused:TestLoadTestRefusals",
+	"providers :: http":                                 "script:runx_test_http",
+	"providers http :: request":                         "script:runx_test_http",
+	"providers http :: response":                        "script:runx_test_http",
+	"providers http request :: method":                  "script:runx_test_http",
+	"providers http request :: url":                     "script:runx_test_http",
+	"providers http request :: body":                    "script:runx_test_http",
+	"providers http request body :: json":               "script:runx_test_http",
+	"providers http response :: status":                 "script:runx_test_http",
+	"providers http response :: headers":                "script:runx_test_http",
+	"providers http response :: body":                   "script:runx_test_http",
 	"providers :: mcp":                                  "refused:TestLoadTestRefusals",
 	"providers :: processes":                            "script:runx_test_setup",
 	"providers processes :: args":                       "script:runx_test_setup",
@@ -228,6 +237,9 @@ func observedKeys(t *testing.T) map[string]bool {
 		t.Fatal(err)
 	}
 	if _, err := Load("testdata/connected", LoadOptions{RunxVersion: testRunx}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadTests("testdata/connected"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := LoadTests("testdata/hello"); err != nil {

@@ -10,8 +10,8 @@ type TestCase struct {
 	Inputs  map[string]any `json:"inputs,omitempty"`
 	Setup   *TestSetup     `json:"setup,omitempty"`
 	Host    *TestHost      `json:"host,omitempty"`
-	// Providers stands in for what the run reaches. Only processes is
-	// carried out; http, mcp and hosted are refused (test_field_unsupported).
+	// Providers stands in for what the run reaches: processes and http are
+	// carried out; mcp and hosted are refused (test_field_unsupported).
 	Providers *TestProviders `json:"providers,omitempty"`
 	Expect    *Expectation   `json:"expect"`
 }
@@ -28,6 +28,27 @@ type TestProviders struct {
 	// Processes answer a process tool's calls in place of the process: an
 	// unmatched call fails without starting it.
 	Processes []*TestProcess `json:"processes,omitempty"`
+	// HTTP answers connector requests, in declaration order; a request no
+	// exchange matches is refused without reaching the network.
+	HTTP []*TestHTTPExchange `json:"http,omitempty"`
+}
+
+// TestHTTPExchange is one request a test declares and the response it gets.
+type TestHTTPExchange struct {
+	Method string `json:"method"`
+	URL    string `json:"url"` // canonical, as the native final URL
+	// HasBody is false for body: none; Body is the structural JSON value of
+	// body: {json: ...} (null included).
+	HasBody  bool              `json:"has_body"`
+	Body     any               `json:"body,omitempty"`
+	Response *TestHTTPResponse `json:"response"`
+}
+
+// TestHTTPResponse is the transport response an exchange answers with.
+type TestHTTPResponse struct {
+	Status  int               `json:"status"`
+	Headers map[string]string `json:"headers,omitempty"`
+	Body    string            `json:"body,omitempty"`
 }
 
 // TestProcess is one process call a test answers: the tool's command as the
@@ -43,6 +64,9 @@ const (
 	MaxTestProcesses     = 32
 	MaxTestProcessArgs   = 64 << 10
 	MaxTestProcessResult = 2 << 20
+	// MaxTestHTTPExchanges bounds a test's declared exchanges; each
+	// response body is bounded like a process result.
+	MaxTestHTTPExchanges = 256
 )
 
 // TestHost stands in for what answers the run.
@@ -78,7 +102,9 @@ type Expectation struct {
 	Receipt     map[string]any                `json:"receipt,omitempty"` // a subset of the root receipt
 	Steps       []string                      `json:"steps,omitempty"`   // step ids in execution order
 	StepOutputs map[string]*OutputExpectation `json:"step_outputs,omitempty"`
-	// http_request_counts is refused with providers.http (test_field_unsupported).
+	// HTTPRequestCounts is how many requests each declared providers.http
+	// exchange must answer, in declaration order, repeats included.
+	HTTPRequestCounts []int `json:"http_request_counts,omitempty"`
 }
 
 // Comparison modes of an OutputExpectation.

@@ -107,6 +107,15 @@ func LoadTest(path string) (*TestCase, error) {
 	if tc.Expect, err = decodeExpectation(d, e); err != nil {
 		return nil, err
 	}
+	if counts := tc.Expect.HTTPRequestCounts; counts != nil {
+		declared := 0
+		if tc.Providers != nil {
+			declared = len(tc.Providers.HTTP)
+		}
+		if len(counts) != declared {
+			return nil, d.fail(e.value.pos, "expect http_request_counts lists %d counts for %d declared providers.http exchanges; give one per exchange, in declaration order", len(counts), declared)
+		}
+	}
 	return tc, nil
 }
 

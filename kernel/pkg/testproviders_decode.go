@@ -6,18 +6,23 @@ import (
 	"strings"
 )
 
-// decodeTestProviders reads providers: processes is carried out; http, mcp
-// and hosted are refused until this runx stands in for them, so a test that
-// declares them fails at load instead of passing without them.
+// decodeTestProviders reads providers: processes and http are carried out;
+// mcp and hosted are refused until this runx stands in for them, so a test
+// that declares them fails at load instead of passing without them.
 func decodeTestProviders(d decoder, e *entry) (*TestProviders, error) {
 	f, err := d.object(e.value, "providers", "http", "mcp", "processes", "hosted")
 	if err != nil {
 		return nil, err
 	}
-	if err := d.unsupported(f, CodeTestFieldUnsupported, "providers.", "http", "mcp", "hosted"); err != nil {
+	if err := d.unsupported(f, CodeTestFieldUnsupported, "providers.", "mcp", "hosted"); err != nil {
 		return nil, err
 	}
 	p := &TestProviders{}
+	if he := f.get("http"); he != nil {
+		if p.HTTP, err = decodeTestHTTP(d, he); err != nil {
+			return nil, err
+		}
+	}
 	pe := f.get("processes")
 	if pe == nil {
 		return p, nil

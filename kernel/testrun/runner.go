@@ -146,6 +146,10 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 		procs = newProcessStandIn(k.Host, tc.Providers.Processes)
 		invoker = procs
 	}
+	replay, err := httpReplay(tc)
+	if err != nil {
+		return fail("%v", err)
+	}
 	clock := func() time.Time { return FixedClock }
 	j, err := journal.Open(filepath.Join(scratch, ".runx"), clock)
 	if err != nil {
@@ -162,6 +166,7 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 		ProjectDir:     filepath.Join(scratch, ".runx"),
 		HomeDir:        k.Options.HomeDir,
 		LocalStore:     k.Engine.LocalStore,
+		HTTPReplay:     replay,
 	}
 	p, err := pkg.Load(runDir, k.LoadOptions())
 	if err != nil {
@@ -208,6 +213,7 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 	if procs != nil {
 		failures = append(failures, procs.unused()...)
 	}
+	failures = append(failures, httpFailures(tc, replay)...)
 	// A run that paused (needs_agent, needs_approval) has sealed no root
 	// yet: there is no tree to verify or keep, and its status is what the
 	// test asserts.
