@@ -1,6 +1,7 @@
 package http
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,7 +10,9 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/runxhq/runx/sdk/plugin"
@@ -39,10 +42,41 @@ const (
 // connections to a provider are reused across calls.
 type Plugin struct {
 	transport http.RoundTripper
+
+	mu       sync.Mutex
+	bindings map[string]*plugin.ConnectorBinding
 }
 
+// bindingCacheSize bounds the decoded bindings kept: a run calls few
+// operations, each with the same binding every time.
+const bindingCacheSize = 64
+
 // New returns the http plugin.
-func New() *Plugin { return &Plugin{transport: newTransport()} }
+func New() *Plugin {
+	return &Plugin{transport: newTransport(), bindings: map[string]*plugin.ConnectorBinding{}}
+}
+
+// binding decodes a call's binding, reusing the decoding of the same bytes
+// (a binding is immutable once decoded: Invoke copies it).
+func (p *Plugin) binding(raw []byte) (*plugin.ConnectorBinding, error) {
+	p.mu.Lock()
+	b, ok := p.bindings[string(raw)]
+	p.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	b = &plugin.ConnectorBinding{}
+	if err := json.Unmarshal(raw, b); err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	if len(p.bindings) >= bindingCacheSize {
+		clear(p.bindings)
+	}
+	p.bindings[string(raw)] = b
+	p.mu.Unlock()
+	return b, nil
+}
 
 // Info describes the one capability.
 func (*Plugin) Info() plugin.Info {
@@ -60,10 +94,11 @@ func (*Plugin) Info() plugin.Info {
 
 // Invoke renders and sends one request.
 func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
-	var b plugin.ConnectorBinding
-	if err := json.Unmarshal(call.Context.Binding, &b); err != nil || b.Connector == "" || b.Operation == "" {
+	bp, err := p.binding(call.Context.Binding)
+	if err != nil || bp.Connector == "" || bp.Operation == "" {
 		return plugin.Refused(plugin.CodeRequestInvalid, "http.request sends a connector operation; it needs the binding the kernel resolves from the connector's manifest")
 	}
+	b := *bp
 	var inputs map[string]any
 	if len(call.Input) > MaxRequestBytes {
 		return plugin.Refused("connector_request_too_large", fmt.Sprintf("operation %s/%s: its input is over the %d-byte request ceiling; nothing was sent", b.Connector, b.Operation, MaxRequestBytes))
@@ -201,11 +236,7 @@ func send(req *http.Request, transport http.RoundTripper, origin string, b *plug
 	ev, _ := json.Marshal(evidence)
 	switch {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
-		out, err := json.Marshal(plugin.ConnectorResponse{Status: resp.StatusCode, Body: decodeBody(raw)})
-		if err != nil {
-			return answerFailure(op, write, "its answer cannot be encoded")
-		}
-		return plugin.OK(out, ev)
+		return plugin.OK(responseJSON(resp.StatusCode, raw), ev)
 	case resp.StatusCode >= 400 && resp.StatusCode < 500:
 		res := plugin.Refused(plugin.CodeProviderRefused, fmt.Sprintf("operation %s: the provider refused it with status %d%s", op, resp.StatusCode, providerMessage(raw)))
 		res.Evidence = ev
@@ -239,17 +270,23 @@ func answerFailure(op string, write bool, why string) *plugin.Result {
 	return plugin.Failed(plugin.CodeProviderUnavailable, fmt.Sprintf("operation %s: %s", op, why))
 }
 
-// decodeBody is the answer as JSON when it is JSON, else as text, else
-// nothing.
-func decodeBody(raw []byte) any {
-	if len(strings.TrimSpace(string(raw))) == 0 {
-		return nil
+// responseJSON is the ConnectorResponse for an answer: its body as JSON
+// when it is JSON (passed through, not decoded again), else as text, else
+// null.
+func responseJSON(status int, raw []byte) []byte {
+	body := bytes.TrimSpace(raw)
+	switch {
+	case len(body) == 0:
+		body = []byte("null")
+	case !json.Valid(body):
+		body, _ = json.Marshal(string(raw))
 	}
-	var v any
-	if json.Unmarshal(raw, &v) == nil {
-		return v
-	}
-	return string(raw)
+	out := make([]byte, 0, len(body)+32)
+	out = append(out, `{"status":`...)
+	out = strconv.AppendInt(out, int64(status), 10)
+	out = append(out, `,"body":`...)
+	out = append(out, body...)
+	return append(out, '}')
 }
 
 // providerMessage is the provider's own error message, when its answer is

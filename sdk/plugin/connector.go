@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -113,7 +112,33 @@ type RenderedRequest struct {
 	Body []byte
 }
 
-var templateParam = regexp.MustCompile(`\{([^{}]*)\}`)
+// renderPath replaces each {name} of a path template with that input,
+// escaped into one path segment.
+func renderPath(tmpl string, inputs map[string]any) (string, error) {
+	if !strings.Contains(tmpl, "{") {
+		return tmpl, nil
+	}
+	var sb strings.Builder
+	for {
+		i := strings.IndexByte(tmpl, '{')
+		if i < 0 {
+			sb.WriteString(tmpl)
+			return sb.String(), nil
+		}
+		j := strings.IndexByte(tmpl[i:], '}')
+		if j < 0 {
+			return "", fmt.Errorf("path template %q has an unclosed {", tmpl)
+		}
+		name := tmpl[i+1 : i+j]
+		v, err := scalarText(inputs[name])
+		if err != nil {
+			return "", fmt.Errorf("path parameter %s: %v", name, err)
+		}
+		sb.WriteString(tmpl[:i])
+		sb.WriteString(url.PathEscape(v))
+		tmpl = tmpl[i+j+1:]
+	}
+}
 
 // Render turns a binding's request template and an operation's inputs into
 // the exact request: path parameters are escaped into one segment each,
@@ -124,17 +149,9 @@ func Render(b *ConnectorBinding, inputs map[string]any) (*RenderedRequest, error
 	if err != nil || base.Host == "" {
 		return nil, fmt.Errorf("connector base_url %q is not an absolute URL", b.BaseURL)
 	}
-	var perr error
-	path := templateParam.ReplaceAllStringFunc(b.Request.Path, func(m string) string {
-		name := m[1 : len(m)-1]
-		s, err := scalarText(inputs[name])
-		if err != nil {
-			perr = fmt.Errorf("path parameter %s: %v", name, err)
-		}
-		return url.PathEscape(s)
-	})
-	if perr != nil {
-		return nil, perr
+	path, err := renderPath(b.Request.Path, inputs)
+	if err != nil {
+		return nil, err
 	}
 	q := url.Values{}
 	keys := make([]string, 0, len(b.Request.Query))
