@@ -3,10 +3,12 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/datasource"
+	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -38,7 +40,13 @@ func (e *Engine) checkOperation(ctx context.Context, p *pkg.Package, s *pkg.Step
 		_, err := e.roleCapability(ctx, sdk.RoleConnectorRequest)
 		return err
 	}
-	def := e.definition(ctx, operationCapability(s.Operation))
+	def, _, err := e.Host.Definition(ctx, operationCapability(s.Operation))
+	var he *host.Error
+	if err != nil && errors.As(err, &he) && he.Code != host.CodePluginNotFound && he.Code != host.CodeCapabilityNotFound {
+		// The connector is installed and refused as it stands (unpinned,
+		// changed since it was pinned): say that, not that it is missing.
+		return contract.Errorf(he.Code, "step %s calls %s: %s; no step was started", s.ID, s.Operation.Ref, he.Message)
+	}
 	if def == nil {
 		return contract.Errorf("connector_not_installed", "step %s calls %s, which no installed connector plugin declares (plugin %q serves no capability %q); no step was started", s.ID, s.Operation.Ref, s.Operation.Connector, operationCapability(s.Operation))
 	}

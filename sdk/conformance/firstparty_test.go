@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	bin = dir
-	for pkg, name := range map[string]string{"../../cmd/runx": "runx", "../examples/echo": "runx-plugin-echo", "./testdata/bad": "runx-plugin-bad"} {
+	for pkg, name := range map[string]string{"../../cmd/runx": "runx", "../examples/echo": "runx-plugin-echo", "../examples/postbox": "runx-plugin-postbox", "./testdata/bad": "runx-plugin-bad"} {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
 		cmd.Stderr = os.Stderr
 		if err := cmd.Run(); err != nil {
@@ -65,6 +65,12 @@ func TestFirstPartyPlugins(t *testing.T) {
 func TestExampleEcho(t *testing.T) {
 	conformance.RunPlugin(t, conformance.Binary{Path: filepath.Join(bin, "runx-plugin-echo")},
 		conformance.Payload("echo.shout", func(s string) any { return map[string]string{"message": s} }, true))
+}
+
+// The third-party connector example passes the suite every plugin author
+// runs: its operations' descriptions, costs included, are well formed.
+func TestExamplePostbox(t *testing.T) {
+	conformance.RunPlugin(t, conformance.Binary{Path: filepath.Join(bin, "runx-plugin-postbox")})
 }
 
 // The suite's own checks hold for the SDK's plugin.
