@@ -63,7 +63,8 @@ func (rc *runCtx) readBack(ctx context.Context, step *pkg.Step, local string, w 
 			Ref: w.mo.connector.ID + "/" + read.Name, Connector: w.mo.connector.ID, Operation: read.Name,
 		}}
 		scratch := receipt.Body{Runtime: &receipt.Runtime{}}
-		out, failure, status := rc.execute(ctx, synth, local+"/readback/"+itoa(i), inputs, &scratch)
+		// A readback is within the write's quote: it reserves nothing.
+		out, failure, status := rc.execute(coveredByQuote(ctx), synth, local+"/readback/"+itoa(i), inputs, &scratch)
 		evidence["operation"] = synth.Operation.Ref
 		if failure != nil {
 			evidence["error"] = failure

@@ -28,11 +28,6 @@ const (
 	spendStream        = "spend"
 )
 
-// CodeAmbiguousCommit is the typed failure a connector answers when it
-// cannot tell whether the provider committed the act: for spend, a call
-// whose charge is unknown.
-const CodeAmbiguousCommit = "ambiguous_commit"
-
 // spendTree names the run whose spend stream a tree's reservations are
 // recorded on: the root, shared by its child runs and their turn calls, so
 // none can widen the limit. The stream is the only account of what the tree
@@ -82,7 +77,7 @@ func quoteOf(def *sdk.Definition) authority.Quote {
 func (rc *runCtx) stepDefinition(ctx context.Context, step *pkg.Step) *sdk.Definition {
 	switch {
 	case step.Kind == pkg.KindOperation && step.Operation != nil:
-		return rc.e.definition(ctx, operationCapability(step.Operation))
+		return rc.operationDefinition(ctx, step)
 	case step.Kind == pkg.KindTool && step.Tool != nil && step.Tool.Capability != "" && rc.e.nativeTool(step.Tool.Capability) == nil:
 		return rc.e.definition(ctx, step.Tool.Capability)
 	}
@@ -118,7 +113,7 @@ type charge struct {
 // cost_limit_exceeded and nothing is reserved. A call with no cost
 // declaration has no charge.
 func (rc *runCtx) reserve(ctx context.Context, step *pkg.Step, local string, d *dispatch) (*charge, *contract.ErrorBody) {
-	if d.def == nil || d.def.Cost == nil {
+	if d.def == nil || d.def.Cost == nil || quoteCovers(ctx) {
 		return nil, nil
 	}
 	ch := &charge{quote: quoteOf(d.def), address: rc.address(local), cap: d.capability}
@@ -213,7 +208,7 @@ func callEnd(res *sdk.Result, err error) authority.CallEnd {
 	switch {
 	case res.Status == sdk.StatusOK:
 		return authority.EndAccepted
-	case res.Code == CodeAmbiguousCommit:
+	case res.Code == sdk.CodeAmbiguousCommit:
 		return authority.EndUnknown
 	}
 	return authority.EndRejected
@@ -252,4 +247,18 @@ func WithSpendLimit(current []byte, n int64) ([]byte, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+type quoteCoversKey struct{}
+
+// coveredByQuote marks the calls an operation makes within its own quote:
+// the readbacks that confirm a write. The quote covers the whole declared
+// request sequence, so they reserve and settle nothing of their own.
+func coveredByQuote(ctx context.Context) context.Context {
+	return context.WithValue(ctx, quoteCoversKey{}, true)
+}
+
+func quoteCovers(ctx context.Context) bool {
+	covered, _ := ctx.Value(quoteCoversKey{}).(bool)
+	return covered
 }

@@ -67,7 +67,7 @@ func (p *priced) Invoke(_ context.Context, call *sdk.Call) *sdk.Result {
 	case "reject":
 		return sdk.Failed("provider_refused", "the provider said no")
 	case "ambiguous":
-		return sdk.Failed(CodeAmbiguousCommit, "the answer was lost after the request left")
+		return sdk.Failed(sdk.CodeAmbiguousCommit, "the answer was lost after the request left")
 	}
 	return sdk.OK([]byte(fmt.Sprintf(`{"n":%d}`, n)), nil)
 }
