@@ -132,7 +132,7 @@ func TestConnectorRequiredApproval(t *testing.T) {
 	// old decision reaches nothing.
 	os.WriteFile(filepath.Join(w.dir, "forge/connectors/forge/connector.yaml"), []byte(forgeConnector(f.srv.URL, "required", "2500")), 0o644)
 	drift, code := w.run(answerDoc("approvals", "publish", digest, `"approved":true,"reason":"yes"`), nil, "resume", runID, "-", "--json")
-	if code == 0 || str(drift, "outcome") == "completed" {
+	if code == 0 || str(drift, "error", "code") != "resume_package_drift" {
 		t.Fatalf("a decision for the old price must not send at the new one: %v", drift)
 	}
 	if n, _ := f.writeCount(); n != 0 {
@@ -226,5 +226,35 @@ func TestConnectorCrashAfterSendReconcilesByReadback(t *testing.T) {
 	cx := get(stepReceipt(t, w, out), "body", "extra", "connector")
 	if str(cx, "finality") != "confirmed" || get(cx, "reconciled") != true {
 		t.Fatalf("receipt: %v", cx)
+	}
+}
+
+// A connector added to the project (.runx/added-connectors/<name>/<version>/)
+// serves a package that carries none, and binds the run's closure: a pending
+// run whose added manifest changed (here, its price) refuses to go on.
+func TestAddedConnectorBindsTheClosure(t *testing.T) {
+	f := newForge(t)
+	files := skillFiles("forge", forgeSkill)
+	manifest := ".runx/added-connectors/forge/1.0.0/connector.yaml"
+	files[manifest] = forgeConnector(f.srv.URL, "required", "1500")
+	w := newWorkspace(t, files)
+	w.env = append(w.env, "FORGE_TOKEN="+f.token)
+	paused, _ := w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k1", "--json")
+	if str(paused, "status") != "needs_approval" {
+		t.Fatalf("paused: %v", paused)
+	}
+	os.WriteFile(filepath.Join(w.dir, manifest), []byte(forgeConnector(f.srv.URL, "required", "2500")), 0o644)
+	approve := answerDoc("approvals", "publish", str(paused, "requests", "0", "request_digest"), `"approved":true,"reason":"yes"`)
+	drift, code := w.run(approve, nil, "resume", str(paused, "run_id"), "-", "--json")
+	if code == 0 || str(drift, "error", "code") != "resume_closure_drift" {
+		t.Fatalf("want resume_closure_drift, got %d %v", code, drift)
+	}
+	if n, _ := f.writeCount(); n != 0 {
+		t.Fatal("a write went under a changed connector")
+	}
+	os.WriteFile(filepath.Join(w.dir, manifest), []byte(forgeConnector(f.srv.URL, "required", "1500")), 0o644)
+	done, code := w.run(approve, nil, "resume", str(paused, "run_id"), "-", "--json")
+	if code != 0 || str(done, "outcome") != "completed" {
+		t.Fatalf("resume: %d %v", code, done)
 	}
 }

@@ -271,3 +271,58 @@ func orEmptyList(s []string) []string {
 	}
 	return s
 }
+
+// addedConnectors lists, by name, the manifest and connector digests of the
+// project's added connectors a package's steps and call lists name (its own
+// connectors/ are bound by the package digest already).
+func addedConnectors(p *pkg.Package, projectDir string) map[string]any {
+	if p == nil || projectDir == "" {
+		return nil
+	}
+	var out map[string]any
+	add := func(ref string) {
+		i := strings.LastIndexByte(ref, '/')
+		if i <= 0 {
+			return
+		}
+		name := ref[:i]
+		if _, own := p.Connectors[name]; own {
+			return
+		}
+		if _, done := out[name]; done {
+			return
+		}
+		c, err := pkg.LoadAddedConnector(projectDir, name, "")
+		if err != nil || c == nil {
+			return
+		}
+		if out == nil {
+			out = map[string]any{}
+		}
+		out[name] = map[string]any{"version": c.Version, "manifest_digest": c.ManifestDigest, "connector_digest": c.ConnectorDigest}
+	}
+	for _, m := range p.Methods {
+		for _, s := range m.Steps {
+			if s.Operation != nil {
+				add(s.Operation.Ref)
+			}
+			if s.Agent != nil && s.Agent.Calls != nil {
+				for _, op := range s.Agent.Calls.Operations {
+					add(op)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// closureOf is the runtime closure a run of p is bound to: the runx version
+// and package digest (ClosureDigest), and the added connectors it calls,
+// so a changed added manifest is drift a pending run refuses.
+func closureOf(runxVersion string, p *pkg.Package, projectDir string) string {
+	added := addedConnectors(p, projectDir)
+	if len(added) == 0 {
+		return ClosureDigest(runxVersion, p.Digest)
+	}
+	return mustDigest(map[string]any{"runx_version": runxVersion, "package_digest": p.Digest, "added_connectors": added})
+}

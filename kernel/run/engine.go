@@ -154,7 +154,7 @@ func (e *Engine) newRecord(st Start, parent, address string) (*journal.Run, erro
 	return &journal.Run{
 		RunID: st.RunID, ParentRunID: parent, ParentAddress: address,
 		SkillName: st.Package.Name, Method: st.Method.Name, PackageDir: st.Package.Dir,
-		PackageDigest: st.Package.Digest, ClosureDigest: ClosureDigest(e.RunxVersion, st.Package.Digest),
+		PackageDigest: st.Package.Digest, ClosureDigest: closureOf(e.RunxVersion, st.Package, e.ProjectDir),
 		Authority: authority, Inputs: inputs, Act: st.Act,
 	}, nil
 }

@@ -81,7 +81,7 @@ func (k *Kernel) Inspect(ctx context.Context, req SkillRequest) (*Inspection, er
 	}
 	out := &Inspection{
 		Schema: InspectionSchema, SkillName: p.Name, Method: m.Name, Description: m.Description,
-		PackageDigest: p.Digest, ClosureDigest: ClosureDigest(k.Options.RunxVersion, p.Digest),
+		PackageDigest: p.Digest, ClosureDigest: closureOf(k.Options.RunxVersion, p, k.Options.ProjectDir),
 		Inputs: m.Inputs, Steps: []InspectedStep{},
 	}
 	if len(m.Outputs) > 0 {

@@ -262,7 +262,7 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 	if req.PackageDigest != "" && req.PackageDigest != p.Digest {
 		return nil, contract.Errorf("binding_package_mismatch", "--package-digest %s is not package %s's digest (%s)", req.PackageDigest, p.Name, p.Digest)
 	}
-	if closure := ClosureDigest(k.Options.RunxVersion, p.Digest); req.ClosureDigest != "" && req.ClosureDigest != closure {
+	if closure := closureOf(k.Options.RunxVersion, p, k.Options.ProjectDir); req.ClosureDigest != "" && req.ClosureDigest != closure {
 		return nil, contract.Errorf("binding_closure_mismatch", "--closure-digest %s is not this runx's closure for %s (%s)", req.ClosureDigest, p.Name, closure)
 	}
 	if _, err := ParseAuthority(req.Authority); err != nil {

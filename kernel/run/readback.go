@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/contract/canon"
@@ -121,9 +122,9 @@ func itoa(i int) string {
 // says whether sending again is safe (its provider deduplicates under the
 // key) and binds the attempt it follows, so a decision answers only it.
 func (rc *runCtx) retryPending(step *pkg.Step, local string, w *writeCall, row *journal.OperationKey, cx map[string]any, res finalityResult, why *contract.ErrorBody) finalityResult {
-	attempts := 1
+	attempts, firstSent := 1, ""
 	if rec, err := rc.e.Journal.OperationKey(context.Background(), w.providerKey); err == nil && rec != nil {
-		attempts = rec.Attempts
+		attempts, firstSent = rec.Attempts, rec.FirstSentAt
 	}
 	address := local + "/retry"
 	req, err := rc.bindRequest(step, address, contract.RequestApproval, map[string]any{
@@ -134,7 +135,7 @@ func (rc *runCtx) retryPending(step *pkg.Step, local string, w *writeCall, row *
 		"plan_digest":  w.planDigest,
 		"attempts":     attempts,
 		"custody":      row.State,
-		"resend_safe":  w.mo.op.Idempotency != nil,
+		"resend_safe":  resendSafe(w.mo.op.Idempotency, firstSent, rc.e.Clock()),
 		"why":          why.Message,
 		"decide":       `{"retry": true} sends it again under the same key (saying the earlier attempt did not take effect); {"retry": false} leaves it failed with retry_declined`,
 	})
@@ -181,4 +182,19 @@ func withAnswerSink(ctx context.Context, s *answerSink) context.Context {
 func sinkOf(ctx context.Context) *answerSink {
 	s, _ := ctx.Value(answerSinkKey{}).(*answerSink)
 	return s
+}
+
+// resendSafe reports whether sending a write again under its key is safe:
+// its provider deduplicates under the key (a declared idempotency header)
+// and the key is still within the window the provider honours it, counted
+// from when it was first sent.
+func resendSafe(id *pkg.OperationIdempotency, firstSent string, now time.Time) bool {
+	if id == nil {
+		return false
+	}
+	t, err := time.Parse(time.RFC3339Nano, firstSent)
+	if err != nil {
+		return false
+	}
+	return now.Sub(t) < time.Duration(id.WindowSeconds)*time.Second
 }

@@ -175,8 +175,8 @@ func (e *Engine) bind(rec *journal.Run, req ResumeRequest) (*pkg.Package, *pkg.M
 	if p.Digest != rec.PackageDigest {
 		return nil, nil, contract.Errorf("resume_package_drift", "package %s changed since run %s paused (was %s, now %s); start a new run", rec.SkillName, rec.RunID, rec.PackageDigest, p.Digest)
 	}
-	if closure := ClosureDigest(e.RunxVersion, p.Digest); closure != rec.ClosureDigest {
-		return nil, nil, contract.Errorf("resume_closure_drift", "run %s paused under another runtime closure (%s, now %s); it cannot cross a runx upgrade", rec.RunID, rec.ClosureDigest, closure)
+	if closure := closureOf(e.RunxVersion, p, e.ProjectDir); closure != rec.ClosureDigest {
+		return nil, nil, contract.Errorf("resume_closure_drift", "run %s paused under another runtime closure (%s, now %s): runx was upgraded or an added connector it calls changed; it cannot cross either", rec.RunID, rec.ClosureDigest, closure)
 	}
 	m := p.Method(rec.Method)
 	if m == nil {
