@@ -258,3 +258,21 @@ func TestAddedConnectorBindsTheClosure(t *testing.T) {
 		t.Fatalf("resume: %d %v", code, done)
 	}
 }
+
+// skill inspect shows a manifest operation as the kernel will run it: its
+// connector's required approval, its declared price, a write's change.
+func TestInspectShowsManifestOperation(t *testing.T) {
+	f := newForge(t)
+	w := forgeWorkspace(t, f, "required", "1500")
+	out, code := w.run("", nil, "skill", "inspect", "./forge#publish", "--json")
+	if code != 0 {
+		t.Fatalf("inspect: %d %v", code, out)
+	}
+	step := get(out, "steps", "0")
+	if str(step, "approval", "gate") != "operation" || str(step, "waits") != "needs_approval" || get(step, "cost", "usd_micro") != float64(1500) {
+		t.Fatalf("inspected step: %v", step)
+	}
+	if n, _ := f.writeCount(); n != 0 {
+		t.Fatal("inspect sent a request")
+	}
+}

@@ -135,6 +135,11 @@ func (rc *runCtx) inspect(ctx context.Context, prefix string, depth int) []Inspe
 			if a := s.Operation.Approval; a != nil {
 				is.Approval = &OwnApproval{Gate: GateOperation, Reason: a.Reason, Type: a.Type}
 				is.Waits = contract.StatusNeedsApproval
+			} else if mo := rc.manifestOp(s); mo != nil && mo.op.Approval == sdk.ApprovalRequired {
+				// Its connector requires one: the runtime asks it, with
+				// the operator summary it builds.
+				is.Approval = &OwnApproval{Gate: GateOperation, Reason: "connector " + mo.connector.ID + " requires approval of every " + mo.op.Name}
+				is.Waits = contract.StatusNeedsApproval
 			}
 		case pkg.KindSkill:
 			if depth < 8 && rc.e.Resolver != nil {
