@@ -45,6 +45,8 @@ var workloads = []workload{
 	{"BenchmarkProcessRead100MiB$", "3x", "> 200 MB/s (through the plugin host)", ""},
 	{"BenchmarkReadLog$", "3x", "> 200 MB/s (the capability itself)", "./plugins/process"},
 	{"BenchmarkArtifactRead100MiB/", "3x", "> 300 MB/s (through the plugin host)", ""},
+	{"BenchmarkJSScript1000Calls/", "3x", "linear in the calls (the worker alone)", ""},
+	{"BenchmarkScriptStep1000Calls$", "1x", "linear in the calls (the whole step, through the CLI)", ""},
 	{"BenchmarkAgentRound$", "500x", "< 2 ms a round, excluding the provider's time", "./kernel/agent"},
 	{"BenchmarkHTTPOperation$", "2000x", "within 1.3x of a raw net/http call (overhead_x)", ""},
 	{"BenchmarkRequestInProcess$", "3000x", "within 1.3x of a raw net/http call (the capability itself)", "./plugins/http"},

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"strings"
 )
 
 // Run is one run's record.
@@ -162,6 +163,45 @@ func (j *Journal) Steps(ctx context.Context, runID string) (map[string]*Step, er
 		out[s.Address] = s
 	}
 	return out, rows.Err()
+}
+
+// StepsAt reads the steps recorded at the given addresses of a run, each
+// by its key: a script's driver reads the requests it just settled without
+// reading every step of the run again.
+func (j *Journal) StepsAt(ctx context.Context, runID string, addresses []string) (map[string]*Step, error) {
+	out := make(map[string]*Step, len(addresses))
+	const batch = 500 // well under SQLite's bound on parameters
+	for len(addresses) > 0 {
+		n := min(batch, len(addresses))
+		args := make([]any, 0, n+1)
+		args = append(args, runID)
+		for _, a := range addresses[:n] {
+			args = append(args, a)
+		}
+		rows, err := j.db.QueryContext(ctx, `SELECT address, step_id, status, output, error, receipt_id, child_ref, seq FROM steps WHERE run_id = ? AND address IN (?`+strings.Repeat(",?", n-1)+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			s := &Step{RunID: runID}
+			var output, errText, child string
+			if err := rows.Scan(&s.Address, &s.StepID, &s.Status, &output, &errText, &s.ReceiptID, &child, &s.Seq); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			s.Output, s.Error, s.ChildRef = raw(output), raw(errText), raw(child)
+			out[s.Address] = s
+		}
+		err = rows.Err()
+		if cerr := rows.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, err
+		}
+		addresses = addresses[n:]
+	}
+	return out, nil
 }
 
 // RecordStep records a settled step (its receipt sealed) as one transition.

@@ -81,12 +81,30 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 	if maxCalls <= 0 || maxCalls > ScriptMaxCalls {
 		maxCalls = ScriptMaxCalls
 	}
+	// The worker keeps the suspended script under this drive's session, so
+	// each invocation after the first sends only the requests settled since
+	// (record_from: how many it holds); a worker without it answers
+	// replay_needed and is sent the whole record.
+	record, refs, err := rc.scriptRecord(local)
+	if err != nil {
+		return stepRun{err: err}
+	}
+	session := rc.rec.RunID + "#" + local
+	held := -1 // the record entries the worker's session holds; -1: none
 	for {
-		record, refs, err := rc.scriptRecord(local)
-		if err != nil {
-			return stepRun{err: err}
+		send, from := record, 0
+		if held >= 0 {
+			send, from = record[held:], held
 		}
-		ans, failure, status, pluginRef := rc.invokeScript(ctx, capability, step, local, moduleInputs, files, record, maxCalls)
+		ans, failure, status, pluginRef := rc.invokeScript(ctx, capability, step, local, moduleInputs, files, send, from, session, maxCalls)
+		if failure == nil && ans.Status == "replay_needed" {
+			if held < 0 {
+				return rc.settleNow(ctx, step, local, level, contract.StepFailed, nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker asked for the whole record when it was sent the whole record"}, nil)
+			}
+			held = -1
+			continue
+		}
+		held = len(record)
 		if failure != nil || ans.Status == "done" {
 			body := rc.stepBody(step, local)
 			body.Capability, body.Execution, body.InputsDigest = capability, execModule, mustDigest(inputs)
@@ -116,22 +134,31 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 		if res.err != nil || res.stopped || len(res.waiting) > 0 || len(res.refused) > 0 {
 			return res
 		}
+		settled, settledRefs, err := rc.scriptSettled(ctx, local, ans.Pending)
+		if err != nil {
+			return stepRun{err: err}
+		}
+		record, refs = append(record, settled...), append(refs, settledRefs...)
 	}
 }
 
-func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, record []scriptRecorded, maxCalls int) (*scriptAnswer, *contract.ErrorBody, string, *receipt.PluginRef) {
-	input, err := canon.Canonical(map[string]any{
+func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, record []scriptRecorded, recordFrom int, session string, maxCalls int) (*scriptAnswer, *contract.ErrorBody, string, *receipt.PluginRef) {
+	req := map[string]any{
 		"entry": step.Script.Module, "files": files, "input": orEmpty(inputs), "environment": map[string]string{},
 		"timeout_ms": ModuleDefaultTimeout.Milliseconds(),
-		"record":     record, "max_calls": maxCalls,
-	})
+		"record":     record, "max_calls": maxCalls, "session": session,
+	}
+	if recordFrom > 0 {
+		req["record_from"] = recordFrom
+	}
+	input, err := canon.Canonical(req)
 	if err != nil {
 		return nil, contract.BodyOf(err), contract.StepFailed, nil
 	}
 	callCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ModuleDefaultTimeout+moduleHostGrace)
 	defer cancel()
 	res, ref, err := rc.e.Host.Invoke(callCtx, &sdk.Call{Capability: capability, Input: input, Context: sdk.Context{
-		RunID: rc.rec.RunID, StepAddress: local, CallID: rc.rec.RunID + "#" + local + "@" + strconv.Itoa(len(record)), Attempt: 1, Clock: rc.e.Clock(),
+		RunID: rc.rec.RunID, StepAddress: local, CallID: rc.rec.RunID + "#" + local + "@" + strconv.Itoa(recordFrom+len(record)), Attempt: 1, Clock: rc.e.Clock(),
 	}}, moduleMaxOutputBytes*2)
 	var pluginRef *receipt.PluginRef
 	if ref.Name != "" {
@@ -148,7 +175,7 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 		return nil, &contract.ErrorBody{Code: res.Code, Message: res.Message}, status, pluginRef
 	}
 	var ans scriptAnswer
-	if err := json.Unmarshal(res.Output, &ans); err != nil || (ans.Status != "done" && ans.Status != "suspended") {
+	if err := json.Unmarshal(res.Output, &ans); err != nil || (ans.Status != "done" && ans.Status != "suspended" && ans.Status != "replay_needed") {
 		return nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker answered with an unreadable result"}, contract.StepFailed, pluginRef
 	}
 	return &ans, nil, contract.StepSuccess, pluginRef
@@ -178,38 +205,83 @@ func (rc *runCtx) scriptRecord(local string) ([]scriptRecorded, []receipt.ChildR
 	record := make([]scriptRecorded, 0, len(entries))
 	var refs []receipt.ChildRef
 	for _, e := range entries {
-		var meta struct {
-			Kind        string          `json:"kind"`
-			Tool        string          `json:"tool"`
-			InputDigest string          `json:"input_digest"`
-			SettledAt   int64           `json:"settled_at"`
-			Output      json.RawMessage `json:"output"`
-		}
-		s, err := settledOf(e.rec)
+		r, ref, err := scriptRecordedOf(e.idx, e.rec)
 		if err != nil {
 			return nil, nil, err
 		}
-		r := scriptRecorded{Index: e.idx}
-		if len(e.rec.Output) > 0 {
-			if err := json.Unmarshal(e.rec.Output, &meta); err != nil {
-				return nil, nil, contract.Errorf(CodeJournalRecordInvalid, "the journal's record of call %s does not decode: %v", e.rec.StepID, err)
-			}
-		}
-		r.Kind, r.Tool, r.InputDigest, r.SettledAt = meta.Kind, meta.Tool, meta.InputDigest, meta.SettledAt
-		if r.Kind == "" { // a call or read that failed records its request in its error's detail
-			r.Kind, r.Tool, r.InputDigest = failedRequest(s.failure)
-		}
-		if s.status == contract.StepSuccess {
-			r.Output = meta.Output
-		} else if s.failure != nil {
-			r.Error = &scriptError{Code: s.failure.Code, Message: s.failure.Message}
-		}
 		record = append(record, r)
-		if s.receiptID != "" {
-			refs = append(refs, s.ref)
+		if ref != nil {
+			refs = append(refs, *ref)
 		}
 	}
 	return record, refs, nil
+}
+
+// scriptSettled reads back the requests a drive just settled, by their
+// addresses only, in index order: the record grows by them without the
+// whole run being read again.
+func (rc *runCtx) scriptSettled(ctx context.Context, local string, asked []scriptPending) ([]scriptRecorded, []receipt.ChildRef, error) {
+	addresses := make([]string, len(asked))
+	for i, p := range asked {
+		addresses[i] = fmt.Sprintf("%s/%d", local, p.Index)
+	}
+	steps, err := rc.e.Journal.StepsAt(ctx, rc.rec.RunID, addresses)
+	if err != nil {
+		return nil, nil, err
+	}
+	var record []scriptRecorded
+	var refs []receipt.ChildRef
+	for i, p := range asked {
+		s, ok := steps[addresses[i]]
+		if !ok {
+			return nil, nil, contract.Errorf(CodeJournalRecordInvalid, "the journal holds no record of request %s the drive settled", addresses[i])
+		}
+		r, ref, err := scriptRecordedOf(p.Index, s)
+		if err != nil {
+			return nil, nil, err
+		}
+		record = append(record, r)
+		if ref != nil {
+			refs = append(refs, *ref)
+		}
+	}
+	slices.SortFunc(record, func(a, b scriptRecorded) int { return a.Index - b.Index })
+	return record, refs, nil
+}
+
+// scriptRecordedOf is one settled request as the worker replays it, and the
+// receipt it committed, if any.
+func scriptRecordedOf(idx int, rec *journal.Step) (scriptRecorded, *receipt.ChildRef, error) {
+	var meta struct {
+		Kind        string          `json:"kind"`
+		Tool        string          `json:"tool"`
+		InputDigest string          `json:"input_digest"`
+		SettledAt   int64           `json:"settled_at"`
+		Output      json.RawMessage `json:"output"`
+	}
+	s, err := settledOf(rec)
+	if err != nil {
+		return scriptRecorded{}, nil, err
+	}
+	r := scriptRecorded{Index: idx}
+	if len(rec.Output) > 0 {
+		if err := json.Unmarshal(rec.Output, &meta); err != nil {
+			return scriptRecorded{}, nil, contract.Errorf(CodeJournalRecordInvalid, "the journal's record of call %s does not decode: %v", rec.StepID, err)
+		}
+	}
+	r.Kind, r.Tool, r.InputDigest, r.SettledAt = meta.Kind, meta.Tool, meta.InputDigest, meta.SettledAt
+	if r.Kind == "" { // a call or read that failed records its request in its error's detail
+		r.Kind, r.Tool, r.InputDigest = failedRequest(s.failure)
+	}
+	if s.status == contract.StepSuccess {
+		r.Output = meta.Output
+	} else if s.failure != nil {
+		r.Error = &scriptError{Code: s.failure.Code, Message: s.failure.Message}
+	}
+	if s.receiptID != "" {
+		return r, &s.ref, nil
+	}
+	return r, nil, nil
 }
 
 // carryOut admits and runs a script's pending requests: calls at once up to

@@ -15,12 +15,20 @@ type ScriptRequest struct {
 	Request
 	Record   []engine.Recorded `json:"record"`
 	MaxCalls int               `json:"max_calls"`
+	// Session names the live session the worker keeps for this step
+	// between invocations; RecordFrom says Record holds only the entries
+	// after those the session was given (engine.ScriptCall).
+	Session    string `json:"session,omitempty"`
+	RecordFrom int    `json:"record_from,omitempty"`
 }
 
 // Script answers, as ScriptAnswer.Status.
 const (
 	ScriptDone      = "done"
 	ScriptSuspended = "suspended"
+	// ScriptReplayNeeded: the worker holds no session where the record
+	// continues; the kernel sends the whole record.
+	ScriptReplayNeeded = "replay_needed"
 )
 
 // ScriptAnswer is js.script's output when the invocation is ok: the script
@@ -60,12 +68,15 @@ func invokeScript(ctx context.Context, call *plugin.Call) *plugin.Result {
 	if refusal != nil {
 		return refusal
 	}
-	res, err := engine.RunScript(ctx, prog, ecall, engine.ScriptCall{Record: req.Record, MaxCalls: req.MaxCalls})
+	res, err := engine.RunScript(ctx, prog, ecall, engine.ScriptCall{Record: req.Record, MaxCalls: req.MaxCalls, Session: req.Session, RecordFrom: req.RecordFrom})
 	if err != nil {
 		return resultOf(err, plugin.StatusFailed)
 	}
 	answer := ScriptAnswer{Status: ScriptDone, Output: res.Output}
-	if res.Output == nil {
+	switch {
+	case res.ReplayNeeded:
+		answer = ScriptAnswer{Status: ScriptReplayNeeded}
+	case res.Output == nil:
 		answer = ScriptAnswer{Status: ScriptSuspended, Pending: res.Suspended}
 	}
 	out, err := encodeAnswer(answer)
@@ -92,6 +103,7 @@ const scriptRequestSchema = `{"type":"object","required":["entry","files","input
 	`"input":{"type":"object"},"environment":{"type":"object","additionalProperties":{"type":"string"}},` +
 	`"timeout_ms":{"type":"integer","minimum":1000,"maximum":30000},` +
 	`"max_calls":{"type":"integer","minimum":1,"maximum":10000},` +
+	`"session":{"type":"string","minLength":1,"maxLength":512},"record_from":{"type":"integer","minimum":0},` +
 	`"record":{"type":"array","items":{"type":"object","required":["index","kind"],"properties":{` +
 	`"index":{"type":"integer","minimum":0},"kind":{"enum":["call","read","wait"]},"tool":{"type":"string"},` +
 	`"input_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"output":{},` +
@@ -103,4 +115,5 @@ const scriptAnswerSchema = `{"type":"object","required":["status"],"oneOf":[` +
 	`{"properties":{"status":{"const":"suspended"},"pending":{"type":"array","minItems":1,"items":{` +
 	`"type":"object","required":["index","kind"],"properties":{"index":{"type":"integer","minimum":0},` +
 	`"kind":{"enum":["call","read","wait"]},"tool":{"type":"string"},"input":{"type":"object"},` +
-	`"until":{"type":"integer","minimum":1}}}}},"required":["pending"]}]}`
+	`"until":{"type":"integer","minimum":1}}}}},"required":["pending"]},` +
+	`{"properties":{"status":{"const":"replay_needed"}}}]}`

@@ -29,6 +29,9 @@ type invocation struct {
 	halted atomic.Bool
 	// script is the replay state of a RunScript invocation; nil for Run.
 	script *scriptState
+	// resume, when set, is what execute runs instead of the module: the
+	// settling of a live session's pending requests (session.go).
+	resume func() outcome
 }
 
 // enforce stops the VM for a limit it hit on its own goroutine. The
@@ -82,7 +85,11 @@ func (inv *invocation) execute() (o outcome) {
 			}
 		}
 	}()
-	o = inv.run()
+	if inv.resume != nil {
+		o = inv.resume()
+	} else {
+		o = inv.run()
+	}
 	if inv.limit != nil {
 		return outcome{err: inv.limit}
 	}
@@ -124,6 +131,7 @@ func (inv *invocation) run() outcome {
 		return failed(fromGoja(err))
 	}
 	if inv.script != nil {
+		inv.script.answerValue = answer
 		return inv.script.finish(answer)
 	}
 	answer, refusal = settle(rt, in, answer)

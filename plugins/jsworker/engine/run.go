@@ -79,7 +79,19 @@ func admit(ctx context.Context, p *Program, call Call) (time.Duration, error) {
 // interrupts only between JavaScript instructions; a builtin looping over a
 // huge array-like can ignore one for seconds, and Run must answer anyway.
 func supervise(ctx context.Context, inv *invocation, timeout time.Duration) (outcome, error) {
+	o, _, err := superviseMeasured(ctx, inv, timeout)
+	return o, err
+}
+
+// superviseMeasured is supervise that also answers how much the heap grew
+// while the call ran (garbage included: an over-estimate of what it keeps).
+func superviseMeasured(ctx context.Context, inv *invocation, timeout time.Duration) (outcome, uint64, error) {
 	heap := newHeapMeter()
+	o, err := superviseWith(ctx, inv, timeout, heap)
+	return o, heap.growthNow(), err
+}
+
+func superviseWith(ctx context.Context, inv *invocation, timeout time.Duration, heap *heapMeter) (outcome, error) {
 	done := make(chan outcome, 1)
 	go func() { done <- inv.execute() }()
 

@@ -20,9 +20,11 @@ const (
 // every path forward waits on a request not yet in Record, and RunScript
 // returns those requests; the kernel carries them out, records them, and
 // invokes the script again with the longer record. The replay starts from
-// the beginning and every recorded request is answered at once. Fixed clock,
-// seeded randomness and a fresh runtime make the replay ask the same things
-// in the same order, and each recorded request is checked against what the
+// the beginning and every recorded request is answered at once; with a
+// Session, the worker instead resumes the runtime it kept and is given only
+// the new entries, and replays once when the script finishes (session.go).
+// Fixed clock, seeded randomness and a fresh runtime make the replay ask the
+// same things in the same order, and each recorded request is checked against what the
 // replay asks (script_nondeterministic), so a module that is not
 // deterministic is refused, never given another request's answer.
 type ScriptCall struct {
@@ -32,6 +34,13 @@ type ScriptCall struct {
 	// ctx.read requests of a reference that the script may make; waits and
 	// reads of an inline value do not count.
 	MaxCalls int
+	// Session, when set, keeps the script's runtime after it suspends, so
+	// the next call under the same key resumes it (session.go).
+	Session string
+	// RecordFrom, with Session, says Record holds only the entries after
+	// the RecordFrom the session was given already. A call whose session is
+	// gone, or does not continue there, answers ReplayNeeded.
+	RecordFrom int
 }
 
 // Recorded is one settled request.
@@ -78,6 +87,9 @@ type Pending struct {
 type ScriptResult struct {
 	Output    []byte
 	Suspended []Pending
+	// ReplayNeeded: the call named a session this worker does not hold
+	// where the record continues; the caller sends the whole record.
+	ReplayNeeded bool
 }
 
 // RunScript runs a script module's default export once as (input, ctx),
@@ -97,6 +109,12 @@ func RunScript(ctx context.Context, p *Program, call Call, script ScriptCall) (S
 	timeout, err := admit(ctx, p, call)
 	if err != nil {
 		return ScriptResult{}, err
+	}
+	if script.Session != "" {
+		return runSession(ctx, p, call, script, timeout)
+	}
+	if script.RecordFrom != 0 {
+		return ScriptResult{}, refuse(CodeScriptRecordInvalid, "record_from needs a session")
 	}
 	state, refusal := newScriptState(script)
 	if refusal != nil {

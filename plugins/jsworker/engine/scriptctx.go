@@ -15,6 +15,11 @@ type scriptState struct {
 	// inlineReads counts the inline reads that earned job allowance.
 	inlineReads int
 	pending     []Pending // requests made that the record does not hold, in index order
+	// waiters settle the pending requests' promises when a live session
+	// resumes (session.go), by index.
+	waiters map[int]waiter
+	// answerValue is the default export's answer, kept for a resume.
+	answerValue goja.Value
 
 	// Bound to the runtime by bind; used only on the VM's goroutine.
 	inv  *invocation
@@ -128,7 +133,11 @@ func (s *scriptState) request(kind, tool string, input []byte, until int64) goja
 	rec, ok := s.record[index]
 	if !ok {
 		s.pending = append(s.pending, Pending{Index: index, Kind: kind, Tool: tool, Input: input, Until: until})
-		promise, _, _ := s.inv.rt.NewPromise()
+		promise, resolve, reject := s.inv.rt.NewPromise()
+		if s.waiters == nil {
+			s.waiters = map[int]waiter{}
+		}
+		s.waiters[index] = waiter{resolve: resolve, reject: reject}
 		return s.inv.rt.ToValue(promise)
 	}
 	if refusal := matches(rec, index, kind, tool, input); refusal != nil {
@@ -139,30 +148,42 @@ func (s *scriptState) request(kind, tool string, input []byte, until int64) goja
 	return s.answer(index, rec)
 }
 
-// answer settles a recorded request's promise: a wait with when the kernel
-// settled it, a failure with an Error carrying the recorded code and
-// message, anything else with its recorded output.
+// answer is a recorded request's promise, settled as the record says.
 func (s *scriptState) answer(index int, rec *Recorded) goja.Value {
+	promise, resolve, reject := s.inv.rt.NewPromise()
+	if !s.settle(index, rec, waiter{resolve: resolve, reject: reject}) {
+		return goja.Undefined()
+	}
+	return s.inv.rt.ToValue(promise)
+}
+
+// waiter settles one request's promise.
+type waiter struct{ resolve, reject func(any) error }
+
+// settle settles a request's promise as rec records it: a wait with when
+// the kernel settled it, a failure with an Error carrying the recorded code
+// and message, anything else with its recorded output. False: an output
+// that does not decode stopped the VM.
+func (s *scriptState) settle(index int, rec *Recorded, w waiter) bool {
 	rt := s.inv.rt
-	promise, resolve, reject := rt.NewPromise()
 	var err error
 	switch {
 	case rec.Kind == KindWait:
-		err = resolve(rt.ToValue(rec.SettledAt))
+		err = w.resolve(rt.ToValue(rec.SettledAt))
 	case rec.Error != nil:
-		err = reject(s.recordedError(rec.Error))
+		err = w.reject(s.recordedError(rec.Error))
 	default:
 		v, refusal := decodeValue(rt, rec.Output, "the recorded output of request "+itoa(index))
 		if refusal != nil {
 			s.inv.enforce(refusal)
-			return goja.Undefined()
+			return false
 		}
-		err = resolve(v)
+		err = w.resolve(v)
 	}
 	if err != nil {
 		panic(err) // an interrupt: keep unwinding
 	}
-	return rt.ToValue(promise)
+	return true
 }
 
 // resolved is a promise already fulfilled with v.
