@@ -9,6 +9,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/run"
 )
 
@@ -48,7 +49,7 @@ type Driver struct {
 	Concurrency int
 
 	dialect Dialect
-	taint   *taint
+	taint   *credential.Taint
 	mu      sync.Mutex
 	report  *contract.AgentRun
 	turns   map[string]*contract.AgentTurn
@@ -74,7 +75,14 @@ func NewDriver(k *run.Kernel, p *Provider, b contract.AgentBudget) (*Driver, err
 	if b.RoundsPerRun <= 0 {
 		b.RoundsPerRun = DefaultRoundsPerRun
 	}
-	return &Driver{Kernel: k, Provider: p, Budget: b, dialect: d, taint: newTaint(p.Key),
+	// The provider key joins the kernel's taint set, so it is scrubbed
+	// from the agent transcript and from everything the run writes.
+	taint := k.Engine.Taint
+	if taint == nil {
+		taint = &credential.Taint{}
+	}
+	taint.Add(p.Key)
+	return &Driver{Kernel: k, Provider: p, Budget: b, dialect: d, taint: taint,
 		HTTP:   &http.Client{Timeout: RequestTimeout},
 		report: &contract.AgentRun{Provider: p.Name, Model: p.Model, Dialect: p.Dialect, Budget: b, Turns: []contract.AgentTurn{}},
 		turns:  map[string]*contract.AgentTurn{}, states: map[string]*turnState{}}, nil

@@ -138,7 +138,7 @@ func (d *Driver) converse(ctx context.Context, t *run.OpenTurn, st *turnState) *
 					results = append(results, ToolResult{CallID: c.ID, Name: c.Name, Content: errorContent(err), IsError: true})
 					continue
 				}
-				value = d.taint.scrubJSON(v)
+				value = d.taint.ScrubJSON(v)
 				st.completing = &reply.Calls[i]
 				continue
 			}
@@ -178,7 +178,7 @@ func (d *Driver) call(ctx context.Context, t *run.OpenTurn, st *turnState, c Too
 	d.mu.Lock()
 	d.turnRecord(t.Address).Calls = st.calls
 	d.mu.Unlock()
-	input := d.taint.scrubJSON(c.Args)
+	input := d.taint.ScrubJSON(c.Args)
 	callID := callIDPrefix + strconv.Itoa(st.base+st.calls)
 	if tool == run.AskHuman {
 		input = normalAsk(input)
@@ -190,14 +190,14 @@ func (d *Driver) call(ctx context.Context, t *run.OpenTurn, st *turnState, c Too
 	res, err := d.Kernel.TurnCall(ctx, run.TurnCallRequest{RunID: t.RunID, Turn: t.Address, Tool: tool,
 		Input: input, CallID: callID})
 	if err != nil {
-		out.Content, out.IsError = d.taint.scrub(errorContent(err)), true
+		out.Content, out.IsError = d.taint.Scrub(errorContent(err)), true
 		return out, false
 	}
 	if res.Status == "pending" {
 		return out, true
 	}
 	raw, _ := json.Marshal(map[string]any{"status": res.Status, "output": res.Output, "error": res.Error, "receipt_id": res.ReceiptID})
-	out.Content, out.IsError = d.taint.scrub(string(raw)), res.Status != contract.StepSuccess
+	out.Content, out.IsError = d.taint.Scrub(string(raw)), res.Status != contract.StepSuccess
 	return out, false
 }
 
@@ -243,9 +243,9 @@ func (d *Driver) providerFailed(ctx context.Context, t *run.OpenTurn, st *turnSt
 	}
 	var perr *ProviderError
 	if pe, ok := err.(*ProviderError); ok {
-		perr = &ProviderError{Status: pe.Status, Message: boundMessage(d.taint.scrub(pe.Message))}
+		perr = &ProviderError{Status: pe.Status, Message: boundMessage(d.taint.Scrub(pe.Message))}
 	} else {
-		perr = &ProviderError{Message: boundMessage(d.taint.scrub(err.Error()))}
+		perr = &ProviderError{Message: boundMessage(d.taint.Scrub(err.Error()))}
 	}
 	reason := fmt.Sprintf("provider %s: %s", d.Provider.Name, perr.Error())
 	d.settle(t.Address, TurnProviderRefused, st, perr, contract.Errorf(CodeProviderRefused, "%s", reason))

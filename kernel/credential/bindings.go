@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
 )
@@ -23,7 +24,9 @@ const BindingsFile = "connector-bindings.json"
 const BindingsSchema = "runx.connector_bindings.v1"
 
 var (
-	connectorName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+	// A connector is named by its directory, namespaced at most one level
+	// (connectors/google/calendar).
+	connectorName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}(/[A-Za-z0-9][A-Za-z0-9._-]{0,63})?$`)
 	variableName  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
 )
 
@@ -50,11 +53,13 @@ type bindingsDoc struct {
 
 // DefaultSecretName is the stored secret a value piped to `runx connector
 // use <connector>` is kept under.
-func DefaultSecretName(connector string) string { return "connector-" + connector }
+func DefaultSecretName(connector string) string {
+	return "connector-" + strings.ReplaceAll(connector, "/", ".")
+}
 
 func (b Binding) check() error {
 	if !ValidConnectorName(b.Connector) {
-		return contract.Errorf("connector_name_invalid", "%q is not a connector name (lower-case letters, digits, '.', '-', '_')", b.Connector)
+		return contract.Errorf("connector_name_invalid", "%q is not a connector name (letters, digits, '.', '-', '_', namespaced at most once with '/')", b.Connector)
 	}
 	if b.Variable != "" && !ValidVariableName(b.Variable) {
 		return contract.Errorf("credential_variable_invalid", "%q is not an environment variable name", b.Variable)

@@ -263,6 +263,9 @@ type scrubWriter struct {
 	w io.Writer
 }
 
+// Unwrap is the stream behind the scrubbing (a terminal check looks at it).
+func (s *scrubWriter) Unwrap() io.Writer { return s.w }
+
 func (s *scrubWriter) Write(p []byte) (int, error) {
 	if _, err := s.w.Write(s.t.ScrubBytes(p)); err != nil {
 		return 0, err

@@ -28,7 +28,7 @@ type UseRequest struct {
 func Use(homeDir string, lookup func(string) (string, bool), req UseRequest) (Binding, error) {
 	b := Binding{Connector: req.Connector, Variable: req.Variable}
 	if !ValidConnectorName(req.Connector) {
-		return b, contract.Errorf("connector_name_invalid", "%q is not a connector name (lower-case letters, digits, '.', '-', '_')", req.Connector)
+		return b, contract.Errorf("connector_name_invalid", "%q is not a connector name (letters, digits, '.', '-', '_', namespaced at most once with '/')", req.Connector)
 	}
 	given := 0
 	for _, set := range []bool{req.Env != "", req.Secret != "", len(req.Piped) > 0} {

@@ -16,14 +16,16 @@ func (s *Supervisor) Preview(ctx context.Context, call *sdk.Call, maxOutput int6
 	if err != nil {
 		return nil, PluginRef{}, err
 	}
+	s.deliver(call)
 	res, err := inst.rpc.Preview(ctx, call, maxOutput)
 	if err != nil {
 		if errors.Is(err, sdk.ErrNotImplemented) {
 			return nil, inst.ref(), err
 		}
 		s.discard(name, inst)
-		return nil, inst.ref(), s.invokeError(ctx, name, inst, err)
+		return nil, inst.ref(), s.scrubError(s.invokeError(ctx, name, inst, err))
 	}
+	s.scrubResult(res)
 	return res, inst.ref(), nil
 }
 
@@ -36,16 +38,18 @@ func (s *Supervisor) Recover(ctx context.Context, call *sdk.Call) (*sdk.Result, 
 	if err != nil {
 		return nil, PluginRef{}, err
 	}
+	s.deliver(call)
 	res, err := inst.rpc.Recover(ctx, call)
 	if err != nil {
 		if errors.Is(err, sdk.ErrNotImplemented) {
 			return nil, inst.ref(), err
 		}
 		s.discard(name, inst)
-		return nil, inst.ref(), s.invokeError(ctx, name, inst, err)
+		return nil, inst.ref(), s.scrubError(s.invokeError(ctx, name, inst, err))
 	}
 	if res.DiscardWorker {
 		s.discard(name, inst)
 	}
+	s.scrubResult(res)
 	return res, inst.ref(), nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/runxhq/runx/kernel/credential"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 	"github.com/runxhq/runx/sdk/pluginhost"
 	"google.golang.org/grpc/codes"
@@ -32,6 +33,12 @@ type Config struct {
 	// FirstParty describes, in process, each plugin compiled into the runx
 	// binary, by name: the catalog reads it instead of starting a process.
 	FirstParty map[string]func() sdk.Info
+	// Taint is the kernel's taint set. Every credential a call delivers
+	// joins it before the call is sent, and every answer (output,
+	// evidence, message) and host error is scrubbed of it on the way
+	// back, so no echo of a delivered value enters a run. nil is an empty
+	// set.
+	Taint *credential.Taint
 }
 
 // Supervisor owns the plugin processes of one kernel process.
@@ -283,18 +290,54 @@ func (s *Supervisor) Invoke(ctx context.Context, call *sdk.Call, maxOutput int64
 			return refusal, ref, nil
 		}
 	}
+	s.deliver(call)
 	res, err := inst.rpc.Invoke(ctx, call, maxOutput)
 	if err != nil {
 		s.discard(name, inst)
-		return nil, ref, s.invokeError(ctx, name, inst, err)
+		return nil, ref, s.scrubError(s.invokeError(ctx, name, inst, err))
 	}
 	if res.DiscardWorker {
 		s.discard(name, inst)
 	}
+	s.scrubResult(res)
 	if schemas != nil {
 		res = schemas.checkOutput(name, call, res)
 	}
 	return res, ref, nil
+}
+
+// deliver puts the credentials a call carries into the taint set before
+// they leave the kernel: once delivered, a value is scrubbed wherever it
+// comes back.
+func (s *Supervisor) deliver(call *sdk.Call) {
+	for _, v := range call.Context.Credentials {
+		s.cfg.Taint.Add(v)
+	}
+}
+
+// scrubResult replaces every tainted value in a plugin's answer, in place,
+// before the kernel reads it: a plugin that echoes a credential it was
+// given (in its output, evidence or message) hands runx only the marker.
+func (s *Supervisor) scrubResult(res *sdk.Result) {
+	t := s.cfg.Taint
+	if t.Empty() {
+		return
+	}
+	res.Output = t.ScrubJSON(res.Output)
+	res.Evidence = t.ScrubJSON(res.Evidence)
+	res.Message = t.Scrub(res.Message)
+	res.Code = t.Scrub(res.Code)
+}
+
+// scrubError scrubs a host error's message, which may quote what a plugin
+// sent (a transport error's text).
+func (s *Supervisor) scrubError(err error) error {
+	var he *Error
+	if errors.As(err, &he) {
+		he.Message = s.cfg.Taint.Scrub(he.Message)
+		return err
+	}
+	return s.cfg.Taint.Error(err)
 }
 
 func (s *Supervisor) invokeError(ctx context.Context, name string, inst *instance, err error) error {

@@ -29,6 +29,19 @@ type Journal struct {
 	db    *sql.DB
 	dir   string
 	clock func() time.Time
+	// Scrub is applied to every JSON document written (outputs, errors,
+	// payloads, decisions, envelopes, events): the kernel sets its taint
+	// set's ScrubJSON, so state.sqlite never holds a delivered credential.
+	// Nil writes documents as they are.
+	Scrub func([]byte) []byte
+}
+
+// text is a JSON document as it is stored.
+func (j *Journal) text(doc []byte) string {
+	if j.Scrub != nil {
+		doc = j.Scrub(doc)
+	}
+	return string(doc)
 }
 
 // Open opens (creating if needed) the run records under projectDir.

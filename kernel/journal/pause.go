@@ -18,7 +18,7 @@ func (j *Journal) Pause(ctx context.Context, runID string, reqs []*Request) erro
 		addresses := make([]string, 0, len(reqs))
 		for i, r := range reqs {
 			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO requests (run_id, address, kind, request_digest, payload, state, seq) VALUES (?,?,?,?,?,?,?)`,
-				runID, r.Address, r.Kind, r.RequestDigest, string(r.Payload), RequestOpen, i+1); err != nil {
+				runID, r.Address, r.Kind, r.RequestDigest, j.text(r.Payload), RequestOpen, i+1); err != nil {
 				return err
 			}
 			addresses = append(addresses, r.Address)
@@ -26,7 +26,7 @@ func (j *Journal) Pause(ctx context.Context, runID string, reqs []*Request) erro
 		if err := touch(ctx, tx, runID, StatePaused, now); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, runID, "run", "run.paused", map[string]any{"waiting": addresses}, now)
+		return j.appendEvent(ctx, tx, runID, "run", "run.paused", map[string]any{"waiting": addresses}, now)
 	})
 }
 
@@ -81,10 +81,10 @@ func (j *Journal) AdmitDecisions(ctx context.Context, runID string, ds []*Decisi
 	return j.tx(ctx, func(tx *sql.Tx) error {
 		for _, d := range ds {
 			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO decisions (run_id, address, lane, request_digest, value, used, recorded_at) VALUES (?,?,?,?,?,0,?)`,
-				runID, d.Address, d.Lane, d.RequestDigest, string(d.Value), now); err != nil {
+				runID, d.Address, d.Lane, d.RequestDigest, j.text(d.Value), now); err != nil {
 				return err
 			}
-			if err := appendEvent(ctx, tx, runID, "decisions", "decision.admitted", map[string]any{"address": d.Address, "lane": d.Lane, "request_digest": d.RequestDigest}, now); err != nil {
+			if err := j.appendEvent(ctx, tx, runID, "decisions", "decision.admitted", map[string]any{"address": d.Address, "lane": d.Lane, "request_digest": d.RequestDigest}, now); err != nil {
 				return err
 			}
 		}
@@ -110,11 +110,11 @@ func (j *Journal) UseDecision(ctx context.Context, runID, address string, step *
 			}
 			step.Seq = seq
 			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO steps (run_id, address, step_id, status, output, error, receipt_id, child_ref, seq) VALUES (?,?,?,?,?,?,?,?,?)`,
-				runID, step.Address, step.StepID, step.Status, string(step.Output), string(step.Error), step.ReceiptID, string(step.ChildRef), seq); err != nil {
+				runID, step.Address, step.StepID, step.Status, j.text(step.Output), j.text(step.Error), step.ReceiptID, string(step.ChildRef), seq); err != nil {
 				return err
 			}
 		}
-		if err := appendEvent(ctx, tx, runID, "decisions", "decision.used", map[string]any{"address": address}, now); err != nil {
+		if err := j.appendEvent(ctx, tx, runID, "decisions", "decision.used", map[string]any{"address": address}, now); err != nil {
 			return err
 		}
 		return touch(ctx, tx, runID, StateRunning, now)
@@ -132,7 +132,7 @@ func (j *Journal) Stop(ctx context.Context, runID string) error {
 			runID, StateStopped, now, StateRunning); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, runID, "run", "run.stopped", map[string]any{}, now)
+		return j.appendEvent(ctx, tx, runID, "run", "run.stopped", map[string]any{}, now)
 	})
 }
 
@@ -143,7 +143,7 @@ func (j *Journal) SetRunning(ctx context.Context, runID string) error {
 		if err := touch(ctx, tx, runID, StateRunning, now); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, runID, "run", "run.resumed", map[string]any{}, now)
+		return j.appendEvent(ctx, tx, runID, "run", "run.resumed", map[string]any{}, now)
 	})
 }
 
@@ -153,7 +153,7 @@ func (j *Journal) Seal(ctx context.Context, runID, outcome, reason, receiptID st
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE runs SET state = ?, outcome = ?, seal_reason = ?, receipt_id = ?, envelope = ? WHERE run_id = ?`,
-			StateSealed, outcome, reason, receiptID, string(envelope), runID); err != nil {
+			StateSealed, outcome, reason, receiptID, j.text(envelope), runID); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM requests WHERE run_id = ? AND state = ?`, runID, RequestOpen); err != nil {
@@ -162,14 +162,14 @@ func (j *Journal) Seal(ctx context.Context, runID, outcome, reason, receiptID st
 		if err := touch(ctx, tx, runID, "", now); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, runID, "run", "run.sealed", map[string]any{"outcome": outcome, "seal_reason": reason, "receipt_id": receiptID}, now)
+		return j.appendEvent(ctx, tx, runID, "run", "run.sealed", map[string]any{"outcome": outcome, "seal_reason": reason, "receipt_id": receiptID}, now)
 	})
 }
 
 // AppendEvent records one event on a stream.
 func (j *Journal) AppendEvent(ctx context.Context, runID, stream, typ string, data any) error {
 	now := j.now()
-	return j.tx(ctx, func(tx *sql.Tx) error { return appendEvent(ctx, tx, runID, stream, typ, data, now) })
+	return j.tx(ctx, func(tx *sql.Tx) error { return j.appendEvent(ctx, tx, runID, stream, typ, data, now) })
 }
 
 // AppendEventChecked records one event on a stream only when admit, given
@@ -204,7 +204,7 @@ func (j *Journal) AppendEventChecked(ctx context.Context, runID, stream, typ str
 		if err := admit(prior); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, runID, stream, typ, data, now)
+		return j.appendEvent(ctx, tx, runID, stream, typ, data, now)
 	})
 }
 
@@ -262,12 +262,12 @@ func (j *Journal) Snapshot(ctx context.Context, runID string) (string, error) {
 func (j *Journal) SetAuthority(ctx context.Context, runID string, authority json.RawMessage) error {
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE runs SET authority = ? WHERE run_id = ?`, string(authority), runID); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE runs SET authority = ? WHERE run_id = ?`, j.text(authority), runID); err != nil {
 			return err
 		}
 		if err := touch(ctx, tx, runID, "", now); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, runID, "decisions", "standing_approvals.recorded", map[string]any{}, now)
+		return j.appendEvent(ctx, tx, runID, "decisions", "standing_approvals.recorded", map[string]any{}, now)
 	})
 }

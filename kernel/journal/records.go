@@ -115,7 +115,7 @@ func (j *Journal) CreateRun(ctx context.Context, r *Run) error {
 	return j.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO runs (`+runColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)`,
 			r.RunID, r.ParentRunID, r.ParentAddress, r.SkillName, r.Method, r.PackageDir, r.PackageDigest,
-			r.ClosureDigest, string(r.Authority), string(r.Inputs), r.Act, r.State, "", "", "", "", now, now)
+			r.ClosureDigest, j.text(r.Authority), j.text(r.Inputs), r.Act, r.State, "", "", "", "", now, now)
 		if err != nil {
 			return err
 		}
@@ -123,7 +123,7 @@ func (j *Journal) CreateRun(ctx context.Context, r *Run) error {
 		if r.ContextDigest != "" {
 			started["context_digest"] = r.ContextDigest
 		}
-		return appendEvent(ctx, tx, r.RunID, "run", "run.started", started, now)
+		return j.appendEvent(ctx, tx, r.RunID, "run", "run.started", started, now)
 	})
 }
 
@@ -214,13 +214,13 @@ func (j *Journal) RecordStep(ctx context.Context, s *Step) error {
 		}
 		s.Seq = seq
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO steps (run_id, address, step_id, status, output, error, receipt_id, child_ref, seq) VALUES (?,?,?,?,?,?,?,?,?)`,
-			s.RunID, s.Address, s.StepID, s.Status, string(s.Output), string(s.Error), s.ReceiptID, string(s.ChildRef), seq); err != nil {
+			s.RunID, s.Address, s.StepID, s.Status, j.text(s.Output), j.text(s.Error), s.ReceiptID, string(s.ChildRef), seq); err != nil {
 			return err
 		}
 		if err := touch(ctx, tx, s.RunID, "", now); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, s.RunID, "steps", "step."+s.Status, map[string]any{"address": s.Address, "step_id": s.StepID, "receipt_id": s.ReceiptID}, now)
+		return j.appendEvent(ctx, tx, s.RunID, "steps", "step."+s.Status, map[string]any{"address": s.Address, "step_id": s.StepID, "receipt_id": s.ReceiptID}, now)
 	})
 }
 
@@ -241,13 +241,13 @@ func touch(ctx context.Context, tx *sql.Tx, runID, state, now string) error {
 	return nil
 }
 
-func appendEvent(ctx context.Context, tx *sql.Tx, runID, stream, typ string, data any, now string) error {
+func (j *Journal) appendEvent(ctx context.Context, tx *sql.Tx, runID, stream, typ string, data any, now string) error {
 	body, err := json.Marshal(data)
 	if err != nil {
 		return err
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO events (run_id, seq, stream, type, data, at) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?), ?, ?, ?, ?)`,
-		runID, runID, stream, typ, string(body), now)
+		runID, runID, stream, typ, j.text(body), now)
 	return err
 }
 
@@ -296,13 +296,13 @@ func (j *Journal) RecordSteps(ctx context.Context, steps []*Step) error {
 			seq++
 			s.Seq = seq
 			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO steps (run_id, address, step_id, status, output, error, receipt_id, child_ref, seq) VALUES (?,?,?,?,?,?,?,?,?)`,
-				s.RunID, s.Address, s.StepID, s.Status, string(s.Output), string(s.Error), s.ReceiptID, string(s.ChildRef), seq); err != nil {
+				s.RunID, s.Address, s.StepID, s.Status, j.text(s.Output), j.text(s.Error), s.ReceiptID, string(s.ChildRef), seq); err != nil {
 				return err
 			}
 		}
 		if err := touch(ctx, tx, steps[0].RunID, "", now); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, steps[0].RunID, "steps", "steps.batch", map[string]any{"count": len(steps), "first": steps[0].Address, "last": steps[len(steps)-1].Address}, now)
+		return j.appendEvent(ctx, tx, steps[0].RunID, "steps", "steps.batch", map[string]any{"count": len(steps), "first": steps[0].Address, "last": steps[len(steps)-1].Address}, now)
 	})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/datasource"
 	"github.com/runxhq/runx/kernel/host"
@@ -41,7 +42,10 @@ const (
 
 // Engine runs methods. One Engine serves one kernel process.
 type Engine struct {
-	Host        Invoker
+	Host Invoker
+	// Taint is the runs' taint set (credential.Taint): what a sealed
+	// run's result, failure and envelope carry is scrubbed of it.
+	Taint       *credential.Taint
 	Signer      *receipt.Signer
 	Store       *receipt.Store
 	Journal     *journal.Journal

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,16 +22,77 @@ const RequestPayloadInlineMax = 64 << 10
 // finish turns where the root got to into its envelope: sealed, paused on
 // requests, or stopped where a signal left it.
 func (e *Engine) finish(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, error) {
+	var env *contract.SkillRun
+	var err error
 	switch out.state {
 	case "error":
-		return nil, fmt.Errorf("run %s: %s", rc.rec.RunID, out.failure.Message)
+		return nil, fmt.Errorf("run %s: %s", rc.rec.RunID, e.Taint.Scrub(out.failure.Message))
 	case drivePaused:
-		return e.pause(ctx, rc, out)
+		env, err = e.pause(ctx, rc, out)
 	case driveStopped:
-		return e.stopped(ctx, rc, out)
+		env, err = e.stopped(ctx, rc, out)
+	default:
+		env, _, err = e.sealRun(ctx, rc, out)
 	}
-	env, _, err := e.sealRun(ctx, rc, out)
-	return env, err
+	return e.scrubEnvelope(env), err
+}
+
+// scrubEnvelope is the envelope boundary of the taint set: what the caller
+// (CLI, MCP, a parent) receives holds no delivered value in any field.
+func (e *Engine) scrubEnvelope(env *contract.SkillRun) *contract.SkillRun {
+	if env == nil || e.Taint.Empty() {
+		return env
+	}
+	raw, err := json.Marshal(env)
+	if err != nil {
+		return env
+	}
+	clean := e.Taint.ScrubJSON(raw)
+	if bytes.Equal(clean, raw) {
+		return env
+	}
+	var out contract.SkillRun
+	if json.Unmarshal(clean, &out) != nil {
+		return env
+	}
+	return &out
+}
+
+// seal signs a receipt body after scrubbing its free-form part (Extra:
+// evidence, approvals) of the taint set, so the signature covers only
+// scrubbed bytes and the receipt verifies as stored.
+func (e *Engine) seal(body receipt.Body) (*receipt.Receipt, []byte, error) {
+	if len(body.Extra) > 0 && !e.Taint.Empty() {
+		raw, err := json.Marshal(body.Extra)
+		if err == nil {
+			if clean := e.Taint.ScrubJSON(raw); !bytes.Equal(clean, raw) {
+				var extra map[string]any
+				if json.Unmarshal(clean, &extra) == nil {
+					body.Extra = extra
+				}
+			}
+		}
+	}
+	return e.Signer.Seal(body)
+}
+
+// scrubResult is the receipt boundary: a result is scrubbed before its
+// digest is signed, so the receipt verifies over what the envelope shows.
+// A scrubbed document is canonicalized again, as the marker can reorder
+// keys.
+func (e *Engine) scrubResult(raw []byte) []byte {
+	clean := e.Taint.ScrubJSON(raw)
+	if bytes.Equal(clean, raw) {
+		return raw
+	}
+	var v any
+	if json.Unmarshal(clean, &v) != nil {
+		return clean
+	}
+	if again, err := canon.Canonical(v); err == nil {
+		return again
+	}
+	return clean
 }
 
 // sealRun signs the run's receipt over its steps', stores it, and records
@@ -58,19 +120,22 @@ func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 	}
 	var result json.RawMessage
 	if out.failure != nil {
+		out.failure.Message = e.Taint.Scrub(out.failure.Message)
 		body.ErrorCode = out.failure.Code
 		if result, err = json.Marshal(out.failure); err != nil {
 			return nil, receipt.ChildRef{}, err
 		}
+		result = e.Taint.ScrubJSON(result)
 	} else {
 		raw, err := canon.Canonical(out.result)
 		if err != nil {
 			return nil, receipt.ChildRef{}, err
 		}
+		raw = e.scrubResult(raw)
 		result = raw
 		body.OutputDigest = canon.DigestBytes(raw)
 	}
-	r, raw, err := e.Signer.Seal(body)
+	r, raw, err := e.seal(body)
 	if err != nil {
 		return nil, receipt.ChildRef{}, err
 	}
@@ -243,7 +308,7 @@ func (e *Engine) writeArtifact(payload []byte) (string, error) {
 		return path, nil
 	}
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, payload, 0o644); err != nil {
+	if err := os.WriteFile(tmp, e.Taint.ScrubJSON(payload), 0o644); err != nil {
 		return "", err
 	}
 	return path, os.Rename(tmp, path)

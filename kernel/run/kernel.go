@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/datasource"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/journal"
@@ -45,6 +46,11 @@ type Options struct {
 	// Signer overrides the runx home's key (runx test signs with the fixture key).
 	Signer    *receipt.Signer
 	Logger    hclog.Logger
+	// Taint is the taint set of the runs this kernel drives: every value
+	// delivered to a plugin or a provider joins it, and runx's own log,
+	// the journal, envelopes and receipts are scrubbed of it. Nil means a
+	// fresh set.
+	Taint     *credential.Taint
 	LookupEnv func(string) (string, bool)
 	// CoreSkills are the runx/<name> skills this binary carries.
 	CoreSkills fs.FS
@@ -127,8 +133,14 @@ func ResolveOptions(o Options) (Options, error) {
 			o.Clock = func() time.Time { return at.UTC() }
 		}
 	}
+	if o.Taint == nil {
+		o.Taint = &credential.Taint{}
+	}
 	if o.Logger == nil {
-		o.Logger = hclog.New(&hclog.LoggerOptions{Name: "runx", Output: os.Stderr, Level: logLevel(env("RUNX_LOG"))})
+		// Plugins' logs are re-emitted through this logger: its output
+		// passes the taint set, so a plugin that logs a credential it was
+		// given writes only the marker.
+		o.Logger = hclog.New(&hclog.LoggerOptions{Name: "runx", Output: o.Taint.Writer(os.Stderr), Level: logLevel(env("RUNX_LOG"))})
 	}
 	return o, nil
 }
@@ -172,15 +184,16 @@ func Open(o Options) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
+	j.Scrub = o.Taint.ScrubJSON
 	k := &Kernel{Options: o, Store: store, Journal: j}
-	sup, err := host.NewSupervisor(host.Config{Discovery: k.Discovery(), RunxVersion: o.RunxVersion, Logger: o.Logger, FirstParty: o.FirstParty})
+	sup, err := host.NewSupervisor(host.Config{Discovery: k.Discovery(), RunxVersion: o.RunxVersion, Logger: o.Logger, FirstParty: o.FirstParty, Taint: o.Taint})
 	if err != nil {
 		j.Close()
 		return nil, err
 	}
 	k.Host = sup
 	k.Engine = &Engine{
-		Host: sup, Signer: signer, Store: store, Journal: j, Clock: o.Clock,
+		Host: sup, Taint: o.Taint, Signer: signer, Store: store, Journal: j, Clock: o.Clock,
 		RunxVersion: o.RunxVersion, Workspace: o.Workspace, LookupEnv: o.LookupEnv,
 		Resolver:    &Resolver{Workspace: o.Workspace, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills},
 		MaxReceipts: maxReceipts, MaxConcurrency: maxConcurrency,

@@ -232,6 +232,7 @@ func (rc *runCtx) seal(step *pkg.Step, local string, body receipt.Body, status s
 	body.Children = nonEmptyRefs(children)
 	rec := &journal.Step{RunID: rc.rec.RunID, Address: local, StepID: step.ID, Status: status}
 	if failure != nil {
+		failure.Message = rc.e.Taint.Scrub(failure.Message)
 		body.ErrorCode = failure.Code
 		rec.Error, _ = json.Marshal(failure)
 	}
@@ -240,11 +241,12 @@ func (rc *runCtx) seal(step *pkg.Step, local string, body receipt.Body, status s
 		if err != nil {
 			return nil, nil, err
 		}
+		raw = rc.e.scrubResult(raw)
 		body.OutputDigest = canon.DigestBytes(raw)
 		rec.Output = raw
 	}
 	body.SealedAt = receipt.FormatTime(rc.e.Clock())
-	r, raw, err := rc.e.Signer.Seal(body)
+	r, raw, err := rc.e.seal(body)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/datasource"
 	"github.com/runxhq/runx/kernel/run"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -25,6 +26,10 @@ type Factory struct {
 	LocalStore datasource.LocalStore
 	// CoreSkills are the runx/<name> skills compiled into this binary.
 	CoreSkills fs.FS
+	// Taint is the invocation's taint set, shared by every kernel it
+	// opens; root wraps IO.Out and IO.Err with it, so nothing this
+	// invocation prints holds a value it delivered.
+	Taint *credential.Taint
 
 	mu      sync.Mutex
 	kernels []*run.Kernel
@@ -50,6 +55,7 @@ func (f *Factory) Options() run.Options {
 		LocalStore:  f.LocalStore,
 		RunxVersion: Version,
 		CoreSkills:  f.CoreSkills,
+		Taint:       f.Taint,
 	}
 }
 

@@ -28,6 +28,7 @@ import (
 	"github.com/runxhq/runx/cmd/runx/internal/verify"
 	"github.com/runxhq/runx/cmd/runx/internal/version"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/datasource"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 	"github.com/spf13/cobra"
@@ -59,9 +60,12 @@ func New(f *cli.Factory) *cobra.Command {
 func Main(args []string, io *cli.IO, firstParty map[string]func() sdk.Info, localStore datasource.LocalStore, core fs.FS) cli.ExitCode {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	out := &guardedOut{w: io.Out}
-	io = &cli.IO{In: io.In, Out: out, Err: io.Err}
-	f := &cli.Factory{IO: io, FirstParty: firstParty, LocalStore: localStore, CoreSkills: core}
+	// Every byte this invocation prints passes its taint set: a value it
+	// delivered to a plugin or a provider is printed as the marker.
+	taint := &credential.Taint{}
+	out := &guardedOut{w: taint.Writer(io.Out)}
+	io = &cli.IO{In: io.In, Out: out, Err: taint.Writer(io.Err)}
+	f := &cli.Factory{IO: io, FirstParty: firstParty, LocalStore: localStore, CoreSkills: core, Taint: taint}
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(signals)
