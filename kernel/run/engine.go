@@ -9,8 +9,8 @@ import (
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/datasource"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/journal"

@@ -44,8 +44,8 @@ type Options struct {
 	RunxVersion string
 	Clock       func() time.Time
 	// Signer overrides the runx home's key (runx test signs with the fixture key).
-	Signer    *receipt.Signer
-	Logger    hclog.Logger
+	Signer *receipt.Signer
+	Logger hclog.Logger
 	// Taint is the taint set of the runs this kernel drives: every value
 	// delivered to a plugin or a provider joins it, and runx's own log,
 	// the journal, envelopes and receipts are scrubbed of it. Nil means a
