@@ -1,6 +1,8 @@
-// Package connector is `runx connector use store --parameter url=...` and
-// `runx secret set <name>`: binding the workspace store and keeping
-// credentials behind the credential boundary.
+// Package connector is `runx connector use <connector>` and `runx secret
+// set <name>`: binding the workspace store, binding a connector's
+// credential, and keeping secrets behind the credential boundary
+// (kernel/credential owns the files; this package only parses and
+// presents).
 package connector
 
 import (
@@ -14,54 +16,121 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// storeConnector is the connector that binds the workspace store; it takes
+// parameters, not a credential.
+const storeConnector = "store"
+
+// UseOptions is one `runx connector use`.
+type UseOptions struct {
+	Connector string
+	Params    []string
+	Env       string
+	Secret    string
+	Package   string
+	JSON      bool
+}
+
 // New wires `runx connector use`.
 func New(f *cli.Factory) *cobra.Command {
-	cmd := &cobra.Command{Use: "connector", Short: "Bind connectors (the workspace store)"}
-	var params []string
-	var asJSON bool
+	cmd := &cobra.Command{Use: "connector", Short: "Bind connectors: the workspace store, and a connector's credential"}
+	o := &UseOptions{}
 	use := &cobra.Command{
-		Use:   "use store --parameter url=<sqlite path|postgres://…|redis://…> [--parameter profile=<name>]",
-		Short: "Move the workspace store to another SQLite file, PostgreSQL or Redis",
-		Args:  cobra.ExactArgs(1),
+		Use:   "use <connector> [--env NAME | --secret NAME | < value]   |   use store --parameter url=<sqlite path|postgres://…|redis://…>",
+		Short: "Bind a connector's credential (an environment variable, a value piped on stdin, or a stored secret), or move the workspace store",
+		Long: `Bind a connector's credential. With --env NAME the credential is read from
+that variable at run time; with --secret NAME from a secret stored by
+runx secret set; a value piped on standard input is stored (0600 in the runx
+home) and bound. With none, the connector's declared variable is bound when it
+is set. A value is never an argument and is never echoed.
+
+runx connector use store --parameter url=... moves the workspace store.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if args[0] != "store" {
-				return cli.Exit(cli.ReportError(f.IO, asJSON, cli.Usagef("this runx binds only the store connector")))
+			o.Connector = args[0]
+			if o.Connector == storeConnector {
+				return cli.Exit(useStore(c, f, o))
 			}
-			values := map[string]string{}
-			for _, p := range params {
-				k, v, ok := strings.Cut(p, "=")
-				if !ok || (k != "url" && k != "profile") {
-					return cli.Exit(cli.ReportError(f.IO, asJSON, cli.Usagef("--parameter takes url=… or profile=…")))
-				}
-				values[k] = v
-			}
-			if values["url"] == "" {
-				return cli.Exit(cli.ReportError(f.IO, asJSON, cli.Usagef("--parameter url=… is required")))
-			}
-			binding, err := storeBinding(values["url"], values["profile"])
-			if err != nil {
-				return cli.Exit(cli.ReportError(f.IO, asJSON, err))
-			}
-			return cli.Exit(f.WithKernel(asJSON, func(k *run.Kernel) cli.ExitCode {
-				b, err := k.DataSources().UseStore(c.Context(), binding)
-				if err != nil {
-					return cli.ReportError(f.IO, asJSON, err)
-				}
-				if asJSON {
-					if err := cli.PrintJSON(f.IO.Out, map[string]any{"schema": "runx.connector_binding.v1", "connector": "store", "binding": b}); err != nil {
-						return cli.ReportError(f.IO, asJSON, err)
-					}
-					return cli.ExitOK
-				}
-				fmt.Fprintf(f.IO.Out, "the workspace store is now %s\n", b.Adapter)
-				return cli.ExitOK
-			}))
+			return cli.Exit(useCredential(f, o))
 		},
 	}
-	use.Flags().StringArrayVar(&params, "parameter", nil, "url=… or profile=…")
-	use.Flags().BoolVarP(&asJSON, "json", "j", false, "print one JSON document")
+	use.Flags().StringArrayVar(&o.Params, "parameter", nil, "store only: url=… or profile=…")
+	use.Flags().StringVar(&o.Env, "env", "", "read the credential from this environment variable at run time")
+	use.Flags().StringVar(&o.Secret, "secret", "", "read the credential from this stored secret (runx secret set)")
+	use.Flags().StringVar(&o.Package, "package", "", "the package declaring the connector (default: the current directory)")
+	use.Flags().BoolVarP(&o.JSON, "json", "j", false, "print one JSON document")
 	cmd.AddCommand(use)
 	return cmd
+}
+
+func useStore(c *cobra.Command, f *cli.Factory, o *UseOptions) cli.ExitCode {
+	if o.Env != "" || o.Secret != "" || o.Package != "" {
+		return cli.ReportError(f.IO, o.JSON, cli.Usagef("the store connector takes --parameter url=… (and profile=…), not --env, --secret or --package"))
+	}
+	values := map[string]string{}
+	for _, p := range o.Params {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || (k != "url" && k != "profile") {
+			return cli.ReportError(f.IO, o.JSON, cli.Usagef("--parameter takes url=… or profile=…"))
+		}
+		values[k] = v
+	}
+	if values["url"] == "" {
+		return cli.ReportError(f.IO, o.JSON, cli.Usagef("--parameter url=… is required"))
+	}
+	binding, err := storeBinding(values["url"], values["profile"])
+	if err != nil {
+		return cli.ReportError(f.IO, o.JSON, err)
+	}
+	return f.WithKernel(o.JSON, func(k *run.Kernel) cli.ExitCode {
+		b, err := k.DataSources().UseStore(c.Context(), binding)
+		if err != nil {
+			return cli.ReportError(f.IO, o.JSON, err)
+		}
+		if o.JSON {
+			if err := cli.PrintJSON(f.IO.Out, map[string]any{"schema": "runx.connector_binding.v1", "connector": storeConnector, "binding": b}); err != nil {
+				return cli.ReportError(f.IO, o.JSON, err)
+			}
+			return cli.ExitOK
+		}
+		fmt.Fprintf(f.IO.Out, "the workspace store is now %s\n", b.Adapter)
+		return cli.ExitOK
+	})
+}
+
+func useCredential(f *cli.Factory, o *UseOptions) cli.ExitCode {
+	if len(o.Params) > 0 {
+		return cli.ReportError(f.IO, o.JSON, cli.Usagef("--parameter binds only the store connector"))
+	}
+	opts, err := run.ResolveOptions(f.Options())
+	if err != nil {
+		return cli.ReportError(f.IO, o.JSON, err)
+	}
+	variable, err := declaredVariable(opts, o)
+	if err != nil {
+		return cli.ReportError(f.IO, o.JSON, err)
+	}
+	piped, err := readPiped(f.IO.In, false)
+	if err != nil {
+		return cli.ReportError(f.IO, o.JSON, err)
+	}
+	b, err := credential.Use(opts.HomeDir, opts.LookupEnv, credential.UseRequest{Connector: o.Connector, Variable: variable, Env: o.Env, Secret: o.Secret, Piped: piped})
+	if err != nil {
+		return cli.ReportError(f.IO, o.JSON, err)
+	}
+	from := map[bool]string{true: "env", false: "secret"}[b.Env != ""]
+	if o.JSON {
+		doc := map[string]any{"schema": "runx.connector_binding.v1", "connector": b.Connector, "credential": map[string]any{"from": from, "env": b.Env, "secret": b.Secret, "variable": b.Variable}}
+		if err := cli.PrintJSON(f.IO.Out, doc); err != nil {
+			return cli.ReportError(f.IO, o.JSON, err)
+		}
+		return cli.ExitOK
+	}
+	if b.Env != "" {
+		fmt.Fprintf(f.IO.Out, "connector %s reads its credential from $%s\n", b.Connector, b.Env)
+	} else {
+		fmt.Fprintf(f.IO.Out, "connector %s reads its credential from the stored secret %s\n", b.Connector, b.Secret)
+	}
+	return cli.ExitOK
 }
 
 // NewSecret wires `runx secret set <name>`: the value is read from standard
@@ -78,7 +147,7 @@ func NewSecret(f *cli.Factory) *cobra.Command {
 			if err != nil {
 				return cli.Exit(cli.ReportError(f.IO, asJSON, err))
 			}
-			raw, err := cli.ReadInputsDocument(f.IO.In, o.Workspace, o.Cwd, "-")
+			raw, err := readPiped(f.IO.In, true)
 			if err != nil {
 				return cli.Exit(cli.ReportError(f.IO, asJSON, err))
 			}
