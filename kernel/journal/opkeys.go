@@ -75,7 +75,7 @@ ON CONFLICT(provider_key) DO UPDATE SET state = excluded.state, run_id = exclude
 		if err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, k.RunID, "operations", "operation.attempt", map[string]any{"provider_key": k.ProviderKey, "address": k.Address, "body_digest": k.BodyDigest}, now)
+		return j.appendEvent(ctx, tx, k.RunID, "operations", "operation.attempt", map[string]any{"provider_key": k.ProviderKey, "address": k.Address, "body_digest": k.BodyDigest}, now)
 	})
 }
 
@@ -88,7 +88,7 @@ func (j *Journal) SettleKey(ctx context.Context, runID, providerKey, state strin
 		args := []any{state, now}
 		if response != nil {
 			q += `, response = ?`
-			args = append(args, string(response))
+			args = append(args, j.text(response))
 		}
 		if receiptID != "" {
 			q += `, receipt_id = ?`
@@ -99,6 +99,6 @@ func (j *Journal) SettleKey(ctx context.Context, runID, providerKey, state strin
 		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 			return err
 		}
-		return appendEvent(ctx, tx, runID, "operations", "operation."+state, map[string]any{"provider_key": providerKey, "receipt_id": receiptID}, now)
+		return j.appendEvent(ctx, tx, runID, "operations", "operation."+state, map[string]any{"provider_key": providerKey, "receipt_id": receiptID}, now)
 	})
 }

@@ -131,7 +131,7 @@ var acceptedKeys = map[string]string{
 	"run.yaml :: methods":                               "script:authority",
 	"run.yaml :: minimum_runx":                          "script:authority",
 	"setup :: authority":                                "script:runx_test_setup",
-	"setup :: credentials":                              "refused:TestLoadTestRefusals",
+	"setup :: credentials":                              "script:runx_test_credentials",
 	"setup :: receipts":                                 "script:runx_test_setup",
 	"step agent :: ask":                                 "script:authority",
 	"step agent :: calls":                               "script:authority_limits",

@@ -20,7 +20,11 @@ type TestCase struct {
 type TestSetup struct {
 	Receipts  []string       `json:"receipts,omitempty"`  // package-relative .json receipts to seed
 	Authority map[string]any `json:"authority,omitempty"` // the run's authority, as --run-authority states one
-	// credentials is refused until a test can store one (test_field_unsupported).
+	// Credentials are connector credentials the test sets, by the
+	// environment variable a connector of the package declares: each is
+	// stored as that connector's credential in the test's scratch runx
+	// home, never the person's.
+	Credentials map[string]string `json:"credentials,omitempty"`
 }
 
 // TestProviders stands in for what a test's run reaches.

@@ -140,8 +140,19 @@ func decodeTestSetup(d decoder, e *entry) (*TestSetup, error) {
 			return nil, err
 		}
 	}
-	if err := d.unsupported(f, CodeTestFieldUnsupported, "setup.", "credentials"); err != nil {
-		return nil, err
+	if ce := f.get("credentials"); ce != nil {
+		if s.Credentials, err = d.stringMap(ce, "setup credentials"); err != nil {
+			return nil, err
+		}
+		for i := range ce.value.entries {
+			ve := &ce.value.entries[i]
+			if !isEnvName(ve.key) {
+				return nil, d.fail(ve.keyPos, "setup credentials: %q is not an environment variable name; name the variable a connector's credential declares", ve.key)
+			}
+			if s.Credentials[ve.key] == "" {
+				return nil, d.fail(ve.value.position(), "setup credentials: %s is empty", ve.key)
+			}
+		}
 	}
 	return s, nil
 }

@@ -70,6 +70,13 @@ type Engine struct {
 	// HTTPReplay, set only by runx test, is the test's providers.http: the
 	// only answers a connector request gets (never a live fallback).
 	HTTPReplay *HTTPReplay
+	// CredentialHome is the runx home credentials are read from (empty:
+	// HomeDir). runx test points it at the test's scratch home, so a test
+	// never reads the person's secrets.
+	CredentialHome string
+	// CredentialEnv reads credential variables (nil: LookupEnv). runx test
+	// sets one that finds nothing: a test has no live fallback.
+	CredentialEnv func(string) (string, bool)
 	// LocalStore binds the stores the kernel places itself.
 	LocalStore datasource.LocalStore
 	// LockToken is the workspace lock hold this process was started under,
@@ -224,3 +231,16 @@ func (e *Engine) SetHook(fn func(point string)) { e.hooks = fn }
 // durable is the context run records are written under: a stop request
 // admits no further step, but what happened is always recorded.
 func durable(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
+
+// CredentialResolver resolves connector credentials for this engine's runs:
+// from CredentialHome's bindings and secrets and CredentialEnv's variables.
+func (e *Engine) CredentialResolver() *credential.Resolver {
+	home, env := e.CredentialHome, e.CredentialEnv
+	if home == "" {
+		home = e.HomeDir
+	}
+	if env == nil {
+		env = e.LookupEnv
+	}
+	return &credential.Resolver{HomeDir: home, LookupEnv: env}
+}

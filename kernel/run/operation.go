@@ -100,7 +100,7 @@ func (rc *runCtx) operationDispatch(ctx context.Context, step *pkg.Step, inputs 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	creds, err := res.Credentials(ctx, binding, rc.e.HomeDir)
+	creds, err := res.Credentials(ctx, binding, rc.e.CredentialResolver().HomeDir)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -172,6 +172,12 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 	if err != nil {
 		return fail("package: %v", err)
 	}
+	// Credentials come only from the test: its setup.credentials, stored
+	// in a scratch runx home, never the person's home or environment.
+	engine.CredentialHome, engine.CredentialEnv = filepath.Join(scratch, ".home"), noEnv
+	if err := storeCredentials(tc, p, engine.CredentialHome); err != nil {
+		return fail("%v [%s]", err, contract.CodeOf(err))
+	}
 	m, err := p.SelectMethod(tc.Method)
 	if err != nil {
 		return fail("method: %v", err)

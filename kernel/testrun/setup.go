@@ -7,6 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/credential"
 
 	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/pkg"
@@ -70,6 +74,48 @@ func seedReceipts(ctx context.Context, pkgDir string, tc *pkg.TestCase, store *r
 		}
 		if rep := receipt.Verify(ctx, store, id, keys, receipt.Limits{}); rep.Status != "verified" {
 			return fmt.Errorf("setup.receipts: the tree of %s does not verify: %s %v", id, rep.Status, rep.Problems)
+		}
+	}
+	return nil
+}
+
+// noEnv is a test run's credential environment: empty, so a connector's
+// variable set in the person's shell never reaches a test.
+func noEnv(string) (string, bool) { return "", false }
+
+// storeCredentials carries out setup.credentials: each value the test sets
+// for a variable becomes the stored credential of the package's connector
+// that declares that variable, in the test's scratch runx home (0600, like
+// runx connector use with a piped value). A variable no connector of the
+// package declares fails the test: it would deliver nothing.
+func storeCredentials(tc *pkg.TestCase, p *pkg.Package, home string) error {
+	if tc.Setup == nil || len(tc.Setup.Credentials) == 0 {
+		return nil
+	}
+	variables := make([]string, 0, len(tc.Setup.Credentials))
+	for v := range tc.Setup.Credentials {
+		variables = append(variables, v)
+	}
+	sort.Strings(variables)
+	for _, variable := range variables {
+		var names []string
+		for name, c := range p.Connectors {
+			if c.Credential != nil && c.Credential.Variable == variable {
+				names = append(names, name)
+			}
+		}
+		if len(names) == 0 {
+			return contract.Errorf("test_credential_unknown", "setup.credentials: no connector of package %s declares the credential variable %s", p.Name, variable)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			secret := credential.DefaultSecretName(name)
+			if err := credential.SetSecret(home, secret, []byte(tc.Setup.Credentials[variable])); err != nil {
+				return fmt.Errorf("setup.credentials: %w", err)
+			}
+			if err := credential.Bind(home, credential.Binding{Connector: name, Variable: variable, Secret: secret}); err != nil {
+				return fmt.Errorf("setup.credentials: %w", err)
+			}
 		}
 	}
 	return nil
