@@ -168,8 +168,7 @@ func (rc *runCtx) connectorDispatch(ctx context.Context, step *pkg.Step, mo *man
 	}
 	var creds map[string]string
 	if cr := mo.connector.Credential; cr != nil {
-		res := credential.Resolver{HomeDir: rc.e.HomeDir, LookupEnv: rc.e.LookupEnv}
-		v, err := res.Resolve(mo.connector.ID, cr.Variable)
+		v, err := rc.e.CredentialResolver().Resolve(mo.connector.ID, cr.Variable)
 		if err != nil {
 			return nil, nil, nil, err
 		}
