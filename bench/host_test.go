@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/host"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -17,6 +18,12 @@ import (
 // echoSupervisor starts the example third-party plugin as the kernel would:
 // pinned, lazily, over the private socket directory.
 func echoSupervisor(b *testing.B) *host.Supervisor {
+	b.Helper()
+	return echoSupervisorWith(b, nil)
+}
+
+// echoSupervisorWith is echoSupervisor with the kernel's taint set.
+func echoSupervisorWith(b *testing.B, taint *credential.Taint) *host.Supervisor {
 	b.Helper()
 	root := b.TempDir()
 	project := filepath.Join(root, ".runx")
@@ -30,7 +37,7 @@ func echoSupervisor(b *testing.B) *host.Supervisor {
 	sum, _ := host.FileSHA256(path)
 	host.WriteLock(project, &host.Lock{Plugins: map[string]host.LockEntry{"echo": {SHA256: hex.EncodeToString(sum)}}})
 	self := filepath.Join(binDir, "runx")
-	s, err := host.NewSupervisor(host.Config{Discovery: &host.Discovery{Self: self, FirstParty: map[string]bool{"process": true, "js": true}, ProjectDir: project, HomeDir: filepath.Join(root, "home")}, RunxVersion: "bench"})
+	s, err := host.NewSupervisor(host.Config{Discovery: &host.Discovery{Self: self, FirstParty: map[string]bool{"process": true, "js": true}, ProjectDir: project, HomeDir: filepath.Join(root, "home")}, RunxVersion: "bench", Taint: taint})
 	if err != nil {
 		b.Fatal(err)
 	}
