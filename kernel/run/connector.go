@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	sdk "github.com/runxhq/runx/sdk/plugin"
