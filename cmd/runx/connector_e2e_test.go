@@ -178,7 +178,16 @@ func TestConnectorRetryDeclined(t *testing.T) {
 	w := forgeWorkspace(t, f, "none", "0")
 	f.hangup = true
 	paused, _ := w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k1", "--json")
-	out, _ := w.run(answerDoc("approvals", "publish/retry", str(paused, "requests", "0", "request_digest"), `"value":{"retry":false}`), nil, "resume", str(paused, "run_id"), "-", "--json")
+	if get(paused, "answers_template", "approvals", "publish/retry", "value", "retry") != false {
+		t.Fatalf("the answers template must offer a retry decision: %v", paused["answers_template"])
+	}
+	digest := str(paused, "requests", "0", "request_digest")
+	// An approval's shape is no retry decision: refused, nothing changed.
+	bad, code := w.run(answerDoc("approvals", "publish/retry", digest, `"approved":true,"reason":"yes"`), nil, "resume", str(paused, "run_id"), "-", "--json")
+	if code == 0 || str(bad, "error", "code") != "resume_entry_invalid" {
+		t.Fatalf("a misshapen retry decision: %d %v", code, bad)
+	}
+	out, _ := w.run(answerDoc("approvals", "publish/retry", digest, `"value":{"retry":false}`), nil, "resume", str(paused, "run_id"), "-", "--json")
 	if str(out, "trace", "steps", "0", "error", "code") != "retry_declined" {
 		t.Fatalf("declined: %v", out)
 	}

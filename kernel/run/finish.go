@@ -271,6 +271,10 @@ func answersTemplate(reqs []contract.Request) *contract.ResumeDocument {
 			if doc.Approvals == nil {
 				doc.Approvals = map[string]*contract.ResumeEntry{}
 			}
+			if IsRetryRequest(r.Payload) {
+				doc.Approvals[r.Address] = &contract.ResumeEntry{RequestDigest: r.RequestDigest, Value: json.RawMessage(`{"retry":false}`)}
+				continue
+			}
 			approved, reason := false, ""
 			doc.Approvals[r.Address] = &contract.ResumeEntry{RequestDigest: r.RequestDigest, Approved: &approved, Reason: &reason}
 		case contract.RequestQuestion:

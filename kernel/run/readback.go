@@ -129,7 +129,7 @@ func (rc *runCtx) retryPending(step *pkg.Step, local string, w *writeCall, row *
 	address := local + "/retry"
 	req, err := rc.bindRequest(step, address, contract.RequestApproval, map[string]any{
 		"id":           rc.address(address),
-		"gate":         "retry",
+		"gate":         gateRetry,
 		"operation":    w.mo.def.ID,
 		"provider_key": w.providerKey,
 		"plan_digest":  w.planDigest,
@@ -197,4 +197,28 @@ func resendSafe(id *pkg.OperationIdempotency, firstSent string, now time.Time) b
 		return false
 	}
 	return now.Sub(t) < time.Duration(id.WindowSeconds)*time.Second
+}
+
+// gateRetry marks a <step>/retry request: a person's {"retry": bool}.
+const gateRetry = "retry"
+
+// IsRetryRequest reports whether a request's payload is a write's retry
+// (<step>/retry), which takes value {"retry": bool}, not approved/reason.
+func IsRetryRequest(payload json.RawMessage) bool {
+	var p struct {
+		Gate string `json:"gate"`
+	}
+	return json.Unmarshal(payload, &p) == nil && p.Gate == gateRetry
+}
+
+// checkRetryValue admits only {"retry": true} or {"retry": false} for a
+// retry request, so a misshapen decision is refused at resume and changes
+// nothing, rather than failing the step.
+func checkRetryValue(addr string, value json.RawMessage) error {
+	var v map[string]json.RawMessage
+	var b bool
+	if json.Unmarshal(value, &v) != nil || len(v) != 1 || json.Unmarshal(v["retry"], &b) != nil {
+		return contract.Errorf("resume_entry_invalid", "%s is a write's retry: it takes value {\"retry\": true} (send it again under the same key) or {\"retry\": false}; nothing was changed", addr)
+	}
+	return nil
 }

@@ -284,6 +284,11 @@ func (st *treeState) admit(doc *contract.ResumeDocument) (map[string][]*journal.
 					return nil, nil, err
 				}
 			}
+			if IsRetryRequest(w.req.Payload) {
+				if err := checkRetryValue(addr, value); err != nil {
+					return nil, nil, err
+				}
+			}
 			d := &journal.Decision{RunID: w.runID, Address: w.local, Lane: lane.name, RequestDigest: entry.RequestDigest, Value: value}
 			if lane.name == contract.LaneAnswers {
 				answers[addr] = d

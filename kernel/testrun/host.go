@@ -9,6 +9,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run"
 )
 
 // maxHostRounds bounds how often a test's host answers a paused run.
@@ -87,6 +88,13 @@ func (h *hostStandIn) answer(ctx context.Context, reqs []contract.Request) ([]by
 			}
 			if doc.Approvals == nil {
 				doc.Approvals = map[string]*contract.ResumeEntry{}
+			}
+			if run.IsRetryRequest(r.Payload) {
+				// A write's retry: true sends it again under its key.
+				value, _ := json.Marshal(map[string]bool{"retry": approved})
+				doc.Approvals[r.Address] = &contract.ResumeEntry{RequestDigest: r.RequestDigest, Value: value}
+				h.used["approvals:"+r.Address] = true
+				continue
 			}
 			doc.Approvals[r.Address] = &contract.ResumeEntry{RequestDigest: r.RequestDigest, Approved: &approved, Reason: &reason}
 			h.used["approvals:"+r.Address] = true
