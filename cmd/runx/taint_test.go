@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -42,6 +44,18 @@ methods:
       - id: second
         operation: leaky/echo
         inputs: { mode: ok, data_source_ref: tenant://acme/leak }
+  conn-ok:
+    description: A connector read whose provider echoes the credential.
+    steps:
+      - id: read
+        operation: echoer/token.get
+        inputs: { id: ok }
+  conn-fail:
+    description: A connector read the provider refuses, quoting the credential.
+    steps:
+      - id: read
+        operation: echoer/token.get
+        inputs: { id: refuse }
   crash:
     description: A call the driver is killed in.
     inputs:
@@ -111,6 +125,9 @@ func TestTaintNoDeliveredSecretLeaves(t *testing.T) {
 		return doc, code
 	}
 	installLeaky(t, w)
+	provider := echoProvider(t, secret)
+	os.MkdirAll(filepath.Join(w.dir, "leak", "connectors", "echoer"), 0o755)
+	os.WriteFile(filepath.Join(w.dir, "leak", "connectors", "echoer", "connector.yaml"), []byte(strings.ReplaceAll(echoerConnector, "BASE", provider)), 0o644)
 	os.WriteFile(filepath.Join(w.dir, ".runx", "data-sources.json"), []byte(`{"data_sources":{"tenant://acme/leak":{"adapter":"data.leaky","profile":"leak"}}}`), 0o644)
 	if doc, code := runx(secret+"\n", "secret", "set", "data-leak", "--json"); code != 0 {
 		t.Fatalf("secret set: %d %v", code, doc)
@@ -179,7 +196,23 @@ func TestTaintNoDeliveredSecretLeaves(t *testing.T) {
 	}
 	after, code := runx("{}", "resume", crashedID, "-", "--json")
 	sealed(after, code, "completed")
-	for _, id := range []string{runID, crashedID, str(ok, "run_id"), str(failed, "run_id")} {
+	// A connector credential, bound by piping it to runx connector use,
+	// goes through plugins/http to a loopback provider that echoes it in
+	// its answer (and in its refusal).
+	if doc, code := runx(secret+"\n", "connector", "use", "echoer", "--package", "leak", "--json"); code != 0 || str(doc, "credential", "secret") != "connector-echoer" {
+		t.Fatalf("connector use: %d %v", code, doc)
+	}
+	connOK, code := runx("", "skill", "./leak", "conn-ok", "--json")
+	sealed(connOK, code, "completed")
+	if got := str(connOK, "result", "authorization"); got != "Bearer [redacted]" {
+		t.Fatalf("the provider's echo of the connector credential should show the marker, got %q: %v", got, connOK)
+	}
+	connFail, code := runx("", "skill", "./leak", "conn-fail", "--json")
+	if str(connFail, "status") != "sealed" || str(connFail, "outcome") == "completed" {
+		t.Fatalf("the refused connector call must not complete: %d %v", code, connFail)
+	}
+	receipts = append(receipts, str(connFail, "receipt_id"))
+	for _, id := range []string{runID, crashedID, str(ok, "run_id"), str(failed, "run_id"), str(connOK, "run_id"), str(connFail, "run_id")} {
 		if doc, code := runx("", "history", id, "--json"); code != 0 {
 			t.Fatalf("history %s: %d %v", id, code, doc)
 		}
@@ -193,7 +226,8 @@ func TestTaintNoDeliveredSecretLeaves(t *testing.T) {
 	home := filepath.Join(w.dir, ".home")
 	hits := searchTree(t, filepath.Join(w.dir, ".runx"), secret, nil)
 	hits = append(hits, searchTree(t, home, secret, map[string]bool{
-		filepath.Join(home, "secrets", "data-leak"): true,
+		filepath.Join(home, "secrets", "data-leak"):        true,
+		filepath.Join(home, "secrets", "connector-echoer"): true,
 	})...)
 	for name, form := range secretForms(secret) {
 		if bytes.Contains(transcript.Bytes(), []byte(form)) {
@@ -212,6 +246,43 @@ func TestTaintNoDeliveredSecretLeaves(t *testing.T) {
 	if stored, _ := os.ReadFile(filepath.Join(home, "secrets", "data-leak")); !bytes.Contains(stored, []byte(secret)) {
 		t.Fatal("the secret was not stored where the search skipped it")
 	}
+}
+
+const echoerConnector = `id: echoer
+version: 1.0.0
+base_url: BASE
+credential:
+  variable: ECHOER_TOKEN
+  header: Authorization
+  scheme: Bearer
+operations:
+  token.get:
+    verb: read
+    request: { method: GET, path: "/tokens/{id}" }
+    inputs:
+      id: { type: string, required: true }
+    outputs:
+      authorization: { type: string }
+      base64: { type: string }
+      query: { type: string }
+`
+
+// echoProvider is a loopback provider that requires the bearer token and
+// then echoes it: in its answer (raw, base64, URL-escaped) for /tokens/ok,
+// and in a 401 refusal's body for anything else.
+func echoProvider(t *testing.T, secret string) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth := r.Header.Get("Authorization")
+		w.Header().Set("Content-Type", "application/json")
+		if auth != "Bearer "+secret || r.URL.Path != "/tokens/ok" {
+			w.WriteHeader(http.StatusUnauthorized)
+			json.NewEncoder(w).Encode(map[string]string{"error": "token " + secret + " refused", "b64": base64.StdEncoding.EncodeToString([]byte(secret))})
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]string{"authorization": auth, "base64": base64.StdEncoding.EncodeToString([]byte(secret)), "query": "?t=" + url.QueryEscape(secret)})
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
 }
 
 func asList(v any) []any { l, _ := v.([]any); return l }
