@@ -85,3 +85,21 @@ func TestScriptInputsPast64KiBAreReferences(t *testing.T) {
 		t.Fatalf("a leaked reference: %s", raw)
 	}
 }
+
+// A script's output past the 4 MiB one answer of the worker carries comes
+// to the kernel in parts of 2 MiB and is kept whole: a 6 MiB output with
+// multi-byte characters at every part boundary arrives exactly.
+func TestScriptOutputPast4MiBArrivesInParts(t *testing.T) {
+	e := newRunxEnv(t)
+	e.write("large/SKILL.md", "---\nname: large\ndescription: Returns a large output.\n---\nManual.\n")
+	e.write("large/run.yaml", "minimum_runx: 0.1.0\nmethods:\n  run:\n    steps:\n      - id: big\n        script: { module: big.mjs }\n")
+	e.write("large/big.mjs", `export default async function () { return { text: "é".repeat(3 << 20) + "end", n: 1 }; }`)
+	var out struct {
+		Text string `json:"text"`
+		N    int    `json:"n"`
+	}
+	e.skill(&out, "./large")
+	if out.N != 1 || len(out.Text) != 6<<20+3 || !strings.HasSuffix(out.Text, "éend") || strings.Count(out.Text, "é") != 3<<20 {
+		t.Fatalf("output of %d bytes, n %d", len(out.Text), out.N)
+	}
+}

@@ -56,6 +56,12 @@ type scriptAnswer struct {
 	Status  string          `json:"status"`
 	Output  json.RawMessage `json:"output"`
 	Pending []scriptPending `json:"pending"`
+	// An output past one answer of the worker: its first part, and how
+	// many parts, bytes and which digest the whole has.
+	Part         *string `json:"part"`
+	OutputParts  int     `json:"output_parts"`
+	OutputBytes  int     `json:"output_bytes"`
+	OutputDigest string  `json:"output_digest"`
 }
 
 // script drives a script step by suspend and replay: the worker runs the
@@ -96,7 +102,10 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 		if held >= 0 {
 			send, from = record[held:], held
 		}
-		ans, failure, status, pluginRef := rc.invokeScript(ctx, capability, step, local, moduleInputs, files, send, from, session, maxCalls)
+		ans, failure, status, pluginRef := rc.invokeScript(ctx, capability, step, local, moduleInputs, files, send, from, session, maxCalls, 0)
+		if failure == nil && ans.Status == "done" && ans.OutputParts > 0 {
+			ans, failure, status = rc.scriptOutputParts(ctx, capability, step, local, moduleInputs, files, session, maxCalls, ans)
+		}
 		if failure == nil && ans.Status == "replay_needed" {
 			if held < 0 {
 				return rc.settleNow(ctx, step, local, level, contract.StepFailed, nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker asked for the whole record when it was sent the whole record"}, nil)
@@ -142,7 +151,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 	}
 }
 
-func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, record []scriptRecorded, recordFrom int, session string, maxCalls int) (*scriptAnswer, *contract.ErrorBody, string, *receipt.PluginRef) {
+func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, record []scriptRecorded, recordFrom int, session string, maxCalls, outputPart int) (*scriptAnswer, *contract.ErrorBody, string, *receipt.PluginRef) {
 	req := map[string]any{
 		"entry": step.Script.Module, "files": files, "input": orEmpty(inputs), "environment": map[string]string{},
 		"timeout_ms": ModuleDefaultTimeout.Milliseconds(),
@@ -150,6 +159,9 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 	}
 	if recordFrom > 0 {
 		req["record_from"] = recordFrom
+	}
+	if outputPart > 0 {
+		req["output_part"] = outputPart
 	}
 	input, err := canon.Canonical(req)
 	if err != nil {
@@ -175,10 +187,45 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 		return nil, &contract.ErrorBody{Code: res.Code, Message: res.Message}, status, pluginRef
 	}
 	var ans scriptAnswer
-	if err := json.Unmarshal(res.Output, &ans); err != nil || (ans.Status != "done" && ans.Status != "suspended" && ans.Status != "replay_needed") {
+	if err := json.Unmarshal(res.Output, &ans); err != nil || (ans.Status != "done" && ans.Status != "suspended" && ans.Status != "replay_needed" && ans.Status != "part") {
 		return nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker answered with an unreadable result"}, contract.StepFailed, pluginRef
 	}
 	return &ans, nil, contract.StepSuccess, pluginRef
+}
+
+// scriptOutputParts takes a script's output past one answer of the worker
+// in its parts (the first came with the answer), joins them and holds the
+// whole to the byte count and digest the worker stated. A worker that no
+// longer holds the parts answers replay_needed, which the caller handles.
+func (rc *runCtx) scriptOutputParts(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, session string, maxCalls int, first *scriptAnswer) (*scriptAnswer, *contract.ErrorBody, string) {
+	invalid := func(why string) (*scriptAnswer, *contract.ErrorBody, string) {
+		return nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker's output in parts " + why}, contract.StepFailed
+	}
+	if first.Part == nil || first.OutputParts < 2 || first.OutputBytes <= 0 {
+		return invalid("is announced without its first part")
+	}
+	out := make([]byte, 0, first.OutputBytes)
+	out = append(out, *first.Part...)
+	for i := 1; i < first.OutputParts; i++ {
+		ans, failure, status, _ := rc.invokeScript(ctx, capability, step, local, inputs, files, []scriptRecorded{}, 0, session, maxCalls, i)
+		if failure != nil {
+			return nil, failure, status
+		}
+		if ans.Status == "replay_needed" {
+			return ans, nil, contract.StepSuccess
+		}
+		if ans.Status != "part" || ans.Part == nil {
+			return invalid("answered part " + strconv.Itoa(i) + " with something else")
+		}
+		if len(out)+len(*ans.Part) > first.OutputBytes {
+			return invalid("holds more bytes than it stated")
+		}
+		out = append(out, *ans.Part...)
+	}
+	if len(out) != first.OutputBytes || canon.DigestBytes(out) != first.OutputDigest {
+		return invalid("does not join into the bytes and digest it stated")
+	}
+	return &scriptAnswer{Status: "done", Output: out}, nil, contract.StepSuccess
 }
 
 // scriptRecord reads a script's settled requests back from the journal, in

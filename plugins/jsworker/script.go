@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/runxhq/runx/plugins/jsworker/engine"
 	"github.com/runxhq/runx/sdk/plugin"
@@ -20,6 +21,9 @@ type ScriptRequest struct {
 	// after those the session was given (engine.ScriptCall).
 	Session    string `json:"session,omitempty"`
 	RecordFrom int    `json:"record_from,omitempty"`
+	// OutputPart asks for part n (from 1) of a finished script's output
+	// that passed one answer (outputparts.go).
+	OutputPart int `json:"output_part,omitempty"`
 }
 
 // Script answers, as ScriptAnswer.Status.
@@ -29,6 +33,8 @@ const (
 	// ScriptReplayNeeded: the worker holds no session where the record
 	// continues; the kernel sends the whole record.
 	ScriptReplayNeeded = "replay_needed"
+	// ScriptPart answers an output_part request.
+	ScriptPart = "part"
 )
 
 // ScriptAnswer is js.script's output when the invocation is ok: the script
@@ -39,6 +45,12 @@ type ScriptAnswer struct {
 	Status  string           `json:"status"`
 	Output  json.RawMessage  `json:"output,omitempty"`
 	Pending []engine.Pending `json:"pending,omitempty"`
+	// An output past one answer: its first part here, the rest asked for
+	// by output_part; the kernel joins them and checks bytes and digest.
+	Part         *string `json:"part,omitempty"`
+	OutputParts  int     `json:"output_parts,omitempty"`
+	OutputBytes  int     `json:"output_bytes,omitempty"`
+	OutputDigest string  `json:"output_digest,omitempty"`
 }
 
 // scriptDefinition declares js.script. Its effect is none: the worker only
@@ -64,6 +76,9 @@ func invokeScript(ctx context.Context, call *plugin.Call) *plugin.Result {
 	if err := decodeStrict(call.Input, &req); err != nil {
 		return plugin.Refused("module_request_invalid", "js.script input is not a valid request: "+err.Error())
 	}
+	if req.OutputPart > 0 {
+		return answerPart(req.Session, req.OutputPart)
+	}
 	prog, ecall, refusal := prepare(ScriptCapability, call, req.Request)
 	if refusal != nil {
 		return refusal
@@ -78,6 +93,11 @@ func invokeScript(ctx context.Context, call *plugin.Call) *plugin.Result {
 		answer = ScriptAnswer{Status: ScriptReplayNeeded}
 	case res.Output == nil:
 		answer = ScriptAnswer{Status: ScriptSuspended, Pending: res.Suspended}
+	case len(res.Output) > answerOutputBytes:
+		if req.Session == "" {
+			return plugin.Failed("module_output_too_large", fmt.Sprintf("the script's output is %d bytes, more than one answer carries (%d), and the call names no session to send it in parts", len(res.Output), answerOutputBytes))
+		}
+		answer = keepParts(req.Session, res.Output)
 	}
 	out, err := encodeAnswer(answer)
 	if err != nil {
@@ -103,7 +123,7 @@ const scriptRequestSchema = `{"type":"object","required":["entry","files","input
 	`"input":{"type":"object"},"environment":{"type":"object","additionalProperties":{"type":"string"}},` +
 	`"timeout_ms":{"type":"integer","minimum":1000,"maximum":30000},` +
 	`"max_calls":{"type":"integer","minimum":1,"maximum":10000},` +
-	`"session":{"type":"string","minLength":1,"maxLength":512},"record_from":{"type":"integer","minimum":0},` +
+	`"session":{"type":"string","minLength":1,"maxLength":512},"record_from":{"type":"integer","minimum":0},"output_part":{"type":"integer","minimum":1},` +
 	`"record":{"type":"array","items":{"type":"object","required":["index","kind"],"properties":{` +
 	`"index":{"type":"integer","minimum":0},"kind":{"enum":["call","read","wait"]},"tool":{"type":"string"},` +
 	`"input_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"output":{},` +
@@ -111,7 +131,10 @@ const scriptRequestSchema = `{"type":"object","required":["entry","files","input
 	`"settled_at":{"type":"integer","minimum":1}}}}},"additionalProperties":false}`
 
 const scriptAnswerSchema = `{"type":"object","required":["status"],"oneOf":[` +
-	`{"properties":{"status":{"const":"done"},"output":{"type":"object"}},"required":["output"]},` +
+	`{"properties":{"status":{"const":"done"},"output":{"type":"object"},"part":{"type":"string"},` +
+	`"output_parts":{"type":"integer","minimum":2},"output_bytes":{"type":"integer","minimum":1},"output_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"}},` +
+	`"anyOf":[{"required":["output"]},{"required":["part","output_parts","output_bytes","output_digest"]}]},` +
+	`{"properties":{"status":{"const":"part"},"part":{"type":"string"}},"required":["part"]},` +
 	`{"properties":{"status":{"const":"suspended"},"pending":{"type":"array","minItems":1,"items":{` +
 	`"type":"object","required":["index","kind"],"properties":{"index":{"type":"integer","minimum":0},` +
 	`"kind":{"enum":["call","read","wait"]},"tool":{"type":"string"},"input":{"type":"object"},` +

@@ -12,6 +12,11 @@ const (
 	MaxInputBytes = 4 << 20
 	// MaxOutputBytes bounds the JSON document a call returns.
 	MaxOutputBytes = 4 << 20
+	// MaxScriptOutputBytes bounds a script's output: past the 4 MiB one
+	// answer of the worker carries, it comes to the kernel in parts, so it
+	// is bounded only well inside the worker's 64 MiB heap, which holds
+	// the value, its JSON and what built them.
+	MaxScriptOutputBytes = 24 << 20
 	// MaxHeapBytes bounds how far the Go heap may grow during one call.
 	MaxHeapBytes = 64 << 20
 	// MaxStackBytes is the JavaScript stack ceiling. goja limits call depth,

@@ -21,11 +21,18 @@ import (
 //
 // halted, when set, abandons the walk: the call has been stopped.
 func encodeOutput(rt *goja.Runtime, in *intrinsics, v goja.Value, halted *atomic.Bool) ([]byte, *Error) {
+	return encodeOutputUpTo(rt, in, v, halted, MaxOutputBytes)
+}
+
+// encodeOutputUpTo is encodeOutput with its own bound: a script's output
+// may pass what one answer of the worker carries (it comes to the kernel
+// in parts), up to MaxScriptOutputBytes.
+func encodeOutputUpTo(rt *goja.Runtime, in *intrinsics, v goja.Value, halted *atomic.Bool, limit int) ([]byte, *Error) {
 	obj, ok := v.(*goja.Object)
 	if !ok || !isPlainObject(obj, in) {
 		return nil, refuse(CodeOutputInvalid, "the module must return a plain object (or a promise of one), not %s", describe(v))
 	}
-	e := outputEncoder{rt: rt, subject: "the output", buf: make([]byte, 0, 512), open: map[*goja.Object]bool{}, halted: halted}
+	e := outputEncoder{rt: rt, subject: "the output", buf: make([]byte, 0, 512), open: map[*goja.Object]bool{}, halted: halted, limit: limit}
 	written, err := e.value("", v, nil, 0)
 	if err != nil {
 		return nil, err
@@ -45,6 +52,8 @@ func isPlainObject(obj *goja.Object, in *intrinsics) bool {
 }
 
 type outputEncoder struct {
+	// limit bounds the document; zero is MaxOutputBytes.
+	limit   int
 	rt      *goja.Runtime
 	subject string // what is being encoded, for messages: "the output"
 	// canonical writes RFC 8785 JSON instead: members sorted by UTF-16 code
@@ -146,8 +155,8 @@ func (e *outputEncoder) array(obj *goja.Object, path *valuePath, depth int) *Err
 	n := int64(lengthOf(obj))
 	// Every element costs at least one byte and a comma, so a longer array
 	// cannot fit; refuse before walking what may be a sparse 2^32 slots.
-	if n > MaxOutputBytes/2 {
-		return refuse(CodeOutputTooLarge, "%s array at %s has %d elements, more than fit in %d bytes", e.subject, path, n, MaxOutputBytes)
+	if n > int64(e.max()/2) {
+		return refuse(CodeOutputTooLarge, "%s array at %s has %d elements, more than fit in %d bytes", e.subject, path, n, e.max())
 	}
 	if err := e.write("["); err != nil {
 		return err
@@ -213,8 +222,8 @@ func (e *outputEncoder) write(s string) *Error {
 }
 
 func (e *outputEncoder) check() *Error {
-	if len(e.buf) > MaxOutputBytes {
-		return refuse(CodeOutputTooLarge, "%s is larger than %d bytes", e.subject, MaxOutputBytes)
+	if len(e.buf) > e.max() {
+		return refuse(CodeOutputTooLarge, "%s is larger than %d bytes", e.subject, e.max())
 	}
 	return nil
 }
@@ -222,8 +231,8 @@ func (e *outputEncoder) check() *Error {
 // quote appends s as a JSON string, escaping as JSON.stringify does, which
 // is also exactly the escaping RFC 8785 prescribes.
 func (e *outputEncoder) quote(s string) *Error {
-	if len(e.buf)+len(s) > MaxOutputBytes {
-		return refuse(CodeOutputTooLarge, "%s is larger than %d bytes", e.subject, MaxOutputBytes)
+	if len(e.buf)+len(s) > e.max() {
+		return refuse(CodeOutputTooLarge, "%s is larger than %d bytes", e.subject, e.max())
 	}
 	if e.canonical && !utf8.ValidString(s) {
 		return refuse(CodeOutputInvalid, "%s holds a string that is not valid Unicode", e.subject)
@@ -302,4 +311,11 @@ func describe(v goja.Value) string {
 	default:
 		return "a " + class
 	}
+}
+
+func (e *outputEncoder) max() int {
+	if e.limit > 0 {
+		return e.limit
+	}
+	return MaxOutputBytes
 }

@@ -127,9 +127,11 @@ func TestScriptSettlesAsAModule(t *testing.T) {
 		"pending without a request": {`return new Promise(() => {})`, CodePromisePending},
 		"rejected":                  {`await null; throw new Error("late")`, CodeThrew},
 		"not an object":             {`return [1]`, CodeOutputInvalid},
-		"too large":                 {`return { s: "x".repeat(5 * 1024 * 1024) }`, CodeOutputTooLarge},
-		"runaway jobs":              {`for (;;) await null`, CodeJobsExceeded},
-		"runaway inline reads":      {`for (;;) await ctx.read(1)`, CodeJobsExceeded},
+		// Past one answer (4 MiB) an output comes in parts; past
+		// MaxScriptOutputBytes it is refused.
+		"too large":            {`const s = "x".repeat(1 << 20); return { a: Array(25).fill(s) }`, CodeOutputTooLarge},
+		"runaway jobs":         {`for (;;) await null`, CodeJobsExceeded},
+		"runaway inline reads": {`for (;;) await ctx.read(1)`, CodeJobsExceeded},
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := compileModule(t, `export default async function (input, ctx) { `+tc.body+` }`)

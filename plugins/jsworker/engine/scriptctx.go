@@ -227,7 +227,7 @@ func (s *scriptState) finish(answer goja.Value) outcome {
 	if refusal := s.unasked(); refusal != nil {
 		return outcome{err: refusal}
 	}
-	out, refusal := encodeOutput(inv.rt, s.in, v, &inv.halted)
+	out, refusal := encodeOutputUpTo(inv.rt, s.in, v, &inv.halted, MaxScriptOutputBytes)
 	if refusal != nil {
 		return outcome{err: refusal}
 	}
