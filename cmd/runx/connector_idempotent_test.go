@@ -132,6 +132,16 @@ func TestWriteConnectorAgainstAnIdempotentProvider(t *testing.T) {
 		t.Fatalf("one message, confirmed by one readback: %d %v", provider.Requests("GET /v1/messages/{id}"), provider.Messages())
 	}
 
+	// a again under the same key: custody holds the act as done, so
+	// nothing is sent and the packet records zero new charge.
+	again, _ := approve(t, a, first(a.run("", nil, sendArgs("hello", "k2", "--max-spend", "0.0025")...)))
+	if str(again, "outcome") != "completed" || provider.Requests("POST /v1/messages") != 2 {
+		t.Fatalf("an act already done: %v (%d posts)", again, provider.Requests("POST /v1/messages"))
+	}
+	if cost := stepCostOf(t, a, again, "send"); cost["settled_usd_micro"] != float64(0) || cost["quoted_usd_micro"] != float64(2500) {
+		t.Fatalf("already_done records zero new charge: %v", cost)
+	}
+
 	// b again, same key and body: its refused attempt may be tried again,
 	// the provider replays the first answer, the readback confirms it, and
 	// the released reservation lets it fit the same limit.

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/runxhq/runx/internal/testserver"
 )
 
@@ -215,5 +218,53 @@ func TestThirdPartyConnectorSpend(t *testing.T) {
 	ins, _ = w.run("", nil, "skill", "inspect", "./postbox", "search", "--run-authority", `{"max_spend_micro_usd":10}`, "--json")
 	if str(ins, "steps", "0", "cost_refused", "code") != "cost_quote_unknown" {
 		t.Fatalf("inspection under a limit must show the unknown price's refusal: %v", ins)
+	}
+}
+
+// runx mcp --max-spend narrows the money limit of every run the session
+// starts, so a skill tool's priced call over it is refused with nothing
+// sent; it is a usage error beside --run.
+func TestMCPMaxSpendNarrowsTheRunsItStarts(t *testing.T) {
+	provider := testserver.StartProvider(t)
+	w := postboxWorkspace(t, provider)
+	pinPostbox(t, w)
+	if _, code := w.run("", nil, "mcp", "--run", "run_x", "--max-spend", "1"); code != 2 {
+		t.Fatalf("--max-spend with --run exited %d, want 2 (usage)", code)
+	}
+	call := func(limit string) map[string]any {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		client := mcp.NewClient(&mcp.Implementation{Name: "spend-test", Version: "0.0.1"}, nil)
+		session, err := client.Connect(ctx, &mcp.CommandTransport{Command: w.cmd("", nil, "mcp", "./postbox#list", "--max-spend", limit)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer session.Close()
+		tools, err := session.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := ""
+		for _, tool := range tools.Tools {
+			if tool.Title == "postbox#list" {
+				name = tool.Name
+			}
+		}
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := json.Marshal(res.StructuredContent)
+		var doc map[string]any
+		json.Unmarshal(raw, &doc)
+		return doc
+	}
+	blocked := call("0.00005")
+	if str(blocked, "outcome") != "blocked" || str(blocked, "error", "code") != "cost_limit_exceeded" || provider.Requests("GET /v1/messages") != 0 {
+		t.Fatalf("a quote of 100 micro-USD under a 50 micro-USD session limit: %v", blocked)
+	}
+	if done := call("1"); str(done, "outcome") != "completed" || provider.Requests("GET /v1/messages") != 1 {
+		t.Fatalf("under a wide enough limit: %v", done)
 	}
 }

@@ -262,3 +262,33 @@ func quoteCovers(ctx context.Context) bool {
 	covered, _ := ctx.Value(quoteCoversKey{}).(bool)
 	return covered
 }
+
+// costFromCustody puts the cost fields on a connector write's receipt when
+// custody settled it with no call sent by this driver: an act already done
+// under its key records zero new charge; the call's own earlier attempt,
+// confirmed now by readback, owes its quote (whose reservation the run has
+// held since it was sent); a refusal before sending owes nothing. What is
+// still unknown stays absent.
+func (rc *runCtx) costFromCustody(def *sdk.Definition, status string, body *receipt.Body) {
+	if def == nil || def.Cost == nil || body.Extra["cost"] != nil {
+		return
+	}
+	q := quoteOf(def)
+	cost := map[string]any{"payer": payerOf(body, rc.actor())}
+	if q.Known {
+		cost["quoted_usd_micro"] = q.MicroUSD
+	}
+	cx, _ := body.Extra["connector"].(map[string]any)
+	switch {
+	case status == contract.StepSuccess && cx != nil && cx["finality"] == finalityAlreadyDone:
+		cost["settled_usd_micro"] = 0
+	case status == contract.StepSuccess && q.Known:
+		cost["settled_usd_micro"] = q.MicroUSD
+	case status == contract.StepRefused:
+		cost["settled_usd_micro"] = 0
+	}
+	if body.Extra == nil {
+		body.Extra = map[string]any{}
+	}
+	body.Extra["cost"] = cost
+}

@@ -127,6 +127,7 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		// A connector write goes through the finality chain.
 		fr := rc.finality(ctx, step, local, inputs, &body, mo)
 		output, failure, status, wait, keyDone = fr.output, fr.failure, fr.status, fr.wait, fr.key
+		rc.costFromCustody(mo.def, status, &body)
 	} else {
 		output, failure, status, wait, err = rc.executeWithRetry(ctx, step, local, inputs, &body)
 	}
