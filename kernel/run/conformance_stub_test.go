@@ -108,17 +108,19 @@ func (s *stub) Recover(_ context.Context, call *sdk.Call) *sdk.Result {
 
 // conn is a connector plugin: its operations are reached as
 // `operation: conn/<op>`.
-type conn struct{}
+type conn struct{ s *stub }
 
 func (conn) Info() sdk.Info {
 	return sdk.Info{Name: "conn", Version: "0.0.1", Capabilities: []sdk.Definition{
 		{ID: "conn/ping", Summary: "ping", Effect: sdk.EffectRead, Approval: sdk.ApprovalNone},
 		{ID: "conn/post", Summary: "post", Effect: sdk.EffectWrite, Approval: sdk.ApprovalNone},
+		{ID: "conn/send", Summary: "send", Effect: sdk.EffectWrite, Approval: sdk.ApprovalRequired},
 		{ID: "conn/migrate", Summary: "migrate", Effect: sdk.EffectWrite, Approval: sdk.ApprovalNone, Roles: []string{sdk.RoleDataMigrate}},
 	}}
 }
 
-func (conn) Invoke(_ context.Context, call *sdk.Call) *sdk.Result {
+func (c conn) Invoke(_ context.Context, call *sdk.Call) *sdk.Result {
+	c.s.count(call.Capability)
 	out, _ := json.Marshal(map[string]any{"op": call.Capability, "input": json.RawMessage(call.Input)})
 	return sdk.OK(out, nil)
 }
@@ -229,6 +231,6 @@ func stubKernel(t *testing.T) (*Kernel, *stub) {
 	}
 	t.Cleanup(k.Close)
 	s := &stub{calls: map[string]int{}}
-	k.Engine.Host = newStubHost(t, s, conn{})
+	k.Engine.Host = newStubHost(t, s, conn{s})
 	return k, s
 }

@@ -363,3 +363,49 @@ func TestConformanceCancellation(t *testing.T) {
 		t.Fatalf("a stopped run admits no step: %+v, %d calls", env, s.calls["stub.echo"])
 	}
 }
+
+// An operation its plugin declares approval: required asks for one decision
+// before dispatch under every authority, exactly as a manifest operation
+// does: the requirement is read from the Definition, whoever declared it.
+func TestConformanceRequiredApprovalOfAPluginOperation(t *testing.T) {
+	const requiredSend = `methods:
+  m:
+    steps:
+      - { id: a, operation: conn/send, inputs: { q: 1 } }
+`
+	for _, tc := range []struct {
+		name     string
+		approved bool
+		want     string
+		sends    int
+	}{
+		{name: "approved", approved: true, want: "completed", sends: 1},
+		{name: "declined", approved: false, want: "declined", sends: 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k, s := stubKernel(t)
+			dir := writeSkill(t, k, "s", requiredSend, nil)
+			env := runSkill(t, k, dir, "m", "{}", `{"effects":"allow"}`)
+			if env.Status != "needs_approval" || len(env.Requests) != 1 {
+				t.Fatalf("a required-approval operation pauses even under effects allow: %+v", env)
+			}
+			var payload map[string]any
+			if err := json.Unmarshal(env.Requests[0].Payload, &payload); err != nil {
+				t.Fatal(err)
+			}
+			if payload["gate"] != GateOperation || payload["operation"] != "conn/send" || payload["input_digest"] == nil {
+				t.Fatalf("the request names the operation, its gate and its input digest: %v", payload)
+			}
+			if s.calls["conn/send"] != 0 {
+				t.Fatal("the operation was sent before its decision")
+			}
+			done, err := k.Engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, tc.approved, "")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if done.Outcome != tc.want || s.calls["conn/send"] != tc.sends {
+				t.Fatalf("want %s with %d sends, got %s %q with %d", tc.want, tc.sends, done.Outcome, errCode(done), s.calls["conn/send"])
+			}
+		})
+	}
+}

@@ -24,8 +24,12 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 	if step.Kind != pkg.KindOperation || step.Operation == nil {
 		return nil
 	}
+	// An operation whose description requires approval always asks, whether
+	// a manifest or a plugin's Describe declares it: both are read from the
+	// one Definition, so a third-party connector gets what a manifest gets.
 	mo := rc.manifestOp(step)
-	required := mo != nil && mo.op.Approval == sdk.ApprovalRequired
+	def := rc.operationDefinition(ctx, step)
+	required := def != nil && def.Approval == sdk.ApprovalRequired
 	if step.Operation.Approval == nil && !required {
 		return nil
 	}
@@ -44,13 +48,20 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 		payload = map[string]any{
 			"step_id":      step.ID,
 			"gate":         GateOperation,
-			"reason":       a.Reason,
 			"operation":    step.Operation.Ref,
 			"input":        input,
 			"input_digest": mustDigest(input),
 		}
-		if a.Type != "" {
-			payload["approval_type"] = a.Type
+		switch {
+		case a != nil:
+			payload["reason"] = a.Reason
+			if a.Type != "" {
+				payload["approval_type"] = a.Type
+			}
+		default:
+			// Required by the description alone: the reason is the
+			// runtime's, never package text.
+			payload["reason"] = "operation " + step.Operation.Ref + " requires approval (declared by its connector)"
 		}
 	}
 	req, err := rc.bindRequest(step, local, contract.RequestApproval, payload)
