@@ -1,7 +1,7 @@
 GO ?= go
 BIN := bin/runx
 
-.PHONY: build test lint bench bench-check bench-baseline proto install-tools
+.PHONY: build test test-race lint bench bench-check bench-baseline proto install-tools
 
 build:
 	$(GO) build -o $(BIN) ./cmd/runx
@@ -9,6 +9,15 @@ build:
 # The whole suite: unit, plugin, conformance and CLI scenario tests.
 test:
 	$(GO) test -count=1 -timeout 14m ./...
+
+# The race detector over the packages where goroutines meet: the plugin
+# host (supervision, cancels, concurrent invokes) and the run engine (turn
+# calls made at once, fan-out, batched records, cancels). Bounded: the race
+# build of the embedded SQLite is the long part, and the rest of the suite
+# runs without -race (docs/decisions.md, "Race detector in CI").
+RACE_PKGS := ./kernel/host ./kernel/run
+test-race:
+	$(GO) test -race -count=1 -timeout 10m $(RACE_PKGS)
 
 # staticcheck is pinned and run through the module proxy, so every machine
 # runs the same version without installing anything by hand.

@@ -203,6 +203,10 @@ func TestKilledMidCallFailsTypedAndRecovers(t *testing.T) {
 
 func TestDeadlineStopsAHungPlugin(t *testing.T) {
 	s := newTestSupervisor(t)
+	// The plugin is started first, so the deadline below bounds the hung
+	// call alone; a slow start (under -race, on a loaded machine) would
+	// otherwise spend it and fail plugin_start_failed instead.
+	before := pidOf(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	// testcap.hang honours its own ctx, so give the plugin no deadline: the
@@ -212,7 +216,9 @@ func TestDeadlineStopsAHungPlugin(t *testing.T) {
 	if code := hostCode(t, err); code != CodePluginTimeout {
 		t.Fatalf("want %s, got %s", CodePluginTimeout, code)
 	}
-	pidOf(t, s)
+	if after := pidOf(t, s); after == before {
+		t.Fatal("the plugin that hung past its deadline was reused")
+	}
 }
 
 func TestCancelStopsAReadInFlight(t *testing.T) {
