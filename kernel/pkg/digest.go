@@ -54,7 +54,7 @@ func PackageDigest(dir string) (string, error) {
 		case !d.Type().IsRegular():
 			return refuse(CodePackageFileUnsupported, "package file %s is not a regular file", rel)
 		}
-		sum, err := fileDigest(p)
+		sum, err := cachedFileDigest(p)
 		if err != nil {
 			return err
 		}
