@@ -24,7 +24,7 @@ func (j *Journal) AddRequests(ctx context.Context, runID string, reqs []*Request
 			}
 			addresses = append(addresses, r.Address)
 		}
-		if err := touch(ctx, tx, runID, StatePaused, now); err != nil {
+		if err := j.touch(ctx, tx, runID, StatePaused, now); err != nil {
 			return err
 		}
 		return j.appendEvent(ctx, tx, runID, "run", "run.requests_added", map[string]any{"waiting": addresses}, now)

@@ -27,6 +27,7 @@ const (
 // Journal is an open state.sqlite.
 type Journal struct {
 	db    *sql.DB
+	stmts map[string]*sql.Stmt // the hot statements, prepared at Open (stmts.go)
 	dir   string
 	clock func() time.Time
 	// Scrub is applied to every JSON document written (outputs, errors,
@@ -60,6 +61,10 @@ func Open(projectDir string, clock func() time.Time) (*Journal, error) {
 	if err := j.migrate(); err != nil {
 		db.Close()
 		return nil, err
+	}
+	if err := j.prepare(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("prepare state statements: %w", err)
 	}
 	return j, nil
 }

@@ -12,7 +12,7 @@ func (j *Journal) Pause(ctx context.Context, runID string, reqs []*Request) erro
 	ctx = undeferred(ctx)
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM requests WHERE run_id = ? AND state = ?`, runID, RequestOpen); err != nil {
+		if _, err := j.exec(ctx, tx, sqlDropOpenAsks, runID, RequestOpen); err != nil {
 			return err
 		}
 		addresses := make([]string, 0, len(reqs))
@@ -23,7 +23,7 @@ func (j *Journal) Pause(ctx context.Context, runID string, reqs []*Request) erro
 			}
 			addresses = append(addresses, r.Address)
 		}
-		if err := touch(ctx, tx, runID, StatePaused, now); err != nil {
+		if err := j.touch(ctx, tx, runID, StatePaused, now); err != nil {
 			return err
 		}
 		return j.appendEvent(ctx, tx, runID, "run", "run.paused", map[string]any{"waiting": addresses}, now)
@@ -52,7 +52,7 @@ func (j *Journal) Requests(ctx context.Context, runID string) ([]*Request, error
 
 // Decisions lists a run's admitted decisions by address.
 func (j *Journal) Decisions(ctx context.Context, runID string) (map[string]*Decision, error) {
-	rows, err := j.db.QueryContext(ctx, `SELECT address, lane, request_digest, value, used, recorded_at FROM decisions WHERE run_id = ?`, runID)
+	rows, err := j.query(ctx, sqlDecisionsOfRun, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +88,7 @@ func (j *Journal) AdmitDecisions(ctx context.Context, runID string, ds []*Decisi
 				return err
 			}
 		}
-		return touch(ctx, tx, runID, "", now)
+		return j.touch(ctx, tx, runID, "", now)
 	})
 }
 
@@ -117,7 +117,7 @@ func (j *Journal) UseDecision(ctx context.Context, runID, address string, step *
 		if err := j.appendEvent(ctx, tx, runID, "decisions", "decision.used", map[string]any{"address": address}, now); err != nil {
 			return err
 		}
-		return touch(ctx, tx, runID, StateRunning, now)
+		return j.touch(ctx, tx, runID, StateRunning, now)
 	})
 }
 
@@ -140,7 +140,7 @@ func (j *Journal) Stop(ctx context.Context, runID string) error {
 func (j *Journal) SetRunning(ctx context.Context, runID string) error {
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
-		if err := touch(ctx, tx, runID, StateRunning, now); err != nil {
+		if err := j.touch(ctx, tx, runID, StateRunning, now); err != nil {
 			return err
 		}
 		return j.appendEvent(ctx, tx, runID, "run", "run.resumed", map[string]any{}, now)
@@ -152,14 +152,14 @@ func (j *Journal) Seal(ctx context.Context, runID, outcome, reason, receiptID st
 	ctx = undeferred(ctx)
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE runs SET state = ?, outcome = ?, seal_reason = ?, receipt_id = ?, envelope = ? WHERE run_id = ?`,
+		if _, err := j.exec(ctx, tx, sqlSealRun,
 			StateSealed, outcome, reason, receiptID, j.text(envelope), runID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM requests WHERE run_id = ? AND state = ?`, runID, RequestOpen); err != nil {
+		if _, err := j.exec(ctx, tx, sqlDropOpenAsks, runID, RequestOpen); err != nil {
 			return err
 		}
-		if err := touch(ctx, tx, runID, "", now); err != nil {
+		if err := j.touch(ctx, tx, runID, "", now); err != nil {
 			return err
 		}
 		return j.appendEvent(ctx, tx, runID, "run", "run.sealed", map[string]any{"outcome": outcome, "seal_reason": reason, "receipt_id": receiptID}, now)
@@ -265,7 +265,7 @@ func (j *Journal) SetAuthority(ctx context.Context, runID string, authority json
 		if _, err := tx.ExecContext(ctx, `UPDATE runs SET authority = ? WHERE run_id = ?`, j.text(authority), runID); err != nil {
 			return err
 		}
-		if err := touch(ctx, tx, runID, "", now); err != nil {
+		if err := j.touch(ctx, tx, runID, "", now); err != nil {
 			return err
 		}
 		return j.appendEvent(ctx, tx, runID, "decisions", "standing_approvals.recorded", map[string]any{}, now)

@@ -113,7 +113,7 @@ func (j *Journal) CreateRun(ctx context.Context, r *Run) error {
 	now := j.now()
 	r.State, r.StartedAt, r.UpdatedAt = StateRunning, now, now
 	return j.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO runs (`+runColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)`,
+		_, err := j.exec(ctx, tx, sqlCreateRun,
 			r.RunID, r.ParentRunID, r.ParentAddress, r.SkillName, r.Method, r.PackageDir, r.PackageDigest,
 			r.ClosureDigest, j.text(r.Authority), j.text(r.Inputs), r.Act, r.State, "", "", "", "", now, now)
 		if err != nil {
@@ -147,7 +147,7 @@ func (j *Journal) ChildRun(ctx context.Context, parentRunID, address string) (*R
 
 // Steps lists a run's recorded steps in the order they were recorded.
 func (j *Journal) Steps(ctx context.Context, runID string) (map[string]*Step, error) {
-	rows, err := j.db.QueryContext(ctx, `SELECT address, step_id, status, output, error, receipt_id, child_ref, seq FROM steps WHERE run_id = ? ORDER BY seq`, runID)
+	rows, err := j.query(ctx, sqlStepsOfRun, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -209,29 +209,29 @@ func (j *Journal) RecordStep(ctx context.Context, s *Step) error {
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
 		var seq int64
-		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM steps WHERE run_id = ?`, s.RunID).Scan(&seq); err != nil {
+		if err := j.queryRow(ctx, tx, sqlNextStepSeq, s.RunID).Scan(&seq); err != nil {
 			return err
 		}
 		s.Seq = seq
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO steps (run_id, address, step_id, status, output, error, receipt_id, child_ref, seq) VALUES (?,?,?,?,?,?,?,?,?)`,
+		if _, err := j.exec(ctx, tx, sqlRecordStep,
 			s.RunID, s.Address, s.StepID, s.Status, j.text(s.Output), j.text(s.Error), s.ReceiptID, string(s.ChildRef), seq); err != nil {
 			return err
 		}
-		if err := touch(ctx, tx, s.RunID, "", now); err != nil {
+		if err := j.touch(ctx, tx, s.RunID, "", now); err != nil {
 			return err
 		}
 		return j.appendEvent(ctx, tx, s.RunID, "steps", "step."+s.Status, map[string]any{"address": s.Address, "step_id": s.StepID, "receipt_id": s.ReceiptID}, now)
 	})
 }
 
-func touch(ctx context.Context, tx *sql.Tx, runID, state, now string) error {
-	q := `UPDATE runs SET updated_at = ?, version = version + 1 WHERE run_id = ?`
+func (j *Journal) touch(ctx context.Context, tx *sql.Tx, runID, state, now string) error {
+	q := sqlTouch
 	args := []any{now, runID}
 	if state != "" {
-		q = `UPDATE runs SET updated_at = ?, version = version + 1, state = ? WHERE run_id = ?`
+		q = sqlTouchState
 		args = []any{now, state, runID}
 	}
-	res, err := tx.ExecContext(ctx, q, args...)
+	res, err := j.exec(ctx, tx, q, args...)
 	if err != nil {
 		return err
 	}
@@ -246,8 +246,7 @@ func (j *Journal) appendEvent(ctx context.Context, tx *sql.Tx, runID, stream, ty
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO events (run_id, seq, stream, type, data, at) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?), ?, ?, ?, ?)`,
-		runID, runID, stream, typ, j.text(body), now)
+	_, err = j.exec(ctx, tx, sqlAppendEvent, runID, runID, stream, typ, j.text(body), now)
 	return err
 }
 
@@ -300,7 +299,7 @@ func (j *Journal) RecordSteps(ctx context.Context, steps []*Step) error {
 				return err
 			}
 		}
-		if err := touch(ctx, tx, steps[0].RunID, "", now); err != nil {
+		if err := j.touch(ctx, tx, steps[0].RunID, "", now); err != nil {
 			return err
 		}
 		return j.appendEvent(ctx, tx, steps[0].RunID, "steps", "steps.batch", map[string]any{"count": len(steps), "first": steps[0].Address, "last": steps[len(steps)-1].Address}, now)

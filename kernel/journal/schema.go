@@ -27,6 +27,9 @@ CREATE TABLE IF NOT EXISTS runs (
   version         INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS runs_parent ON runs(parent_run_id, parent_address);
+-- Reuse candidates (ReuseCandidates): neither column changes after a run
+-- is created, so the index costs one entry per run and no update.
+CREATE INDEX IF NOT EXISTS runs_closure ON runs(closure_digest, method);
 CREATE TABLE IF NOT EXISTS steps (
   run_id      TEXT NOT NULL,
   address     TEXT NOT NULL,
