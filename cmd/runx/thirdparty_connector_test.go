@@ -203,8 +203,14 @@ func TestThirdPartyConnectorSpend(t *testing.T) {
 	if code != 1 || str(unknown, "error", "code") != "cost_quote_unknown" || provider.Requests("GET /v1/messages") != 0 {
 		t.Fatalf("a metered call with no price under a limit: %d %v", code, unknown)
 	}
-	if free, code := w.run("", nil, "skill", "./postbox", "search", "-i", "to=ada@example.com", "--json"); code != 0 || str(free, "outcome") != "completed" {
-		t.Fatalf("without a limit the metered call runs: %d %v", code, free)
+	// Without a limit, metering at no published price asks once for the
+	// exact call, sends nothing before the decision, then runs.
+	asked, code := w.run("", nil, "skill", "./postbox", "search", "-i", "to=ada@example.com", "--json")
+	if code != 0 || str(asked, "status") != "needs_approval" || provider.Requests("GET /v1/messages") != 0 {
+		t.Fatalf("without a limit the metered call asks first: %d %v", code, asked)
+	}
+	if free, code := approve(t, w, asked); code != 0 || str(free, "outcome") != "completed" || provider.Requests("GET /v1/messages") != 1 {
+		t.Fatalf("approved, the metered call runs once: %d %v", code, free)
 	}
 
 	if bad, code := w.run("", nil, append(send, "--max-spend", "1e3")...); code == 0 || str(bad, "error", "code") != "spend_limit_invalid" {

@@ -115,6 +115,7 @@ func (conn) Info() sdk.Info {
 		{ID: "conn/ping", Summary: "ping", Effect: sdk.EffectRead, Approval: sdk.ApprovalNone},
 		{ID: "conn/post", Summary: "post", Effect: sdk.EffectWrite, Approval: sdk.ApprovalNone},
 		{ID: "conn/send", Summary: "send", Effect: sdk.EffectWrite, Approval: sdk.ApprovalRequired},
+		{ID: "conn/metered", Summary: "metered", Effect: sdk.EffectRead, Approval: sdk.ApprovalNone, Cost: &sdk.Cost{Per: "request", Source: "docs"}},
 		{ID: "conn/migrate", Summary: "migrate", Effect: sdk.EffectWrite, Approval: sdk.ApprovalNone, Roles: []string{sdk.RoleDataMigrate}},
 	}}
 }

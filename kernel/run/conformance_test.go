@@ -409,3 +409,35 @@ func TestConformanceRequiredApprovalOfAPluginOperation(t *testing.T) {
 		})
 	}
 }
+
+// A call declaring metered use with no USD quote, under no money limit,
+// asks once for approval of the exact call; under a limit it is refused
+// before any gate (cost_quote_unknown).
+func TestConformanceUnpricedMeteringAsksOnce(t *testing.T) {
+	const metered = `methods:
+  m:
+    steps:
+      - { id: a, operation: conn/metered, inputs: { q: 1 } }
+`
+	k, s := stubKernel(t)
+	dir := writeSkill(t, k, "s", metered, nil)
+	env := runSkill(t, k, dir, "m", "{}", `{"effects":"allow"}`)
+	if env.Status != "needs_approval" || len(env.Requests) != 1 || s.calls["conn/metered"] != 0 {
+		t.Fatalf("unpriced metering with no money limit asks first and sends nothing: %+v", env)
+	}
+	if !strings.Contains(string(env.Requests[0].Payload), "metered use with no USD quote") {
+		t.Fatalf("the request says why it asks: %s", env.Requests[0].Payload)
+	}
+	done, err := k.Engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done.Outcome != "completed" || s.calls["conn/metered"] != 1 {
+		t.Fatalf("approved once, sent once: %s %q with %d", done.Outcome, errCode(done), s.calls["conn/metered"])
+	}
+
+	limited := runSkill(t, k, dir, "m", "{}", `{"effects":"allow","max_spend_micro_usd":1000}`)
+	if limited.Outcome != "refused" || errCode(limited) != "cost_quote_unknown" || s.calls["conn/metered"] != 1 {
+		t.Fatalf("under a money limit an unknown quote is refused before any gate: %s %q", limited.Outcome, errCode(limited))
+	}
+}

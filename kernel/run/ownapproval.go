@@ -29,7 +29,8 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 	// one Definition, so a third-party connector gets what a manifest gets.
 	mo := rc.manifestOp(step)
 	def := rc.operationDefinition(ctx, step)
-	required := def != nil && def.Approval == sdk.ApprovalRequired
+	metered := rc.unboundedMetering(step, def)
+	required := def != nil && def.Approval == sdk.ApprovalRequired || metered
 	if step.Operation.Approval == nil && !required {
 		return nil
 	}
@@ -58,6 +59,8 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 			if a.Type != "" {
 				payload["approval_type"] = a.Type
 			}
+		case metered:
+			payload["reason"] = "operation " + step.Operation.Ref + " declares metered use with no USD quote and no money limit bounds this run: approve this exact call once"
 		default:
 			// Required by the description alone: the reason is the
 			// runtime's, never package text.
@@ -160,4 +163,18 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// unboundedMetering reports a call that declares metered use with no USD
+// quote (a cost without usd_micro) while no money limit is in force. Under a
+// limit admitQuote refuses it; without one the spec asks once for native
+// approval of the exact call, since runx has no use-limit authority that
+// could bound it instead. A call with no cost declaration at all is not
+// metered by its own account and is left to the authority that admitted it.
+func (rc *runCtx) unboundedMetering(step *pkg.Step, def *sdk.Definition) bool {
+	if def == nil || def.Cost == nil || def.Cost.USDMicro != nil {
+		return false
+	}
+	_, limited := rc.effective(step).Limits.MaxSpendMicroUSD.Value()
+	return !limited
 }

@@ -176,8 +176,9 @@ func TestSpendOverLimitSealsBlocked(t *testing.T) {
 
 // Under a money limit an unknown price is refused: a declaration without
 // usd_micro, or an operation with no declaration at all. A local tool
-// without one is no provider call. Without a limit the unknown runs, and
-// its packet says nothing it does not know.
+// without one is no provider call. Without a limit, declared metering asks
+// once for approval of the exact call, then runs, and its packet says
+// nothing it does not know.
 func TestSpendUnknownQuoteRefused(t *testing.T) {
 	k, p := pricedKernel(t)
 	for _, tc := range []struct{ step, code string }{
@@ -199,6 +200,13 @@ func TestSpendUnknownQuoteRefused(t *testing.T) {
 	}
 	dir := writeSkill(t, k, "m", "methods:\n  m:\n    steps:\n      - { id: a, operation: priced/metered }\n", nil)
 	env := runSkill(t, k, dir, "m", `{}`, "")
+	if env.Status != "needs_approval" || p.n("priced/metered") != 0 {
+		t.Fatalf("metered without a limit asks once for the exact call first: %+v", env)
+	}
+	env, err := k.Engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
+	if err != nil {
+		t.Fatal(err)
+	}
 	cost := stepCost(t, k, env, "a")
 	if env.Outcome != contract.OutcomeCompleted || len(cost) != 1 || cost["payer"] != LocalActor {
 		t.Fatalf("metered without a limit: %s, cost %v (no fictional zeroes)", env.Outcome, cost)
