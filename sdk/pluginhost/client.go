@@ -39,9 +39,16 @@ var ErrOutputTooLarge = errors.New("plugin output exceeds its bound")
 // Invoke streams call's input to the plugin and collects the answer, taking
 // at most maxOutput bytes of output (0 means plugin.MaxPayloadBytes).
 func (c *Client) Invoke(ctx context.Context, call *plugin.Call, maxOutput int64) (*plugin.Result, error) {
-	ctx, cancel := context.WithCancel(ctx)
+	// The stream carries no deadline of its own: the call's deadline
+	// travels in its invocation context (Context.Deadline), where the
+	// plugin reads it. Were gRPC to propagate ctx's deadline too, a timer
+	// in the plugin would race the host's, and a call that never answered
+	// would end as the plugin's own failure or as the host's timeout by
+	// chance. The stream is cancelled when ctx ends, so the host decides.
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
-	stream, err := c.rpc.Invoke(ctx)
+	defer context.AfterFunc(ctx, cancel)()
+	stream, err := c.rpc.Invoke(sctx)
 	if err != nil {
 		return nil, err
 	}
