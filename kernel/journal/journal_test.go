@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
@@ -117,5 +118,38 @@ func TestNewerSchemaRefused(t *testing.T) {
 	db.Close()
 	if _, err := Open(dir, time.Now); contract.CodeOf(err) != "state_schema_newer" {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// Two calls that read a provider key at the same attempts count can never
+// both begin an attempt: the second is told the key is contended, so a
+// write under one key leaves once however many callers race for it.
+func TestBeginAttemptIsACompareAndSet(t *testing.T) {
+	ctx := context.Background()
+	j := open(t)
+	newRun(t, j, "run_1")
+	key := func(addr string) *OperationKey {
+		return &OperationKey{ProviderKey: "pk", Operation: "c/op", BodyDigest: "sha256:b", Binding: "sha256:x", RunID: "run_1", Address: addr}
+	}
+	if err := j.BeginAttempt(ctx, key("a[0]"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.BeginAttempt(ctx, key("a[1]"), 0); !errors.Is(err, ErrKeyContended) {
+		t.Fatalf("a second attempt from the same read must be contended, got %v", err)
+	}
+	row, err := j.OperationKey(ctx, "pk")
+	if err != nil || row == nil || row.Address != "a[0]" || row.Attempts != 1 {
+		t.Fatalf("the first attempt holds the key: %+v %v", row, err)
+	}
+	// A caller that read the current count (after a refusal or a
+	// reconciliation) may begin the next attempt.
+	if err := j.SettleKey(ctx, "run_1", "pk", KeyRefused, nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.BeginAttempt(ctx, key("a[1]"), 1); err != nil {
+		t.Fatal(err)
+	}
+	if row, _ := j.OperationKey(ctx, "pk"); row.Address != "a[1]" || row.Attempts != 2 || row.State != KeyAttempting {
+		t.Fatalf("the next attempt is recorded: %+v", row)
 	}
 }

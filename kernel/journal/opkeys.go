@@ -61,19 +61,33 @@ func (j *Journal) OperationKey(ctx context.Context, providerKey string) (*Operat
 	return k, nil
 }
 
+// ErrKeyContended: another call began an attempt under the provider key
+// after this one read it, so this one must not send.
+var ErrKeyContended = errors.New("another attempt began under this provider key")
+
 // BeginAttempt records, durably and before anything is sent, that a write
 // is about to leave under k's provider key: a driver killed after this
-// point finds the attempt and reconciles it before it sends again.
-func (j *Journal) BeginAttempt(ctx context.Context, k *OperationKey) error {
+// point finds the attempt and reconciles it before it sends again. prior is
+// the attempts count the caller read (0 for no record): the attempt is
+// recorded only if no other began since, so two calls under one key (two
+// fan-out items, two processes) never both send; the loser gets
+// ErrKeyContended.
+func (j *Journal) BeginAttempt(ctx context.Context, k *OperationKey, prior int) error {
 	now := j.now()
 	return j.tx(undeferred(ctx), func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO operation_keys (provider_key, operation, body_digest, binding, state, run_id, address, plan_digest, attempts, first_sent_at, updated_at)
+		res, err := tx.ExecContext(ctx, `INSERT INTO operation_keys (provider_key, operation, body_digest, binding, state, run_id, address, plan_digest, attempts, first_sent_at, updated_at)
 VALUES (?,?,?,?,?,?,?,?,1,?,?)
 ON CONFLICT(provider_key) DO UPDATE SET state = excluded.state, run_id = excluded.run_id, address = excluded.address, binding = excluded.binding,
-  plan_digest = excluded.plan_digest, attempts = operation_keys.attempts + 1, updated_at = excluded.updated_at, response = ''`,
-			k.ProviderKey, k.Operation, k.BodyDigest, k.Binding, KeyAttempting, k.RunID, k.Address, k.PlanDigest, now, now)
+  plan_digest = excluded.plan_digest, attempts = operation_keys.attempts + 1, updated_at = excluded.updated_at, response = ''
+  WHERE operation_keys.attempts = ?`,
+			k.ProviderKey, k.Operation, k.BodyDigest, k.Binding, KeyAttempting, k.RunID, k.Address, k.PlanDigest, now, now, prior)
 		if err != nil {
 			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return ErrKeyContended
 		}
 		return j.appendEvent(ctx, tx, k.RunID, "operations", "operation.attempt", map[string]any{"provider_key": k.ProviderKey, "address": k.Address, "body_digest": k.BodyDigest}, now)
 	})

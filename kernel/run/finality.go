@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/runxhq/runx/kernel/contract"
@@ -25,6 +26,7 @@ import (
 const (
 	CodeIdempotencyKeyMissing  = "idempotency_key_missing"
 	CodeIdempotencyKeyConflict = "idempotency_key_conflict"
+	CodeIdempotencyKeyInFlight = "idempotency_key_in_flight"
 	CodeAlreadyDoneRebound     = "already_done_binding_changed"
 	CodeRetryDeclined          = "retry_declined"
 )
@@ -101,6 +103,7 @@ func (rc *runCtx) finality(ctx context.Context, step *pkg.Step, local string, in
 	if err != nil {
 		return finalityResult{failure: contract.BodyOf(err), status: contract.StepFailed}
 	}
+	rc.e.hook("operation_key_read")
 	if row != nil && row.State != journal.KeyRefused {
 		if row.BodyDigest != w.bodyDigest {
 			return finalityResult{status: contract.StepRefused, failure: &contract.ErrorBody{Code: CodeIdempotencyKeyConflict, Message: fmt.Sprintf(
@@ -120,7 +123,11 @@ func (rc *runCtx) finality(ctx context.Context, step *pkg.Step, local string, in
 			}
 		}
 	}
-	return rc.attempt(ctx, step, local, w, inputs, body, cx, res)
+	prior := 0
+	if row != nil {
+		prior = row.Attempts
+	}
+	return rc.attempt(ctx, step, local, w, prior, inputs, body, cx, res)
 }
 
 func orUnsealed(receiptID string) string {
@@ -165,11 +172,16 @@ func answerOf(stepID string, mo *manifestOp, response json.RawMessage) (any, *co
 
 // attempt sends the write once under its provider key, recorded before it
 // leaves, and carries its answer to finality.
-func (rc *runCtx) attempt(ctx context.Context, step *pkg.Step, local string, w *writeCall, inputs map[string]any, body *receipt.Body, cx map[string]any, res finalityResult) finalityResult {
-	if err := rc.e.Journal.BeginAttempt(durable(ctx), &journal.OperationKey{
+func (rc *runCtx) attempt(ctx context.Context, step *pkg.Step, local string, w *writeCall, prior int, inputs map[string]any, body *receipt.Body, cx map[string]any, res finalityResult) finalityResult {
+	err := rc.e.Journal.BeginAttempt(durable(ctx), &journal.OperationKey{
 		ProviderKey: w.providerKey, Operation: w.mo.def.ID, BodyDigest: w.bodyDigest, Binding: w.binding,
 		RunID: rc.rec.RunID, Address: local, PlanDigest: w.planDigest,
-	}); err != nil {
+	}, prior)
+	switch {
+	case errors.Is(err, journal.ErrKeyContended):
+		return finalityResult{status: contract.StepRefused, failure: &contract.ErrorBody{Code: CodeIdempotencyKeyInFlight, Message: fmt.Sprintf(
+			"step %s: another call began sending %s under the same idempotency_key after this one checked it; one key means one intent, so nothing was sent twice: run again once that call settles, and it answers already_done or reconciles", step.ID, w.mo.def.ID)}}
+	case err != nil:
 		return finalityResult{failure: contract.BodyOf(err), status: contract.StepFailed}
 	}
 	rc.e.hook("operation_attempt_recorded")
