@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/runxhq/runx/internal/testserver"
+	"github.com/runxhq/runx/kernel/credential"
 )
 
 const postboxSkill = `minimum_runx: 0.1.0
@@ -39,6 +41,9 @@ methods:
       - { id: search, operation: postbox/messages.search, inputs: { to: $input.to } }
 `
 
+// postboxToken is the test account's API token.
+const postboxToken = "pbx-tok-7d41e09b"
+
 // postboxWorkspace installs the third-party connector (built only against
 // sdk/) beside a skill that calls it, configured for provider, unpinned.
 func postboxWorkspace(t *testing.T, provider *testserver.Provider) *workspace {
@@ -52,6 +57,10 @@ func postboxWorkspace(t *testing.T, provider *testserver.Provider) *workspace {
 	if err := os.WriteFile(filepath.Join(w.dir, ".runx", "plugins", "runx-plugin-postbox"), raw, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// The account's token: the provider takes no other, and runx delivers
+	// it from the variable the plugin's description names.
+	provider.RequireBearer(postboxToken)
+	w.env = append(w.env, "POSTBOX_TOKEN="+postboxToken)
 	conf, _ := json.Marshal(map[string]string{"base_url": provider.URL})
 	if err := os.WriteFile(filepath.Join(w.dir, ".runx", "postbox.json"), conf, 0o644); err != nil {
 		t.Fatal(err)
@@ -272,5 +281,64 @@ func TestMCPMaxSpendNarrowsTheRunsItStarts(t *testing.T) {
 	}
 	if done := call("1"); str(done, "outcome") != "completed" || provider.Requests("GET /v1/messages") != 1 {
 		t.Fatalf("under a wide enough limit: %v", done)
+	}
+}
+
+// A third-party connector plugin is delivered the credential its
+// description names, exactly as a manifest connector is: resolved by runx
+// (the variable, else the stored secret), sent only in the call's
+// credentials, and never written anywhere runx writes. Without it the call
+// is refused before anything is sent.
+func TestThirdPartyConnectorCredential(t *testing.T) {
+	provider := testserver.StartProvider(t)
+	w := postboxWorkspace(t, provider)
+	pinPostbox(t, w)
+	withToken := w.env
+	var bare []string
+	for _, kv := range w.env {
+		if !strings.HasPrefix(kv, "POSTBOX_TOKEN=") {
+			bare = append(bare, kv)
+		}
+	}
+	w.env = bare
+	missing, code := w.run("", nil, "skill", "./postbox", "list", "--json")
+	if code != 1 || str(missing, "error", "code") != "credential_missing" || provider.Requests("GET /v1/messages") != 0 {
+		t.Fatalf("no credential: refused before anything is sent: %d %v", code, missing)
+	}
+
+	// The stored secret stands in for the variable.
+	if doc, code := w.run(postboxToken, nil, "secret", "set", credential.DefaultSecretName("postbox"), "--json"); code != 0 {
+		t.Fatalf("secret set: %d %v", code, doc)
+	}
+	stored, code := w.run("", nil, "skill", "./postbox", "list", "--json")
+	if code != 0 || str(stored, "outcome") != "completed" || provider.Requests("GET /v1/messages") != 1 || provider.Unauthorized() != 0 {
+		t.Fatalf("the stored secret is delivered: %d %v (unauthorized %d)", code, stored, provider.Unauthorized())
+	}
+	w.env = withToken
+	listed, code := w.run("", nil, "skill", "./postbox", "list", "--json")
+	if code != 0 || str(listed, "outcome") != "completed" || provider.Requests("GET /v1/messages") != 2 || provider.Unauthorized() != 0 {
+		t.Fatalf("the variable is delivered: %d %v (unauthorized %d)", code, listed, provider.Unauthorized())
+	}
+	for _, doc := range []map[string]any{missing, stored, listed} {
+		raw, _ := json.Marshal(doc)
+		if strings.Contains(string(raw), postboxToken) {
+			t.Fatalf("an envelope holds the token: %s", raw)
+		}
+	}
+	err := filepath.WalkDir(filepath.Join(w.dir, ".runx"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), "runx-plugin-") {
+			return err
+		}
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if strings.Contains(string(raw), postboxToken) {
+			t.Errorf("%s holds the token", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

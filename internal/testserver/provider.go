@@ -40,6 +40,10 @@ type Provider struct {
 	hold    chan struct{}
 	holding chan struct{}
 	gates   []chan struct{}
+	// token, when set, is the bearer token every request must present;
+	// any other is answered 401 and counted as unauthorized.
+	token        string
+	unauthorized int
 }
 
 type keyed struct {
@@ -67,6 +71,21 @@ func StartProvider(t testing.TB) *Provider {
 	})
 	p.URL = srv.URL
 	return p
+}
+
+// RequireBearer makes every request present "Bearer <token>": any other
+// is answered 401 and does nothing.
+func (p *Provider) RequireBearer(token string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.token = token
+}
+
+// Unauthorized is how many requests presented no valid token.
+func (p *Provider) Unauthorized() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.unauthorized
 }
 
 // Hold makes the next POST wait, after its key is claimed and before it
@@ -116,7 +135,15 @@ func (p *Provider) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	p.mu.Lock()
 	p.requests[route]++
+	denied := p.token != "" && r.Header.Get("Authorization") != "Bearer "+p.token
+	if denied {
+		p.unauthorized++
+	}
 	p.mu.Unlock()
+	if denied {
+		answer(w, http.StatusUnauthorized, []byte(`{"error":"unauthorized"}`))
+		return
+	}
 	switch route {
 	case "POST /v1/messages":
 		p.create(w, r)

@@ -23,6 +23,8 @@ import (
 type stub struct {
 	mu    sync.Mutex
 	calls map[string]int
+	// creds is what the last call of each capability was delivered.
+	creds map[string]map[string]string
 }
 
 func (s *stub) Info() sdk.Info {
@@ -115,6 +117,7 @@ func (conn) Info() sdk.Info {
 		{ID: "conn/ping", Summary: "ping", Effect: sdk.EffectRead, Approval: sdk.ApprovalNone},
 		{ID: "conn/post", Summary: "post", Effect: sdk.EffectWrite, Approval: sdk.ApprovalNone},
 		{ID: "conn/send", Summary: "send", Effect: sdk.EffectWrite, Approval: sdk.ApprovalRequired},
+		{ID: "conn/secret", Summary: "secret", Effect: sdk.EffectRead, Approval: sdk.ApprovalNone, Credentials: []string{"CONN_TOKEN"}},
 		{ID: "conn/metered", Summary: "metered", Effect: sdk.EffectRead, Approval: sdk.ApprovalNone, Cost: &sdk.Cost{Per: "request", Source: "docs"}},
 		{ID: "conn/migrate", Summary: "migrate", Effect: sdk.EffectWrite, Approval: sdk.ApprovalNone, Roles: []string{sdk.RoleDataMigrate}},
 	}}
@@ -122,6 +125,12 @@ func (conn) Info() sdk.Info {
 
 func (c conn) Invoke(_ context.Context, call *sdk.Call) *sdk.Result {
 	c.s.count(call.Capability)
+	c.s.mu.Lock()
+	if c.s.creds == nil {
+		c.s.creds = map[string]map[string]string{}
+	}
+	c.s.creds[call.Capability] = call.Context.Credentials
+	c.s.mu.Unlock()
 	out, _ := json.Marshal(map[string]any{"op": call.Capability, "input": json.RawMessage(call.Input)})
 	return sdk.OK(out, nil)
 }

@@ -346,6 +346,11 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	if d.def == nil {
 		d.def = rc.e.definition(ctx, d.capability)
 	}
+	if creds == nil && d.def != nil && len(d.def.Credentials) > 0 {
+		if creds, err = rc.declaredCredentials(d.def); err != nil {
+			return nil, contract.BodyOf(err), contract.StepRefused
+		}
+	}
 	if d.def != nil && d.def.Recovers {
 		if err := rc.e.noteRecovering(rc.rec.RunID, d.capability); err != nil {
 			return nil, contract.BodyOf(err), contract.StepFailed

@@ -50,6 +50,9 @@ var (
 	adapterID   = regexp.MustCompile(`^data\.[a-z][a-z0-9_-]{0,63}$`)
 	// capabilityRest is what follows the plugin name and its separator.
 	capabilityRest = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_./-]{0,127}$`)
+	// credentialName is a credential's variable name, as the kernel's
+	// credential resolver takes it.
+	credentialName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
 )
 
 // CheckInfo reports whether a Describe answer is well formed: the naming
@@ -159,6 +162,22 @@ func (c *checker) definition(name string, d *Definition) {
 			c.addf("%s: args_input names the arguments after argv_input's command, and there is no argv_input", d.ID)
 		}
 		c.pointer(d.ID, "args_input", d.ArgsInput, input)
+	}
+	seenCred := map[string]bool{}
+	for _, name := range d.Credentials {
+		if !credentialName.MatchString(name) {
+			c.addf("%s: credential %q is not a variable name (%s)", d.ID, name, credentialName)
+		}
+		if seenCred[name] {
+			c.addf("%s: credential %q is declared twice", d.ID, name)
+		}
+		seenCred[name] = true
+	}
+	if len(d.Credentials) > 0 && len(d.Roles) > 0 {
+		// A role capability is invoked with the kernel's own context (a
+		// data operation gets its binding's adapter credentials); a
+		// credential it declared would be delivered by no one.
+		c.addf("%s: credentials are for a capability a step or call names, and this one declares roles %q", d.ID, d.Roles)
 	}
 	if (d.Previews || d.Recovers) && d.Effect != EffectWrite && d.Effect != EffectProcess {
 		c.addf("%s: previews and recovers are for a capability that changes something, and its effect is %q", d.ID, d.Effect)

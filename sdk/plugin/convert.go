@@ -28,6 +28,7 @@ func infoToProto(in *Info) *pluginv1.DescribeResponse {
 			Roles:        d.Roles,
 			ArgvInput:    d.ArgvInput,
 			ArgsInput:    d.ArgsInput,
+			Credentials:  d.Credentials,
 		}
 		for _, pi := range d.PathInputs {
 			pd.PathInputs = append(pd.PathInputs, &pluginv1.PathInput{Pointer: pi.Pointer, Role: pi.Role})

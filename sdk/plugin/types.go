@@ -109,6 +109,11 @@ type Definition struct {
 	// ArgsInput, with ArgvInput pointing at a string (the command), points
 	// at the array of arguments that follow it.
 	ArgsInput string `json:"args_input,omitempty"`
+	// Credentials names the credentials a call of this capability is
+	// delivered (e.g. "POSTBOX_TOKEN"), in Context.Credentials and never in
+	// its input: the kernel resolves each for the connector this plugin is,
+	// as it does a manifest connector's credential.
+	Credentials []string `json:"credentials,omitempty"`
 }
 
 // HasRole reports whether the definition declares role.

@@ -29,6 +29,7 @@ func infoFromProto(in *pluginv1.DescribeResponse) *plugin.Info {
 			Roles:        pd.GetRoles(),
 			ArgvInput:    pd.GetArgvInput(),
 			ArgsInput:    pd.GetArgsInput(),
+			Credentials:  pd.GetCredentials(),
 		}
 		for _, pi := range pd.GetPathInputs() {
 			d.PathInputs = append(d.PathInputs, plugin.PathInput{Pointer: pi.GetPointer(), Role: pi.GetRole()})

@@ -40,6 +40,9 @@ const (
 	opSend   = "postbox/message.send"
 	opList   = "postbox/messages.list"
 	opSearch = "postbox/messages.search"
+	// tokenVariable is the account's API token every operation declares:
+	// runx delivers it in the call's credentials, never in the input.
+	tokenVariable = "POSTBOX_TOKEN"
 )
 
 // maxAnswer bounds what is read of any provider answer: a message API
@@ -56,6 +59,7 @@ func (postbox) Info() plugin.Info {
 	return plugin.Info{Name: "postbox", Version: "1.0.0", Capabilities: []plugin.Definition{
 		{
 			ID:           opSend,
+			Credentials:  []string{tokenVariable},
 			Summary:      "Send one message, exactly once per idempotency key, and confirm it by reading it back.",
 			InputSchema:  json.RawMessage(sendIn),
 			OutputSchema: json.RawMessage(`{"type":"object","required":["message_id","confirmed"],"properties":{"message_id":{"type":"string"},"to":{"type":"string"},"confirmed":{"type":"boolean"},"replayed":{"type":"boolean"}}}`),
@@ -68,6 +72,7 @@ func (postbox) Info() plugin.Info {
 		},
 		{
 			ID:           opList,
+			Credentials:  []string{tokenVariable},
 			Summary:      "List the messages the account has sent.",
 			InputSchema:  json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{}}`),
 			OutputSchema: json.RawMessage(`{"type":"object","required":["messages"],"properties":{"messages":{"type":"array"}}}`),
@@ -78,6 +83,7 @@ func (postbox) Info() plugin.Info {
 		},
 		{
 			ID:           opSearch,
+			Credentials:  []string{tokenVariable},
 			Summary:      "Find the messages sent to one recipient; metered by the provider at a price it does not publish.",
 			InputSchema:  json.RawMessage(`{"type":"object","required":["to"],"additionalProperties":false,"properties":{"to":{"type":"string"}}}`),
 			OutputSchema: json.RawMessage(`{"type":"object","required":["messages"],"properties":{"messages":{"type":"array"}}}`),
@@ -93,8 +99,9 @@ func (postbox) Info() plugin.Info {
 
 // client is the provider's API at the configured base URL.
 type client struct {
-	base string
-	http *http.Client
+	base  string
+	token string
+	http  *http.Client
 }
 
 // connect reads the connector's configuration from the project directory
@@ -121,7 +128,11 @@ func connect(call *plugin.Call) (*client, *plugin.Result) {
 	if u.Scheme == "http" && !loopback(u.Hostname()) {
 		return nil, plugin.Refused("postbox_endpoint_insecure", "plain http is allowed only to a loopback address; use https")
 	}
-	return &client{base: strings.TrimSuffix(u.String(), "/"), http: &http.Client{
+	token := call.Context.Credentials[tokenVariable]
+	if token == "" {
+		return nil, plugin.Refused("postbox_token_missing", "runx delivered no "+tokenVariable+"; bind it with `runx connector use postbox`")
+	}
+	return &client{base: strings.TrimSuffix(u.String(), "/"), token: token, http: &http.Client{
 		Timeout: 20 * time.Second,
 		// A redirect could carry the request to another origin: refused.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
@@ -151,6 +162,7 @@ func (c *client) do(ctx context.Context, method, path string, body []byte, heade
 		return nil, plugin.Failed("provider_unavailable", "the request could not be built")
 	}
 	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+c.token)
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}

@@ -200,7 +200,15 @@ type CapabilityDefinition struct {
 	// With argv_input pointing at a string (the command), a JSON pointer to
 	// the input holding the arguments that follow it (an array of strings):
 	// the argv is that command and then these, exactly.
-	ArgsInput     string `protobuf:"bytes,15,opt,name=args_input,json=argsInput,proto3" json:"args_input,omitempty"`
+	ArgsInput string `protobuf:"bytes,15,opt,name=args_input,json=argsInput,proto3" json:"args_input,omitempty"`
+	// Field 16 was added to v1 additively. The names of the credentials a
+	// call of this operation is delivered (e.g. "POSTBOX_TOKEN"): the
+	// kernel resolves each for the connector this plugin is (the binding
+	// `runx connector use <plugin name>` recorded, the variable itself, or
+	// the stored secret) and delivers the values in the invocation
+	// context's credentials, never in the input. A connector plugin gets
+	// its credential exactly as a manifest connector does.
+	Credentials   []string `protobuf:"bytes,16,rep,name=credentials,proto3" json:"credentials,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -338,6 +346,13 @@ func (x *CapabilityDefinition) GetArgsInput() string {
 		return x.ArgsInput
 	}
 	return ""
+}
+
+func (x *CapabilityDefinition) GetCredentials() []string {
+	if x != nil {
+		return x.Credentials
+	}
+	return nil
 }
 
 // PathInput names one input that holds a workspace-relative path.
@@ -1173,7 +1188,7 @@ const file_runx_plugin_v1_plugin_proto_rawDesc = "" +
 	"sdkVersion\x12)\n" +
 	"\x10protocol_version\x18\x04 \x01(\rR\x0fprotocolVersion\x12H\n" +
 	"\fcapabilities\x18\x05 \x03(\v2$.runx.plugin.v1.CapabilityDefinitionR\fcapabilities\x123\n" +
-	"\badapters\x18\x06 \x03(\v2\x17.runx.plugin.v1.AdapterR\badapters\"\xe6\x03\n" +
+	"\badapters\x18\x06 \x03(\v2\x17.runx.plugin.v1.AdapterR\badapters\"\x88\x04\n" +
 	"\x14CapabilityDefinition\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
 	"\asummary\x18\x02 \x01(\tR\asummary\x12!\n" +
@@ -1195,7 +1210,8 @@ const file_runx_plugin_v1_plugin_proto_rawDesc = "" +
 	"\n" +
 	"argv_input\x18\x0e \x01(\tR\targvInput\x12\x1d\n" +
 	"\n" +
-	"args_input\x18\x0f \x01(\tR\targsInput\"9\n" +
+	"args_input\x18\x0f \x01(\tR\targsInput\x12 \n" +
+	"\vcredentials\x18\x10 \x03(\tR\vcredentials\"9\n" +
 	"\tPathInput\x12\x18\n" +
 	"\apointer\x18\x01 \x01(\tR\apointer\x12\x12\n" +
 	"\x04role\x18\x02 \x01(\tR\x04role\"|\n" +
