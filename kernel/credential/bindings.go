@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/atomicfile"
 )
 
 // BindingsFile is the runx home's record of `runx connector use`: which
@@ -121,7 +122,7 @@ func Bind(homeDir string, b Binding) error {
 	if err != nil {
 		return err
 	}
-	return writePrivate(filepath.Join(homeDir, BindingsFile), append(out, '\n'))
+	return atomicfile.Write(filepath.Join(homeDir, BindingsFile), append(out, '\n'), 0o600)
 }
 
 // Connectors lists the connectors with a recorded binding, sorted.

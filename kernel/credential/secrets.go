@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/atomicfile"
 )
 
 // SecretsDir is the directory of stored secrets under the runx home.
@@ -47,7 +48,7 @@ func SetSecret(homeDir, name string, value []byte) error {
 	if err := ensurePrivateDir(dir); err != nil {
 		return err
 	}
-	return writePrivate(filepath.Join(dir, name), []byte(v+"\n"))
+	return atomicfile.Write(filepath.Join(dir, name), []byte(v+"\n"), 0o600)
 }
 
 // ReadSecret returns the stored secret name. ok is false when none is
@@ -110,29 +111,4 @@ func ensurePrivateDir(dir string) error {
 		return err
 	}
 	return checkPrivate(dir, 0o077)
-}
-
-// writePrivate writes data to path as a 0600 file, atomically.
-func writePrivate(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

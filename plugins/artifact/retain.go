@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/runxhq/runx/sdk/atomicfile"
 	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
@@ -71,7 +72,7 @@ func (s *store) retain(call *plugin.Call, req *storeRequest) *plugin.Result {
 			return plugin.Failed(CodeStoreUnavailable, "cannot create the artifact store: "+err.Error())
 		}
 		tmp := filepath.Join(tmpDir, "store-"+hexDigest([]byte(call.Context.CallID)))
-		if err := writeFileAtomic(tmp, content, 0o400); err != nil {
+		if err := atomicfile.Write(tmp, content, 0o400); err != nil {
 			return plugin.Failed(CodeStoreUnavailable, "cannot keep the artifact: "+err.Error())
 		}
 		if err := s.keepBlob(tmp, digest); err != nil {

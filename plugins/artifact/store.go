@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/runxhq/runx/sdk/atomicfile"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -202,31 +203,7 @@ func writeRecord(dir string, r *record) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, r.Ref+".json"), raw, 0o600)
-}
-
-func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(filepath.Join(dir, r.Ref+".json"), raw, 0o600)
 }
 
 // scopeAllows holds a read of r to the reach of the step making it: the

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/runxhq/runx/sdk/atomicfile"
 )
 
 // A process's state is a directory under the project's runx state,
@@ -134,26 +136,10 @@ func writeJSONAtomic(path string, v any, exclusive bool) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(raw); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
 	if exclusive {
-		return os.Link(tmp.Name(), path)
+		return atomicfile.Create(path, raw, 0o600)
 	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, raw, 0o600)
 }
 
 // openLock opens a process's lock file.
