@@ -162,6 +162,11 @@ func TestConnectorAmbiguousWritePendsAtRetry(t *testing.T) {
 	if str(paused, "status") != "needs_approval" || str(paused, "requests", "0", "address") != "publish/retry" || get(paused, "requests", "0", "payload", "resend_safe") != true {
 		t.Fatalf("paused: %v", paused)
 	}
+	// The readback got the provider's 404 (provider_not_found): the act
+	// is absent, and the retry request says so.
+	if str(paused, "requests", "0", "payload", "readback") != "absent" {
+		t.Fatalf("the retry request names the readback's verdict: %v", get(paused, "requests", "0", "payload"))
+	}
 	done, code := w.run(answerDoc("approvals", "publish/retry", str(paused, "requests", "0", "request_digest"), `"value":{"retry":true}`), nil, "resume", str(paused, "run_id"), "-", "--json")
 	if code != 0 || str(done, "outcome") != "completed" {
 		t.Fatalf("retried: %d %v", code, done)

@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
 // Readback verdicts.
@@ -26,7 +27,15 @@ const (
 // operation) and compares the fields it names with the values the write's
 // identity says they must hold. ack is the write's recorded answer, or nil
 // when none was read.
+// The verdict is kept in the evidence, so a retry request can tell a
+// person whether the act was found absent or nothing could be read.
 func (rc *runCtx) readBack(ctx context.Context, step *pkg.Step, local string, w *writeCall, ack json.RawMessage) (string, map[string]any) {
+	verdict, evidence := rc.readBackOnce(ctx, step, local, w, ack)
+	evidence["verdict"] = verdict
+	return verdict, evidence
+}
+
+func (rc *runCtx) readBackOnce(ctx context.Context, step *pkg.Step, local string, w *writeCall, ack json.RawMessage) (string, map[string]any) {
 	var answer any
 	if len(ack) > 0 {
 		_ = json.Unmarshal(ack, &answer)
@@ -69,7 +78,7 @@ func (rc *runCtx) readBack(ctx context.Context, step *pkg.Step, local string, w 
 		evidence["operation"] = synth.Operation.Ref
 		if failure != nil {
 			evidence["error"] = failure
-			if status == contract.StepRefused && strings.Contains(failure.Message, "status 404") {
+			if status == contract.StepRefused && failure.Code == sdk.CodeProviderNotFound {
 				return readbackAbsent, evidence
 			}
 			return readbackUnknown, evidence
@@ -127,7 +136,7 @@ func (rc *runCtx) retryPending(step *pkg.Step, local string, w *writeCall, row *
 		attempts, firstSent = rec.Attempts, rec.FirstSentAt
 	}
 	address := local + "/retry"
-	req, err := rc.bindRequest(step, address, contract.RequestApproval, map[string]any{
+	payload := map[string]any{
 		"id":           rc.address(address),
 		"gate":         gateRetry,
 		"operation":    w.mo.def.ID,
@@ -138,7 +147,13 @@ func (rc *runCtx) retryPending(step *pkg.Step, local string, w *writeCall, row *
 		"resend_safe":  resendSafe(w.mo.op.Idempotency, firstSent, rc.e.Clock()),
 		"why":          why.Message,
 		"decide":       `{"retry": true} sends it again under the same key (saying the earlier attempt did not take effect); {"retry": false} leaves it failed with retry_declined`,
-	})
+	}
+	if ev, ok := cx["readback"].(map[string]any); ok {
+		// absent: the provider answered that the act is not there;
+		// unknown: nothing usable was read.
+		payload["readback"] = ev["verdict"]
+	}
+	req, err := rc.bindRequest(step, address, contract.RequestApproval, payload)
 	if err != nil {
 		return finalityResult{failure: contract.BodyOf(err), status: contract.StepFailed}
 	}

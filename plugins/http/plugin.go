@@ -238,7 +238,11 @@ func send(req *http.Request, transport http.RoundTripper, origin string, b *plug
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
 		return plugin.OK(responseJSON(resp.StatusCode, raw), ev)
 	case resp.StatusCode >= 400 && resp.StatusCode < 500:
-		res := plugin.Refused(plugin.CodeProviderRefused, fmt.Sprintf("operation %s: the provider refused it with status %d%s", op, resp.StatusCode, providerMessage(raw)))
+		code := plugin.CodeProviderRefused
+		if resp.StatusCode == http.StatusNotFound {
+			code = plugin.CodeProviderNotFound
+		}
+		res := plugin.Refused(code, fmt.Sprintf("operation %s: the provider refused it with status %d%s", op, resp.StatusCode, providerMessage(raw)))
 		res.Evidence = ev
 		return res
 	}

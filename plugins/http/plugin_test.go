@@ -79,6 +79,20 @@ func TestProviderRefusal(t *testing.T) {
 	}
 }
 
+// A 404 is its own typed refusal, provider_not_found: a readback reads
+// absence from the code, never from the message's wording.
+func TestNotFoundIsTyped(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`{"error":"no such post"}`))
+	}))
+	defer srv.Close()
+	res := New().Invoke(context.Background(), call(t, srv.URL, "read", "GET", "/posts/9", nil, nil))
+	if res.Status != plugin.StatusRefused || res.Code != plugin.CodeProviderNotFound {
+		t.Fatalf("got %+v", res)
+	}
+}
+
 // A write whose request left with no answer read is ambiguous_commit; a
 // read that gets none is provider_unavailable; a provider that cannot be
 // reached at all is provider_unavailable, write or not.

@@ -24,6 +24,10 @@ const (
 	CodeProviderUnavailable = "provider_unavailable"
 	// CodeProviderRefused: the provider answered and refused (4xx).
 	CodeProviderRefused = "provider_refused"
+	// CodeProviderNotFound: the provider answered that what the request
+	// names does not exist (404). A readback that gets it proves the
+	// write's act absent, so the kernel reads this code, never a message.
+	CodeProviderNotFound = "provider_not_found"
 	// CodeAmbiguousCommit: a write's request may have left and no answer
 	// was read, so whether it took effect is unknown.
 	CodeAmbiguousCommit = "ambiguous_commit"
