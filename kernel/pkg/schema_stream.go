@@ -105,18 +105,7 @@ func (w *streamWalker) value(s *schema) error {
 		if s != nil && s.needsWhole() {
 			return w.whole(s)
 		}
-		w.depth++
-		if w.depth > streamMaxDepth {
-			return errStream
-		}
-		var err error
-		if c == '{' {
-			err = w.object(s)
-		} else {
-			err = w.array(s)
-		}
-		w.depth--
-		return err
+		return w.container(c, s)
 	case c == '"':
 		if s == nil || !s.constrainsString() {
 			if s != nil && s.types != 0 && s.types&typeString == 0 {
@@ -285,6 +274,23 @@ func (s *schema) itemCount(n int) error {
 	return nil
 }
 
+// container checks the object or array opening with c against s (nil:
+// anything), one level deeper, refusing nesting past encoding/json's limit.
+func (w *streamWalker) container(c byte, s *schema) error {
+	w.depth++
+	if w.depth > streamMaxDepth {
+		return errStream
+	}
+	var err error
+	if c == '{' {
+		err = w.object(s)
+	} else {
+		err = w.array(s)
+	}
+	w.depth--
+	return err
+}
+
 // skip moves past one value of any kind, checking only its syntax.
 func (w *streamWalker) skip() error {
 	w.space()
@@ -293,18 +299,7 @@ func (w *streamWalker) skip() error {
 	}
 	switch c := w.data[w.pos]; {
 	case c == '{' || c == '[':
-		w.depth++
-		if w.depth > streamMaxDepth {
-			return errStream
-		}
-		var err error
-		if c == '{' {
-			err = w.object(nil)
-		} else {
-			err = w.array(nil)
-		}
-		w.depth--
-		return err
+		return w.container(c, nil)
 	case c == '"':
 		return w.skipString()
 	case c == 't':

@@ -62,8 +62,30 @@ func (rc *runCtx) manifestOp(step *pkg.Step) *manifestOp {
 	if step.Kind != pkg.KindOperation || step.Operation == nil {
 		return nil
 	}
-	mo, _ := rc.e.manifestOperation(rc.pkg, step.Operation)
+	mo, _ := rc.lookupManifestOp(step.Operation)
 	return mo
+}
+
+// manifestLookup is one operation reference's manifest lookup.
+type manifestLookup struct {
+	mo  *manifestOp
+	err error
+}
+
+// lookupManifestOp is manifestOperation once per operation reference and
+// run: admission, the approval gate, spend and dispatch all ask, and an
+// added connector is read from disk. The run bound the manifests it found
+// at its start (the closure digest), so every step of it must see those,
+// not a copy edited while it runs.
+func (rc *runCtx) lookupManifestOp(ref *pkg.OperationStep) (*manifestOp, error) {
+	if v, ok := rc.manifests.Load(ref.Ref); ok {
+		l := v.(manifestLookup)
+		return l.mo, l.err
+	}
+	mo, err := rc.e.manifestOperation(rc.pkg, ref)
+	v, _ := rc.manifests.LoadOrStore(ref.Ref, manifestLookup{mo: mo, err: err})
+	l := v.(manifestLookup)
+	return l.mo, l.err
 }
 
 // operationDefinition is a step's operation as the kernel knows it: from

@@ -54,6 +54,10 @@ type runCtx struct {
 	childReuse *ReuseOption
 	reuseNote  *ReuseNote
 
+	// manifests holds each operation reference's manifest lookup for the
+	// life of the run (lookupManifestOp).
+	manifests sync.Map
+
 	mu        sync.Mutex
 	batch     *stepBatch
 	recorded  map[string]*journal.Step

@@ -66,7 +66,7 @@ func (e *Engine) checkOperation(ctx context.Context, p *pkg.Package, s *pkg.Step
 // with none named, the workspace store), and only the binding's profile
 // credential is delivered. Any other connector operation is sent as is.
 func (rc *runCtx) operationDispatch(ctx context.Context, step *pkg.Step, inputs map[string]any) (*dispatch, map[string]string, json.RawMessage, error) {
-	mo, err := rc.e.manifestOperation(rc.pkg, step.Operation)
+	mo, err := rc.lookupManifestOp(step.Operation)
 	if err != nil {
 		return nil, nil, nil, err
 	}
