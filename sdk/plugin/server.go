@@ -185,13 +185,24 @@ func receiveCall(stream pluginv1.Capability_InvokeServer) (*Call, error) {
 }
 
 func sendResult(stream pluginv1.Capability_InvokeServer, res *Result) error {
-	for off := 0; off < len(res.Output); off += MaxChunkBytes {
-		end := min(off+MaxChunkBytes, len(res.Output))
-		if err := stream.Send(&pluginv1.InvokeResponse{OutputChunk: res.Output[off:end]}); err != nil {
+	// The last chunk travels in the frame that carries the result, so a
+	// small answer is one message: each message is a write the host must
+	// wake for, and on a warm call those wake-ups are most of its cost.
+	// A result whose own fields could not share a frame with a full chunk
+	// sends every chunk on its own, as before.
+	last := 0
+	if n := len(res.Output); n > 0 {
+		last = (n - 1) / MaxChunkBytes * MaxChunkBytes
+		if len(res.Evidence)+len(res.Message)+len(res.Code)+len(res.Status) > MaxMessageBytes-MaxChunkBytes-4096 {
+			last = n
+		}
+	}
+	for off := 0; off < last; off += MaxChunkBytes {
+		if err := stream.Send(&pluginv1.InvokeResponse{OutputChunk: res.Output[off:min(off+MaxChunkBytes, len(res.Output))]}); err != nil {
 			return err
 		}
 	}
-	return stream.Send(&pluginv1.InvokeResponse{Result: &pluginv1.InvokeResult{
+	return stream.Send(&pluginv1.InvokeResponse{OutputChunk: res.Output[last:], Result: &pluginv1.InvokeResult{
 		Status:        res.Status,
 		Code:          res.Code,
 		Message:       res.Message,
