@@ -124,6 +124,21 @@ type Readback struct {
 	Confirms  map[string]string `json:"confirms"`
 }
 
+// NeedsAnswer reports whether the readback refers to the write's answer
+// ($response.<path>): it can run only when that answer was read. One that
+// identifies the act by $key or the write's inputs alone can also
+// reconcile an attempt whose answer was lost.
+func (rb *Readback) NeedsAnswer() bool {
+	for _, m := range []map[string]string{rb.Inputs, rb.Confirms} {
+		for _, v := range m {
+			if strings.HasPrefix(v, "$response.") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Operation returns the operation called name, or nil.
 func (c *Connector) Operation(name string) *ConnectorOperation {
 	for _, op := range c.Operations {

@@ -118,8 +118,14 @@ func (rc *runCtx) finality(ctx context.Context, step *pkg.Step, local string, in
 			return rc.doneBefore(step, local, w, row, cx, res)
 		default:
 			// Unsettled: reconcile from custody before anything is sent.
-			if r, settled := rc.reconcile(ctx, step, local, w, row, cx, res); settled {
+			// Only a person's {"retry": true} sends it again; with nothing
+			// settling it and no decision, the call waits on its retry.
+			r, outcome := rc.reconcile(ctx, step, local, w, row, cx, res)
+			switch outcome {
+			case reconcileSettled:
 				return r
+			case reconcileUnsettled:
+				return rc.retryPending(step, local, w, row, cx, res, unsettledAttempt(step, w, row))
 			}
 		}
 	}
@@ -207,7 +213,7 @@ func (rc *runCtx) attempt(ctx context.Context, step *pkg.Step, local string, w *
 	// ambiguous commit, a crashed plugin): reconcile at once.
 	cx["attempt_failure"] = failure
 	row := &journal.OperationKey{ProviderKey: w.providerKey, State: journal.KeyAttempting, RunID: rc.rec.RunID, Address: local}
-	if r, settled := rc.reconcile(ctx, step, local, w, row, cx, res); settled {
+	if r, outcome := rc.reconcile(ctx, step, local, w, row, cx, res); outcome == reconcileSettled {
 		return r
 	}
 	return rc.retryPending(step, local, w, row, cx, res, failure)
@@ -236,20 +242,34 @@ func (rc *runCtx) settleConfirmed(ctx context.Context, w *writeCall, row *journa
 	return res
 }
 
+// What reconciling an unsettled attempt came to.
+type reconcileOutcome int
+
+const (
+	// reconcileUnsettled: nothing custody holds settles it; a person is
+	// asked at <step>/retry.
+	reconcileUnsettled reconcileOutcome = iota
+	// reconcileSettled: the result says how it ended (confirmed by
+	// readback, or a person declined to send it again).
+	reconcileSettled
+	// reconcileResend: a person's {"retry": true} says the attempt did not
+	// take effect: it goes again under the same key.
+	reconcileResend
+)
+
 // reconcile settles an unsettled attempt from custody, with nobody asked:
-// a readback that confirms the act settles it done. It reports false when
-// nothing settles it.
-func (rc *runCtx) reconcile(ctx context.Context, step *pkg.Step, local string, w *writeCall, row *journal.OperationKey, cx map[string]any, res finalityResult) (finalityResult, bool) {
-	if d := rc.decisions[local+"/retry"]; d != nil {
+// a readback that confirms the act settles it done.
+func (rc *runCtx) reconcile(ctx context.Context, step *pkg.Step, local string, w *writeCall, row *journal.OperationKey, cx map[string]any, res finalityResult) (finalityResult, reconcileOutcome) {
+	if d := rc.decisions[local+"/retry"]; d != nil && !d.Used {
 		return rc.retryDecided(ctx, step, local, w, row, cx, res, d)
 	}
 	if len(w.mo.op.Readbacks) == 0 {
-		return res, false
+		return res, reconcileUnsettled
 	}
 	verdict, evidence := rc.readBack(ctx, step, local, w, row.Response)
 	cx["readback"] = evidence
 	if verdict != readbackConfirmed {
-		return res, false
+		return res, reconcileUnsettled
 	}
 	cx["finality"], cx["reconciled"] = finalityConfirmed, true
 	response := row.Response
@@ -259,10 +279,22 @@ func (rc *runCtx) reconcile(ctx context.Context, step *pkg.Step, local string, w
 	}
 	out, failure := answerOf(step.ID, w.mo, response)
 	if failure != nil {
-		return finalityResult{failure: failure, status: contract.StepFailed}, true
+		return finalityResult{failure: failure, status: contract.StepFailed}, reconcileSettled
 	}
 	row.Response = response
-	return rc.settleConfirmed(ctx, w, row, out, res), true
+	return rc.settleConfirmed(ctx, w, row, out, res), reconcileSettled
+}
+
+// unsettledAttempt says why a call found its key's attempt unsettled in
+// custody: the request may have left, and what was recorded of it does not
+// settle it.
+func unsettledAttempt(step *pkg.Step, w *writeCall, row *journal.OperationKey) *contract.ErrorBody {
+	what := "its request may have left and no answer was recorded"
+	if row.State == journal.KeyAcknowledged {
+		what = "the provider acknowledged it and no readback has confirmed it"
+	}
+	return &contract.ErrorBody{Code: "attempt_unsettled", Message: fmt.Sprintf(
+		"step %s: custody holds an earlier attempt of %s under this key (run %s, %s): %s; nothing was sent again", step.ID, w.mo.def.ID, row.RunID, row.Address, what)}
 }
 
 // ambiguousCodes are the failures after which a write's outcome is

@@ -58,7 +58,29 @@ func (rc *runCtx) readBackOnce(ctx context.Context, step *pkg.Step, local string
 		return v, true
 	}
 	evidence := map[string]any{}
+	if answer == nil {
+		// The write's answer was lost (the driver stopped, or the request
+		// left and nothing usable came back). A readback that identifies
+		// the act by $key or the write's inputs still can settle it; one
+		// that needs the answer cannot run, and the retry request says so.
+		var skipped []string
+		for _, rb := range w.mo.op.Readbacks {
+			if rb.NeedsAnswer() {
+				skipped = append(skipped, rb.Operation)
+			}
+		}
+		if len(skipped) > 0 {
+			evidence["skipped"] = skipped
+		}
+		if len(skipped) == len(w.mo.op.Readbacks) {
+			evidence["reason"] = "every readback of " + w.mo.def.ID + " (" + strings.Join(skipped, ", ") + ") needs the write's answer ($response.*), and no answer was recorded; the connector declares no readback that finds the act by $key or its inputs alone"
+			return readbackUnknown, evidence
+		}
+	}
 	for i, rb := range w.mo.op.Readbacks {
+		if answer == nil && rb.NeedsAnswer() {
+			continue
+		}
 		read := w.mo.connector.Operation(rb.Operation)
 		inputs := map[string]any{}
 		for k, v := range rb.Inputs {
@@ -150,8 +172,13 @@ func (rc *runCtx) retryPending(step *pkg.Step, local string, w *writeCall, row *
 	}
 	if ev, ok := cx["readback"].(map[string]any); ok {
 		// absent: the provider answered that the act is not there;
-		// unknown: nothing usable was read.
+		// unknown: nothing usable was read, and readback_reason says why
+		// when runx could not even ask (a readback that needs the lost
+		// answer).
 		payload["readback"] = ev["verdict"]
+		if reason, ok := ev["reason"].(string); ok {
+			payload["readback_reason"] = reason
+		}
 	}
 	req, err := rc.bindRequest(step, address, contract.RequestApproval, payload)
 	if err != nil {
@@ -163,25 +190,22 @@ func (rc *runCtx) retryPending(step *pkg.Step, local string, w *writeCall, row *
 
 // retryDecided uses a person's decision on <step>/retry: true sends the
 // write again under the same key, false leaves it failed.
-func (rc *runCtx) retryDecided(ctx context.Context, step *pkg.Step, local string, w *writeCall, row *journal.OperationKey, cx map[string]any, res finalityResult, d *journal.Decision) (finalityResult, bool) {
-	if d.Used {
-		return res, false
-	}
+func (rc *runCtx) retryDecided(ctx context.Context, step *pkg.Step, local string, w *writeCall, row *journal.OperationKey, cx map[string]any, res finalityResult, d *journal.Decision) (finalityResult, reconcileOutcome) {
 	var v struct {
 		Retry *bool `json:"retry"`
 	}
 	if err := json.Unmarshal(d.Value, &v); err != nil || v.Retry == nil {
-		return finalityResult{status: contract.StepFailed, failure: &contract.ErrorBody{Code: "resume_entry_invalid", Message: local + "/retry takes value {\"retry\": true} or {\"retry\": false}"}}, true
+		return finalityResult{status: contract.StepFailed, failure: &contract.ErrorBody{Code: "resume_entry_invalid", Message: local + "/retry takes value {\"retry\": true} or {\"retry\": false}"}}, reconcileSettled
 	}
 	if err := rc.e.Journal.UseDecision(durable(ctx), rc.rec.RunID, d.Address, nil); err != nil {
-		return finalityResult{failure: contract.BodyOf(err), status: contract.StepFailed}, true
+		return finalityResult{failure: contract.BodyOf(err), status: contract.StepFailed}, reconcileSettled
 	}
 	d.Used = true
 	cx["retry_decision"] = map[string]any{"retry": *v.Retry, "request_digest": d.RequestDigest}
 	if *v.Retry {
-		return res, false
+		return res, reconcileResend
 	}
-	return finalityResult{status: contract.StepFailed, failure: &contract.ErrorBody{Code: CodeRetryDeclined, Message: "step " + step.ID + ": a person declined to send " + w.mo.def.ID + " again; custody keeps its attempt as it stands"}}, true
+	return finalityResult{status: contract.StepFailed, failure: &contract.ErrorBody{Code: CodeRetryDeclined, Message: "step " + step.ID + ": a person declined to send " + w.mo.def.ID + " again; custody keeps its attempt as it stands"}}, reconcileSettled
 }
 
 // answerSink carries a connector answer's raw provider body out of
