@@ -22,6 +22,9 @@ type Authority struct {
 	Packages          Packages           `json:"packages,omitzero"`
 	StandingApprovals []StandingApproval `json:"standing_approvals,omitempty"`
 	Delegations       []Delegation       `json:"delegations,omitempty"`
+	// ActorRef names whose run this is when a host delegates to an actor
+	// other than the person operating the project (actor.go).
+	ActorRef string `json:"actor_ref,omitempty"`
 }
 
 // documentFields are the top-level fields, in the order the reference lists
@@ -30,7 +33,7 @@ type Authority struct {
 // authority allows, so it takes no part in the digest.
 var documentFields = []string{
 	"schema", "effects", "reach", "max_concurrency", "max_fanout", "max_child_depth",
-	"max_spend_micro_usd", "packages", "standing_approvals", "delegations",
+	"max_spend_micro_usd", "packages", "standing_approvals", "delegations", "actor_ref",
 }
 
 // Parse reads an authority document strictly: exactly one JSON object, no
@@ -57,6 +60,9 @@ func Parse(raw []byte) (*Authority, error) {
 		if err := a.setField(name, v); err != nil {
 			return nil, err
 		}
+	}
+	if err := a.checkActor(); err != nil {
+		return nil, err
 	}
 	return a, nil
 }
@@ -87,6 +93,8 @@ func (a *Authority) setField(name string, v json.RawMessage) error {
 		a.StandingApprovals, err = parseStandingApprovals(name, v)
 	case "delegations":
 		a.Delegations, err = parseDelegations(name, v)
+	case "actor_ref":
+		a.ActorRef, err = parseActorRef(name, v)
 	}
 	return err
 }

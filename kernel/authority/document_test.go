@@ -281,6 +281,14 @@ func TestParseRefusals(t *testing.T) {
 		{"term duplicate verb", `{"delegations":[{"connector":"c","terms":[{"verbs":["read","read"]}]}]}`, CodeDuplicateEntry, "delegations[0].terms[0].verbs[1]"},
 		{"term bounds not object", `{"delegations":[{"connector":"c","terms":[{"verbs":["read"],"bounds":[1]}]}]}`, CodeInvalidType, "delegations[0].terms[0].bounds"},
 		{"term not object", `{"delegations":[{"connector":"c","terms":["read"]}]}`, CodeInvalidType, "delegations[0].terms[0]"},
+
+		// The run's actor.
+		{"actor empty", `{"actor_ref":""}`, CodeInvalidValue, "actor_ref"},
+		{"actor not string", `{"actor_ref":7}`, CodeInvalidType, "actor_ref"},
+		{"actor with space", `{"actor_ref":"actor bot"}`, CodeInvalidValue, "actor_ref"},
+		{"actor control", `{"actor_ref":"a\u0007"}`, CodeInvalidValue, "actor_ref"},
+		{"actor too long", `{"actor_ref":"` + strings.Repeat("a", 257) + `"}`, CodeInvalidValue, "actor_ref"},
+		{"delegation to another actor", `{"actor_ref":"actor:a","delegations":[{"connector":"c","principal_ref":"actor:b","mandate_ref":"m","terms":[{"verbs":["read"]}]}]}`, CodeInvalidValue, "delegations[0].principal_ref"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -64,6 +64,9 @@ type runCtx struct {
 	decisions map[string]*journal.Decision
 	outputs   map[string]any
 	modules   *moduleFiles
+
+	actorOnce sync.Once
+	actorName string
 }
 
 func newRunCtx(e *Engine, rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any, b *budget, depth int, path string) *runCtx {
