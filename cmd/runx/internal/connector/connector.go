@@ -6,6 +6,7 @@
 package connector
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -41,7 +42,10 @@ func New(f *cli.Factory) *cobra.Command {
 that variable at run time; with --secret NAME from a secret stored by
 runx secret set; a value piped on standard input is stored (0600 in the runx
 home) and bound. With none, the connector's declared variable is bound when it
-is set. A value is never an argument and is never echoed.
+is set. A value is never an argument and is never echoed. The connector is
+a connector.yaml (in --package, else the current directory, or the project's
+added connectors) or an installed, pinned runx-plugin-<connector>, whose
+description names the credential.
 
 runx connector use store --parameter url=... moves the workspace store.`,
 		Args: cobra.ExactArgs(1),
@@ -50,7 +54,7 @@ runx connector use store --parameter url=... moves the workspace store.`,
 			if o.Connector == storeConnector {
 				return cli.Exit(useStore(c, f, o))
 			}
-			return cli.Exit(useCredential(f, o))
+			return cli.Exit(useCredential(c.Context(), f, o))
 		},
 	}
 	use.Flags().StringArrayVar(&o.Params, "parameter", nil, "store only: url=… or profile=…")
@@ -97,7 +101,7 @@ func useStore(c *cobra.Command, f *cli.Factory, o *UseOptions) cli.ExitCode {
 	})
 }
 
-func useCredential(f *cli.Factory, o *UseOptions) cli.ExitCode {
+func useCredential(ctx context.Context, f *cli.Factory, o *UseOptions) cli.ExitCode {
 	if len(o.Params) > 0 {
 		return cli.ReportError(f.IO, o.JSON, cli.Usagef("--parameter binds only the store connector"))
 	}
@@ -105,7 +109,17 @@ func useCredential(f *cli.Factory, o *UseOptions) cli.ExitCode {
 	if err != nil {
 		return cli.ReportError(f.IO, o.JSON, err)
 	}
-	variable, err := declaredVariable(opts, o)
+	variable, err := declaredVariable(opts, o, func(name string) (string, error) {
+		// A connector plugin is asked for its description only when no
+		// manifest declares the connector; that starts it, so the kernel
+		// opens only then.
+		k, err := f.Kernel()
+		if err != nil {
+			return "", err
+		}
+		defer k.Close()
+		return k.PluginCredential(ctx, name)
+	})
 	if err != nil {
 		return cli.ReportError(f.IO, o.JSON, err)
 	}

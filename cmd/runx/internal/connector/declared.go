@@ -18,10 +18,12 @@ import (
 const maxSecretBytes = 64 << 10
 
 // declaredVariable finds the connector o names, in the project's added
-// connectors or the package (--package, else the current directory), and
-// returns the variable its credential declares. A connector no one declares
-// is refused: a binding for it would deliver nothing any run asks.
-func declaredVariable(opts run.Options, o *UseOptions) (string, error) {
+// connectors or the package (--package, else the current directory), else
+// as a connector plugin (plugin, asked only then, reads the credential its
+// description declares), and returns the variable its credential declares.
+// A connector no one declares is refused: a binding for it would deliver
+// nothing any run asks.
+func declaredVariable(opts run.Options, o *UseOptions, plugin func(string) (string, error)) (string, error) {
 	if !credential.ValidConnectorName(o.Connector) {
 		return "", contract.Errorf("connector_name_invalid", "%q is not a connector name", o.Connector)
 	}
@@ -48,7 +50,11 @@ func declaredVariable(opts run.Options, o *UseOptions) (string, error) {
 		}
 	}
 	if c == nil {
-		return "", contract.Errorf("connector_not_found", "no connector %s is declared in %s or %s: run this in the package that declares it, or name it with --package <dir>", o.Connector, where[0], where[len(where)-1])
+		v, err := plugin(o.Connector)
+		if contract.CodeOf(err) == run.CodeConnectorNotFound {
+			return "", contract.Errorf(run.CodeConnectorNotFound, "no connector %s is declared in %s or %s, and no connector plugin is installed under that name: run this in the package that declares it, name it with --package <dir>, or install and pin runx-plugin-%s", o.Connector, where[0], where[len(where)-1], o.Connector)
+		}
+		return v, err
 	}
 	if c.Credential == nil {
 		return "", contract.Errorf("connector_credential_unsupported", "connector %s declares no credential, so there is nothing to bind", o.Connector)
