@@ -154,9 +154,18 @@ func decodeCredential(d decoder, e *entry) (*ConnectorCredential, error) {
 
 func decodeConnectorOperation(d decoder, e *entry) (*ConnectorOperation, error) {
 	label := fmt.Sprintf("connector operation %q", e.key)
-	f, err := d.object(e.value, label, "summary", "verb", "scopes", "target", "approval", "cost", "request", "idempotency", "readbacks", "inputs", "outputs")
+	f, err := d.object(e.value, label, "summary", "verb", "scopes", "target", "approval", "cost", "payment", "request", "idempotency", "readbacks", "inputs", "outputs")
 	if err != nil {
 		return nil, err
+	}
+	if pe := f.get("payment"); pe != nil {
+		// The money a payment call moves (its amount input and currency)
+		// would have to be reserved under a money limit, shown in the
+		// operator summary and bound into the plan digest; runx does none
+		// of that yet, so it refuses the declaration rather than moving
+		// money it does not count. A call fee is cost.
+		return nil, refuseAt(d.file, pe.keyPos, CodeConnectorFieldUnsupported,
+			"%s payment is not supported by this runx: it cannot yet reserve the money a payment call moves against a money limit; remove it (a call fee is declared as cost)", label)
 	}
 	op := &ConnectorOperation{Name: e.key}
 	if op.Summary, err = d.text(f, "summary", label+" summary"); err != nil {

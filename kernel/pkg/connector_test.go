@@ -149,6 +149,7 @@ func TestConnectorRefusals(t *testing.T) {
 		{"readback without confirms", head + "operations:\n  put:\n    verb: write\n    request: { method: POST, path: /x }\n    readbacks: [{ operation: get }]\n" + read, CodeConnectorInvalid, ":8:17"},
 		{"credential not a variable", head + "credential: { variable: \"my token\", header: Authorization }\noperations:\n" + read, CodeConnectorInvalid, ":4:13"},
 		{"packet output", head + "operations:\n  get:\n    verb: read\n    request: { method: GET, path: /x }\n    outputs: { a: { type: string, packet: true } }\n", CodeOutputFieldUnsupported, ":8:35"},
+		{"payment", head + "operations:\n  pay:\n    verb: write\n    payment: { amount: $input.cents, currency: USD }\n    request: { method: POST, path: /x }\n", CodeConnectorFieldUnsupported, ":7:5"},
 		{"anchor", head + "operations:\n  get: &a\n    verb: read\n    request: { method: GET, path: /x }\n", CodeYAMLAnchorRefused, ":5:8"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -37,6 +37,7 @@ var acceptedKeys = map[string]string{
 	"connector operation :: idempotency":                "script:runx_test_http",
 	"connector operation :: inputs":                     "script:runx_test_http",
 	"connector operation :: outputs":                    "script:runx_test_http",
+	"connector operation :: payment":                    "refused:TestConnectorRefusals",
 	"connector operation :: readbacks":                  "script:runx_test_http",
 	"connector operation :: request":                    "script:runx_test_http",
 	"connector operation :: scopes":                     "script:runx_test_http",
