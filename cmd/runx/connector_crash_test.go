@@ -130,3 +130,42 @@ func TestConnectorCrashReconcilesByKeyWhenAnswerIsLost(t *testing.T) {
 		t.Fatalf("receipt: %v", cx)
 	}
 }
+
+// The idempotency window governs more than the retry request's
+// resend_safe. A {"retry": true} given on a request that said resending
+// was safe, carried out after the window closed, is not a safe resend any
+// more: the person is asked again (resend_safe false, saying why), nothing
+// sent. And past the window a readback that looks the act up by its key
+// and finds nothing is no evidence the act is absent: it reads unknown.
+func TestConnectorRetryPastTheWindowIsAskedAgain(t *testing.T) {
+	f := newForge(t)
+	w := forgeWorkspace(t, f, "none", "0")
+	day1, day3 := []string{"RUNX_TEST_NOW=2026-01-01T00:00:00Z"}, []string{"RUNX_TEST_NOW=2026-01-03T00:00:00Z"}
+	f.hangup = true
+	paused, _ := w.run("", day1, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k1", "--json")
+	payload := get(paused, "requests", "0", "payload")
+	if get(payload, "resend_safe") != true || str(payload, "resend_safe_until") != "2026-01-02T00:00:00Z" || str(payload, "readback") != "absent" {
+		t.Fatalf("within the window: %v", payload)
+	}
+	yes := func(p map[string]any) string {
+		return answerDoc("approvals", "publish/retry", str(p, "requests", "0", "request_digest"), `"value":{"retry":true}`)
+	}
+	again, _ := w.run(yes(paused), day3, "resume", str(paused, "run_id"), "-", "--json")
+	payload = get(again, "requests", "0", "payload")
+	if str(again, "status") != "needs_approval" || str(again, "requests", "0", "address") != "publish/retry" || get(payload, "resend_safe") != false {
+		t.Fatalf("a yes to a safe resend, past the window, is asked again: %v", again)
+	}
+	if !strings.Contains(str(payload, "why"), "window") || str(payload, "readback") != "unknown" || !strings.Contains(str(payload, "readback_reason"), "proves nothing") {
+		t.Fatalf("the new request says why: %v", payload)
+	}
+	if n, _ := f.writeCount(); n != 1 {
+		t.Fatalf("the provider saw %d writes; nothing is sent before the person decides again", n)
+	}
+	done, code := w.run(yes(again), day3, "resume", str(paused, "run_id"), "-", "--json")
+	if code != 0 || str(done, "outcome") != "completed" {
+		t.Fatalf("decided again, knowingly: %d %v", code, done)
+	}
+	if n, keys := f.writeCount(); n != 2 || keys[0] != keys[1] {
+		t.Fatalf("want one resend under the same key, got %d under %q", n, keys)
+	}
+}

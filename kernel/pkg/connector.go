@@ -139,6 +139,18 @@ func (rb *Readback) NeedsAnswer() bool {
 	return false
 }
 
+// FindsByKey reports whether the readback looks the act up by its
+// provider key ($key among its inputs), which the provider honours only
+// within its idempotency window.
+func (rb *Readback) FindsByKey() bool {
+	for _, v := range rb.Inputs {
+		if v == "$key" {
+			return true
+		}
+	}
+	return false
+}
+
 // Operation returns the operation called name, or nil.
 func (c *Connector) Operation(name string) *ConnectorOperation {
 	for _, op := range c.Operations {

@@ -46,6 +46,9 @@ type writeCall struct {
 	bodyDigest  string
 	binding     string
 	planDigest  string
+	// reask, when set, is why a person's earlier decision on this write's
+	// retry is not carried out and they are asked again.
+	reask string
 }
 
 // finalityResult is what the chain settled; key names the provider key to
@@ -261,7 +264,9 @@ const (
 // a readback that confirms the act settles it done.
 func (rc *runCtx) reconcile(ctx context.Context, step *pkg.Step, local string, w *writeCall, row *journal.OperationKey, cx map[string]any, res finalityResult) (finalityResult, reconcileOutcome) {
 	if d := rc.decisions[local+"/retry"]; d != nil && !d.Used {
-		return rc.retryDecided(ctx, step, local, w, row, cx, res, d)
+		if r, outcome := rc.retryDecided(ctx, step, local, w, row, cx, res, d); outcome != reconcileUnsettled {
+			return r, outcome
+		}
 	}
 	if len(w.mo.op.Readbacks) == 0 {
 		return res, reconcileUnsettled

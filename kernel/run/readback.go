@@ -101,6 +101,12 @@ func (rc *runCtx) readBackOnce(ctx context.Context, step *pkg.Step, local string
 		if failure != nil {
 			evidence["error"] = failure
 			if status == contract.StepRefused && failure.Code == sdk.CodeProviderNotFound {
+				if rb.FindsByKey() && !rc.keyHonoured(ctx, w) {
+					// Past the window the provider forgets the key: not
+					// finding the act by it is no evidence it is absent.
+					evidence["reason"] = "readback " + rb.Operation + " looks the act up by its key, and the provider honours a key only " + itoa(w.mo.op.Idempotency.WindowSeconds) + "s from its first send, which has passed; not finding it proves nothing"
+					return readbackUnknown, evidence
+				}
 				return readbackAbsent, evidence
 			}
 			return readbackUnknown, evidence
@@ -158,6 +164,9 @@ func (rc *runCtx) retryPending(step *pkg.Step, local string, w *writeCall, row *
 		attempts, firstSent = rec.Attempts, rec.FirstSentAt
 	}
 	address := local + "/retry"
+	if w.reask != "" {
+		why = &contract.ErrorBody{Code: "retry_window_closed", Message: w.reask}
+	}
 	payload := map[string]any{
 		"id":           rc.address(address),
 		"gate":         gateRetry,
@@ -169,6 +178,11 @@ func (rc *runCtx) retryPending(step *pkg.Step, local string, w *writeCall, row *
 		"resend_safe":  resendSafe(w.mo.op.Idempotency, firstSent, rc.e.Clock()),
 		"why":          why.Message,
 		"decide":       `{"retry": true} sends it again under the same key (saying the earlier attempt did not take effect); {"retry": false} leaves it failed with retry_declined`,
+	}
+	if until, ok := resendSafeUntil(w.mo.op.Idempotency, firstSent); ok {
+		// When the provider stops deduplicating under the key: a decision
+		// carried out after it is asked again (retryDecided).
+		payload["resend_safe_until"] = until.Format(time.RFC3339)
 	}
 	if ev, ok := cx["readback"].(map[string]any); ok {
 		// absent: the provider answered that the act is not there;
@@ -201,11 +215,37 @@ func (rc *runCtx) retryDecided(ctx context.Context, step *pkg.Step, local string
 		return finalityResult{failure: contract.BodyOf(err), status: contract.StepFailed}, reconcileSettled
 	}
 	d.Used = true
+	if *v.Retry && rc.answeredAsSafe(ctx, d) && !rc.keyHonoured(ctx, w) {
+		// The person was told the provider deduplicates under the key,
+		// and by now it no longer does: their yes was to a safe resend,
+		// which this no longer is. They are asked again, told so.
+		w.reask = "step " + step.ID + ": {\"retry\": true} was given on a request that said resending " + w.mo.def.ID + " was safe, and the provider's idempotency window (" + itoa(w.mo.op.Idempotency.WindowSeconds) + "s from the first send) has closed since: sent again now, the provider would not deduplicate it. Decide again; nothing was sent"
+		return res, reconcileUnsettled
+	}
 	cx["retry_decision"] = map[string]any{"retry": *v.Retry, "request_digest": d.RequestDigest}
 	if *v.Retry {
 		return res, reconcileResend
 	}
 	return finalityResult{status: contract.StepFailed, failure: &contract.ErrorBody{Code: CodeRetryDeclined, Message: "step " + step.ID + ": a person declined to send " + w.mo.def.ID + " again; custody keeps its attempt as it stands"}}, reconcileSettled
+}
+
+// answeredAsSafe reports whether the request decision d answered told the
+// person a resend was safe.
+func (rc *runCtx) answeredAsSafe(ctx context.Context, d *journal.Decision) bool {
+	reqs, err := rc.e.Journal.Requests(durable(ctx), rc.rec.RunID)
+	if err != nil {
+		return true // unknown: assume they were told so, and ask again
+	}
+	for _, r := range reqs {
+		if r.RequestDigest != d.RequestDigest {
+			continue
+		}
+		var p struct {
+			ResendSafe bool `json:"resend_safe"`
+		}
+		return json.Unmarshal(r.Payload, &p) != nil || p.ResendSafe
+	}
+	return true
 }
 
 // answerSink carries a connector answer's raw provider body out of
@@ -223,19 +263,42 @@ func sinkOf(ctx context.Context) *answerSink {
 	return s
 }
 
+// keyHonoured reports whether w's provider still honours its key: the
+// operation declares idempotency and the key's first send is within the
+// window. An operation that declares none sends no key, so a lookup by it
+// is the connector's own affair and the window does not apply.
+func (rc *runCtx) keyHonoured(ctx context.Context, w *writeCall) bool {
+	if w.mo.op.Idempotency == nil {
+		return true
+	}
+	rec, err := rc.e.Journal.OperationKey(durable(ctx), w.providerKey)
+	if err != nil || rec == nil {
+		return false
+	}
+	return resendSafe(w.mo.op.Idempotency, rec.FirstSentAt, rc.e.Clock())
+}
+
 // resendSafe reports whether sending a write again under its key is safe:
 // its provider deduplicates under the key (a declared idempotency header)
 // and the key is still within the window the provider honours it, counted
 // from when it was first sent.
 func resendSafe(id *pkg.OperationIdempotency, firstSent string, now time.Time) bool {
+	until, ok := resendSafeUntil(id, firstSent)
+	return ok && now.Before(until)
+}
+
+// resendSafeUntil is when the provider stops honouring a key first sent at
+// firstSent; ok is false when it deduplicates nothing or the send time is
+// not known.
+func resendSafeUntil(id *pkg.OperationIdempotency, firstSent string) (time.Time, bool) {
 	if id == nil {
-		return false
+		return time.Time{}, false
 	}
 	t, err := time.Parse(time.RFC3339Nano, firstSent)
 	if err != nil {
-		return false
+		return time.Time{}, false
 	}
-	return now.Sub(t) < time.Duration(id.WindowSeconds)*time.Second
+	return t.Add(time.Duration(id.WindowSeconds) * time.Second), true
 }
 
 // gateRetry marks a <step>/retry request: a person's {"retry": bool}.
