@@ -21,6 +21,8 @@ type Receipt struct {
 // skips the JCS pass. TestReceiptTypesEncodeCanonically fails if a field is
 // added out of order.
 type Body struct {
+	// Artifacts are the artifacts the unit used or produced (artifact.go).
+	Artifacts       []Artifact     `json:"artifacts,omitempty"`
 	AuthorityDigest string         `json:"authority_digest,omitempty"`
 	Capability      string         `json:"capability,omitempty"`
 	Children        []ChildRef     `json:"children,omitempty"`

@@ -65,7 +65,7 @@ func validateFields(b *Body) error {
 	if b.Process != nil && !canon.ValidDigest(b.Process.ArgvDigest) {
 		return bodyInvalid("the process record's argv_digest is not sha256:<64 lowercase hex>")
 	}
-	return nil
+	return validateArtifacts(b.Artifacts)
 }
 
 // validateChildren refuses a malformed or repeated commitment up front,

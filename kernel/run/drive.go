@@ -67,6 +67,8 @@ type runCtx struct {
 
 	actorOnce sync.Once
 	actorName string
+	// givenArtifacts: artifacts.go.
+	givenArtifacts sync.Map
 }
 
 func newRunCtx(e *Engine, rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any, b *budget, depth int, path string) *runCtx {

@@ -79,7 +79,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 	if err != nil {
 		return rc.settleNow(ctx, step, local, level, contract.StepRefused, nil, contract.BodyOf(err), nil)
 	}
-	moduleInputs, inputRefs, err := scriptInputs(inputs)
+	moduleInputs, inputRefs, err := rc.scriptInputs(local, inputs)
 	if err != nil {
 		return rc.settleNow(ctx, step, local, level, contract.StepRefused, nil, contract.BodyOf(err), nil)
 	}
@@ -118,6 +118,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 			body := rc.stepBody(step, local)
 			body.Capability, body.Execution, body.InputsDigest = capability, execModule, mustDigest(inputs)
 			body.Runtime.Plugin = pluginRef
+			withArtifacts(&body, inputRefs.artifacts()...)
 			var output any
 			if failure == nil && len(ans.Output) > 0 && json.Unmarshal(ans.Output, &output) != nil {
 				failure, status = &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker answered with an output that is not JSON"}, contract.StepFailed
@@ -333,7 +334,7 @@ func scriptRecordedOf(idx int, rec *journal.Step) (scriptRecorded, *receipt.Chil
 
 // carryOut admits and runs a script's pending requests: calls at once up to
 // the step's concurrency, waits settled from the run's clock or waited on.
-func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, asked []scriptPending, level, startedSkills int, refs scriptRefs) stepRun {
+func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, asked []scriptPending, level, startedSkills int, refs *scriptRefs) stepRun {
 	var waiting []pending
 	var refused []contract.RefusedAnswer
 	var calls []scriptPending
@@ -410,15 +411,19 @@ func (rc *runCtx) recordWait(ctx context.Context, step *pkg.Step, address string
 
 // scriptCall admits one call against the step's listed calls and carries it
 // out as a unit of its own.
-func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string, p scriptPending, level, skillOrdinal int, refs scriptRefs) stepRun {
+func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string, p scriptPending, level, skillOrdinal int, refs *scriptRefs) stepRun {
 	var input map[string]any
 	digest := mustDigestRaw(p.Input)
 	if err := json.Unmarshal(p.Input, &input); err != nil {
 		return rc.settleNow(ctx, step, address, level, contract.StepRefused, nil, &contract.ErrorBody{Code: "call_input_invalid", Message: "the script's call input is not a JSON object", Detail: map[string]any{"tool": p.Tool, "input_digest": digest}}, nil)
 	}
 	// A reference the step gave its script reaches the callee as its
-	// content; the record keeps the digest of what the script asked.
-	input, _ = refs.substitute(input).(map[string]any)
+	// content; the record keeps the digest of what the script asked, and
+	// the call's receipt names each artifact, labelled with where the input
+	// held it.
+	substituted, given := refs.substituteNamed(input)
+	input, _ = substituted.(map[string]any)
+	rc.giveArtifacts(address, given)
 	call, err := scriptCallStep(step, p)
 	if err != nil {
 		return rc.settleNow(ctx, step, address, level, contract.StepRefused, nil, &contract.ErrorBody{Code: "call_not_allowed", Message: err.Error(), Detail: map[string]any{"tool": p.Tool, "input_digest": digest}}, nil)

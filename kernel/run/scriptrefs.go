@@ -11,29 +11,88 @@ import (
 	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/sdk/artifactstore"
 )
 
 // ScriptInputInlineMax is the most of one input a script's module is given
-// inline, as canonical JSON. An input past it reaches the module as a
-// reference, {"$ref": "input/<name>"}, and an array input past it as a list
-// of references, one an item ({"$ref": "input/<name>/<i>"}), so a batch of
-// any size is a list the script walks with ctx.read, each read a request
-// the run records and max_calls bounds.
+// inline, as canonical JSON. An input past it is kept in the project's
+// artifact store as an artifact of the run (runx.artifact.v1: its
+// canonical JSON, by digest) and reaches the module as a reference to it,
+// {"$ref": "art_<32 hex>"}; an array input past it as a list of
+// references, one an item, so a batch of any size is a list the script
+// walks with ctx.read, each read a request the run records and max_calls
+// bounds. The same reference is good for artifact.read and, by its
+// descriptor, artifact.open.
 const ScriptInputInlineMax = 64 << 10
 
-// CodeScriptReferenceUnknown is a reference the step never gave its script:
-// a read of it rejects, and a script output holding it fails the step.
-const CodeScriptReferenceUnknown = "script_reference_unknown"
+// scriptReadMax is the most one ctx.read gives whole: an input document's
+// own ceiling, so any input a run took can be read back.
+const scriptReadMax = 64 << 20
+
+// Codes of a script's references.
+const (
+	// CodeScriptReferenceUnknown is a reference the step never gave its
+	// script: a read of it rejects, and a script output holding it fails
+	// the step.
+	CodeScriptReferenceUnknown = "script_reference_unknown"
+	// CodeScriptArtifactDamaged is a read of an input artifact whose kept
+	// content is no longer what was kept (its digest or size differ, or it
+	// is gone): the read rejects rather than give other bytes as the input.
+	CodeScriptArtifactDamaged = "script_artifact_damaged"
+	// CodeScriptArtifactUnavailable is a step whose large inputs cannot be
+	// kept in the project's artifact store.
+	CodeScriptArtifactUnavailable = "script_artifact_unavailable"
+)
+
+// scriptRef is one input (or one item of an array input) the step gave its
+// script by reference: the artifact that holds it, labelled with the input.
+type scriptRef struct {
+	label   string // input/<name>, or input/<name>/<i> for an item
+	content any
+	rec     *artifactstore.Record
+}
 
 // scriptRefs are the step's inputs its script was given by reference, by
 // reference string. A reference names a value of this step only: it
 // carries no authority and reaches nothing the step's inputs did not hold.
-type scriptRefs map[string]any
+type scriptRefs struct {
+	store *artifactstore.Store
+	runID string
+	byRef map[string]*scriptRef
+}
+
+// scriptInputRef is the reference of one input of a step: the same on every
+// drive of the run, so a replay after a pause names the same artifacts.
+func scriptInputRef(runID, local, label string) string {
+	return "art_" + artifactstore.HexDigest([]byte(runID + "\x00script_input\x00" + local + "\x00" + label))[:32]
+}
 
 // scriptInputs is the input a script's module is given, with every input
-// past ScriptInputInlineMax replaced by references, and those references.
-func scriptInputs(inputs map[string]any) (map[string]any, scriptRefs, error) {
-	refs := scriptRefs{}
+// past ScriptInputInlineMax kept as an artifact of the run and replaced by
+// references, and those references.
+func (rc *runCtx) scriptInputs(local string, inputs map[string]any) (map[string]any, *scriptRefs, error) {
+	refs := &scriptRefs{runID: rc.rec.RunID, byRef: map[string]*scriptRef{}}
+	var kept []*scriptRef
+	keep := func(label string, v any, raw []byte) (map[string]any, error) {
+		if refs.store == nil {
+			st, err := artifactstore.Open(rc.e.ProjectDir)
+			if err != nil {
+				return nil, contract.Errorf(CodeScriptArtifactUnavailable, "the step's inputs past 64 KiB cannot be kept in the project's artifact store: %v", err)
+			}
+			refs.store = st
+		}
+		digest, err := refs.store.KeepBytes(raw)
+		if err != nil {
+			return nil, contract.Errorf(CodeScriptArtifactUnavailable, "input %s cannot be kept in the project's artifact store: %v", label, err)
+		}
+		ref := scriptInputRef(rc.rec.RunID, local, label)
+		r := &scriptRef{label: label, content: v, rec: &artifactstore.Record{Ref: ref, RunID: rc.rec.RunID, Digest: digest,
+			Bytes: int64(len(raw)), MediaType: "application/json", Sharing: artifactstore.SharingDefault, Origin: artifactstore.OriginStored}}
+		refs.byRef[ref] = r
+		kept = append(kept, r)
+		return map[string]any{"$ref": ref}, nil
+	}
 	out := make(map[string]any, len(inputs))
 	for name, v := range inputs {
 		raw, err := canon.Canonical(v)
@@ -47,18 +106,54 @@ func scriptInputs(inputs map[string]any) (map[string]any, scriptRefs, error) {
 		if list, ok := v.([]any); ok {
 			items := make([]any, len(list))
 			for i, item := range list {
-				ref := "input/" + name + "/" + strconv.Itoa(i)
-				refs[ref] = item
-				items[i] = map[string]any{"$ref": ref}
+				itemRaw, err := canon.Canonical(item)
+				if err != nil {
+					return nil, nil, err
+				}
+				if items[i], err = keep("input/"+name+"/"+strconv.Itoa(i), item, itemRaw); err != nil {
+					return nil, nil, err
+				}
 			}
 			out[name] = items
 			continue
 		}
-		ref := "input/" + name
-		refs[ref] = v
-		out[name] = map[string]any{"$ref": ref}
+		if out[name], err = keep("input/"+name, v, raw); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(kept) == 0 {
+		return out, refs, nil
+	}
+	// The run's references, written once: a later drive finds them there.
+	err := refs.store.WithRunLock(rc.rec.RunID, func(dir string) error {
+		for _, r := range kept {
+			if have, err := refs.store.Lookup(rc.rec.RunID, r.rec.Ref); err == nil && *have == *r.rec {
+				continue
+			}
+			if err := artifactstore.WriteRecord(dir, r.rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, contract.Errorf(CodeScriptArtifactUnavailable, "the step's input artifacts cannot be recorded for the run: %v", err)
 	}
 	return out, refs, nil
+}
+
+// artifacts names each artifact the step gave its script, labelled with
+// its input, in label order: what the step's receipt commits to.
+func (r *scriptRefs) artifacts() []receipt.Artifact {
+	if r == nil || len(r.byRef) == 0 {
+		return nil
+	}
+	out := make([]receipt.Artifact, 0, len(r.byRef))
+	for _, s := range r.byRef {
+		out = append(out, artifactOf(s.label, s.rec))
+	}
+	sortArtifacts(out)
+	return out
 }
 
 // refOf reports whether v is a reference: an object whose one member is a
@@ -72,23 +167,29 @@ func refOf(v any) (string, bool) {
 	return ref, ok
 }
 
-// substitute gives v with every reference the step gave its script
-// replaced by the content it names: a reference in a call's input gives
-// the callee its content, with no read. Other values, and an object that
-// merely looks like a reference to something else, are left as they are.
-func (r scriptRefs) substitute(v any) any {
-	if len(r) == 0 {
-		return v
+// substituteNamed gives v with every reference the step gave its script
+// replaced by the content it names (a reference in a call's input gives
+// the callee its content, with no read), and the artifacts it gave content
+// for, each labelled with where the value held it (input/<pointer>): what
+// the call's receipt names. Other values, and an object that merely looks
+// like a reference to something else, are left as they are.
+func (r *scriptRefs) substituteNamed(v any) (any, []receipt.Artifact) {
+	if r == nil || len(r.byRef) == 0 {
+		return v, nil
 	}
-	out, _ := r.resolve(v, "", false)
-	return out
+	var used []receipt.Artifact
+	out, _ := r.resolve(v, "", false, func(pointer string, s *scriptRef) {
+		used = append(used, artifactOf("input"+pointer, s.rec))
+	})
+	sortArtifacts(used)
+	return out, used
 }
 
 // resolveOutput gives a script's output with every reference at any depth
 // replaced by its content; a reference to nothing the step gave fails the
 // step, naming where the output holds it.
-func (r scriptRefs) resolveOutput(v any) (any, *contract.ErrorBody) {
-	out, at := r.resolve(v, "", true)
+func (r *scriptRefs) resolveOutput(v any) (any, *contract.ErrorBody) {
+	out, at := r.resolve(v, "", true, nil)
 	if at != "" {
 		return nil, &contract.ErrorBody{Code: CodeScriptReferenceUnknown, Message: fmt.Sprintf("the script's output holds a reference at %s that names no input of the step; a script returns only references it was given", at)}
 	}
@@ -96,11 +197,14 @@ func (r scriptRefs) resolveOutput(v any) (any, *contract.ErrorBody) {
 }
 
 // resolve walks v; strict stops at the first unknown reference and answers
-// its JSON pointer.
-func (r scriptRefs) resolve(v any, pointer string, strict bool) (any, string) {
+// its JSON pointer; used, when given, is told each reference replaced.
+func (r *scriptRefs) resolve(v any, pointer string, strict bool, used func(string, *scriptRef)) (any, string) {
 	if ref, ok := refOf(v); ok {
-		if content, known := r[ref]; known {
-			return content, ""
+		if s, known := r.lookup(ref); known {
+			if used != nil {
+				used(pointer, s)
+			}
+			return s.content, ""
 		}
 		if strict {
 			return nil, orRoot(pointer)
@@ -116,7 +220,7 @@ func (r scriptRefs) resolve(v any, pointer string, strict bool) (any, string) {
 		sort.Strings(keys) // the first unknown reference named is the same every time
 		out := make(map[string]any, len(t))
 		for _, k := range keys {
-			item, at := r.resolve(t[k], pointer+"/"+escapePointer(k), strict)
+			item, at := r.resolve(t[k], pointer+"/"+escapePointer(k), strict, used)
 			if at != "" {
 				return nil, at
 			}
@@ -126,7 +230,7 @@ func (r scriptRefs) resolve(v any, pointer string, strict bool) (any, string) {
 	case []any:
 		out := make([]any, len(t))
 		for i, item := range t {
-			resolved, at := r.resolve(item, pointer+"/"+strconv.Itoa(i), strict)
+			resolved, at := r.resolve(item, pointer+"/"+strconv.Itoa(i), strict, used)
 			if at != "" {
 				return nil, at
 			}
@@ -135,6 +239,14 @@ func (r scriptRefs) resolve(v any, pointer string, strict bool) (any, string) {
 		return out, ""
 	}
 	return v, ""
+}
+
+func (r *scriptRefs) lookup(ref string) (*scriptRef, bool) {
+	if r == nil {
+		return nil, false
+	}
+	s, ok := r.byRef[ref]
+	return s, ok
 }
 
 func orRoot(pointer string) string {
@@ -159,27 +271,35 @@ func escapePointer(token string) string {
 	return string(out)
 }
 
-// scriptRead settles a ctx.read of a reference: the content the step gave
-// by that reference, recorded beside what was asked so a replay is held to
-// asking the same; a reference the step never gave rejects the read. A read
-// runs nothing and commits no receipt of its own.
-func (rc *runCtx) scriptRead(ctx context.Context, step *pkg.Step, address string, p scriptPending, refs scriptRefs) error {
+// scriptRead settles a ctx.read of a reference: the content of the
+// artifact the step gave by that reference, read back from the artifact
+// store and held to its digest and size, recorded beside what was asked so
+// a replay is held to asking the same. A reference the step never gave,
+// or an artifact whose content changed, rejects the read. A read runs
+// nothing and commits no receipt of its own: the step's receipt names the
+// artifacts it gave.
+func (rc *runCtx) scriptRead(ctx context.Context, step *pkg.Step, address string, p scriptPending, refs *scriptRefs) error {
 	digest := mustDigestRaw(p.Input)
 	var doc struct {
 		Ref string `json:"$ref"`
 	}
 	_ = json.Unmarshal(p.Input, &doc)
 	rec := &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: step.ID}
-	content, ok := refs[doc.Ref]
-	var err error
-	if ok {
-		rec.Status = contract.StepSuccess
-		rec.Output, err = json.Marshal(map[string]any{"kind": "read", "input_digest": digest, "output": content})
-	} else {
+	fail := func(code, message string) error {
 		rec.Status = contract.StepFailed
-		rec.Error, err = json.Marshal(&contract.ErrorBody{Code: CodeScriptReferenceUnknown,
-			Message: fmt.Sprintf("ctx.read: %q names no input this step gave its script", doc.Ref),
-			Detail:  map[string]any{"kind": "read", "input_digest": digest}})
+		var err error
+		rec.Error, err = json.Marshal(&contract.ErrorBody{Code: code, Message: message,
+			Detail: map[string]any{"kind": "read", "input_digest": digest}})
+		return err
+	}
+	var err error
+	if s, ok := refs.lookup(doc.Ref); !ok {
+		err = fail(CodeScriptReferenceUnknown, fmt.Sprintf("ctx.read: %q names no input this step gave its script", doc.Ref))
+	} else if content, rerr := refs.store.ReadAll(s.rec, scriptReadMax); rerr != nil {
+		err = fail(CodeScriptArtifactDamaged, fmt.Sprintf("ctx.read: the artifact holding %s (%s) is not the content that was kept; its digest or size differ or it is gone", s.label, s.rec.Ref))
+	} else {
+		rec.Status = contract.StepSuccess
+		rec.Output, err = json.Marshal(map[string]any{"kind": "read", "input_digest": digest, "output": json.RawMessage(content)})
 	}
 	if err != nil {
 		return err

@@ -1,23 +1,35 @@
 package run
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/sdk/artifactstore"
 )
 
-// An input whose canonical JSON is 64 KiB stays inline; one byte more is a
-// reference, and an array that large is a reference an item.
+// An input whose canonical JSON is 64 KiB stays inline; one byte more is an
+// artifact of the run in the project's artifact store, given by reference,
+// and an array that large is a reference an item. The references are the
+// same on every drive, and the store holds each under them.
 func TestScriptInputsInlineUpTo64KiB(t *testing.T) {
+	project := filepath.Join(t.TempDir(), ".runx")
+	rc := &runCtx{e: &Engine{ProjectDir: project}, rec: &journal.Run{RunID: "run_refs"}}
 	exact := strings.Repeat("x", ScriptInputInlineMax-2) // its JSON adds two quotes
 	over := exact + "x"
-	in, refs, err := scriptInputs(map[string]any{"exact": exact, "over": over, "list": []any{over, "small"}, "n": 1.0})
+	inputs := map[string]any{"exact": exact, "over": over, "list": []any{over, "small"}, "n": 1.0}
+	in, refs, err := rc.scriptInputs("walk", inputs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if in["exact"] != exact || in["n"] != 1.0 {
 		t.Fatalf("inline inputs changed: %v", in["n"])
 	}
-	if ref, ok := refOf(in["over"]); !ok || ref != "input/over" || refs[ref] != over {
+	ref, ok := refOf(in["over"])
+	if s, known := refs.lookup(ref); !ok || !known || s.label != "input/over" || s.content != over || !artifactstore.ValidRef(ref) {
 		t.Fatalf("over: %v", in["over"])
 	}
 	list, _ := in["list"].([]any)
@@ -26,21 +38,64 @@ func TestScriptInputsInlineUpTo64KiB(t *testing.T) {
 	}
 	for i, want := range []any{over, "small"} {
 		ref, ok := refOf(list[i])
-		if !ok || refs[ref] != want {
+		if s, known := refs.lookup(ref); !ok || !known || s.content != want {
 			t.Fatalf("item %d: %v", i, list[i])
 		}
 	}
+	// Each is a record of the run over content kept by its digest.
+	st, err := artifactstore.Open(project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := st.Lookup("run_refs", ref)
+	if err != nil || rec.Origin != artifactstore.OriginStored || rec.MediaType != "application/json" || rec.Bytes != int64(len(over)+2) {
+		t.Fatalf("record %+v %v", rec, err)
+	}
+	content, err := st.ReadAll(rec, 1<<20)
+	if err != nil || string(content) != `"`+over+`"` {
+		t.Fatalf("content %d bytes, %v", len(content), err)
+	}
+	if _, err := st.Lookup("run_other", ref); err != artifactstore.ErrRefUnknown {
+		t.Fatalf("another run reaches the reference: %v", err)
+	}
+	// A later drive (a resume) names the same artifacts.
+	again, _, err := rc.scriptInputs("walk", inputs)
+	if err != nil || again["over"].(map[string]any)["$ref"] != ref {
+		t.Fatalf("a second drive gave %v (%v)", again["over"], err)
+	}
+	arts := refs.artifacts()
+	if len(arts) != 3 || arts[0].Label != "input/list/0" || arts[1].Label != "input/list/1" || arts[2].Label != "input/over" || arts[2].Ref != ref || arts[2].Digest != rec.Digest {
+		t.Fatalf("artifacts %+v", arts)
+	}
+
 	// Content replaces known references at any depth; an unknown one in an
 	// output is refused at its pointer, and left alone in a call's input.
-	out, bad := refs.resolveOutput(map[string]any{"a": []any{map[string]any{"$ref": "input/over"}}})
+	out, bad := refs.resolveOutput(map[string]any{"a": []any{map[string]any{"$ref": ref}}})
 	if bad != nil || out.(map[string]any)["a"].([]any)[0] != over {
 		t.Fatalf("resolved %v %v", out, bad)
 	}
 	if _, bad := refs.resolveOutput(map[string]any{"a/b": []any{1, map[string]any{"$ref": "input/none"}}}); bad == nil || bad.Code != CodeScriptReferenceUnknown || !strings.Contains(bad.Message, "/a~1b/1") {
 		t.Fatalf("unknown reference: %v", bad)
 	}
-	kept := refs.substitute(map[string]any{"x": map[string]any{"$ref": "elsewhere"}})
-	if ref, _ := refOf(kept.(map[string]any)["x"]); ref != "elsewhere" {
+	kept, given := refs.substituteNamed(map[string]any{"x": map[string]any{"$ref": "elsewhere"}, "y": []any{map[string]any{"$ref": ref}}})
+	if r, _ := refOf(kept.(map[string]any)["x"]); r != "elsewhere" {
 		t.Fatalf("an unknown reference in a call's input changed: %v", kept)
+	}
+	if len(given) != 1 || given[0].Label != "input/y/0" || given[0].Ref != ref {
+		t.Fatalf("a call's input names %+v", given)
+	}
+}
+
+// A store that cannot be made refuses the step with its code.
+func TestScriptInputsStoreUnavailable(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rc := &runCtx{e: &Engine{ProjectDir: filepath.Join(blocker, ".runx")}, rec: &journal.Run{RunID: "run_refs"}}
+	_, _, err := rc.scriptInputs("walk", map[string]any{"big": strings.Repeat("x", ScriptInputInlineMax)})
+	if c := contract.CodeOf(err); c != CodeScriptArtifactUnavailable {
+		t.Fatalf("code %q, err %v", c, err)
 	}
 }

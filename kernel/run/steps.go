@@ -143,6 +143,9 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		}
 		return stepRun{stopped: true}
 	}
+	if a, ok := outputArtifact(output); ok && failure == nil && status == contract.StepSuccess {
+		withArtifacts(&body, a)
+	}
 	if failure == nil && step.ResultAs != "" {
 		// result_as names the output the step's whole result becomes.
 		output = map[string]any{step.ResultAs: output}
@@ -188,6 +191,7 @@ func (rc *runCtx) stepBody(step *pkg.Step, local string) receipt.Body {
 		ClosureDigest: rc.rec.ClosureDigest,
 		StartedAt:     receipt.FormatTime(rc.e.Clock()),
 		Runtime:       &receipt.Runtime{RunxVersion: rc.e.RunxVersion},
+		Artifacts:     rc.inputArtifacts(local),
 	}
 }
 

@@ -41,7 +41,7 @@ func (s *store) admit(ctx context.Context, call *plugin.Call, req *admitRequest)
 	ref := refFor(call)
 	return s.withRunLock(call.Context.RunID, func(dir string) *plugin.Result {
 		if r, res := s.lookup(call.Context.RunID, ref); res == nil {
-			return answer(r.descriptor()) // the same call, sent again
+			return answer(descriptorOf(r)) // the same call, sent again
 		}
 		used, err := admitted(dir)
 		if err != nil {
@@ -67,7 +67,7 @@ func (s *store) admit(ctx context.Context, call *plugin.Call, req *admitRequest)
 		if err := writeRecord(dir, r); err != nil {
 			return plugin.Failed(CodeStoreUnavailable, "cannot record the artifact: "+err.Error())
 		}
-		return answer(r.descriptor())
+		return answer(descriptorOf(r))
 	})
 }
 
@@ -126,19 +126,8 @@ func (s *store) snapshot(ctx context.Context, target *pathpolicy.Target, room in
 	return digest, n, hw.b, nil
 }
 
-// keepBlob moves a finished file into the blob store under its digest;
-// content already there is the same content, so the new copy is dropped.
-func (s *store) keepBlob(tmpPath, digest string) error {
-	blobs := filepath.Join(s.dir, "blobs")
-	if err := os.MkdirAll(blobs, 0o700); err != nil {
-		return err
-	}
-	dst := s.blobPath(digest)
-	if _, err := os.Lstat(dst); err == nil {
-		return nil
-	}
-	return os.Rename(tmpPath, dst)
-}
+// keepBlob moves a finished file into the blob store under its digest.
+func (s *store) keepBlob(tmpPath, digest string) error { return s.KeepBlob(tmpPath, digest) }
 
 // headWriter keeps the first 512 bytes, what content sniffing reads.
 type headWriter struct{ b []byte }

@@ -130,6 +130,6 @@ func (s *store) open(call *plugin.Call, req *openRequest) *plugin.Result {
 		if err := writeRecord(dir, r); err != nil {
 			return plugin.Failed(CodeStoreUnavailable, "cannot record the artifact: "+err.Error())
 		}
-		return answer(r.descriptor())
+		return answer(descriptorOf(r))
 	})
 }

@@ -6,28 +6,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
-	"github.com/runxhq/runx/sdk/atomicfile"
+	"github.com/runxhq/runx/sdk/artifactstore"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
-// The artifact store, under the project's runx state:
-//
-//	artifacts/blobs/<hex>          content by its sha256, read-only, immutable
-//	artifacts/runs/<run key>/      one run's references, <ref>.json each
-//	artifacts/runs/<run key>/lock  flocked while a reference is added
-//	artifacts/tmp/                 snapshots being written
-//
-// A run key is the digest of the run id, so no run id shapes a path.
+// The artifact store's format (blobs by digest, a run's references, its
+// lock) belongs to sdk/artifactstore, which the kernel shares: a script's
+// large inputs are kept there as artifacts of the run.
 
 // store is the artifact store of one call's project.
 type store struct {
+	*artifactstore.Store
 	dir     string // <project>/artifacts
 	project string // the project state directory, symlinks resolved
 }
@@ -50,33 +44,15 @@ func openStore(c plugin.Context) (*store, *plugin.Result) {
 	if c.RunID == "" {
 		return nil, plugin.Refused(CodeStateMissing, "the call names no run, and every artifact reference belongs to one")
 	}
-	if err := os.MkdirAll(b.ProjectDir, 0o700); err != nil {
-		return nil, plugin.Failed(CodeStoreUnavailable, "cannot create the project state directory: "+err.Error())
-	}
-	real, err := pathpolicy.RealPath(b.ProjectDir)
+	st, err := artifactstore.Open(b.ProjectDir)
 	if err != nil {
-		return nil, plugin.Failed(CodeStoreUnavailable, "cannot resolve the project state directory: "+err.Error())
+		return nil, plugin.Failed(CodeStoreUnavailable, "cannot open the project's artifact store: "+err.Error())
 	}
-	return &store{dir: filepath.Join(real, "artifacts"), project: real}, nil
+	return &store{Store: st, dir: st.Dir, project: st.Project}, nil
 }
 
-// record is one run's reference to an artifact, as kept on disk. Source
-// and Reach are private: no answer carries them.
-type record struct {
-	Ref       string `json:"ref"`
-	RunID     string `json:"run_id"`
-	Digest    string `json:"digest"`
-	Bytes     int64  `json:"bytes"`
-	MediaType string `json:"media_type"`
-	Sharing   string `json:"sharing"`
-	Origin    string `json:"origin"`
-	// Source is the real path an admitted file was read from: a read is
-	// held to the reader's reach by it.
-	Source string `json:"source,omitempty"`
-	// Reach is the reach a read needs beyond that (inputs, for an opened
-	// artifact, as opening it needed).
-	Reach string `json:"reach,omitempty"`
-}
+// record is one run's reference to an artifact, as kept on disk.
+type record = artifactstore.Record
 
 // Descriptor is runx.artifact.v1 as the capabilities answer it.
 type Descriptor struct {
@@ -97,13 +73,13 @@ type Labels struct {
 }
 
 const (
-	sharingDefault = "configured_model"
-	originAdmitted = "admitted"
-	originOpened   = "opened"
-	originStored   = "stored"
+	sharingDefault = artifactstore.SharingDefault
+	originAdmitted = artifactstore.OriginAdmitted
+	originOpened   = artifactstore.OriginOpened
+	originStored   = artifactstore.OriginStored
 )
 
-func (r *record) descriptor() *Descriptor {
+func descriptorOf(r *record) *Descriptor {
 	return &Descriptor{Schema: ArtifactSchema, Ref: r.Ref, Digest: r.Digest, Bytes: r.Bytes, MediaType: r.MediaType, Origin: r.Origin, Labels: Labels{Sharing: r.Sharing}}
 }
 
@@ -114,18 +90,9 @@ func sharingOf(l *Labels) string {
 	return l.Sharing
 }
 
-func hexDigest(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
+func hexDigest(b []byte) string { return artifactstore.HexDigest(b) }
 
-func (s *store) runDir(runID string) string {
-	return filepath.Join(s.dir, "runs", hexDigest([]byte(runID))[:32])
-}
-
-func (s *store) blobPath(digest string) string {
-	return filepath.Join(s.dir, "blobs", strings.TrimPrefix(digest, "sha256:"))
-}
+func (s *store) blobPath(digest string) string { return s.BlobPath(digest) }
 
 // refFor is the reference a call gives: a digest of the call, so a call
 // the kernel sends again answers the same reference, never a second one.
@@ -141,37 +108,26 @@ func refFor(call *plugin.Call) string {
 // withRunLock runs fn holding the run's reference lock, so two calls of a
 // run (a fan-out) never both pass the admission ceiling.
 func (s *store) withRunLock(runID string, fn func(dir string) *plugin.Result) *plugin.Result {
-	dir := s.runDir(runID)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return plugin.Failed(CodeStoreUnavailable, "cannot create the run's artifact directory: "+err.Error())
-	}
-	f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return plugin.Failed(CodeStoreUnavailable, "cannot open the run's artifact lock: "+err.Error())
-	}
-	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+	var res *plugin.Result
+	if err := s.WithRunLock(runID, func(dir string) error { res = fn(dir); return nil }); err != nil {
 		return plugin.Failed(CodeStoreUnavailable, "cannot lock the run's artifacts: "+err.Error())
 	}
-	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-	return fn(dir)
+	return res
 }
 
 // lookup is the run's record of ref; a ref of another run, or none, is
 // unknown here: a reference names an artifact of one run only.
 func (s *store) lookup(runID, ref string) (*record, *plugin.Result) {
-	raw, err := os.ReadFile(filepath.Join(s.runDir(runID), ref+".json"))
-	if errors.Is(err, fs.ErrNotExist) {
+	r, err := s.Lookup(runID, ref)
+	switch {
+	case errors.Is(err, artifactstore.ErrRefUnknown):
 		return nil, plugin.Refused(CodeRefUnknown, fmt.Sprintf("%s names no artifact of this run; a reference is good only in the run that admitted or opened it", ref))
-	}
-	if err != nil {
+	case errors.Is(err, artifactstore.ErrDamaged):
+		return nil, plugin.Failed(CodeStoreUnavailable, "the artifact reference record is damaged")
+	case err != nil:
 		return nil, plugin.Failed(CodeStoreUnavailable, "cannot read the artifact reference: "+err.Error())
 	}
-	var r record
-	if err := json.Unmarshal(raw, &r); err != nil || r.RunID != runID {
-		return nil, plugin.Failed(CodeStoreUnavailable, "the artifact reference record is damaged")
-	}
-	return &r, nil
+	return r, nil
 }
 
 // admitted is the bytes the run has admitted so far.
@@ -198,13 +154,7 @@ func admitted(dir string) (int64, error) {
 }
 
 // writeRecord keeps r in the run's directory (the caller holds the lock).
-func writeRecord(dir string, r *record) error {
-	raw, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(filepath.Join(dir, r.Ref+".json"), raw, 0o600)
-}
+func writeRecord(dir string, r *record) error { return artifactstore.WriteRecord(dir, r) }
 
 // scopeAllows holds a read of r to the reach of the step making it: the
 // reference grants nothing its holder's reach does not.

@@ -1,0 +1,99 @@
+package run
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/sdk/artifactstore"
+)
+
+// A unit's receipt names the artifacts it used or produced
+// (receipt.Artifact): the inputs a script step gave its module by
+// reference, the references a script's call passed in place of content,
+// and the runx.artifact.v1 descriptor a capability answered. The kernel
+// knows an artifact by that contract format alone, never by which
+// capability made it.
+
+func artifactOf(label string, r *artifactstore.Record) receipt.Artifact {
+	return receipt.Artifact{Label: label, Ref: r.Ref, Digest: r.Digest, Bytes: r.Bytes, MediaType: r.MediaType}
+}
+
+func sortArtifacts(a []receipt.Artifact) {
+	slices.SortFunc(a, func(x, y receipt.Artifact) int { return strings.Compare(x.Label, y.Label) })
+}
+
+// withArtifacts adds more to a body's artifacts, kept in label order, a
+// label named once.
+func withArtifacts(body *receipt.Body, more ...receipt.Artifact) {
+	if len(more) == 0 {
+		return
+	}
+	all := append(slices.Clone(body.Artifacts), more...)
+	sortArtifacts(all)
+	body.Artifacts = slices.CompactFunc(all, func(x, y receipt.Artifact) bool { return x.Label == y.Label })
+}
+
+// outputArtifact is the artifact a capability's result describes, when the
+// result is a runx.artifact.v1 descriptor with a digest and a size: the
+// unit produced (admitted, stored or opened) it, and its receipt names it.
+func outputArtifact(output any) (receipt.Artifact, bool) {
+	m, ok := output.(map[string]any)
+	if !ok || m["schema"] != artifactstore.Schema {
+		return receipt.Artifact{}, false
+	}
+	digest, _ := m["digest"].(string)
+	if !canon.ValidDigest(digest) {
+		return receipt.Artifact{}, false
+	}
+	bytes, ok := wholeNumber(m["bytes"])
+	if !ok || bytes < 0 {
+		return receipt.Artifact{}, false
+	}
+	a := receipt.Artifact{Label: "output", Digest: digest, Bytes: bytes}
+	if ref, _ := m["ref"].(string); artifactstore.ValidRef(ref) {
+		a.Ref = ref
+	}
+	if mt, _ := m["media_type"].(string); mt != "" && len(mt) <= 255 {
+		a.MediaType = mt
+	}
+	return a, true
+}
+
+// wholeNumber reads a JSON integer however the decoder held it.
+func wholeNumber(v any) (int64, bool) {
+	switch n := v.(type) {
+	case float64:
+		if n != float64(int64(n)) {
+			return 0, false
+		}
+		return int64(n), true
+	case int64:
+		return n, true
+	case int:
+		return int64(n), true
+	case json.Number:
+		i, err := n.Int64()
+		return i, err == nil
+	}
+	return 0, false
+}
+
+// givenArtifacts keeps, by a unit's address, the artifacts a script's call
+// passed by reference in its input, for the unit's receipt (stepBody).
+// Calls of a script run at once, so it is a sync.Map.
+func (rc *runCtx) giveArtifacts(local string, a []receipt.Artifact) {
+	if len(a) > 0 {
+		rc.givenArtifacts.Store(local, a)
+	}
+}
+
+// inputArtifacts are the artifacts a unit at local was given by reference.
+func (rc *runCtx) inputArtifacts(local string) []receipt.Artifact {
+	if v, ok := rc.givenArtifacts.Load(local); ok {
+		return slices.Clone(v.([]receipt.Artifact))
+	}
+	return nil
+}
