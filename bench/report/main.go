@@ -26,6 +26,7 @@ type workload struct {
 var workloads = []workload{
 	{"BenchmarkColdHelloWorld$", "20x", "median < 40 ms, < 30 MiB peak per process (2 processes)", ""},
 	{"BenchmarkResumeCold$", "20x", "median < 30 ms", ""},
+	{"BenchmarkGRPCFloor$", "2000x", "(recorded) the floor: a raw gRPC unary call to another process over a unix socket", ""},
 	{"BenchmarkPluginDispatchWarm$", "2000x", "p50 < 150 µs", ""},
 	{"BenchmarkPluginColdStart$", "20x", "(part of the cold run)", ""},
 	{"BenchmarkLargePayload64MiB$", "5x", "64 MiB each way through a plugin", ""},

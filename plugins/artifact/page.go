@@ -130,7 +130,19 @@ func documentSize(p *page, encoding string) int {
 // appendDocument writes runx.artifact_page.v1: the small fields first, then
 // the content.
 func (p *page) appendDocument(dst []byte, r *record, req *readRequest) []byte {
-	sum := sha256.Sum256(p.raw)
+	// The range digest and the content's encoding are a page's two large
+	// costs and need not wait for each other: a large page is hashed on
+	// another goroutine while it is encoded (the host waiting for the
+	// answer leaves a core free), and the digest is written into the
+	// place kept for it.
+	var sum [sha256.Size]byte
+	hashed := make(chan struct{})
+	if len(p.raw) >= parallelDigestMin {
+		go func() { sum = sha256.Sum256(p.raw); close(hashed) }()
+	} else {
+		sum = sha256.Sum256(p.raw)
+		close(hashed)
+	}
 	dst = append(dst, `{"schema":"`+PageSchema+`","ref":"`...)
 	dst = append(dst, r.Ref...)
 	dst = append(dst, `","digest":"`...)
@@ -144,7 +156,8 @@ func (p *page) appendDocument(dst []byte, r *record, req *readRequest) []byte {
 	dst = append(dst, `,"next_offset":`...)
 	dst = strconv.AppendInt(dst, p.next, 10)
 	dst = append(dst, `,"range_digest":"sha256:`...)
-	dst = hex.AppendEncode(dst, sum[:])
+	digestAt := len(dst)
+	dst = append(dst, make([]byte, hex.EncodedLen(sha256.Size))...)
 	dst = append(dst, `","eof":`...)
 	dst = strconv.AppendBool(dst, p.next >= r.Bytes)
 	switch req.Encoding {
@@ -165,5 +178,11 @@ func (p *page) appendDocument(dst []byte, r *record, req *readRequest) []byte {
 		dst = base64.StdEncoding.AppendEncode(dst, p.raw)
 		dst = append(dst, '"')
 	}
+	<-hashed
+	hex.Encode(dst[digestAt:], sum[:])
 	return append(dst, '}')
 }
+
+// parallelDigestMin is the smallest page hashed beside its encoding; a
+// goroutine costs more than hashing anything smaller.
+const parallelDigestMin = 256 << 10

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/runxhq/runx/sdk/internal/wire"
 	"github.com/runxhq/runx/sdk/proto/pluginv1"
 	"google.golang.org/grpc"
 )
@@ -71,8 +72,7 @@ func Serve(impl Plugin, opts ...ServeOption) {
 			cfg.protocolVersion: {PluginSetKey: &grpcPlugin{impl: impl, logger: cfg.logger, protocolVersion: cfg.protocolVersion}},
 		},
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			opts = append(opts, grpc.MaxRecvMsgSize(MaxMessageBytes), grpc.MaxSendMsgSize(MaxMessageBytes))
-			return grpc.NewServer(opts...)
+			return grpc.NewServer(append(opts, ServerOptions()...)...)
 		},
 		Logger: cfg.logger,
 	})
@@ -94,3 +94,29 @@ func (p *grpcPlugin) GRPCServer(_ *goplugin.GRPCBroker, s *grpc.Server) error {
 func (p *grpcPlugin) GRPCClient(context.Context, *goplugin.GRPCBroker, *grpc.ClientConn) (any, error) {
 	return nil, errors.New("a plugin serves runx.plugin.v1; the host side is sdk/pluginhost")
 }
+
+// ServerOptions are the options a gRPC server serving runx.plugin.v1 uses
+// (Serve's, and sdk/plugin/plugintest's): frames of MaxChunkBytes pass,
+// and the wire codec sends a chunk without copying it first.
+func ServerOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.MaxRecvMsgSize(MaxMessageBytes), grpc.MaxSendMsgSize(MaxMessageBytes),
+		grpc.ForceServerCodecV2(wire.Codec{}),
+		grpc.InitialWindowSize(WindowBytes), grpc.InitialConnWindowSize(WindowBytes),
+		grpc.ReadBufferSize(SocketBufferBytes), grpc.WriteBufferSize(SocketBufferBytes),
+	}
+}
+
+// WindowBytes is the HTTP/2 flow-control window, per stream and per
+// connection, on both sides of the plugin protocol. Static windows this
+// large let a whole frame of MaxChunkBytes be in flight at once, and turn
+// off gRPC's bandwidth-delay probing, whose pings a local socket does not
+// need. Memory is not held for it: a window only bounds what may be sent
+// before the receiver has read it.
+const WindowBytes = 8 << 20
+
+// SocketBufferBytes is how much gRPC reads from and batches into the
+// plugin's socket per system call, on both sides. gRPC's 32 KiB default
+// made a 4 MiB answer some 170 writes and as many reads, each a wake-up of
+// the other side; at this size it is a handful.
+const SocketBufferBytes = 512 << 10

@@ -197,8 +197,14 @@ func sendResult(stream pluginv1.Capability_InvokeServer, res *Result) error {
 			last = n
 		}
 	}
+	// The first of several frames announces the whole size, so the host
+	// receives them all into one buffer.
 	for off := 0; off < last; off += MaxChunkBytes {
-		if err := stream.Send(&pluginv1.InvokeResponse{OutputChunk: res.Output[off:min(off+MaxChunkBytes, len(res.Output))]}); err != nil {
+		frame := &pluginv1.InvokeResponse{OutputChunk: res.Output[off:min(off+MaxChunkBytes, len(res.Output))]}
+		if off == 0 {
+			frame.OutputSize = int64(len(res.Output))
+		}
+		if err := stream.Send(frame); err != nil {
 			return err
 		}
 	}

@@ -56,6 +56,11 @@ func TestSendResultFrames(t *testing.T) {
 			if !bytes.Equal(got, c.res.Output) || last.Result.OutputSize != int64(len(c.res.Output)) {
 				t.Fatalf("reassembled %d bytes (announced %d), want %d", len(got), last.Result.OutputSize, len(c.res.Output))
 			}
+			// The first of several frames announces the whole size; a
+			// single frame says it in its result alone.
+			if want := int64(len(c.res.Output)) * int64(min(len(f.sent)-1, 1)); f.sent[0].OutputSize != want {
+				t.Fatalf("first frame announces %d bytes, want %d", f.sent[0].OutputSize, want)
+			}
 			if (len(last.OutputChunk) > 0) != c.withLast {
 				t.Fatalf("last chunk in the result frame = %v, want %v", len(last.OutputChunk) > 0, c.withLast)
 			}

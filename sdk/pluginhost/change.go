@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/runxhq/runx/sdk/internal/wire"
 	"github.com/runxhq/runx/sdk/plugin"
 	"github.com/runxhq/runx/sdk/proto/pluginv1"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -21,7 +23,7 @@ var ErrNotImplemented = plugin.ErrNotImplemented
 func (c *Client) Preview(ctx context.Context, call *plugin.Call, maxOutput int64) (*plugin.Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stream, err := c.rpc.Preview(ctx)
+	stream, err := c.rpc.Preview(ctx, grpc.ForceCodecV2(wire.Codec{}))
 	if err != nil {
 		return nil, notImplemented(err)
 	}

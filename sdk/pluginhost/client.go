@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/runxhq/runx/sdk/internal/wire"
 	"github.com/runxhq/runx/sdk/plugin"
 	"github.com/runxhq/runx/sdk/proto/pluginv1"
 	"google.golang.org/grpc"
@@ -48,7 +49,7 @@ func (c *Client) Invoke(ctx context.Context, call *plugin.Call, maxOutput int64)
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
 	defer context.AfterFunc(ctx, cancel)()
-	stream, err := c.rpc.Invoke(sctx)
+	stream, err := c.rpc.Invoke(sctx, grpc.ForceCodecV2(wire.Codec{}))
 	if err != nil {
 		return nil, err
 	}
@@ -68,54 +69,33 @@ func (c *Client) Cancel(ctx context.Context, callID string) (string, error) {
 }
 
 // receiveResult collects a streamed answer: output frames, then the result.
-func receiveResult(stream pluginv1.Capability_InvokeClient, maxOutput int64) (*plugin.Result, error) {
+// The wire codec copies each frame's chunk once, from gRPC's buffers into
+// the answer's output, which is allocated once at the size the plugin
+// announces on its first frame (an older plugin announces nothing, and its
+// output grows as it arrives).
+func receiveResult(stream grpc.ClientStream, maxOutput int64) (*plugin.Result, error) {
 	if maxOutput <= 0 || maxOutput > plugin.MaxPayloadBytes {
 		maxOutput = plugin.MaxPayloadBytes
 	}
-	// The chunks are kept as they arrive (each frame's bytes are already
-	// its own copy) and joined once at the end: appending them to one
-	// growing slice copied a 4 MiB answer about twice more and cleared
-	// each new backing array first.
-	var chunks [][]byte
-	size := 0
+	a := wire.Answer{Limit: maxOutput}
 	for {
-		frame, err := stream.Recv()
+		err := stream.RecvMsg(&a)
 		if errors.Is(err, io.EOF) {
 			return nil, errors.New("plugin closed the stream without a result")
 		}
 		if err != nil {
 			return nil, err
 		}
-		if chunk := frame.GetOutputChunk(); len(chunk) > 0 {
-			if int64(size+len(chunk)) > maxOutput {
-				return nil, fmt.Errorf("%w: more than %d bytes", ErrOutputTooLarge, maxOutput)
-			}
-			chunks = append(chunks, chunk)
-			size += len(chunk)
+		if a.Over || a.Announced > maxOutput {
+			return nil, fmt.Errorf("%w: more than %d bytes", ErrOutputTooLarge, maxOutput)
 		}
-		if r := frame.GetResult(); r != nil {
-			if r.GetOutputSize() != int64(size) {
-				return nil, fmt.Errorf("plugin announced %d output bytes and sent %d", r.GetOutputSize(), size)
+		if r := a.Result; r != nil {
+			if r.GetOutputSize() != int64(len(a.Output)) || a.Announced != 0 && a.Announced != r.GetOutputSize() {
+				return nil, fmt.Errorf("plugin announced %d output bytes and sent %d", r.GetOutputSize(), len(a.Output))
 			}
-			return resultFromProto(r, joinChunks(chunks, size)), nil
+			return resultFromProto(r, a.Output), nil
 		}
 	}
-}
-
-// joinChunks is the chunks as one slice: the only chunk itself, or one
-// copy into a slice of exactly their size.
-func joinChunks(chunks [][]byte, size int) []byte {
-	switch len(chunks) {
-	case 0:
-		return nil
-	case 1:
-		return chunks[0]
-	}
-	out := make([]byte, 0, size)
-	for _, c := range chunks {
-		out = append(out, c...)
-	}
-	return out
 }
 
 func resultFromProto(r *pluginv1.InvokeResult, output []byte) *plugin.Result {

@@ -114,10 +114,14 @@ func Dispense(rpc goplugin.ClientProtocol) (*Client, error) {
 }
 
 // GRPCDialOptions are the dial options a host must use so frames of
-// plugin.MaxChunkBytes pass.
+// plugin.MaxChunkBytes pass. The flow-control windows and the socket
+// buffers are as large as the plugin's (plugin.ServerOptions).
 func GRPCDialOptions() []grpc.DialOption {
-	return []grpc.DialOption{grpc.WithDefaultCallOptions(
-		grpc.MaxCallRecvMsgSize(plugin.MaxMessageBytes), grpc.MaxCallSendMsgSize(plugin.MaxMessageBytes))}
+	return []grpc.DialOption{
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(plugin.MaxMessageBytes), grpc.MaxCallSendMsgSize(plugin.MaxMessageBytes)),
+		grpc.WithInitialWindowSize(plugin.WindowBytes), grpc.WithInitialConnWindowSize(plugin.WindowBytes),
+		grpc.WithReadBufferSize(plugin.SocketBufferBytes), grpc.WithWriteBufferSize(plugin.SocketBufferBytes),
+	}
 }
 
 // grpcClientPlugin is the host half of go-plugin's GRPCPlugin.

@@ -61,7 +61,7 @@ func Serve(tb testing.TB, impl plugin.Plugin, opts ...Option) *Conn {
 	}
 	plugin.SetupProcess(impl)
 	lis := bufconn.Listen(bufferBytes)
-	srv := grpc.NewServer(grpc.MaxRecvMsgSize(plugin.MaxMessageBytes), grpc.MaxSendMsgSize(plugin.MaxMessageBytes))
+	srv := grpc.NewServer(plugin.ServerOptions()...)
 	pluginv1.RegisterCapabilityServer(srv, plugin.NewServer(impl, nil, cfg.protocolVersion))
 	done := make(chan struct{})
 	go func() {

@@ -837,9 +837,15 @@ func (x *InvocationContext) GetClockUnixMs() int64 {
 }
 
 type InvokeResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	OutputChunk   []byte                 `protobuf:"bytes,1,opt,name=output_chunk,json=outputChunk,proto3" json:"output_chunk,omitempty"`
-	Result        *InvokeResult          `protobuf:"bytes,2,opt,name=result,proto3" json:"result,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	OutputChunk []byte                 `protobuf:"bytes,1,opt,name=output_chunk,json=outputChunk,proto3" json:"output_chunk,omitempty"`
+	Result      *InvokeResult          `protobuf:"bytes,2,opt,name=result,proto3" json:"result,omitempty"`
+	// Field 3 was added to v1 additively. The whole output's size in bytes,
+	// announced on an answer's first frame, so the host receives the chunks
+	// into one buffer of that size rather than joining them at the end. It
+	// must equal the result's output_size; zero (an older plugin) announces
+	// nothing.
+	OutputSize    int64 `protobuf:"varint,3,opt,name=output_size,json=outputSize,proto3" json:"output_size,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -886,6 +892,13 @@ func (x *InvokeResponse) GetResult() *InvokeResult {
 		return x.Result
 	}
 	return nil
+}
+
+func (x *InvokeResponse) GetOutputSize() int64 {
+	if x != nil {
+		return x.OutputSize
+	}
+	return 0
 }
 
 type InvokeResult struct {
@@ -1257,10 +1270,12 @@ const file_runx_plugin_v1_plugin_proto_rawDesc = "" +
 	"\rclock_unix_ms\x18\r \x01(\x03R\vclockUnixMs\x1a>\n" +
 	"\x10CredentialsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"i\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8a\x01\n" +
 	"\x0eInvokeResponse\x12!\n" +
 	"\foutput_chunk\x18\x01 \x01(\fR\voutputChunk\x124\n" +
-	"\x06result\x18\x02 \x01(\v2\x1c.runx.plugin.v1.InvokeResultR\x06result\"\xb8\x01\n" +
+	"\x06result\x18\x02 \x01(\v2\x1c.runx.plugin.v1.InvokeResultR\x06result\x12\x1f\n" +
+	"\voutput_size\x18\x03 \x01(\x03R\n" +
+	"outputSize\"\xb8\x01\n" +
 	"\fInvokeResult\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\tR\x06status\x12\x12\n" +
 	"\x04code\x18\x02 \x01(\tR\x04code\x12\x18\n" +
