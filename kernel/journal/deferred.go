@@ -36,38 +36,35 @@ func deferred(ctx context.Context) bool {
 	return d
 }
 
-// deferredTx runs fn in one transaction committed under
-// synchronous=NORMAL on the journal's one connection, restored to FULL
-// before the connection is given back.
-func (j *Journal) deferredTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
-	conn, err := j.db.Conn(ctx)
-	if err != nil {
+// syncLevel sets the synchronous level of conn, the journal's one
+// connection, for the transaction about to run on it: NORMAL for a deferred
+// one, FULL for any other. The level is switched only when it changes, so
+// a run's deferred transitions in a row pay no PRAGMA, and neither do FULL
+// ones in a row; the connection left at NORMAL is remembered by identity,
+// so a replacement connection (opened at FULL by the DSN) is never
+// mistaken for it. A connection whose level cannot be set back to FULL is
+// dropped from the pool rather than given back: it would weaken every
+// later commit.
+func (j *Journal) syncLevel(ctx context.Context, conn *sql.Conn, normal bool) error {
+	var dc any
+	if err := conn.Raw(func(c any) error { dc = c; return nil }); err != nil {
 		return fmt.Errorf("state connection: %w", err)
 	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `PRAGMA synchronous = NORMAL`); err != nil {
-		return fmt.Errorf("defer state sync: %w", err)
-	}
-	defer func() {
-		if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA synchronous = FULL`); rerr != nil {
-			// A connection left at NORMAL would weaken every later commit:
-			// drop it from the pool rather than give it back.
-			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
-			if err == nil {
-				err = fmt.Errorf("restore state sync: %w", rerr)
-			}
+	switch isNormal := dc == j.atNormal; {
+	case normal && !isNormal:
+		// Remembered before the PRAGMA runs: a failure part way leaves
+		// the level unknown, and the next FULL transaction sets it again.
+		j.atNormal = dc
+		if _, err := conn.ExecContext(ctx, `PRAGMA synchronous = NORMAL`); err != nil {
+			return fmt.Errorf("defer state sync: %w", err)
 		}
-	}()
-	tx, err := conn.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin state transaction: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit state transaction: %w", err)
+	case !normal && isNormal:
+		if _, err := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA synchronous = FULL`); err != nil {
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+			j.atNormal = nil
+			return fmt.Errorf("restore state sync: %w", err)
+		}
+		j.atNormal = nil
 	}
 	return nil
 }

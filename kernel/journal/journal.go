@@ -28,8 +28,12 @@ const (
 type Journal struct {
 	db    *sql.DB
 	stmts map[string]*sql.Stmt // the hot statements, prepared at Open (stmts.go)
-	dir   string
-	clock func() time.Time
+	// atNormal is the driver connection last set to synchronous=NORMAL
+	// and not yet set back (deferred.go); read and written only by the
+	// transaction holding that connection.
+	atNormal any
+	dir      string
+	clock    func() time.Time
 	// Scrub is applied to every JSON document written (outputs, errors,
 	// payloads, decisions, envelopes, events): the kernel sets its taint
 	// set's ScrubJSON, so state.sqlite never holds a delivered credential.
@@ -92,12 +96,18 @@ func (j *Journal) Dir() string { return j.dir }
 
 func (j *Journal) now() string { return j.clock().UTC().Format(time.RFC3339Nano) }
 
-// tx runs fn in one IMMEDIATE transaction: one recorded transition.
+// tx runs fn in one IMMEDIATE transaction: one recorded transition,
+// committed at synchronous=FULL unless ctx is Deferred (deferred.go).
 func (j *Journal) tx(ctx context.Context, fn func(*sql.Tx) error) error {
-	if deferred(ctx) {
-		return j.deferredTx(ctx, fn)
+	conn, err := j.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("state connection: %w", err)
 	}
-	tx, err := j.db.BeginTx(ctx, nil)
+	defer conn.Close()
+	if err := j.syncLevel(ctx, conn, deferred(ctx)); err != nil {
+		return err
+	}
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin state transaction: %w", err)
 	}
