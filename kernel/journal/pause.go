@@ -149,9 +149,20 @@ func (j *Journal) SetRunning(ctx context.Context, runID string) error {
 
 // Seal records the run's end and the envelope it sealed with.
 func (j *Journal) Seal(ctx context.Context, runID, outcome, reason, receiptID string, envelope json.RawMessage) error {
+	return j.SealIndexed(ctx, runID, outcome, reason, receiptID, envelope, RootLine{})
+}
+
+// SealIndexed is Seal for a root run whose receipt's index line the store
+// appended without flushing it: line, recorded in the same commit, is what
+// PendingRootLines returns so a power cut that lost the line can be
+// repaired (rootlines.go). A zero line records nothing more than Seal.
+func (j *Journal) SealIndexed(ctx context.Context, runID, outcome, reason, receiptID string, envelope json.RawMessage, line RootLine) error {
 	ctx = undeferred(ctx)
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
+		if err := j.recordRootLine(ctx, tx, runID, receiptID, line); err != nil {
+			return err
+		}
 		if _, err := j.exec(ctx, tx, sqlSealRun,
 			StateSealed, outcome, reason, receiptID, j.text(envelope), runID); err != nil {
 			return err

@@ -77,6 +77,16 @@ CREATE TABLE IF NOT EXISTS operation_keys (
   first_sent_at  TEXT NOT NULL DEFAULT '',
   updated_at     TEXT NOT NULL
 );
+-- Root index lines not yet known durable (rootlines.go): one row per sealed
+-- root run whose line the receipt store appended after its flush, pruned
+-- when a later seal's flush covers it, so the table holds a few rows.
+CREATE TABLE IF NOT EXISTS root_lines (
+  run_id      TEXT PRIMARY KEY,
+  store       TEXT NOT NULL,
+  receipt_id  TEXT NOT NULL,
+  flushed     INTEGER NOT NULL,
+  line_end    INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS events (
   run_id  TEXT NOT NULL,
   seq     INTEGER NOT NULL,

@@ -23,10 +23,12 @@ const (
 	sqlDropOpenAsks   = `DELETE FROM requests WHERE run_id = ? AND state = ?`
 	sqlStepsOfRun     = `SELECT address, step_id, status, output, error, receipt_id, child_ref, seq FROM steps WHERE run_id = ? ORDER BY seq`
 	sqlDecisionsOfRun = `SELECT address, lane, request_digest, value, used, recorded_at FROM decisions WHERE run_id = ?`
+	sqlAddRootLine    = `INSERT OR REPLACE INTO root_lines (run_id, store, receipt_id, flushed, line_end) VALUES (?,?,?,?,?)`
+	sqlPruneRootLines = `DELETE FROM root_lines WHERE store = ? AND line_end <= ?`
 )
 
 var preparedStatements = []string{sqlTouch, sqlTouchState, sqlAppendEvent, sqlNextStepSeq, sqlRecordStep, sqlCreateRun, sqlSealRun, sqlDropOpenAsks,
-	sqlStepsOfRun, sqlDecisionsOfRun}
+	sqlStepsOfRun, sqlDecisionsOfRun, sqlAddRootLine, sqlPruneRootLines}
 
 // prepare prepares the hot statements; called by Open, before any
 // transaction.

@@ -39,20 +39,14 @@ func entryOf(r *Receipt, root bool) IndexEntry {
 // lines from concurrent writers, in this process or another, never
 // interleave.
 func (s *Store) appendIndex(e IndexEntry, durable bool) error {
-	line, err := json.Marshal(e)
+	line, err := indexLine(e)
 	if err != nil {
-		return fmt.Errorf("encode index entry: %w", err)
+		return err
 	}
-	line = append(line, '\n')
-
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.index == nil {
-		f, err := os.OpenFile(filepath.Join(s.dir, IndexFile), os.O_WRONLY|os.O_APPEND, 0)
-		if err != nil {
-			return fmt.Errorf("open receipt index: %w", err)
-		}
-		s.index = f
+	if err := s.openIndex(); err != nil {
+		return err
 	}
 	if _, err := s.index.Write(line); err != nil {
 		return fmt.Errorf("append receipt index: %w", err)
@@ -63,6 +57,66 @@ func (s *Store) appendIndex(e IndexEntry, durable bool) error {
 		}
 	}
 	return nil
+}
+
+// appendIndexAt is appendIndex without a flush, returning the offset just
+// past the line: an O_APPEND write leaves the handle's offset there, and
+// the store's lock keeps this process's other appends off the handle until
+// it is read.
+func (s *Store) appendIndexAt(e IndexEntry) (int64, error) {
+	line, err := indexLine(e)
+	if err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.openIndex(); err != nil {
+		return 0, err
+	}
+	if _, err := s.index.Write(line); err != nil {
+		return 0, fmt.Errorf("append receipt index: %w", err)
+	}
+	end, err := s.index.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return 0, fmt.Errorf("append receipt index: %w", err)
+	}
+	return end, nil
+}
+
+// indexSize is the index's length now.
+func (s *Store) indexSize() (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.openIndex(); err != nil {
+		return 0, err
+	}
+	info, err := s.index.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("stat receipt index: %w", err)
+	}
+	return info.Size(), nil
+}
+
+// openIndex opens the index for append at the first write; s.mu is held.
+func (s *Store) openIndex() error {
+	if s.index != nil {
+		return nil
+	}
+	f, err := os.OpenFile(filepath.Join(s.dir, IndexFile), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return fmt.Errorf("open receipt index: %w", err)
+	}
+	s.index = f
+	return nil
+}
+
+// indexLine is e as one line of the index.
+func indexLine(e IndexEntry) ([]byte, error) {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("encode index entry: %w", err)
+	}
+	return append(line, '\n'), nil
 }
 
 // maxIndexLine bounds one index line; a real one is a few hundred bytes.
@@ -104,6 +158,14 @@ func (s *Store) scanIndex(each func(IndexEntry)) error {
 		torn := errors.Is(err, io.EOF)
 		if err != nil && !torn {
 			return fmt.Errorf("read receipt index line %d: %w", n, err)
+		}
+		if len(line) > 0 && line[0] == 0 {
+			// A write a power cut never let reach the disk reads back as
+			// zeros: not an entry, and no entry's damage either.
+			if torn {
+				return nil
+			}
+			continue
 		}
 		var e IndexEntry
 		if jerr := json.Unmarshal(line, &e); jerr != nil {

@@ -185,17 +185,9 @@ func (s *Store) PutRoot(r *Receipt, canonical []byte) error {
 }
 
 func (s *Store) put(r *Receipt, canonical []byte, root bool) error {
-	if r == nil || len(canonical) == 0 {
-		return refuse(CodeMalformed, "put needs a sealed receipt and its canonical bytes", nil)
-	}
-	p, err := s.path(r.ID)
+	p, err := s.checkPut(r, canonical)
 	if err != nil {
 		return err
-	}
-	// A cheap guard against a caller pairing one receipt with another's
-	// bytes, which would file them under the wrong name and index line.
-	if !bytes.Contains(canonical, []byte(`,"id":"`+r.ID+`","schema":`)) {
-		return refuse(CodeMalformed, fmt.Sprintf("the bytes given are not receipt %s; pass the bytes Seal returned with it", r.ID), nil)
 	}
 	if root {
 		if err := syncStore(s.dir); err != nil {
@@ -211,14 +203,7 @@ func (s *Store) put(r *Receipt, canonical []byte, root bool) error {
 		return fmt.Errorf("store receipt %s: %w", r.ID, err)
 	}
 	if !created {
-		existing, err := readFile(p)
-		if err != nil {
-			return fmt.Errorf("store receipt %s: %w", r.ID, err)
-		}
-		if !bytes.Equal(existing, canonical) {
-			return refuse(CodeConflict, fmt.Sprintf("%s already holds different bytes for receipt %s; two signed bodies under one id are ambiguous, so the stored one is kept", s.dir, r.ID), nil)
-		}
-		return nil
+		return s.sameBytes(p, r.ID, canonical)
 	}
 	if err := s.appendIndex(entryOf(r, root), each); err != nil {
 		// Unindexed, the file would turn a retry into a silent no-op.
@@ -236,6 +221,35 @@ func (s *Store) put(r *Receipt, canonical []byte, root bool) error {
 		if err := syncDir(s.dir); err != nil {
 			return fmt.Errorf("sync receipt store: %w", err)
 		}
+	}
+	return nil
+}
+
+// checkPut refuses what cannot be put and returns where r goes.
+func (s *Store) checkPut(r *Receipt, canonical []byte) (string, error) {
+	if r == nil || len(canonical) == 0 {
+		return "", refuse(CodeMalformed, "put needs a sealed receipt and its canonical bytes", nil)
+	}
+	p, err := s.path(r.ID)
+	if err != nil {
+		return "", err
+	}
+	// A cheap guard against a caller pairing one receipt with another's
+	// bytes, which would file them under the wrong name and index line.
+	if !bytes.Contains(canonical, []byte(`,"id":"`+r.ID+`","schema":`)) {
+		return "", refuse(CodeMalformed, fmt.Sprintf("the bytes given are not receipt %s; pass the bytes Seal returned with it", r.ID), nil)
+	}
+	return p, nil
+}
+
+// sameBytes accepts putting a stored receipt again only with its bytes.
+func (s *Store) sameBytes(p, id string, canonical []byte) error {
+	existing, err := readFile(p)
+	if err != nil {
+		return fmt.Errorf("store receipt %s: %w", id, err)
+	}
+	if !bytes.Equal(existing, canonical) {
+		return refuse(CodeConflict, fmt.Sprintf("%s already holds different bytes for receipt %s; two signed bodies under one id are ambiguous, so the stored one is kept", s.dir, id), nil)
 	}
 	return nil
 }

@@ -139,11 +139,20 @@ func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 	if err != nil {
 		return nil, receipt.ChildRef{}, err
 	}
-	put := e.Store.PutRoot
+	// A root's index line is left for the seal's commit to make durable
+	// (receipt.Store.PutRootIndexLater; repaired at Open if a power cut
+	// loses it); a child's receipt is made durable by its root.
+	var line journal.RootLine
 	if rc.rec.ParentRunID != "" {
-		put = e.Store.Put
+		err = e.Store.Put(r, raw)
+	} else {
+		var mark receipt.IndexMark
+		mark, err = e.Store.PutRootIndexLater(r, raw)
+		if mark != (receipt.IndexMark{}) {
+			line = journal.RootLine{Store: storeKey(e.Store), Flushed: mark.Flushed, End: mark.End}
+		}
 	}
-	if err := put(r, raw); err != nil {
+	if err != nil {
 		return nil, receipt.ChildRef{}, err
 	}
 	ref, err := receipt.ChildRefOf(raw)
@@ -153,7 +162,7 @@ func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 	env := rc.envelope(out)
 	env.Status, env.Outcome, env.SealReason, env.ReceiptID, env.Result, env.Error = contract.StatusSealed, out.outcome, out.reason, r.ID, result, out.failure
 	envJSON, _ := json.Marshal(env)
-	if err := e.Journal.Seal(durable(ctx), rc.rec.RunID, out.outcome, out.reason, r.ID, envJSON); err != nil {
+	if err := e.Journal.SealIndexed(durable(ctx), rc.rec.RunID, out.outcome, out.reason, r.ID, envJSON, line); err != nil {
 		return nil, receipt.ChildRef{}, err
 	}
 	return env, ref, nil

@@ -185,6 +185,10 @@ func Open(o Options) (*Kernel, error) {
 		return nil, err
 	}
 	j.Scrub = o.Taint.ScrubJSON
+	if err := repairIndex(context.Background(), j, store); err != nil {
+		j.Close()
+		return nil, err
+	}
 	k := &Kernel{Options: o, Store: store, Journal: j}
 	sup, err := host.NewSupervisor(host.Config{Discovery: k.Discovery(), RunxVersion: o.RunxVersion, Logger: o.Logger, FirstParty: o.FirstParty, Taint: o.Taint})
 	if err != nil {
