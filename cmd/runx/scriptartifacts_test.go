@@ -87,7 +87,7 @@ func sha256Of(b []byte) string {
 // step opens one by its descriptor (root, size, digest), the step's receipt
 // names each (label, ref, digest, size) under its signature, a call given
 // one names it labelled with its input, and a kept content that changed is
-// never read as the input.
+// never read as the input. A call that read a page of one names it too.
 func TestScriptInputsAreArtifactsOfTheRun(t *testing.T) {
 	e := newRunxEnv(t)
 	e.write("art/SKILL.md", "---\nname: art\ndescription: Walks large inputs.\n---\nManual.\n")
@@ -176,14 +176,21 @@ func TestScriptInputsAreArtifactsOfTheRun(t *testing.T) {
 		} `json:"steps"`
 	}
 	e.json(&hist, "history", runID, "--json")
-	var callReceipt string
+	var callReceipt, readReceipt string
 	for _, s := range hist.Steps {
-		if s.Output.Tool == "skill:./child" {
+		switch s.Output.Tool {
+		case "skill:./child":
 			callReceipt = s.ReceiptID
+		case "artifact.read":
+			readReceipt = s.ReceiptID
 		}
 	}
 	if _, callArts := e.receiptArtifacts(callReceipt); len(callArts) != 1 || callArts[0].Label != "input/text" || callArts[0].Digest != sha256Of(want["input/items/1"]) {
 		t.Fatalf("the child call's receipt names %+v", callArts)
+	}
+	// The artifact.read call names the artifact it read a page of.
+	if _, readArts := e.receiptArtifacts(readReceipt); len(readArts) != 1 || readArts[0].Label != "read" || readArts[0].Ref != docRef || readArts[0].Digest != docDigest || readArts[0].Bytes != int64(len(docRaw)) {
+		t.Fatalf("the read call's receipt names %+v", readArts)
 	}
 
 	// A later step opens the artifact by its descriptor, checked against

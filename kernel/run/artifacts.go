@@ -37,11 +37,17 @@ func withArtifacts(body *receipt.Body, more ...receipt.Artifact) {
 }
 
 // outputArtifact is the artifact a capability's result describes, when the
-// result is a runx.artifact.v1 descriptor with a digest and a size: the
-// unit produced (admitted, stored or opened) it, and its receipt names it.
+// result is a runx.artifact.v1 descriptor with a digest and a size (the
+// unit produced it: admitted, stored or opened; labelled output) or a
+// runx.artifact_page.v1 page (the unit read it; labelled read, with the
+// whole artifact's digest and size). Its receipt names it.
 func outputArtifact(output any) (receipt.Artifact, bool) {
 	m, ok := output.(map[string]any)
-	if !ok || m["schema"] != artifactstore.Schema {
+	if !ok {
+		return receipt.Artifact{}, false
+	}
+	label := map[any]string{artifactstore.Schema: "output", artifactstore.PageSchema: "read"}[m["schema"]]
+	if label == "" {
 		return receipt.Artifact{}, false
 	}
 	digest, _ := m["digest"].(string)
@@ -52,7 +58,7 @@ func outputArtifact(output any) (receipt.Artifact, bool) {
 	if !ok || bytes < 0 {
 		return receipt.Artifact{}, false
 	}
-	a := receipt.Artifact{Label: "output", Digest: digest, Bytes: bytes}
+	a := receipt.Artifact{Label: label, Digest: digest, Bytes: bytes}
 	if ref, _ := m["ref"].(string); artifactstore.ValidRef(ref) {
 		a.Ref = ref
 	}

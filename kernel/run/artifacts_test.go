@@ -19,8 +19,12 @@ func TestOutputArtifact(t *testing.T) {
 	if a, ok := outputArtifact(map[string]any{"schema": "runx.artifact.v1", "artifact_id": digest, "digest": digest, "bytes": 3.0, "ref": "../x"}); !ok || a.Ref != "" {
 		t.Fatalf("a retained descriptor names no ref it lacks: %+v", a)
 	}
+	// A page names the whole artifact it was read from.
+	if a, ok := outputArtifact(map[string]any{"schema": "runx.artifact_page.v1", "ref": "art_0123456789abcdef0123456789abcdef", "digest": digest, "bytes": 70.0, "offset": 0.0, "data": "x"}); !ok || a.Label != "read" || a.Bytes != 70 || a.Ref == "" {
+		t.Fatalf("page: %+v %v", a, ok)
+	}
 	for _, v := range []any{
-		"text", map[string]any{"schema": "runx.artifact_page.v1", "digest": digest, "bytes": 1.0},
+		"text", map[string]any{"schema": "runx.process.v1", "digest": digest, "bytes": 1.0},
 		map[string]any{"schema": "runx.artifact.v1", "digest": "sha256:x", "bytes": 1.0},
 		map[string]any{"schema": "runx.artifact.v1", "digest": digest, "bytes": 1.5},
 		map[string]any{"schema": "runx.artifact.v1", "digest": digest, "bytes": -1.0},

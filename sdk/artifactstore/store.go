@@ -31,8 +31,12 @@ import (
 	"github.com/runxhq/runx/sdk/pathpolicy"
 )
 
-// Schema names the descriptor format of an artifact.
-const Schema = "runx.artifact.v1"
+// Schema names the descriptor format of an artifact, and PageSchema the
+// format of one page read from it.
+const (
+	Schema     = "runx.artifact.v1"
+	PageSchema = "runx.artifact_page.v1"
+)
 
 // Origins of a run's reference.
 const (
