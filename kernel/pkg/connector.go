@@ -77,6 +77,7 @@ type ConnectorOperation struct {
 	Target      string                 `json:"target"`
 	Approval    string                 `json:"approval"` // none | optional | required
 	Cost        *OperationCost         `json:"cost,omitempty"`
+	Payment     *OperationPayment      `json:"payment,omitempty"`
 	Request     OperationRequest       `json:"request"`
 	Idempotency *OperationIdempotency  `json:"idempotency,omitempty"`
 	Readbacks   []*Readback            `json:"readbacks,omitempty"`
@@ -95,6 +96,16 @@ type OperationCost struct {
 	Per       string `json:"per"`    // request | success
 	Source    string `json:"source"` // docs | rate_card | observed
 	SourceURL string `json:"source_url,omitempty"`
+}
+
+// OperationPayment is the money a payment operation moves, derived from
+// its declared inputs so a step never states an amount: Amount is
+// $input.<integer input>, Currency a literal code (USD, USDC, ...) or
+// $input.<string input>. Under a money limit USD amounts count as cents and
+// USDC amounts as micro-USD; any other currency cannot be counted.
+type OperationPayment struct {
+	Amount   string `json:"amount"`
+	Currency string `json:"currency"`
 }
 
 // OperationRequest renders one HTTP request from the operation's inputs.

@@ -158,15 +158,6 @@ func decodeConnectorOperation(d decoder, e *entry) (*ConnectorOperation, error) 
 	if err != nil {
 		return nil, err
 	}
-	if pe := f.get("payment"); pe != nil {
-		// The money a payment call moves (its amount input and currency)
-		// would have to be reserved under a money limit, shown in the
-		// operator summary and bound into the plan digest; runx does none
-		// of that yet, so it refuses the declaration rather than moving
-		// money it does not count. A call fee is cost.
-		return nil, refuseAt(d.file, pe.keyPos, CodeConnectorFieldUnsupported,
-			"%s payment is not supported by this runx: it cannot yet reserve the money a payment call moves against a money limit; remove it (a call fee is declared as cost)", label)
-	}
 	op := &ConnectorOperation{Name: e.key}
 	if op.Summary, err = d.text(f, "summary", label+" summary"); err != nil {
 		return nil, err
@@ -217,6 +208,11 @@ func decodeConnectorOperation(d decoder, e *entry) (*ConnectorOperation, error) 
 	}
 	if ce := f.get("cost"); ce != nil {
 		if op.Cost, err = decodeCost(d, ce, label); err != nil {
+			return nil, err
+		}
+	}
+	if pe := f.get("payment"); pe != nil {
+		if op.Payment, err = decodePayment(d, pe, op, label); err != nil {
 			return nil, err
 		}
 	}
@@ -279,6 +275,54 @@ func decodeCost(d decoder, e *entry, label string) (*OperationCost, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// paymentCurrency is a literal currency code.
+var paymentCurrency = regexp.MustCompile(`^[A-Z]{3,5}$`)
+
+// decodePayment reads what a payment operation moves. It is a write with a
+// declared call fee (cost, 0 when it charges none): a known transfer amount
+// does not establish the provider's fee.
+func decodePayment(d decoder, e *entry, op *ConnectorOperation, label string) (*OperationPayment, error) {
+	f, err := d.object(e.value, label+" payment", "amount", "currency")
+	if err != nil {
+		return nil, err
+	}
+	if op.Verb != VerbWrite {
+		return nil, d.fail(e.keyPos, "%s is a read; only a write moves money", label)
+	}
+	if op.Cost == nil {
+		return nil, d.fail(e.keyPos, "%s moves money and declares no cost: declare its call fee (usd_micro: 0 when it charges none); a transfer amount is not the provider's fee", label)
+	}
+	p := &OperationPayment{}
+	if p.Amount, err = d.nonEmpty(f, "amount", label+" payment amount"); err != nil {
+		return nil, err
+	}
+	if p.Currency, err = d.nonEmpty(f, "currency", label+" payment currency"); err != nil {
+		return nil, err
+	}
+	if p.Amount == "" || p.Currency == "" {
+		return nil, d.fail(e.value.pos, "%s payment needs amount ($input.<integer input>) and currency", label)
+	}
+	if in := paymentInput(op, p.Amount); in == nil || in.Type != TypeInteger {
+		return nil, d.fail(f.get("amount").value.pos, "%s payment amount %q must be $input.<declared integer input>: the amount is derived from the operation's inputs, in the currency's smallest counted unit", label, p.Amount)
+	}
+	if strings.HasPrefix(p.Currency, "$") {
+		if in := paymentInput(op, p.Currency); in == nil || in.Type != TypeString {
+			return nil, d.fail(f.get("currency").value.pos, "%s payment currency %q must be a currency code or $input.<declared string input>", label, p.Currency)
+		}
+	} else if !paymentCurrency.MatchString(p.Currency) {
+		return nil, d.fail(f.get("currency").value.pos, "%s payment currency %q must be an upper-case code such as USD or USDC", label, p.Currency)
+	}
+	return p, nil
+}
+
+func paymentInput(op *ConnectorOperation, ref string) *InputSpec {
+	name, ok := strings.CutPrefix(ref, "$input.")
+	if !ok {
+		return nil
+	}
+	return op.Input(name)
 }
 
 func decodeRequest(d decoder, e *entry, op *ConnectorOperation, label string) error {

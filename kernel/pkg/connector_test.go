@@ -149,7 +149,11 @@ func TestConnectorRefusals(t *testing.T) {
 		{"readback without confirms", head + "operations:\n  put:\n    verb: write\n    request: { method: POST, path: /x }\n    readbacks: [{ operation: get }]\n" + read, CodeConnectorInvalid, ":8:17"},
 		{"credential not a variable", head + "credential: { variable: \"my token\", header: Authorization }\noperations:\n" + read, CodeConnectorInvalid, ":4:13"},
 		{"packet output", head + "operations:\n  get:\n    verb: read\n    request: { method: GET, path: /x }\n    outputs: { a: { type: string, packet: true } }\n", CodeOutputFieldUnsupported, ":8:35"},
-		{"payment", head + "operations:\n  pay:\n    verb: write\n    payment: { amount: $input.cents, currency: USD }\n    request: { method: POST, path: /x }\n", CodeConnectorFieldUnsupported, ":7:5"},
+		{"payment on a read", head + "operations:\n  get:\n    verb: read\n    cost: { usd_micro: 0, per: request, source: docs }\n    payment: { amount: $input.cents, currency: USD }\n    request: { method: GET, path: /x }\n    inputs: { cents: { type: integer } }\n", CodeConnectorInvalid, ":8:5"},
+		{"payment without a fee", head + "operations:\n  pay:\n    verb: write\n    payment: { amount: $input.cents, currency: USD }\n    request: { method: POST, path: /x }\n    inputs: { cents: { type: integer } }\n", CodeConnectorInvalid, ":7:5"},
+		{"payment amount not an integer input", head + "operations:\n  pay:\n    verb: write\n    cost: { usd_micro: 0, per: request, source: docs }\n    payment: { amount: $input.cents, currency: USD }\n    request: { method: POST, path: /x }\n    inputs: { cents: { type: string } }\n", CodeConnectorInvalid, ":8:24"},
+		{"payment amount a literal", head + "operations:\n  pay:\n    verb: write\n    cost: { usd_micro: 0, per: request, source: docs }\n    payment: { amount: 500, currency: USD }\n    request: { method: POST, path: /x }\n", CodeConnectorInvalid, ":8:24"},
+		{"payment currency", head + "operations:\n  pay:\n    verb: write\n    cost: { usd_micro: 0, per: request, source: docs }\n    payment: { amount: $input.cents, currency: dollars }\n    request: { method: POST, path: /x }\n    inputs: { cents: { type: integer } }\n", CodeConnectorInvalid, ":8:48"},
 		{"anchor", head + "operations:\n  get: &a\n    verb: read\n    request: { method: GET, path: /x }\n", CodeYAMLAnchorRefused, ":5:8"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -162,5 +166,30 @@ func TestConnectorRefusals(t *testing.T) {
 				t.Fatalf("want the refusal at %s: %v", tc.at, err)
 			}
 		})
+	}
+}
+
+// A payment operation's amount and currency are read into the model and
+// bind its digest: another amount input or currency is another operation.
+func TestConnectorPayment(t *testing.T) {
+	p, err := Load("testdata/connected", LoadOptions{RunxVersion: testRunx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := p.Connectors["forge"].Operation("tip.send")
+	if op == nil || op.Payment == nil || *op.Payment != (OperationPayment{Amount: "$input.cents", Currency: "$input.currency"}) {
+		t.Fatalf("payment: %+v", op)
+	}
+	src, err := os.ReadFile("testdata/connected/connectors/forge/connector.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := writePackage(t, map[string]string{"forge/connector.yaml": strings.Replace(string(src), "currency: $input.currency", "currency: USD", 1)})
+	c, err := LoadConnector(filepath.Join(dir, "forge"), "forge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Operation("tip.send"); got.Payment.Currency != "USD" || got.Digest == op.Digest {
+		t.Fatalf("a changed currency must change the operation digest: %+v", got)
 	}
 }

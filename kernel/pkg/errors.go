@@ -49,10 +49,6 @@ const (
 	// CodeOutputFieldUnsupported refuses an output contract field this runx
 	// does not enforce (packet).
 	CodeOutputFieldUnsupported = "output_field_unsupported"
-	// CodeConnectorFieldUnsupported refuses a connector.yaml field the
-	// reference defines but this runx does not carry out (a payment's
-	// amount), so a connector never runs as if what it declares held.
-	CodeConnectorFieldUnsupported = "connector_field_unsupported"
 )
 
 // Position is a 1-based line and column in a source file.

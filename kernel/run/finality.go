@@ -46,6 +46,7 @@ type writeCall struct {
 	bodyDigest  string
 	binding     string
 	planDigest  string
+	payment     *payment // what it moves, or nil
 	// reask, when set, is why a person's earlier decision on this write's
 	// retry is not carried out and they are asked again.
 	reask string
@@ -75,12 +76,22 @@ func (rc *runCtx) prepareWrite(step *pkg.Step, mo *manifestOp, inputs map[string
 	if err != nil {
 		return nil, &contract.ErrorBody{Code: sdk.CodeRequestInvalid, Message: "operation " + mo.def.ID + ": " + err.Error() + "; nothing was sent"}
 	}
+	pay, refusal := paymentOf(mo.op, checked)
+	if refusal != nil {
+		return nil, refusal
+	}
 	w := &writeCall{
 		mo: mo, inputs: checked, providerKey: providerKey(mo, checked, callerKey),
 		bodyDigest: requestDigest(r),
 		binding:    mustDigest(map[string]any{"connector": mo.connector.ID, "base_url": mo.connector.BaseURL, "operation_digest": mo.op.Digest}),
+		payment:    pay,
 	}
-	w.planDigest = mustDigest(map[string]any{"binding": w.binding, "body_digest": w.bodyDigest, "provider_key": w.providerKey})
+	plan := map[string]any{"binding": w.binding, "body_digest": w.bodyDigest, "provider_key": w.providerKey}
+	if pay != nil {
+		// The money it moves is part of the plan, not only of the body.
+		plan["payment"] = pay.fields()
+	}
+	w.planDigest = mustDigest(plan)
 	return w, nil
 }
 
@@ -101,6 +112,9 @@ func (rc *runCtx) finality(ctx context.Context, step *pkg.Step, local string, in
 	}
 	cx := body.Extra["connector"].(map[string]any)
 	cx["provider_key"], cx["body_digest"], cx["plan_digest"] = w.providerKey, w.bodyDigest, w.planDigest
+	if w.payment != nil {
+		cx["payment"] = w.payment.fields()
+	}
 	res := finalityResult{key: w.providerKey}
 	row, err := rc.e.Journal.OperationKey(durable(ctx), w.providerKey)
 	if err != nil {
@@ -195,7 +209,7 @@ func (rc *runCtx) attempt(ctx context.Context, step *pkg.Step, local string, w *
 	}
 	rc.e.hook("operation_attempt_recorded")
 	sink := &answerSink{}
-	out, failure, status := rc.execute(withAnswerSink(ctx, sink), step, local, inputs, body)
+	out, failure, status := rc.execute(withPayment(withAnswerSink(ctx, sink), w.payment), step, local, inputs, body)
 	switch {
 	case failure == nil:
 		ack, _ := json.Marshal(sink.body)

@@ -128,6 +128,13 @@ func operatorSummary(step *pkg.Step, mo *manifestOp, inputs map[string]any) (map
 	if a := step.Operation.Approval; a != nil {
 		intent["approval"] = map[string]any{"reason": a.Reason, "type": a.Type}
 	}
+	pay, refusal := paymentOf(mo.op, checked)
+	if refusal != nil {
+		return nil, refusal
+	}
+	if pay != nil {
+		intent["payment"] = pay.fields()
+	}
 	intentDigest := mustDigest(intent)
 	text := fmt.Sprintf("%s %s %s (%s) at %s under scopes %q: request %s %s, payload %s, intent %s",
 		mo.op.Verb, mo.connector.ID, mo.connector.Version, mo.op.Name, orDash(target), mo.op.Scopes, r.Method, r.URL, payloadDigest, intentDigest)
@@ -138,7 +145,14 @@ func operatorSummary(step *pkg.Step, mo *manifestOp, inputs map[string]any) (map
 	}
 	if c := mo.op.Cost; c != nil && c.USDMicro != nil {
 		summary["quoted_usd_micro"] = *c.USDMicro
-		summary["text"] = text + fmt.Sprintf(", quoted %d micro-USD per %s", *c.USDMicro, c.Per)
+		text += fmt.Sprintf(", quoted %d micro-USD per %s", *c.USDMicro, c.Per)
+		summary["text"] = text
+	}
+	if pay != nil {
+		// The amount is the runtime's reading of the declared inputs, so
+		// the person approves the money it moves, not a package's account.
+		summary["payment"] = pay.fields()
+		summary["text"] = text + fmt.Sprintf(", moving %d %s", pay.Amount, pay.Currency)
 	}
 	payload := map[string]any{
 		"step_id":          step.ID,

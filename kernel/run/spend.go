@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/runxhq/runx/kernel/authority"
@@ -100,9 +101,11 @@ func (rc *runCtx) admitQuote(ctx context.Context, step *pkg.Step) *contract.Erro
 	return nil
 }
 
-// charge is one priced call's reservation.
+// charge is one priced call's reservation: its quote and, for a payment,
+// the amount it moves.
 type charge struct {
 	quote    authority.Quote
+	payment  *payment
 	reserved int64
 	address  string
 	cap      string
@@ -116,30 +119,44 @@ func (rc *runCtx) reserve(ctx context.Context, step *pkg.Step, local string, d *
 	if d.def == nil || d.def.Cost == nil || quoteCovers(ctx) {
 		return nil, nil
 	}
-	ch := &charge{quote: quoteOf(d.def), address: rc.address(local), cap: d.capability}
+	ch := &charge{quote: quoteOf(d.def), payment: paymentIn(ctx), address: rc.address(local), cap: d.capability}
 	limits := rc.effective(step).Limits
-	if _, ok := limits.MaxSpendMicroUSD.Value(); !ok || rc.spend == nil || !ch.quote.Known || ch.quote.MicroUSD == 0 {
+	if _, ok := limits.MaxSpendMicroUSD.Value(); !ok || rc.spend == nil || !ch.quote.Known {
 		return ch, nil
 	}
-	ev := spendEvent{Address: ch.address, Capability: ch.cap, MicroUSD: ch.quote.MicroUSD}
+	// Every amount a call moves in USD or USDC is reserved with its quote;
+	// admitPayment refused one a limit cannot count.
+	amount, moved := ch.quote.MicroUSD, ""
+	if p := ch.payment; p != nil && p.Countable {
+		if p.MicroUSD > math.MaxInt64-amount {
+			amount = math.MaxInt64
+		} else {
+			amount += p.MicroUSD
+		}
+		moved = fmt.Sprintf(" and moving %d %s (%d micro-USD)", p.Amount, p.Currency, p.MicroUSD)
+	}
+	if amount == 0 {
+		return ch, nil
+	}
+	ev := spendEvent{Address: ch.address, Capability: ch.cap, MicroUSD: amount}
 	err := rc.e.Journal.AppendEventChecked(durable(ctx), rc.spend.rootID, spendStream, EventSpendReserved, ev, func(prior []journal.Event) error {
 		held, err := heldBy(prior)
 		if err != nil {
 			return err
 		}
-		_, err = held.Reserve(limits, ch.quote.MicroUSD)
+		_, err = held.Reserve(limits, amount)
 		return err
 	})
 	var refusal *authority.Error
 	switch {
 	case errors.As(err, &refusal):
 		body := contract.BodyOf(err)
-		body.Message = fmt.Sprintf("step %s calls %s, quoted at %d micro-USD per %s: %s; nothing was sent", step.ID, d.capability, ch.quote.MicroUSD, ch.quote.Per, body.Message)
+		body.Message = fmt.Sprintf("step %s calls %s, quoted at %d micro-USD per %s%s: %s; nothing was sent", step.ID, d.capability, ch.quote.MicroUSD, ch.quote.Per, moved, body.Message)
 		return nil, body
 	case err != nil:
 		return nil, &contract.ErrorBody{Code: "spend_record_failed", Message: "step " + step.ID + ": the reservation of its quote could not be recorded, so nothing was sent: " + err.Error()}
 	}
-	ch.reserved = ch.quote.MicroUSD
+	ch.reserved = amount
 	return ch, nil
 }
 
@@ -152,7 +169,18 @@ func (rc *runCtx) settleCharge(ctx context.Context, ch *charge, end authority.Ca
 		return
 	}
 	s := authority.Settle(ch.quote, end)
-	if release := min(s.Release, ch.reserved); release > 0 {
+	release := s.Release
+	var moved *int64
+	if p := ch.payment; p != nil {
+		// A payment's amount moved only once the provider accepted the
+		// call; refused or never sent it moved nothing and is given back;
+		// an unknown outcome keeps it held.
+		moved = p.movedBy(end)
+		if moved != nil && *moved == 0 && p.Countable {
+			release += p.MicroUSD
+		}
+	}
+	if release = min(release, ch.reserved); release > 0 {
 		// A release that fails to record keeps the reservation, which
 		// never lets the run overspend.
 		_ = rc.e.Journal.AppendEvent(durable(ctx), rc.spend.rootID, spendStream, EventSpendReleased, spendEvent{Address: ch.address, Capability: ch.cap, MicroUSD: release})
@@ -163,6 +191,13 @@ func (rc *runCtx) settleCharge(ctx context.Context, ch *charge, end authority.Ca
 	}
 	if s.Settled != nil {
 		cost["settled_usd_micro"] = *s.Settled
+	}
+	if p := ch.payment; p != nil {
+		pf := p.fields()
+		if moved != nil && p.Countable {
+			pf["moved_usd_micro"] = *moved
+		}
+		cost["payment"] = pf
 	}
 	if body.Extra == nil {
 		body.Extra = map[string]any{}
@@ -286,6 +321,23 @@ func (rc *runCtx) costFromCustody(def *sdk.Definition, status string, body *rece
 		cost["settled_usd_micro"] = q.MicroUSD
 	case status == contract.StepRefused:
 		cost["settled_usd_micro"] = 0
+	}
+	if pay, ok := cx["payment"].(map[string]any); ok {
+		// Done before under its key moved nothing now; confirmed by
+		// readback it moved the amount reserved since it was sent.
+		pf := map[string]any{}
+		for k, v := range pay {
+			pf[k] = v
+		}
+		usd, countable := pay["usd_micro"]
+		switch {
+		case !countable:
+		case status == contract.StepSuccess && cx["finality"] == finalityAlreadyDone, status == contract.StepRefused:
+			pf["moved_usd_micro"] = 0
+		case status == contract.StepSuccess:
+			pf["moved_usd_micro"] = usd
+		}
+		cost["payment"] = pf
 	}
 	if body.Extra == nil {
 		body.Extra = map[string]any{}

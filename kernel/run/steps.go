@@ -98,7 +98,11 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 			extra["execution_term"] = term
 		}
 	}
-	if refusal := rc.admitQuote(ctx, step); refusal != nil {
+	refusal := rc.admitQuote(ctx, step)
+	if refusal == nil {
+		refusal = rc.admitPayment(step, inputs)
+	}
+	if refusal != nil {
 		body := rc.stepBody(step, local)
 		body.InputsDigest = mustDigest(inputs)
 		return rc.settle(ctx, step, local, body, contract.StepRefused, nil, refusal, nil)
