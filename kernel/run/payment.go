@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -61,24 +60,6 @@ func paymentOf(op *pkg.ConnectorOperation, checked map[string]any) (*payment, *c
 		p.MicroUSD, p.Countable = amount*per, true
 	}
 	return p, nil
-}
-
-// wholeNumber reads an integer input as the decoder checked it.
-func wholeNumber(v any) (int64, bool) {
-	switch n := v.(type) {
-	case int64:
-		return n, true
-	case int:
-		return int64(n), true
-	case float64:
-		if n == math.Trunc(n) && math.Abs(n) < 1<<53 {
-			return int64(n), true
-		}
-	case json.Number:
-		i, err := n.Int64()
-		return i, err == nil
-	}
-	return 0, false
 }
 
 // fields is the payment as receipts, the plan and the summary show it.
