@@ -255,3 +255,70 @@ func TestScriptInputsAreArtifactsOfTheRun(t *testing.T) {
 		t.Fatalf("a changed artifact read as %v", result)
 	}
 }
+
+const returnedSkill = `minimum_runx: 0.1.0
+methods:
+  run:
+    description: Read artifacts its calls returned.
+    steps:
+      - id: take
+        script:
+          module: take.mjs
+          max_calls: 20
+          calls: { tools: [artifact.admit] }
+`
+
+const returnedModule = `export default async function (input, ctx) {
+  const json = await ctx.call("artifact.admit", { path: "data.json" });
+  const text = await ctx.call("artifact.admit", { path: "notes.txt" });
+  const bin = await ctx.call("artifact.admit", { path: "pixel.png" });
+  const value = await ctx.read({ $ref: json.ref });
+  const words = await ctx.read({ $ref: text.ref });
+  let binCode = null, otherCode = null;
+  try { await ctx.read({ $ref: bin.ref }); } catch (e) { binCode = e.code; }
+  try { await ctx.read({ $ref: "art_00000000000000000000000000000000" }); } catch (e) { otherCode = e.code; }
+  return { value, words, binCode, otherCode, again: { $ref: json.ref } };
+}
+`
+
+// TestScriptReadsArtifactsItsCallsReturned: a reference a call of the step
+// returned (a runx.artifact.v1 descriptor's ref) reads like an input's: JSON
+// content as its value, UTF-8 text as a string, held to its digest; other
+// content is refused by code, as is a reference no call returned, and an
+// output holding one is given back as its content. The step's receipt names
+// each artifact its script read.
+func TestScriptReadsArtifactsItsCallsReturned(t *testing.T) {
+	e := newRunxEnv(t)
+	e.write("take/SKILL.md", "---\nname: take\ndescription: Reads what it admitted.\n---\nManual.\n")
+	e.write("take/run.yaml", returnedSkill)
+	e.write("take/take.mjs", returnedModule)
+	e.write("data.json", `{"n": 7, "tags": ["a", "b"]}`)
+	e.write("notes.txt", "plain words\n")
+	e.write("pixel.png", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe")
+	var r struct {
+		Outcome string `json:"outcome"`
+		Result  struct {
+			Value     map[string]any `json:"value"`
+			Words     string         `json:"words"`
+			BinCode   string         `json:"binCode"`
+			OtherCode string         `json:"otherCode"`
+			Again     map[string]any `json:"again"`
+		} `json:"result"`
+		Trace struct {
+			Steps []struct {
+				ReceiptID string `json:"receipt_id"`
+			} `json:"steps"`
+		} `json:"trace"`
+		Error json.RawMessage `json:"error"`
+	}
+	e.json(&r, "skill", "./take", "--json")
+	res := r.Result
+	if r.Outcome != "completed" || res.Value["n"] != float64(7) || res.Words != "plain words\n" || res.BinCode != "script_artifact_not_value" ||
+		res.OtherCode != "script_reference_unknown" || res.Again["n"] != float64(7) {
+		t.Fatalf("the script saw %+v (%s %s)", res, r.Outcome, r.Error)
+	}
+	_, arts := e.receiptArtifacts(r.Trace.Steps[0].ReceiptID)
+	if len(arts) != 2 || arts[0].Label != "call/0" || arts[0].Digest != sha256Of([]byte(`{"n": 7, "tags": ["a", "b"]}`)) || arts[1].Label != "call/1" || arts[1].MediaType != "text/plain" {
+		t.Fatalf("the step's receipt names %+v", arts)
+	}
+}

@@ -33,6 +33,9 @@ type scriptRecorded struct {
 	Output      json.RawMessage `json:"output,omitempty"`
 	Error       *scriptError    `json:"error,omitempty"`
 	SettledAt   int64           `json:"settled_at,omitempty"`
+	// Artifact is the artifact a read gave, for the step's receipt; the
+	// worker is not sent it.
+	Artifact *receipt.Artifact `json:"-"`
 }
 
 // scriptError is what a script's rejected promise carries: the failure's
@@ -102,6 +105,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 		if held >= 0 {
 			send, from = record[held:], held
 		}
+		inputRefs.withRecord(record)
 		ans, failure, status, pluginRef := rc.invokeScript(ctx, capability, step, local, moduleInputs, files, send, from, session, maxCalls, 0)
 		if failure == nil && ans.Status == "done" && ans.OutputParts > 0 {
 			ans, failure, status = rc.scriptOutputParts(ctx, capability, step, local, moduleInputs, files, session, maxCalls, ans)
@@ -119,6 +123,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 			body.Capability, body.Execution, body.InputsDigest = capability, execModule, mustDigest(inputs)
 			body.Runtime.Plugin = pluginRef
 			withArtifacts(&body, inputRefs.artifacts()...)
+			withArtifacts(&body, readArtifacts(record)...)
 			var output any
 			if failure == nil && len(ans.Output) > 0 && json.Unmarshal(ans.Output, &output) != nil {
 				failure, status = &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker answered with an output that is not JSON"}, contract.StepFailed
@@ -301,11 +306,12 @@ func (rc *runCtx) scriptSettled(ctx context.Context, local string, asked []scrip
 // receipt it committed, if any.
 func scriptRecordedOf(idx int, rec *journal.Step) (scriptRecorded, *receipt.ChildRef, error) {
 	var meta struct {
-		Kind        string          `json:"kind"`
-		Tool        string          `json:"tool"`
-		InputDigest string          `json:"input_digest"`
-		SettledAt   int64           `json:"settled_at"`
-		Output      json.RawMessage `json:"output"`
+		Kind        string            `json:"kind"`
+		Tool        string            `json:"tool"`
+		InputDigest string            `json:"input_digest"`
+		SettledAt   int64             `json:"settled_at"`
+		Output      json.RawMessage   `json:"output"`
+		Artifact    *receipt.Artifact `json:"artifact"`
 	}
 	s, err := settledOf(rec)
 	if err != nil {
@@ -317,7 +323,7 @@ func scriptRecordedOf(idx int, rec *journal.Step) (scriptRecorded, *receipt.Chil
 			return scriptRecorded{}, nil, contract.Errorf(CodeJournalRecordInvalid, "the journal's record of call %s does not decode: %v", rec.StepID, err)
 		}
 	}
-	r.Kind, r.Tool, r.InputDigest, r.SettledAt = meta.Kind, meta.Tool, meta.InputDigest, meta.SettledAt
+	r.Kind, r.Tool, r.InputDigest, r.SettledAt, r.Artifact = meta.Kind, meta.Tool, meta.InputDigest, meta.SettledAt, meta.Artifact
 	if r.Kind == "" { // a call or read that failed records its request in its error's detail
 		r.Kind, r.Tool, r.InputDigest = failedRequest(s.failure)
 	}
@@ -502,6 +508,19 @@ func failedRequest(f *contract.ErrorBody) (kind, tool, inputDigest string) {
 	tool, _ = m["tool"].(string)
 	inputDigest, _ = m["input_digest"].(string)
 	return kind, tool, inputDigest
+}
+
+// readArtifacts are the artifacts the script's reads gave, each labelled
+// as the step knows it (input/<name>, or call/<index> for one a call of
+// the step returned).
+func readArtifacts(record []scriptRecorded) []receipt.Artifact {
+	var out []receipt.Artifact
+	for _, r := range record {
+		if r.Kind == "read" && r.Artifact != nil {
+			out = append(out, *r.Artifact)
+		}
+	}
+	return out
 }
 
 // skillCalls counts the skill calls a script's record holds: each started

@@ -1,11 +1,15 @@
 package run
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/contract/canon"
@@ -43,14 +47,23 @@ const (
 	// CodeScriptArtifactUnavailable is a step whose large inputs cannot be
 	// kept in the project's artifact store.
 	CodeScriptArtifactUnavailable = "script_artifact_unavailable"
+	// CodeScriptArtifactNotValue is a ctx.read of an artifact that is
+	// neither JSON nor UTF-8 text: artifact.read pages it as base64.
+	CodeScriptArtifactNotValue = "script_artifact_not_value"
+	// CodeScriptArtifactTooLarge is a ctx.read of an artifact past what one
+	// read gives whole: artifact.read pages it.
+	CodeScriptArtifactTooLarge = "script_artifact_too_large"
 )
 
 // scriptRef is one input (or one item of an array input) the step gave its
 // script by reference: the artifact that holds it, labelled with the input.
 type scriptRef struct {
-	label   string // input/<name>, or input/<name>/<i> for an item
+	label   string // input/<name>, input/<name>/<i> for an item, call/<index> for one a call returned
 	content any
 	rec     *artifactstore.Record
+	// unreadable: a returned artifact whose content is not a value a script
+	// reads (ctx.read says why); it stands for nothing in an input or output.
+	unreadable bool
 }
 
 // scriptRefs are the step's inputs its script was given by reference, by
@@ -59,7 +72,14 @@ type scriptRef struct {
 type scriptRefs struct {
 	store *artifactstore.Store
 	runID string
+	// projectDir opens the store when no input needed it.
+	projectDir string
+
+	mu    sync.Mutex // a script's calls resolve references at once
 	byRef map[string]*scriptRef
+	// record is the step's settled requests so far: a reference one of its
+	// calls returned (a runx.artifact.v1 descriptor's ref) resolves too.
+	record []scriptRecorded
 }
 
 // scriptInputRef is the reference of one input of a step: the same on every
@@ -72,7 +92,7 @@ func scriptInputRef(runID, local, label string) string {
 // past ScriptInputInlineMax kept as an artifact of the run and replaced by
 // references, and those references.
 func (rc *runCtx) scriptInputs(local string, inputs map[string]any) (map[string]any, *scriptRefs, error) {
-	refs := &scriptRefs{runID: rc.rec.RunID, byRef: map[string]*scriptRef{}}
+	refs := &scriptRefs{runID: rc.rec.RunID, projectDir: rc.e.ProjectDir, byRef: map[string]*scriptRef{}}
 	var kept []*scriptRef
 	keep := func(label string, v any, raw []byte) (map[string]any, error) {
 		if refs.store == nil {
@@ -145,15 +165,26 @@ func (rc *runCtx) scriptInputs(local string, inputs map[string]any) (map[string]
 // artifacts names each artifact the step gave its script, labelled with
 // its input, in label order: what the step's receipt commits to.
 func (r *scriptRefs) artifacts() []receipt.Artifact {
-	if r == nil || len(r.byRef) == 0 {
+	if r == nil {
 		return nil
 	}
-	out := make([]receipt.Artifact, 0, len(r.byRef))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []receipt.Artifact
 	for _, s := range r.byRef {
-		out = append(out, artifactOf(s.label, s.rec))
+		if strings.HasPrefix(s.label, "input/") {
+			out = append(out, artifactOf(s.label, s.rec))
+		}
 	}
 	sortArtifacts(out)
 	return out
+}
+
+// withRecord gives the references the step's settled calls returned.
+func (r *scriptRefs) withRecord(record []scriptRecorded) {
+	r.mu.Lock()
+	r.record = record
+	r.mu.Unlock()
 }
 
 // refOf reports whether v is a reference: an object whose one member is a
@@ -191,7 +222,7 @@ func (r *scriptRefs) substituteNamed(v any) (any, []receipt.Artifact) {
 func (r *scriptRefs) resolveOutput(v any) (any, *contract.ErrorBody) {
 	out, at := r.resolve(v, "", true, nil)
 	if at != "" {
-		return nil, &contract.ErrorBody{Code: CodeScriptReferenceUnknown, Message: fmt.Sprintf("the script's output holds a reference at %s that names no input of the step; a script returns only references it was given", at)}
+		return nil, &contract.ErrorBody{Code: CodeScriptReferenceUnknown, Message: fmt.Sprintf("the script's output holds a reference at %s that names no input of the step nor an artifact one of its calls returned; a script returns only references it was given", at)}
 	}
 	return out, nil
 }
@@ -200,7 +231,7 @@ func (r *scriptRefs) resolveOutput(v any) (any, *contract.ErrorBody) {
 // its JSON pointer; used, when given, is told each reference replaced.
 func (r *scriptRefs) resolve(v any, pointer string, strict bool, used func(string, *scriptRef)) (any, string) {
 	if ref, ok := refOf(v); ok {
-		if s, known := r.lookup(ref); known {
+		if s, known := r.lookup(ref); known && !s.unreadable {
 			if used != nil {
 				used(pointer, s)
 			}
@@ -241,12 +272,91 @@ func (r *scriptRefs) resolve(v any, pointer string, strict bool, used func(strin
 	return v, ""
 }
 
+// lookup is the reference the step gave, or that one of its calls
+// returned: found in the run's artifact store under the run, its content
+// read back held to its digest. A returned reference whose content cannot
+// be read as a value is marked unreadable: ctx.read says why, and the
+// script pages it with artifact.read instead.
 func (r *scriptRefs) lookup(ref string) (*scriptRef, bool) {
 	if r == nil {
 		return nil, false
 	}
-	s, ok := r.byRef[ref]
-	return s, ok
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.byRef[ref]; ok {
+		return s, true
+	}
+	index, ok := returnedBy(r.record, ref)
+	if !ok {
+		return nil, false
+	}
+	if r.store == nil {
+		st, err := artifactstore.Open(r.projectDir)
+		if err != nil {
+			return nil, false
+		}
+		r.store = st
+	}
+	rec, err := r.store.Lookup(r.runID, ref)
+	if err != nil {
+		return nil, false
+	}
+	s := &scriptRef{label: "call/" + strconv.Itoa(index), rec: rec}
+	if raw, failure := s.read(r.store); failure != nil {
+		s.unreadable = true
+	} else if json.Unmarshal(raw, &s.content) != nil {
+		s.unreadable = true
+	}
+	r.byRef[ref] = s
+	return s, true
+}
+
+// returnedBy finds the settled call of the step whose output is a
+// runx.artifact.v1 descriptor with ref, and answers its index.
+func returnedBy(record []scriptRecorded, ref string) (int, bool) {
+	if !artifactstore.ValidRef(ref) {
+		return 0, false
+	}
+	needle := []byte(`"` + ref + `"`)
+	for _, e := range record {
+		if e.Kind != "call" || !bytes.Contains(e.Output, needle) {
+			continue
+		}
+		var d struct {
+			Schema string `json:"schema"`
+			Ref    string `json:"ref"`
+		}
+		if json.Unmarshal(e.Output, &d) == nil && d.Schema == artifactstore.Schema && d.Ref == ref {
+			return e.Index, true
+		}
+	}
+	return 0, false
+}
+
+// read gives an artifact's content as the JSON of the value a script reads:
+// JSON content as itself, UTF-8 text as a string. Anything else, or a
+// content no longer what was kept, is a failure with its code.
+func (s *scriptRef) read(st *artifactstore.Store) (json.RawMessage, *contract.ErrorBody) {
+	if s.rec.Bytes > scriptReadMax {
+		return nil, &contract.ErrorBody{Code: CodeScriptArtifactTooLarge, Message: fmt.Sprintf("ctx.read: %s holds %d bytes, past the %d MiB one read gives; page it with artifact.read", s.rec.Ref, s.rec.Bytes, scriptReadMax>>20)}
+	}
+	content, err := st.ReadAll(s.rec, scriptReadMax)
+	if err != nil {
+		return nil, &contract.ErrorBody{Code: CodeScriptArtifactDamaged, Message: fmt.Sprintf("ctx.read: the artifact holding %s (%s) is not the content that was kept; its digest or size differ or it is gone", s.label, s.rec.Ref)}
+	}
+	mt := s.rec.MediaType
+	switch {
+	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
+		if json.Valid(content) {
+			return content, nil
+		}
+	case strings.HasPrefix(mt, "text/") && utf8.Valid(content):
+		raw, err := json.Marshal(string(content))
+		if err == nil {
+			return raw, nil
+		}
+	}
+	return nil, &contract.ErrorBody{Code: CodeScriptArtifactNotValue, Message: fmt.Sprintf("ctx.read: %s is %s, neither JSON nor UTF-8 text; page it with artifact.read", s.rec.Ref, mt)}
 }
 
 func orRoot(pointer string) string {
@@ -294,12 +404,13 @@ func (rc *runCtx) scriptRead(ctx context.Context, step *pkg.Step, address string
 	}
 	var err error
 	if s, ok := refs.lookup(doc.Ref); !ok {
-		err = fail(CodeScriptReferenceUnknown, fmt.Sprintf("ctx.read: %q names no input this step gave its script", doc.Ref))
-	} else if content, rerr := refs.store.ReadAll(s.rec, scriptReadMax); rerr != nil {
-		err = fail(CodeScriptArtifactDamaged, fmt.Sprintf("ctx.read: the artifact holding %s (%s) is not the content that was kept; its digest or size differ or it is gone", s.label, s.rec.Ref))
+		err = fail(CodeScriptReferenceUnknown, fmt.Sprintf("ctx.read: %q names no input this step gave its script, nor an artifact one of its calls returned", doc.Ref))
+	} else if content, failure := s.read(refs.store); failure != nil {
+		err = fail(failure.Code, failure.Message)
 	} else {
 		rec.Status = contract.StepSuccess
-		rec.Output, err = json.Marshal(map[string]any{"kind": "read", "input_digest": digest, "output": json.RawMessage(content)})
+		rec.Output, err = json.Marshal(map[string]any{"kind": "read", "input_digest": digest, "output": content,
+			"artifact": artifactOf(s.label, s.rec)})
 	}
 	if err != nil {
 		return err
