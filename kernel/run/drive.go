@@ -58,8 +58,12 @@ type runCtx struct {
 	// life of the run (lookupManifestOp).
 	manifests sync.Map
 
-	mu        sync.Mutex
-	batch     *stepBatch
+	mu    sync.Mutex
+	batch *stepBatch
+	// fresh is a run this call created: no step or decision of it can be
+	// recorded before its first drive (nobody else has its id yet), so
+	// drive does not read them.
+	fresh     bool
 	recorded  map[string]*journal.Step
 	decisions map[string]*journal.Decision
 	outputs   map[string]any
@@ -130,11 +134,15 @@ const (
 // request pauses the run.
 func (rc *runCtx) drive(ctx context.Context) *outcome {
 	var err error
-	if rc.recorded, err = rc.e.Journal.Steps(durable(ctx), rc.rec.RunID); err != nil {
-		return internalFailure(err)
-	}
-	if rc.decisions, err = rc.e.Journal.Decisions(durable(ctx), rc.rec.RunID); err != nil {
-		return internalFailure(err)
+	if rc.fresh {
+		rc.recorded, rc.decisions = map[string]*journal.Step{}, map[string]*journal.Decision{}
+	} else {
+		if rc.recorded, err = rc.e.Journal.Steps(durable(ctx), rc.rec.RunID); err != nil {
+			return internalFailure(err)
+		}
+		if rc.decisions, err = rc.e.Journal.Decisions(durable(ctx), rc.rec.RunID); err != nil {
+			return internalFailure(err)
+		}
 	}
 	if rc.depth == 0 {
 		// The root's own receipt; a child run's was admitted with the

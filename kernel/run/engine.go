@@ -150,6 +150,7 @@ func (e *Engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 		return nil, err
 	}
 	defer drv.Release()
+	rc.fresh = true
 	return e.finish(ctx, rc, rc.drive(ctx))
 }
 
