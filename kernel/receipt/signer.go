@@ -89,6 +89,14 @@ func assemble(body []byte, id string, sig Signature) []byte {
 	return b.Bytes()
 }
 
+// SealedRef is ChildRefOf for a receipt and the bytes Seal just returned
+// with it: those are canonical by construction (assemble), so they are
+// hashed as they are instead of being parsed and canonicalised again.
+// TestSealedRefIsChildRefOf holds the two equal.
+func SealedRef(r *Receipt, canonical []byte) ChildRef {
+	return ChildRef{ReceiptID: r.ID, SignedDigest: canon.DigestBytes(canonical)}
+}
+
 // ChildRefOf is the commitment a parent body makes to a sealed child, given
 // the child's canonical receipt bytes as Seal returned them or the store holds
 // them. The bytes are canonicalised again so the commitment matches what a

@@ -222,3 +222,19 @@ func TestReceiptTypesEncodeCanonically(t *testing.T) {
 		}
 	}
 }
+
+// SealedRef skips parsing the bytes Seal returned; it must commit to them
+// exactly as ChildRefOf, which a verifier's check follows, does.
+func TestSealedRefIsChildRefOf(t *testing.T) {
+	s := newTestSigner(t, "o")
+	for _, body := range []Body{stepBody("r", "a"), runBody("r"), stepBody("r", "é\u2028<&>")} {
+		x := seal(t, s, body)
+		want, err := ChildRefOf(x.bytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := SealedRef(x.r, x.bytes); got != want {
+			t.Fatalf("SealedRef = %+v, ChildRefOf = %+v", got, want)
+		}
+	}
+}

@@ -155,10 +155,7 @@ func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 	if err != nil {
 		return nil, receipt.ChildRef{}, err
 	}
-	ref, err := receipt.ChildRefOf(raw)
-	if err != nil {
-		return nil, receipt.ChildRef{}, err
-	}
+	ref := receipt.SealedRef(r, raw)
 	env := rc.envelope(out)
 	env.Status, env.Outcome, env.SealReason, env.ReceiptID, env.Result, env.Error = contract.StatusSealed, out.outcome, out.reason, r.ID, result, out.failure
 	envJSON, _ := json.Marshal(env)

@@ -262,10 +262,7 @@ func (rc *runCtx) seal(step *pkg.Step, local string, body receipt.Body, status s
 	if err := rc.e.Store.Put(r, raw); err != nil {
 		return nil, nil, err
 	}
-	ref, err := receipt.ChildRefOf(raw)
-	if err != nil {
-		return nil, nil, err
-	}
+	ref := receipt.SealedRef(r, raw)
 	rec.ReceiptID = r.ID
 	rec.ChildRef, _ = json.Marshal(ref)
 	return &settled{status: status, output: output, failure: failure, receiptID: r.ID, ref: ref}, rec, nil
