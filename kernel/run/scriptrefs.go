@@ -94,15 +94,16 @@ func scriptInputRef(runID, local, label string) string {
 func (rc *runCtx) scriptInputs(local string, inputs map[string]any) (map[string]any, *scriptRefs, error) {
 	refs := &scriptRefs{runID: rc.rec.RunID, projectDir: rc.e.ProjectDir, byRef: map[string]*scriptRef{}}
 	var kept []*scriptRef
+	var batch *artifactstore.Batch
 	keep := func(label string, v any, raw []byte) (map[string]any, error) {
 		if refs.store == nil {
 			st, err := artifactstore.Open(rc.e.ProjectDir)
 			if err != nil {
 				return nil, contract.Errorf(CodeScriptArtifactUnavailable, "the step's inputs past 64 KiB cannot be kept in the project's artifact store: %v", err)
 			}
-			refs.store = st
+			refs.store, batch = st, st.NewBatch()
 		}
-		digest, err := refs.store.KeepBytes(raw)
+		digest, err := batch.Keep(raw)
 		if err != nil {
 			return nil, contract.Errorf(CodeScriptArtifactUnavailable, "input %s cannot be kept in the project's artifact store: %v", label, err)
 		}
@@ -145,16 +146,18 @@ func (rc *runCtx) scriptInputs(local string, inputs map[string]any) (map[string]
 		return out, refs, nil
 	}
 	// The run's references, written once: a later drive finds them there.
+	// One flush makes the step's contents and records durable together
+	// before the module is given any of them.
 	err := refs.store.WithRunLock(rc.rec.RunID, func(dir string) error {
 		for _, r := range kept {
 			if have, err := refs.store.Lookup(rc.rec.RunID, r.rec.Ref); err == nil && *have == *r.rec {
 				continue
 			}
-			if err := artifactstore.WriteRecord(dir, r.rec); err != nil {
+			if err := batch.WriteRecord(dir, r.rec); err != nil {
 				return err
 			}
 		}
-		return nil
+		return batch.Commit()
 	})
 	if err != nil {
 		return nil, nil, contract.Errorf(CodeScriptArtifactUnavailable, "the step's input artifacts cannot be recorded for the run: %v", err)

@@ -3,6 +3,7 @@ package run
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -97,5 +98,48 @@ func TestScriptInputsStoreUnavailable(t *testing.T) {
 	_, _, err := rc.scriptInputs("walk", map[string]any{"big": strings.Repeat("x", ScriptInputInlineMax)})
 	if c := contract.CodeOf(err); c != CodeScriptArtifactUnavailable {
 		t.Fatalf("code %q, err %v", c, err)
+	}
+}
+
+// BenchmarkScriptInputs1000Items keeps an array input of 1,000 distinct
+// items as 1,000 artifacts of the run (first drive: contents, records and
+// one flush) and names them again (a later drive, as after a resume).
+func BenchmarkScriptInputs1000Items(b *testing.B) {
+	items := make([]any, 1000)
+	for i := range items {
+		items[i] = strings.Repeat("x", 100) + strconv.Itoa(i)
+	}
+	in := map[string]any{"items": items}
+	for _, drive := range []string{"first", "later"} {
+		b.Run(drive, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				project := filepath.Join(b.TempDir(), ".runx")
+				rc := &runCtx{e: &Engine{ProjectDir: project}, rec: &journal.Run{RunID: "run_bench"}}
+				if drive == "later" {
+					if _, _, err := rc.scriptInputs("walk", in); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StartTimer()
+				if _, _, err := rc.scriptInputs("walk", in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// A read past what one read gives whole is refused by its code before any
+// byte is read: artifact.read pages it.
+func TestScriptReadTooLarge(t *testing.T) {
+	st, err := artifactstore.Open(filepath.Join(t.TempDir(), ".runx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &scriptRef{label: "call/0", rec: &artifactstore.Record{Ref: "art_0123456789abcdef0123456789abcdef", Digest: "sha256:" + strings.Repeat("a", 64), Bytes: scriptReadMax + 1, MediaType: "application/json"}}
+	if _, failure := s.read(st); failure == nil || failure.Code != CodeScriptArtifactTooLarge {
+		t.Fatalf("failure %+v", failure)
 	}
 }

@@ -53,3 +53,42 @@ func TestKeepLookupRead(t *testing.T) {
 		t.Fatalf("a changed content read: %v", err)
 	}
 }
+
+// TestBatch: a batch's contents and records read back as KeepBytes and
+// WriteRecord's do, a content already kept is not written again, and
+// Commit flushes them.
+func TestBatch(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), ".runx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := st.NewBatch()
+	d1, err := b.Keep([]byte(`"one"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d2, err := b.Keep([]byte(`"one"`)); err != nil || d2 != d1 || len(b.written) != 1 {
+		t.Fatalf("the same content twice: %s %v (%d written)", d2, err, len(b.written))
+	}
+	r := &Record{Ref: "art_0123456789abcdef0123456789abcdef", RunID: "run_a", Digest: d1, Bytes: 5, MediaType: "application/json", Origin: OriginStored}
+	if err := st.WithRunLock("run_a", func(dir string) error {
+		if err := b.WriteRecord(dir, r); err != nil {
+			return err
+		}
+		return b.Commit()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Lookup("run_a", r.Ref); err != nil || *got != *r {
+		t.Fatalf("lookup %+v %v", got, err)
+	}
+	if c, err := st.ReadAll(r, 100); err != nil || string(c) != `"one"` {
+		t.Fatalf("read %q %v", c, err)
+	}
+	if info, err := os.Stat(st.BlobPath(d1)); err != nil || info.Mode().Perm() != 0o400 {
+		t.Fatalf("blob %v %v", info, err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(st.Dir, "tmp")); len(entries) != 0 {
+		t.Fatalf("temporary files left: %v", entries)
+	}
+}
