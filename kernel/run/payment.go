@@ -22,6 +22,7 @@ import (
 // Payment refusal codes.
 const (
 	CodePaymentAmountInvalid       = "payment_amount_invalid"
+	CodePaymentCurrencyInvalid     = "payment_currency_invalid"
 	CodePaymentCurrencyUncountable = "payment_currency_uncountable"
 )
 
@@ -53,7 +54,7 @@ func paymentOf(op *pkg.ConnectorOperation, checked map[string]any) (*payment, *c
 		currency, _ = checked[name].(string)
 	}
 	if currency == "" {
-		return nil, &contract.ErrorBody{Code: CodePaymentAmountInvalid, Message: fmt.Sprintf("operation %s: its payment currency (%s) is empty; nothing was sent", op.Name, op.Payment.Currency)}
+		return nil, &contract.ErrorBody{Code: CodePaymentCurrencyInvalid, Message: fmt.Sprintf("operation %s: its payment currency (%s) is empty; nothing was sent", op.Name, op.Payment.Currency)}
 	}
 	p := &payment{Amount: amount, Currency: currency}
 	if per, ok := microPer[currency]; ok && amount <= math.MaxInt64/per {
