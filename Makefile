@@ -1,7 +1,7 @@
 GO ?= go
 BIN := bin/runx
 
-.PHONY: build test test-race lint bench bench-check bench-baseline proto install-tools
+.PHONY: build test test-race test-race-mcp lint bench bench-check bench-baseline proto install-tools
 
 build:
 	$(GO) build -o $(BIN) ./cmd/runx
@@ -18,6 +18,12 @@ test:
 RACE_PKGS := ./kernel/host ./kernel/run
 test-race:
 	$(GO) test -race -count=1 -timeout 10m $(RACE_PKGS)
+
+# The MCP server's calls at once under the race detector. Not in CI: its
+# race build links every plugin (goja, esbuild, gRPC), about 12 minutes
+# cold here (docs/decisions.md, "Race detector in CI").
+test-race-mcp:
+	$(GO) test -race -count=1 -timeout 10m ./cmd/runx/internal/mcp
 
 # staticcheck is pinned and run through the module proxy, so every machine
 # runs the same version without installing anything by hand.

@@ -101,17 +101,23 @@ func NewSupervisor(cfg Config) (*Supervisor, error) {
 
 // Close stops every plugin process in order and removes the socket directory.
 func (s *Supervisor) Close() {
+	// An instance's client is written under s.mu by the start that sets it
+	// (a Prestart may still be running); one that is still starting sees
+	// closed when it sets its client, and kills it itself.
 	s.mu.Lock()
 	s.closed = true
-	all := s.plugins
+	var clients []*goplugin.Client
+	for _, inst := range s.plugins {
+		if inst.client != nil {
+			clients = append(clients, inst.client)
+		}
+	}
 	s.plugins = map[string]*instance{}
 	s.mu.Unlock()
 	var wg sync.WaitGroup
-	for _, inst := range all {
-		if inst.client != nil {
-			wg.Add(1)
-			go func() { defer wg.Done(); inst.client.Kill() }()
-		}
+	for _, c := range clients {
+		wg.Add(1)
+		go func() { defer wg.Done(); c.Kill() }()
 	}
 	wg.Wait()
 	_ = os.RemoveAll(s.socketDir)
@@ -172,7 +178,12 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 	// may be starting it: every field is written under the same lock.
 	s.mu.Lock()
 	inst.client = client
+	closed := s.closed
 	s.mu.Unlock()
+	if closed {
+		client.Kill()
+		return hostErr(CodePluginStartFailed, ErrPluginUnavailable, "the plugin host is shut down")
+	}
 	info, err := rpc.Describe(ctx, s.cfg.RunxVersion)
 	if err != nil {
 		return hostErr(CodePluginStartFailed, err, "plugin %q did not describe itself: %v", name, err)
