@@ -11,8 +11,9 @@ import (
 // `runx verify` know exactly which bytes were involved: its reference in
 // the run, the digest and size of its content, its media type, and the
 // label saying what it was to the unit (input/<name> for a script's input
-// given by reference, input/<pointer> for a call's input given by one,
-// output for an artifact the unit's result describes). A body lists them
+// given by reference, call/<index> for one a script read that its call
+// returned, input/<pointer> for a call's input given by one, output for an
+// artifact the unit's result describes, read for one it read a page of). A body lists them
 // in label order, each label once; the signature covers them as it covers
 // the rest of the body.
 type Artifact struct {
