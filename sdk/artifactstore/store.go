@@ -69,11 +69,16 @@ type Store struct {
 	Project string // the project state directory, symlinks resolved
 }
 
-// Open is the store of the project state directory dir (absolute), made
-// if it is not there.
+// Open is the store of the project state directory, made if it is not
+// there. A relative directory (RUNX_PROJECT_DIR=.runx) is taken from the
+// process's working directory, as the rest of the project's state is.
 func Open(projectDir string) (*Store, error) {
-	if projectDir == "" || !filepath.IsAbs(projectDir) {
-		return nil, fmt.Errorf("the project state directory %q is not absolute", projectDir)
+	if projectDir == "" {
+		return nil, fmt.Errorf("no project state directory")
+	}
+	projectDir, err := filepath.Abs(projectDir)
+	if err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(projectDir, 0o700); err != nil {
 		return nil, err
