@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"runtime"
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
@@ -104,6 +105,11 @@ func ServerOptions() []grpc.ServerOption {
 		grpc.ForceServerCodecV2(wire.Codec{}),
 		grpc.InitialWindowSize(WindowBytes), grpc.InitialConnWindowSize(WindowBytes),
 		grpc.ReadBufferSize(SocketBufferBytes), grpc.WriteBufferSize(SocketBufferBytes),
+		// A call is served on a waiting goroutine rather than a new one
+		// (gRPC starts one when every worker is busy, so a long call never
+		// holds up another): a warm call skips a goroutine's start and
+		// its stack's growth.
+		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
 	}
 }
 
@@ -118,5 +124,6 @@ const WindowBytes = 8 << 20
 // SocketBufferBytes is how much gRPC reads from and batches into the
 // plugin's socket per system call, on both sides. gRPC's 32 KiB default
 // made a 4 MiB answer some 170 writes and as many reads, each a wake-up of
-// the other side; at this size it is a handful.
-const SocketBufferBytes = 512 << 10
+// the other side; at this size it is about twenty. Larger buys little: a
+// unix socket holds about 200 KiB before a write waits for its reader.
+const SocketBufferBytes = 256 << 10
