@@ -1,7 +1,7 @@
 package pkg
 
 import (
-	"encoding/binary"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -373,76 +373,48 @@ func (w *streamWalker) number() error {
 	return nil
 }
 
-// Word masks of the string scan: a word holding none of '"', '\\' or a
-// control byte is copied over whole, eight bytes at a time.
-const (
-	ones    = 0x0101010101010101
-	highs   = 0x8080808080808080
-	quotes  = 0x2222222222222222
-	slashes = 0x5c5c5c5c5c5c5c5c
-	spaces  = 0x2020202020202020
-)
-
-// plainWord reports whether none of x's bytes is a quote, a backslash or
-// below 0x20 (the exact zero-byte tests of "Bit Twiddling Hacks").
-func plainWord(x uint64) bool { return special(x)&highs == 0 }
-
-// special has a byte's high bit set where x holds a quote, a backslash or
-// a control byte (and possibly above one: only zero versus non-zero counts).
-func special(x uint64) uint64 {
-	q := x ^ quotes
-	b := x ^ slashes
-	return ((q - ones) &^ q) | ((b - ones) &^ b) | ((x - spaces) &^ x)
-}
-
 // scanString moves past the string at w.pos (its opening quote), checking
 // its escapes and that no control byte appears raw, as encoding/json does;
-// it reports whether the string holds an escape.
+// it reports whether the string holds an escape. A string's body is most of
+// a large answer (a 4 MiB page of a log or of base64), so the scan leaves
+// the byte-by-byte work to the quotes and backslashes: the next quote and
+// the next backslash before it are found with bytes.IndexByte (vectorised
+// by the runtime), and the run between them is checked for control bytes a
+// word at a time (scanstring.go). The string is never materialised; invalid
+// UTF-8 is left as encoding/json leaves it (it decodes to U+FFFD, it is
+// not refused).
 func (w *streamWalker) scanString() (escaped bool, err error) {
 	d := w.data
 	i := w.pos + 1
 	for {
-		// Thirty-two bytes a step while no word holds anything special,
-		// then a word at a time.
-		for i+32 <= len(d) && (special(binary.LittleEndian.Uint64(d[i:]))|special(binary.LittleEndian.Uint64(d[i+8:]))|
-			special(binary.LittleEndian.Uint64(d[i+16:]))|special(binary.LittleEndian.Uint64(d[i+24:])))&highs == 0 {
-			i += 32
-		}
-		for i+8 <= len(d) && plainWord(binary.LittleEndian.Uint64(d[i:])) {
-			i += 8
-		}
-		if i >= len(d) {
+		// The run [i, q) holds no quote; q ends the string unless an
+		// escape turns out to hold it (\").
+		q := bytes.IndexByte(d[i:], '"')
+		if q < 0 {
 			return false, errStream
 		}
-		switch c := d[i]; {
-		case c == '"':
-			w.pos = i + 1
-			return escaped, nil
-		case c == '\\':
-			escaped = true
-			if i+1 >= len(d) {
-				return false, errStream
-			}
-			switch d[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(d) {
+		q += i
+		for i <= q {
+			b := bytes.IndexByte(d[i:q], '\\')
+			if b < 0 {
+				if hasControl(d[i:q]) {
 					return false, errStream
 				}
-				for _, h := range d[i+2 : i+6] {
-					if !isHex(h) {
-						return false, errStream
-					}
-				}
-				i += 6
-			default:
+				w.pos = q + 1
+				return escaped, nil
+			}
+			if hasControl(d[i : i+b]) {
 				return false, errStream
 			}
-		case c < 0x20:
-			return false, errStream
-		default:
-			i++
+			i += b
+			escaped = true
+			n := escapeLen(d[i:])
+			if n == 0 {
+				return false, errStream
+			}
+			// Only \" can reach past q (a quote is no hex digit): the
+			// quote was escaped, so the next one is looked for.
+			i += n
 		}
 	}
 }
