@@ -53,7 +53,7 @@ func Load(ref string, opts LoadOptions) (*Package, error) {
 	if skillSrc == nil {
 		return nil, refuse(CodePackageNotFound, "%s holds no %s, so it is not a skill package", shown, SkillFile)
 	}
-	doc, err := parseSkillMD(skillPath, skillSrc)
+	doc, err := parseSkillMDCached(skillPath, skillSrc, opts.Cache)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -205,4 +206,45 @@ func FuzzPlanCodec(f *testing.F) {
 			t.Fatalf("re-encodes differently at %s", d)
 		}
 	})
+}
+
+// TestFrontMatterCacheServesOnlyTheSameBytes: a second load of an unchanged
+// SKILL.md takes its front matter from memory and gives the package an
+// uncached load gives; an edit to the front matter is read, not served
+// from the cache; a front matter that does not parse is refused each time.
+func TestFrontMatterCacheServesOnlyTheSameBytes(t *testing.T) {
+	pkgDir, cache := cachedPackage(t), NewPlanCache("")
+	want := loadWith(t, pkgDir, nil)
+	loadWith(t, pkgDir, cache)
+	skill, err := os.ReadFile(filepath.Join(pkgDir, SkillFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	front, _, ok := cutFrontMatter(skill[len("---\n"):])
+	if !ok || cache.mem[frontMatterKey(front)] == nil {
+		t.Fatal("the front matter was not kept in memory")
+	}
+	if got := loadWith(t, pkgDir, cache); !reflect.DeepEqual(got, want) {
+		t.Fatalf("cached load differs:\n%+v\nwant\n%+v", got, want)
+	}
+	edited := strings.Replace(string(skill), "description: ", "description: Edited. ", 1)
+	if edited == string(skill) {
+		t.Fatalf("test SKILL.md has no description line: %s", skill)
+	}
+	if err := os.WriteFile(filepath.Join(pkgDir, SkillFile), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := loadWith(t, pkgDir, cache); !strings.HasPrefix(got.Description, "Edited. ") {
+		t.Fatalf("an edited SKILL.md was served its old reading: %q", got.Description)
+	}
+	broken := strings.Replace(edited, "description: ", "description: [", 1)
+	if err := os.WriteFile(filepath.Join(pkgDir, SkillFile), []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		_, err := Load(pkgDir, LoadOptions{RunxVersion: testRunx, Cache: cache})
+		if e, ok := err.(*Error); !ok || e.Code != CodeSkillMDInvalid {
+			t.Fatalf("broken front matter: %v, want %s", err, CodeSkillMDInvalid)
+		}
+	}
 }

@@ -20,6 +20,15 @@ type skillDoc struct {
 // the same parser) but may carry fields runx does not use, because SKILL.md
 // is shared with other agent tools that add their own.
 func parseSkillMD(file string, src []byte) (*skillDoc, error) {
+	return parseSkillMDCached(file, src, nil)
+}
+
+// parseSkillMDCached is parseSkillMD taking the front matter's document
+// tree from cache's memory when these exact front matter bytes were parsed
+// before: an MCP session loads its package on every call, and the YAML
+// parse was most of what that load cost. The file is still read and every
+// check of the decoded fields still runs on each load.
+func parseSkillMDCached(file string, src []byte, cache *PlanCache) (*skillDoc, error) {
 	if !utf8.Valid(src) {
 		return nil, refuseAt(file, Position{}, CodeSkillMDInvalid, "SKILL.md is not valid UTF-8")
 	}
@@ -33,7 +42,7 @@ func parseSkillMD(file string, src []byte) (*skillDoc, error) {
 	if !ok {
 		return nil, refuseAt(file, Position{Line: 1, Column: 1}, CodeSkillMDInvalid, "the front matter opened on line 1 is never closed by a --- line")
 	}
-	root, err := parseStrict(file, front, 1)
+	root, err := cache.frontMatter(file, front)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
 			e.Code = CodeSkillMDInvalid
@@ -98,4 +107,35 @@ func cutFrontMatter(rest []byte) (front, manual []byte, ok bool) {
 func contentDigest(b []byte) string {
 	sum := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// frontMatterKey names the reading of SKILL.md front matter bytes; the
+// digest slot holds a name no package digest can equal, so a front matter
+// key never matches a run.yaml entry.
+func frontMatterKey(front []byte) string {
+	return planKey("skill-front-matter", SkillFile, front)
+}
+
+// frontMatter parses SKILL.md's front matter (starting on line 2 of the
+// file), from c's memory when the same bytes were parsed before. Only
+// memory: the disk entries are run.yaml's. A nil c parses every time.
+func (c *PlanCache) frontMatter(file string, front []byte) (*node, error) {
+	if c == nil {
+		return parseStrict(file, front, 1)
+	}
+	key := frontMatterKey(front)
+	c.mu.Lock()
+	root, ok := c.mem[key]
+	c.mu.Unlock()
+	if ok {
+		return root, nil
+	}
+	root, err := parseStrict(file, front, 1)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.remember(key, root)
+	c.mu.Unlock()
+	return root, nil
 }
