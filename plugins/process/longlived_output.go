@@ -1,7 +1,6 @@
 package process
 
 import (
-	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"strconv"
@@ -11,7 +10,8 @@ import (
 )
 
 // A log page is written as JSON by hand (sdk/jsontext): its output is
-// escaped straight from the buffer its frames were read into, in one pass.
+// escaped straight from the buffer its frames were read into, a large one
+// in pieces at once over the cores while the host waits (sdk/jsontext).
 
 // highs is each byte's top bit: a word with none set is ASCII.
 const highs = 0x8080808080808080
@@ -70,13 +70,13 @@ func appendOutput(dst []byte, o *Output, page *logPage) []byte {
 		dst = append(dst, streamNames[c.stream]...)
 		if isASCII(c.pieces) {
 			dst = append(dst, `","data":`...)
-			dst = jsontext.AppendString(dst, c.pieces...)
+			dst = jsontext.AppendStringParallel(dst, c.pieces...)
 		} else if whole := c.bytes(); utf8.Valid(whole) {
 			dst = append(dst, `","data":`...)
-			dst = jsontext.AppendString(dst, whole)
+			dst = jsontext.AppendStringParallel(dst, whole)
 		} else {
 			dst = append(dst, `","data_base64":"`...)
-			dst = base64.StdEncoding.AppendEncode(dst, whole)
+			dst = jsontext.AppendBase64(dst, whole)
 			dst = append(dst, '"')
 		}
 		dst = append(dst, '}')
