@@ -42,10 +42,10 @@ func AppendBase64(dst, src []byte) []byte {
 		wg.Add(1)
 		go func(in []byte, at int) {
 			defer wg.Done()
-			base64.StdEncoding.Encode(out[at:], in)
+			encodeBase64(out[at:], in)
 		}(src[j*size:(j+1)*size], j*size/3*4)
 	}
-	base64.StdEncoding.Encode(out[(k-1)*size/3*4:], src[(k-1)*size:])
+	encodeBase64(out[(k-1)*size/3*4:], src[(k-1)*size:])
 	wg.Wait()
 	return dst[:len(dst)+n]
 }

@@ -84,3 +84,19 @@ func BenchmarkAppendBase64_4MiB(b *testing.B) {
 		}
 	})
 }
+
+// The six-bytes-a-step encoder writes what encoding/base64 writes, at every
+// length around its step and of random bytes.
+func TestEncodeBase64MatchesEncodingBase64(t *testing.T) {
+	r := rand.New(rand.NewSource(64))
+	for n := 0; n < 300; n++ {
+		src := make([]byte, n)
+		r.Read(src)
+		want := base64.StdEncoding.EncodeToString(src)
+		got := make([]byte, base64.StdEncoding.EncodedLen(n))
+		encodeBase64(got, src)
+		if string(got) != want {
+			t.Fatalf("%d bytes: %q, want %q", n, got, want)
+		}
+	}
+}
