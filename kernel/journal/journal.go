@@ -39,6 +39,8 @@ type Journal struct {
 	// set's ScrubJSON, so state.sqlite never holds a delivered credential.
 	// Nil writes documents as they are.
 	Scrub func([]byte) []byte
+
+	files *fileLog // the receipt store whose files each commit logs (filelog.go)
 }
 
 // text is a JSON document as it is stored.
@@ -115,8 +117,16 @@ func (j *Journal) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 		_ = tx.Rollback()
 		return err
 	}
+	logged, err := j.logFiles(ctx, tx)
+	if err != nil {
+		_ = tx.Rollback()
+		return err
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit state transaction: %w", err)
+	}
+	if len(logged) > 0 {
+		j.files.src.Logged(logged)
 	}
 	return nil
 }

@@ -87,6 +87,19 @@ CREATE TABLE IF NOT EXISTS root_lines (
   flushed     INTEGER NOT NULL,
   line_end    INTEGER NOT NULL
 );
+-- The write-ahead log of receipt files (filelog.go): each receipt file the
+-- store wrote without a flush, logged in the first commit after the write,
+-- so the commit of any record naming it can restore it after a power cut;
+-- deleted once one syncfs of the store made the logged files durable.
+CREATE TABLE IF NOT EXISTS receipt_files (
+  seq       INTEGER PRIMARY KEY AUTOINCREMENT,
+  store     TEXT NOT NULL,
+  identity  TEXT NOT NULL,
+  name      TEXT NOT NULL,
+  bytes     BLOB NOT NULL,
+  line      BLOB NOT NULL,
+  hint      INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS events (
   run_id  TEXT NOT NULL,
   seq     INTEGER NOT NULL,

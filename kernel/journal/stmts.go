@@ -25,10 +25,11 @@ const (
 	sqlDecisionsOfRun = `SELECT address, lane, request_digest, value, used, recorded_at FROM decisions WHERE run_id = ?`
 	sqlAddRootLine    = `INSERT OR REPLACE INTO root_lines (run_id, store, receipt_id, flushed, line_end) VALUES (?,?,?,?,?)`
 	sqlPruneRootLines = `DELETE FROM root_lines WHERE store = ? AND line_end <= ?`
+	sqlLogFile        = `INSERT INTO receipt_files (store, identity, name, bytes, line, hint) VALUES (?,?,?,?,?,?)`
 )
 
 var preparedStatements = []string{sqlTouch, sqlTouchState, sqlAppendEvent, sqlNextStepSeq, sqlRecordStep, sqlCreateRun, sqlSealRun, sqlDropOpenAsks,
-	sqlStepsOfRun, sqlDecisionsOfRun, sqlAddRootLine, sqlPruneRootLines}
+	sqlStepsOfRun, sqlDecisionsOfRun, sqlAddRootLine, sqlPruneRootLines, sqlLogFile}
 
 // prepare prepares the hot statements; called by Open, before any
 // transaction.

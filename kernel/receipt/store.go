@@ -25,6 +25,8 @@ type Store struct {
 
 	mu    sync.Mutex
 	index *os.File // opened for append at the first Put, so reading needs no write access
+
+	log fileLog // files written since the caller's log last took them (LogWrites)
 }
 
 // Open returns the store in dir. A directory holding index.jsonl is a store;
@@ -43,7 +45,7 @@ func Open(dir string) (*Store, error) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("create receipt store: %w", err)
 		}
-		return s, s.initIndex()
+		return s, s.initDurable()
 	case err != nil:
 		return nil, fmt.Errorf("open receipt store: %w", err)
 	case !info.IsDir():
@@ -66,7 +68,20 @@ func Open(dir string) (*Store, error) {
 	if !empty {
 		return nil, unrecognized(dir)
 	}
-	return s, s.initIndex()
+	return s, s.initDurable()
+}
+
+// initDurable creates the empty index and flushes it with its directory
+// entries, once per store: a write-ahead log of the store's files names
+// the store by its index (Identity), which a power cut must not change.
+func (s *Store) initDurable() error {
+	if err := s.initIndex(); err != nil {
+		return err
+	}
+	if err := syncStore(s.dir); err != nil {
+		return fmt.Errorf("flush new receipt store: %w", err)
+	}
+	return nil
 }
 
 func unrecognized(dir string) *Error {
@@ -203,7 +218,16 @@ func (s *Store) put(r *Receipt, canonical []byte, root bool) error {
 		return fmt.Errorf("store receipt %s: %w", r.ID, err)
 	}
 	if !created {
-		return s.sameBytes(p, r.ID, canonical)
+		if err := s.sameBytes(p, r.ID, canonical); err != nil {
+			return err
+		}
+		if !root {
+			s.remember(LoggedFile{Name: filepath.Base(p), Bytes: canonical})
+		}
+		return nil
+	}
+	if !root && s.logging() {
+		return s.putLogged(r, p, canonical)
 	}
 	if err := s.appendIndex(entryOf(r, root), each); err != nil {
 		// Unindexed, the file would turn a retry into a silent no-op.

@@ -87,6 +87,9 @@ type Engine struct {
 	recovering sync.Map
 	// hooks lets tests stop the process at exact points.
 	hooks func(point string)
+	// files is the journal as the write-ahead log of Store's files
+	// (filelog.go); nil seals a root with flushes of the store instead.
+	files *fileLog
 }
 
 // Start is a resolved request to run one method.

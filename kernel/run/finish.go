@@ -139,13 +139,21 @@ func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 	if err != nil {
 		return nil, receipt.ChildRef{}, err
 	}
-	// A root's index line is left for the seal's commit to make durable
+	// With the journal as the store's write-ahead log, the root file is
+	// written with no flush and no index line; the seal's commit logs it
+	// (and any file not logged yet) and is the one barrier; only then is
+	// the root indexed (filelog.go). Without it, the root's index line is
+	// left for the seal's commit to make durable
 	// (receipt.Store.PutRootIndexLater; repaired at Open if a power cut
-	// loses it); a child's receipt is made durable by its root.
+	// loses it). A child's receipt is made durable by its root.
 	var line journal.RootLine
-	if rc.rec.ParentRunID != "" {
+	hint := int64(-1)
+	switch {
+	case rc.rec.ParentRunID != "":
 		err = e.Store.Put(r, raw)
-	} else {
+	case e.files != nil:
+		hint, err = e.Store.PutRootLogged(r, raw)
+	default:
 		var mark receipt.IndexMark
 		mark, err = e.Store.PutRootIndexLater(r, raw)
 		if mark != (receipt.IndexMark{}) {
@@ -161,6 +169,14 @@ func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 	envJSON, _ := json.Marshal(env)
 	if err := e.Journal.SealIndexed(durable(ctx), rc.rec.RunID, out.outcome, out.reason, r.ID, envJSON, line); err != nil {
 		return nil, receipt.ChildRef{}, err
+	}
+	if rc.rec.ParentRunID == "" && e.files != nil {
+		// The seal is committed and its answer stands: a failure to index
+		// the root or to flush leaves the rows in the log, and the next
+		// flush or open restores what they hold.
+		if e.Store.IndexRoot(r, hint) == nil {
+			_ = e.files.flushIfFull(durable(ctx))
+		}
 	}
 	return env, ref, nil
 }

@@ -189,6 +189,11 @@ func Open(o Options) (*Kernel, error) {
 		j.Close()
 		return nil, err
 	}
+	files, err := openFileLog(context.Background(), j, store)
+	if err != nil {
+		j.Close()
+		return nil, err
+	}
 	k := &Kernel{Options: o, Store: store, Journal: j}
 	sup, err := host.NewSupervisor(host.Config{Discovery: k.Discovery(), RunxVersion: o.RunxVersion, Logger: o.Logger, FirstParty: o.FirstParty, Taint: o.Taint})
 	if err != nil {
@@ -205,6 +210,7 @@ func Open(o Options) (*Kernel, error) {
 		ProjectDir:  o.ProjectDir, HomeDir: o.HomeDir,
 		LocalStore: o.LocalStore,
 		LockToken:  func() string { v, _ := o.LookupEnv("RUNX_WORKSPACE_LOCK_TOKEN"); return v }(),
+		files:      files,
 	}
 	if point, ok := o.LookupEnv("RUNX_TEST_CRASH_AT"); ok && point != "" {
 		// Crash tests stop the process at an exact point of a run, as a
@@ -235,6 +241,11 @@ func hostCeiling(lookup func(string) (string, bool), name string, def, max int) 
 // Close stops the kernel's plugins.
 func (k *Kernel) Close() {
 	k.Host.Close()
+	if k.Engine != nil && k.Engine.files != nil {
+		// What the runs wrote is made durable now, so the next open has
+		// nothing to restore; a failure leaves the log for it.
+		_ = k.Engine.files.flush(context.Background(), false)
+	}
 	_ = k.Store.Close()
 	_ = k.Journal.Close()
 }

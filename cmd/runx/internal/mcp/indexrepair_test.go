@@ -11,11 +11,12 @@ import (
 	kmcp "github.com/runxhq/runx/kernel/mcp"
 )
 
-// A sealed call's root index line is the one write left to the seal's
-// commit to make durable. A power cut that loses it (simulated: the index's
-// last line cut off after the session) is repaired when the next kernel
-// opens: `runx history` lists the run again and `runx verify` verifies its
-// tree, and a repaired index is not repaired twice.
+// A sealed call's root index line is appended after the seal's commit, with
+// no flush: the journal's log of receipt files holds it. A power cut that
+// loses it (simulated: the index's last line cut off while the server is
+// still up, before any flush) is repaired when the next kernel opens:
+// `runx history` lists the run again and `runx verify` verifies its tree,
+// and a repaired index is not repaired twice.
 func TestLostRootIndexLineIsRepaired(t *testing.T) {
 	ws := t.TempDir()
 	k := openKernel(t, ws)
@@ -29,9 +30,6 @@ func TestLostRootIndexLineIsRepaired(t *testing.T) {
 	if rootID == "" {
 		t.Fatalf("no receipt id in %v", out)
 	}
-	cs.Close()
-	k.Close()
-
 	index := filepath.Join(ws, ".runx", "receipts", "index.jsonl")
 	raw, err := os.ReadFile(index)
 	if err != nil {
