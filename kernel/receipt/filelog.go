@@ -329,7 +329,7 @@ func linesFrom(f *os.File, offset int64) (map[string]bool, error) {
 	}
 	for {
 		line, err := readLine(r)
-		if len(line) > 0 && line[0] != 0 && errors.Is(err, nil) && json.Valid(line) {
+		if err == nil && len(line) > 0 && line[0] != 0 && json.Valid(line) {
 			lines[string(line)] = true
 		}
 		if errors.Is(err, io.EOF) {
