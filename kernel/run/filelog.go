@@ -25,8 +25,10 @@ type fileLog struct {
 	j     *journal.Journal
 	key   string // storeKey(store)
 
-	mu     sync.Mutex
-	logged int // rows this process logged since its last flush
+	mu       sync.Mutex
+	logged   int  // rows this process logged since its last flush
+	flushing bool // a flush runs in the background
+	bg       sync.WaitGroup
 }
 
 // openFileLog restores what the log holds for store (a power cut may have
@@ -71,15 +73,33 @@ func (l *fileLog) Logged(files []journal.ReceiptFile) {
 	l.mu.Unlock()
 }
 
-// flushIfFull flushes once this process has logged maxLoggedFiles rows.
-func (l *fileLog) flushIfFull(ctx context.Context) error {
+// flushIfFull starts a flush in the background once this process has
+// logged maxLoggedFiles rows, unless one runs: the call that fills the log
+// does not wait for the store's syncfs (its answer is durable already), and
+// a flush may run beside seals, as one in another process may. A failed
+// flush leaves its rows for the next one.
+func (l *fileLog) flushIfFull() {
 	l.mu.Lock()
-	full := l.logged >= maxLoggedFiles
-	l.mu.Unlock()
-	if !full {
-		return nil
+	defer l.mu.Unlock()
+	if l.logged < maxLoggedFiles || l.flushing {
+		return
 	}
-	return l.flush(ctx, false)
+	l.flushing = true
+	l.bg.Add(1)
+	go func() {
+		defer l.bg.Done()
+		_ = l.flush(context.Background(), false)
+		l.mu.Lock()
+		l.flushing = false
+		l.mu.Unlock()
+	}()
+}
+
+// close waits for a background flush, then flushes what is left, so the
+// next open has nothing to restore; a failure leaves the log for it.
+func (l *fileLog) close() {
+	l.bg.Wait()
+	_ = l.flush(context.Background(), false)
 }
 
 // flush restores every logged file of this store (rewriting one that is

@@ -175,7 +175,7 @@ func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 		// the root or to flush leaves the rows in the log, and the next
 		// flush or open restores what they hold.
 		if e.Store.IndexRoot(r, hint) == nil {
-			_ = e.files.flushIfFull(durable(ctx))
+			e.files.flushIfFull()
 		}
 	}
 	return env, ref, nil

@@ -242,9 +242,7 @@ func hostCeiling(lookup func(string) (string, bool), name string, def, max int) 
 func (k *Kernel) Close() {
 	k.Host.Close()
 	if k.Engine != nil && k.Engine.files != nil {
-		// What the runs wrote is made durable now, so the next open has
-		// nothing to restore; a failure leaves the log for it.
-		_ = k.Engine.files.flush(context.Background(), false)
+		k.Engine.files.close()
 	}
 	_ = k.Store.Close()
 	_ = k.Journal.Close()
