@@ -122,9 +122,19 @@ func (writeCloser) Close() error { return nil }
 // ("MCP session: two barriers").
 const serverGCPercent = 400
 
-// serverGC sets serverGCPercent unless GOGC says otherwise.
+// serverMemoryLimit keeps serverGCPercent from scaling a large heap: a
+// session that carries 64 MiB payloads can hold a few hundred MB live, and
+// at GOGC=400 it would grow to five times that before collecting. Past this
+// soft limit the collector runs as often as the default would, or more.
+const serverMemoryLimit = 512 << 20
+
+// serverGC sets serverGCPercent and serverMemoryLimit unless GOGC or
+// GOMEMLIMIT say otherwise.
 func serverGC() {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(serverGCPercent)
+		if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+			debug.SetMemoryLimit(serverMemoryLimit)
+		}
 	}
 }
