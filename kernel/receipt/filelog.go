@@ -173,14 +173,11 @@ func (s *Store) IndexRoot(r *Receipt, hint int64) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(filepath.Join(s.dir, IndexFile))
+	f, err := s.lockIndex("index a root")
 	if err != nil {
-		return fmt.Errorf("open receipt index: %w", err)
+		return err
 	}
 	defer f.Close()
-	if err := lockFile(f); err != nil {
-		return fmt.Errorf("lock receipt index: %w", err)
-	}
 	have, err := linesFrom(f, hint)
 	if err != nil {
 		return err
@@ -211,14 +208,11 @@ func (s *Store) Restore(files []LoggedFile) ([]string, error) {
 	if len(files) == 0 {
 		return nil, nil
 	}
-	f, err := os.Open(filepath.Join(s.dir, IndexFile))
+	f, err := s.lockIndex("restore")
 	if err != nil {
-		return nil, fmt.Errorf("open receipt index for restore: %w", err)
+		return nil, err
 	}
 	defer f.Close()
-	if err := lockFile(f); err != nil {
-		return nil, fmt.Errorf("lock receipt index for restore: %w", err)
-	}
 	var fixed []string
 	rewrote := false
 	hint := int64(-1)
@@ -388,4 +382,18 @@ func zeroTail(f *os.File) bool {
 	}
 	tail := buf[bytes.LastIndexByte(buf, '\n')+1:]
 	return len(tail) > 0 && len(bytes.Trim(tail, "\x00")) == 0
+}
+
+// lockIndex opens the index read-only and takes its lock, which every
+// process appending or restoring a line holds; closing f releases it.
+func (s *Store) lockIndex(purpose string) (*os.File, error) {
+	f, err := os.Open(filepath.Join(s.dir, IndexFile))
+	if err != nil {
+		return nil, fmt.Errorf("open receipt index to %s: %w", purpose, err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock receipt index to %s: %w", purpose, err)
+	}
+	return f, nil
 }

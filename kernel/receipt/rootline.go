@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 )
 
 // IndexMark says where a root's index line went when PutRootIndexLater put
@@ -90,14 +89,11 @@ func (s *Store) RepairIndex(pending []PendingRoot) ([]string, error) {
 	}
 	// Read-only until a line is missing: a store that needs no repair is
 	// read where it cannot be written.
-	f, err := os.Open(filepath.Join(s.dir, IndexFile))
+	f, err := s.lockIndex("repair")
 	if err != nil {
-		return nil, fmt.Errorf("open receipt index for repair: %w", err)
+		return nil, err
 	}
 	defer f.Close()
-	if err := lockFile(f); err != nil {
-		return nil, fmt.Errorf("lock receipt index for repair: %w", err)
-	}
 	var durable int64
 	for _, p := range pending {
 		durable = max(durable, p.Mark.Flushed)
