@@ -209,27 +209,7 @@ func TestConnectorRetryDeclined(t *testing.T) {
 func TestConnectorCrashAfterSendReconcilesByReadback(t *testing.T) {
 	f := newForge(t)
 	w := forgeWorkspace(t, f, "none", "0")
-	committed, release := make(chan struct{}), make(chan struct{})
-	f.mu.Lock()
-	f.hold, f.release = committed, release
-	f.mu.Unlock()
-	c := w.cmd("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k1", "--json")
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- c.Wait() }()
-	select {
-	case <-committed:
-	case err := <-exited:
-		t.Fatalf("runx exited before its write reached the provider: %v", err)
-	}
-	if err := c.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	<-exited
-	close(release) // the answer goes to a connection nobody reads
-	runID := latestRun(t, w)
+	runID := crashAfterSend(t, f, w, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k1", "--json")
 	out, code := w.run("{}", nil, "resume", runID, "-", "--json")
 	if code != 0 || str(out, "outcome") != "completed" || str(out, "result", "id") != "p1" {
 		t.Fatalf("resume: %d %v", code, out)
