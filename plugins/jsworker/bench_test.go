@@ -49,7 +49,7 @@ func helloWorldCall(tb testing.TB, message string) *plugin.Call {
 // examples/hello-world, on a warm program cache.
 func BenchmarkHelloWorldModule(b *testing.B) {
 	p := New()
-	p.SetupProcess()
+	setupWorkerProcess(b)
 	call := helloWorldCall(b, "m")
 	b.ReportAllocs()
 	for b.Loop() {

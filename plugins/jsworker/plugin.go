@@ -61,15 +61,6 @@ func New() *Plugin {
 	return &Plugin{}
 }
 
-// SetupProcess sets the serving process's local zone to UTC: goja's
-// local-time Date methods (getHours, toString, ...) read time.Local, and a
-// module must see the same dates on every host. The worker process runs
-// nothing else that could want the host's zone; sdk's Serve calls this
-// before serving, never the kernel.
-func (*Plugin) SetupProcess() {
-	time.Local = time.UTC
-}
-
 // Info describes js.module and js.script.
 func (*Plugin) Info() plugin.Info {
 	return plugin.Info{Name: Name, Version: Version, Capabilities: []plugin.Definition{{

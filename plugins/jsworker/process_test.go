@@ -1,23 +1,87 @@
 package jsworker
 
 import (
+	"encoding/json"
+	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
+
+	"github.com/runxhq/runx/sdk/plugin"
 )
+
+// setupWorkerProcess runs SetupProcess, as Serve does in a worker process,
+// and restores the test process's zone, scheduler and collector afterwards.
+func setupWorkerProcess(t testing.TB) {
+	t.Helper()
+	zone, procs := time.Local, runtime.GOMAXPROCS(0)
+	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
+	debug.SetGCPercent(percent)
+	t.Cleanup(func() {
+		time.Local = zone
+		runtime.GOMAXPROCS(procs)
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+	New().SetupProcess()
+}
 
 // The kernel reads Info of its first-party plugins in its own process: doing
 // so must not change that process's time zone. Only serving sets UTC.
 func TestDescribingTheWorkerLeavesTheProcessAlone(t *testing.T) {
-	saved := time.Local
-	t.Cleanup(func() { time.Local = saved })
+	saved, procs := time.Local, runtime.GOMAXPROCS(0)
+	percent := debug.SetGCPercent(77)
+	t.Cleanup(func() { time.Local = saved; debug.SetGCPercent(percent) })
 	zone := time.FixedZone("test", 5*3600)
 	time.Local = zone
 	_ = New().Info()
 	if time.Local != zone {
 		t.Fatalf("New().Info() changed time.Local to %v", time.Local)
 	}
-	New().SetupProcess()
+	if got := debug.SetGCPercent(77); got != 77 {
+		t.Fatalf("New().Info() changed GOGC to %d", got)
+	}
+	if got := runtime.GOMAXPROCS(0); got != procs {
+		t.Fatalf("New().Info() changed GOMAXPROCS to %d", got)
+	}
+	setupWorkerProcess(t)
 	if time.Local != time.UTC {
 		t.Fatalf("SetupProcess left time.Local %v, want UTC", time.Local)
+	}
+}
+
+// Serving sets the worker's scheduler and collector (process.go).
+func TestSetupProcessTunesTheWorker(t *testing.T) {
+	setupWorkerProcess(t)
+	if got := runtime.GOMAXPROCS(0); got != workerProcs {
+		t.Errorf("GOMAXPROCS is %d, want %d", got, workerProcs)
+	}
+	if got := debug.SetGCPercent(workerGCPercent); got != workerGCPercent {
+		t.Errorf("GOGC is %d, want %d", got, workerGCPercent)
+	}
+	if got := debug.SetMemoryLimit(-1); got != workerMemoryLimit {
+		t.Errorf("the memory limit is %d, want %d", got, workerMemoryLimit)
+	}
+}
+
+// The heap ceiling holds in a process set up as a worker (one processor,
+// GOGC=400): a module that keeps what it allocates is stopped with
+// module_memory_exceeded, and one that only churns garbage well past the
+// ceiling, keeping little, finishes.
+func TestHeapCeilingHoldsUnderTheWorkerSettings(t *testing.T) {
+	setupWorkerProcess(t)
+	module := func(body string) Request {
+		return Request{Entry: "main.mjs", Input: json.RawMessage(`{}`), TimeoutMS: 20000, Files: map[string]string{
+			"main.mjs": "export default function () {" + body + "}",
+		}}
+	}
+	res := invoke(t, Capability, module(`const keep = []; for (let i = 0; ; i++) keep.push({ i, s: "item " + i })`))
+	if res.Code != "module_memory_exceeded" {
+		t.Fatalf("a module keeping everything it allocates: %s %s %s", res.Status, res.Code, res.Message)
+	}
+	// About 200 MB of short-lived strings, never more than a few KB live.
+	res = invoke(t, Capability, module(`let n = 0; for (let i = 0; i < 200000; i++) { n += ("item " + i).repeat(64).length } return { n }`))
+	if res.Status != plugin.StatusOK {
+		t.Fatalf("a module churning garbage under the ceiling: %s %s %s", res.Status, res.Code, res.Message)
 	}
 }

@@ -182,10 +182,8 @@ func TestInfoDeclaresBothCapabilities(t *testing.T) {
 
 // Serving (sdk.Serve calls SetupProcess) puts the worker process in UTC.
 func TestServingIsInUTC(t *testing.T) {
-	saved := time.Local
-	t.Cleanup(func() { time.Local = saved })
 	time.Local = time.FixedZone("UTC+5", 5*3600)
-	New().SetupProcess()
+	setupWorkerProcess(t)
 	if time.Local != time.UTC {
 		t.Fatalf("time.Local is %v after SetupProcess", time.Local)
 	}
