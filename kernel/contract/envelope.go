@@ -75,14 +75,41 @@ type SkillRun struct {
 	Agent *AgentRun `json:"agent,omitempty"`
 }
 
-// Request is one thing a paused run waits on.
+// Request is one thing a paused run waits on. Its payload is what
+// executes once it is answered: inline up to 64 KiB, and past that as
+// PayloadArtifact, the project artifact holding its canonical JSON.
 type Request struct {
-	Address         string          `json:"address"`
-	Kind            string          `json:"kind"`
-	RequestDigest   string          `json:"request_digest"`
-	Payload         json.RawMessage `json:"payload,omitempty"`
-	PayloadArtifact string          `json:"payload_artifact,omitempty"`
-	Summary         RequestSummary  `json:"summary"`
+	Address         string              `json:"address"`
+	Kind            string              `json:"kind"`
+	RequestDigest   string              `json:"request_digest"`
+	Payload         json.RawMessage     `json:"payload,omitempty"`
+	PayloadArtifact *ArtifactDescriptor `json:"payload_artifact,omitempty"`
+	Summary         RequestSummary      `json:"summary"`
+}
+
+// ArtifactSchema names a project artifact's descriptor.
+const ArtifactSchema = "runx.artifact.v1"
+
+// ArtifactDescriptor is a project artifact as runx.artifact.v1 names it: a
+// reference (ref) the run that holds it pages with artifact.read, and the
+// artifact_id, root, digest and size that artifact.open checks before it
+// gives any run of the project a reference of its own. It names no host
+// path and grants no permission.
+type ArtifactDescriptor struct {
+	Schema     string         `json:"schema"`
+	Ref        string         `json:"ref,omitempty"`
+	ArtifactID string         `json:"artifact_id,omitempty"`
+	Root       string         `json:"root,omitempty"`
+	Digest     string         `json:"digest"`
+	Bytes      int64          `json:"bytes"`
+	MediaType  string         `json:"media_type"`
+	Origin     string         `json:"origin,omitempty"`
+	Labels     ArtifactLabels `json:"labels"`
+}
+
+// ArtifactLabels say who may see an artifact's content.
+type ArtifactLabels struct {
+	Sharing string `json:"sharing"`
 }
 
 // RequestSummary is what a host shows before it offers an answer.

@@ -127,15 +127,15 @@ func (k *Kernel) askHuman(ctx context.Context, t *OpenTurn, index int, input jso
 	if err := k.Journal.AppendEvent(durable(ctx), t.RunID, "calls", eventCallPending, p); err != nil {
 		return nil, err
 	}
-	return pendingResult(t, p, &r), nil
+	res := pendingResult(t, p)
+	if res.Waiting, err = k.Engine.presentWaiting([]pending{{Request: r, runID: t.RunID, local: local}}); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
-func pendingResult(t *OpenTurn, p pendingCall, r *contract.Request) *TurnCallResult {
-	out := &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: p.Index, Address: t.Address + "/" + strconv.Itoa(p.Index), CallID: p.CallID, Tool: p.Tool, InputDigest: p.InputDigest, Status: "pending"}}
-	if r != nil {
-		out.Waiting = []contract.Request{*r}
-	}
-	return out
+func pendingResult(t *OpenTurn, p pendingCall) *TurnCallResult {
+	return &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: p.Index, Address: t.Address + "/" + strconv.Itoa(p.Index), CallID: p.CallID, Tool: p.Tool, InputDigest: p.InputDigest, Status: "pending"}}
 }
 
 // collectAsk settles a pending ask_human call from the person's recorded
@@ -147,14 +147,18 @@ func (k *Kernel) collectAsk(ctx context.Context, t *OpenTurn, p pendingCall) (*T
 	}
 	d := ds[p.Address]
 	if d == nil || d.RequestDigest != p.RequestDigest {
-		res := pendingResult(t, p, nil)
+		res := pendingResult(t, p)
 		reqs, err := k.Journal.Requests(durable(ctx), t.RunID)
 		if err != nil {
 			return nil, err
 		}
 		for _, r := range reqs {
 			if r.Address == p.Address {
-				res.Waiting = []contract.Request{{Address: t.Address + "/" + strconv.Itoa(p.Index), Kind: r.Kind, RequestDigest: r.RequestDigest, Payload: r.Payload}}
+				asked := contract.Request{Address: t.Address + "/" + strconv.Itoa(p.Index), Kind: r.Kind, RequestDigest: r.RequestDigest, Payload: r.Payload,
+					Summary: contract.RequestSummary{PayloadDigest: payloadDigest(r.Payload), StepID: t.Local}}
+				if res.Waiting, err = k.Engine.presentWaiting([]pending{{Request: asked, runID: t.RunID, local: r.Address}}); err != nil {
+					return nil, err
+				}
 			}
 		}
 		return res, nil

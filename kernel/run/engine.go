@@ -62,8 +62,6 @@ type Engine struct {
 	MaxReceipts int
 	// MaxConcurrency is the host ceiling (RUNX_MAX_CONCURRENCY); 0 means 16.
 	MaxConcurrency int
-	// ArtifactDir holds request payloads too large to inline.
-	ArtifactDir string
 	// ProjectDir and HomeDir locate data-source bindings and credentials.
 	ProjectDir string
 	HomeDir    string

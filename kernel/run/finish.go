@@ -5,19 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/receipt"
 )
-
-// RequestPayloadInlineMax is the largest payload a paused envelope carries
-// inline; a larger one rides as a project artifact of its canonical JSON.
-const RequestPayloadInlineMax = 64 << 10
 
 // finish turns where the root got to into its envelope: sealed, paused on
 // requests, or stopped where a signal left it.
@@ -212,21 +205,19 @@ func (rc *runCtx) envelope(out *outcome) *contract.SkillRun {
 func (e *Engine) pause(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, error) {
 	byRun := map[string][]*journal.Request{}
 	onlyApprovals := true
-	var requests []contract.Request
+	var asked []contract.Request
 	for _, p := range out.waiting {
 		byRun[p.runID] = append(byRun[p.runID], &journal.Request{Address: p.local, Kind: p.Kind, RequestDigest: p.RequestDigest, Payload: p.Payload})
 		if p.Kind != contract.RequestApproval && p.Kind != contract.RequestQuestion {
 			onlyApprovals = false
 		}
-		req := p.Request
-		if len(req.Payload) > RequestPayloadInlineMax {
-			path, err := e.writeArtifact(req.Payload)
-			if err != nil {
-				return nil, err
-			}
-			req.Payload, req.PayloadArtifact = nil, path
-		}
-		requests = append(requests, req)
+		asked = append(asked, p.Request)
+	}
+	// A payload past 64 KiB is kept as a project artifact, durable before
+	// the pause is recorded or reported (payloadartifact.go).
+	requests, err := e.presentWaiting(out.waiting)
+	if err != nil {
+		return nil, err
 	}
 	// Every run on the path to a waiting request is paused too.
 	if _, ok := byRun[rc.rec.RunID]; !ok {
@@ -254,7 +245,7 @@ func (e *Engine) pause(ctx context.Context, rc *runCtx, out *outcome) (*contract
 	}
 	env.Requests = requests
 	env.RefusedAnswers = out.refused
-	env.AnswersTemplate = answersTemplate(requests)
+	env.AnswersTemplate = answersTemplate(asked)
 	env.Resume = "runx resume " + rc.rec.RunID + " answers.json"
 	return env, nil
 }
@@ -319,25 +310,6 @@ func (e *Engine) stopped(ctx context.Context, rc *runCtx, out *outcome) (*contra
 	env.Status = contract.StatusStopped
 	env.Resume = "runx resume " + rc.rec.RunID + " -   # with {} on stdin"
 	return env, nil
-}
-
-func (e *Engine) writeArtifact(payload []byte) (string, error) {
-	if e.ArtifactDir == "" {
-		return "", fmt.Errorf("no artifact directory for a %d byte request payload", len(payload))
-	}
-	if err := os.MkdirAll(e.ArtifactDir, 0o755); err != nil {
-		return "", err
-	}
-	name := strings.Replace(canon.DigestBytes(payload), ":", "-", 1) + ".json"
-	path := filepath.Join(e.ArtifactDir, name)
-	if _, err := os.Stat(path); err == nil {
-		return path, nil
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, e.Taint.ScrubJSON(payload), 0o644); err != nil {
-		return "", err
-	}
-	return path, os.Rename(tmp, path)
 }
 
 // SealRefused seals a run whose preparation was refused after its package and

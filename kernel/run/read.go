@@ -81,8 +81,14 @@ func (e *Engine) ReadRun(ctx context.Context, runID, after string) (*RunRead, er
 	if rec.State == journal.StateSealed {
 		out.Envelope = rec.Envelope
 	}
-	if err := e.collectWaiting(ctx, rec.RunID, "", &out.Waiting); err != nil {
+	var waiting []pending
+	if err := e.collectWaiting(ctx, rec.RunID, "", &waiting); err != nil {
 		return nil, err
+	}
+	if len(waiting) > 0 {
+		if out.Waiting, err = e.presentWaiting(waiting); err != nil {
+			return nil, err
+		}
 	}
 	decisions, err := e.Journal.Decisions(durable(ctx), runID)
 	if err != nil {
@@ -131,8 +137,8 @@ func (e *Engine) ReadRun(ctx context.Context, runID, after string) (*RunRead, er
 }
 
 // collectWaiting gathers the open requests of a run and its paused children,
-// each addressed from the run read.
-func (e *Engine) collectWaiting(ctx context.Context, runID, prefix string, into *[]contract.Request) error {
+// each addressed from the run read and kept with the run that asks it.
+func (e *Engine) collectWaiting(ctx context.Context, runID, prefix string, into *[]pending) error {
 	reqs, err := e.Journal.Requests(durable(ctx), runID)
 	if err != nil {
 		return err
@@ -145,8 +151,8 @@ func (e *Engine) collectWaiting(ctx context.Context, runID, prefix string, into 
 		if prefix != "" {
 			addr = prefix + "#" + addr
 		}
-		*into = append(*into, contract.Request{Address: addr, Kind: r.Kind, RequestDigest: r.RequestDigest, Payload: r.Payload,
-			Summary: contract.RequestSummary{PayloadDigest: payloadDigest(r.Payload)}})
+		*into = append(*into, pending{Request: contract.Request{Address: addr, Kind: r.Kind, RequestDigest: r.RequestDigest, Payload: r.Payload,
+			Summary: contract.RequestSummary{PayloadDigest: payloadDigest(r.Payload)}}, runID: runID, local: r.Address})
 	}
 	children, err := e.Journal.Children(durable(ctx), runID)
 	if err != nil {

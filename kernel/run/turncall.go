@@ -298,7 +298,6 @@ func (k *Kernel) keepPending(ctx context.Context, t *OpenTurn, out *TurnCallResu
 	var reqs []*journal.Request
 	var digest string
 	for _, w := range waiting {
-		out.Waiting = append(out.Waiting, w.Request)
 		if w.runID == t.RunID && w.local == local {
 			digest = w.Request.RequestDigest
 			reqs = append(reqs, &journal.Request{Address: local, Kind: w.Request.Kind, RequestDigest: w.Request.RequestDigest, Payload: w.Request.Payload})
@@ -307,6 +306,13 @@ func (k *Kernel) keepPending(ctx context.Context, t *OpenTurn, out *TurnCallResu
 	if len(reqs) != 1 || len(waiting) != 1 {
 		return nil, fmt.Errorf("turn call %s waits on %d requests, not its own one", out.Address, len(waiting))
 	}
+	// What the call waits on is shown as a paused run shows it: a payload
+	// past 64 KiB as its artifact, kept before the answer names it.
+	shown, err := k.Engine.presentWaiting(waiting)
+	if err != nil {
+		return nil, err
+	}
+	out.Waiting = shown
 	if again {
 		return out, nil // still waiting: kept as it was
 	}

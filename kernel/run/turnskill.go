@@ -67,12 +67,16 @@ func (k *Kernel) keepChildPause(ctx context.Context, t *OpenTurn, out *TurnCallR
 	out.Status = "pending"
 	byRun := map[string][]*journal.Request{}
 	for _, w := range waiting {
-		out.Waiting = append(out.Waiting, w.Request)
 		byRun[w.runID] = append(byRun[w.runID], &journal.Request{Address: w.local, Kind: w.Kind, RequestDigest: w.RequestDigest, Payload: w.Payload})
 	}
 	if len(refused) > 0 || len(byRun) == 0 {
 		return nil, contract.Errorf("turn_call_child_unsettled", "skill call %s neither settled nor waits on a request of its child", out.Address)
 	}
+	shown, err := k.Engine.presentWaiting(waiting)
+	if err != nil {
+		return nil, err
+	}
+	out.Waiting = shown
 	for runID, reqs := range byRun {
 		if runID == t.RunID {
 			return nil, contract.Errorf("turn_call_child_unsettled", "skill call %s waits on its own run, not its child", out.Address)

@@ -162,7 +162,6 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 		Resolver:       &run.Resolver{Workspace: scratch, HomeDir: k.Options.HomeDir, RunxVersion: k.Options.RunxVersion, Core: k.Options.CoreSkills},
 		MaxReceipts:    k.Engine.MaxReceipts,
 		MaxConcurrency: k.Engine.MaxConcurrency,
-		ArtifactDir:    filepath.Join(scratch, ".runx", "artifacts"),
 		ProjectDir:     filepath.Join(scratch, ".runx"),
 		HomeDir:        k.Options.HomeDir,
 		LocalStore:     k.Engine.LocalStore,
