@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/run"
 	"github.com/spf13/cobra"
 )
@@ -17,6 +18,9 @@ type Options struct {
 	RunID   string
 	After   string
 	JSON    bool
+	// Payload is a request's address: print its exact payload, read back
+	// from its artifact past 64 KiB and held to its digest.
+	Payload string
 }
 
 // New wires the command.
@@ -35,6 +39,7 @@ func New(f *cli.Factory) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&opts.After, "after", "", "with a run id: only the events after this cursor")
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
+	cmd.Flags().StringVar(&opts.Payload, "payload", "", "with a run id: print the exact payload of the request waiting at this address, its artifact's content checked against its digest")
 	return cmd
 }
 
@@ -42,6 +47,22 @@ func New(f *cli.Factory) *cobra.Command {
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
 	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
+		if opts.Payload != "" {
+			if opts.RunID == "" {
+				return cli.ReportError(io, opts.JSON, contract.Errorf("history_payload_needs_run", "--payload reads a request of one run: give its run id"))
+			}
+			if opts.After != "" {
+				return cli.ReportError(io, opts.JSON, contract.Errorf("history_flags_conflict", "--payload reads one request's payload and takes no --after cursor; read events with --after alone"))
+			}
+			payload, err := k.Engine.ReadRequestPayload(ctx, opts.RunID, opts.Payload)
+			if err != nil {
+				return cli.ReportError(io, opts.JSON, err)
+			}
+			// The payload's own canonical JSON, byte for byte: what a host
+			// digests to check summary.payload_digest.
+			_, _ = io.Out.Write(append(payload, '\n'))
+			return cli.ExitOK
+		}
 		if opts.RunID != "" {
 			read, err := k.Engine.ReadRun(ctx, opts.RunID, opts.After)
 			if err != nil {
