@@ -156,10 +156,20 @@ func (j *Journal) Seal(ctx context.Context, runID, outcome, reason, receiptID st
 // appended without flushing it: line, recorded in the same commit, is what
 // PendingRootLines returns so a power cut that lost the line can be
 // repaired (rootlines.go). A zero line records nothing more than Seal.
-func (j *Journal) SealIndexed(ctx context.Context, runID, outcome, reason, receiptID string, envelope json.RawMessage, line RootLine) error {
+//
+// steps are settled steps of the run not recorded yet: each is recorded
+// first, exactly as RecordStep would, in the seal's own transaction (an
+// effect-free run's last step, docs/decisions.md "One transaction for the
+// last step and the seal").
+func (j *Journal) SealIndexed(ctx context.Context, runID, outcome, reason, receiptID string, envelope json.RawMessage, line RootLine, steps ...*Step) error {
 	ctx = undeferred(ctx)
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
+		for _, s := range steps {
+			if err := j.recordStep(ctx, tx, s, now); err != nil {
+				return err
+			}
+		}
 		if err := j.recordRootLine(ctx, tx, runID, receiptID, line); err != nil {
 			return err
 		}

@@ -207,21 +207,25 @@ func (j *Journal) StepsAt(ctx context.Context, runID string, addresses []string)
 // RecordStep records a settled step (its receipt sealed) as one transition.
 func (j *Journal) RecordStep(ctx context.Context, s *Step) error {
 	now := j.now()
-	return j.tx(ctx, func(tx *sql.Tx) error {
-		var seq int64
-		if err := j.queryRow(ctx, tx, sqlNextStepSeq, s.RunID).Scan(&seq); err != nil {
-			return err
-		}
-		s.Seq = seq
-		if _, err := j.exec(ctx, tx, sqlRecordStep,
-			s.RunID, s.Address, s.StepID, s.Status, j.text(s.Output), j.text(s.Error), s.ReceiptID, string(s.ChildRef), seq); err != nil {
-			return err
-		}
-		if err := j.touch(ctx, tx, s.RunID, "", now); err != nil {
-			return err
-		}
-		return j.appendEvent(ctx, tx, s.RunID, "steps", "step."+s.Status, map[string]any{"address": s.Address, "step_id": s.StepID, "receipt_id": s.ReceiptID}, now)
-	})
+	return j.tx(ctx, func(tx *sql.Tx) error { return j.recordStep(ctx, tx, s, now) })
+}
+
+// recordStep is RecordStep's transition inside tx: the step's row, the
+// run's touch and its step event.
+func (j *Journal) recordStep(ctx context.Context, tx *sql.Tx, s *Step, now string) error {
+	var seq int64
+	if err := j.queryRow(ctx, tx, sqlNextStepSeq, s.RunID).Scan(&seq); err != nil {
+		return err
+	}
+	s.Seq = seq
+	if _, err := j.exec(ctx, tx, sqlRecordStep,
+		s.RunID, s.Address, s.StepID, s.Status, j.text(s.Output), j.text(s.Error), s.ReceiptID, string(s.ChildRef), seq); err != nil {
+		return err
+	}
+	if err := j.touch(ctx, tx, s.RunID, "", now); err != nil {
+		return err
+	}
+	return j.appendEvent(ctx, tx, s.RunID, "steps", "step."+s.Status, map[string]any{"address": s.Address, "step_id": s.StepID, "receipt_id": s.ReceiptID}, now)
 }
 
 func (j *Journal) touch(ctx context.Context, tx *sql.Tx, runID, state, now string) error {

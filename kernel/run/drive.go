@@ -63,11 +63,16 @@ type runCtx struct {
 	// fresh is a run this call created: no step or decision of it can be
 	// recorded before its first drive (nobody else has its id yet), so
 	// drive does not read them.
-	fresh     bool
-	recorded  map[string]*journal.Step
-	decisions map[string]*journal.Decision
-	outputs   map[string]any
-	modules   *moduleFiles
+	fresh bool
+	// holdLast: this effect-free root run records its last step in its
+	// seal's transaction; held and heldProgress wait for it (heldstep.go).
+	holdLast     bool
+	held         []*journal.Step
+	heldProgress []Progress
+	recorded     map[string]*journal.Step
+	decisions    map[string]*journal.Decision
+	outputs      map[string]any
+	modules      *moduleFiles
 
 	actorOnce sync.Once
 	actorName string
@@ -178,7 +183,7 @@ func (rc *runCtx) drive(ctx context.Context) *outcome {
 			return out
 		}
 		rc.appendSettled(step, res.settled, out)
-		reportProgress(ctx, Progress{Event: ProgressStepSealed, RunID: rc.rec.RunID, Address: rc.address(step.ID), Status: res.settled.status})
+		rc.progressSealed(ctx, Progress{Event: ProgressStepSealed, RunID: rc.rec.RunID, Address: rc.address(step.ID), Status: res.settled.status})
 		if res.settled.status != contract.StepSuccess && res.settled.status != contract.StepSkipped {
 			rc.fail(res.settled, out)
 			return out

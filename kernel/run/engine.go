@@ -142,6 +142,7 @@ func (e *Engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 		// Nothing this run does needs its record before its seal: its
 		// transitions share the seal's one fsync (journal.Deferred).
 		ctx = journal.Deferred(ctx)
+		rc.holdLast = true
 	}
 	if err := e.Journal.CreateRun(durable(ctx), rec); err != nil {
 		return nil, err
@@ -152,7 +153,9 @@ func (e *Engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 	}
 	defer drv.Release()
 	rc.fresh = true
-	return e.finish(ctx, rc, rc.drive(ctx))
+	env, err := e.finish(ctx, rc, rc.drive(ctx))
+	rc.recordHeld(ctx)
+	return env, err
 }
 
 func (e *Engine) newRecord(st Start, parent, address string) (*journal.Run, error) {

@@ -160,9 +160,13 @@ func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 	env := rc.envelope(out)
 	env.Status, env.Outcome, env.SealReason, env.ReceiptID, env.Result, env.Error = contract.StatusSealed, out.outcome, out.reason, r.ID, result, out.failure
 	envJSON, _ := json.Marshal(env)
-	if err := e.Journal.SealIndexed(durable(ctx), rc.rec.RunID, out.outcome, out.reason, r.ID, envJSON, line); err != nil {
+	e.hook("before_seal_commit")
+	held := rc.takeHeld()
+	if err := e.Journal.SealIndexed(durable(ctx), rc.rec.RunID, out.outcome, out.reason, r.ID, envJSON, line, held...); err != nil {
+		rc.held = held // not committed: recordHeld tries them alone
 		return nil, receipt.ChildRef{}, err
 	}
+	rc.sendHeldProgress(ctx)
 	if rc.rec.ParentRunID == "" && e.files != nil {
 		// The seal is committed and its answer stands: a failure to index
 		// the root or to flush leaves the rows in the log, and the next

@@ -224,6 +224,10 @@ func (rc *runCtx) settle(ctx context.Context, step *pkg.Step, local string, body
 		}
 		return stepRun{settled: s}
 	}
+	if rc.holdsRecord(step, local) {
+		rc.hold(rec)
+		return stepRun{settled: s}
+	}
 	if err := rc.e.Journal.RecordStep(durable(ctx), rec); err != nil {
 		return stepRun{err: err}
 	}
