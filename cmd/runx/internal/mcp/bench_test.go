@@ -4,7 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	kmcp "github.com/runxhq/runx/kernel/mcp"
@@ -27,8 +29,22 @@ func BenchmarkSkillCall(b *testing.B) {
 	}
 	callOnce(-1) // starts the JS worker
 	b.ReportAllocs()
+	cpu0 := processCPU()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		callOnce(i)
 	}
+	b.StopTimer()
+	// The server's CPU (with the in-process client's, which is small):
+	// steadier than wall time on a shared machine.
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+}
+
+// processCPU is this process's user and system time so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
