@@ -1,6 +1,6 @@
 // Package artifactstore is the project's artifact store on disk, the one
-// format the artifact.* plugin and the kernel (a script's large inputs)
-// both keep artifacts in:
+// format the artifact.* plugin and the kernel (a script's large inputs, a
+// request's payload past 64 KiB) both keep artifacts in:
 //
 //	artifacts/blobs/<hex>          content by its sha256, read-only, immutable
 //	artifacts/runs/<run key>/      one run's references, <ref>.json each
