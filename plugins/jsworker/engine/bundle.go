@@ -9,8 +9,15 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 )
 
-// bundleGlobal is the name the IIFE bundle assigns its exports object to.
-const bundleGlobal = "__runxModule"
+// bundleGlobal is the global the bundle assigns the entry's default export
+// to, declared by the bundle's banner. The entry shim imports the default
+// and assigns it, rather than re-exporting it under an IIFE global name:
+// esbuild turns a bundle with exports into an exports object built at run
+// time by helpers (__export, __copyProps, __toCommonJS) that walked the
+// exports with for-in and for-of and read Object.defineProperty and its
+// kin, a third of the work of running a small module's bundle, on every
+// call. The global is the module's to see, as the exports object was.
+const bundleGlobal = "__runxDefault"
 
 // Namespaces of the in-memory esbuild plugin. esbuild never touches the
 // filesystem for a path outside its "file" namespace.
@@ -72,12 +79,14 @@ func compile(src Source, digest string) (p *Program, err error) {
 }
 
 // bundle runs esbuild over the closure in memory. The entry point is a
-// one-line virtual module that re-exports the real entry's default, so a
-// missing default export is a bundling error located in that module rather
-// than something discovered at run time.
+// two-line virtual module that imports the real entry's default and
+// assigns it to bundleGlobal, so a missing default export is a bundling
+// error located in that module rather than something discovered at run
+// time. The shim is the last module the bundle evaluates, so the global
+// holds the entry's default once every module's top level has run.
 func bundle(src Source, entry string, define map[string]string) (string, *Error) {
 	quotedEntry, _ := json.Marshal("./" + entry)
-	shim := "export { default } from " + string(quotedEntry) + ";\n"
+	shim := "import main from " + string(quotedEntry) + ";\n" + bundleGlobal + " = main;\n"
 	var refusal *Error // the first import the plugin refused
 	plugin := api.Plugin{
 		Name: "runx-closure",
@@ -99,7 +108,6 @@ func bundle(src Source, entry string, define map[string]string) (string, *Error)
 		Bundle:      true,
 		Write:       false,
 		Format:      api.FormatIIFE,
-		GlobalName:  bundleGlobal,
 		Platform:    api.PlatformNeutral,
 		// goja implements ES2022 except async generators, for await and import(); esbuild
 		// lowers the first two, and import() is refused before it matters.
@@ -114,8 +122,10 @@ func bundle(src Source, entry string, define map[string]string) (string, *Error)
 		},
 		LogLevel: api.LogLevelSilent,
 		// The closure is ES modules, which are strict; an IIFE is a script,
-		// so say so once at its top.
-		Banner:        map[string]string{"js": `"use strict";`},
+		// so say so once at its top, and declare the global the shim
+		// assigns (esbuild renames any module's own binding of that name,
+		// as it does every top-level name that would shadow a free one).
+		Banner:        map[string]string{"js": `"use strict";` + "\nvar " + bundleGlobal + ";"},
 		Define:        define,
 		Charset:       api.CharsetUTF8,
 		LegalComments: api.LegalCommentsNone,

@@ -166,3 +166,46 @@ func TestBundleMentionsBuffers(t *testing.T) {
 		}
 	}
 }
+
+// The bundle hands the entry's default export to the engine through one
+// global (bundleGlobal), without esbuild's exports-object helpers, whose
+// run-time work every call paid for.
+func TestBundleCarriesTheDefaultWithoutExportHelpers(t *testing.T) {
+	src := closure("main.mjs", map[string]string{
+		"main.mjs": `import { twice } from "./lib.mjs"; export default function (input) { return { n: twice(input.n) } }`,
+		"lib.mjs":  `export const twice = (n) => 2 * n;`,
+	})
+	entry, refusal := src.validate()
+	if refusal != nil {
+		t.Fatal(refusal)
+	}
+	js, refusal := bundle(src, entry, nil)
+	if refusal != nil {
+		t.Fatal(refusal)
+	}
+	for _, helper := range []string{"__export", "__toCommonJS", "__copyProps", "defineProperty"} {
+		if strings.Contains(js, helper) {
+			t.Errorf("the bundle still carries %s:\n%s", helper, js)
+		}
+	}
+	res, err := call(t, compileClosure(t, src), `{"n":21}`, 5*time.Second)
+	if err != nil || string(res.Output) != `{"n":42}` {
+		t.Fatalf("got %s, %v", res.Output, err)
+	}
+}
+
+// A module may name its own binding like the bundle's global, or write the
+// global at its top level: the engine still runs the entry's default export.
+func TestBundleGlobalIsNotTheModulesToRedirect(t *testing.T) {
+	for name, text := range map[string]string{
+		"own binding":     `const ` + bundleGlobal + ` = 5; export default function () { return { v: ` + bundleGlobal + ` } }`,
+		"top-level write": `globalThis.` + bundleGlobal + ` = () => ({ v: "hijacked" }); export default function () { return { v: 5 } }`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			res, err := call(t, compileModule(t, text), `{}`, 5*time.Second)
+			if err != nil || string(res.Output) != `{"v":5}` {
+				t.Fatalf("got %s, %v", res.Output, err)
+			}
+		})
+	}
+}

@@ -145,16 +145,13 @@ func (inv *invocation) run() outcome {
 	return outcome{output: out}
 }
 
-// defaultExport reads the bundle's exports object (the IIFE's global) and
-// its default member, which must be a function.
+// defaultExport reads the entry's default export, which the bundle assigned
+// to its global, and which must be a function.
 func defaultExport(rt *goja.Runtime) (goja.Callable, *Error) {
-	exports, ok := rt.Get(bundleGlobal).(*goja.Object)
+	def := rt.Get(bundleGlobal)
+	fn, ok := goja.AssertFunction(def)
 	if !ok {
-		return nil, refuse(CodeNoDefaultExport, "the module has no exports")
-	}
-	fn, ok := goja.AssertFunction(exports.Get("default"))
-	if !ok {
-		return nil, refuse(CodeNoDefaultExport, "the module's default export is %s, not a function", describe(exports.Get("default")))
+		return nil, refuse(CodeNoDefaultExport, "the module's default export is %s, not a function", describe(def))
 	}
 	return fn, nil
 }
