@@ -25,17 +25,32 @@ type intrinsics struct {
 // setupRuntime makes a fresh runtime into the one a call gets: ECMAScript, a
 // fixed clock, a seeded Math.random, a bounded stack, the guarded builtins
 // and the frozen Runx global. Everything is installed with Go builders; no
-// JavaScript is parsed here.
-func setupRuntime(rt *goja.Runtime, call *Call, prog *Program, stop func(*Error)) (*intrinsics, error) {
+// JavaScript is parsed here. The part that does not depend on the call is
+// prepareRuntime's, which may have run ahead of the call (spare.go).
+func setupRuntime(b *prepared, call *Call, prog *Program, stop func(*Error)) (*intrinsics, error) {
+	b.stop = stop
 	clock := call.Clock
-	rt.SetTimeSource(func() time.Time { return clock })
-	rt.SetRandSource(seededRandom(call.Seed))
-	rt.SetMaxCallStackSize(MaxCallDepth)
+	b.rt.SetTimeSource(func() time.Time { return clock })
+	b.rt.SetRandSource(seededRandom(call.Seed))
+	if prog.usesBuffers {
+		if err := guardBuffers(b.rt, b.in, b.enforce); err != nil {
+			return nil, err
+		}
+	}
+	return b.in, nil
+}
 
+// prepareRuntime installs in rt what every call's runtime has, whatever the
+// call: the bounded stack, the captured intrinsics, the refusal of code
+// generation, the guarded builtins but the buffers', and Runx. A guard that
+// hits a limit reports it through b.enforce to the call setupRuntime names.
+func prepareRuntime(rt *goja.Runtime) (*prepared, error) {
+	rt.SetMaxCallStackSize(MaxCallDepth)
 	in, err := captureIntrinsics(rt)
 	if err != nil {
 		return nil, err
 	}
+	b := &prepared{rt: rt, in: in}
 	global := rt.GlobalObject()
 	// GoError is a goja extension, not ECMAScript; a module has no Go to talk to.
 	if err := global.Delete("GoError"); err != nil {
@@ -44,13 +59,13 @@ func setupRuntime(rt *goja.Runtime, call *Call, prog *Program, stop func(*Error)
 	if err := disableCodeGeneration(rt, in); err != nil {
 		return nil, err
 	}
-	if err := installGuards(rt, in, stop, prog.usesBuffers); err != nil {
+	if err := installGuards(rt, b.enforce); err != nil {
 		return nil, err
 	}
 	if err := installRunx(rt, in); err != nil {
 		return nil, err
 	}
-	return in, nil
+	return b, nil
 }
 
 func captureIntrinsics(rt *goja.Runtime) (*intrinsics, error) {

@@ -25,7 +25,9 @@ type guard func(call *goja.FunctionCall) *Error
 
 // installGuards wraps the builtins whose result size follows from an
 // argument rather than from memory the module already holds.
-func installGuards(rt *goja.Runtime, in *intrinsics, stop func(*Error), buffers bool) error {
+// The buffers' guards are guardBuffers', installed only for a program that
+// names a buffer type (Program.usesBuffers).
+func installGuards(rt *goja.Runtime, stop func(*Error)) error {
 	proto := func(ctor string) *goja.Object {
 		return rt.Get(ctor).ToObject(rt).Get("prototype").ToObject(rt)
 	}
@@ -49,10 +51,7 @@ func installGuards(rt *goja.Runtime, in *intrinsics, stop func(*Error), buffers 
 			return err
 		}
 	}
-	if !buffers {
-		return nil
-	}
-	return guardBuffers(rt, in, stop)
+	return nil
 }
 
 // wrapMethod replaces on[name] with a native function that runs check and

@@ -15,9 +15,12 @@ import (
 type invocation struct {
 	prog *Program
 	call Call
-	// rt is created on the caller's goroutine so that stop can interrupt it
-	// without a data race; everything else touches it only from execute.
+	// rt is created (or taken from the spare) on the caller's goroutine so
+	// that stop can interrupt it without a data race; everything else
+	// touches it only from execute.
 	rt *goja.Runtime
+	// spare is rt prepared ahead (spare.go); nil when execute prepares it.
+	spare *prepared
 	// limit is the first limit the VM's own goroutine enforced (a guarded
 	// builtin, the job budget). It outranks whatever error the unwinding VM
 	// then reports: a refused typed array constructor, for one, surfaces
@@ -52,6 +55,9 @@ type outcome struct {
 }
 
 func newInvocation(p *Program, call Call) *invocation {
+	if b := takeSpare(); b != nil {
+		return &invocation{prog: p, call: call, rt: b.rt, spare: b}
+	}
 	return &invocation{prog: p, call: call, rt: goja.New()}
 }
 
@@ -99,7 +105,14 @@ func (inv *invocation) execute() (o outcome) {
 func (inv *invocation) run() outcome {
 	failed := func(e *Error) outcome { return outcome{err: e} }
 	rt := inv.rt
-	in, err := setupRuntime(rt, &inv.call, inv.prog, inv.enforce)
+	b := inv.spare
+	if b == nil {
+		var err error
+		if b, err = prepareRuntime(rt); err != nil {
+			return failed(fromGoja(err))
+		}
+	}
+	in, err := setupRuntime(b, &inv.call, inv.prog, inv.enforce)
 	if err != nil {
 		return failed(fromGoja(err))
 	}

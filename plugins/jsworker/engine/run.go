@@ -88,7 +88,9 @@ func supervise(ctx context.Context, inv *invocation, timeout time.Duration) (out
 func superviseMeasured(ctx context.Context, inv *invocation, timeout time.Duration) (outcome, uint64, error) {
 	heap := newHeapMeter()
 	o, err := superviseWith(ctx, inv, timeout, heap)
-	return o, heap.growthNow(), err
+	grown := heap.growthNow()
+	refillSpare() // for the next call, once this one's heap is measured
+	return o, grown, err
 }
 
 func superviseWith(ctx context.Context, inv *invocation, timeout time.Duration, heap *heapMeter) (outcome, error) {
