@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/gowebpki/jcs"
@@ -33,36 +32,28 @@ func PackageDigest(dir string) (string, error) {
 		Path   string `json:"path"`
 		SHA256 string `json:"sha256"`
 	}
-	files := []file{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			return refuse(CodePackageSymlinkRefused, "package file %s is a symbolic link; packages hold regular files only", rel)
-		case d.IsDir():
-			if p != dir && (d.Name() == ".git" || d.Name() == ".runx") {
-				return filepath.SkipDir
-			}
-			return nil
-		case !d.Type().IsRegular():
-			return refuse(CodePackageFileUnsupported, "package file %s is not a regular file", rel)
-		}
-		sum, err := cachedFileDigest(p)
-		if err != nil {
-			return err
-		}
-		files = append(files, file{Path: rel, SHA256: sum})
-		return nil
-	})
+	snap, err := listTree(dir)
 	if err != nil {
 		return "", err
+	}
+	if d := snap.digest.Load(); d != nil {
+		return *d, nil
+	}
+	files := []file{}
+	for _, e := range snap.entries {
+		switch {
+		case e.Type&fs.ModeSymlink != 0:
+			return "", refuse(CodePackageSymlinkRefused, "package file %s is a symbolic link; packages hold regular files only", e.Rel)
+		case e.Type.IsDir():
+			continue
+		case !e.Type.IsRegular():
+			return "", refuse(CodePackageFileUnsupported, "package file %s is not a regular file", e.Rel)
+		}
+		sum, err := cachedFileDigest(e.Path)
+		if err != nil {
+			return "", err
+		}
+		files = append(files, file{Path: e.Rel, SHA256: sum})
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	raw, err := json.Marshal(struct {
@@ -76,7 +67,12 @@ func PackageDigest(dir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("canonicalize package digest input: %w", err)
 	}
-	return contentDigest(canon), nil
+	digest := contentDigest(canon)
+	// Remembered with the listing it was taken over (only a listing that
+	// is itself remembered): every file's stamp was unchanged when it was
+	// hashed or served, so the digest is of the bytes the stamps name.
+	snap.digest.Store(&digest)
+	return digest, nil
 }
 
 func fileDigest(path string) (string, error) {

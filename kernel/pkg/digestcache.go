@@ -19,6 +19,7 @@ var racyWindow = 2 * time.Second
 
 type fileStamp struct {
 	dev, ino     uint64
+	mode         uint32 // the file's type and permission bits
 	size         int64
 	mtime, ctime int64 // ns since the epoch
 }
@@ -43,8 +44,14 @@ func cachedFileDigest(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if ok && time.Since(time.Unix(0, st.ctime)) > racyWindow && time.Since(time.Unix(0, st.mtime)) > racyWindow {
+	if ok && st.settled() {
 		fileDigests.Store(path, digestEntry{stamp: st, sum: sum})
 	}
 	return sum, nil
+}
+
+// settled reports whether a stamp is old enough to be remembered: outside
+// the racy window in both its modification and change times.
+func (st fileStamp) settled() bool {
+	return time.Since(time.Unix(0, st.ctime)) > racyWindow && time.Since(time.Unix(0, st.mtime)) > racyWindow
 }

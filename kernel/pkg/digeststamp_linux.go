@@ -1,6 +1,7 @@
 package pkg
 
 import (
+	"io/fs"
 	"os"
 	"syscall"
 )
@@ -12,10 +13,15 @@ func stampOf(path string) (fileStamp, bool) {
 	if err != nil {
 		return fileStamp{}, false
 	}
+	return stampOfInfo(info)
+}
+
+// stampOfInfo is stampOf from an Lstat already made.
+func stampOfInfo(info fs.FileInfo) (fileStamp, bool) {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	if !ok {
 		return fileStamp{}, false
 	}
-	return fileStamp{dev: uint64(st.Dev), ino: st.Ino, size: st.Size,
+	return fileStamp{dev: uint64(st.Dev), ino: st.Ino, mode: st.Mode, size: st.Size,
 		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}, true
 }

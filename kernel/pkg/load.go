@@ -168,7 +168,7 @@ func readPackageFile(path string) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, refuse(CodePackageFileUnsupported, "%s is not a regular file", path)
 	}
-	return os.ReadFile(path)
+	return readStamped(path, info)
 }
 
 // refuseMisnamedProfile catches run.yml, which would otherwise silently turn

@@ -3,8 +3,7 @@ package run
 import (
 	"context"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 	"strings"
 	"sync"
 	"time"
@@ -40,40 +39,49 @@ func (m *moduleFiles) load() (map[string]string, error) {
 func readModuleFiles(dir string) (map[string]string, error) {
 	files := map[string]string{}
 	total := 0
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+	// The package's listing and bytes are served from pkg's stamp caches
+	// while nothing in the package changed (pkg.ListTree), so a server
+	// does not read the same sources again on every call.
+	entries, err := pkg.ListTree(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if underNodeModules(e.Rel) {
+			continue
+		}
+		name := path.Base(e.Rel)
+		if e.Type.IsDir() || !strings.HasSuffix(name, ".js") && !strings.HasSuffix(name, ".mjs") {
+			continue
+		}
+		if e.Type&fs.ModeSymlink != 0 {
+			return nil, contract.Errorf("module_symlink_refused", "module file %s is a symlink; a package's JavaScript must be regular files inside it", e.Rel)
+		}
+		if !e.Type.IsRegular() {
+			continue
+		}
+		raw, err := pkg.ReadFileCached(e.Path)
 		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if path != dir && (name == ".runx" || name == ".git" || name == "node_modules") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(name, ".js") && !strings.HasSuffix(name, ".mjs") {
-			return nil
-		}
-		rel, _ := filepath.Rel(dir, path)
-		rel = filepath.ToSlash(rel)
-		if d.Type()&fs.ModeSymlink != 0 {
-			return contract.Errorf("module_symlink_refused", "module file %s is a symlink; a package's JavaScript must be regular files inside it", rel)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			return err
+			return nil, err
 		}
 		total += len(raw)
 		if total > ModuleMaxSourceBytes {
-			return contract.Errorf("module_source_too_large", "the package's JavaScript exceeds the %d byte module source ceiling", ModuleMaxSourceBytes)
+			return nil, contract.Errorf("module_source_too_large", "the package's JavaScript exceeds the %d byte module source ceiling", ModuleMaxSourceBytes)
 		}
-		files[rel] = string(raw)
-		return nil
-	})
-	return files, err
+		files[e.Rel] = string(raw)
+	}
+	return files, nil
+}
+
+// underNodeModules reports whether rel lies in a node_modules directory
+// (or is one), which a package's module sources never come from.
+func underNodeModules(rel string) bool {
+	for _, seg := range strings.Split(rel, "/") {
+		if seg == "node_modules" {
+			return true
+		}
+	}
+	return false
 }
 
 func (rc *runCtx) moduleDispatch(ctx context.Context, step *pkg.Step, local string, inputs map[string]any) (*dispatch, error) {
