@@ -95,7 +95,7 @@ func superviseMeasured(ctx context.Context, inv *invocation, timeout time.Durati
 
 func superviseWith(ctx context.Context, inv *invocation, timeout time.Duration, heap *heapMeter) (outcome, error) {
 	done := make(chan outcome, 1)
-	go func() { done <- inv.execute() }()
+	goRun(func() { done <- inv.execute() })
 
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()

@@ -59,7 +59,7 @@ func refillSpare() {
 	if len(spares.slot) > 0 || !spares.building.CompareAndSwap(false, true) {
 		return
 	}
-	go func() {
+	goRun(func() {
 		defer spares.building.Store(false)
 		runtime.Gosched()
 		if b := prepareSpare(); b != nil {
@@ -68,7 +68,7 @@ func refillSpare() {
 			default: // unreachable while building is held; never block
 			}
 		}
-	}()
+	})
 }
 
 // prepareSpare prepares a runtime off any call. A failure, or a panic in
