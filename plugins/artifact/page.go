@@ -58,6 +58,44 @@ func (s *store) read(call *plugin.Call, req *readRequest) *plugin.Result {
 		return plugin.Failed(CodeNotFound, fmt.Sprintf("the content of %s is missing from the artifact store", r.Ref))
 	}
 	defer f.Close()
+	key := pageKey{project: s.project, run: call.Context.RunID, ref: r.Ref, digest: r.Digest, bytes: r.Bytes,
+		offset: req.Offset, maxBytes: req.MaxBytes, encoding: req.Encoding}
+	var doc []byte
+	var next int64
+	if p := pages.take(key); p != nil {
+		doc, next = p.doc, p.next
+	} else if doc, next, res = s.buildPage(f, r, req); res != nil {
+		return res
+	}
+	if next < r.Bytes {
+		s.prefetch(key, r, next)
+	}
+	return plugin.OK(doc, nil)
+}
+
+// prefetch prepares the page after key's, which its reader asks for next
+// when it pages the artifact through (prefetch.go).
+func (s *store) prefetch(key pageKey, r *record, next int64) {
+	key.offset = next
+	rec := *r
+	req := readRequest{Ref: key.ref, Offset: next, MaxBytes: key.maxBytes, Encoding: key.encoding}
+	pages.start(key, func() ([]byte, int64) {
+		f, err := os.Open(s.blobPath(rec.Digest))
+		if err != nil {
+			return nil, 0
+		}
+		defer f.Close()
+		doc, next, res := s.buildPage(f, &rec, &req)
+		if res != nil {
+			return nil, 0
+		}
+		return doc, next
+	})
+}
+
+// buildPage reads req's page of r's blob f and writes its document; a
+// refusal says why it has none.
+func (s *store) buildPage(f *os.File, r *record, req *readRequest) ([]byte, int64, *plugin.Result) {
 	bufp := pagePool.Get().(*[]byte)
 	defer pagePool.Put(bufp)
 	// Up to four bytes past the page: a UTF-8 page sees where the next
@@ -65,9 +103,10 @@ func (s *store) read(call *plugin.Call, req *readRequest) *plugin.Result {
 	want := min(int64(req.MaxBytes)+utf8.UTFMax, r.Bytes-req.Offset)
 	buf := (*bufp)[:want]
 	if _, err := f.ReadAt(buf, req.Offset); err != nil && err != io.EOF {
-		return plugin.Failed(CodeStoreUnavailable, "cannot read the artifact: "+err.Error())
+		return nil, 0, plugin.Failed(CodeStoreUnavailable, "cannot read the artifact: "+err.Error())
 	}
 	var p page
+	var res *plugin.Result
 	switch req.Encoding {
 	case encodingUTF8:
 		res = p.utf8(buf, req)
@@ -78,9 +117,9 @@ func (s *store) read(call *plugin.Call, req *readRequest) *plugin.Result {
 		p.next = req.Offset + int64(len(p.raw))
 	}
 	if res != nil {
-		return res
+		return nil, 0, res
 	}
-	return plugin.OK(p.appendDocument(make([]byte, 0, documentSize(&p, req.Encoding)), r, req), nil)
+	return p.appendDocument(make([]byte, 0, documentSize(&p, req.Encoding)), r, req), p.next, nil
 }
 
 // page is one page's bytes and where the next begins.
