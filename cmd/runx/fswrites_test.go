@@ -99,15 +99,20 @@ func TestBundleInterruptedBetweenRenamesIsRolledBackWhole(t *testing.T) {
 	}
 }
 
-// latestRun reads the newest run from the project's run records.
+// latestRun reads the newest open run from the project's run records.
 func latestRun(t *testing.T, w *workspace) string {
 	t.Helper()
-	entries, err := os.ReadDir(filepath.Join(w.dir, ".runx", "locks"))
-	if err != nil || len(entries) == 0 {
-		t.Fatalf("no run was recorded: %v", err)
+	hist, _ := w.run("", nil, "history", "--json")
+	open, _ := get(hist, "open").([]any)
+	latest := ""
+	for _, r := range open {
+		// Run ids begin with their time, so the greatest is the newest.
+		latest = max(latest, str(r, "run_id"))
 	}
-	name := entries[len(entries)-1].Name()
-	return name[len("run-") : len(name)-len(".lock")]
+	if latest == "" {
+		t.Fatalf("no open run was recorded: %v", hist)
+	}
+	return latest
 }
 
 // Two runs changing one file against the same digest: exactly one passes.

@@ -41,6 +41,7 @@ type Journal struct {
 	Scrub func([]byte) []byte
 
 	files *fileLog // the receipt store whose files each commit logs (filelog.go)
+	locks runLocks // the runs this journal drives (driverlock_*.go)
 }
 
 // text is a JSON document as it is stored.
@@ -91,7 +92,10 @@ func (j *Journal) migrate() error {
 }
 
 // Close closes the database.
-func (j *Journal) Close() error { return j.db.Close() }
+func (j *Journal) Close() error {
+	j.locks.close()
+	return j.db.Close()
+}
 
 // Dir is the project directory the journal lives in.
 func (j *Journal) Dir() string { return j.dir }

@@ -62,19 +62,14 @@ func TestCancelledStopsDriverGracefully(t *testing.T) {
 	}
 }
 
-// onlyRun finds the one run the workspace's journal holds.
+// onlyRun finds the one root run the workspace's journal holds.
 func onlyRun(t *testing.T, k *run.Kernel) (string, bool) {
 	t.Helper()
-	entries, err := os.ReadDir(filepath.Join(k.Options.ProjectDir, "locks"))
-	if err != nil {
+	roots, err := k.Journal.Children(context.Background(), "")
+	if err != nil || len(roots) != 1 {
 		return "", false
 	}
-	for _, e := range entries {
-		if id, ok := strings.CutPrefix(e.Name(), "run-"); ok {
-			return strings.TrimSuffix(id, ".lock"), true
-		}
-	}
-	return "", false
+	return roots[0].RunID, true
 }
 
 // waitFor polls a readiness condition the test cannot be signalled on.
