@@ -135,7 +135,7 @@ func (Codec) Unmarshal(data mem.BufferSlice, v any) error {
 			return nil
 		}
 		if a.Output == nil && a.Announced > 0 {
-			a.Output = make([]byte, 0, min(a.Announced, a.Limit))
+			a.Output = freshOutput(int(min(a.Announced, a.Limit)))
 		}
 		a.Output = r.appendSpan(a.Output, chunk)
 	}
