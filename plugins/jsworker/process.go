@@ -2,24 +2,8 @@ package jsworker
 
 import (
 	"runtime"
-	"runtime/debug"
 	"time"
 )
-
-// workerGCPercent is the worker process's GOGC. A call of a small module
-// allocates about 100 KiB (a fresh runtime and its builtins) over a live
-// heap of a few MB, so at the default 100 the collector ran every few dozen
-// calls and its mark workers woke the idle processor each time.
-const workerGCPercent = 400
-
-// workerMemoryLimit keeps workerGCPercent from scaling a large live heap:
-// the program cache may hold 64 MiB of bundled JavaScript, compiled to a few
-// times that, and at GOGC=400 the heap would grow to five times it before a
-// collection. Past this soft limit the collector runs as often as the
-// default would, or more. A call's own heap is bounded apart from both, by
-// the engine's watchdog (engine.MaxHeapBytes), which decides on live bytes
-// and forces a collection when a sample is over the ceiling.
-const workerMemoryLimit = 512 << 20
 
 // workerProcs is the worker's GOMAXPROCS. A module runs on one goroutine at
 // a time (its supervisor only waits), and the gRPC reads and writes around
@@ -43,13 +27,17 @@ const workerProcs = 1
 // every host. The worker process runs nothing else that could want the
 // host's zone.
 //
-// The scheduler and collector are set for the worker's load, short calls
-// of small modules (workerProcs, workerGCPercent, workerMemoryLimit).
-// The kernel passes the worker no GOGC or GOMAXPROCS (kernel/host's
-// environment allowlist), so these are the worker's, not the host's.
+// The scheduler is set for the worker's load, short calls of small modules
+// (workerProcs). The kernel passes the worker no GOMAXPROCS (kernel/host's
+// environment allowlist), so this is the worker's, not the host's.
+//
+// The collector keeps its default. GOGC=400 (the MCP server's setting) was
+// tried and taken out: it cut the collector's runs in a long session, but a
+// session's first hundred calls cost more, since a heap allowed to grow
+// five times over is new memory, and each new page a fault (worker CPU over
+// the first 99 calls of a session, 1.5-2.1 ms a call against 0.9-1.1 ms at
+// the default; PERFORMANCE.md, "JS worker process").
 func (*Plugin) SetupProcess() {
 	time.Local = time.UTC
 	runtime.GOMAXPROCS(workerProcs)
-	debug.SetGCPercent(workerGCPercent)
-	debug.SetMemoryLimit(workerMemoryLimit)
 }
