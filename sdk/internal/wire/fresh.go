@@ -1,6 +1,9 @@
 package wire
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // An answer that announces a page's size is received into a buffer made at
 // that size, and making it (clearing it, and the first touch of each of its
@@ -19,10 +22,18 @@ const (
 	spareMax = 8 << 20
 )
 
+// spareKeep is how long a buffer made ahead waits for an answer before it
+// is let go, so an idle host holds no page-sized buffer.
+const spareKeep = 2 * time.Second
+
 var spare struct {
 	mu     sync.Mutex
 	buf    []byte // made ahead, never handed out yet
 	making bool
+	// made counts the buffers made ahead; a buffer's timer lets it go
+	// only if it is still the last one made. The timer holds the count,
+	// not the buffer, so a buffer taken by an answer is not kept alive.
+	made uint64
 }
 
 // freshOutput is an empty buffer with room for n bytes: the one made ahead
@@ -59,5 +70,17 @@ func makeSpare(n int) {
 	}
 	spare.mu.Lock()
 	spare.buf, spare.making = b[:0], false
+	spare.made++
+	made := spare.made
 	spare.mu.Unlock()
+	time.AfterFunc(spareKeep, func() { dropSpare(made) })
+}
+
+// dropSpare lets the buffer made ahead go if it is still the made-th.
+func dropSpare(made uint64) {
+	spare.mu.Lock()
+	defer spare.mu.Unlock()
+	if spare.made == made {
+		spare.buf = nil
+	}
 }

@@ -108,3 +108,23 @@ func TestAnnouncedAnswersArriveWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleSpareIsLetGo: a buffer made ahead that no answer takes is let
+// go after spareKeep, so an idle host holds no page-sized buffer.
+func TestIdleSpareIsLetGo(t *testing.T) {
+	freshOutput(1 << 20)
+	waitSpare(t)
+	deadline := time.Now().Add(spareKeep + 10*time.Second)
+	for {
+		spare.mu.Lock()
+		gone := spare.buf == nil
+		spare.mu.Unlock()
+		if gone {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the idle buffer made ahead was kept")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
