@@ -21,10 +21,11 @@ import (
 // Two runs whose ids hash to one offset (62 bits of sha256) would wait on
 // each other; within one journal they share the lock by count.
 type runLocks struct {
-	mu   sync.Mutex
-	f    *os.File
-	held map[string]bool // runs claimed through this journal
-	refs map[int64]int   // offsets locked, by how many held runs
+	mu     sync.Mutex
+	f      *os.File
+	held   map[string]bool // runs claimed through this journal
+	refs   map[int64]int   // offsets locked, by how many held runs
+	closed bool            // the journal closed: the file goes with the last claim
 }
 
 func lockOffset(runID string) int64 {
@@ -37,6 +38,9 @@ func (l *runLocks) claim(dir, runID string) (func(), error) {
 	defer l.mu.Unlock()
 	if l.held[runID] {
 		return nil, drivenElsewhere(runID)
+	}
+	if l.closed {
+		return nil, errors.New("the run records are closed")
 	}
 	if l.f == nil {
 		if err := os.MkdirAll(filepath.Join(dir, "locks"), 0o755); err != nil {
@@ -71,18 +75,22 @@ func (l *runLocks) release(runID string, off int64) {
 		return
 	}
 	delete(l.refs, off)
-	if l.f == nil {
-		return // closed with the journal: the claim went with the file
-	}
 	lk := unix.Flock_t{Type: unix.F_UNLCK, Whence: 0, Start: off, Len: 1}
 	_ = unix.FcntlFlock(l.f.Fd(), unix.F_OFD_SETLK, &lk)
+	if l.closed && len(l.refs) == 0 {
+		l.f.Close()
+		l.f = nil
+	}
 }
 
-// close lets every claim go with the file.
+// close closes the file once no run is claimed through it: a claim still
+// held when its journal closes lasts until it is released (or the process
+// ends), as a lock file per run did.
 func (l *runLocks) close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.f != nil {
+	l.closed = true
+	if l.f != nil && len(l.refs) == 0 {
 		l.f.Close()
 		l.f = nil
 	}

@@ -117,3 +117,29 @@ func TestDriverLocksAreOneFile(t *testing.T) {
 		t.Fatalf("locks holds %v, want runs.lock alone", entries)
 	}
 }
+
+// A claim still held when its journal closes lasts until it is released.
+func TestDriverClaimOutlivesItsJournalsClose(t *testing.T) {
+	dir := t.TempDir()
+	a, err := Open(dir, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := openAt(t, dir)
+	d, err := a.Drive("run_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Drive("run_1"); contract.CodeOf(err) != "run_driven_elsewhere" {
+		t.Fatalf("a claim held across its journal's close: %v", err)
+	}
+	d.Release()
+	again, err := b.Drive("run_1")
+	if err != nil {
+		t.Fatalf("released after the close: %v", err)
+	}
+	again.Release()
+}
