@@ -45,3 +45,6 @@ func createExclusive(path string) (rawFile, error) {
 func (f rawFile) write(data []byte) error { _, err := f.f.Write(data); return err }
 func (f rawFile) sync() error             { return f.f.Sync() }
 func (f rawFile) close() error            { return f.f.Close() }
+
+// openPlain opens a file for reading.
+func openPlain(path string) (*os.File, error) { return os.Open(path) }

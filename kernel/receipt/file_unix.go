@@ -5,6 +5,7 @@ package receipt
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"syscall"
 )
 
@@ -108,4 +109,15 @@ func (f rawFile) close() error {
 		return &fs.PathError{Op: "close", Path: f.path, Err: err}
 	}
 	return nil
+}
+
+// openPlain opens a file for reading with plain system calls, as readFile
+// does, and wraps it without registering it with the runtime poller (the
+// index is opened and locked once a sealed root).
+func openPlain(path string) (*os.File, error) {
+	fd, err := openRetry(path)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(fd), path), nil
 }

@@ -387,7 +387,7 @@ func zeroTail(f *os.File) bool {
 // lockIndex opens the index read-only and takes its lock, which every
 // process appending or restoring a line holds; closing f releases it.
 func (s *Store) lockIndex(purpose string) (*os.File, error) {
-	f, err := os.Open(filepath.Join(s.dir, IndexFile))
+	f, err := openPlain(filepath.Join(s.dir, IndexFile))
 	if err != nil {
 		return nil, fmt.Errorf("open receipt index to %s: %w", purpose, err)
 	}
