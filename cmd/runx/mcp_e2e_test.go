@@ -54,7 +54,8 @@ func TestMCPSIGTERMStopsDriverGracefully(t *testing.T) {
 	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"dir":"` + w.dir + `"}}}`)
 	count := filepath.Join(w.dir, "count")
 	for i := 0; i < 800; i++ {
-		if _, err := os.Stat(count); err == nil {
+		// Step one has written its line, not only created the file.
+		if raw, _ := os.ReadFile(count); string(raw) == "one\n" {
 			break
 		}
 		time.Sleep(25 * time.Millisecond)

@@ -30,7 +30,9 @@ func TestCancelledStopsDriverGracefully(t *testing.T) {
 		done <- err
 	}()
 	count := filepath.Join(ws, "count")
-	waitFor(t, func() bool { _, err := os.Stat(count); return err == nil })
+	// Step one has written its line (the file exists a moment before:
+	// the shell creates it, then writes), so it is in flight, not starting.
+	waitFor(t, func() bool { raw, _ := os.ReadFile(count); return string(raw) == "one\n" })
 	cancel() // the go-sdk client sends notifications/cancelled
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("call = %v, want it cancelled", err)
