@@ -79,6 +79,7 @@ func (*Plugin) Info() plugin.Info {
 
 // Invoke dispatches to the capability called.
 func (*Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
+	defer scheduler.Load().enter()()
 	switch call.Capability {
 	case ScriptCapability:
 		return invokeScript(ctx, call)

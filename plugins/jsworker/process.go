@@ -2,6 +2,8 @@ package jsworker
 
 import (
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -16,7 +18,8 @@ import (
 // fan-out's items) share the processor; a 1,000-item fan-out at
 // concurrency 8 was no slower (BenchmarkFanOut1000's workload, 1.3-1.8 s
 // against 1.5-2.7 s before, on a loaded machine), the kernel's side of
-// each item being the larger.
+// each item being the larger. On a machine with more cores the worker does
+// not stay on one while calls run at once: see processors.
 const workerProcs = 1
 
 // SetupProcess prepares the serving process; sdk's Serve calls it before
@@ -39,5 +42,56 @@ const workerProcs = 1
 // the default; PERFORMANCE.md, "JS worker process").
 func (*Plugin) SetupProcess() {
 	time.Local = time.UTC
-	runtime.GOMAXPROCS(workerProcs)
+	most := runtime.GOMAXPROCS(workerProcs)
+	scheduler.Store(&processors{set: runtime.GOMAXPROCS, base: workerProcs, most: most, now: workerProcs})
+}
+
+// scheduler is the serving process's processors; nil where SetupProcess
+// never ran (the kernel reading Info, in-process tests), whose scheduler
+// is not the worker's to change.
+var scheduler atomic.Pointer[processors]
+
+// processors gives the worker one processor while it runs one call and
+// more while calls run at once. One is what a session of sequential calls
+// wants (workerProcs); but a fan-out's items, or several sessions' calls,
+// each run JavaScript on a goroutine of their own, and on a machine with
+// more cores one processor would serialise them. So while more calls are
+// in flight than processors, the worker takes as many as there are calls,
+// up to what the process had before SetupProcess (the Go runtime's
+// default: the cores, or the container's CPU limit), and goes back to
+// workerProcs when no call is in flight. Changing GOMAXPROCS stops the
+// world for a moment, so it changes only on those transitions, never per
+// call of a sequential session.
+type processors struct {
+	set      func(int) int // runtime.GOMAXPROCS
+	base     int
+	most     int
+	mu       sync.Mutex
+	inFlight int
+	now      int
+}
+
+// enter counts a call in and returns what counts it out.
+func (p *processors) enter() func() {
+	if p == nil {
+		return func() {}
+	}
+	p.mu.Lock()
+	p.inFlight++
+	if p.inFlight > p.now && p.now < p.most {
+		p.now = min(p.inFlight, p.most)
+		p.set(p.now)
+	}
+	p.mu.Unlock()
+	return p.leave
+}
+
+func (p *processors) leave() {
+	p.mu.Lock()
+	p.inFlight--
+	if p.inFlight == 0 && p.now != p.base {
+		p.now = p.base
+		p.set(p.base)
+	}
+	p.mu.Unlock()
 }

@@ -2,6 +2,7 @@ package jsworker
 
 import (
 	"encoding/json"
+	"fmt"
 	"runtime"
 	"runtime/debug"
 	"testing"
@@ -22,6 +23,7 @@ func setupWorkerProcess(t testing.TB) {
 		runtime.GOMAXPROCS(procs)
 		debug.SetGCPercent(percent)
 		debug.SetMemoryLimit(limit)
+		scheduler.Store(nil)
 	})
 	New().SetupProcess()
 }
@@ -82,5 +84,63 @@ func TestHeapCeilingHoldsUnderTheWorkerSettings(t *testing.T) {
 	res = invoke(t, Capability, module(`let n = 0; for (let i = 0; i < 200000; i++) { n += ("item " + i).repeat(64).length } return { n }`))
 	if res.Status != plugin.StatusOK {
 		t.Fatalf("a module churning garbage under the ceiling: %s %s %s", res.Status, res.Code, res.Message)
+	}
+}
+
+// The worker runs one call on one processor and calls at once on as many
+// as there are calls, up to what the process had; it changes GOMAXPROCS
+// only when the count of calls crosses those bounds.
+func TestProcessorsFollowCallsAtOnce(t *testing.T) {
+	var sets []int
+	p := &processors{set: func(n int) int { sets = append(sets, n); return 0 }, base: 1, most: 4, now: 1}
+	var leaves []func()
+	step := func(enter bool, wantNow int) {
+		t.Helper()
+		if enter {
+			leaves = append(leaves, p.enter())
+		} else {
+			leaves[len(leaves)-1]()
+			leaves = leaves[:len(leaves)-1]
+		}
+		if p.now != wantNow {
+			t.Fatalf("after %d calls in flight, %d processors; want %d", p.inFlight, p.now, wantNow)
+		}
+	}
+	step(true, 1) // a sequential session's call changes nothing
+	step(false, 1)
+	step(true, 1)
+	step(true, 2)
+	step(true, 3)
+	step(true, 4)
+	step(true, 4) // never more than the process had
+	step(false, 4)
+	step(false, 4)
+	step(false, 4)
+	step(false, 4)
+	step(false, 1) // idle: back to one
+	if want := []int{2, 3, 4, 1}; fmt.Sprint(sets) != fmt.Sprint(want) {
+		t.Fatalf("GOMAXPROCS set to %v, want %v", sets, want)
+	}
+	var none *processors
+	none.enter()() // a process never set up as a worker keeps its scheduler
+}
+
+// Serving records what the process had, so calls at once get the machine.
+func TestSetupProcessKeepsTheMachinesProcessors(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	setupWorkerProcess(t)
+	p := scheduler.Load()
+	if p == nil || p.most != procs || p.base != workerProcs || p.now != workerProcs {
+		t.Fatalf("scheduler after SetupProcess: %+v, want most %d, base and now %d", p, procs, workerProcs)
+	}
+	done := p.enter()
+	second := p.enter()
+	if procs > 1 && runtime.GOMAXPROCS(0) != 2 {
+		t.Errorf("two calls at once run on %d processors, want 2", runtime.GOMAXPROCS(0))
+	}
+	second()
+	done()
+	if got := runtime.GOMAXPROCS(0); got != workerProcs {
+		t.Errorf("idle worker on %d processors, want %d", got, workerProcs)
 	}
 }
