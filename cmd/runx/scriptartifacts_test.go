@@ -101,17 +101,26 @@ func TestScriptInputsAreArtifactsOfTheRun(t *testing.T) {
 	itemsList := []string{item("a"), item("b"), item("c")}
 	items, _ := json.Marshal(itemsList)
 	docRaw, _ := json.Marshal(map[string]string{"blob": strings.Repeat("d", 70<<10)})
+	// The walk pauses on a wait whose time must still be ahead when the
+	// script reaches it; on a loaded machine the start can take longer
+	// than the first budget, and then it is tried with a longer one.
 	start := func() (string, int64) {
-		until := time.Now().Add(1500 * time.Millisecond).UnixMilli()
-		var r struct {
-			Status string `json:"status"`
-			RunID  string `json:"run_id"`
+		for _, budget := range []time.Duration{1500 * time.Millisecond, 5 * time.Second, 15 * time.Second} {
+			until := time.Now().Add(budget).UnixMilli()
+			var r struct {
+				Status string `json:"status"`
+				RunID  string `json:"run_id"`
+			}
+			e.json(&r, "skill", "./art#walk", "--input-json", "items="+string(items), "--input-json", "doc="+string(docRaw), "-i", "until="+strconv.FormatInt(until, 10), "--json")
+			if r.Status == "needs_agent" {
+				return r.RunID, until
+			}
+			if time.Now().UnixMilli() < until {
+				t.Fatalf("the walk did not pause on its wait: %+v", r)
+			}
 		}
-		e.json(&r, "skill", "./art#walk", "--input-json", "items="+string(items), "--input-json", "doc="+string(docRaw), "-i", "until="+strconv.FormatInt(until, 10), "--json")
-		if r.Status != "needs_agent" {
-			t.Fatalf("the walk did not pause on its wait: %+v", r)
-		}
-		return r.RunID, until
+		t.Fatal("the walk never reached its wait before its time")
+		return "", 0
 	}
 	resume := func(runID string, until int64) (map[string]any, string) {
 		time.Sleep(time.Until(time.UnixMilli(until + 20))) // the wait settles only at or after its time
