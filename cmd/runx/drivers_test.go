@@ -123,7 +123,7 @@ func TestSIGTERMStopsACommandInFlightAndResumes(t *testing.T) {
 	}
 	// Step one writes its mark, then waits on a fifo nobody writes: it is in
 	// flight for as long as the test needs, with no timing involved.
-	waitForFile(t, filepath.Join(w.dir, "count"))
+	waitForLine(t, filepath.Join(w.dir, "count"))
 	c.Process.Signal(syscall.SIGTERM)
 	err := c.Wait()
 	var exit *exec.ExitError
@@ -176,14 +176,27 @@ func TestSIGTERMStopsACommandInFlightAndResumes(t *testing.T) {
 // signal.
 func waitForFile(t *testing.T, path string) {
 	t.Helper()
+	waitForContent(t, path, func([]byte) bool { return true })
+}
+
+// waitForLine waits until path holds at least one whole line: a shell's
+// `echo one >> count` creates the file a moment before it writes, and a
+// signal in between would catch the step starting, not in flight.
+func waitForLine(t *testing.T, path string) {
+	t.Helper()
+	waitForContent(t, path, func(raw []byte) bool { return bytes.HasSuffix(raw, []byte("\n")) })
+}
+
+func waitForContent(t *testing.T, path string, ready func([]byte) bool) {
+	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
-		if _, err := os.Stat(path); err == nil {
+		if raw, err := os.ReadFile(path); err == nil && ready(raw) {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatalf("%s never appeared", path)
+	t.Fatalf("%s never appeared as expected", path)
 }
 
 const gatedSkill = `minimum_runx: 0.1.0
@@ -300,7 +313,7 @@ func TestParentDeathInterruptsTheDriver(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Kill the parent once step one's command is in flight (its mark).
-	waitForFile(t, filepath.Join(w.dir, "count"))
+	waitForLine(t, filepath.Join(w.dir, "count"))
 	raw, _ := os.ReadFile(pidFile)
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(raw)))
 	if pid == 0 {
@@ -340,7 +353,7 @@ func TestKilledDriverLeavesNoOrphan(t *testing.T) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitForFile(t, filepath.Join(w.dir, "count"))
+	waitForLine(t, filepath.Join(w.dir, "count"))
 	plugins := childrenOf(t, c.Process.Pid)
 	if len(plugins) == 0 {
 		t.Fatal("the driver has no plugin processes to watch")
@@ -415,7 +428,7 @@ func TestSIGINTWithJSONPrintsOneDocument(t *testing.T) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitForFile(t, filepath.Join(w.dir, "count"))
+	waitForLine(t, filepath.Join(w.dir, "count"))
 	c.Process.Signal(syscall.SIGINT)
 	err := c.Wait()
 	var exit *exec.ExitError
@@ -453,7 +466,7 @@ methods:
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitForFile(t, filepath.Join(w.dir, "count"))
+	waitForLine(t, filepath.Join(w.dir, "count"))
 	c.Process.Signal(syscall.SIGTERM)
 	err := c.Wait()
 	var exit *exec.ExitError
