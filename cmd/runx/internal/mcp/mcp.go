@@ -8,8 +8,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
-	"runtime/debug"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
@@ -63,7 +61,6 @@ func New(f *cli.Factory) *cobra.Command {
 // Run serves one session until the client closes stdin or a signal stops it.
 // One kernel serves the whole session, so plugin workers are reused.
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
-	serverGC()
 	streams := opts.Factory.IO
 	return opts.Factory.WithKernel(false, func(k *run.Kernel) cli.ExitCode {
 		if opts.RunID != "" {
@@ -113,28 +110,3 @@ func (readCloser) Close() error { return nil }
 type writeCloser struct{ io.Writer }
 
 func (writeCloser) Close() error { return nil }
-
-// serverGCPercent is the collector's target for the long-lived server: a
-// call allocates some 300 KB that dies with it (most of it the MCP SDK's
-// 32 KiB decode buffers) over a live heap of a few MB, so at the default
-// the collector ran every few calls, and on a busy machine its workers
-// took CPU from the calls themselves. Measured in docs/PERFORMANCE.md
-// ("MCP session: two barriers").
-const serverGCPercent = 400
-
-// serverMemoryLimit keeps serverGCPercent from scaling a large heap: a
-// session that carries 64 MiB payloads can hold a few hundred MB live, and
-// at GOGC=400 it would grow to five times that before collecting. Past this
-// soft limit the collector runs as often as the default would, or more.
-const serverMemoryLimit = 512 << 20
-
-// serverGC sets serverGCPercent and serverMemoryLimit unless GOGC or
-// GOMEMLIMIT say otherwise.
-func serverGC() {
-	if _, set := os.LookupEnv("GOGC"); !set {
-		debug.SetGCPercent(serverGCPercent)
-		if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-			debug.SetMemoryLimit(serverMemoryLimit)
-		}
-	}
-}
