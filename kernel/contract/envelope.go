@@ -1,6 +1,10 @@
 package contract
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/runxhq/runx/sdk/artifactstore"
+)
 
 // SkillRunSchema names the envelope of a run.
 const SkillRunSchema = "runx.skill_run.v1"
@@ -88,29 +92,14 @@ type Request struct {
 }
 
 // ArtifactSchema names a project artifact's descriptor.
-const ArtifactSchema = "runx.artifact.v1"
+const ArtifactSchema = artifactstore.DescriptorSchema
 
-// ArtifactDescriptor is a project artifact as runx.artifact.v1 names it: a
-// reference (ref) the run that holds it pages with artifact.read, and the
-// artifact_id, root, digest and size that artifact.open checks before it
-// gives any run of the project a reference of its own. It names no host
-// path and grants no permission.
-type ArtifactDescriptor struct {
-	Schema     string         `json:"schema"`
-	Ref        string         `json:"ref,omitempty"`
-	ArtifactID string         `json:"artifact_id,omitempty"`
-	Root       string         `json:"root,omitempty"`
-	Digest     string         `json:"digest"`
-	Bytes      int64          `json:"bytes"`
-	MediaType  string         `json:"media_type"`
-	Origin     string         `json:"origin,omitempty"`
-	Labels     ArtifactLabels `json:"labels"`
-}
+// ArtifactDescriptor is a project artifact as runx.artifact.v1 names it
+// (sdk/artifactstore owns the type, which the artifact capabilities answer).
+type ArtifactDescriptor = artifactstore.Descriptor
 
 // ArtifactLabels say who may see an artifact's content.
-type ArtifactLabels struct {
-	Sharing string `json:"sharing"`
-}
+type ArtifactLabels = artifactstore.Labels
 
 // RequestSummary is what a host shows before it offers an answer.
 type RequestSummary struct {

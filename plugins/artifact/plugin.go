@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/runxhq/runx/sdk/artifactstore"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -23,7 +24,7 @@ const (
 
 // Schemas of the documents it answers.
 const (
-	ArtifactSchema = "runx.artifact.v1"
+	ArtifactSchema = artifactstore.DescriptorSchema
 	PageSchema     = "runx.artifact_page.v1"
 )
 

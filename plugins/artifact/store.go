@@ -55,22 +55,10 @@ func openStore(c plugin.Context) (*store, *plugin.Result) {
 type record = artifactstore.Record
 
 // Descriptor is runx.artifact.v1 as the capabilities answer it.
-type Descriptor struct {
-	Schema     string `json:"schema"`
-	Ref        string `json:"ref,omitempty"`
-	ArtifactID string `json:"artifact_id,omitempty"`
-	Root       string `json:"root,omitempty"`
-	Digest     string `json:"digest"`
-	Bytes      int64  `json:"bytes"`
-	MediaType  string `json:"media_type"`
-	Origin     string `json:"origin,omitempty"`
-	Labels     Labels `json:"labels"`
-}
+type Descriptor = artifactstore.Descriptor
 
 // Labels say who may see an artifact's content.
-type Labels struct {
-	Sharing string `json:"sharing"`
-}
+type Labels = artifactstore.Labels
 
 const (
 	sharingDefault = artifactstore.SharingDefault
