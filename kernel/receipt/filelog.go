@@ -249,36 +249,29 @@ func (s *Store) Restore(files []LoggedFile) ([]string, error) {
 	if err != nil {
 		return fixed, err
 	}
-	var w *os.File
+	app := &indexAppender{index: f, op: "restore"}
+	defer app.finish()
 	for _, lf := range files {
 		key := string(bytes.TrimSuffix(lf.Line, []byte("\n")))
 		if len(lf.Line) == 0 || have[key] {
 			continue
 		}
-		if w == nil {
-			if w, err = os.OpenFile(f.Name(), os.O_WRONLY|os.O_APPEND, 0); err != nil {
-				return fixed, fmt.Errorf("open receipt index for restore: %w", err)
-			}
-			defer w.Close()
-			if zeroTail(f) {
-				// A hole a power cut left at the end: ended as a line of
-				// its own, which readers pass over, so the line after it
-				// is not read as part of it.
-				if _, err := w.Write([]byte("\n")); err != nil {
-					return fixed, fmt.Errorf("restore receipt index: %w", err)
-				}
+		if !app.opened() && zeroTail(f) {
+			// A hole a power cut left at the end: ended as a line of its
+			// own, which readers pass over, so the line after it is not
+			// read as part of it.
+			if err := app.write([]byte("\n")); err != nil {
+				return fixed, err
 			}
 		}
-		if _, err := w.Write(lf.Line); err != nil {
-			return fixed, fmt.Errorf("restore receipt index: %w", err)
+		if err := app.write(lf.Line); err != nil {
+			return fixed, err
 		}
 		have[key] = true
 		fixed = append(fixed, lf.Name)
 	}
-	if w != nil {
-		if err := w.Sync(); err != nil {
-			return fixed, fmt.Errorf("sync restored receipt index: %w", err)
-		}
+	if err := app.finish(); err != nil {
+		return fixed, err
 	}
 	return fixed, nil
 }

@@ -99,7 +99,8 @@ func (s *Store) RepairIndex(pending []PendingRoot) ([]string, error) {
 		durable = max(durable, p.Mark.Flushed)
 	}
 	var tail map[string]bool // root ids indexed at or past durable, read at most once
-	var w *os.File           // the index opened to append, once a line is missing
+	app := &indexAppender{index: f, op: "repair"}
+	defer app.finish()
 	var repaired []string
 	for _, p := range pending {
 		r, _, err := s.Get(p.ReceiptID)
@@ -127,22 +128,14 @@ func (s *Store) RepairIndex(pending []PendingRoot) ([]string, error) {
 		if tail[r.ID] {
 			continue
 		}
-		if w == nil {
-			if w, err = os.OpenFile(f.Name(), os.O_WRONLY|os.O_APPEND, 0); err != nil {
-				return repaired, fmt.Errorf("open receipt index for repair: %w", err)
-			}
-			defer w.Close()
-		}
-		if _, err := w.Write(line); err != nil {
-			return repaired, fmt.Errorf("repair receipt index: %w", err)
+		if err := app.write(line); err != nil {
+			return repaired, err
 		}
 		tail[r.ID] = true
 		repaired = append(repaired, r.ID)
 	}
-	if w != nil {
-		if err := w.Sync(); err != nil {
-			return repaired, fmt.Errorf("sync repaired receipt index: %w", err)
-		}
+	if err := app.finish(); err != nil {
+		return repaired, err
 	}
 	return repaired, nil
 }
