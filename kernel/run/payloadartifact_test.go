@@ -13,6 +13,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/sdk/artifactstore"
 )
 
@@ -320,4 +321,36 @@ func BenchmarkPayloadArtifact(b *testing.B) {
 			}
 		}
 	})
+}
+
+// A payload past 64 KiB that cannot be kept in the project's artifact
+// store (here a file stands where the store's directory belongs) is not
+// reported: the pause fails with payload_artifact_unavailable rather than
+// offer a request whose payload a host could never read.
+func TestPayloadArtifactUnavailableIsRefused(t *testing.T) {
+	ws, s := t.TempDir(), &stub{calls: map[string]int{}}
+	k := openStubAt(t, ws, s)
+	dir := writeSkill(t, k, "s", largeSend, nil)
+	if err := os.MkdirAll(k.Engine.ProjectDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(k.Engine.ProjectDir, "artifacts"), []byte("not a directory"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in, _ := json.Marshal(map[string]string{"body": largeBody("blocked-")})
+	env, err := k.Skill(context.Background(), SkillRequest{Ref: dir, Method: "m",
+		Inputs: pkg.InputSource{Document: in, HasDocument: true}, Authority: []byte(`{"effects":"allow"}`)})
+	code := contract.CodeOf(err)
+	if err == nil && env != nil {
+		code = errCode(env)
+	}
+	if code != CodePayloadArtifactUnavailable {
+		t.Fatalf("a payload the store cannot keep: err %v, envelope %+v", err, env)
+	}
+	if env != nil && env.Status == contract.StatusNeedsApproval {
+		t.Fatalf("a request whose payload was not kept is reported: %+v", env.Requests)
+	}
+	if s.calls["conn/send"] != 0 {
+		t.Fatal("the send went out without its approval")
+	}
 }
