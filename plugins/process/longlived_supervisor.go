@@ -102,6 +102,12 @@ func (s *supervisor) run(ready *os.File) error {
 	// The child dies with its supervisor (Pdeathsig), whose thread that
 	// started it therefore must not exit first.
 	runtime.LockOSThread()
+	// Catching SIGINT and SIGHUP before the start gives the child their
+	// default actions: a supervisor started with them ignored (a shell's
+	// background job, nohup) would otherwise hand the ignoring on, and
+	// Ctrl-C in the child's terminal would do nothing.
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	pumped, err := s.start()
 	if err != nil {
 		return s.failStart(ready, err.Error())
@@ -120,8 +126,6 @@ func (s *supervisor) run(ready *os.File) error {
 	fmt.Fprintln(ready, "ok")
 	ready.Close()
 
-	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT)
 	signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE)
 	go func() {
 		for range signals {

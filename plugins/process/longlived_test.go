@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -295,7 +297,7 @@ func TestProcessStopsAtMaxSeconds(t *testing.T) {
 
 func TestProcessInATerminal(t *testing.T) {
 	e := newProcEnv(t)
-	p := e.start(StartRequest{Command: "sh", Args: []string{"-c", `stty size; [ -t 0 ] && echo is-a-tty; read l; stty size; echo "typed:$l"; sleep 30`}, TTY: &TTY{Rows: 24, Cols: 80}})
+	p := e.start(StartRequest{Command: "sh", Args: []string{"-c", `stty size; [ -t 0 ] && echo is-a-tty; read l; stty size; echo "typed:$l"; exec awk 'BEGIN { print "awk-reads"; fflush(); while ((getline l) > 0) {} }'`}, TTY: &TTY{Rows: 24, Cols: 80}})
 	if p.TTY == nil || p.TTY.Rows != 24 {
 		t.Fatalf("started %+v", p)
 	}
@@ -308,11 +310,14 @@ func TestProcessInATerminal(t *testing.T) {
 	}
 	ok[Process](t, e.invoke(ResizeCapability, ResizeRequest{ProcessID: p.ProcessID, Rows: 40, Cols: 120}))
 	ok[WriteResponse](t, e.invoke(WriteCapability, WriteRequest{ProcessID: p.ProcessID, Input: "hello\r"}))
-	text, page = e.readUntil(p.ProcessID, page.Cursor, "typed:hello")
-	if !strings.Contains(text, "40 120") {
+	text, page = e.readUntil(p.ProcessID, page.Cursor, "awk-reads")
+	if !strings.Contains(text, "40 120") || !strings.Contains(text, "typed:hello") {
 		t.Fatalf("after resize the terminal said %q", text)
 	}
-	// Ctrl-C through the terminal interrupts the foreground program.
+	// Ctrl-C through the terminal interrupts the foreground program. The
+	// program is one that says it is reading: a shell running `sleep`
+	// catches SIGINT between its fork and the exec, and a Ctrl-C there
+	// would be lost to the shell's race, not to runx.
 	ok[WriteResponse](t, e.invoke(WriteCapability, WriteRequest{ProcessID: p.ProcessID, Input: "\x03"}))
 	deadline := time.Now().Add(10 * time.Second)
 	for out := page; out.Running; {
@@ -320,8 +325,44 @@ func TestProcessInATerminal(t *testing.T) {
 			t.Fatal("Ctrl-C did not end the program")
 		}
 		out = ok[Output](t, e.invoke(ReadCapability, ReadRequest{ProcessID: p.ProcessID, After: out.Cursor}))
-		if !out.Running && out.State != StateExited {
+		if !out.Running && (out.State != StateExited || out.Signal != syscall.SIGINT.String()) {
 			t.Fatalf("ended %+v", out)
+		}
+	}
+}
+
+// A supervisor started with SIGINT and SIGHUP ignored (a shell's
+// background job, nohup) must not hand the ignoring on: the child starts
+// with every signal's default action, so Ctrl-C in its terminal works.
+func TestChildStartsWithDefaultSignals(t *testing.T) {
+	orig := supervisorCommand
+	t.Cleanup(func() { supervisorCommand = orig })
+	supervisorCommand = func(dir string) (*exec.Cmd, error) {
+		cmd, err := orig(dir)
+		if err != nil {
+			return nil, err
+		}
+		shell := append([]string{"-c", `trap '' INT HUP QUIT; exec "$@"`, "sh"}, cmd.Args...)
+		cmd.Args = append([]string{"sh"}, shell...)
+		cmd.Path, err = exec.LookPath("sh")
+		return cmd, err
+	}
+	e := newProcEnv(t)
+	for _, tty := range []*TTY{nil, {Rows: 24, Cols: 80}} {
+		p := e.start(StartRequest{Command: "sh", Args: []string{"-c", `echo "ignored $(grep '^SigIgn' /proc/$$/status) ."`}, TTY: tty})
+		text, _ := e.readUntil(p.ProcessID, "", " .")
+		fields := strings.Fields(text[strings.Index(text, "ignored"):])
+		if len(fields) != 4 || fields[1] != "SigIgn:" {
+			t.Fatalf("the child said %q", text)
+		}
+		mask, err := strconv.ParseUint(fields[2], 16, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGPIPE} {
+			if mask&(1<<(uint(sig)-1)) != 0 {
+				t.Errorf("tty=%v: the child ignores %v (SigIgn %s)", tty != nil, sig, fields[2])
+			}
 		}
 	}
 }
