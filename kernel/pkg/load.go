@@ -37,14 +37,18 @@ func Load(ref string, opts LoadOptions) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := filepath.Abs(shown)
-	if err == nil {
-		dir, err = filepath.EvalSymlinks(dir)
-	}
+	dir, err := resolveDir(shown)
 	if err != nil {
 		return nil, fmt.Errorf("resolve package directory %s: %w", shown, err)
 	}
+	if opts.Cache != nil {
+		return loadCached(shown, dir, runx, opts)
+	}
+	return load(shown, dir, runx, opts)
+}
 
+// load reads and validates the package in dir, shown as the caller named it.
+func load(shown, dir string, runx version, opts LoadOptions) (*Package, error) {
 	skillPath := filepath.Join(shown, SkillFile)
 	skillSrc, err := readPackageFile(skillPath)
 	if err != nil {
@@ -85,6 +89,7 @@ func Load(ref string, opts LoadOptions) (*Package, error) {
 		}
 		p.Digest = digest
 		p.MinimumRunx, p.DefaultMethod, p.Methods = prof.minimumRunx, prof.defaultMethod, prof.methods
+		p.minimumRunxPos = prof.minimumRunxPos
 		if len(p.Methods) == 1 && p.Methods[0].Description == "" {
 			p.Methods[0].Description = p.Description
 		}
@@ -150,6 +155,16 @@ func packageDir(ref string) (string, error) {
 		return filepath.Dir(ref), nil
 	}
 	return "", refuse(CodePackageNotFound, "%s is not a package: pass a directory holding %s, or that %s", ref, SkillFile, SkillFile)
+}
+
+// resolveDir is the package directory shown names: absolute, symbolic
+// links resolved.
+func resolveDir(shown string) (string, error) {
+	dir, err := filepath.Abs(shown)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(dir)
 }
 
 // readPackageFile reads a file of the package, returning nil when it does

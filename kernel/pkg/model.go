@@ -27,6 +27,10 @@ type Package struct {
 	Implicit bool   `json:"implicit"` // no run.yaml: one agent method over the manual
 	// Connectors are the package's own connectors/<name>/ manifests, by name.
 	Connectors map[string]*Connector `json:"connectors,omitempty"`
+
+	// minimumRunxPos is where run.yaml declares minimum_runx, for the
+	// check a load served from memory makes again (loadcache.go).
+	minimumRunxPos Position
 }
 
 // Method is one entry point of a package.

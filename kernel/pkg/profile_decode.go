@@ -2,9 +2,10 @@ package pkg
 
 // profile is what run.yaml declares.
 type profile struct {
-	minimumRunx   string
-	defaultMethod string
-	methods       []*Method
+	minimumRunx    string
+	minimumRunxPos Position
+	defaultMethod  string
+	methods        []*Method
 }
 
 // decodeProfile reads run.yaml.
@@ -63,6 +64,7 @@ func decodeProfileRoot(file string, root *node, pkgName string, runx version, ru
 	if err := checkMinimumRunx(file, pkgName, p.minimumRunx, me.value.pos, runx, runxText); err != nil {
 		return nil, err
 	}
+	p.minimumRunxPos = me.value.pos
 	if p.methods, err = decodeMethods(d, top.get("methods"), root.pos); err != nil {
 		return nil, err
 	}

@@ -30,6 +30,13 @@ type treeSnapshot struct {
 	root    fileStamp
 	entries []TreeEntry
 	digest  atomic.Pointer[string]
+	// kept is set on a snapshot remembered in trees; only those carry
+	// derived values, since a fresh listing is made on every call otherwise.
+	kept bool
+	// derived holds what was computed from this listing's files (a loaded
+	// package, a package's module sources), gone with the snapshot when
+	// anything in the tree changes (treederive.go).
+	derived sync.Map
 }
 
 var trees sync.Map // package directory -> *treeSnapshot
@@ -96,6 +103,7 @@ func listTree(dir string) (*treeSnapshot, error) {
 		return nil, err
 	}
 	if keep {
+		snap.kept = true
 		trees.Store(dir, snap)
 	}
 	return snap, nil

@@ -349,7 +349,12 @@ func (k *Kernel) locate(ref string) string {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(k.Options.Cwd, path)
 	}
-	if _, err := os.Stat(path); err == nil || strings.HasPrefix(ref, ".") || filepath.IsAbs(ref) {
+	// An explicit path is taken as written without a stat (Load refuses
+	// one that is missing); only a bare name is looked for first.
+	if strings.HasPrefix(ref, ".") || filepath.IsAbs(ref) {
+		return path
+	}
+	if _, err := os.Stat(path); err == nil {
 		return path
 	}
 	if dir, err := k.Engine.Resolver.locate(k.Options.Workspace, ref); err == nil {

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"io/fs"
+	"maps"
 	"path"
 	"strings"
 	"sync"
@@ -36,16 +37,28 @@ func (m *moduleFiles) load() (map[string]string, error) {
 	return m.files, m.err
 }
 
+// moduleSourcesKey names readModuleFiles' value among what is derived
+// from a package's files.
+type moduleSourcesKey struct{}
+
+// readModuleFiles returns the package's module sources by relative path.
+// They are remembered while nothing in the package changed
+// (pkg.DeriveFromTree re-checks every entry's stamp on each call), so a
+// server does not gather the same sources again on every call; each
+// caller gets its own map.
 func readModuleFiles(dir string) (map[string]string, error) {
-	files := map[string]string{}
-	total := 0
-	// The package's listing and bytes are served from pkg's stamp caches
-	// while nothing in the package changed (pkg.ListTree), so a server
-	// does not read the same sources again on every call.
-	entries, err := pkg.ListTree(dir)
+	v, err := pkg.DeriveFromTree(dir, moduleSourcesKey{}, func(entries []pkg.TreeEntry) (any, error) {
+		return gatherModuleFiles(entries)
+	})
 	if err != nil {
 		return nil, err
 	}
+	return maps.Clone(v.(map[string]string)), nil
+}
+
+func gatherModuleFiles(entries []pkg.TreeEntry) (map[string]string, error) {
+	files := map[string]string{}
+	total := 0
 	for _, e := range entries {
 		if underNodeModules(e.Rel) {
 			continue
