@@ -48,3 +48,34 @@ func (f rawFile) close() error            { return f.f.Close() }
 
 // openPlain opens a file for reading.
 func openPlain(path string) (*os.File, error) { return os.Open(path) }
+
+// fileID is what os.SameFile compares.
+type fileID struct{ info os.FileInfo }
+
+func (a fileID) same(b fileID) bool {
+	return a.info != nil && b.info != nil && os.SameFile(a.info, b.info)
+}
+
+// openAppend opens path to read and append, and returns the identity and
+// length of the file it opened.
+func openAppend(path string) (*os.File, fileID, int64, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return nil, fileID{}, 0, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fileID{}, 0, err
+	}
+	return f, fileID{info}, info.Size(), nil
+}
+
+// statPath is the identity and length of the file at path now.
+func statPath(path string) (fileID, int64, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return fileID{}, 0, err
+	}
+	return fileID{info}, info.Size(), nil
+}

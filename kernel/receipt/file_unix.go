@@ -121,3 +121,40 @@ func openPlain(path string) (*os.File, error) {
 	}
 	return os.NewFile(uintptr(fd), path), nil
 }
+
+// fileID is a file's device and inode: what says two paths, or a path and
+// a descriptor, name one file.
+type fileID struct{ dev, ino uint64 }
+
+func (a fileID) same(b fileID) bool { return a == b }
+
+func idOf(st *syscall.Stat_t) fileID { return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)} }
+
+// openAppend opens path to read and append with plain system calls, as
+// rawFile does, and returns the identity and length of the file it opened.
+func openAppend(path string) (*os.File, fileID, int64, error) {
+	for {
+		fd, err := syscall.Open(path, syscall.O_RDWR|syscall.O_APPEND|syscall.O_CLOEXEC, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, fileID{}, 0, &fs.PathError{Op: "open", Path: path, Err: err}
+		}
+		var st syscall.Stat_t
+		if err := syscall.Fstat(fd, &st); err != nil {
+			syscall.Close(fd)
+			return nil, fileID{}, 0, &fs.PathError{Op: "stat", Path: path, Err: err}
+		}
+		return os.NewFile(uintptr(fd), path), idOf(&st), st.Size, nil
+	}
+}
+
+// statPath is the identity and length of the file at path now.
+func statPath(path string) (fileID, int64, error) {
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		return fileID{}, 0, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	return idOf(&st), st.Size, nil
+}

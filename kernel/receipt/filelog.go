@@ -173,24 +173,27 @@ func (s *Store) IndexRoot(r *Receipt, hint int64) error {
 	if err != nil {
 		return err
 	}
-	f, err := s.lockIndex("index a root")
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	have, err := linesFrom(f, hint)
-	if err != nil {
-		return err
-	}
-	if have[string(bytes.TrimSuffix(line, []byte("\n")))] {
-		return nil
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.openIndex(); err != nil {
+	f, size, err := s.lockTarget("index a root")
+	if err != nil {
 		return err
 	}
-	if _, err := s.index.Write(line); err != nil {
+	defer unlockTarget(f)
+	// Only a restore, which holds the lock too, can have appended this
+	// line, so the length taken under the lock shows whether there is
+	// anything to look through; in a session of sequential calls there
+	// is not, and nothing is read.
+	if size > hint {
+		have, err := linesFrom(f, hint)
+		if err != nil {
+			return err
+		}
+		if have[string(bytes.TrimSuffix(line, []byte("\n")))] {
+			return nil
+		}
+	}
+	if _, err := f.Write(line); err != nil {
 		return fmt.Errorf("append receipt index: %w", err)
 	}
 	return nil
@@ -344,20 +347,16 @@ func (s *Store) putLogged(r *Receipt, p string, canonical []byte) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.openIndex(); err != nil {
+	f, hint, err := s.appendTarget()
+	if err != nil {
 		os.Remove(p)
 		return err
 	}
-	info, err := s.index.Stat()
-	if err != nil {
-		os.Remove(p)
-		return fmt.Errorf("stat receipt index: %w", err)
-	}
-	if _, err := s.index.Write(line); err != nil {
+	if _, err := f.Write(line); err != nil {
 		os.Remove(p)
 		return fmt.Errorf("append receipt index: %w", err)
 	}
-	s.remember(LoggedFile{Name: filepath.Base(p), Bytes: canonical, Line: line, Hint: info.Size()})
+	s.remember(LoggedFile{Name: filepath.Base(p), Bytes: canonical, Line: line, Hint: hint})
 	return nil
 }
 

@@ -45,14 +45,15 @@ func (s *Store) appendIndex(e IndexEntry, durable bool) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.openIndex(); err != nil {
+	f, _, err := s.appendTarget()
+	if err != nil {
 		return err
 	}
-	if _, err := s.index.Write(line); err != nil {
+	if _, err := f.Write(line); err != nil {
 		return fmt.Errorf("append receipt index: %w", err)
 	}
 	if durable {
-		if err := s.index.Sync(); err != nil {
+		if err := f.Sync(); err != nil {
 			return fmt.Errorf("sync receipt index: %w", err)
 		}
 	}
@@ -70,13 +71,14 @@ func (s *Store) appendIndexAt(e IndexEntry) (int64, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.openIndex(); err != nil {
+	f, _, err := s.appendTarget()
+	if err != nil {
 		return 0, err
 	}
-	if _, err := s.index.Write(line); err != nil {
+	if _, err := f.Write(line); err != nil {
 		return 0, fmt.Errorf("append receipt index: %w", err)
 	}
-	end, err := s.index.Seek(0, io.SeekCurrent)
+	end, err := f.Seek(0, io.SeekCurrent)
 	if err != nil {
 		return 0, fmt.Errorf("append receipt index: %w", err)
 	}
@@ -87,27 +89,8 @@ func (s *Store) appendIndexAt(e IndexEntry) (int64, error) {
 func (s *Store) indexSize() (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.openIndex(); err != nil {
-		return 0, err
-	}
-	info, err := s.index.Stat()
-	if err != nil {
-		return 0, fmt.Errorf("stat receipt index: %w", err)
-	}
-	return info.Size(), nil
-}
-
-// openIndex opens the index for append at the first write; s.mu is held.
-func (s *Store) openIndex() error {
-	if s.index != nil {
-		return nil
-	}
-	f, err := os.OpenFile(filepath.Join(s.dir, IndexFile), os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		return fmt.Errorf("open receipt index: %w", err)
-	}
-	s.index = f
-	return nil
+	_, size, err := s.appendTarget()
+	return size, err
 }
 
 // indexLine is e as one line of the index.

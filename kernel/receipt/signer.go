@@ -1,7 +1,6 @@
 package receipt
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
@@ -71,22 +70,31 @@ func (s *Signer) Seal(body Body) (*Receipt, []byte, error) {
 // body is hex, base64 or a fixed ASCII name, none of which JCS escapes.
 // TestSealBindsBodyAndSignature checks it against canon.Canonical.
 func assemble(body []byte, id string, sig Signature) []byte {
-	var b bytes.Buffer
-	b.Grow(len(body) + 256)
-	b.WriteString(bodyPrefix)
-	b.Write(body)
-	b.WriteString(`,"id":"`)
-	b.WriteString(id)
-	b.WriteString(`","schema":"` + Schema + `","signature":{"alg":"`)
-	b.WriteString(sig.Alg)
-	b.WriteString(`","key_id":"`)
-	b.WriteString(sig.KeyID)
-	b.WriteString(`","public_key":"`)
-	b.WriteString(sig.PublicKey)
-	b.WriteString(`","value":"`)
-	b.WriteString(sig.Value)
-	b.WriteString(`"}}`)
-	return b.Bytes()
+	const (
+		afterBody = `,"id":"`
+		afterID   = `","schema":"` + Schema + `","signature":{"alg":"`
+		afterAlg  = `","key_id":"`
+		afterKey  = `","public_key":"`
+		afterPub  = `","value":"`
+		end       = `"}}`
+	)
+	// Sized exactly, so the receipt is one allocation: a seal's largest.
+	n := len(bodyPrefix) + len(body) + len(afterBody) + len(id) + len(afterID) + len(sig.Alg) +
+		len(afterAlg) + len(sig.KeyID) + len(afterKey) + len(sig.PublicKey) + len(afterPub) + len(sig.Value) + len(end)
+	b := make([]byte, 0, n)
+	b = append(b, bodyPrefix...)
+	b = append(b, body...)
+	b = append(b, afterBody...)
+	b = append(b, id...)
+	b = append(b, afterID...)
+	b = append(b, sig.Alg...)
+	b = append(b, afterAlg...)
+	b = append(b, sig.KeyID...)
+	b = append(b, afterKey...)
+	b = append(b, sig.PublicKey...)
+	b = append(b, afterPub...)
+	b = append(b, sig.Value...)
+	return append(b, end...)
 }
 
 // SealedRef is ChildRefOf for a receipt and the bytes Seal just returned

@@ -21,10 +21,12 @@ const IndexFile = "index.jsonl"
 // created exclusively and never rewritten. A Store is safe for concurrent use,
 // and several processes may append to one store.
 type Store struct {
-	dir string
+	dir       string
+	indexPath string
 
-	mu    sync.Mutex
-	index *os.File // opened for append at the first Put, so reading needs no write access
+	mu      sync.Mutex
+	index   *os.File // opened to append at the first line, so reading needs no write access (heldindex.go)
+	indexID fileID   // the file index was opened on
 
 	log fileLog // files written since the caller's log last took them (LogWrites)
 }
@@ -38,7 +40,7 @@ func Open(dir string) (*Store, error) {
 	if dir == "" {
 		return nil, errors.New("open receipt store: directory is empty")
 	}
-	s := &Store{dir: dir}
+	s := &Store{dir: dir, indexPath: filepath.Join(dir, IndexFile)}
 	info, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
