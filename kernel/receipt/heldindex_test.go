@@ -145,9 +145,9 @@ func TestHeldIndexFollowsAStoreMovedAside(t *testing.T) {
 }
 
 // Two stores on one directory stand for two processes: each holds its own
-// descriptor, and their seals, and a restore of each other's roots racing
-// the seal's own indexing, leave every line whole and every root indexed
-// once.
+// descriptor, and their seals, with a restore of each root (in the other
+// store or the same one) racing the seal's own indexing, leave every line
+// whole and every root indexed once.
 func TestTwoStoresAppendConcurrently(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "receipts")
 	stores := []*Store{loggingStore(t, dir), loggingStore(t, dir)}
@@ -159,8 +159,10 @@ func TestTwoStoresAppendConcurrently(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			st, other := stores[w%2], stores[(w+1)%2]
 			for i := range each {
+				// The restore runs in the other store, or in the same
+				// one through the descriptor a restore opens.
+				st, other := stores[w%2], stores[(w+i)%2]
 				if err := sealRacingRestore(st, other, sg, fmt.Sprintf("run-%d-%d", w, i)); err != nil {
 					errs <- err
 					return
