@@ -11,7 +11,7 @@ import (
 )
 
 // BenchmarkJournalTransition is one recorded transition (a settled step) in
-// .runx/state.sqlite with durability on (WAL, synchronous FULL).
+// .runx/state.sqlite with durability on (WAL, synced after the commit).
 func BenchmarkJournalTransition(b *testing.B) {
 	j, err := journal.Open(b.TempDir(), time.Now)
 	if err != nil {

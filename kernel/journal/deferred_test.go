@@ -27,27 +27,28 @@ func synchronousIn(t *testing.T, j *Journal, ctx context.Context, fail bool) int
 	return level
 }
 
-// A deferred context commits at synchronous=NORMAL, and the connection is
-// back at FULL afterwards, after a rollback too; the transitions a host or
-// person relies on (seal, pause, stop, decisions, requests) lift the
-// deferral and commit at FULL.
+// Every transaction commits at synchronous=NORMAL, deferred or not, after
+// a rollback too: the level is never switched (a durable transaction syncs
+// the WAL itself, TestDurableTransitionsSyncTheWALOnce). Deferred records
+// are the run's like any other, and a seal under a deferred context is
+// durable all the same.
 func TestDeferredTransitions(t *testing.T) {
 	j := open(t)
 	ctx := context.Background()
-	if got := synchronousIn(t, j, Deferred(ctx), false); got != 1 {
-		t.Errorf("deferred transition at synchronous=%d, want 1 (NORMAL)", got)
+	for name, c := range map[string]struct {
+		ctx  context.Context
+		fail bool
+	}{
+		"deferred":             {Deferred(ctx), false},
+		"durable":              {ctx, false},
+		"deferred rolled back": {Deferred(ctx), true},
+		"undeferred":           {undeferred(Deferred(ctx)), false},
+	} {
+		if got := synchronousIn(t, j, c.ctx, c.fail); got != 1 {
+			t.Errorf("%s transaction at synchronous=%d, want 1 (NORMAL)", name, got)
+		}
 	}
-	if got := synchronousIn(t, j, ctx, false); got != 2 {
-		t.Errorf("after a deferred transition: synchronous=%d, want 2 (FULL)", got)
-	}
-	synchronousIn(t, j, Deferred(ctx), true)
-	if got := synchronousIn(t, j, ctx, false); got != 2 {
-		t.Errorf("after a deferred rollback: synchronous=%d, want 2 (FULL)", got)
-	}
-	if got := synchronousIn(t, j, undeferred(Deferred(ctx)), false); got != 2 {
-		t.Errorf("an undeferred transition at synchronous=%d, want 2 (FULL)", got)
-	}
-	// Deferred records are the run's like any other.
+	syncs := countSyncs(t, j)
 	d := Deferred(ctx)
 	if err := j.CreateRun(d, &Run{RunID: "r1", SkillName: "s", Method: "m", PackageDir: "/p", PackageDigest: "sha256:p", ClosureDigest: "sha256:c",
 		Authority: []byte(`{}`), Inputs: []byte(`{}`)}); err != nil {
@@ -56,8 +57,14 @@ func TestDeferredTransitions(t *testing.T) {
 	if err := j.RecordStep(d, &Step{RunID: "r1", Address: "a", StepID: "a", Status: "success", Output: []byte(`{}`)}); err != nil {
 		t.Fatal(err)
 	}
+	if n := syncs.wal(j); n != 0 {
+		t.Errorf("deferred transitions synced the WAL %d times", n)
+	}
 	if err := j.Seal(d, "r1", "completed", "", "sha256:x", []byte(`{}`)); err != nil {
 		t.Fatal(err)
+	}
+	if n := syncs.wal(j); n != 1 {
+		t.Errorf("a seal under a deferred context synced the WAL %d times, want 1", n)
 	}
 	r, err := j.GetRun(ctx, "r1")
 	if err != nil || r.State != StateSealed {

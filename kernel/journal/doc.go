@@ -1,8 +1,9 @@
 // Package journal keeps durable run records in .runx/state.sqlite: runs,
 // their steps, the requests a paused run waits on, the decisions admitted
 // for them, and events by stream. Every recorded transition is one SQLite
-// transaction in WAL mode with synchronous=FULL, so a decision admitted
-// before a crash is there for the run's next driver.
+// transaction in WAL mode, the WAL synced after its commit (walsync.go)
+// unless it is Deferred, so a decision admitted before a crash is there for
+// the run's next driver.
 //
 // It also owns the per-run driver lock: one process drives a run at a time.
 package journal

@@ -28,12 +28,9 @@ const (
 type Journal struct {
 	db    *sql.DB
 	stmts map[string]*sql.Stmt // the hot statements, prepared at Open (stmts.go)
-	// atNormal is the driver connection last set to synchronous=NORMAL
-	// and not yet set back (deferred.go); read and written only by the
-	// transaction holding that connection.
-	atNormal any
-	dir      string
-	clock    func() time.Time
+	wal   walSync              // the WAL's sync after each durable commit (walsync.go)
+	dir   string
+	clock func() time.Time
 	// Scrub is applied to every JSON document written (outputs, errors,
 	// payloads, decisions, envelopes, events): the kernel sets its taint
 	// set's ScrubJSON, so state.sqlite never holds a delivered credential.
@@ -58,13 +55,19 @@ func Open(projectDir string, clock func() time.Time) (*Journal, error) {
 		return nil, fmt.Errorf("create %s: %w", projectDir, err)
 	}
 	path := filepath.Join(projectDir, "state.sqlite")
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)&_txlock=immediate"
+	// Every connection commits at synchronous=NORMAL; a durable
+	// transaction syncs the WAL itself after its commit (walsync.go).
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
-	j := &Journal{db: db, dir: projectDir, clock: clock}
+	j := &Journal{db: db, dir: projectDir, clock: clock, wal: walSync{path: path + "-wal"}}
+	if err := requireWAL(db, path); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if err := j.migrate(); err != nil {
 		db.Close()
 		return nil, err
@@ -94,7 +97,9 @@ func (j *Journal) migrate() error {
 // Close closes the database.
 func (j *Journal) Close() error {
 	j.locks.close()
-	return j.db.Close()
+	err := j.db.Close()
+	j.wal.close()
+	return err
 }
 
 // Dir is the project directory the journal lives in.
@@ -102,17 +107,20 @@ func (j *Journal) Dir() string { return j.dir }
 
 func (j *Journal) now() string { return j.clock().UTC().Format(time.RFC3339Nano) }
 
-// tx runs fn in one IMMEDIATE transaction: one recorded transition,
-// committed at synchronous=FULL unless ctx is Deferred (deferred.go).
+// tx runs fn in one IMMEDIATE transaction: one recorded transition, made
+// durable (the WAL synced) before tx returns unless ctx is Deferred
+// (deferred.go). Once a sync failed every transaction is refused.
 func (j *Journal) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	if err := j.wal.refused(); err != nil {
+		return err
+	}
 	conn, err := j.db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("state connection: %w", err)
 	}
+	// The WAL is synced before the connection is given back: while it is
+	// held, the WAL at its path is the one this commit wrote (walsync.go).
 	defer conn.Close()
-	if err := j.syncLevel(ctx, conn, deferred(ctx)); err != nil {
-		return err
-	}
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin state transaction: %w", err)
@@ -128,6 +136,13 @@ func (j *Journal) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit state transaction: %w", err)
+	}
+	if !deferred(ctx) {
+		// Committed and visible, but durable only once this returns nil;
+		// on failure the logged files stay the store's to log again.
+		if err := j.wal.sync(); err != nil {
+			return err
+		}
 	}
 	if len(logged) > 0 {
 		j.files.src.Logged(logged)
