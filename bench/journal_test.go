@@ -36,3 +36,37 @@ func BenchmarkJournalTransition(b *testing.B) {
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "transitions/s")
 	lat.report(b, time.Microsecond, "us")
 }
+
+// BenchmarkJournalEffectFreeRun is the journal's share of one sealed
+// effect-free call (BenchmarkMCPSession's): the run created under
+// journal.Deferred (no sync), then sealed (durable: one sync of the WAL).
+// Two thousand of them cycle the WAL through several checkpoints, so the
+// figure is the steady state a long-lived server sees. cpu-µs/op is the
+// process's user and system time an iteration.
+func BenchmarkJournalEffectFreeRun(b *testing.B) {
+	j, err := journal.Open(b.TempDir(), time.Now)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer j.Close()
+	ctx := context.Background()
+	deferred := journal.Deferred(ctx)
+	env := json.RawMessage(`{"outputs":{"message":"m"},"receipt_id":"sha256:r"}`)
+	lat := make(latencies, 0, b.N)
+	cpu0 := fsBenchCPU(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t := time.Now()
+		id := fmt.Sprintf("run_%d", i)
+		if err := j.CreateRun(deferred, &journal.Run{RunID: id, SkillName: "s", Method: "m", PackageDir: "/p", PackageDigest: "sha256:p", ClosureDigest: "sha256:c", Authority: json.RawMessage(`{}`), Inputs: json.RawMessage(`{"message":"m"}`)}); err != nil {
+			b.Fatal(err)
+		}
+		if err := j.Seal(deferred, id, "completed", "", "sha256:r", env); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t))
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(fsBenchCPU(b)-cpu0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
+	lat.report(b, time.Microsecond, "µs")
+}

@@ -37,6 +37,7 @@ var workloads = []workload{
 	{"BenchmarkReceiptSealStore", "5000x", "> 5,000 receipts/s", ""},
 	{"BenchmarkReceiptTreeVerify30002$", "2x", "< 3 s, < 64 MiB heap", ""},
 	{"BenchmarkJournalTransition$", "2000x", "> 2,000 transitions/s durable", ""},
+	{"BenchmarkJournalEffectFreeRun$", "2000x", "(recorded) the journal's share of a sealed MCP call: a deferred creation, a durable seal", ""},
 	{"BenchmarkSpendReserve$", "300x", "(recorded) one transaction per priced call under a limit", ""},
 	{"BenchmarkAuthorityDecision", "20000x", "< 10 µs each", ""},
 	{"BenchmarkFSSearch10k$", "5x", "< 300 ms", ""},

@@ -128,6 +128,20 @@ func TestWALMadeAgainIsSyncedNotTheOldOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := syncs.of(j.wal.path)[0].file
+	// Another connection that closes while the journal's is open is not
+	// the last: the WAL the journal holds stays (what makes the check
+	// under a held connection free of races).
+	other, err := sql.Open("sqlite", "file:"+filepath.Join(j.dir, "state.sqlite")+"?_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Exec(`UPDATE runs SET updated_at = updated_at`); err != nil {
+		t.Fatal(err)
+	}
+	other.Close()
+	if now, err := os.Stat(j.wal.path); err != nil || !os.SameFile(now, j.wal.fi) {
+		t.Fatalf("another connection's close replaced the WAL: %v", err)
+	}
 	// No idle connection kept: the next transaction's connection is the
 	// last one and closes when it is given back, deleting the WAL.
 	j.db.SetMaxIdleConns(0)
