@@ -42,7 +42,7 @@ func loadCached(shown, dir string, runx version, opts LoadOptions) (*Package, er
 				return nil, err
 			}
 		}
-		return p.callerCopy(), nil
+		return p.callerCopy(snap), nil
 	}
 	p, err := load(shown, dir, runx, opts)
 	if err != nil {
@@ -50,10 +50,10 @@ func loadCached(shown, dir string, runx version, opts LoadOptions) (*Package, er
 	}
 	// The files were read through shown: remember the load only when shown
 	// still leads to dir and everything it read is stamped by the listing.
-	if again, err := resolveDir(shown); err == nil && again == dir && readsCovered(p) {
-		snap.keep(dir, key, p)
+	if again, err := resolveDir(shown); err == nil && again == dir && readsCovered(p) && snap.keep(dir, key, p) {
+		return p.callerCopy(snap), nil
 	}
-	return p.callerCopy(), nil
+	return p.callerCopy(nil), nil
 }
 
 // callerCopy is the Package a caller gets: its own struct, Methods slice
@@ -62,8 +62,9 @@ func loadCached(shown, dir string, runx version, opts LoadOptions) (*Package, er
 // is shared and read-only after Load, as it already was between the
 // goroutines of one run; TestLoadCacheCallersShareNothingTheyChange and
 // kernel/run's TestRunLeavesTheLoadedPackageUnchanged hold both to it.
-func (p *Package) callerCopy() *Package {
+func (p *Package) callerCopy(tree *treeSnapshot) *Package {
 	c := *p
+	c.tree = tree
 	c.Methods = slices.Clone(p.Methods)
 	c.Metadata = maps.Clone(p.Metadata)
 	c.Connectors = maps.Clone(p.Connectors)

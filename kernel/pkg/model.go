@@ -31,6 +31,9 @@ type Package struct {
 	// minimumRunxPos is where run.yaml declares minimum_runx, for the
 	// check a load served from memory makes again (loadcache.go).
 	minimumRunxPos Position
+	// tree is the listing Load checked the package's files against, when
+	// the load was served from it or remembered on it (DeriveFromFiles).
+	tree *treeSnapshot
 }
 
 // Method is one entry point of a package.

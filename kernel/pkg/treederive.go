@@ -42,15 +42,33 @@ func DeriveFromTree(dir string, key any, build func([]TreeEntry) (any, error)) (
 	return v, nil
 }
 
+// DeriveFromFiles is DeriveFromTree over the files p was loaded from.
+// When Load served p from memory or remembered it, p holds the listing its
+// stamps were checked against during that load, and a value already
+// derived from that listing is used without checking them a second time:
+// it is what the files were when p was loaded, the files p.Digest names.
+// Otherwise it is DeriveFromTree(p.Dir), the files as they are now. Either
+// way the next Load checks every stamp again and sees any edit.
+func (p *Package) DeriveFromFiles(key any, build func([]TreeEntry) (any, error)) (any, error) {
+	if p.tree != nil {
+		if v, ok := p.tree.derived.Load(key); ok {
+			return v, nil
+		}
+	}
+	return DeriveFromTree(p.Dir, key, build)
+}
+
 // keep remembers v under key when the snapshot is remembered and still
-// current, so nothing changed while v was made.
-func (s *treeSnapshot) keep(dir string, key, v any) {
+// current, so nothing changed while v was made, and reports whether it did.
+func (s *treeSnapshot) keep(dir string, key, v any) bool {
 	if !s.kept {
-		return
+		return false
 	}
-	if now, err := listTree(dir); err == nil && now == s {
-		s.derived.Store(key, v)
+	if now, err := listTree(dir); err != nil || now != s {
+		return false
 	}
+	s.derived.Store(key, v)
+	return true
 }
 
 // coveredRel reports whether a package-relative path is one the listing

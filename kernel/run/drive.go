@@ -82,7 +82,7 @@ type runCtx struct {
 
 func newRunCtx(e *Engine, rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any, b *budget, depth int, path string) *runCtx {
 	return &runCtx{e: e, rec: rec, pkg: p, method: m, inputs: orEmpty(inputs), budget: b, depth: depth, path: path,
-		outputs: map[string]any{}, modules: &moduleFiles{dir: p.Dir}}
+		outputs: map[string]any{}, modules: &moduleFiles{pkg: p}}
 }
 
 // budget counts receipts as they are admitted, at every depth of one tree.

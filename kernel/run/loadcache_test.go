@@ -1,11 +1,11 @@
 package run
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 	"unsafe"
@@ -14,26 +14,13 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 )
 
-// waitSettled waits until every file under dir has a change time older
-// than the stamp caches' racy window (2 s, kernel/pkg/digestcache.go), so
-// loads of it are remembered: a change time cannot be set back.
-func waitSettled(t *testing.T, dir string) {
+// waitSettled waits until every file written before the call
+// has a change time older than the stamp caches' racy window (2 s,
+// kernel/pkg/digestcache.go), so loads of it are remembered: a change time
+// cannot be set back, so only time passing makes it old.
+func waitSettled(t *testing.T) {
 	t.Helper()
-	var newest time.Time
-	err := filepath.Walk(dir, func(_ string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		st := info.Sys().(*syscall.Stat_t)
-		if c := time.Unix(st.Ctim.Sec, st.Ctim.Nsec); c.After(newest) {
-			newest = c
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(time.Until(newest.Add(2*time.Second + 100*time.Millisecond)))
+	time.Sleep(2*time.Second + 100*time.Millisecond)
 }
 
 // Runs served from a remembered load change nothing in it: after several
@@ -78,7 +65,7 @@ methods:
     steps:
       - { id: a, tool: stub.echo, inputs: { x: 1 } }
 `, map[string]string{"m.mjs": "export default (x) => x\n"})
-	waitSettled(t, dir)
+	waitSettled(t)
 
 	first, _, err := k.LoadSkill(dir)
 	if err != nil {
@@ -103,9 +90,19 @@ methods:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(again, fresh) {
+	if !reflect.DeepEqual(again.Methods, fresh.Methods) || !reflect.DeepEqual(again.Connectors, fresh.Connectors) ||
+		!reflect.DeepEqual(again.Metadata, fresh.Metadata) || jsonText(t, again) != jsonText(t, fresh) {
 		t.Fatalf("runs changed the remembered package:\n%+v\nthe files give:\n%+v", again.Methods[0].Steps[0], fresh.Methods[0].Steps[0])
 	}
+}
+
+func jsonText(t *testing.T, v any) string {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
 }
 
 // A package's module sources are gathered again after any edit between two
@@ -127,7 +124,7 @@ func TestReadModuleFilesSeesEveryEdit(t *testing.T) {
 	}
 	read := func(what string, want map[string]string) map[string]string {
 		t.Helper()
-		got, err := readModuleFiles(dir)
+		got, err := readModuleFiles(&pkg.Package{Dir: dir})
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: %v %v, want %v", what, got, err, want)
 		}
@@ -145,7 +142,7 @@ func TestReadModuleFilesSeesEveryEdit(t *testing.T) {
 	write("a.mjs", "export const a = 1")
 	write("lib/b.js", "b")
 	write("notes.txt", "not a module")
-	waitSettled(t, dir)
+	waitSettled(t)
 	first := read("first", map[string]string{"a.mjs": "export const a = 1", "lib/b.js": "b"})
 	if again := read("unchanged", first); !fromMemory(first, again) {
 		t.Fatal("unchanged sources were gathered again")
@@ -159,7 +156,7 @@ func TestReadModuleFilesSeesEveryEdit(t *testing.T) {
 	write("lib/c.mjs", "c")
 	read("added", map[string]string{"a.mjs": "export const a = 2", "lib/b.js": "b", "lib/c.mjs": "c"})
 
-	waitSettled(t, dir)
+	waitSettled(t)
 	settled := read("settled", map[string]string{"a.mjs": "export const a = 2", "lib/b.js": "b", "lib/c.mjs": "c"})
 	if again := read("settled", settled); !fromMemory(settled, again) {
 		t.Fatal("unchanged sources were gathered again")
@@ -171,7 +168,53 @@ func TestReadModuleFilesSeesEveryEdit(t *testing.T) {
 	if err := os.Symlink("/etc/hostname", filepath.Join(dir, "lib/d.js")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readModuleFiles(dir); contract.CodeOf(err) != "module_symlink_refused" {
+	if _, err := readModuleFiles(&pkg.Package{Dir: dir}); contract.CodeOf(err) != "module_symlink_refused" {
 		t.Fatalf("a symlink added: %v", err)
+	}
+}
+
+// A run of a package Load checked gets the module sources of the files it
+// checked, the files its digest names, even when one is edited after the
+// load; the next load sees the edit and its run the new sources.
+func TestModuleSourcesAreTheLoadedFiles(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" {
+		t.Skip("the stamp caches read Linux stat fields")
+	}
+	k, _ := stubKernel(t)
+	dir := writeSkill(t, k, "sources", `methods:
+  m:
+    steps:
+      - { id: a, tool: { module: m.mjs } }
+`, map[string]string{"m.mjs": "export default () => 1\n"})
+	waitSettled(t)
+	load := func() *pkg.Package {
+		t.Helper()
+		p, _, err := k.LoadSkill(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	sources := func(p *pkg.Package, want string) {
+		t.Helper()
+		files, err := readModuleFiles(p)
+		if err != nil || files["m.mjs"] != want {
+			t.Fatalf("sources %q %v, want %q", files["m.mjs"], err, want)
+		}
+	}
+	first := load()
+	sources(first, "export default () => 1\n")
+	if err := os.WriteFile(filepath.Join(dir, "m.mjs"), []byte("export default () => 22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sources(first, "export default () => 1\n")
+	second := load()
+	if second.Digest == first.Digest {
+		t.Fatal("the edit was not seen by the next load")
+	}
+	sources(second, "export default () => 22\n")
+	if env := runSkill(t, k, dir, "m", `{}`, ""); env.Status != contract.StatusSealed {
+		t.Fatalf("run: %s %v", env.Status, env.Error)
 	}
 }

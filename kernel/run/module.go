@@ -26,14 +26,14 @@ const (
 // moduleFiles is a package's JavaScript, read once per run and sent to the
 // worker in memory: the worker never sees a path.
 type moduleFiles struct {
-	dir   string
+	pkg   *pkg.Package
 	once  sync.Once
 	files map[string]string
 	err   error
 }
 
 func (m *moduleFiles) load() (map[string]string, error) {
-	m.once.Do(func() { m.files, m.err = readModuleFiles(m.dir) })
+	m.once.Do(func() { m.files, m.err = readModuleFiles(m.pkg) })
 	return m.files, m.err
 }
 
@@ -42,12 +42,13 @@ func (m *moduleFiles) load() (map[string]string, error) {
 type moduleSourcesKey struct{}
 
 // readModuleFiles returns the package's module sources by relative path.
-// They are remembered while nothing in the package changed
-// (pkg.DeriveFromTree re-checks every entry's stamp on each call), so a
-// server does not gather the same sources again on every call; each
-// caller gets its own map.
-func readModuleFiles(dir string) (map[string]string, error) {
-	v, err := pkg.DeriveFromTree(dir, moduleSourcesKey{}, func(entries []pkg.TreeEntry) (any, error) {
+// They are remembered while nothing in the package changed, so a server
+// does not gather the same sources again on every call, and a package
+// that Load checked gets the sources of the files it checked, without a
+// second check of every stamp (pkg.Package.DeriveFromFiles); each caller
+// gets its own map.
+func readModuleFiles(p *pkg.Package) (map[string]string, error) {
+	v, err := p.DeriveFromFiles(moduleSourcesKey{}, func(entries []pkg.TreeEntry) (any, error) {
 		return gatherModuleFiles(entries)
 	})
 	if err != nil {
