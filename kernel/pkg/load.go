@@ -21,7 +21,9 @@ type LoadOptions struct {
 	// whose minimum_runx is newer is refused.
 	RunxVersion string
 	// Cache, when set, keeps run.yaml's parsed document by package digest,
-	// so an unchanged package is not parsed again (SharedPlanCache).
+	// so an unchanged package is not parsed again (SharedPlanCache), and
+	// lets the whole load be remembered while no file of the package
+	// changes (loadcache.go).
 	Cache *PlanCache
 }
 
