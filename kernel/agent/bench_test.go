@@ -43,7 +43,8 @@ func BenchmarkAgentRound(b *testing.B) {
 		stream.WriteString("data: " + chunk + "\n\n")
 	}
 	const rounds = 8
-	d, err := NewDriver(nil, &Provider{Name: "local", Model: "m", Dialect: DialectChat, Endpoint: "http://stand-in/v1", Key: "sk-bench-key"},
+	// The round never reaches the kernel; NewDriver reads its taint set.
+	d, err := NewDriver(&run.Kernel{Engine: &run.Engine{}}, &Provider{Name: "local", Model: "m", Dialect: DialectChat, Endpoint: "http://stand-in/v1", Key: "sk-bench-key"},
 		contract.AgentBudget{RoundsPerTurn: rounds, RoundsPerRun: 1 << 30})
 	if err != nil {
 		b.Fatal(err)
