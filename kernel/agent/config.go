@@ -6,13 +6,13 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/credential"
+	"github.com/runxhq/runx/sdk/boundedre"
 )
 
 // ConfigFile is the runx home's configuration file.
@@ -52,9 +52,9 @@ type configFile struct {
 }
 
 var (
-	namePattern   = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
-	modelPattern  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$`)
-	secretPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
+	namePattern   = boundedre.MustCompile(`^[a-z0-9][a-z0-9._-]*$`, 1, 64)
+	modelPattern  = boundedre.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/@+-]*$`, 1, 200)
+	secretPattern = boundedre.MustCompile(`^[A-Za-z0-9._-]+$`, 1, 128)
 )
 
 // LoadConfig reads the runx home's agent configuration; a home without the

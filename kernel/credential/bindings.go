@@ -7,12 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/sdk/atomicfile"
+	"github.com/runxhq/runx/sdk/boundedre"
 )
 
 // BindingsFile is the runx home's record of `runx connector use`: which
@@ -27,12 +27,15 @@ const BindingsSchema = "runx.connector_bindings.v1"
 var (
 	// A connector is named by its directory, namespaced at most one level
 	// (connectors/google/calendar).
-	connectorName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}(/[A-Za-z0-9][A-Za-z0-9._-]{0,63})?$`)
-	variableName  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
+	connectorPart = boundedre.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`, 1, 64)
+	variableName  = boundedre.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`, 1, 128)
 )
 
 // ValidConnectorName reports whether name has a connector name's shape.
-func ValidConnectorName(name string) bool { return connectorName.MatchString(name) }
+func ValidConnectorName(name string) bool {
+	first, rest, nested := strings.Cut(name, "/")
+	return connectorPart.MatchString(first) && (!nested || connectorPart.MatchString(rest))
+}
 
 // ValidVariableName reports whether name can name an environment variable.
 func ValidVariableName(name string) bool { return variableName.MatchString(name) }

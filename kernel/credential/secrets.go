@@ -6,18 +6,18 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/sdk/atomicfile"
+	"github.com/runxhq/runx/sdk/boundedre"
 )
 
 // SecretsDir is the directory of stored secrets under the runx home.
 const SecretsDir = "secrets"
 
 // secretName is what a secret may be called: it becomes a file name.
-var secretName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+var secretName = boundedre.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`, 1, 128)
 
 // ValidSecretName reports whether name may name a stored secret.
 func ValidSecretName(name string) bool {

@@ -9,8 +9,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/boundedre"
 )
 
 // Launch says how to start one plugin.
@@ -42,7 +43,7 @@ type LockEntry struct {
 	SHA256 string `json:"sha256"`
 }
 
-var pluginName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
+var pluginName = boundedre.MustCompile(`^[a-z][a-z0-9_-]*$`, 1, 64)
 
 // Discovery finds plugins. Third-party binaries are looked up only in the
 // project's and the runx home's plugin directories, never on PATH and never

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"regexp"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/boundedre"
 )
 
 // MaxToolName is the longest tool name runx gives: strict clients accept
@@ -15,7 +17,7 @@ const MaxToolName = 48
 var toolNameInvalid = regexp.MustCompile(`[^a-zA-Z0-9_-]+`)
 
 // ValidToolName is the pattern strict clients hold a tool name to.
-var ValidToolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+var ValidToolName = boundedre.MustCompile(`^[a-zA-Z0-9_-]+$`, 1, 64)
 
 // toolName makes a name valid for strict clients from a skill's name and,
 // for a method other than the one it is offered by default, the method's:

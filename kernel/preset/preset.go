@@ -12,12 +12,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/boundedre"
 )
 
 // Schema names a saved preset.
@@ -32,7 +32,7 @@ type Preset struct {
 	Workspaces []string        `json:"workspaces"`
 }
 
-var presetName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+var presetName = boundedre.MustCompile(`^[a-z0-9][a-z0-9._-]*$`, 1, 64)
 
 // WorkspaceID names a workspace by the digest of its resolved path.
 func WorkspaceID(workspace string) (string, error) {

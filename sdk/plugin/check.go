@@ -3,14 +3,15 @@ package plugin
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/boundedre"
 )
 
 // NamePattern is what a plugin's name must match. Its binary is
 // runx-plugin-<name>, and every capability id it serves starts with the
 // name followed by '.' or '/' (fs.read, store/events.append).
-var NamePattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
+var NamePattern = boundedre.MustCompile(`^[a-z][a-z0-9_-]*$`, 1, 64)
 
 // BinaryName is the file name a third-party plugin's binary must have.
 func BinaryName(name string) string { return "runx-plugin-" + name }
@@ -47,12 +48,12 @@ var (
 	costPer     = map[string]bool{"request": true, "success": true}
 	costSource  = map[string]bool{"docs": true, "rate_card": true, "observed": true}
 	schemaTypes = map[string]bool{"null": true, "boolean": true, "object": true, "array": true, "number": true, "integer": true, "string": true}
-	adapterID   = regexp.MustCompile(`^data\.[a-z][a-z0-9_-]{0,63}$`)
+	adapterID   = boundedre.MustCompile(`^data\.[a-z][a-z0-9_-]*$`, 6, 69)
 	// capabilityRest is what follows the plugin name and its separator.
-	capabilityRest = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_./-]{0,127}$`)
+	capabilityRest = boundedre.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_./-]*$`, 1, 128)
 	// credentialName is a credential's variable name, as the kernel's
 	// credential resolver takes it.
-	credentialName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
+	credentialName = boundedre.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`, 1, 128)
 )
 
 // CheckInfo reports whether a Describe answer is well formed: the naming
