@@ -14,14 +14,14 @@ test:
 # host (supervision, cancels, concurrent invokes) and the run engine (turn
 # calls made at once, fan-out, batched records, cancels). Bounded: the race
 # build of the embedded SQLite is the long part, and the rest of the suite
-# runs without -race (docs/decisions.md, "Race detector in CI").
+# runs without -race (docs/decisions/testing-and-ci.md, "Race detector in CI").
 RACE_PKGS := ./kernel/host ./kernel/run
 test-race:
 	$(GO) test -race -count=1 -timeout 10m $(RACE_PKGS)
 
 # The MCP server's calls at once under the race detector. Not in CI: its
 # race build links every plugin (goja, esbuild, gRPC), about 12 minutes
-# cold here (docs/decisions.md, "Race detector in CI").
+# cold here (docs/decisions/testing-and-ci.md, "Race detector in CI").
 test-race-mcp:
 	$(GO) test -race -count=1 -timeout 10m ./cmd/runx/internal/mcp
 

@@ -14,7 +14,7 @@ import (
 )
 
 // The taint set of a long-lived `runx mcp` server spans every run it
-// serves (docs/decisions.md, "The taint set is the process's"): a
+// serves (docs/decisions/credentials.md, "The taint set is the process's"): a
 // credential delivered to run A's call is scrubbed from run B's result
 // too, though B delivered nothing, here when B echoes the value its caller
 // passed in. In a fresh server that has delivered nothing the same echo

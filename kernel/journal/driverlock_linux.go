@@ -17,7 +17,7 @@ import (
 // same exclusion a lock file per run gave (a lock conflicts with every
 // other open of the file, in this process or another, and the operating
 // system releases it when its holder dies), without creating a file for
-// every run a server drives (docs/decisions.md, "The run driver lock").
+// every run a server drives (docs/decisions/journal.md, "The run driver lock").
 // Two runs whose ids hash to one offset (62 bits of sha256) would wait on
 // each other; within one journal they share the lock by count.
 type runLocks struct {

@@ -159,7 +159,7 @@ func (j *Journal) Seal(ctx context.Context, runID, outcome, reason, receiptID st
 //
 // steps are settled steps of the run not recorded yet: each is recorded
 // first, exactly as RecordStep would, in the seal's own transaction (an
-// effect-free run's last step, docs/decisions.md "One transaction for the
+// effect-free run's last step, docs/decisions/journal.md, "One transaction for the
 // last step and the seal").
 func (j *Journal) SealIndexed(ctx context.Context, runID, outcome, reason, receiptID string, envelope json.RawMessage, line RootLine, steps ...*Step) error {
 	ctx = undeferred(ctx)

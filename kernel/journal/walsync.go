@@ -16,7 +16,7 @@ import (
 // the WAL's header when it is reused, but not the WAL after a commit: that
 // one sync, all FULL adds, is made here instead, once per durable
 // transaction, after its COMMIT and before the transaction gives its
-// connection back (docs/decisions.md, "The WAL synced by the journal").
+// connection back (docs/decisions/journal.md, "The WAL synced by the journal").
 //
 // It keeps one descriptor open on the -wal file. SQLite deletes that file
 // when the database's last connection closes and makes a new one when a

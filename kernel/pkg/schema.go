@@ -11,9 +11,9 @@ import (
 )
 
 // runx checks the optional `schema:` of inputs and outputs with its own small
-// validator for a subset of JSON Schema 2020-12 (docs/decisions.md: the
-// general library it replaces compiled every draft's meta-schemas in init,
-// in every runx process). The subset:
+// validator for a subset of JSON Schema 2020-12 (docs/decisions/packages.md,
+// "run.yaml's schema validator": the general library it replaces compiled
+// every draft's meta-schemas in init, in every runx process). The subset:
 //
 //	type (a name or a list of names), enum, const,
 //	properties, required, additionalProperties (true, false or a schema),

@@ -16,7 +16,7 @@ import (
 const maxLoggedFiles = 64
 
 // fileLog pairs the receipt store with the journal as its write-ahead log
-// (docs/decisions.md, "One barrier a sealed call"): each receipt file is
+// (docs/decisions/journal.md, "MCP session and the three syncs"): each receipt file is
 // written without a flush and logged, bytes and index line, in the first
 // journal commit after it, so whatever a committed record names can be
 // restored after a power cut.

@@ -8,7 +8,7 @@ import (
 )
 
 // An effect-free root run's last step is recorded in the seal's own
-// transaction rather than one of its own (docs/decisions.md, "One
+// transaction rather than one of its own (docs/decisions/journal.md, "One
 // transaction for the last step and the seal"): between that step's settle
 // and the seal nothing leaves the process but the step-sealed progress
 // notification, which is held too and sent once the seal is committed. A

@@ -10,7 +10,7 @@ import (
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
-// The digests a migration proof carries (docs/decisions.md, "Data migration",
+// The digests a migration proof carries (docs/decisions/data.md, "Data migration",
 // defines them for anyone who recomputes one). Each hashes a sequence of
 // fields, each written as its byte length (8 bytes, big-endian) followed by
 // its bytes, so no two different sequences can hash alike and no field needs
