@@ -1,4 +1,4 @@
-// Package bench holds runx's named, replayable workloads (DESIGN.md §10).
+// Package bench holds runx's named, replayable workloads (docs/PERFORMANCE.md).
 // `make bench` runs them and writes docs/PERFORMANCE.md.
 package bench
 

@@ -12,7 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 )
 
-// planningSteps is the size of the graph-planning workload (DESIGN.md §10).
+// planningSteps is the size of the graph-planning workload (docs/PERFORMANCE.md).
 const planningSteps = 200
 
 // planningProfile generates a run.yaml with one method of n steps that cycles

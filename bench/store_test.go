@@ -26,7 +26,7 @@ import (
 )
 
 // BenchmarkStore measures the store drivers beside the same work done with
-// the raw client (DESIGN.md §10, issue 6): appends to one stream and across
+// the raw client (docs/PERFORMANCE.md, issue 6): appends to one stream and across
 // 1,000 streams, and a paged read of 100,000 events in pages of 500. Each
 // driver operation is interleaved with its raw counterpart, so that both see
 // the same machine load, and the ratio of their mean times is reported as

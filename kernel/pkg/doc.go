@@ -15,10 +15,10 @@
 //     A package without run.yaml has one method, ImplicitMethodName
 //     ("default"), whose one step, ImplicitStepID ("agent"), is an agent
 //     turn with the manual as its task.
-//   - The typed model of methods and steps (DESIGN.md §5), every reference
-//     checked against what the step can see.
+//   - The typed model of methods and steps (docs/architecture.md, "A
+//     package"), every reference checked against what the step can see.
 //   - Method selection (SelectMethod, SplitRef) and input binding
-//     (BindInputs): -i, --input-json and --inputs as DESIGN.md §8 specifies.
+//     (BindInputs): -i, --input-json and --inputs as docs/cli.md specifies.
 //   - Inline `schema:` of inputs and outputs, checked by the package's own
 //     validator for a subset of JSON Schema 2020-12 (schema.go); a keyword
 //     outside it is refused at load, never ignored.

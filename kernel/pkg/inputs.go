@@ -4,7 +4,8 @@ import (
 	"strings"
 )
 
-// InputSource is how a caller supplied a method's inputs (DESIGN.md §8).
+// InputSource is how a caller supplied a method's inputs (docs/cli.md, runx
+// skill).
 type InputSource struct {
 	Pairs       []string // -i name=value: typed by the declaration
 	JSONPairs   []string // --input-json name=<json>

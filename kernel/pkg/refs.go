@@ -22,7 +22,8 @@ func IsReference(v any) bool {
 	return ok && strings.HasPrefix(s, "$") && !strings.HasPrefix(s, "$$")
 }
 
-// checkRef validates one reference against the grammar in DESIGN.md §5:
+// checkRef validates one reference against the grammar of docs/architecture.md
+// ("A package"):
 // $input[.path], $steps.<id>[.path], $item[.path], $run.act, $run.id.
 func (sc refScope) checkRef(ref string) error {
 	root, path, dotted := strings.Cut(ref, ".")

@@ -7,7 +7,7 @@ import (
 )
 
 // planningProfile is bench/planning_test.go's graph-planning workload
-// (DESIGN.md §10), copied so the parser can be measured and checked on it
+// (docs/PERFORMANCE.md), copied so the parser can be measured and checked on it
 // here: one method of n steps cycling through every step kind.
 func planningProfile(n int) string {
 	var b strings.Builder

@@ -15,9 +15,9 @@ import (
 )
 
 // run.yaml, tests/*.yaml and SKILL.md front matter are read with
-// goccy/go-yaml's parser (DESIGN.md §9), whose AST is converted here into the
-// nodes the decoder walks, under the strict subset: every refusal names the
-// file, line and column of what it refuses. The subset exists so a file means
+// goccy/go-yaml's parser (docs/decisions/dependencies.md), whose AST is
+// converted here into the nodes the decoder walks, under the strict subset:
+// every refusal names the file, line and column of what it refuses. The subset exists so a file means
 // exactly what it shows: no anchors, aliases, merge keys or tags (which make
 // one value stand for another), one document, and no duplicate keys (which
 // different parsers resolve differently).

@@ -25,7 +25,7 @@ import (
 )
 
 // Options locate a kernel's state and plugins. Zero fields take the
-// defaults of DESIGN.md §7 from Env.
+// defaults of docs/architecture.md ("State on disk") from Env.
 type Options struct {
 	Workspace string // the workspace root (default: FindWorkspace from Cwd)
 	// Cwd is the invocation directory (RUNX_CWD, default the current

@@ -10,7 +10,8 @@ import (
 	"testing"
 )
 
-// The dependency rules of DESIGN.md §1 for the SDK and the plugins: sdk/
+// The dependency rules of docs/architecture.md ("What may import what")
+// for the SDK and the plugins: sdk/
 // imports no kernel and no plugin (its conformance tests may start runx's
 // own drivers); a plugin imports no kernel and no other plugin.
 func TestSDKAndPluginImports(t *testing.T) {

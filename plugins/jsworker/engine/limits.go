@@ -2,9 +2,10 @@ package engine
 
 import "time"
 
-// Runtime-owned ceilings (spec/system-architecture.md, "Deterministic module
-// boundary"). A package or runner may narrow a limit, never widen it; the
-// engine enforces these values and nothing larger.
+// Runtime-owned ceilings of the deterministic module boundary
+// (docs/decisions/scripts-and-js.md, "JavaScript worker"). A package or
+// runner may narrow a limit, never widen it; the engine enforces these
+// values and nothing larger.
 const (
 	// MaxSourceBytes bounds the module closure: the sum of every file's bytes.
 	MaxSourceBytes = 4 << 20

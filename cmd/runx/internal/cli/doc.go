@@ -1,4 +1,4 @@
 // Package cli holds what every runx command shares: the I/O streams, the exit
-// codes of DESIGN.md §8, the kernel factory and the JSON/human presenters.
+// codes of docs/cli.md, the kernel factory and the JSON/human presenters.
 // Commands parse and present; the kernel does the work.
 package cli

@@ -13,7 +13,7 @@ import (
 // ExitCode is a process exit status with a meaning.
 type ExitCode int
 
-// Exit codes (DESIGN.md §8).
+// Exit codes (docs/cli.md, the conventions of all commands).
 const (
 	ExitOK          ExitCode = 0   // sealed completed, or paused
 	ExitFailed      ExitCode = 1   // sealed with another outcome, or a refused start

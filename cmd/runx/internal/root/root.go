@@ -1,5 +1,5 @@
 // Package root assembles the runx command tree and runs it with signal
-// handling and the exit codes of DESIGN.md §8.
+// handling and the exit codes of docs/cli.md.
 package root
 
 import (
