@@ -237,18 +237,39 @@ func TestHostileJSONParseNesting(t *testing.T) {
 	wantCode(t, err, CodeStackExceeded)
 }
 
+// The job bound is on jobs queued at once, not jobs run: a module awaiting
+// in sequence holds one job at a time and completes however many times it
+// awaits; one that queues jobs faster than they run is refused.
 func TestHostilePromiseJobs(t *testing.T) {
+	for name, src := range map[string]string{
+		"await fan-out": `export default async function () { await Promise.all(Array.from({ length: 10000 }, async (_, i) => i)); return {} }`,
+		"then per item": `export default function () { for (let i = 0; i < 1e6; i++) Promise.resolve(i).then(() => {}); return {} }`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := call(t, compileModule(t, src), `{}`, quick)
+			wantCode(t, err, CodeJobsExceeded)
+		})
+	}
+
+	// An endless await loop never queues more than one job: the wall time
+	// ends it.
 	p := compileModule(t, `export default async function () { for (;;) await null }`)
-	_, err := call(t, p, `{}`, quick)
-	wantCode(t, err, CodeJobsExceeded)
+	_, err := call(t, p, `{}`, MinTimeout+quick, func(c *Call) { c.Timeout = MinTimeout })
+	wantCode(t, err, CodeTimeout)
 
-	fanout := compileModule(t, `export default async function () { await Promise.all(Array.from({ length: 10000 }, async (_, i) => i)); return {} }`)
-	_, err = call(t, fanout, `{}`, quick)
-	wantCode(t, err, CodeJobsExceeded)
-
-	within := compileModule(t, `export default async function () { let n = 0; for (let i = 0; i < 1000; i++) n += await i; return { n } }`)
-	res, err := call(t, within, `{}`, quick)
-	wantOutput(t, res, err, `{"n":499500}`)
+	for _, n := range []string{"5000", "100000"} {
+		seq := compileModule(t, `export default async function () { let n = 0; for (let i = 0; i < `+n+`; i++) n += await 1; return { n } }`)
+		res, err := call(t, seq, `{}`, quick)
+		wantOutput(t, res, err, `{"n":`+n+`}`)
+	}
+	// A chain built at once holds its promises, not queued jobs, and a
+	// .catch whose handler never runs leaves nothing queued.
+	chain := compileModule(t, `export default function () { let p = Promise.resolve(0); for (let i = 0; i < 5000; i++) p = p.then(v => v + 1); return p.then(n => ({ n })) }`)
+	res, err := call(t, chain, `{}`, quick)
+	wantOutput(t, res, err, `{"n":5000}`)
+	caught := compileModule(t, `export default async function () { let n = 0; for (let i = 0; i < 20000; i++) n += await Promise.resolve(1).catch(() => 0); return { n } }`)
+	res, err = call(t, caught, `{}`, quick)
+	wantOutput(t, res, err, `{"n":20000}`)
 }
 
 func TestHostilePromiseNeverSettles(t *testing.T) {

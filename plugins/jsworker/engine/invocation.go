@@ -116,8 +116,7 @@ func (inv *invocation) run() outcome {
 	if err != nil {
 		return failed(fromGoja(err))
 	}
-	jobs := &jobCounter{enforce: inv.enforce, budget: MaxQueuedJobs}
-	rt.SetAsyncContextTracker(jobs)
+	rt.SetAsyncContextTracker(newJobCounter(rt, inv.enforce))
 
 	input, refusal := decodeInput(rt, inv.call.Input)
 	if refusal != nil {
@@ -125,7 +124,7 @@ func (inv *invocation) run() outcome {
 	}
 	var second *goja.Object
 	if inv.script != nil {
-		second, err = inv.script.bind(inv, in, jobs)
+		second, err = inv.script.bind(inv, in)
 	} else {
 		second, err = environmentObject(rt, in, inv.call.Environment)
 	}
@@ -213,31 +212,44 @@ func rejected(reason goja.Value) *Error {
 	return refuse(CodeThrew, "the module's promise rejected: %s", valueText(reason))
 }
 
-// jobCounter counts promise reaction jobs as goja runs them and stops the VM
-// after MaxQueuedJobs: the bound is on jobs run per call, which also bounds
-// how many can ever be queued.
-//
-// The budget starts at MaxQueuedJobs; a script earns jobsPerAnswer more with
-// each answer it is given (see jobsPerAnswer).
+// jobQueue is how the engine sees goja's queue of promise jobs waiting to
+// run. goja exposes no length, so its field is read (never written) by
+// reflection; a goja upgrade that renames it stops every worker at start.
+var jobQueue = func() int {
+	f, ok := reflect.TypeOf(goja.Runtime{}).FieldByName("jobQueue")
+	if !ok || f.Type.Kind() != reflect.Slice {
+		panic("jsworker: goja.Runtime has no jobQueue slice; the promise job bound cannot be kept")
+	}
+	return f.Index[0]
+}()
+
+// jobCounter stops the VM when more than MaxQueuedJobs promise jobs wait in
+// the queue at once. The bound is on jobs queued, not jobs run: a module
+// awaiting in sequence holds one job at a time however long it runs (the
+// wall time bounds that), while one that queues jobs faster than they run
+// (a fan-out, a .then per item of a huge array) is refused before the queue
+// costs memory. goja asks the tracker at every reaction it registers (Grab)
+// and every job it runs (Resumed), which is where the queue grows.
 type jobCounter struct {
 	enforce func(*Error)
-	n       int
-	budget  int
+	rt      reflect.Value
 	over    bool
 }
 
-func (j *jobCounter) Grab() any { return nil }
-func (j *jobCounter) Exited()   {}
-func (j *jobCounter) Resumed(any) {
-	j.n++
-	if j.n > j.budget && !j.over {
-		j.over = true
-		j.enforce(refuse(CodeJobsExceeded, "the module ran more than %d promise jobs", j.budget))
-	}
+func newJobCounter(rt *goja.Runtime, enforce func(*Error)) *jobCounter {
+	return &jobCounter{enforce: enforce, rt: reflect.ValueOf(rt).Elem()}
 }
 
-// grant raises the budget for a script's answered request.
-func (j *jobCounter) grant(jobs int) { j.budget += jobs }
+func (j *jobCounter) Grab() any   { j.check(); return nil }
+func (j *jobCounter) Resumed(any) { j.check() }
+func (j *jobCounter) Exited()     {}
+func (j *jobCounter) queued() int { return j.rt.Field(jobQueue).Len() }
+func (j *jobCounter) check() {
+	if n := j.queued(); n >= MaxQueuedJobs && !j.over {
+		j.over = true
+		j.enforce(refuse(CodeJobsExceeded, "the module queued more than %d promise jobs at once", MaxQueuedJobs))
+	}
+}
 
 // fromGoja maps an error from goja into the engine's vocabulary.
 func fromGoja(err error) *Error {

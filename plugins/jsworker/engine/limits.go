@@ -27,7 +27,7 @@ const (
 	// small function measured about 620 bytes of Go heap (frame, arguments
 	// and value stack), so 6,500 frames is roughly 4 MiB.
 	MaxCallDepth = 6500
-	// MaxQueuedJobs bounds the promise jobs one call may run.
+	// MaxQueuedJobs bounds the promise jobs waiting to run at once.
 	MaxQueuedJobs = 4096
 	// DefaultTimeout is the wall time a call gets when the runner names none.
 	DefaultTimeout = 2 * time.Second
@@ -62,19 +62,4 @@ const (
 	// looping over a huge array-like can outlive it; Run then answers anyway
 	// and asks for the process to be discarded.
 	stopGrace = 250 * time.Millisecond
-	// jobsPerAnswer is the promise jobs a script is allowed on top of
-	// MaxQueuedJobs for each request answered from its record and each
-	// inline ctx.read. A replay re-runs every await of the steps before it,
-	// so without it a script awaiting its calls one by one would hit the
-	// job ceiling near 4,096 calls, well below MaxScriptCalls. An await
-	// costs one job and Promise.all one more per element; four leaves room
-	// for a .then chain.
-	jobsPerAnswer = 4
-	// maxInlineReadGrants bounds how many inline reads earn jobsPerAnswer.
-	// Recorded answers are bounded by the record; inline reads by nothing,
-	// so without it "for (;;) await ctx.read(1)" would run to the timeout,
-	// which discards the worker, instead of stopping at the job ceiling.
-	// An inline input holds at most 64 KiB, at most 32,768 items ("[0,0,...]"),
-	// so a script can still walk any inline list item by item.
-	maxInlineReadGrants = 1 << 15
 )

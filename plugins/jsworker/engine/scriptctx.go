@@ -10,11 +10,9 @@ type scriptState struct {
 	maxCalls int
 	record   map[int]*Recorded
 
-	next  int // the index the next request takes
-	calls int // calls and reads of a reference made, against maxCalls
-	// inlineReads counts the inline reads that earned job allowance.
-	inlineReads int
-	pending     []Pending // requests made that the record does not hold, in index order
+	next    int       // the index the next request takes
+	calls   int       // calls and reads of a reference made, against maxCalls
+	pending []Pending // requests made that the record does not hold, in index order
 	// waiters settle the pending requests' promises when a live session
 	// resumes (session.go), by index.
 	waiters map[int]waiter
@@ -22,15 +20,14 @@ type scriptState struct {
 	answerValue goja.Value
 
 	// Bound to the runtime by bind; used only on the VM's goroutine.
-	inv  *invocation
-	in   *intrinsics
-	jobs *jobCounter
+	inv *invocation
+	in  *intrinsics
 }
 
 // bind attaches the state to its invocation's runtime and returns the frozen
 // ctx the default export gets as its second argument.
-func (s *scriptState) bind(inv *invocation, in *intrinsics, jobs *jobCounter) (*goja.Object, error) {
-	s.inv, s.in, s.jobs = inv, in, jobs
+func (s *scriptState) bind(inv *invocation, in *intrinsics) (*goja.Object, error) {
+	s.inv, s.in = inv, in
 	rt := inv.rt
 	env, err := frozenEnvironment(rt, in, inv.call.Environment)
 	if err != nil {
@@ -85,11 +82,6 @@ func (s *scriptState) read(c goja.FunctionCall) goja.Value {
 	v := c.Argument(0)
 	ref, isRef := referenceOf(v)
 	if !isRef {
-		// An inline read costs the script an await like any answer does.
-		if s.inlineReads < maxInlineReadGrants {
-			s.inlineReads++
-			s.jobs.grant(jobsPerAnswer)
-		}
 		return s.resolved(v)
 	}
 	input, err := canonicalReference(ref)
@@ -144,7 +136,6 @@ func (s *scriptState) request(kind, tool string, input []byte, until int64) goja
 		s.inv.enforce(refusal)
 		return goja.Undefined()
 	}
-	s.jobs.grant(jobsPerAnswer)
 	return s.answer(index, rec)
 }
 

@@ -29,7 +29,7 @@ import (
 // session's pending promises together, in one turn, and the script runs on.
 // Everything a replay bounds stays bounded across a session's invocations:
 // their wall time together within one timeout, their heap growth together
-// within MaxHeapBytes, their promise jobs within one budget; past any of
+// within MaxHeapBytes, their queued promise jobs within one bound; past any of
 // them the session is dropped and the caller replays. And when a resumed
 // script finishes, it is replayed once from the start over its whole
 // record, fresh and under the full limits, and that replay's answer is the
@@ -182,7 +182,6 @@ func (s *session) resume(ctx context.Context, delta []Recorded, timeout time.Dur
 				state.record[r.Index] = r
 				w := state.waiters[r.Index]
 				delete(state.waiters, r.Index)
-				state.jobs.grant(jobsPerAnswer)
 				if !state.settle(r.Index, r, w) {
 					break
 				}
