@@ -52,7 +52,28 @@ func New(f *cli.Factory) *cobra.Command {
 	cmd.SetErr(f.IO.Err)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cli.Usagef("%v", err) })
 	cmd.AddCommand(skill.New(f), resume.New(f), verify.New(f), history.New(f), testcmd.New(f), tool.New(f), version.New(f), pluginpin.New(f), authoritycmd.New(f), connector.New(f), connector.NewSecret(f), configcmd.New(f), datacmd.New(f), mcp.New(f), processcmd.New(f))
+	refuseUnknownSubcommands(cmd)
 	return cmd
+}
+
+// refuseUnknownSubcommands makes every command that only groups others
+// refuse an argument naming none of them as a usage error (exit 2). cobra
+// does so for the root alone; below it, `runx tool nosuch` printed the
+// group's help and exited 0, as if it had done something.
+func refuseUnknownSubcommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		refuseUnknownSubcommands(sub)
+		if !sub.HasSubCommands() || sub.Runnable() {
+			continue
+		}
+		sub.Args = cobra.ArbitraryArgs
+		sub.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return cli.Usagef("unknown command %q for %q; run %s --help for its commands", args[0], cmd.CommandPath(), cmd.CommandPath())
+			}
+			return cmd.Help()
+		}
+	}
 }
 
 // Main runs runx with args and returns its exit code. SIGTERM asks the run to
