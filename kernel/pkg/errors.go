@@ -8,9 +8,12 @@ import (
 // Codes name every refusal this package makes. They are part of runx's public
 // contract (`--json` errors carry them), so a code is never renamed or reused.
 const (
-	CodePackageNotFound          = "package_not_found"
-	CodePackageSymlinkRefused    = "package_symlink_refused"
-	CodePackageFileUnsupported   = "package_file_unsupported"
+	CodePackageNotFound        = "package_not_found"
+	CodePackageSymlinkRefused  = "package_symlink_refused"
+	CodePackageFileUnsupported = "package_file_unsupported"
+	// CodePackageFileTooLarge refuses a package file, or the YAML in it,
+	// over its size ceiling before it is parsed.
+	CodePackageFileTooLarge      = "package_file_too_large"
 	CodeSkillMDInvalid           = "skill_md_invalid"
 	CodeYAMLInvalid              = "runx_yaml_invalid"
 	CodeYAMLAnchorRefused        = "runx_yaml_anchor_refused"

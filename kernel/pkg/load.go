@@ -169,6 +169,11 @@ func resolveDir(shown string) (string, error) {
 	return filepath.EvalSymlinks(dir)
 }
 
+// MaxPackageFileBytes bounds each package file runx reads as text
+// (SKILL.md, run.yaml, tests/*.yaml, connector.yaml) before it reads it.
+// The YAML in them is held to the smaller MaxYAMLBytes.
+const MaxPackageFileBytes = 1 << 20
+
 // readPackageFile reads a file of the package, returning nil when it does
 // not exist. A symbolic link is refused, as it is anywhere in a package.
 func readPackageFile(path string) ([]byte, error) {
@@ -185,7 +190,11 @@ func readPackageFile(path string) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, refuse(CodePackageFileUnsupported, "%s is not a regular file", path)
 	}
-	return readStamped(path, info)
+	raw, err := readStamped(path, info, MaxPackageFileBytes)
+	if errors.Is(err, ErrFileOverLimit) {
+		return nil, refuse(CodePackageFileTooLarge, "%s is over the %d byte ceiling on a package file (MaxPackageFileBytes); move large content into a file the package reads at run time", path, MaxPackageFileBytes)
+	}
+	return raw, err
 }
 
 // refuseMisnamedProfile catches run.yml, which would otherwise silently turn

@@ -267,7 +267,7 @@ func TestDeriveFromTree(t *testing.T) {
 			builds++
 			var names []string
 			for _, e := range entries {
-				raw, err := ReadFileCached(e.Path)
+				raw, err := ReadFileCached(e.Path, 1<<20)
 				if err != nil {
 					return nil, err
 				}

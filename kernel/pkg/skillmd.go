@@ -44,7 +44,7 @@ func parseSkillMDCached(file string, src []byte, cache *PlanCache) (*skillDoc, e
 	}
 	root, err := cache.frontMatter(file, front)
 	if err != nil {
-		if e, ok := err.(*Error); ok {
+		if e, ok := err.(*Error); ok && e.Code != CodePackageFileTooLarge {
 			e.Code = CodeSkillMDInvalid
 		}
 		return nil, err

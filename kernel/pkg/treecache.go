@@ -1,6 +1,8 @@
 package pkg
 
 import (
+	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -135,27 +137,43 @@ var fileContents sync.Map // path -> contentEntry
 
 // ReadFileCached reads a package file (it must not be a symbolic link:
 // the caller checked), served from the bytes last read while its stamp is
-// unchanged. The result is the caller's own copy.
-func ReadFileCached(path string) ([]byte, error) {
+// unchanged. The result is the caller's own copy. A file over limit bytes
+// is refused with ErrFileOverLimit, without reading it.
+func ReadFileCached(path string, limit int64) ([]byte, error) {
 	info, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
 	}
-	return readStamped(path, info)
+	return readStamped(path, info, limit)
 }
 
+// ErrFileOverLimit is a file larger than its reader's ceiling.
+var ErrFileOverLimit = errors.New("file over its size ceiling")
+
 // readStamped is ReadFileCached given the Lstat already made, which the
-// bytes read after it are remembered under.
-func readStamped(path string, info fs.FileInfo) ([]byte, error) {
+// bytes read after it are remembered under. It reads at most limit+1 bytes,
+// so a file that grew after the Lstat is refused, not read whole.
+func readStamped(path string, info fs.FileInfo, limit int64) ([]byte, error) {
+	if info.Size() > limit {
+		return nil, ErrFileOverLimit
+	}
 	st, ok := stampOfInfo(info)
 	if ok {
 		if v, hit := fileContents.Load(path); hit && v.(contentEntry).stamp == st {
 			return []byte(v.(contentEntry).text), nil
 		}
 	}
-	raw, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(raw)) > limit {
+		return nil, ErrFileOverLimit
 	}
 	if ok && st.settled() && len(raw) <= contentMax && int64(len(raw)) == st.size {
 		fileContents.Store(path, contentEntry{stamp: st, text: string(raw)})

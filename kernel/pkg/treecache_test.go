@@ -108,7 +108,7 @@ func TestTreeCacheSeesEveryEdit(t *testing.T) {
 	fresh("a file removed")
 
 	path := filepath.Join(dir, "a.mjs")
-	if raw, err := ReadFileCached(path); err != nil || string(raw) != "export const a = 1" {
+	if raw, err := ReadFileCached(path, 1<<20); err != nil || string(raw) != "export const a = 1" {
 		t.Fatalf("read %q %v", raw, err)
 	}
 	if _, ok := fileContents.Load(path); !ok {
@@ -120,7 +120,7 @@ func TestTreeCacheSeesEveryEdit(t *testing.T) {
 	if err := os.Chtimes(path, past, past); err != nil {
 		t.Fatal(err)
 	}
-	if raw, err := ReadFileCached(path); err != nil || string(raw) != "export const a = 9" {
+	if raw, err := ReadFileCached(path, 1<<20); err != nil || string(raw) != "export const a = 9" {
 		t.Fatalf("a rewritten file read %q %v", raw, err)
 	}
 	fresh("a file rewritten")
@@ -128,7 +128,7 @@ func TestTreeCacheSeesEveryEdit(t *testing.T) {
 	// Inside the racy window nothing is remembered.
 	racyWindow = time.Hour
 	write("SKILL.md", "two")
-	if raw, err := ReadFileCached(filepath.Join(dir, "SKILL.md")); err != nil || string(raw) != "two" {
+	if raw, err := ReadFileCached(filepath.Join(dir, "SKILL.md"), 1<<20); err != nil || string(raw) != "two" {
 		t.Fatalf("read %q %v", raw, err)
 	}
 	if v, ok := fileContents.Load(filepath.Join(dir, "SKILL.md")); ok && v.(contentEntry).text == "two" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 )
@@ -44,6 +45,10 @@ func parseStrict(file string, src []byte, lineOffset int) (*node, error) {
 // body.
 func parseYAML(file string, src []byte, lineOffset int) (yamlDoc, error) {
 	c := converter{file: file, lineOffset: lineOffset}
+	if len(src) > MaxYAMLBytes {
+		return yamlDoc{}, refuseAt(file, Position{}, CodePackageFileTooLarge,
+			"the YAML is %d bytes, over the %d byte ceiling on a package's YAML (MaxYAMLBytes); move large content into a file the package reads", len(src), MaxYAMLBytes)
+	}
 	if !utf8.Valid(src) {
 		return yamlDoc{}, refuseAt(file, Position{}, CodeYAMLInvalid, "the file is not valid UTF-8")
 	}
@@ -58,7 +63,14 @@ func parseYAML(file string, src []byte, lineOffset int) (yamlDoc, error) {
 	if len(src) > 0 && src[len(src)-1] != '\n' && src[len(src)-1] != '\r' {
 		src = append(bytes.Clone(src), '\n')
 	}
-	f, err := parseGoccy(src)
+	tokens, err := tokenize(src)
+	if err != nil {
+		return yamlDoc{}, goccySyntaxError(file, lineOffset, err)
+	}
+	if err := c.checkShape(tokens); err != nil {
+		return yamlDoc{}, err
+	}
+	f, err := parseTokens(tokens)
 	if err != nil {
 		return yamlDoc{}, goccySyntaxError(file, lineOffset, err)
 	}
@@ -69,13 +81,24 @@ func parseYAML(file string, src []byte, lineOffset int) (yamlDoc, error) {
 // malformed inputs cause: the file is refused as invalid, never trusted.
 var errParserPanicked = errors.New("the YAML parser could not read this file")
 
-func parseGoccy(src []byte) (f *ast.File, err error) {
+// tokenize and parseTokens are parser.ParseBytes in two halves, so the
+// tokens can be checked (checkShape) before the parser builds a tree.
+func tokenize(src []byte) (tokens token.Tokens, err error) {
+	defer func() {
+		if recover() != nil {
+			tokens, err = nil, errParserPanicked
+		}
+	}()
+	return lexer.Tokenize(string(src)), nil
+}
+
+func parseTokens(tokens token.Tokens) (f *ast.File, err error) {
 	defer func() {
 		if recover() != nil {
 			f, err = nil, errParserPanicked
 		}
 	}()
-	return parser.ParseBytes(src, 0, parser.AllowDuplicateMapKey())
+	return parser.Parse(tokens, 0, parser.AllowDuplicateMapKey())
 }
 
 // body returns the document under the strict subset.

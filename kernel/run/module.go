@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"maps"
 	"path"
@@ -74,7 +75,10 @@ func gatherModuleFiles(entries []pkg.TreeEntry) (map[string]string, error) {
 		if !e.Type.IsRegular() {
 			continue
 		}
-		raw, err := pkg.ReadFileCached(e.Path)
+		raw, err := pkg.ReadFileCached(e.Path, int64(ModuleMaxSourceBytes-total))
+		if errors.Is(err, pkg.ErrFileOverLimit) {
+			return nil, contract.Errorf("module_source_too_large", "the package's JavaScript exceeds the %d byte module source ceiling (at %s)", ModuleMaxSourceBytes, e.Rel)
+		}
 		if err != nil {
 			return nil, err
 		}
