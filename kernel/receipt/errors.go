@@ -12,6 +12,9 @@ const (
 	CodeIndexMalformed    = "receipt_index_malformed"
 	CodeKeyMalformed      = "key_malformed"
 	CodeKeyPermissions    = "key_permissions_unsafe"
+	// CodeFileUnsafe: a receipt's path in the store is a symbolic link or
+	// not a regular file; it is never followed or read.
+	CodeFileUnsafe = "receipt_file_unsafe"
 )
 
 // Error is a refusal with a stable snake_case code and a message that says
@@ -51,6 +54,7 @@ var (
 	ErrIndexMalformed    = &Error{Code: CodeIndexMalformed}
 	ErrKeyMalformed      = &Error{Code: CodeKeyMalformed}
 	ErrKeyPermissions    = &Error{Code: CodeKeyPermissions}
+	ErrFileUnsafe        = &Error{Code: CodeFileUnsafe}
 )
 
 func refuse(code, message string, cause error) *Error {

@@ -13,6 +13,10 @@ import (
 // no verifier would read.
 const maxReceiptSize = 8 << 20
 
+// errNotRegular is a receipt path that is a symbolic link or not a regular
+// file; the store reads only regular files inside itself.
+var errNotRegular = errors.New("not a regular file in the receipt store")
+
 // writeExclusive creates path holding data, syncing it when durable. created
 // is false, with no error, when the file already exists. A failed write
 // removes its partial file so a retry can succeed.

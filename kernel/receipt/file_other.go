@@ -11,6 +11,9 @@ import (
 // readFile reads one receipt, refusing anything but a regular file of at most
 // maxReceiptSize bytes.
 func readFile(path string) ([]byte, error) {
+	if info, err := os.Lstat(path); err == nil && info.Mode()&os.ModeSymlink != 0 {
+		return nil, fmt.Errorf("%w: %s is a symbolic link", errNotRegular, path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -21,7 +24,7 @@ func readFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
+		return nil, fmt.Errorf("%w: %s", errNotRegular, path)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxReceiptSize+1))
 	if err != nil {

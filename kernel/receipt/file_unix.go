@@ -15,7 +15,12 @@ import (
 // bound that was about a third of the time spent reading them. It also refuses
 // anything but a regular file, so a planted FIFO cannot stall a verifier.
 func readFile(path string) ([]byte, error) {
-	fd, err := openRetry(path)
+	fd, err := openRetry(path, syscall.O_NOFOLLOW)
+	if err == syscall.ELOOP {
+		// A symlink in the store could point anywhere: a receipt is only
+		// ever a regular file inside the store, so it is never followed.
+		return nil, fmt.Errorf("%w: %s is a symbolic link", errNotRegular, path)
+	}
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
@@ -25,7 +30,7 @@ func readFile(path string) ([]byte, error) {
 		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, fmt.Errorf("%s is not a regular file", path)
+		return nil, fmt.Errorf("%w: %s", errNotRegular, path)
 	}
 	if st.Size > maxReceiptSize {
 		return nil, fmt.Errorf("%s is %d bytes, more than any receipt (%d)", path, st.Size, maxReceiptSize)
@@ -53,9 +58,9 @@ func readFile(path string) ([]byte, error) {
 	}
 }
 
-func openRetry(path string) (int, error) {
+func openRetry(path string, flags int) (int, error) {
 	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|flags, 0)
 		if err != syscall.EINTR {
 			return fd, err
 		}
@@ -115,7 +120,7 @@ func (f rawFile) close() error {
 // does, and wraps it without registering it with the runtime poller (the
 // index is opened and locked once a sealed root).
 func openPlain(path string) (*os.File, error) {
-	fd, err := openRetry(path)
+	fd, err := openRetry(path, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}

@@ -347,11 +347,12 @@ func (s *Store) putLogged(r *Receipt, p string, canonical []byte) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f, hint, err := s.appendTarget()
+	f, hint, err := s.lockTarget("append a line")
 	if err != nil {
 		os.Remove(p)
 		return err
 	}
+	defer unlockTarget(f)
 	if _, err := f.Write(line); err != nil {
 		os.Remove(p)
 		return fmt.Errorf("append receipt index: %w", err)

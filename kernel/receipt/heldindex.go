@@ -38,22 +38,35 @@ func (s *Store) appendTarget() (*os.File, int64, error) {
 // throughout, since the lock belongs to the descriptor, which every
 // goroutine of this process shares.
 func (s *Store) lockTarget(purpose string) (*os.File, int64, error) {
+	f, size, _, err := s.lockTargetTorn(purpose)
+	return f, size, err
+}
+
+// lockTargetTorn is lockTarget, reporting a torn tail it repaired
+// (torntail.go): every append goes through it, so no line is ever glued
+// to part of another.
+func (s *Store) lockTargetTorn(purpose string) (*os.File, int64, *TornTail, error) {
 	for {
 		if s.index == nil {
 			if _, _, err := s.openTarget(); err != nil {
-				return nil, 0, err
+				return nil, 0, nil, err
 			}
 		}
 		if err := lockFile(s.index); err != nil {
-			return nil, 0, fmt.Errorf("lock receipt index to %s: %w", purpose, err)
+			return nil, 0, nil, fmt.Errorf("lock receipt index to %s: %w", purpose, err)
 		}
 		id, size, err := statPath(s.indexPath)
 		if err == nil && id.same(s.indexID) {
-			return s.index, size, nil
+			size, torn, err := s.wholeTail(s.index, size)
+			if err != nil {
+				unlockTarget(s.index)
+				return nil, 0, nil, err
+			}
+			return s.index, size, torn, nil
 		}
 		s.dropIndex() // and with it the lock, on a file no longer the index
 		if err != nil {
-			return nil, 0, fmt.Errorf("open receipt index to %s: %w", purpose, err)
+			return nil, 0, nil, fmt.Errorf("open receipt index to %s: %w", purpose, err)
 		}
 	}
 }

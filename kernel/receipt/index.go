@@ -35,9 +35,9 @@ func entryOf(r *Receipt, root bool) IndexEntry {
 	}
 }
 
-// appendIndex writes one line with a single write on an O_APPEND handle, so
-// lines from concurrent writers, in this process or another, never
-// interleave.
+// appendIndex writes one line with a single write on an O_APPEND handle,
+// under the index's lock, so lines from concurrent writers, in this process
+// or another, never interleave, and none is glued to a torn tail.
 func (s *Store) appendIndex(e IndexEntry, durable bool) error {
 	line, err := indexLine(e)
 	if err != nil {
@@ -45,10 +45,11 @@ func (s *Store) appendIndex(e IndexEntry, durable bool) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f, _, err := s.appendTarget()
+	f, _, err := s.lockTarget("append a line")
 	if err != nil {
 		return err
 	}
+	defer unlockTarget(f)
 	if _, err := f.Write(line); err != nil {
 		return fmt.Errorf("append receipt index: %w", err)
 	}
@@ -71,10 +72,11 @@ func (s *Store) appendIndexAt(e IndexEntry) (int64, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f, _, err := s.appendTarget()
+	f, _, err := s.lockTarget("append a line")
 	if err != nil {
 		return 0, err
 	}
+	defer unlockTarget(f)
 	if _, err := f.Write(line); err != nil {
 		return 0, fmt.Errorf("append receipt index: %w", err)
 	}

@@ -18,7 +18,22 @@ import (
 // unverified: it proves the body is intact, not who signed it.
 type KeySet struct {
 	byID map[string]ed25519.PublicKey
+	// skipped are the trusted key files LoadKeySet could not use.
+	skipped []SkippedKey
 }
+
+// SkippedKey is a file under keys/trusted/ that is not a key runx can
+// trust (malformed, or writable by others): it is left out of the set and
+// reported, so one bad file neither breaks every verification nor is
+// trusted.
+type SkippedKey struct {
+	Path    string `json:"path"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Skipped lists the trusted key files left out of the set, in path order.
+func (s KeySet) Skipped() []SkippedKey { return s.skipped }
 
 // NewKeySet trusts exactly the given keys.
 func NewKeySet(keys ...ed25519.PublicKey) KeySet {
@@ -67,8 +82,10 @@ func TrustedKeysDir(home string) string {
 
 // LoadKeySet trusts the runx home's own key, when it has one, and every
 // <home>/keys/trusted/*.pub (the standard base64 of a 32-byte ed25519 public
-// key). It never creates a key: verifying must not change the home. The
-// fixture key is not trusted here; a caller that wants it adds it.
+// key). A file that is not such a key, or that others may write, is
+// skipped and listed by Skipped. It never creates a key: verifying must not
+// change the home. The fixture key is not trusted here; a caller that wants
+// it adds it.
 func LoadKeySet(home string) (KeySet, error) {
 	var set KeySet
 	if home == "" {
@@ -87,6 +104,11 @@ func LoadKeySet(home string) (KeySet, error) {
 	}
 	for _, p := range paths {
 		pub, err := loadPublicKey(p)
+		var bad *Error
+		if errors.As(err, &bad) {
+			set.skipped = append(set.skipped, SkippedKey{Path: p, Code: bad.Code, Message: bad.Message})
+			continue
+		}
 		if err != nil {
 			return KeySet{}, err
 		}

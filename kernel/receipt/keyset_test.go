@@ -1,6 +1,7 @@
 package receipt
 
 import (
+	"context"
 	"crypto/ed25519"
 	"os"
 	"path/filepath"
@@ -70,7 +71,10 @@ func TestLoadKeySetDoesNotCreateAKey(t *testing.T) {
 	}
 }
 
-func TestLoadKeySetRefusesBadTrustedKeys(t *testing.T) {
+// One bad file under keys/trusted/ is skipped and reported with its code,
+// never trusted, and never stops the good keys beside it from being
+// trusted: before, it failed every verification.
+func TestLoadKeySetSkipsBadTrustedKeys(t *testing.T) {
 	tests := []struct {
 		name    string
 		content string
@@ -85,10 +89,46 @@ func TestLoadKeySetRefusesBadTrustedKeys(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			home := t.TempDir()
+			good := pubOf(testKey("good"))
+			writeTrusted(t, home, "a-good.pub", EncodePublicKey(good), 0o644)
 			writeTrusted(t, home, "k.pub", tt.content, tt.mode)
-			_, err := LoadKeySet(home)
-			wantCode(t, err, tt.code)
+			set, err := LoadKeySet(home)
+			if err != nil {
+				t.Fatalf("one bad trusted key failed the whole set: %v", err)
+			}
+			if !set.Trusts(good) {
+				t.Fatal("the good key beside a bad one is not trusted")
+			}
+			if len(set.KeyIDs()) != 1 {
+				t.Fatalf("the set trusts %d keys, want only the good one", len(set.KeyIDs()))
+			}
+			sk := set.Skipped()
+			if len(sk) != 1 || sk[0].Code != tt.code || sk[0].Path != filepath.Join(TrustedKeysDir(home), "k.pub") {
+				t.Fatalf("skipped %+v, want k.pub with %s", sk, tt.code)
+			}
 		})
+	}
+}
+
+// A receipt signed by a good trusted key verifies while a bad key file
+// sits beside it, and the report names the file skipped.
+func TestVerifyWithOneBadTrustedKey(t *testing.T) {
+	home := t.TempDir()
+	sg := newTestSigner(t, "friend")
+	writeTrusted(t, home, "friend.pub", EncodePublicKey(sg.PublicKey()), 0o644)
+	writeTrusted(t, home, "broken.pub", "not a key", 0o644)
+	keys, err := LoadKeySet(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := newTestStore(t)
+	root := sealAndPutRoot(t, st, sg, runBody("run-1"))
+	rep := Verify(context.Background(), st, root.r.ID, keys, Limits{})
+	if rep.Status != StatusVerified {
+		t.Fatalf("status %s: %s", rep.Status, describe(rep))
+	}
+	if len(rep.SkippedKeys) != 1 || rep.SkippedKeys[0].Code != CodeKeyMalformed {
+		t.Fatalf("skipped keys %+v, want broken.pub as %s", rep.SkippedKeys, CodeKeyMalformed)
 	}
 }
 

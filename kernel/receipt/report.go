@@ -40,6 +40,10 @@ type Report struct {
 	// ProblemsOmitted counts problems past Limits.MaxProblems; they still
 	// count towards Status.
 	ProblemsOmitted int `json:"problems_omitted,omitempty"`
+	// SkippedKeys are trusted key files left out of the key set
+	// (KeySet.Skipped): receipts they signed are unverified, the rest
+	// verify as before.
+	SkippedKeys []SkippedKey `json:"skipped_keys,omitempty"`
 }
 
 // Problem names the receipt it is about.

@@ -162,6 +162,9 @@ func (s *Store) readRaw(id string) ([]byte, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, refuse(CodeNotFound, fmt.Sprintf("receipt %s is not in %s", id, s.dir), err)
 	}
+	if errors.Is(err, errNotRegular) {
+		return nil, refuse(CodeFileUnsafe, fmt.Sprintf("receipt %s in %s is a symbolic link or not a regular file, so it is not read; a receipt is a regular file inside the store", id, s.dir), err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read receipt %s: %w", id, err)
 	}

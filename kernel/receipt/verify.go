@@ -38,7 +38,7 @@ func Verify(ctx context.Context, store *Store, rootID string, keys KeySet, limit
 	w.visit(rootID, 0, "", "")
 	w.checks.wait()
 
-	rep := Report{ReceiptID: rootID, Receipts: w.receipts, Depth: w.depth}
+	rep := Report{ReceiptID: rootID, Receipts: w.receipts, Depth: w.depth, SkippedKeys: keys.Skipped()}
 	problems.finish(&rep)
 	return rep
 }
@@ -128,6 +128,9 @@ func (w *walker) check(seq int, id, commitment, parent string) []ChildRef {
 	switch {
 	case errors.Is(err, ErrNotFound):
 		add(stageWalk, CodeMissing, fmt.Sprintf("receipt is not in the store%s", by(parent)))
+		return nil
+	case errors.Is(err, ErrFileUnsafe):
+		add(stageWalk, CodeFileUnsafe, err.Error())
 		return nil
 	case err != nil:
 		add(stageWalk, CodeUnreadable, err.Error())

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -459,4 +460,29 @@ func TestVerifyRefusesAnOversizedChildList(t *testing.T) {
 	if rep.Receipts != 1 || len(rep.Problems) != 1 {
 		t.Fatalf("walked past the refusal: %d receipts, problems %s", rep.Receipts, describe(rep))
 	}
+}
+
+// A receipt file that is a symbolic link, here to a valid copy of itself
+// outside the store, is never followed: Get refuses it and verify reports
+// the tree invalid, both with receipt_file_unsafe.
+func TestVerifyRefusesASymlinkOutOfTheStore(t *testing.T) {
+	st := newTestStore(t)
+	sg := newTestSigner(t, "own")
+	child := sealAndPut(t, st, sg, stepBody("run-1", "child"))
+	root := sealAndPutRoot(t, st, sg, runBody("run-1", child.ref))
+	outside := filepath.Join(t.TempDir(), "elsewhere.json")
+	if err := os.WriteFile(outside, child.bytes, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := receiptPath(t, st, child.r.ID)
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, p); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := st.Get(child.r.ID)
+	wantCode(t, err, CodeFileUnsafe)
+	rep := Verify(context.Background(), st, root.r.ID, NewKeySet(sg.PublicKey()), Limits{})
+	wantProblem(t, rep, StatusInvalid, CodeFileUnsafe, child.r.ID)
 }

@@ -185,6 +185,14 @@ func Open(o Options) (*Kernel, error) {
 		return nil, err
 	}
 	j.Scrub = o.Taint.ScrubJSON
+	// A torn last index line is repaired first, so the repairs below
+	// append whole lines and restore what the cut line described.
+	if torn, err := store.RecoverTail(); err != nil {
+		j.Close()
+		return nil, err
+	} else if torn != nil {
+		o.Logger.Warn("receipt index ended in a torn line; repaired", "offset", torn.Offset, "bytes", torn.Bytes, "set_aside", torn.SetAside)
+	}
 	if err := repairIndex(context.Background(), j, store); err != nil {
 		j.Close()
 		return nil, err

@@ -69,6 +69,9 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 			for _, p := range rep.Problems {
 				fmt.Fprintf(io.Out, "  %s: %s [%s]\n", p.ReceiptID, p.Message, p.Code)
 			}
+			for _, sk := range rep.SkippedKeys {
+				fmt.Fprintf(io.Err, "warning: trusted key skipped: %s [%s]\n", sk.Message, sk.Code)
+			}
 		}
 		if rep.Status != "verified" {
 			return cli.ExitFailed
