@@ -3,6 +3,8 @@ package credential
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -221,5 +223,43 @@ func TestTaintError(t *testing.T) {
 	w.Write([]byte("log s3cret-value\n"))
 	if buf.String() != "log [redacted]\n" {
 		t.Fatalf("writer: %q", buf.String())
+	}
+}
+
+// A value with spaces and non-ASCII characters is scrubbed in every form a
+// plugin or provider might echo it in: JSON with its non-ASCII escaped (in
+// either case of hex, a non-BMP rune as a surrogate pair), URL escaping
+// with "+" or "%20" for a space and either case of hex, base64 and hex.
+func TestTaintScrubsSpacesAndNonASCII(t *testing.T) {
+	const secret = "pa ss wörd 🔑!*'()"
+	var tn Taint
+	tn.Add(secret)
+	b := []byte(secret)
+	for name, in := range map[string]string{
+		"raw":                  secret,
+		"json utf-8":           `"` + secret + `"`,
+		"json \\u lower":       `"pa ss w\u00f6rd \ud83d\udd11!*'()"`,
+		"json \\u upper":       `"pa ss w\u00F6rd \uD83D\uDD11!*'()"`,
+		"query escape":         url.QueryEscape(secret),
+		"path escape":          url.PathEscape(secret),
+		"lower-case hex %":     strings.ToLower(url.PathEscape(secret)),
+		"query lower-case hex": "q=" + strings.ToLower(url.QueryEscape(secret)),
+		"every byte %20":       "pa%20ss%20w%C3%B6rd%20%F0%9F%94%91%21%2A%27%28%29",
+		"every byte +":         "pa+ss+w%C3%B6rd+%F0%9F%94%91%21%2A%27%28%29",
+		"encodeURIComponent":   "pa%20ss%20w%C3%B6rd%20%F0%9F%94%91!*'()",
+		"form +, js reserved":  "pa+ss+w%C3%B6rd+%F0%9F%94%91!*'()",
+		"base64":               base64.StdEncoding.EncodeToString(b),
+		"base64url raw":        base64.RawURLEncoding.EncodeToString(b),
+		"base64 inside basic":  base64.StdEncoding.EncodeToString([]byte("user:" + secret)),
+		"hex":                  fmt.Sprintf("%x", b),
+		"HEX":                  fmt.Sprintf("%X", b),
+	} {
+		if out := tn.Scrub("before " + in + " after"); !strings.Contains(out, Redacted) || strings.Contains(out, "ss") && strings.Contains(out, "rd") {
+			t.Errorf("%s: %q -> %q", name, in, out)
+		}
+	}
+	doc := []byte(`{"k":"pa ss w\u00f6rd \ud83d\udd11!*'()"}`)
+	if out := tn.ScrubJSON(doc); !json.Valid(out) || !strings.Contains(string(out), Redacted) {
+		t.Errorf("ScrubJSON: %s", out)
 	}
 }

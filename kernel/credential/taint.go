@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf16"
 
 	"github.com/runxhq/runx/kernel/contract"
 )
@@ -28,10 +29,11 @@ const minInnerForm = 8
 // call's context, a managed agent's key) is added, and every output
 // boundary passes what it writes through Scrub, ScrubJSON or Writer. Each
 // value is matched in the forms a plugin might echo it in: raw, JSON-string
-// escaped, base64 (standard and URL alphabets, padded or not, and the
-// fragment fully determined by the value at each byte alignment inside a
-// longer blob), hexadecimal (lower and upper case) and URL escaping (query
-// and path). A zero Taint is empty and ready to use; it is safe for
+// escaped (UTF-8, or ASCII-only with \uXXXX in either case), base64
+// (standard and URL alphabets, padded or not, and the fragment fully
+// determined by the value at each byte alignment inside a longer blob),
+// hexadecimal (lower and upper case) and URL escaping as any encoder writes
+// it (a space as "+" or "%20", hex digits in either case). A zero Taint is empty and ready to use; it is safe for
 // concurrent use and cheap to consult while empty.
 type Taint struct {
 	mu     sync.Mutex
@@ -121,6 +123,19 @@ func Forms(v string) []string {
 	}
 	b := []byte(v)
 	out := []string{v, hex.EncodeToString(b), strings.ToUpper(hex.EncodeToString(b)), url.QueryEscape(v), url.PathEscape(v)}
+	// Every URL encoder's choices: a space as "+" or "%20", hex in either
+	// case, and JavaScript's encodeURIComponent leaving !*'() as they are.
+	for _, keep := range []string{"", "!*'()"} {
+		for _, plus := range []bool{false, true} {
+			for _, digits := range []string{upperHex, lowerHex} {
+				out = append(out, percentEscape(v, keep, plus, digits))
+			}
+		}
+	}
+	out = append(out, lowerEscapes(url.QueryEscape(v)), lowerEscapes(url.PathEscape(v)))
+	// JSON as an ASCII-only encoder writes it (Python's json.dumps, Java's):
+	// every non-ASCII rune as \uXXXX, a surrogate pair past U+FFFF.
+	out = append(out, jsonASCII(v, upperHex), jsonASCII(v, lowerHex))
 	for _, html := range []bool{true, false} {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
@@ -155,6 +170,85 @@ func Forms(v string) []string {
 		}
 	}
 	return uniq
+}
+
+const (
+	upperHex = "0123456789ABCDEF"
+	lowerHex = "0123456789abcdef"
+)
+
+// percentEscape escapes every byte of v but RFC 3986's unreserved ones and
+// keep, as %XX with digits; a space is "+" when plus.
+func percentEscape(v, keep string, plus bool, digits string) string {
+	var sb strings.Builder
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == '~', strings.IndexByte(keep, c) >= 0:
+			sb.WriteByte(c)
+		case c == ' ' && plus:
+			sb.WriteByte('+')
+		default:
+			sb.WriteByte('%')
+			sb.WriteByte(digits[c>>4])
+			sb.WriteByte(digits[c&15])
+		}
+	}
+	return sb.String()
+}
+
+// lowerEscapes turns the hex digits of every %XX in s to lower case.
+func lowerEscapes(s string) string {
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' {
+			b[i+1], b[i+2] = lowerHexDigit(b[i+1]), lowerHexDigit(b[i+2])
+			i += 2
+		}
+	}
+	return string(b)
+}
+
+func lowerHexDigit(c byte) byte {
+	if 'A' <= c && c <= 'F' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// jsonASCII is v's JSON string body with every character JSON requires
+// escaped as encoding/json does and every non-ASCII rune as \uXXXX (a
+// surrogate pair past U+FFFF), its hex digits from digits.
+func jsonASCII(v string, digits string) string {
+	var sb strings.Builder
+	u := func(r rune) {
+		sb.WriteString(`\u`)
+		for shift := 12; shift >= 0; shift -= 4 {
+			sb.WriteByte(digits[(r>>shift)&15])
+		}
+	}
+	for _, r := range v {
+		switch {
+		case r == '"' || r == '\\':
+			sb.WriteByte('\\')
+			sb.WriteRune(r)
+		case r == '\n':
+			sb.WriteString(`\n`)
+		case r == '\r':
+			sb.WriteString(`\r`)
+		case r == '\t':
+			sb.WriteString(`\t`)
+		case r < 0x20 || r >= 0x80 && r < 0x10000:
+			u(r)
+		case r >= 0x10000:
+			hi, lo := utf16.EncodeRune(r)
+			u(hi)
+			u(lo)
+		default:
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
 }
 
 func (t *Taint) snapshot() *formSet {
