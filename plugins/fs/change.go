@@ -61,14 +61,18 @@ type EditRequest struct {
 }
 
 // BundleChange is one file of fs.apply_bundle: a write (Content with
-// ExpectedDigest or Create) or a delete (Delete with ExpectedDigest).
+// ExpectedDigest or Create) or a delete ({path, expected_digest}: a change
+// without content). Delete may say so explicitly and must then agree.
 type BundleChange struct {
 	Path           string  `json:"path"`
 	Content        *string `json:"content,omitempty"`
 	ExpectedDigest string  `json:"expected_digest,omitempty"`
 	Create         bool    `json:"create,omitempty"`
-	Delete         bool    `json:"delete,omitempty"`
+	Delete         *bool   `json:"delete,omitempty"`
 }
+
+// deletes reports whether the change removes its file: it carries no content.
+func (c BundleChange) deletes() bool { return c.Content == nil }
 
 // BundleRequest is fs.apply_bundle's input: changes applied whole or not at
 // all, in order.
@@ -157,14 +161,14 @@ func planChanges(scope *Scope, changes []BundleChange) (*changeSet, *plugin.Resu
 		if res := checkShape(c); res != nil {
 			return nil, res
 		}
-		fc, res := resolveChange(scope, c.Path, c.Delete)
+		fc, res := resolveChange(scope, c.Path, c.deletes())
 		if res != nil {
 			return nil, res
 		}
 		if res := expect(fc, c); res != nil {
 			return nil, res
 		}
-		if !c.Delete {
+		if !c.deletes() {
 			if res := fc.setAfter([]byte(*c.Content)); res != nil {
 				return nil, res
 			}
@@ -178,10 +182,12 @@ func checkShape(c BundleChange) *plugin.Result {
 	switch {
 	case c.Path == "":
 		return plugin.Refused(CodeRequestInvalid, "every change needs a path")
-	case c.Delete && (c.Content != nil || c.Create):
-		return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("the change to %s is a delete, which carries neither content nor create", c.Path))
-	case !c.Delete && c.Content == nil:
-		return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("the change to %s needs content, or delete: true", c.Path))
+	case c.Delete != nil && *c.Delete && !c.deletes():
+		return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("the change to %s is marked delete but carries content; a delete is {path, expected_digest}", c.Path))
+	case c.Delete != nil && !*c.Delete && c.deletes():
+		return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("the change to %s is marked delete: false but carries no content; a write needs content, a delete is {path, expected_digest}", c.Path))
+	case c.deletes() && c.Create:
+		return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("the change to %s creates a file but carries no content", c.Path))
 	case c.Create && c.ExpectedDigest != "":
 		return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("the change to %s names both create and expected_digest; a file is either new or replaced", c.Path))
 	case c.ExpectedDigest != "" && !digestPattern.MatchString(c.ExpectedDigest):
@@ -195,7 +201,7 @@ func checkShape(c BundleChange) *plugin.Result {
 // content its writer did not read.
 func expect(fc *fileChange, c BundleChange) *plugin.Result {
 	switch {
-	case c.Delete && c.ExpectedDigest == "":
+	case c.deletes() && c.ExpectedDigest == "":
 		return plugin.Refused(CodeBlindWriteRefused, fmt.Sprintf("the delete of %s names no expected_digest; read the file and name the content_digest you mean to remove", c.Path))
 	case c.Create && fc.existed:
 		return plugin.Refused(CodeCreateExists, fmt.Sprintf("%s already exists, so it cannot be created; read it and name its content_digest as expected_digest to replace it", c.Path))
@@ -207,7 +213,7 @@ func expect(fc *fileChange, c BundleChange) *plugin.Result {
 		return mismatch(c.Path, c.ExpectedDigest, fc.beforeDigest)
 	}
 	switch {
-	case c.Delete:
+	case c.deletes():
 		fc.op = OpDelete
 	case fc.existed:
 		fc.op = OpWrite

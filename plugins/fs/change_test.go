@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/runxhq/runx/sdk/plugin"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 func TestWriteReplacesNamedContentAndJournalsIt(t *testing.T) {
@@ -79,13 +80,13 @@ func TestChangeRefusals(t *testing.T) {
 		code       string
 	}{
 		"blind overwrite":           {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x")}, CodeBlindWriteRefused},
-		"blind delete":              {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", Delete: true}}}, CodeBlindWriteRefused},
+		"blind delete":              {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt"}}}, CodeBlindWriteRefused},
 		"blind overwrite in bundle": {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "new.txt", Content: str("n")}, {Path: "a.txt", Content: str("x")}}}, CodeBlindWriteRefused},
 		"create existing":           {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x"), Create: true}, CodeCreateExists},
 		"create existing in bundle": {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", Content: str("x"), Create: true}}}, CodeCreateExists},
 		"stale digest":              {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x"), ExpectedDigest: digest("b")}, CodeDigestMismatch},
 		"digest of a missing file":  {CapabilityWrite, WriteRequest{Path: "gone.txt", Content: str("x"), ExpectedDigest: digest("b")}, CodeDigestMismatch},
-		"stale delete":              {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", Delete: true, ExpectedDigest: digest("b")}}}, CodeDigestMismatch},
+		"stale delete":              {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", ExpectedDigest: digest("b")}}}, CodeDigestMismatch},
 		"stale edit digest":         {CapabilityEdit, EditRequest{Path: "a.txt", Edits: []Edit{{Old: "a", New: "b"}}, ExpectedDigest: digest("b")}, CodeDigestMismatch},
 		"directory":                 {CapabilityWrite, WriteRequest{Path: "dir", Content: str("x"), ExpectedDigest: digest("b")}, CodeNotAFile},
 		"parent is a file":          {CapabilityWrite, WriteRequest{Path: "file/x.txt", Content: str("x")}, CodeNotADirectory},
@@ -93,14 +94,15 @@ func TestChangeRefusals(t *testing.T) {
 		"edit a binary file":        {CapabilityEdit, EditRequest{Path: "bin.dat", Edits: []Edit{{Old: "a", New: "b"}}}, CodeBinaryRefused},
 		"replace too large a file":  {CapabilityWrite, WriteRequest{Path: "big.txt", Content: str("x"), ExpectedDigest: digest("x")}, CodeChangeTooLarge},
 		"write too much":            {CapabilityWrite, WriteRequest{Path: "huge.txt", Content: &bigWrite}, CodeChangeTooLarge},
-		"path repeated":             {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "dup.txt", Delete: true, ExpectedDigest: digest("d")}, {Path: "./dup.txt", Content: str("x"), ExpectedDigest: digest("d")}}}, CodeBundlePathRepeated},
+		"path repeated":             {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "dup.txt", ExpectedDigest: digest("d")}, {Path: "./dup.txt", Content: str("x"), ExpectedDigest: digest("d")}}}, CodeBundlePathRepeated},
 		"file and directory":        {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "p", Content: str("x")}, {Path: "p/q", Content: str("y")}}}, CodeRequestInvalid},
 		"empty bundle":              {CapabilityApplyBundle, BundleRequest{}, CodeRequestInvalid},
 		"no content":                {CapabilityWrite, WriteRequest{Path: "n.txt"}, CodeRequestInvalid},
 		"create and digest":         {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x"), Create: true, ExpectedDigest: digest("a")}, CodeRequestInvalid},
 		"malformed digest":          {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x"), ExpectedDigest: "md5:abc"}, CodeRequestInvalid},
-		"delete with content":       {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", Delete: true, Content: str("x"), ExpectedDigest: digest("a")}}}, CodeRequestInvalid},
-		"change without content":    {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", ExpectedDigest: digest("a")}}}, CodeRequestInvalid},
+		"delete with content":       {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", Delete: flag(true), Content: str("x"), ExpectedDigest: digest("a")}}}, CodeRequestInvalid},
+		"delete false, no content":  {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", Delete: flag(false), ExpectedDigest: digest("a")}}}, CodeRequestInvalid},
+		"create without content":    {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "n.txt", Create: true}}}, CodeRequestInvalid},
 		"unknown field":             {CapabilityWrite, map[string]any{"path": "a.txt", "content": "x", "force": true}, CodeRequestInvalid},
 		"no path":                   {CapabilityWrite, WriteRequest{Content: str("x")}, CodeRequestInvalid},
 		"outside the workspace":     {CapabilityWrite, WriteRequest{Path: filepath.Join(outside, "o.txt"), Content: str("x"), ExpectedDigest: digest("o")}, CodeOutsideWorkspace},
@@ -110,7 +112,7 @@ func TestChangeRefusals(t *testing.T) {
 		"an env file":               {CapabilityWrite, WriteRequest{Path: ".env", Content: str("TOKEN=x")}, CodeSecretRefused},
 		"a key by name":             {CapabilityWrite, WriteRequest{Path: "deploy/id_ed25519", Content: str("x")}, CodeSecretRefused},
 		"a private key into a pem":  {CapabilityWrite, WriteRequest{Path: "cert.pem", Content: str(testPrivateKey)}, CodeSecretRefused},
-		"delete .npmrc":             {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: ".npmrc", Delete: true, ExpectedDigest: digest("x")}}}, CodeSecretRefused},
+		"delete .npmrc":             {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: ".npmrc", ExpectedDigest: digest("x")}}}, CodeSecretRefused},
 	} {
 		t.Run(name, func(t *testing.T) {
 			root := workspace(t, files)
@@ -135,7 +137,7 @@ func TestChangeRefusalsOfReachAndJournal(t *testing.T) {
 	write := WriteRequest{Path: "a.txt", Content: str("x"), ExpectedDigest: digest("a")}
 
 	wantCode(t, call(t, changeContext(root), CapabilityWrite, WriteRequest{Path: "escape.txt", Content: str("x"), ExpectedDigest: digest("o")}, nil), CodeSymlinkEscape)
-	wantCode(t, call(t, changeContext(root), CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "alias.txt", Delete: true, ExpectedDigest: digest("a")}}}, nil), CodeNotAFile)
+	wantCode(t, call(t, changeContext(root), CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "alias.txt", ExpectedDigest: digest("a")}}}, nil), CodeNotAFile)
 
 	noProject := changeContext(root)
 	noProject.Binding = nil
@@ -196,7 +198,7 @@ func TestBundleAppliesEveryChangeInOrder(t *testing.T) {
 	mustOK(t, call(t, changeContext(root), CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{
 		{Path: "a.txt", Content: str("A"), ExpectedDigest: digest("a")},
 		{Path: "c/new.txt", Content: str("C"), Create: true},
-		{Path: "old/gone.txt", Delete: true, ExpectedDigest: digest("g")},
+		{Path: "old/gone.txt", ExpectedDigest: digest("g")},
 		{Path: "b.txt", Content: str("B"), ExpectedDigest: digest("b")},
 	}}, &resp))
 	want := []ChangedFile{
@@ -269,4 +271,68 @@ func TestChangeToolsDeclareTheirEffects(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A bundle delete is {path, expected_digest}: a change without content,
+// optionally marked delete: true, refused when the file's digest differs
+// or none is named; the tool's schema admits exactly that shape.
+func TestBundleDeleteIsPathAndExpectedDigest(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "a", "b.txt": "b"})
+	spec := map[string]any{"changes": []any{map[string]any{"path": "a.txt", "expected_digest": digest("a")}}}
+	var resp BundleResponse
+	mustOK(t, call(t, changeContext(root), CapabilityApplyBundle, spec, &resp))
+	if len(resp.Files) != 1 || resp.Files[0].Op != OpDelete {
+		t.Fatalf("got %+v", resp.Files)
+	}
+	wantCode(t, call(t, changeContext(root), CapabilityApplyBundle, map[string]any{"changes": []any{map[string]any{"path": "b.txt", "expected_digest": digest("other")}}}, nil), CodeDigestMismatch)
+	wantCode(t, call(t, changeContext(root), CapabilityApplyBundle, map[string]any{"changes": []any{map[string]any{"path": "b.txt"}}}, nil), CodeBlindWriteRefused)
+	mustOK(t, call(t, changeContext(root), CapabilityApplyBundle, map[string]any{"changes": []any{map[string]any{"path": "b.txt", "expected_digest": digest("b"), "delete": true}}}, nil))
+	sameTree(t, map[string]string{}, snapshot(t, root))
+
+	s := compileSchema(t, bundleRequestSchema)
+	d := digest("a")
+	for _, doc := range []string{
+		`{"changes":[{"path":"a","expected_digest":"` + d + `"}]}`,
+		`{"changes":[{"path":"a","expected_digest":"` + d + `","delete":true}]}`,
+		`{"changes":[{"path":"a","content":"x","expected_digest":"` + d + `"}]}`,
+		`{"changes":[{"path":"a","content":"x","create":true}]}`,
+	} {
+		if err := s.Validate(mustJSON(t, doc)); err != nil {
+			t.Errorf("the schema refuses %s: %v", doc, err)
+		}
+	}
+	for _, doc := range []string{
+		`{"changes":[{"path":"a"}]}`,
+		`{"changes":[{"path":"a","create":true}]}`,
+		`{"changes":[{"path":"a","content":"x","delete":true,"expected_digest":"` + d + `"}]}`,
+		`{"changes":[{"path":"a","delete":false,"expected_digest":"` + d + `"}]}`,
+	} {
+		if err := s.Validate(mustJSON(t, doc)); err == nil {
+			t.Errorf("the schema admits %s", doc)
+		}
+	}
+}
+
+func flag(b bool) *bool { return &b }
+
+func compileSchema(t *testing.T, schema string) *jsonschema.Schema {
+	t.Helper()
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("s.json", mustJSON(t, schema)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("s.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func mustJSON(t *testing.T, doc string) any {
+	t.Helper()
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

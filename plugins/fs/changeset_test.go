@@ -52,7 +52,7 @@ func TestPreviewRPCAnswersTheCompleteChangeSet(t *testing.T) {
 	cs, _ = changeSetOf(t, root, CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{
 		{Path: "long.txt", Content: &rewritten, ExpectedDigest: digest(long)},
 		{Path: "new/b.txt", Content: str("one\n"), Create: true},
-		{Path: "gone.txt", Delete: true, ExpectedDigest: digest("bye\n")},
+		{Path: "gone.txt", ExpectedDigest: digest("bye\n")},
 	}})
 	if got := strings.Count(cs.Changes[0].Diff, "\n+LINE"); got != 300 {
 		t.Fatalf("the diff adds %d of 300 lines: nothing may be cut", got)
@@ -80,7 +80,7 @@ func TestPreviewRPCRefusesWhatTheChangeWould(t *testing.T) {
 	}{
 		"blind":         {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x")}, CodeBlindWriteRefused},
 		"ambiguous":     {CapabilityEdit, EditRequest{Path: "a.txt", Edits: []Edit{{Old: "a", New: "b"}}}, CodeEditAmbiguous},
-		"stale":         {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", Delete: true, ExpectedDigest: digest("b")}}}, CodeDigestMismatch},
+		"stale":         {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", ExpectedDigest: digest("b")}}}, CodeDigestMismatch},
 		"secret":        {CapabilityWrite, WriteRequest{Path: ".env", Content: str("x")}, CodeSecretRefused},
 		"escape":        {CapabilityWrite, WriteRequest{Path: "../out.txt", Content: str("x")}, CodeOutsideWorkspace},
 		"unknown field": {CapabilityWrite, map[string]any{"path": "x", "content": "y", "mode": 7}, CodeRequestInvalid},

@@ -38,7 +38,7 @@ func TestPreviewShowsExactlyWhatWouldExecute(t *testing.T) {
 	resp = previewOf(t, root, CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{
 		{Path: "long.txt", Content: &rewritten, ExpectedDigest: digest(long)},
 		{Path: "new/b.txt", Content: str("one\ntwo"), Create: true},
-		{Path: "gone.txt", Delete: true, ExpectedDigest: digest("bye\n")},
+		{Path: "gone.txt", ExpectedDigest: digest("bye\n")},
 	}})
 	if got := strings.Count(resp.Changes[0].Diff, "\n-line"); got != 400 {
 		t.Fatalf("diff removes %d of 400 lines", got)

@@ -15,7 +15,7 @@ func crashBundle() BundleRequest {
 	return BundleRequest{Changes: []BundleChange{
 		{Path: "a.txt", Content: str("A\n"), ExpectedDigest: digest("a\n")},
 		{Path: "new/dir/c.txt", Content: str("C\n"), Create: true},
-		{Path: "gone.txt", Delete: true, ExpectedDigest: digest("g\n")},
+		{Path: "gone.txt", ExpectedDigest: digest("g\n")},
 		{Path: "b.txt", Content: str("B\n"), ExpectedDigest: digest("b\n")},
 	}}
 }

@@ -30,10 +30,13 @@ const editRequestSchema = `{"type":"object","required":["path","edits"],"additio
 const editResponseSchema = `{"type":"object","required":["path","op","before_digest","after_digest","replacements","journal"],"properties":{` +
 	changedFileProperties + `,"replacements":{"type":"array","items":{"type":"integer"}},"journal":` + journalRefSchema + `}}`
 
+// bundleChangeSchema: a write carries content; a delete is {path,
+// expected_digest}, optionally marked delete: true.
 const bundleChangeSchema = `{"type":"object","required":["path"],"additionalProperties":false,"properties":{` +
 	`"path":{"type":"string","minLength":1},"content":{"type":"string"},` +
 	`"expected_digest":` + digestSchema + `,"create":{"type":"boolean"},"delete":{"type":"boolean"}},` +
-	`"oneOf":[{"required":["content"],"not":{"required":["delete"]}},{"required":["delete","expected_digest"],"properties":{"delete":{"const":true}}}]}`
+	`"oneOf":[{"required":["content"],"properties":{"delete":{"const":false}}},` +
+	`{"required":["expected_digest"],"not":{"anyOf":[{"required":["content"]},{"required":["create"]}]},"properties":{"delete":{"const":true}}}]}`
 
 const bundleRequestSchema = `{"type":"object","required":["changes"],"additionalProperties":false,"properties":{` +
 	`"changes":{"type":"array","minItems":1,"maxItems":1000,"items":` + bundleChangeSchema + `}}}`
