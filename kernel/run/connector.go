@@ -331,18 +331,12 @@ func addedConnectors(p *pkg.Package, projectDir string) map[string]any {
 					add(op)
 				}
 			}
+			if s.Script != nil && s.Script.Calls != nil {
+				for _, op := range s.Script.Calls.Operations {
+					add(op)
+				}
+			}
 		}
 	}
 	return out
-}
-
-// closureOf is the runtime closure a run of p is bound to: the runx version
-// and package digest (ClosureDigest), and the added connectors it calls,
-// so a changed added manifest is drift a pending run refuses.
-func closureOf(runxVersion string, p *pkg.Package, projectDir string) string {
-	added := addedConnectors(p, projectDir)
-	if len(added) == 0 {
-		return ClosureDigest(runxVersion, p.Digest)
-	}
-	return mustDigest(map[string]any{"runx_version": runxVersion, "package_digest": p.Digest, "added_connectors": added})
 }

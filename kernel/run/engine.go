@@ -170,7 +170,7 @@ func (e *Engine) newRecord(st Start, parent, address string) (*journal.Run, erro
 	return &journal.Run{
 		RunID: st.RunID, ParentRunID: parent, ParentAddress: address,
 		SkillName: st.Package.Name, Method: st.Method.Name, PackageDir: st.Package.Dir,
-		PackageDigest: st.Package.Digest, ClosureDigest: closureOf(e.RunxVersion, st.Package, e.ProjectDir),
+		PackageDigest: st.Package.Digest, ClosureDigest: e.closureOf(st.Package),
 		Authority: authority, Inputs: inputs, Act: st.Act,
 	}, nil
 }

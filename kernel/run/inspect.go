@@ -81,7 +81,7 @@ func (k *Kernel) Inspect(ctx context.Context, req SkillRequest) (*Inspection, er
 	}
 	out := &Inspection{
 		Schema: InspectionSchema, SkillName: p.Name, Method: m.Name, Description: m.Description,
-		PackageDigest: p.Digest, ClosureDigest: closureOf(k.Options.RunxVersion, p, k.Options.ProjectDir),
+		PackageDigest: p.Digest, ClosureDigest: k.Engine.closureOf(p),
 		Inputs: m.Inputs, Steps: []InspectedStep{},
 	}
 	if len(m.Outputs) > 0 {

@@ -293,10 +293,12 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 	}
 	k.Engine.prestart(ctx, m)
 	if req.PackageDigest != "" && req.PackageDigest != p.Digest {
-		return nil, contract.Errorf("binding_package_mismatch", "--package-digest %s is not package %s's digest (%s)", req.PackageDigest, p.Name, p.Digest)
+		return nil, contract.Errorf(CodeBindingPackageMismatch, "--package-digest %s is not package %s's digest (%s)", req.PackageDigest, p.Name, p.Digest)
 	}
-	if closure := closureOf(k.Options.RunxVersion, p, k.Options.ProjectDir); req.ClosureDigest != "" && req.ClosureDigest != closure {
-		return nil, contract.Errorf("binding_closure_mismatch", "--closure-digest %s is not this runx's closure for %s (%s)", req.ClosureDigest, p.Name, closure)
+	if req.ClosureDigest != "" {
+		if closure := k.Engine.closureOf(p); req.ClosureDigest != closure {
+			return nil, contract.Errorf(CodeBindingClosureMismatch, "--closure-digest %s is not this runx's closure for %s (%s)", req.ClosureDigest, p.Name, closure)
+		}
 	}
 	if _, err := ParseAuthority(req.Authority); err != nil {
 		return nil, err

@@ -75,6 +75,9 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 	if rec.ParentRunID != "" {
 		return nil, contract.Errorf("resume_child_run", "run %s is a child run; resume its root run instead", rec.RunID)
 	}
+	if err := checkStated(rec, req); err != nil {
+		return nil, err
+	}
 	doc, err := ParseResumeDocument(req.Document)
 	if err != nil {
 		return nil, err
@@ -90,7 +93,7 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 		return nil, err
 	}
 	defer drv.Release()
-	p, m, err := e.bind(rec, req)
+	p, m, err := e.bind(rec)
 	if err != nil {
 		return nil, err
 	}
@@ -159,15 +162,9 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 	return e.finish(ctx, rc, rc.drive(ctx))
 }
 
-// bind checks the continuation is of the package and runtime the run paused
-// under: the host's stated bindings, and the package as it is now.
-func (e *Engine) bind(rec *journal.Run, req ResumeRequest) (*pkg.Package, *pkg.Method, error) {
-	if req.PackageDigest != "" && req.PackageDigest != rec.PackageDigest {
-		return nil, nil, contract.Errorf("binding_package_mismatch", "--package-digest %s is not the digest run %s was bound to (%s)", req.PackageDigest, rec.RunID, rec.PackageDigest)
-	}
-	if req.ClosureDigest != "" && req.ClosureDigest != rec.ClosureDigest {
-		return nil, nil, contract.Errorf("binding_closure_mismatch", "--closure-digest %s is not the digest run %s was bound to (%s)", req.ClosureDigest, rec.RunID, rec.ClosureDigest)
-	}
+// bind checks the continuation is of the package and closure the run paused
+// under, as they are now.
+func (e *Engine) bind(rec *journal.Run) (*pkg.Package, *pkg.Method, error) {
 	p, err := pkg.Load(rec.PackageDir, loadOptions(e.RunxVersion, e.HomeDir))
 	if err != nil {
 		return nil, nil, contract.Errorf("resume_package_drift", "package %s of run %s no longer loads: %v", rec.PackageDir, rec.RunID, err)
@@ -175,14 +172,27 @@ func (e *Engine) bind(rec *journal.Run, req ResumeRequest) (*pkg.Package, *pkg.M
 	if p.Digest != rec.PackageDigest {
 		return nil, nil, contract.Errorf("resume_package_drift", "package %s changed since run %s paused (was %s, now %s); start a new run", rec.SkillName, rec.RunID, rec.PackageDigest, p.Digest)
 	}
-	if closure := closureOf(e.RunxVersion, p, e.ProjectDir); closure != rec.ClosureDigest {
-		return nil, nil, contract.Errorf("resume_closure_drift", "run %s paused under another runtime closure (%s, now %s): runx was upgraded or an added connector it calls changed; it cannot cross either", rec.RunID, rec.ClosureDigest, closure)
+	if closure := e.closureOf(p); closure != rec.ClosureDigest {
+		return nil, nil, contract.Errorf(CodeResumeClosureDrift, "run %s paused under another closure (%s, now %s): runx was upgraded, or a child package it runs or an added connector it calls changed; it cannot cross any of them, start a new run", rec.RunID, rec.ClosureDigest, closure)
 	}
 	m := p.Method(rec.Method)
 	if m == nil {
 		return nil, nil, contract.Errorf("resume_package_drift", "package %s no longer has method %s", rec.SkillName, rec.Method)
 	}
 	return p, m, nil
+}
+
+// checkStated refuses a continuation whose host-stated bindings
+// (--package-digest, --closure-digest) are not the run's, whatever the
+// run's state: a sealed run or a close is held to them as an open one is.
+func checkStated(rec *journal.Run, req ResumeRequest) error {
+	if req.PackageDigest != "" && req.PackageDigest != rec.PackageDigest {
+		return contract.Errorf(CodeBindingPackageMismatch, "--package-digest %s is not the digest run %s was bound to (%s)", req.PackageDigest, rec.RunID, rec.PackageDigest)
+	}
+	if req.ClosureDigest != "" && req.ClosureDigest != rec.ClosureDigest {
+		return contract.Errorf(CodeBindingClosureMismatch, "--closure-digest %s is not the digest run %s was bound to (%s)", req.ClosureDigest, rec.RunID, rec.ClosureDigest)
+	}
+	return nil
 }
 
 // waitingAt is a request open somewhere in the tree, by address from the root.

@@ -135,7 +135,7 @@ func (rc *runCtx) reuseChild(ctx context.Context, step *pkg.Step, local string, 
 	if err != nil {
 		return nil, nil, err
 	}
-	closure := closureOf(rc.e.RunxVersion, p, rc.e.ProjectDir)
+	closure := rc.e.closureOf(p)
 	cands, err := rc.e.Journal.ReuseCandidates(durable(ctx), closure, m.Name, reuseCandidateScan)
 	if err != nil {
 		return nil, nil, err

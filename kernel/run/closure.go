@@ -1,0 +1,111 @@
+package run
+
+import (
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg"
+)
+
+// Codes of a run's bindings.
+const (
+	// CodeResumeClosureDrift: something the paused run is bound to changed
+	// (the runx release, a child package it calls at any depth, an added
+	// connector), so its continuation would run other code.
+	CodeResumeClosureDrift = "resume_closure_drift"
+	// CodeBindingPackageMismatch and CodeBindingClosureMismatch: the digest
+	// a host states (--package-digest, --closure-digest) is not the run's.
+	CodeBindingPackageMismatch = "binding_package_mismatch"
+	CodeBindingClosureMismatch = "binding_closure_mismatch"
+)
+
+// closureOf is the closure digest a run of p is bound to: the runx release,
+// p's package digest, the added connectors p calls, and every package p can
+// run as a child at any depth (skill steps, and the skills a turn's or a
+// script's calls list), each by the ref that names it, its package digest
+// and its own closure in turn. Whatever runs under the run is bound by it,
+// so a child edited while its parent waits is drift the resume refuses.
+func (e *Engine) closureOf(p *pkg.Package) string {
+	added := addedConnectors(p, e.ProjectDir)
+	children := e.closureChildren(p, map[string]bool{p.Dir: true}, 0)
+	if len(added) == 0 && len(children) == 0 {
+		return ClosureDigest(e.RunxVersion, p.Digest)
+	}
+	doc := map[string]any{"runx_version": e.RunxVersion, "package_digest": p.Digest}
+	if len(added) > 0 {
+		doc["added_connectors"] = added
+	}
+	if len(children) > 0 {
+		doc["packages"] = children
+	}
+	return mustDigest(doc)
+}
+
+// closureChildren lists the packages p names, in declared order, each once.
+// A package already listed elsewhere in the closure is listed again by its
+// digest only, so a diamond or a cycle is bounded.
+func (e *Engine) closureChildren(p *pkg.Package, expanded map[string]bool, depth int) []any {
+	if e.Resolver == nil || depth > TreeMaxDepth {
+		return nil
+	}
+	var out []any
+	for _, ref := range childRefs(p) {
+		cp, _, err := e.Resolver.Resolve(p.Dir, ref)
+		if err != nil {
+			// Preparation refuses a run that reaches it; a ref that resolves
+			// later is other code, so the digest says which it was.
+			out = append(out, map[string]any{"ref": ref, "unresolved": contract.CodeOf(err)})
+			continue
+		}
+		node := map[string]any{"ref": ref, "package_digest": cp.Digest}
+		if !expanded[cp.Dir] {
+			expanded[cp.Dir] = true
+			if added := addedConnectors(cp, e.ProjectDir); len(added) > 0 {
+				node["added_connectors"] = added
+			}
+			if grand := e.closureChildren(cp, expanded, depth+1); len(grand) > 0 {
+				node["packages"] = grand
+			}
+		}
+		out = append(out, node)
+	}
+	return out
+}
+
+// childRefs are the skill refs p's methods name, in declared order, each
+// once: skill steps and the skills a turn's or a script's calls list.
+func childRefs(p *pkg.Package) []string {
+	seen := map[string]bool{}
+	var refs []string
+	add := func(ref string) {
+		if ref != "" && !seen[ref] {
+			seen[ref] = true
+			refs = append(refs, ref)
+		}
+	}
+	for _, m := range p.Methods {
+		for _, s := range m.Steps {
+			add(s.Skill)
+			for _, c := range []*pkg.Calls{agentCalls(s), scriptCalls(s)} {
+				if c != nil {
+					for _, ref := range c.Skills {
+						add(ref)
+					}
+				}
+			}
+		}
+	}
+	return refs
+}
+
+func agentCalls(s *pkg.Step) *pkg.Calls {
+	if s.Agent == nil {
+		return nil
+	}
+	return s.Agent.Calls
+}
+
+func scriptCalls(s *pkg.Step) *pkg.Calls {
+	if s.Script == nil {
+		return nil
+	}
+	return s.Script.Calls
+}
