@@ -41,7 +41,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 	if err != nil {
 		return refuse(err)
 	}
-	if err := rc.e.prepare(p, m); err != nil {
+	if err := rc.e.prepare(ctx, p, m); err != nil {
 		return refuse(err)
 	}
 	if err := rc.childLimits(step, 1); err != nil {

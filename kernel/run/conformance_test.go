@@ -131,7 +131,7 @@ func TestConformanceStepKindsAndAdmission(t *testing.T) {
   m:
     inputs: { go: { type: boolean, default: false } }
     steps:
-      - { id: a, tool: stub.echo, inputs: { v: 1 } }
+      - { id: a, tool: stub.echo, inputs: { v: 1 }, outputs: { v: { type: integer } } }
       - { id: b, tool: stub.fail, when: "input.go" }
     result_from: [a]
 `, outcome: "completed"},

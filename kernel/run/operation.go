@@ -29,13 +29,21 @@ func operationCapability(op *pkg.OperationStep) string {
 // connector plugin declares.
 func (e *Engine) checkOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
 	mo, err := e.manifestOperation(p, s.Operation)
+	if err == nil && mo != nil && mo.op.Verb == pkg.VerbWrite && s.Operation.IdempotencyKey == "" {
+		return contract.Errorf(CodeIdempotencyKeyMissing, "step %s writes through %s and names no idempotency_key; a write names one, which a retry reuses; no step was started", s.ID, s.Operation.Ref)
+	}
+	return e.resolveOperation(ctx, p, s)
+}
+
+// resolveOperation refuses an operation ref no connector manifest and no
+// installed connector plugin declares: a step's, or one a turn's or a
+// script's calls list (whose idempotency key its call supplies).
+func (e *Engine) resolveOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
+	mo, err := e.manifestOperation(p, s.Operation)
 	if err != nil {
 		return err
 	}
 	if mo != nil {
-		if mo.op.Verb == pkg.VerbWrite && s.Operation.IdempotencyKey == "" {
-			return contract.Errorf(CodeIdempotencyKeyMissing, "step %s writes through %s and names no idempotency_key; a write names one, which a retry reuses; no step was started", s.ID, s.Operation.Ref)
-		}
 		// A manifest operation is sent by the connector.request role.
 		_, err := e.roleCapability(ctx, sdk.RoleConnectorRequest)
 		return err

@@ -17,60 +17,85 @@ var runnableKinds = map[pkg.StepKind]bool{
 }
 
 // prepare checks a method before any of its steps runs: every step is of a
-// kind this runx executes, every guard compiles, every result producer
-// declares its outputs, and no two producers emit the same key unless
-// their guards are exclusive.
-func (e *Engine) prepare(p *pkg.Package, m *pkg.Method) error {
-	return e.prepareClosure(p, m, map[string]bool{}, 0)
+// kind this runx executes and resolves to what it names (a tool some plugin
+// describes, a connector operation, a child skill, each tool, operation and
+// skill a turn's or a script's calls list), every guard compiles, every
+// result producer declares its outputs, and no two producers emit the same
+// key unless their guards are exclusive. A step a guard may skip is held
+// to all of it: a mistake in a branch that seldom runs is still a mistake.
+func (e *Engine) prepare(ctx context.Context, p *pkg.Package, m *pkg.Method) error {
+	return e.prepareClosure(ctx, p, m, map[string]bool{}, 0)
 }
 
 // prepareClosure prepares a method and, before any step runs, every method
-// its skill steps name, so a child's key collision or unsupported field is
-// refused before the parent's first effect rather than after it.
-func (e *Engine) prepareClosure(p *pkg.Package, m *pkg.Method, seen map[string]bool, depth int) error {
+// its skill steps and call lists name, so a child's key collision,
+// unsupported field or unresolvable ref is refused before the parent's
+// first effect rather than after it.
+func (e *Engine) prepareClosure(ctx context.Context, p *pkg.Package, m *pkg.Method, seen map[string]bool, depth int) error {
 	key := p.Dir + "#" + m.Name
 	if seen[key] || depth > TreeMaxDepth {
 		return nil
 	}
 	seen[key] = true
-	if err := e.prepareMethod(p, m); err != nil {
+	wrap := func(err error) error {
 		if depth == 0 {
 			return err
 		}
 		return contract.Errorf(contract.CodeOf(err), "child skill %s#%s: %s", p.Name, m.Name, err.Error())
 	}
+	if err := e.prepareMethod(ctx, p, m); err != nil {
+		return wrap(err)
+	}
 	if e.Resolver == nil {
 		return nil
 	}
-	for _, s := range m.Steps {
-		if s.Kind != pkg.KindSkill {
-			continue
+	for _, sr := range methodSkillRefs(m) {
+		cp, methodName, err := e.Resolver.Resolve(p.Dir, sr.ref)
+		if err == nil {
+			var cm *pkg.Method
+			if cm, err = cp.SelectMethod(methodName); err == nil {
+				err = e.prepareClosure(ctx, cp, cm, seen, depth+1)
+				if err != nil {
+					return err
+				}
+				continue
+			}
 		}
-		cp, methodName, err := e.Resolver.Resolve(p.Dir, s.Skill)
-		if err != nil {
-			continue // refused with its own code when the step runs
-		}
-		cm, err := cp.SelectMethod(methodName)
-		if err != nil {
-			continue
-		}
-		if err := e.prepareClosure(cp, cm, seen, depth+1); err != nil {
-			return err
-		}
+		return wrap(contract.Errorf(contract.CodeOf(err), "step %s names skill %s, which does not resolve: %s; no step was started", sr.step, sr.ref, err.Error()))
 	}
 	return nil
 }
 
+// stepSkillRef is a skill ref a method names, with the step naming it.
+type stepSkillRef struct{ step, ref string }
+
+// methodSkillRefs are the skill refs m names: its skill steps', and the
+// skills each turn's and script's calls list.
+func methodSkillRefs(m *pkg.Method) []stepSkillRef {
+	var out []stepSkillRef
+	for _, s := range m.Steps {
+		if s.Kind == pkg.KindSkill {
+			out = append(out, stepSkillRef{s.ID, s.Skill})
+		}
+		for _, c := range []*pkg.Calls{agentCalls(s), scriptCalls(s)} {
+			if c != nil {
+				for _, ref := range c.Skills {
+					out = append(out, stepSkillRef{s.ID, ref})
+				}
+			}
+		}
+	}
+	return out
+}
+
 // prepareMethod checks one method's own steps.
-func (e *Engine) prepareMethod(p *pkg.Package, m *pkg.Method) error {
+func (e *Engine) prepareMethod(ctx context.Context, p *pkg.Package, m *pkg.Method) error {
 	for _, s := range m.Steps {
 		if !runnableKinds[s.Kind] {
 			return contract.Errorf("step_kind_unsupported", "step %s is a %s step, which this runx (%s) does not run yet; no step was started", s.ID, s.Kind, e.RunxVersion)
 		}
-		if s.Kind == pkg.KindOperation {
-			if err := e.checkOperation(context.Background(), p, s); err != nil {
-				return err
-			}
+		if err := e.resolveStep(ctx, p, s); err != nil {
+			return err
 		}
 		if s.ForEach != "" && (s.Kind == pkg.KindAgent || s.Kind == pkg.KindAsk) {
 			return contract.Errorf("for_each_unsupported", "step %s: for_each fans out tools, modules, commands and skills, not %s steps", s.ID, s.Kind)
@@ -84,16 +109,25 @@ func (e *Engine) prepareMethod(p *pkg.Package, m *pkg.Method) error {
 	if err := e.checkChildContracts(p, m); err != nil {
 		return err
 	}
+	for _, id := range m.ResultFrom {
+		s := m.Step(id)
+		if s == nil {
+			return contract.Errorf("result_from_unknown", "method %s: result_from names %q, which is not a step", m.Name, id)
+		}
+		if len(m.ResultFrom) == 1 {
+			if !e.hasResultContract(ctx, p, s, 0) {
+				return contract.Errorf(CodeResultContractMissing, "method %s: result producer %s declares no output contract (no outputs, no result_as, and what it runs declares none); declare the step's outputs", m.Name, id)
+			}
+			continue
+		}
+		if len(s.Outputs) == 0 && s.ResultAs == "" {
+			return contract.Errorf(CodeResultContractMissing, "method %s: result producer %s declares no outputs; declare the step's outputs", m.Name, id)
+		}
+	}
 	if len(m.ResultFrom) > 1 {
 		owners := map[string][]string{}
 		for _, id := range m.ResultFrom {
 			s := m.Step(id)
-			if s == nil {
-				return contract.Errorf("result_from_unknown", "method %s: result_from names %q, which is not a step", m.Name, id)
-			}
-			if len(s.Outputs) == 0 && s.ResultAs == "" {
-				return contract.Errorf("result_contract_missing", "method %s: result producer %s declares no outputs; declare the step's outputs", m.Name, id)
-			}
 			for key := range producedKeys(s) {
 				// Producers of one key must be branches that can never both
 				// run: guards runx proves exclusive (guardsExclusive).
