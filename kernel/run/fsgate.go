@@ -48,6 +48,8 @@ func (rc *runCtx) callContext(local string, _ any) sdk.Context {
 		PackageRoot:   rc.pkg.Dir,
 		Reach:         "inputs",
 		Binding:       rc.defaultBinding(),
+		// At any reach, no path of the call reaches runx's own places.
+		ProtectedRoots: rc.e.protectedRoots(),
 	}
 }
 

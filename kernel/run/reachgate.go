@@ -3,12 +3,15 @@ package run
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/pathpolicy"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -25,7 +28,9 @@ type definer interface {
 // same rule, whichever plugin serves it: under reach workspace a path must
 // lie in the workspace, under reach inputs in the workspace or a root the
 // run's inputs name, and under either nothing inside .git or .runx, or a
-// secret, is reached. A plugin checks again where it opens the file.
+// secret, is reached; nor, at any reach, runx's own places (protectedRoots),
+// wherever they lie and whichever way the path names them. A plugin checks
+// again where it opens the file, told the same places in its call context.
 func (rc *runCtx) reachGate(ctx context.Context, step *pkg.Step, inputs map[string]any) *contract.ErrorBody {
 	if step.Kind != pkg.KindTool || step.Tool == nil || step.Tool.Capability == "" || rc.e.nativeTool(step.Tool.Capability) != nil {
 		return nil
@@ -44,6 +49,7 @@ func (rc *runCtx) reachGate(ctx context.Context, step *pkg.Step, inputs map[stri
 		roots = append(roots, filepath.ToSlash(resolvedPath(r)))
 	}
 	eff := rc.effective(step)
+	protected := rc.e.protectedRoots()
 	for _, pi := range def.PathInputs {
 		for _, v := range pointerValues(inputs, pi.Pointer) {
 			s, ok := v.(string)
@@ -52,7 +58,10 @@ func (rc *runCtx) reachGate(ctx context.Context, step *pkg.Step, inputs map[stri
 			}
 			p := filepath.FromSlash(s)
 			if !filepath.IsAbs(p) {
-				p = filepath.Join(ws, p)
+				p = filepath.Join(rc.e.Workspace, p)
+			}
+			if root := protectedRoot(protected, p); root != "" {
+				return &contract.ErrorBody{Code: authority.CodeReachProtectedDir, Message: "step " + step.ID + ": " + step.Tool.Capability + " input " + pi.Pointer + ": path " + strconv.Quote(s) + " is inside " + root + ", where runx keeps its own state; no tool reaches it, at any reach"}
 			}
 			p = resolvedPath(p)
 			if err := eff.CheckPath(filepath.ToSlash(ws), roots, filepath.ToSlash(p)); err != nil {
@@ -63,6 +72,49 @@ func (rc *runCtx) reachGate(ctx context.Context, step *pkg.Step, inputs map[stri
 		}
 	}
 	return nil
+}
+
+// protectedRoots are runx's own places, out of every tool's reach at any
+// reach and whatever the workspace holds: its home (keys, secrets,
+// plugins), the project's state directory (state.sqlite, journals,
+// artifacts) and the receipt store. Each is named as configured and as its
+// symlinks resolve, so a path reaching one by either form is caught.
+func (e *Engine) protectedRoots() []string {
+	var roots []string
+	for _, dir := range []string{e.HomeDir, e.CredentialHome, e.ProjectDir, e.storeDir()} {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue
+		}
+		for _, form := range []string{filepath.Clean(dir), resolvedPath(dir)} {
+			if !slices.Contains(roots, form) {
+				roots = append(roots, form)
+			}
+		}
+	}
+	return roots
+}
+
+func (e *Engine) storeDir() string {
+	if e.Store == nil {
+		return ""
+	}
+	return e.Store.Dir()
+}
+
+// protectedRoot is the protected root p lies in, as named or with its
+// symlinks resolved (a dangling link followed to where it would land), or "".
+func protectedRoot(roots []string, p string) string {
+	lexical := filepath.Clean(p)
+	real, err := pathpolicy.RealPath(lexical)
+	if err != nil {
+		real = resolvedPath(lexical) // a link loop: judge what resolves
+	}
+	for _, r := range roots {
+		if pathpolicy.Within(r, lexical) || pathpolicy.Within(r, real) {
+			return r
+		}
+	}
+	return ""
 }
 
 // resolvedPath is p cleaned, with the symlinks of its longest existing

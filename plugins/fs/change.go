@@ -281,8 +281,8 @@ func (fc *fileChange) setAfter(content []byte) *plugin.Result {
 	}
 	// A change may not make a secret: the rules that keep a key from being
 	// read keep one from being written where a read would refuse it.
-	if (MayHoldPrivateKey(fc.target.Display) || MayHoldPrivateKey(fc.target.Real)) && HoldsPrivateKey(content) {
-		return secretRefusal(fc.asked, PatternPrivateKeyPEM)
+	if pattern := secretContentOf(content, fc.target.Display, fc.target.Real); pattern != "" {
+		return secretRefusal(fc.asked, pattern)
 	}
 	fc.after, fc.afterDigest = content, DigestBytes(content)
 	return nil

@@ -58,7 +58,7 @@ func list(ctx context.Context, scope *Scope, req *ListRequest) (*ListResponse, *
 		return nil, plugin.Refused(CodeNotADirectory, fmt.Sprintf("%s is not a directory; fs.read reads a file", orRoot(req.Path)))
 	}
 	resp := &ListResponse{Path: t.Display, Entries: []ListEntry{}}
-	err := walk(ctx, t, req.Recursive, func(e *walkEntry) bool {
+	err := walk(ctx, scope, t, req.Recursive, func(e *walkEntry) bool {
 		if len(resp.Entries) == limit {
 			resp.Truncated = true
 			return false

@@ -47,6 +47,7 @@ var (
 	realPath            = pathpolicy.RealPath
 	fileHoldsPrivateKey = pathpolicy.FileHoldsPrivateKey
 	isProtectedName     = pathpolicy.IsProtectedName
+	secretContentOf     = pathpolicy.SecretContentOf
 	// SecretName names the secret pattern a file's base name matches.
 	SecretName = pathpolicy.SecretName
 	// MayHoldPrivateKey reports whether a file of this name is a secret

@@ -62,8 +62,8 @@ func read(scope *Scope, req *ReadRequest) (*ReadResponse, *plugin.Result) {
 	}
 	// Resolve judged the key by the file on disk; judging the bytes read as
 	// well closes the gap in which the file could have changed.
-	if (MayHoldPrivateKey(t.Display) || MayHoldPrivateKey(t.Real)) && HoldsPrivateKey(content) {
-		return nil, secretRefusal(req.Path, PatternPrivateKeyPEM)
+	if pattern := secretContentOf(content, t.Display, t.Real); pattern != "" {
+		return nil, secretRefusal(req.Path, pattern)
 	}
 	return &ReadResponse{
 		Path:          t.Display,

@@ -95,7 +95,7 @@ func search(ctx context.Context, scope *Scope, req *SearchRequest) (*SearchRespo
 		r := searchFile(t.Real, t.Display, f, limit+1, nil)
 		resp.add([]fileResult{r}, limit)
 	case t.Info.IsDir():
-		results, capped, err := searchTree(ctx, t, f, compileIncludes(req.Include), limit)
+		results, capped, err := searchTree(ctx, scope, t, f, compileIncludes(req.Include), limit)
 		if err != nil {
 			return nil, walkFailure(ctx, req.Path, err)
 		}
@@ -136,7 +136,7 @@ func (r *SearchResponse) add(results []fileResult, limit int) {
 // so once more than limit matches are known every file before the last one
 // dispatched has been searched, and the first limit matches in walk order
 // are exact. capped reports that the walk stopped at SearchMaxFiles.
-func searchTree(ctx context.Context, t *Target, f finder, inc includeGlobs, limit int) ([]fileResult, bool, error) {
+func searchTree(ctx context.Context, scope *Scope, t *Target, f finder, inc includeGlobs, limit int) ([]fileResult, bool, error) {
 	jobs := make(chan searchJob, searchQueueDepth)
 	var (
 		mu      sync.Mutex
@@ -158,7 +158,7 @@ func searchTree(ctx context.Context, t *Target, f finder, inc includeGlobs, limi
 		})
 	}
 	files, capped := 0, false
-	err := walk(ctx, t, true, func(e *walkEntry) bool {
+	err := walk(ctx, scope, t, true, func(e *walkEntry) bool {
 		if e.kind != KindFile || !inc.admits(e.rel) {
 			return true
 		}
@@ -225,8 +225,8 @@ func searchFile(real, display string, f finder, limit int, buf *[]byte) fileResu
 	if looksBinary(content) {
 		return fileResult{skipped: true}
 	}
-	if MayHoldPrivateKey(real) && HoldsPrivateKey(content) {
-		return fileResult{}
+	if secretContentOf(content, real) != "" {
+		return fileResult{} // a secret by content shows no line
 	}
 	return fileResult{matches: matchLines(content, f, display, limit)}
 }

@@ -34,13 +34,14 @@ type walkEntry struct {
 // does not, so no walk can leave the tree it started in.
 type walker struct {
 	ctx       context.Context
+	scope     *Scope // runx's own places are left out of every walk
 	base      string // real path ignore files are relative to
 	recursive bool
 	visit     func(*walkEntry) bool
 }
 
 // walk visits t's descendants. visit returns false to stop the walk early.
-func walk(ctx context.Context, t *Target, recursive bool, visit func(*walkEntry) bool) error {
+func walk(ctx context.Context, scope *Scope, t *Target, recursive bool, visit func(*walkEntry) bool) error {
 	base := ignoreBase(t)
 	relRoot := relFromBase(base, t.Real)
 	var stack ignoreStack
@@ -65,7 +66,7 @@ func walk(ctx context.Context, t *Target, recursive bool, visit func(*walkEntry)
 			}
 		}
 	}
-	w := &walker{ctx: ctx, base: base, recursive: recursive, visit: visit}
+	w := &walker{ctx: ctx, scope: scope, base: base, recursive: recursive, visit: visit}
 	_, err := w.dir(t.Real, relRoot, t.Display, "", stack, true)
 	return err
 }
@@ -110,7 +111,9 @@ func (w *walker) dir(real, relBase, display, relRoot string, stack ignoreStack, 
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if isProtectedName(name) {
+		if isProtectedName(name) || w.scope.Protected(filepath.Join(real, name)) {
+			// .git, .runx, and runx's own places wherever they lie: a
+			// listing neither shows nor descends into them.
 			continue
 		}
 		childRel := joinRel(relBase, name)
@@ -129,6 +132,11 @@ func (w *walker) dir(real, relBase, display, relRoot string, stack ignoreStack, 
 		case KindFile, KindSymlink:
 			if SecretName(name) != "" {
 				continue
+			}
+			if entry.kind == KindSymlink {
+				if target, err := realPath(entry.real); err != nil || w.scope.Protected(target) {
+					continue // a link into runx's own places is not shown either
+				}
 			}
 			if entry.kind == KindFile && MayHoldPrivateKey(name) {
 				if holds, err := fileHoldsPrivateKey(entry.real); err != nil || holds {

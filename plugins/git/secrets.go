@@ -87,6 +87,9 @@ func (r *repo) secretOf(ctx context.Context, e rawEntry, inspect, worktree bool)
 		if pat := pathpolicy.SecretPath(p); pat != "" {
 			return pat, p
 		}
+		if r.scope.Protected(filepath.Join(r.top, filepath.FromSlash(p))) {
+			return pathpolicy.PatternRunxState, p
+		}
 	}
 	if !inspect {
 		return "", ""

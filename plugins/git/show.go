@@ -152,8 +152,8 @@ func (r *repo) fileAt(ctx context.Context, hash string, req *ShowRequest, limit 
 	if bytes.IndexByte(content, 0) >= 0 || !utf8.Valid(content) {
 		return nil, plugin.Refused(CodeBinaryRefused, fmt.Sprintf("%s at %s is not UTF-8 text", req.Path, req.Rev))
 	}
-	if pathpolicy.MayHoldPrivateKey(r.pathspec) && pathpolicy.HoldsPrivateKey(content) {
-		return nil, plugin.Refused(pathpolicy.CodeSecretRefused, fmt.Sprintf("%s at %s is a secret (%s)", req.Path, req.Rev, pathpolicy.PatternPrivateKeyPEM))
+	if pattern := pathpolicy.SecretContentOf(content, r.pathspec); pattern != "" {
+		return nil, plugin.Refused(pathpolicy.CodeSecretRefused, fmt.Sprintf("%s at %s is a secret (%s)", req.Path, req.Rev, pattern))
 	}
 	return &FileAtRevision{
 		Path:          r.scope.DisplayPath(r.top + "/" + r.pathspec),

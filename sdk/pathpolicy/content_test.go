@@ -88,3 +88,89 @@ func TestScopeRules(t *testing.T) {
 func contextFor(ws string) plugin.Context {
 	return plugin.Context{WorkspaceRoot: ws, Reach: ReachWorkspace}
 }
+
+// runx's own places, named in the call's protected roots, are refused at
+// either reach however a path names them: directly, absolutely, through
+// ../, through a symlinked directory and through a dangling link.
+func TestProtectedRootsRefused(t *testing.T) {
+	ws := t.TempDir()
+	home := filepath.Join(ws, "home")
+	for _, f := range []string{"home/secrets/x", "home/keys/ed25519.key", "a.txt"} {
+		p := filepath.Join(ws, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"peek": "home/secrets", "plant.pub": "home/keys/trusted/forged.pub"} {
+		if err := os.Symlink(target, filepath.Join(ws, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, reach := range []string{ReachWorkspace, ReachInputs} {
+		c := contextFor(ws)
+		c.Reach = reach
+		c.ProtectedRoots = []string{home}
+		scope, res := NewScope(c)
+		if res != nil {
+			t.Fatal(res.Message)
+		}
+		for _, p := range []string{"home", "home/secrets/x", "home/keys/trusted/forged.pub", filepath.Join(home, "secrets/x"),
+			"a/../home/secrets/x", "peek/x", "plant.pub"} {
+			if _, res := scope.Resolve(p); res == nil || res.Code != CodeProtectedDir {
+				t.Errorf("%s: Resolve(%q) = %+v, want %s", reach, p, res, CodeProtectedDir)
+			}
+		}
+		if _, res := scope.Resolve("a.txt"); res != nil {
+			t.Errorf("%s: a.txt refused: %+v", reach, res)
+		}
+		if !scope.Protected(filepath.Join(home, "keys")) || scope.Protected(filepath.Join(ws, "a.txt")) {
+			t.Errorf("%s: Protected disagrees with Resolve", reach)
+		}
+	}
+	if _, res := NewScope(plugin.Context{WorkspaceRoot: ws, ProtectedRoots: []string{"home"}}); res == nil {
+		t.Error("a relative protected root was taken")
+	}
+}
+
+// A file is a secret by what it holds, whatever it is called: a private key
+// pasted into notes.txt, AWS credentials or a service-account key saved
+// under another name. Text that only talks about them is not.
+func TestSecretByContent(t *testing.T) {
+	ws := t.TempDir()
+	files := map[string]struct {
+		content string
+		pattern string
+	}{
+		"notes.txt":      {"my key:\n" + testKey, PatternPrivateKeyContent},
+		"rsa.txt":        {"-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\n", PatternPrivateKeyContent},
+		"backup.ini":     {"[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n", PatternAWSCredentials},
+		"deploy.json":    {`{"type": "service_account", "project_id": "p", "private_key_id": "1", "private_key": "x"}`, PatternServiceAccountKey},
+		"putty.txt":      {"PuTTY-User-Key-File-3: ssh-ed25519\n", PatternPrivateKeyContent},
+		"docs.md":        {"A key file starts with a line ending PRIVATE KEY-----.\nSet aws_secret_access_key in ~/.aws/credentials.\n", ""},
+		"sa-schema.json": {`{"type": "service_account", "fields": ["client_email"]}`, ""},
+	}
+	for name, f := range files {
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(f.content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scope, res := NewScope(contextFor(ws))
+	if res != nil {
+		t.Fatal(res.Message)
+	}
+	for name, f := range files {
+		if got := SecretContent([]byte(f.content)); got != f.pattern {
+			t.Errorf("SecretContent(%s) = %q, want %q", name, got, f.pattern)
+		}
+		_, res := scope.Resolve(name)
+		switch {
+		case f.pattern == "" && res != nil:
+			t.Errorf("%s refused: %+v", name, res)
+		case f.pattern != "" && (res == nil || res.Code != CodeSecretRefused || !strings.Contains(res.Message, f.pattern)):
+			t.Errorf("%s: %+v, want %s naming %q", name, res, CodeSecretRefused, f.pattern)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package pathpolicy
 import (
 	"errors"
 	"fmt"
+	"io"
 	iofs "io/fs"
 	"os"
 	"path/filepath"
@@ -41,6 +42,9 @@ type Scope struct {
 	// roots[0] is the workspace; every root is absolute with symlinks
 	// resolved, so containment is a lexical prefix test on real paths.
 	roots []scopeRoot
+	// protected are runx's own places (its home, the project's state, the
+	// receipt store): no path reaches into one, at any reach.
+	protected []scopeRoot
 }
 
 type scopeRoot struct {
@@ -99,6 +103,16 @@ func NewScope(c plugin.Context) (*Scope, *plugin.Result) {
 			s.roots = append(s.roots, sr)
 		}
 	}
+	for _, r := range c.ProtectedRoots {
+		if !filepath.IsAbs(r) {
+			return nil, plugin.Refused(CodeWorkspaceMissing, fmt.Sprintf("protected root %q is not absolute", r))
+		}
+		sr, err := newScopeRoot(r)
+		if err != nil {
+			return nil, plugin.Refused(CodeUnresolvable, fmt.Sprintf("protected root %s cannot be resolved: %v", r, err))
+		}
+		s.protected = append(s.protected, sr)
+	}
 	return s, nil
 }
 
@@ -133,6 +147,9 @@ func (s *Scope) Resolve(p string) (*Target, *plugin.Result) {
 	if !filepath.IsAbs(lexical) {
 		lexical = filepath.Join(s.roots[0].given, lexical)
 	}
+	if res := s.refuseProtected(p, lexical); res != nil {
+		return nil, res
+	}
 	named, ok := s.lexicalRoot(lexical)
 	if !ok {
 		return nil, plugin.Refused(CodeOutsideWorkspace, fmt.Sprintf("%s is outside %s", p, s.describeRoots()))
@@ -146,6 +163,9 @@ func (s *Scope) Resolve(p string) (*Target, *plugin.Result) {
 		// A symlink loop or an unreadable directory: nothing escaped, but
 		// nothing can be contained either.
 		return nil, plugin.Refused(CodeUnresolvable, fmt.Sprintf("%s cannot be resolved: %v", p, err))
+	}
+	if res := s.refuseProtected(p, lexicalReal, real); res != nil {
+		return nil, res
 	}
 	root, ok := s.realRoot(real)
 	if !ok {
@@ -181,12 +201,55 @@ func (s *Scope) Resolve(p string) (*Target, *plugin.Result) {
 			return nil, SecretRefusal(p, pattern)
 		}
 	}
-	if info != nil && info.Mode().IsRegular() && (MayHoldPrivateKey(filepath.Base(lexical)) || MayHoldPrivateKey(filepath.Base(real))) {
-		if holds, err := FileHoldsPrivateKey(real); err == nil && holds {
-			return nil, SecretRefusal(p, PatternPrivateKeyPEM)
+	if info != nil && info.Mode().IsRegular() {
+		if pattern, err := fileSecretContent(real, filepath.Base(lexical), filepath.Base(real)); err == nil && pattern != "" {
+			return nil, SecretRefusal(p, pattern)
 		}
 	}
 	return t, nil
+}
+
+// fileSecretContent reads at most the first MiB of the file at p and names
+// the secret pattern its content matches as a file with any of names.
+func fileSecretContent(p string, names ...string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	head, err := io.ReadAll(io.LimitReader(f, privateKeyScanBytes))
+	if err != nil {
+		return "", err
+	}
+	return SecretContentOf(head, names...), nil
+}
+
+// refuseProtected refuses p when any of its forms (as named, or with its
+// symlinks followed) lies in one of runx's own places.
+func (s *Scope) refuseProtected(p string, forms ...string) *plugin.Result {
+	for _, form := range forms {
+		if root, ok := s.protectedRoot(form); ok {
+			return plugin.Refused(CodeProtectedDir, fmt.Sprintf("%s is inside %s, where runx keeps its own state; no tool reaches it, at any reach", p, root))
+		}
+	}
+	return nil
+}
+
+func (s *Scope) protectedRoot(p string) (string, bool) {
+	for _, r := range s.protected {
+		if Within(r.given, p) || Within(r.real, p) {
+			return r.given, true
+		}
+	}
+	return "", false
+}
+
+// Protected reports whether the absolute path p lies in one of runx's own
+// places (its home, the project's state, the receipt store): a listing
+// leaves it out and never descends into it.
+func (s *Scope) Protected(p string) bool {
+	_, ok := s.protectedRoot(filepath.Clean(p))
+	return ok
 }
 
 // SecretRefusal is the refusal of a path that names a secret.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -15,19 +16,28 @@ import (
 // git, process) names them from here, so a refusal reads the same whichever
 // layer made it.
 const (
-	PatternGitDir        = ".git/"
-	PatternRunxDir       = ".runx/"
+	PatternGitDir  = ".git/"
+	PatternRunxDir = ".runx/"
+	// PatternRunxState is runx's home, project state or receipt store,
+	// wherever it lies: what the call's protected roots name.
+	PatternRunxState     = "runx's own state"
 	PatternEnv           = ".env"
 	PatternEnvVariant    = ".env.*"
 	PatternEnvSuffix     = "*.env"
 	PatternEnvrc         = ".envrc"
 	PatternPEMKey        = "*.pem (private key)"
 	PatternPrivateKeyPEM = "*.pem, *.crt or *.cer holding a private key"
-	PatternNpmrc         = ".npmrc"
-	PatternNetrc         = ".netrc"
-	PatternNetrcWin      = "_netrc"
-	PatternPgpass        = ".pgpass"
-	PatternGitCreds      = ".git-credentials"
+	// Content patterns: a file is a secret by what it holds, whatever it
+	// is called (a key pasted into notes.txt, credentials saved as
+	// backup.ini).
+	PatternPrivateKeyContent = "a file holding a private key"
+	PatternAWSCredentials    = "a file holding AWS credentials"
+	PatternServiceAccountKey = "a file holding a service-account key"
+	PatternNpmrc             = ".npmrc"
+	PatternNetrc             = ".netrc"
+	PatternNetrcWin          = "_netrc"
+	PatternPgpass            = ".pgpass"
+	PatternGitCreds          = ".git-credentials"
 )
 
 // sshKeyNames are the private halves OpenSSH writes by default; their .pub
@@ -123,6 +133,52 @@ func MayHoldPrivateKey(name string) bool {
 // HoldsPrivateKey reports whether content carries a PEM private key block.
 func HoldsPrivateKey(content []byte) bool {
 	return bytes.Contains(content, privateKeyPEMBytes)
+}
+
+// puttyKeyBytes opens every PuTTY private key file.
+var puttyKeyBytes = []byte("PuTTY-User-Key-File-")
+
+// privateKeyArmour is the BEGIN line of a PEM or OpenSSH private key (RSA,
+// EC, DSA, OPENSSH, ENCRYPTED, PKCS#8). Judging a file of any name, the
+// whole armour line is asked for, so source that only names the marker is
+// not taken for a key.
+var privateKeyArmour = regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----`)
+
+// awsCredentialLine is an AWS access key id or secret access key assigned at
+// the start of a line, as the shared credentials and config files write
+// them: the key id by its AKIA/ASIA form, the secret by its 40 characters.
+var awsCredentialLine = regexp.MustCompile(`(?mi)^[ \t]*(?:aws_access_key_id[ \t]*[=:][ \t]*(?:AKIA|ASIA)[A-Z0-9]{16}|aws_secret_access_key[ \t]*[=:][ \t]*[A-Za-z0-9/+]{40})`)
+
+// serviceAccountType is the type field of a Google service-account key file.
+var serviceAccountType = regexp.MustCompile(`"type"\s*:\s*"service_account"`)
+
+// SecretContent names the secret pattern content matches by what it holds,
+// whatever the file is called, or "": a PEM or OpenSSH private key, a PuTTY
+// key, AWS credentials (an access key id or secret access key assigned at
+// the start of a line) or a Google service-account key (JSON of type
+// service_account carrying "private_key").
+func SecretContent(content []byte) string {
+	switch {
+	case privateKeyArmour.Match(content), bytes.Contains(content, puttyKeyBytes):
+		return PatternPrivateKeyContent
+	case awsCredentialLine.Match(content):
+		return PatternAWSCredentials
+	case bytes.Contains(content, []byte(`"private_key"`)) && serviceAccountType.Match(content):
+		return PatternServiceAccountKey
+	}
+	return ""
+}
+
+// SecretContentOf names the secret pattern content matches as the content
+// of a file with any of names: a PEM-named file holding any private key
+// block (PatternPrivateKeyPEM), or SecretContent; "" when none.
+func SecretContentOf(content []byte, names ...string) string {
+	for _, n := range names {
+		if MayHoldPrivateKey(n) && HoldsPrivateKey(content) {
+			return PatternPrivateKeyPEM
+		}
+	}
+	return SecretContent(content)
 }
 
 // FileHoldsPrivateKey reads at most the first MiB of the file at p and

@@ -63,6 +63,7 @@ func contextFromProto(c *pluginv1.InvocationContext) Context {
 		Binding:        c.GetBinding(),
 		Credentials:    c.GetCredentials(),
 		Clock:          fromMillis(c.GetClockUnixMs()),
+		ProtectedRoots: c.GetProtectedRoots(),
 	}
 }
 

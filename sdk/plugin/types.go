@@ -160,6 +160,10 @@ type Context struct {
 	Binding        json.RawMessage   `json:"binding,omitempty"`
 	Credentials    map[string]string `json:"-"`
 	Clock          time.Time         `json:"clock,omitzero"`
+	// ProtectedRoots are the absolute directories no path of the call may
+	// reach, at any reach: runx's home, the project's state directory and
+	// the receipt store, wherever they lie (inside the workspace too).
+	ProtectedRoots []string `json:"protected_roots,omitempty"`
 }
 
 // Call is one invocation of a capability.

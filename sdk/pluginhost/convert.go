@@ -64,6 +64,7 @@ func contextToProto(c *plugin.Context) *pluginv1.InvocationContext {
 		Binding:        c.Binding,
 		Credentials:    c.Credentials,
 		ClockUnixMs:    unixMillis(c.Clock),
+		ProtectedRoots: c.ProtectedRoots,
 	}
 }
 

@@ -710,9 +710,14 @@ type InvocationContext struct {
 	// Absolute path of the package directory the step belongs to.
 	PackageRoot string `protobuf:"bytes,12,opt,name=package_root,json=packageRoot,proto3" json:"package_root,omitempty"`
 	// Unix milliseconds of the run's clock, fixed under `runx test`.
-	ClockUnixMs   int64 `protobuf:"varint,13,opt,name=clock_unix_ms,json=clockUnixMs,proto3" json:"clock_unix_ms,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	ClockUnixMs int64 `protobuf:"varint,13,opt,name=clock_unix_ms,json=clockUnixMs,proto3" json:"clock_unix_ms,omitempty"`
+	// Field 14 was added to v1 additively. Absolute directories no path of
+	// the call may reach, at any reach: runx's home, the project's state
+	// directory and the receipt store, wherever they lie. A plugin refuses a
+	// path that resolves into one and leaves them out of every listing.
+	ProtectedRoots []string `protobuf:"bytes,14,rep,name=protected_roots,json=protectedRoots,proto3" json:"protected_roots,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *InvocationContext) Reset() {
@@ -834,6 +839,13 @@ func (x *InvocationContext) GetClockUnixMs() int64 {
 		return x.ClockUnixMs
 	}
 	return 0
+}
+
+func (x *InvocationContext) GetProtectedRoots() []string {
+	if x != nil {
+		return x.ProtectedRoots
+	}
+	return nil
 }
 
 type InvokeResponse struct {
@@ -1251,7 +1263,7 @@ const file_runx_plugin_v1_plugin_proto_rawDesc = "" +
 	"capability\x12;\n" +
 	"\acontext\x18\x02 \x01(\v2!.runx.plugin.v1.InvocationContextR\acontext\x12\x1d\n" +
 	"\n" +
-	"input_size\x18\x03 \x01(\x03R\tinputSize\"\xa8\x04\n" +
+	"input_size\x18\x03 \x01(\x03R\tinputSize\"\xd1\x04\n" +
 	"\x11InvocationContext\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12!\n" +
 	"\fstep_address\x18\x02 \x01(\tR\vstepAddress\x12\x17\n" +
@@ -1267,7 +1279,8 @@ const file_runx_plugin_v1_plugin_proto_rawDesc = "" +
 	" \x01(\fR\abinding\x12T\n" +
 	"\vcredentials\x18\v \x03(\v22.runx.plugin.v1.InvocationContext.CredentialsEntryR\vcredentials\x12!\n" +
 	"\fpackage_root\x18\f \x01(\tR\vpackageRoot\x12\"\n" +
-	"\rclock_unix_ms\x18\r \x01(\x03R\vclockUnixMs\x1a>\n" +
+	"\rclock_unix_ms\x18\r \x01(\x03R\vclockUnixMs\x12'\n" +
+	"\x0fprotected_roots\x18\x0e \x03(\tR\x0eprotectedRoots\x1a>\n" +
 	"\x10CredentialsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8a\x01\n" +
