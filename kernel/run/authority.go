@@ -123,6 +123,20 @@ func (rc *runCtx) changeOf(ctx context.Context, step *pkg.Step) authority.Change
 	return authority.Change{Kind: authority.ChangeNone}
 }
 
+// storeWrite reports whether a step's capability describes itself as a
+// store write: role data.operation with an effect other than read or none,
+// whether the step names it as an operation or as a tool.
+func (rc *runCtx) storeWrite(ctx context.Context, step *pkg.Step) bool {
+	var def *sdk.Definition
+	switch step.Kind {
+	case pkg.KindOperation:
+		def = rc.operationDefinition(ctx, step)
+	case pkg.KindTool:
+		def = rc.toolDefinition(ctx, step)
+	}
+	return def != nil && def.HasRole(sdk.RoleDataOperation) && def.Effect != sdk.EffectRead && def.Effect != sdk.EffectNone
+}
+
 // toolDefinition is the description of a tool step's capability, or nil.
 func (rc *runCtx) toolDefinition(ctx context.Context, step *pkg.Step) *sdk.Definition {
 	if step.Kind != pkg.KindTool || step.Tool == nil || step.Tool.Capability == "" {
@@ -229,6 +243,14 @@ func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, input
 	change, ok := rc.inputChange(ctx, step, inputs)
 	if !ok {
 		change = rc.changeOf(ctx, step)
+	}
+	if rc.turnCall && rc.storeWrite(ctx, step) {
+		// A turn's own call never writes to store, at any effects: the
+		// floor refuses it saying so.
+		change = authority.Change{Kind: authority.ChangeStoreWrite, FromTurn: true}
+		if step.Operation != nil {
+			change.Operation = step.Operation.Ref
+		}
 	}
 	if change.Kind == authority.ChangeNone {
 		return nil

@@ -53,6 +53,9 @@ type runCtx struct {
 	// became of it: the source reused, or why the call recomputed.
 	childReuse *ReuseOption
 	reuseNote  *ReuseNote
+	// turnCall marks the run context of one call an agent turn makes: a
+	// turn's own call never writes to store (floor).
+	turnCall bool
 
 	// manifests holds each operation reference's manifest lookup for the
 	// life of the run (lookupManifestOp).

@@ -58,6 +58,9 @@ type turnClaims struct {
 
 type runClaims struct {
 	next map[string]int // the next call index, by turn address
+	// skills counts the skill calls claimed, by turn address, for
+	// max_fanout.
+	skills map[string]int
 
 	inFlight  map[string]*inFlightCall           // by turn address and call_id
 	cancels   map[string]context.CancelCauseFunc // by address, while executing
@@ -81,7 +84,7 @@ var claims = &turnClaims{runs: map[string]*runClaims{}}
 func (c *turnClaims) forRun(runID string) *runClaims {
 	r := c.runs[runID]
 	if r == nil {
-		r = &runClaims{next: map[string]int{}, inFlight: map[string]*inFlightCall{}, cancels: map[string]context.CancelCauseFunc{}}
+		r = &runClaims{next: map[string]int{}, skills: map[string]int{}, inFlight: map[string]*inFlightCall{}, cancels: map[string]context.CancelCauseFunc{}}
 		r.idle = sync.NewCond(&c.mu)
 		c.runs[runID] = r
 	}
@@ -185,6 +188,18 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 	for _, c := range t.Calls {
 		next = max(next, c.Index+1)
 	}
+	// A skill call starts a child run: the turn's max_fanout counts each,
+	// in the order the calls were claimed, with those the turn already made
+	// (settled, pending or refused), as a script's skill calls are counted.
+	skillOrdinal := 0
+	if step != nil && step.Kind == pkg.KindSkill && again < 0 {
+		made := rc.skills[t.Address]
+		if recorded := turnSkillCalls(t.Calls); recorded > made {
+			made = recorded
+		}
+		skillOrdinal = made + 1
+		rc.skills[t.Address] = skillOrdinal
+	}
 	if rc.executing == 0 {
 		drv, err := k.Journal.Drive(req.RunID)
 		if err != nil {
@@ -213,7 +228,7 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 	if step == nil {
 		f.result, f.err = k.askHuman(callCtx, t, index, input, digest, req)
 	} else {
-		f.result, f.err = k.carryOutTurnCall(callCtx, t, step, index, in, input, digest, req, reuse, again >= 0)
+		f.result, f.err = k.carryOutTurnCall(callCtx, t, step, index, in, input, digest, req, reuse, again >= 0, skillOrdinal)
 	}
 	claims.mu.Lock()
 	rc.executing--
@@ -227,6 +242,28 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 	claims.mu.Unlock()
 	close(f.done)
 	return f.result, f.err
+}
+
+// turnSkillCalls counts the skill calls a turn has made: each started (or
+// was refused starting) a child run.
+func turnSkillCalls(calls []TurnCallRecord) int {
+	n := 0
+	for _, c := range calls {
+		if strings.HasPrefix(c.Tool, "skill:") {
+			n++
+		}
+	}
+	return n
+}
+
+// turnChildLimits refuses a turn's skill call, the ordinal-th of its turn,
+// where the authority's max_fanout or max_child_depth is lower; a call that
+// is not a skill call (ordinal 0) starts no child.
+func (rc *runCtx) turnChildLimits(step *pkg.Step, ordinal int) error {
+	if ordinal == 0 {
+		return nil
+	}
+	return rc.childLimits(step, ordinal)
 }
 
 func callIDConflict(id string) error {
@@ -251,15 +288,20 @@ func pinnedCall(calls []TurnCallRecord, id, tool, digest string) *TurnCallRecord
 
 // carryOutTurnCall runs the call as a unit of the turn's run at <turn>/<n>,
 // under the authority and floor of a step, and records it with its call_id.
-func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.Step, index int, in map[string]any, input json.RawMessage, digest string, req TurnCallRequest, reuse *ReuseOption, again bool) (*TurnCallResult, error) {
+func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.Step, index int, in map[string]any, input json.RawMessage, digest string, req TurnCallRequest, reuse *ReuseOption, again bool, skillOrdinal int) (*TurnCallResult, error) {
 	rc, err := k.runCtxFor(ctx, t.RunID)
 	if err != nil {
 		return nil, err
 	}
 	rec := rc.rec
 	address := t.Local + "/" + strconv.Itoa(index)
-	rc.childAct, rc.childReuse = req.Act, reuse
-	r := rc.unit(ctx, step, address, in, rc.depth+2)
+	rc.childAct, rc.childReuse, rc.turnCall = req.Act, reuse, true
+	var r stepRun
+	if err := rc.turnChildLimits(step, skillOrdinal); err != nil {
+		r = rc.settleNow(ctx, step, address, rc.depth+2, contract.StepRefused, nil, contract.BodyOf(err), nil)
+	} else {
+		r = rc.unit(ctx, step, address, in, rc.depth+2)
+	}
 	if r.err != nil {
 		return nil, r.err
 	}

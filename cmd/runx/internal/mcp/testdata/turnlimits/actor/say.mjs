@@ -1,0 +1,3 @@
+export default function (input) {
+  return { act: input.act };
+}
