@@ -111,8 +111,9 @@ func skillFiles(name, runYAML string) map[string]string {
 
 // SIGTERM terminates the command a run has in flight (its process group,
 // after a short grace), records it with decision stopped and admits no
-// further step; the envelope says stopped, runx exits 143, and a resume runs
-// the interrupted step again.
+// further step; the envelope says stopped and runx exits 143. The stopped
+// command may have acted, so a resume waits at its retry, and a person's
+// {"retry": true} runs it again.
 func TestSIGTERMStopsACommandInFlightAndResumes(t *testing.T) {
 	w := newWorkspace(t, skillFiles("slow", slowSkill))
 	var out bytes.Buffer
@@ -162,13 +163,18 @@ func TestSIGTERMStopsACommandInFlightAndResumes(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(w.dir, "go"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	done, code := w.run("{}", nil, "resume", runID, "-", "--json")
+	paused, _ := w.run("{}", nil, "resume", runID, "-", "--json")
+	if str(paused, "requests", "0", "address") != "one/retry" {
+		t.Fatalf("the stopped command may have acted: a resume waits at its retry, got %v", paused)
+	}
+	yes := answerDoc("approvals", "one/retry", str(paused, "requests", "0", "request_digest"), `"value":{"retry":true}`)
+	done, code := w.run(yes, nil, "resume", runID, "-", "--json")
 	if code != 0 || str(done, "outcome") != "completed" {
 		t.Fatalf("resume: %d %v", code, done)
 	}
 	count, _ := os.ReadFile(filepath.Join(w.dir, "count"))
 	if string(count) != "one\none\ntwo\n" {
-		t.Fatalf("the stopped step runs again on resume, then step two once; count file: %q", count)
+		t.Fatalf("the stopped step runs again on a person's yes, then step two once; count file: %q", count)
 	}
 }
 
@@ -449,7 +455,8 @@ func TestSIGINTWithJSONPrintsOneDocument(t *testing.T) {
 }
 
 // A SIGTERM while a for_each's command item is in flight stops the step
-// rather than failing it: the run says stopped, and a resume completes it.
+// rather than failing it: the run says stopped, a resume waits at the
+// item's retry, and a person's yes completes it.
 func TestSIGTERMStopsAFanOutItem(t *testing.T) {
 	w := newWorkspace(t, skillFiles("fan", `minimum_runx: 0.1.0
 methods:
@@ -479,7 +486,12 @@ methods:
 		t.Fatalf("want a stopped envelope, got %s", out.String())
 	}
 	os.WriteFile(filepath.Join(w.dir, "go"), nil, 0o644)
-	done, code := w.run("{}", nil, "resume", str(env, "run_id"), "-", "--json")
+	paused, _ := w.run("{}", nil, "resume", str(env, "run_id"), "-", "--json")
+	if str(paused, "requests", "0", "address") != "each[0]/retry" {
+		t.Fatalf("the stopped item may have acted: a resume waits at its retry, got %v", paused)
+	}
+	yes := answerDoc("approvals", "each[0]/retry", str(paused, "requests", "0", "request_digest"), `"value":{"retry":true}`)
+	done, code := w.run(yes, nil, "resume", str(env, "run_id"), "-", "--json")
 	if code != 0 || str(done, "outcome") != "completed" {
 		t.Fatalf("resume: %d %v", code, done)
 	}

@@ -80,12 +80,19 @@ func TestMCPSIGTERMStopsDriverGracefully(t *testing.T) {
 	if len(get(read, "steps").([]any)) != 0 || !stopped || get(read, "driven") != false {
 		t.Fatalf("want step one stopped, unsettled, and the run free for its next driver, got %v", read)
 	}
-	done, code := w.run("{}", nil, "resume", runID, "-", "--json")
+	// The stopped command may have acted: the next driver waits at its
+	// retry, and runs it again on a person's yes.
+	paused, _ := w.run("{}", nil, "resume", runID, "-", "--json")
+	if str(paused, "requests", "0", "address") != "one/retry" {
+		t.Fatalf("want the stopped step waiting at its retry, got %v", paused)
+	}
+	yes := answerDoc("approvals", "one/retry", str(paused, "requests", "0", "request_digest"), `"value":{"retry":true}`)
+	done, code := w.run(yes, nil, "resume", runID, "-", "--json")
 	if code != 0 || str(done, "outcome") != "completed" {
 		t.Fatalf("resume: %d %v", code, done)
 	}
 	if got, _ := os.ReadFile(count); string(got) != "one\none\ntwo\n" {
-		t.Fatalf("the stopped step runs again, then step two once; count file: %q", got)
+		t.Fatalf("the stopped step runs again on a yes, then step two once; count file: %q", got)
 	}
 }
 

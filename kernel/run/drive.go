@@ -77,6 +77,11 @@ type runCtx struct {
 	outputs      map[string]any
 	modules      *moduleFiles
 
+	// claims are the calls that may act this run sent, by address
+	// (claim.go), read from the record at the first that needs them.
+	claimMu sync.Mutex
+	claims  map[string]*claimRecord
+
 	actorOnce sync.Once
 	actorName string
 	// givenArtifacts: artifacts.go.

@@ -263,6 +263,11 @@ func sinkOf(ctx context.Context) *answerSink {
 	return s
 }
 
+// inCustody reports whether a call is a connector write's attempt, whose
+// custody (its provider key, acknowledgement and readbacks) settles what
+// happened to it, so it is not claimed as a bare call is.
+func inCustody(ctx context.Context) bool { return sinkOf(ctx) != nil }
+
 // keyHonoured reports whether w's provider still honours its key: the
 // operation declares idempotency and the key's first send is within the
 // window. An operation that declares none sends no key, so a lookup by it

@@ -138,6 +138,11 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	if err != nil {
 		return stepRun{err: err}
 	}
+	if status == stepUnconfirmed {
+		if wait, err = rc.unconfirmedWait(step, local, failure); err != nil {
+			return stepRun{err: err}
+		}
+	}
 	if wait != nil {
 		return stepRun{waiting: []pending{*wait}}
 	}
@@ -360,6 +365,17 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 			return nil, contract.BodyOf(err), contract.StepRefused
 		}
 	}
+	attempt := 1
+	if !inCustody(ctx) && resendOf(d.def) == resendUnsafe {
+		// It may act and nothing would make a second send harmless: it is
+		// claimed before it leaves, or waits when an earlier claim of it
+		// has no outcome (claim.go).
+		var failure *contract.ErrorBody
+		var status string
+		if attempt, failure, status = rc.claim(ctx, step, local, d); failure != nil {
+			return nil, failure, status
+		}
+	}
 	if d.def != nil && d.def.Recovers {
 		if err := rc.e.noteRecovering(rc.rec.RunID, d.capability); err != nil {
 			return nil, contract.BodyOf(err), contract.StepFailed
@@ -398,6 +414,12 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	defer cancel()
 	callContext := rc.stepContext(step, local, binding, creds)
 	callContext.IdempotencyKey = d.idempotencyKey
+	if attempt > 1 {
+		// A person's {"retry": true}: a new attempt, under a call id of
+		// its own, so a plugin keyed by the call does it again.
+		callContext.Attempt = attempt
+		callContext.CallID = rc.rec.RunID + "#" + local + "@" + itoa(attempt)
+	}
 	stopSent := rc.stopWatch(ctx, d.def, d.capability, callContext.CallID)
 	readCancelled := rc.cancelWatch(ctx, callCtx, cancel, d.def, d.capability, callContext.CallID)
 	res, ref, err := rc.e.Host.Invoke(callCtx, &sdk.Call{
@@ -405,6 +427,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		Input:      input,
 		Context:    callContext,
 	}, d.maxOutput)
+	rc.e.hook("call_answered")
 	rc.settleCharge(ctx, ch, callEnd(res, err), body)
 	if stopSent() && err == nil && res.Status == sdk.StatusOK && wasStopped(res.Output) {
 		return nil, &contract.ErrorBody{Code: "process_stopped", Message: "step " + step.ID + ": the run was asked to stop, so its process group was terminated; a resume runs the step again"}, stepStopped

@@ -1,0 +1,188 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg"
+	sdk "github.com/runxhq/runx/sdk/plugin"
+)
+
+// An effect happens once, or the run waits. A call that may act, and whose
+// second send nothing would make harmless, is claimed in the run's record
+// before it is sent. A driver that finds a claim with no outcome recorded
+// (its predecessor was killed, or a stop cut the call short) cannot know
+// whether the effect happened: it sends nothing, and the call waits at
+// <address>/retry until a person decides. {"retry": true} sends it again
+// as a new attempt; {"retry": false} leaves it failed with retry_declined.
+
+// EventCallClaimed records that a call which may act was sent: its address
+// and attempt, written before the call leaves.
+const EventCallClaimed = "step.claimed"
+
+// CodeEffectUnconfirmed is the request's why: an earlier attempt was sent
+// and nothing says how it ended.
+const CodeEffectUnconfirmed = "effect_unconfirmed"
+
+// stepUnconfirmed is the status of a unit whose earlier attempt nothing
+// settles: not settled, it waits at its retry.
+const stepUnconfirmed = "unconfirmed"
+
+// resendClass is what a driver may do with a call an earlier driver sent
+// and recorded no outcome of, read from the capability's description alone.
+type resendClass int
+
+const (
+	// resendFree: it changes nothing (effect none or read, not priced), so
+	// it runs again.
+	resendFree resendClass = iota
+	// resendRecovered: a journaled change its plugin recovers (Recover)
+	// before anything runs again.
+	resendRecovered
+	// resendDeduplicated: its plugin or provider applies the same call once
+	// (it declares idempotency), so sending it again is harmless.
+	resendDeduplicated
+	// resendUnsafe: it may have acted and nothing confirms it; only a
+	// person's {"retry": true} sends it again.
+	resendUnsafe
+)
+
+// resendOf classes a capability by its description: effect class, recovery
+// and idempotency, never its name. An unknown description is unsafe.
+func resendOf(def *sdk.Definition) resendClass {
+	switch {
+	case def == nil:
+		return resendUnsafe
+	case (def.Effect == sdk.EffectNone || def.Effect == sdk.EffectRead) && !chargesCall(def):
+		return resendFree
+	case def.Recovers:
+		return resendRecovered
+	case def.Idempotent:
+		return resendDeduplicated
+	}
+	return resendUnsafe
+}
+
+// chargesCall reports whether a call of def may be charged for: a known price
+// above zero, or an unknown one (which is never free).
+func chargesCall(def *sdk.Definition) bool {
+	return def.Cost != nil && (def.Cost.USDMicro == nil || *def.Cost.USDMicro > 0)
+}
+
+// claimRecord is EventCallClaimed's data.
+type claimRecord struct {
+	Address    string `json:"address"`
+	StepID     string `json:"step_id"`
+	Capability string `json:"capability"`
+	Effect     string `json:"effect"`
+	Attempt    int    `json:"attempt"`
+}
+
+// claims are the run's recorded claims by address (the latest attempt of
+// each), read once per drive: a run this call created holds none.
+func (rc *runCtx) claimAt(ctx context.Context, local string) (*claimRecord, error) {
+	rc.claimMu.Lock()
+	defer rc.claimMu.Unlock()
+	if rc.claims == nil {
+		rc.claims = map[string]*claimRecord{}
+		if !rc.fresh {
+			events, err := rc.e.Journal.Events(durable(ctx), rc.rec.RunID, 0)
+			if err != nil {
+				rc.claims = nil
+				return nil, err
+			}
+			for _, ev := range events {
+				if ev.Type != EventCallClaimed {
+					continue
+				}
+				var c claimRecord
+				if json.Unmarshal(ev.Data, &c) == nil {
+					rc.claims[c.Address] = &c
+				}
+			}
+		}
+	}
+	return rc.claims[local], nil
+}
+
+// claim decides whether a call that may act goes out, and records it
+// before it does. It answers the attempt the call is sent as, or a
+// failure and status that end the unit without sending: a wait at the
+// call's retry (stepUnconfirmed), or retry_declined.
+func (rc *runCtx) claim(ctx context.Context, step *pkg.Step, local string, d *dispatch) (int, *contract.ErrorBody, string) {
+	prior, err := rc.claimAt(ctx, local)
+	if err != nil {
+		return 0, contract.BodyOf(err), contract.StepFailed
+	}
+	attempt := 1
+	var decided *bool
+	if prior != nil {
+		dec := rc.decisions[local+"/retry"]
+		if dec == nil || dec.Used {
+			return 0, rc.unconfirmed(step, local, prior), stepUnconfirmed
+		}
+		var v struct {
+			Retry *bool `json:"retry"`
+		}
+		if err := json.Unmarshal(dec.Value, &v); err != nil || v.Retry == nil {
+			return 0, &contract.ErrorBody{Code: "resume_entry_invalid", Message: local + "/retry takes value {\"retry\": true} or {\"retry\": false}"}, contract.StepFailed
+		}
+		decided, attempt = v.Retry, prior.Attempt+1
+	}
+	if decided != nil && !*decided {
+		if err := rc.e.Journal.UseDecision(durable(ctx), rc.rec.RunID, local+"/retry", nil); err != nil {
+			return 0, contract.BodyOf(err), contract.StepFailed
+		}
+		return 0, &contract.ErrorBody{Code: CodeRetryDeclined, Message: fmt.Sprintf("step %s: a person declined to run %s again; whatever its earlier attempt did stands", step.ID, d.capability)}, contract.StepFailed
+	}
+	c := &claimRecord{Address: local, StepID: step.ID, Capability: d.capability, Effect: "unknown", Attempt: attempt}
+	if d.def != nil {
+		c.Effect = d.def.Effect
+	}
+	// The claim is recorded before a yes is marked used: a driver killed
+	// between the two finds the yes unused and the new attempt unsent.
+	if err := rc.e.Journal.AppendEvent(durable(ctx), rc.rec.RunID, "steps", EventCallClaimed, c); err != nil {
+		return 0, contract.BodyOf(err), contract.StepFailed
+	}
+	rc.claimMu.Lock()
+	rc.claims[local] = c
+	rc.claimMu.Unlock()
+	if decided != nil {
+		if err := rc.e.Journal.UseDecision(durable(ctx), rc.rec.RunID, local+"/retry", nil); err != nil {
+			return 0, contract.BodyOf(err), contract.StepFailed
+		}
+	}
+	rc.e.hook("call_claimed")
+	return attempt, nil, ""
+}
+
+// unconfirmed is the failure a unit whose claimed attempt nothing settles
+// carries to its wait; its Detail is the retry request's payload.
+func (rc *runCtx) unconfirmed(step *pkg.Step, local string, prior *claimRecord) *contract.ErrorBody {
+	why := fmt.Sprintf("step %s: attempt %d of %s (effect %s) was sent and no outcome was recorded (its driver was killed or stopped while it ran), so whether it acted is unknown; resending is not safe, since %s declares no recovery and no idempotency; nothing was sent again",
+		step.ID, prior.Attempt, prior.Capability, prior.Effect, prior.Capability)
+	return &contract.ErrorBody{Code: CodeEffectUnconfirmed, Message: why, Detail: map[string]any{
+		"id":          rc.address(local + "/retry"),
+		"gate":        gateRetry,
+		"capability":  prior.Capability,
+		"effect":      prior.Effect,
+		"attempts":    prior.Attempt,
+		"resend_safe": false,
+		"why":         why,
+		"decide":      `{"retry": true} runs it again (saying the earlier attempt did not take effect, or that it may take effect twice); {"retry": false} leaves it failed with retry_declined`,
+	}}
+}
+
+// unconfirmedWait is the wait a unit whose claimed attempt nothing settles
+// pauses on, at <address>/retry.
+func (rc *runCtx) unconfirmedWait(step *pkg.Step, local string, failure *contract.ErrorBody) (*pending, error) {
+	payload, _ := failure.Detail.(map[string]any)
+	address := local + "/retry"
+	req, err := rc.bindRequest(step, address, contract.RequestApproval, payload)
+	if err != nil {
+		return nil, err
+	}
+	return &pending{Request: req, runID: rc.rec.RunID, local: address}, nil
+}
