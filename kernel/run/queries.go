@@ -2,7 +2,9 @@ package run
 
 import (
 	"context"
+	"errors"
 
+	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/receipt"
 )
@@ -35,6 +37,42 @@ func (k *Kernel) Verify(ctx context.Context, id string) (receipt.Report, error) 
 		return receipt.Report{}, err
 	}
 	return receipt.Verify(ctx, k.Store, root, keys, receipt.Limits{}), nil
+}
+
+// CodeVerifyRunNotSealed refuses `runx verify` given the id of a run that
+// has not sealed: it has no receipt until it does.
+const CodeVerifyRunNotSealed = "verify_run_not_sealed"
+
+// VerifyTarget is the receipt `runx verify <id>` checks: id itself when it
+// names a receipt, the run's receipt when it names a sealed run (from the
+// run records, else the receipt store's index of root runs). A run that has
+// not sealed is refused, naming its state and what to pass. Any other id is
+// given back as it is, for Verify to report it missing.
+func (k *Kernel) VerifyTarget(ctx context.Context, id string) (string, error) {
+	if _, _, err := k.Store.Get(id); err == nil {
+		return id, nil
+	}
+	if k.Journal != nil {
+		r, err := k.Journal.GetRun(ctx, id)
+		switch {
+		case err == nil && r.State == journal.StateSealed && r.ReceiptID != "":
+			return r.ReceiptID, nil
+		case err == nil:
+			return "", contract.Errorf(CodeVerifyRunNotSealed, "run %s is %s and has no receipt until it seals: continue it with runx resume %s, then verify the receipt it seals with runx verify <receipt_id> (or runx verify %s)", id, r.State, id, id)
+		case !errors.Is(err, journal.ErrRunNotFound):
+			return "", err
+		}
+	}
+	runs, err := k.RunHistory()
+	if err != nil {
+		return "", err
+	}
+	for _, e := range runs {
+		if e.RunID == id {
+			return e.ReceiptID, nil
+		}
+	}
+	return id, nil
 }
 
 // RunHistory lists the sealed runs in the receipt store, oldest first.

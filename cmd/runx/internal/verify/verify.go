@@ -1,5 +1,6 @@
-// Package verify is `runx verify <receipt-id>`: check a receipt's signature
-// and the whole tree below it.
+// Package verify is `runx verify <receipt-id | run-id>`: check a receipt's
+// signature and the whole tree below it; a sealed run's id stands for its
+// receipt.
 package verify
 
 import (
@@ -23,7 +24,7 @@ type Options struct {
 func New(f *cli.Factory) *cobra.Command {
 	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
-		Use:   "verify <receipt-id>",
+		Use:   "verify <receipt-id | run-id>",
 		Short: "Verify a receipt and its tree: verified, unverified (no trusted key) or invalid",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -46,12 +47,17 @@ type Report struct {
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
 	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
-		rep, err := k.Verify(ctx, opts.ReceiptID)
+		// A run id stands for the receipt its run sealed.
+		id, err := k.VerifyTarget(ctx, opts.ReceiptID)
+		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
+		rep, err := k.Verify(ctx, id)
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
 		out := Report{Schema: "runx.verify.v1", Report: rep}
-		if r, _, err := k.Store.Get(opts.ReceiptID); err == nil {
+		if r, _, err := k.Store.Get(id); err == nil {
 			out.Receipt = &r.Body
 		}
 		if opts.JSON {
@@ -62,7 +68,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 			if color == "" {
 				color = "red"
 			}
-			fmt.Fprintf(io.Out, "%s %s (%d receipts, depth %d)\n", cli.Paint(styled, color, rep.Status), opts.ReceiptID, rep.Receipts, rep.Depth)
+			fmt.Fprintf(io.Out, "%s %s (%d receipts, depth %d)\n", cli.Paint(styled, color, rep.Status), id, rep.Receipts, rep.Depth)
 			if out.Receipt != nil {
 				fmt.Fprintf(io.Out, "  %s %s#%s %s  run %s\n", out.Receipt.Kind, out.Receipt.SkillName, out.Receipt.Method, out.Receipt.Outcome, out.Receipt.RunID)
 			}
