@@ -35,6 +35,9 @@ func checkQuestions(addr string, payload, value json.RawMessage) error {
 		if !ok {
 			return contract.Errorf("resume_answer_invalid", "%s: no question %q was asked", addr, id)
 		}
+		if _, err := strictObject(raw, "the answer to "+id, []string{"option", "text"}); err != nil {
+			return contract.Errorf("resume_answer_invalid", "%s: %v", addr, err)
+		}
 		var a questionAnswer
 		dec := json.NewDecoder(bytesReader(raw))
 		dec.DisallowUnknownFields()

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
@@ -28,36 +27,6 @@ type ResumeRequest struct {
 	// MaxSpend narrows the run's max_spend_micro_usd from here on
 	// (--max-spend); it can never widen it.
 	MaxSpend authority.Limit
-}
-
-// ParseResumeDocument reads a runx.resume.v1 document strictly: unknown
-// fields and trailing data are refused, and nothing of it is echoed.
-func ParseResumeDocument(raw []byte) (*contract.ResumeDocument, error) {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		raw = []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	var doc contract.ResumeDocument
-	if err := dec.Decode(&doc); err != nil {
-		return nil, contract.Errorf("resume_document_invalid", "the resume document is not a runx.resume.v1 object: %s", redactJSONError(err))
-	}
-	if dec.More() {
-		return nil, contract.Errorf("resume_document_invalid", "the resume document must be exactly one JSON object")
-	}
-	return &doc, nil
-}
-
-// redactJSONError keeps a decoder's diagnosis without quoting the document.
-func redactJSONError(err error) string {
-	msg := err.Error()
-	if strings.HasPrefix(msg, "json: unknown field") {
-		return strings.Replace(msg, "json: ", "", 1)
-	}
-	if i := strings.Index(msg, "invalid character"); i >= 0 {
-		return "it is not valid JSON"
-	}
-	return "its shape is wrong"
 }
 
 func entriesOf(doc *contract.ResumeDocument) int {
@@ -298,6 +267,10 @@ func (st *treeState) admit(doc *contract.ResumeDocument) (map[string][]*journal.
 				if err := checkRetryValue(addr, value); err != nil {
 					return nil, nil, err
 				}
+			} else if w.req.Kind == contract.RequestApproval && entry.Approved == nil {
+				// A value is never read as a person's decision: {"Approved":
+				// true} under value would decode as one.
+				return nil, nil, contract.Errorf(CodeResumeEntryInvalid, "%s is an approval: its entry takes approved (true or false) and reason, not a value; nothing was changed", addr)
 			}
 			d := &journal.Decision{RunID: w.runID, Address: w.local, Lane: lane.name, RequestDigest: entry.RequestDigest, Value: value}
 			if lane.name == contract.LaneAnswers {
