@@ -55,10 +55,10 @@ func Open(projectDir string, clock func() time.Time) (*Journal, error) {
 		return nil, fmt.Errorf("create %s: %w", projectDir, err)
 	}
 	path := filepath.Join(projectDir, "state.sqlite")
-	// Every connection commits at synchronous=NORMAL; a durable
-	// transaction syncs the WAL itself after its commit (walsync.go).
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)&_txlock=immediate"
-	db, err := sql.Open("sqlite", dsn)
+	if err := prepareStateFile(path); err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", stateDSN(path))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -66,11 +66,11 @@ func Open(projectDir string, clock func() time.Time) (*Journal, error) {
 	j := &Journal{db: db, dir: projectDir, clock: clock, wal: walSync{path: path + "-wal"}}
 	if err := requireWAL(db, path); err != nil {
 		db.Close()
-		return nil, err
+		return nil, sqliteDamage(path, err)
 	}
 	if err := j.migrate(); err != nil {
 		db.Close()
-		return nil, err
+		return nil, sqliteDamage(path, err)
 	}
 	if err := j.prepare(); err != nil {
 		db.Close()
