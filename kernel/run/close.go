@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
@@ -74,22 +75,32 @@ func (e *Engine) close(ctx context.Context, rec *journal.Run, doc *contract.Resu
 		return nil, err
 	}
 	defer drv.Release()
+	// A close works from the run's record alone: a change journal that
+	// cannot be settled (damaged, or its plugin failing) is named in the
+	// seal rather than trapping the run open.
+	var unsettled string
 	if err := e.recoverBegun(ctx, rec.RunID, ""); err != nil {
-		return nil, err
+		var rerr *recoverError
+		if !errors.As(err, &rerr) || ctx.Err() != nil {
+			return nil, err
+		}
+		unsettled = rerr.code + ": " + rerr.msg
 	}
-	env, _, err := e.closeRun(ctx, rec, outcome)
+	env, _, err := e.closeRun(ctx, rec, outcome, unsettled)
 	return env, err
 }
 
 // closeRun seals one run (its open children first) with a host close.
-func (e *Engine) closeRun(ctx context.Context, rec *journal.Run, closeAs string) (*contract.SkillRun, receipt.ChildRef, error) {
+// unsettled, when set, says what recovery could not settle; the seal's
+// failure message carries it.
+func (e *Engine) closeRun(ctx context.Context, rec *journal.Run, closeAs, unsettled string) (*contract.SkillRun, receipt.ChildRef, error) {
 	children, err := e.Journal.Children(durable(ctx), rec.RunID)
 	if err != nil {
 		return nil, receipt.ChildRef{}, err
 	}
 	for _, c := range children {
 		if c.State != journal.StateSealed {
-			if _, _, err := e.closeRun(ctx, c, closeAs); err != nil {
+			if _, _, err := e.closeRun(ctx, c, closeAs, ""); err != nil {
 				return nil, receipt.ChildRef{}, err
 			}
 		}
@@ -100,6 +111,9 @@ func (e *Engine) closeRun(ctx context.Context, rec *journal.Run, closeAs string)
 	}
 	out := &outcome{state: driveSealed, outcome: closeAs, reason: contract.SealHostClosed,
 		failure: &contract.ErrorBody{Code: contract.SealHostClosed, Message: "the host closed run " + rec.RunID + " as " + closeAs}}
+	if unsettled != "" {
+		out.failure.Message += "; a change a crash left begun could not be settled, so the workspace may hold part of it (" + unsettled + ")"
+	}
 	var ordered []*journal.Step
 	for addr, s := range steps {
 		if !strings.Contains(addr, "[") {

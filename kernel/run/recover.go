@@ -110,8 +110,16 @@ func (e *Engine) recoverBegun(ctx context.Context, runID, joinToken string) erro
 		if errors.Is(err, sdk.ErrNotImplemented) {
 			return &recoverError{code: "recover_unsupported", msg: "capability " + id + " declares that it recovers, but its plugin does not answer Recover"}
 		}
-		if err != nil {
+		if err != nil && ctx.Err() != nil {
 			return err
+		}
+		if err != nil {
+			code := "recover_failed"
+			var coded interface{ ErrorCode() string }
+			if errors.As(err, &coded) {
+				code = coded.ErrorCode()
+			}
+			return &recoverError{code: code, msg: "capability " + id + ": " + err.Error()}
 		}
 		if res.Status != sdk.StatusOK {
 			return &recoverError{code: res.Code, msg: res.Message}
