@@ -41,6 +41,9 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 	if err != nil {
 		return refuse(err)
 	}
+	if err := rc.bound.check(rc.e, p); err != nil {
+		return refuse(err)
+	}
 	if err := rc.e.prepare(ctx, p, m); err != nil {
 		return refuse(err)
 	}
@@ -102,7 +105,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		}
 	} else {
 		cc := newRunCtx(rc.e, rec, p, m, childInputs, rc.budget, level+1, rc.address(local))
-		cc.answers, cc.agents, cc.spend = rc.answers, rc.agents, rc.spend
+		cc.answers, cc.agents, cc.spend, cc.bound = rc.answers, rc.agents, rc.spend, rc.bound
 		cc.runDepth, cc.chain = rc.runDepth+1, append(slices.Clone(rc.chain), rc.e.packageRef(p))
 		cc.base, cc.standing = authority.ForChild(rc.effective(step)), rc.standing
 		out := cc.drive(ctx)

@@ -1,6 +1,8 @@
 package run
 
 import (
+	"sync"
+
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 )
@@ -15,6 +17,9 @@ const (
 	// a host states (--package-digest, --closure-digest) is not the run's.
 	CodeBindingPackageMismatch = "binding_package_mismatch"
 	CodeBindingClosureMismatch = "binding_closure_mismatch"
+	// CodeRunClosureDrift: a package the run is bound to changed while it
+	// ran, before a child of it started; the child is refused, not run.
+	CodeRunClosureDrift = "run_closure_drift"
 )
 
 // closureOf is the closure digest a run of p is bound to: the runx release,
@@ -24,10 +29,18 @@ const (
 // and its own closure in turn. Whatever runs under the run is bound by it,
 // so a child edited while its parent waits is drift the resume refuses.
 func (e *Engine) closureOf(p *pkg.Package) string {
+	d, _ := e.bindClosure(p)
+	return d
+}
+
+// bindClosure is closureOf, with the package digest of each package of the
+// closure by directory.
+func (e *Engine) bindClosure(p *pkg.Package) (string, map[string]string) {
 	added := addedConnectors(p, e.ProjectDir)
-	children := e.closureChildren(p, map[string]bool{p.Dir: true}, 0)
+	expanded := map[string]string{p.Dir: p.Digest}
+	children := e.closureChildren(p, expanded, 0)
 	if len(added) == 0 && len(children) == 0 {
-		return ClosureDigest(e.RunxVersion, p.Digest)
+		return ClosureDigest(e.RunxVersion, p.Digest), expanded
 	}
 	doc := map[string]any{"runx_version": e.RunxVersion, "package_digest": p.Digest}
 	if len(added) > 0 {
@@ -36,13 +49,13 @@ func (e *Engine) closureOf(p *pkg.Package) string {
 	if len(children) > 0 {
 		doc["packages"] = children
 	}
-	return mustDigest(doc)
+	return mustDigest(doc), expanded
 }
 
 // closureChildren lists the packages p names, in declared order, each once.
 // A package already listed elsewhere in the closure is listed again by its
 // digest only, so a diamond or a cycle is bounded.
-func (e *Engine) closureChildren(p *pkg.Package, expanded map[string]bool, depth int) []any {
+func (e *Engine) closureChildren(p *pkg.Package, expanded map[string]string, depth int) []any {
 	if e.Resolver == nil || depth > TreeMaxDepth {
 		return nil
 	}
@@ -56,8 +69,8 @@ func (e *Engine) closureChildren(p *pkg.Package, expanded map[string]bool, depth
 			continue
 		}
 		node := map[string]any{"ref": ref, "package_digest": cp.Digest}
-		if !expanded[cp.Dir] {
-			expanded[cp.Dir] = true
+		if _, seen := expanded[cp.Dir]; !seen {
+			expanded[cp.Dir] = cp.Digest
 			if added := addedConnectors(cp, e.ProjectDir); len(added) > 0 {
 				node["added_connectors"] = added
 			}
@@ -108,4 +121,43 @@ func scriptCalls(s *pkg.Step) *pkg.Calls {
 		return nil
 	}
 	return s.Script.Calls
+}
+
+// boundClosure holds a drive to the closure its run was bound to: the first
+// child started takes the closure again, and each child started after is
+// held to the package digest it had then. So a child edited while the run
+// runs, not only while it waits, is refused rather than run.
+type boundClosure struct {
+	pkg  *pkg.Package
+	want string // the run record's closure digest
+
+	once     sync.Once
+	err      error
+	packages map[string]string // by directory
+}
+
+func newBoundClosure(p *pkg.Package, want string) *boundClosure {
+	return &boundClosure{pkg: p, want: want}
+}
+
+// check refuses child package cp unless it is the package the run's
+// closure bound.
+func (b *boundClosure) check(e *Engine, cp *pkg.Package) error {
+	if b == nil || b.want == "" {
+		return nil
+	}
+	b.once.Do(func() {
+		var got string
+		got, b.packages = e.bindClosure(b.pkg)
+		if got != b.want {
+			b.err = contract.Errorf(CodeRunClosureDrift, "a package run %s's closure binds changed while it ran (closure %s, now %s); no child was started: start a new run", b.pkg.Name, b.want, got)
+		}
+	})
+	if b.err != nil {
+		return b.err
+	}
+	if want, ok := b.packages[cp.Dir]; !ok || want != cp.Digest {
+		return contract.Errorf(CodeRunClosureDrift, "child package %s changed while the run ran (bound %s, now %s); it was not started: start a new run", cp.Name, want, cp.Digest)
+	}
+	return nil
 }

@@ -8,7 +8,9 @@ import (
 	"testing/fstest"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
+	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
 // A package that runs others: a child by path (which runs a grandchild),
@@ -187,6 +189,79 @@ func TestResumeOfASealedRunHoldsTheStatedDigests(t *testing.T) {
 			}
 			if tc.code == "" && got.ReceiptID != env.ReceiptID {
 				t.Fatalf("the sealed run answers what it sealed: %+v", got)
+			}
+		})
+	}
+}
+
+// A turn's call made while the run waits is held to the run's closure as a
+// resume is: a child it calls, edited meanwhile, is refused and never runs.
+func TestTurnCallRefusesAChildEditedWhileTheRunWaits(t *testing.T) {
+	k, s := stubKernel(t)
+	parent := writeSkill(t, k, "parent", "methods:\n  m:\n    steps:\n      - id: draft\n        agent: { task: Draft., calls: { skills: [../child] } }\n", nil)
+	writeSkill(t, k, "child", `methods:
+  m:
+    steps:
+      - { id: w, tool: stub.write, inputs: { files: [{ path: notes/a.md, text: one }] } }
+`, nil)
+	env := runSkill(t, k, parent, "m", "{}", "")
+	if env.Status != "needs_agent" {
+		t.Fatalf("the run waits on its turn: %+v", env)
+	}
+	path := filepath.Join(k.Options.Workspace, "child", "run.yaml")
+	raw, _ := os.ReadFile(path)
+	if err := os.WriteFile(path, append(raw, "# edited while the turn is open\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := k.TurnCall(context.Background(), TurnCallRequest{RunID: env.RunID, Turn: "draft", Tool: "skill:../child", Input: []byte(`{}`)})
+	if contract.CodeOf(err) != CodeResumeClosureDrift {
+		t.Fatalf("want %s, got %v", CodeResumeClosureDrift, err)
+	}
+	if s.calls["stub.write"] != 0 {
+		t.Fatal("the edited child ran")
+	}
+}
+
+// editingHost edits a file while it answers one capability's call: a
+// package changed while the run runs, between two of its steps.
+type editingHost struct {
+	*stubHost
+	capability, path string
+}
+
+func (h *editingHost) Invoke(ctx context.Context, call *sdk.Call, max int64) (*sdk.Result, host.PluginRef, error) {
+	if call.Capability == h.capability {
+		raw, err := os.ReadFile(h.path)
+		if err == nil {
+			err = os.WriteFile(h.path, append(raw, "# edited while the run runs\n"...), 0o644)
+		}
+		if err != nil {
+			return nil, host.PluginRef{}, err
+		}
+	}
+	return h.stubHost.Invoke(ctx, call, max)
+}
+
+// A child edited while its parent runs, after the run was bound and before
+// the child starts, is refused and never runs: by path, and a grandchild.
+func TestAChildEditedWhileTheRunRunsIsRefused(t *testing.T) {
+	for _, tc := range []struct{ name, ref string }{{"child", "../child"}, {"grandchild", "../middle"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			k, s := stubKernel(t)
+			k.Engine.Host = &editingHost{stubHost: k.Engine.Host.(*stubHost), capability: "stub.echo", path: filepath.Join(k.Options.Workspace, "child", "run.yaml")}
+			parent := writeSkill(t, k, "parent", "methods:\n  m:\n    steps:\n      - { id: a, tool: stub.echo, inputs: { v: 1 } }\n      - { id: kid, skill: "+tc.ref+" }\n", nil)
+			writeSkill(t, k, "middle", "methods:\n  m:\n    steps:\n      - { id: c, skill: ../child }\n", nil)
+			writeSkill(t, k, "child", `methods:
+  m:
+    steps:
+      - { id: w, tool: stub.write, inputs: { files: [{ path: notes/a.md, text: one }] } }
+`, nil)
+			env := runSkill(t, k, parent, "m", "{}", "")
+			if env.Outcome != contract.OutcomeRefused || errCode(env) != CodeRunClosureDrift {
+				t.Fatalf("want refused %s, got %s %q", CodeRunClosureDrift, env.Outcome, errCode(env))
+			}
+			if s.calls["stub.write"] != 0 {
+				t.Fatal("the edited child ran")
 			}
 		})
 	}

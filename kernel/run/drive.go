@@ -60,6 +60,9 @@ type runCtx struct {
 	// manifests holds each operation reference's manifest lookup for the
 	// life of the run (lookupManifestOp).
 	manifests sync.Map
+	// bound holds the child runs this drive starts to the closure the run
+	// was bound to, shared with every child run of the drive.
+	bound *boundClosure
 
 	mu    sync.Mutex
 	batch *stepBatch
@@ -89,8 +92,12 @@ type runCtx struct {
 }
 
 func newRunCtx(e *Engine, rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any, b *budget, depth int, path string) *runCtx {
-	return &runCtx{e: e, rec: rec, pkg: p, method: m, inputs: orEmpty(inputs), budget: b, depth: depth, path: path,
+	rc := &runCtx{e: e, rec: rec, pkg: p, method: m, inputs: orEmpty(inputs), budget: b, depth: depth, path: path,
 		outputs: map[string]any{}, modules: &moduleFiles{pkg: p}}
+	if rec != nil {
+		rc.bound = newBoundClosure(p, rec.ClosureDigest)
+	}
+	return rc
 }
 
 // budget counts receipts as they are admitted, at every depth of one tree.

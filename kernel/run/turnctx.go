@@ -92,18 +92,8 @@ func (k *Kernel) startingStep(ctx context.Context, parent *runCtx, local string)
 }
 
 // runPackage loads the package a run's record names, as it was when the
-// run started.
+// run started: its package and closure digests both unchanged, so a turn's
+// call runs nothing (a child skill, at any depth) the run was not bound to.
 func (k *Kernel) runPackage(rec *journal.Run) (*pkg.Package, *pkg.Method, error) {
-	p, err := pkg.Load(rec.PackageDir, pkg.LoadOptions{RunxVersion: k.Options.RunxVersion})
-	if err != nil {
-		return nil, nil, contract.Errorf("resume_package_drift", "package %s of run %s no longer loads: %v", rec.PackageDir, rec.RunID, err)
-	}
-	if p.Digest != rec.PackageDigest {
-		return nil, nil, contract.Errorf("resume_package_drift", "package %s changed since run %s paused; start a new run", rec.SkillName, rec.RunID)
-	}
-	m := p.Method(rec.Method)
-	if m == nil {
-		return nil, nil, contract.Errorf("resume_package_drift", "package %s no longer has method %s", rec.SkillName, rec.Method)
-	}
-	return p, m, nil
+	return k.Engine.bind(rec)
 }
