@@ -253,6 +253,9 @@ func (rc *runCtx) seal(step *pkg.Step, local string, body receipt.Body, status s
 		failure.Message = rc.e.Taint.Scrub(failure.Message)
 		body.ErrorCode = failure.Code
 		rec.Error, _ = json.Marshal(failure)
+		// The detail may quote what a tool printed (a failed process's
+		// output): the run's record gets it through the taint set too.
+		rec.Error = rc.e.Taint.ScrubJSON(rec.Error)
 	}
 	if status == contract.StepSuccess {
 		raw, err := canon.Canonical(output)
