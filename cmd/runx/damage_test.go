@@ -72,3 +72,54 @@ func TestZeroLengthStateIsAnError(t *testing.T) {
 		}
 	}
 }
+
+const tallySkill = `minimum_runx: 0.1.0
+methods:
+  go:
+    steps:
+      - id: tally
+        tool: { command: sh, args: ["-c", "printf '{\"ok\":true}'"] }
+`
+
+// A crash that tore the last line of the receipt index (here the root line
+// of the latest run) breaks nothing: the next runx repairs the tail and
+// indexes that root again from the run records, history lists every run,
+// a new run appends whole lines, and every tree verifies.
+func TestTornIndexTailIsRecoveredOnOpen(t *testing.T) {
+	w := newWorkspace(t, skillFiles("tally", tallySkill))
+	var receipts []string
+	for range 2 {
+		done, code := w.run("", nil, "skill", "./tally", "--json")
+		if code != 0 {
+			t.Fatalf("run: %d %v", code, done)
+		}
+		receipts = append(receipts, str(done, "receipt_id"))
+	}
+	index := filepath.Join(w.dir, ".runx", "receipts", "index.jsonl")
+	info, err := os.Stat(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(index, info.Size()-7); err != nil {
+		t.Fatal(err)
+	}
+	done, code := w.run("", nil, "skill", "./tally", "--json")
+	if code != 0 {
+		t.Fatalf("a run after the tear: %d %v", code, done)
+	}
+	receipts = append(receipts, str(done, "receipt_id"))
+	hist, code := w.run("", nil, "history", "--json")
+	runs, _ := get(hist, "runs").([]any)
+	if code != 0 || len(runs) != 3 {
+		t.Fatalf("history after a torn index lists %d runs, want 3: %v", len(runs), hist)
+	}
+	for _, id := range receipts {
+		if rep, _ := w.run("", nil, "verify", id, "--json"); str(rep, "status") != "verified" {
+			t.Fatalf("verify %s after a torn index: %v", id, rep)
+		}
+	}
+	aside, _ := filepath.Glob(index + ".torn-*")
+	if len(aside) != 1 {
+		t.Fatalf("the torn bytes are kept beside the index: %v", aside)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/runxhq/runx/kernel/contract/canon"
 )
 
 // A crash or a power cut can leave the index ending in part of a line: a
@@ -37,6 +39,65 @@ type TornTail struct {
 	// kept in SetAside.
 	Ended    bool
 	SetAside string
+	// ReceiptID is the receipt the cut line was for, when the bytes kept
+	// name it whole (the id is an index line's first field), so a caller
+	// that knows whether it was a root can index it again (Reindex).
+	ReceiptID string
+}
+
+// tornID is the receipt id a partial index line begins with, if whole.
+func tornID(tail []byte) string {
+	const prefix = `{"receipt_id":"`
+	if !bytes.HasPrefix(tail, []byte(prefix)) {
+		return ""
+	}
+	rest := tail[len(prefix):]
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 {
+		return ""
+	}
+	id := string(rest[:end])
+	if _, ok := canon.DigestHex(id); !ok {
+		return ""
+	}
+	return id
+}
+
+// Reindex appends the index line of a stored receipt whose line a torn
+// tail cut (RecoverTail named it): the receipt is read and checked to be
+// the one named, and its line is appended unless the index already holds
+// it. root says whether it roots its tree, which only the caller's run
+// records know.
+func (s *Store) Reindex(id string, root bool) error {
+	r, _, err := s.Get(id)
+	if err != nil {
+		return err
+	}
+	if r.ID != id {
+		return refuse(CodeMalformed, fmt.Sprintf("stored receipt %s names itself %s", id, r.ID), nil)
+	}
+	line, err := indexLine(entryOf(r, root))
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, _, err := s.lockTarget("index a receipt again")
+	if err != nil {
+		return err
+	}
+	defer unlockTarget(f)
+	have, err := linesFrom(f, 0)
+	if err != nil {
+		return err
+	}
+	if have[string(bytes.TrimSuffix(line, []byte("\n")))] {
+		return nil
+	}
+	if _, err := f.Write(line); err != nil {
+		return fmt.Errorf("append receipt index: %w", err)
+	}
+	return f.Sync()
 }
 
 // RecoverTail repairs a torn tail of the index under its lock, so what
@@ -73,7 +134,7 @@ func (s *Store) wholeTail(f *os.File, size int64) (int64, *TornTail, error) {
 		return size, nil, refuse(CodeIndexMalformed, fmt.Sprintf("%s ends in a line longer than %d bytes; move it aside to start a new store", s.indexPath, maxIndexLine), nil)
 	}
 	tail := buf[nl+1:]
-	torn := &TornTail{Offset: size - int64(len(tail)), Bytes: len(tail)}
+	torn := &TornTail{Offset: size - int64(len(tail)), Bytes: len(tail), ReceiptID: tornID(tail)}
 	var e IndexEntry
 	if tail[0] != 0 && json.Unmarshal(tail, &e) == nil && e.ReceiptID != "" {
 		if _, err := f.Write([]byte("\n")); err != nil {

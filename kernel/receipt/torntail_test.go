@@ -2,8 +2,10 @@ package receipt
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -71,6 +73,10 @@ func TestTornIndexTailEveryLength(t *testing.T) {
 				t.Fatalf("cut at %d: the torn bytes set aside are %q (%v), want %q", cut, aside, err, line[:cut])
 			}
 		}
+		idEnd := len(`{"receipt_id":"`) + len(last.r.ID) + 1
+		if wantID := map[bool]string{true: last.r.ID}[cut >= idEnd]; torn.ReceiptID != wantID {
+			t.Fatalf("cut at %d: the torn line names %q, want %q", cut, torn.ReceiptID, wantID)
+		}
 		put(t, s, next)
 		entries, err := s.Index()
 		if err != nil {
@@ -118,5 +124,40 @@ func TestAppendAfterTornTailKeepsLinesApart(t *testing.T) {
 	}
 	if len(entries) != 3 {
 		t.Fatalf("the index holds %d entries, want 3", len(entries))
+	}
+}
+
+// The receipt a torn line named is indexed again once, as the caller says
+// (root or not), and a second Reindex adds nothing.
+func TestReindexAfterATornTail(t *testing.T) {
+	st := newTestStore(t)
+	sg := newTestSigner(t, "reindex")
+	root := sealAndPutRoot(t, st, sg, runBody("run-1"))
+	index := filepath.Join(st.Dir(), IndexFile)
+	raw, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(index, raw[:len(raw)-10], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	torn, err := st.RecoverTail()
+	if err != nil || torn == nil || torn.ReceiptID != root.r.ID {
+		t.Fatalf("recovered %+v (%v), want the line of %s named", torn, err, root.r.ID)
+	}
+	for range 2 {
+		if err := st.Reindex(torn.ReceiptID, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, err := st.Index()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].ReceiptID != root.r.ID || !entries[0].Root {
+		t.Fatalf("the index holds %+v, want %s once, as a root", entries, root.r.ID)
+	}
+	if err := st.Reindex("sha256:"+strings.Repeat("0", 64), true); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("reindexing a receipt not stored: %v, want %s", err, CodeNotFound)
 	}
 }

@@ -192,6 +192,10 @@ func Open(o Options) (*Kernel, error) {
 		return nil, err
 	} else if torn != nil {
 		o.Logger.Warn("receipt index ended in a torn line; repaired", "offset", torn.Offset, "bytes", torn.Bytes, "set_aside", torn.SetAside)
+		if err := reindexTorn(context.Background(), j, store, torn); err != nil {
+			j.Close()
+			return nil, err
+		}
 	}
 	if err := repairIndex(context.Background(), j, store); err != nil {
 		j.Close()

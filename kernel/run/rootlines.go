@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -35,4 +36,27 @@ func repairIndex(ctx context.Context, j *journal.Journal, s *receipt.Store) erro
 		return fmt.Errorf("repair receipt index of %s: %w", s.Dir(), err)
 	}
 	return nil
+}
+
+// reindexTorn indexes again the receipt whose line a torn index tail cut,
+// when the cut bytes name it and its file is in the store: as a root when
+// the run records say it seals a run with no parent. A receipt the cut
+// bytes do not name is left to the repairs that follow (repairIndex, the
+// receipt file log), which restore what they still hold.
+func reindexTorn(ctx context.Context, j *journal.Journal, s *receipt.Store, torn *receipt.TornTail) error {
+	if torn.Ended || torn.ReceiptID == "" {
+		return nil
+	}
+	r, _, err := s.Get(torn.ReceiptID)
+	if errors.Is(err, receipt.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	root := false
+	if rec, err := j.GetRun(ctx, r.Body.RunID); err == nil {
+		root = rec.ParentRunID == "" && rec.ReceiptID == r.ID
+	}
+	return s.Reindex(r.ID, root)
 }
