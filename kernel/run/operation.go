@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/datasource"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/pathpolicy"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -108,6 +110,9 @@ func (rc *runCtx) operationDispatch(ctx context.Context, step *pkg.Step, inputs 
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if err := rc.e.checkStoreFile(binding); err != nil {
+		return nil, nil, nil, err
+	}
 	creds, err := res.Credentials(ctx, binding, rc.e.CredentialResolver().HomeDir)
 	if err != nil {
 		return nil, nil, nil, err
@@ -137,4 +142,43 @@ func operationInputs(step *pkg.Step, sc *scope, inputs map[string]any) (map[stri
 		out["idempotency_key"] = key
 	}
 	return out, nil
+}
+
+// CodeDataSourcePathProtected refuses a store bound to a file in runx's own
+// places (its home, the project's state, the receipt store) other than the
+// stores the kernel places there itself.
+const CodeDataSourcePathProtected = "data_source_path_protected"
+
+// checkStoreFile refuses a local store binding whose file lies in runx's
+// own places: a store bound to .runx/state.sqlite, a file of the runx home
+// or of the receipt store would hand a data operation runx's own state. The
+// stores the kernel places itself (the workspace store, store<ext> in the
+// project directory, and unbound local:// stores under its data/) are its
+// own to place there.
+func (e *Engine) checkStoreFile(b *datasource.Binding) error {
+	ls := e.LocalStore
+	if ls.Adapter == "" || ls.PathParam == "" || b.Adapter != ls.Adapter {
+		return nil
+	}
+	p := b.Param(ls.PathParam)
+	if p == "" {
+		return nil
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(e.Workspace, p)
+	}
+	root := protectedRoot(e.protectedRoots(), p)
+	if root == "" {
+		return nil
+	}
+	if e.ProjectDir != "" {
+		lexical, real := filepath.Clean(p), resolvedPath(p)
+		for _, dir := range []string{filepath.Clean(e.ProjectDir), resolvedPath(e.ProjectDir)} {
+			store, data := filepath.Join(dir, "store"+ls.Ext), filepath.Join(dir, "data")
+			if (lexical == store || pathpolicy.Within(data, lexical)) && (real == resolvedPath(store) || pathpolicy.Within(resolvedPath(data), real)) {
+				return nil
+			}
+		}
+	}
+	return contract.Errorf(CodeDataSourcePathProtected, "data source %s is bound to %s, inside %s, where runx keeps its own state; bind the store to a file elsewhere", b.Ref, b.Param(ls.PathParam), root)
 }
