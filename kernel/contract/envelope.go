@@ -66,7 +66,11 @@ type SkillRun struct {
 	ReceiptID  string          `json:"receipt_id,omitempty"`
 	Result     json.RawMessage `json:"result"`
 	Error      *ErrorBody      `json:"error,omitempty"`
-	Trace      *Trace          `json:"trace,omitempty"`
+	// Refusal says why a run sealed refused (a guard, an authority or a
+	// tool refused a step) beside Result, which is then what its steps
+	// produced; a failed run's Result is its failure.
+	Refusal *ErrorBody `json:"refusal,omitempty"`
+	Trace   *Trace     `json:"trace,omitempty"`
 	// A paused run carries what it waits on, a bound answers template and the
 	// exact command that continues it.
 	Requests        []Request       `json:"requests,omitempty"`

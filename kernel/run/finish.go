@@ -159,6 +159,9 @@ func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 	ref := receipt.SealedRef(r, raw)
 	env := rc.envelope(out)
 	env.Status, env.Outcome, env.SealReason, env.ReceiptID, env.Result, env.Error = contract.StatusSealed, out.outcome, out.reason, r.ID, result, out.failure
+	if out.outcome == contract.OutcomeRefused && out.failure != nil {
+		env.Refusal, env.Result = out.failure, e.producedResult(rc, out)
+	}
 	envJSON, _ := json.Marshal(env)
 	e.hook("before_seal_commit")
 	held := rc.takeHeld()
@@ -176,6 +179,21 @@ func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 		}
 	}
 	return env, ref, nil
+}
+
+// producedResult is a refused run's result: what its steps produced, read
+// as the method's result over the steps that succeeded, or null when they
+// do not hold the method's declared outputs.
+func (e *Engine) producedResult(rc *runCtx, out *outcome) json.RawMessage {
+	res, failure := rc.result(out)
+	if failure != nil {
+		return json.RawMessage("null")
+	}
+	raw, err := canon.Canonical(res)
+	if err != nil {
+		return json.RawMessage("null")
+	}
+	return e.scrubResult(raw)
 }
 
 func (rc *runCtx) envelope(out *outcome) *contract.SkillRun {

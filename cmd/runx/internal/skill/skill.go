@@ -144,6 +144,10 @@ func present(io *cli.IO, env *contract.SkillRun) {
 		cli.Paint(styled, "bold", strings.TrimSpace(env.Outcome+" "+env.SealReason)), cli.Paint(styled, "dim", env.RunID))
 	if env.Error != nil {
 		fmt.Fprintf(io.Out, "  error:   %s [%s]\n", env.Error.Message, env.Error.Code)
+		if env.Refusal != nil && string(env.Result) != "null" {
+			// A refused run's result is what its steps produced.
+			fmt.Fprintf(io.Out, "  result:  %s\n", string(env.Result))
+		}
 	} else {
 		fmt.Fprintf(io.Out, "  result:  %s\n", string(env.Result))
 	}
