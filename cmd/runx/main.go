@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
 	"github.com/runxhq/runx/cmd/runx/internal/root"
@@ -39,5 +40,16 @@ func servePlugin(name string) cli.ExitCode {
 	p := newPlugin()
 	dieWithDriver(p)
 	serve(p)
+	// Shut down by the kernel: the process groups it supervises end before
+	// it does, TERM first and KILL once the grace is over, within the
+	// kernel's own wait for a plugin to exit.
+	if d, ok := p.(interface{ Drain(time.Duration) }); ok {
+		d.Drain(drainGrace)
+	}
 	return cli.ExitOK
 }
+
+// drainGrace is how long a shut-down plugin's processes have between TERM
+// and KILL: under the two seconds the kernel waits for a plugin to exit
+// before it kills the plugin alone.
+const drainGrace = 1500 * time.Millisecond

@@ -51,6 +51,10 @@ type Supervisor struct {
 	mu      sync.Mutex
 	plugins map[string]*instance
 	closed  bool
+	// starting counts starts in progress (a Prestart's, say): Close waits
+	// for them, so none leaves a plugin behind the kernel that stopped.
+	starting  sync.WaitGroup
+	closeOnce sync.Once
 }
 
 // instance is one running plugin process.
@@ -99,28 +103,50 @@ func NewSupervisor(cfg Config) (*Supervisor, error) {
 	return &Supervisor{cfg: cfg, socketDir: dir, plugins: map[string]*instance{}, cat: newCatalog(cfg.FirstParty)}, nil
 }
 
-// Close stops every plugin process in order and removes the socket directory.
-func (s *Supervisor) Close() {
+// Close stops every plugin process in order and removes the socket
+// directory. A second Close (an interrupt's beside the command's own)
+// returns once the first has stopped everything, so neither lets runx exit
+// while a plugin is still draining its processes.
+func (s *Supervisor) Close() { s.closeOnce.Do(s.close) }
+
+func (s *Supervisor) close() {
 	// An instance's client is written under s.mu by the start that sets it
 	// (a Prestart may still be running); one that is still starting sees
 	// closed when it sets its client, and kills it itself.
 	s.mu.Lock()
 	s.closed = true
-	var clients []*goplugin.Client
+	s.mu.Unlock()
+	// A start in progress sees closed when it has its client, and stops it
+	// itself; waiting for it means no plugin is left starting (and then
+	// orphaned) when runx exits, at a pause as anywhere.
+	s.starting.Wait()
+	s.mu.Lock()
+	var stop []*instance
 	for _, inst := range s.plugins {
 		if inst.client != nil {
-			clients = append(clients, inst.client)
+			stop = append(stop, inst)
 		}
 	}
 	s.plugins = map[string]*instance{}
 	s.mu.Unlock()
 	var wg sync.WaitGroup
-	for _, c := range clients {
+	for _, inst := range stop {
 		wg.Add(1)
-		go func() { defer wg.Done(); c.Kill() }()
+		go func() { defer wg.Done(); stopProcess(inst.client) }()
 	}
 	wg.Wait()
 	_ = os.RemoveAll(s.socketDir)
+}
+
+// stopProcess stops a plugin (the shutdown RPC, then a kill) and then its
+// process group, so a child it started does not outlive it.
+func stopProcess(c *goplugin.Client) {
+	pid := 0
+	if rc := c.ReattachConfig(); rc != nil {
+		pid = rc.Pid
+	}
+	c.Kill()
+	killGroup(pid)
 }
 
 // get returns the running instance of a plugin, starting it if needed and
@@ -140,8 +166,10 @@ func (s *Supervisor) get(ctx context.Context, name string) (*instance, error) {
 		inst = &instance{}
 		s.plugins[name] = inst
 	}
+	s.starting.Add(1)
 	s.mu.Unlock()
 	inst.once.Do(func() { inst.err = s.start(ctx, name, inst) })
+	s.starting.Done()
 	if inst.err != nil {
 		s.discard(name, inst)
 		return nil, inst.err
@@ -158,6 +186,7 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 		cmd := exec.Command(launch.Path, launch.Args...)
 		cmd.Env = pluginEnv(s.socketDir)
 		cmd.Dir = os.TempDir()
+		cmd.SysProcAttr = pluginProcAttr()
 		cc := &goplugin.ClientConfig{
 			Cmd:              cmd,
 			SkipHostEnv:      true,
@@ -181,7 +210,7 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 	closed := s.closed
 	s.mu.Unlock()
 	if closed {
-		client.Kill()
+		stopProcess(client)
 		return hostErr(CodePluginStartFailed, ErrPluginUnavailable, "the plugin host is shut down")
 	}
 	info, err := rpc.Describe(ctx, s.cfg.RunxVersion)
@@ -244,9 +273,16 @@ func (s *Supervisor) discard(name string, inst *instance) {
 	if s.plugins[name] == inst {
 		delete(s.plugins, name)
 	}
+	closed := s.closed
 	s.mu.Unlock()
+	if closed && inst.err == nil {
+		// Close is shutting it down in order (its processes drain within
+		// the grace): a kill here would cut that short. A start that
+		// failed is still this caller's to stop.
+		return
+	}
 	if inst.client != nil {
-		inst.client.Kill()
+		stopProcess(inst.client)
 	}
 }
 

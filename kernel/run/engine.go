@@ -152,6 +152,7 @@ func (e *Engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 		return nil, err
 	}
 	defer drv.Release()
+	reportDriving(ctx, rec.RunID)
 	rc.fresh = true
 	env, err := e.finish(ctx, rc, rc.drive(ctx))
 	rc.recordHeld(ctx)

@@ -31,3 +31,19 @@ func reportProgress(ctx context.Context, p Progress) {
 		fn(p)
 	}
 }
+
+type drivingKey struct{}
+
+// WithDriving returns a context whose root runs report their id to fn once
+// this process drives them (the record exists and the driver claim is
+// held), so a front interrupted mid-run can name the run it leaves and the
+// command that continues it.
+func WithDriving(ctx context.Context, fn func(runID string)) context.Context {
+	return context.WithValue(ctx, drivingKey{}, fn)
+}
+
+func reportDriving(ctx context.Context, runID string) {
+	if fn, ok := ctx.Value(drivingKey{}).(func(string)); ok && fn != nil {
+		fn(runID)
+	}
+}

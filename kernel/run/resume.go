@@ -62,6 +62,7 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 		return nil, err
 	}
 	defer drv.Release()
+	reportDriving(ctx, rec.RunID)
 	p, m, err := e.bind(rec)
 	if err != nil {
 		return nil, err

@@ -118,6 +118,9 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 			continue
 		}
 		held = len(record)
+		if status == stepStopped {
+			return stepRun{stopped: true}
+		}
 		if failure != nil || ans.Status == "done" {
 			body := rc.stepBody(step, local)
 			body.Capability, body.Execution, body.InputsDigest = capability, execModule, mustDigest(inputs)
@@ -181,6 +184,11 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 	var pluginRef *receipt.PluginRef
 	if ref.Name != "" {
 		pluginRef = &receipt.PluginRef{Name: ref.Name, Version: ref.Version, Protocol: ref.Protocol}
+	}
+	if (err != nil || res.Status == sdk.StatusFailed) && stopping(ctx) {
+		// Its worker was stopped under it: no outcome of the script's own
+		// (steps.go, execute).
+		return nil, &contract.ErrorBody{Code: CodeCallInterrupted, Message: "step " + step.ID + ": the run was stopped while its script ran; a resume takes it up"}, stepStopped, pluginRef
 	}
 	if err != nil {
 		return nil, &contract.ErrorBody{Code: contract.CodeOf(err), Message: err.Error()}, contract.StepFailed, pluginRef

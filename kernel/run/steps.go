@@ -435,6 +435,15 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	if stopSent() && err == nil && res.Status == sdk.StatusOK && wasStopped(res.Output) {
 		return nil, &contract.ErrorBody{Code: "process_stopped", Message: "step " + step.ID + ": the run was asked to stop, so its process group was terminated; a resume runs the step again"}, stepStopped
 	}
+	if (err != nil || res.Status == sdk.StatusFailed) && stopping(ctx) && !inCustody(ctx) {
+		// The run was asked to stop, and the call failed: its plugin was
+		// stopped under it (an interrupt closes every plugin) or could not
+		// start any more. That is no outcome of the call's own, so it is
+		// not recorded as one: the unit stays unsettled, and the next
+		// driver runs it again or, if it may have acted, waits at its
+		// retry (claim.go).
+		return nil, &contract.ErrorBody{Code: CodeCallInterrupted, Message: "step " + step.ID + ": the run was stopped while its call was in flight; a resume takes it up"}, stepStopped
+	}
 	if err == nil && d.evidence != nil {
 		d.evidence(res.Evidence)
 	}

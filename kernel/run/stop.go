@@ -69,6 +69,17 @@ func wasStopped(output []byte) bool {
 	return json.Unmarshal(output, &ans) == nil && ans.Stopped
 }
 
+// CodeCallInterrupted is the decision of a unit whose call failed while its
+// run was being stopped: no outcome of its own, so it is left unsettled.
+const CodeCallInterrupted = "call_interrupted"
+
+// stopping reports whether the run is being stopped (SIGTERM, an
+// interrupt, an MCP cancel of the run), as against a host's call_cancel
+// of one call, which keeps its own rule.
+func stopping(ctx context.Context) bool {
+	return ctx.Err() != nil && !errors.Is(context.Cause(ctx), ErrCallCancelled)
+}
+
 // recordStopped notes in the run's record that a stop interrupted the unit
 // at local, with the decision stopped; the unit stays unsettled.
 func (rc *runCtx) recordStopped(ctx context.Context, step *pkg.Step, local string, failure *contract.ErrorBody) error {

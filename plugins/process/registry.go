@@ -3,6 +3,7 @@ package process
 import (
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -60,4 +61,31 @@ func (r *registry) StopAll() {
 	for _, sup := range running {
 		sup.signal(syscall.SIGKILL)
 	}
+}
+
+// Drain ends every process group the plugin supervises when the plugin is
+// shut down (the kernel closing it, an interrupt among them): each is sent
+// TERM, and what is left after grace is killed, before the plugin exits,
+// so a process that ignores TERM is never left behind.
+func (r *registry) Drain(grace time.Duration) {
+	r.mu.Lock()
+	running := make([]*supervised, 0, len(r.running))
+	for _, sup := range r.running {
+		running = append(running, sup)
+	}
+	r.mu.Unlock()
+	for _, sup := range running {
+		sup.signal(syscall.SIGTERM)
+	}
+	deadline := time.Now().Add(grace)
+	for time.Now().Before(deadline) {
+		r.mu.Lock()
+		left := len(r.running)
+		r.mu.Unlock()
+		if left == 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	r.StopAll()
 }

@@ -5,10 +5,12 @@ package root
 import (
 	"context"
 	"errors"
+	"fmt"
 	stdio "io"
 	"io/fs"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -30,6 +32,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/datasource"
+	"github.com/runxhq/runx/kernel/run"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 	"github.com/spf13/cobra"
 )
@@ -92,23 +95,38 @@ func Main(args []string, io *cli.IO, firstParty map[string]func() sdk.Info, loca
 	defer signal.Stop(signals)
 	// The death of the driver's parent interrupts it as SIGINT would.
 	interruptOnParentDeath()
+	var driving atomic.Value // the run this invocation drives, once it does
+	ctx = run.WithDriving(ctx, func(id string) { driving.Store(id) })
 	go func() {
-		terms := 0
+		terms, interrupted := 0, false
 		for sig := range signals {
-			if sig == syscall.SIGTERM && terms == 0 {
+			if sig == syscall.SIGTERM && terms == 0 && !interrupted {
 				terms++
 				cancel(cli.ErrTerminated)
 				continue
 			}
-			cancel(cli.ErrInterrupted)
-			f.Interrupt(interruptWindow)
-			asJSON := wantsJSON(args)
-			out.last(func(w stdio.Writer) {
-				// The run stays where it was interrupted, for its next driver.
-				cli.ReportError(&cli.IO{Out: w, Err: io.Err}, asJSON, contract.Errorf("interrupted",
-					"runx was interrupted (%s) and stopped at once; the run stays where it was: runx history lists it and runx resume continues it", sig))
-			})
-			os.Exit(int(cli.ExitInterrupted))
+			if interrupted {
+				// A second interrupt exits at once: the run's record is
+				// only ever a whole transition, so it stays resumable.
+				os.Exit(int(cli.ExitInterrupted))
+			}
+			interrupted = true
+			go func() {
+				cancel(cli.ErrInterrupted)
+				f.Interrupt(interruptWindow)
+				runID, _ := driving.Load().(string)
+				asJSON := wantsJSON(args)
+				out.last(func(w stdio.Writer) {
+					// The run stays where it was interrupted, for its next driver.
+					body := interruptedError(sig, runID)
+					if asJSON {
+						_ = cli.PrintJSON(w, map[string]any{"schema": cli.ErrorDocumentSchema, "status": "error", "error": body})
+						return
+					}
+					fmt.Fprintf(io.Err, "runx: %s [%s]\n", body.Message, body.Code)
+				})
+				os.Exit(int(cli.ExitInterrupted))
+			}()
 		}
 	}()
 	cmd := New(f)
@@ -142,3 +160,20 @@ func wantsJSON(args []string) bool {
 	}
 	return false
 }
+
+// interruptedError is what an interrupted command prints: the run it leaves
+// (when it drove one) and the command that continues it.
+func interruptedError(sig os.Signal, runID string) *contract.ErrorBody {
+	if runID == "" {
+		return &contract.ErrorBody{Code: CodeInterrupted, Message: fmt.Sprintf("runx was interrupted (%s) and stopped; a run it started stays where it was: runx history lists it, and runx resume <run-id> continues it", sig)}
+	}
+	resume := "runx resume " + runID
+	return &contract.ErrorBody{
+		Code:    CodeInterrupted,
+		Message: fmt.Sprintf("runx was interrupted (%s) and stopped; run %s stays where it was, and `%s` continues it", sig, runID, resume),
+		Detail:  map[string]any{"run_id": runID, "resume": resume},
+	}
+}
+
+// CodeInterrupted is the error of a command an interrupt stopped.
+const CodeInterrupted = "interrupted"

@@ -1,0 +1,373 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// stubbornSkill's step one ignores SIGTERM (its shell and the cat it waits
+// in), writes its group's id to ../pid and its line to ../count, and then,
+// the first time, blocks on a fifo nobody writes.
+const stubbornSkill = `minimum_runx: 0.1.0
+methods:
+  go:
+    steps:
+      - id: one
+        tool: { command: sh, args: ["-c", "trap '' TERM; echo $$ > ../pid; echo one >> ../count; if [ ! -e ../go ]; then mkfifo ../gate; cat ../gate; fi; printf '{\"one\":true}'"] }
+      - id: two
+        tool: { command: sh, args: ["-c", "echo two >> ../count; printf '{\"two\":true}'"] }
+`
+
+// started is a runx driving ./app in its own process group, its step one in
+// flight.
+type started struct {
+	c      *exec.Cmd
+	out    bytes.Buffer
+	errOut bytes.Buffer
+	exited chan error
+}
+
+func startMidStep(t *testing.T, w *workspace, args ...string) *started {
+	t.Helper()
+	s := &started{c: w.cmd("", nil, append([]string{"skill", "./app"}, args...)...), exited: make(chan error, 1)}
+	s.c.Stdout, s.c.Stderr = &s.out, &s.errOut
+	// Its own group, as a shell's job is: a group signal then reaches runx
+	// and its plugins, never the test.
+	s.c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := s.c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(-s.c.Process.Pid, syscall.SIGKILL) })
+	go func() { s.exited <- s.c.Wait() }()
+	waitForLine(t, filepath.Join(w.dir, "count"))
+	return s
+}
+
+// wait waits for runx to exit and returns its exit code.
+func (s *started) wait(t *testing.T) int {
+	t.Helper()
+	select {
+	case err := <-s.exited:
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return exit.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	case <-time.After(20 * time.Second):
+		t.Fatal("runx did not exit after the signal")
+	}
+	return -1
+}
+
+// groupGone reports whether no live process of the group pgid is left (a
+// zombie only waiting to be reaped counts as gone).
+func groupGone(pgid int) bool { return len(groupMembers(pgid)) == 0 }
+
+// groupMembers lists the live pids of a process group, from /proc.
+func groupMembers(pgid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+		if len(fields) > 3 && fields[3] == strconv.Itoa(pgid) && fields[0] != "Z" {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// commandGroup reads the group id step one's command wrote.
+func commandGroup(t *testing.T, w *workspace) int {
+	t.Helper()
+	waitForLine(t, filepath.Join(w.dir, "pid"))
+	raw, _ := os.ReadFile(filepath.Join(w.dir, "pid"))
+	pgid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pgid
+}
+
+// notFailed asserts the run's record holds no failed step and no seal.
+func notFailed(t *testing.T, w *workspace, runID string) {
+	t.Helper()
+	read, _ := w.run("", nil, "history", runID, "--json")
+	if s := str(read, "state"); s == "sealed" || s == "" {
+		t.Fatalf("an interrupted run must stay open, got %v", read)
+	}
+	steps, _ := get(read, "steps").([]any)
+	for _, s := range steps {
+		if str(s, "status") != "success" {
+			t.Fatalf("an interrupt must never record the step in flight as %s: %v", str(s, "status"), read)
+		}
+	}
+}
+
+// retryAndComplete resumes an interrupted run: step one, which may have
+// acted, waits at its retry; a person's yes runs it again and the run
+// completes.
+func retryAndComplete(t *testing.T, w *workspace, runID string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(w.dir, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paused, code := w.run("{}", nil, "resume", runID, "-", "--json")
+	if code != 0 || str(paused, "requests", "0", "address") != "one/retry" {
+		t.Fatalf("resume after the interrupt: %d %v", code, paused)
+	}
+	yes := answerDoc("approvals", "one/retry", str(paused, "requests", "0", "request_digest"), `"value":{"retry":true}`)
+	done, code := w.run(yes, nil, "resume", runID, "-", "--json")
+	if code != 0 || str(done, "outcome") != "completed" {
+		t.Fatalf("the interrupted run must complete on resume: %d %v", code, done)
+	}
+}
+
+// namesTheRun asserts the document an interrupted runx printed names its
+// run and the command that continues it.
+func namesTheRun(t *testing.T, printed, runID string) {
+	t.Helper()
+	if !strings.Contains(printed, runID) || !strings.Contains(printed, "runx resume "+runID) {
+		t.Fatalf("the interrupted document must name run %s and `runx resume %s`: %s", runID, runID, printed)
+	}
+}
+
+// Ctrl-C, to runx alone or to its whole group, during a command that
+// ignores SIGTERM: runx gives the cleanup window, kills the command (never
+// orphaned), exits 130 and names the run and `runx resume`; the run is not
+// failed, and a resume completes it (step one, which may have acted,
+// waiting at its retry first).
+func TestSIGINTMidStepLeavesTheRunResumable(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		group bool
+		sig   syscall.Signal
+		code  int
+	}{
+		{"process SIGINT", false, syscall.SIGINT, 130},
+		{"group SIGINT", true, syscall.SIGINT, 130},
+		{"group SIGTERM", true, syscall.SIGTERM, 143},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorkspace(t, skillFiles("app", stubbornSkill))
+			s := startMidStep(t, w, "--json")
+			pgid := commandGroup(t, w)
+			target := s.c.Process.Pid
+			if c.group {
+				target = -target
+			}
+			sent := time.Now()
+			if err := syscall.Kill(target, c.sig); err != nil {
+				t.Fatal(err)
+			}
+			if code := s.wait(t); code != c.code {
+				t.Fatalf("want exit %d, got %d\n%s\n%s", c.code, code, s.out.String(), s.errOut.String())
+			}
+			// The command ignores TERM: it is killed at the end of the
+			// window, before runx is gone, never left behind.
+			deadline := sent.Add(4 * time.Second)
+			for !groupGone(pgid) {
+				if time.Now().After(deadline) {
+					t.Fatalf("the command that ignores SIGTERM outlived the cleanup window: %v", groupMembers(pgid))
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			var doc map[string]any
+			if err := json.Unmarshal(s.out.Bytes(), &doc); err != nil {
+				t.Fatalf("stdout is not one JSON document: %v\n%s", err, s.out.String())
+			}
+			runID := latestRun(t, w)
+			namesTheRun(t, s.out.String(), runID)
+			notFailed(t, w, runID)
+			retryAndComplete(t, w, runID)
+			if got := countFile(t, w); got != "one\none\ntwo\n" {
+				t.Fatalf("count file: %q", got)
+			}
+		})
+	}
+}
+
+// Human output names the run and `runx resume` too.
+func TestSIGINTHumanOutputNamesTheRun(t *testing.T) {
+	w := newWorkspace(t, skillFiles("app", appendSkill))
+	s := startMidStep(t, w)
+	if err := s.c.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if code := s.wait(t); code != 130 {
+		t.Fatalf("want exit 130, got %d", code)
+	}
+	namesTheRun(t, s.out.String()+s.errOut.String(), latestRun(t, w))
+}
+
+// A second Ctrl-C exits at once, while the first's cleanup still waits on
+// a command that ignores SIGTERM; the run is still resumable, and the
+// command is still not left behind (the plugin dies with runx and takes
+// it).
+func TestSecondSIGINTExitsAtOnce(t *testing.T) {
+	w := newWorkspace(t, skillFiles("app", stubbornSkill))
+	s := startMidStep(t, w, "--json")
+	pgid := commandGroup(t, w)
+	if err := s.c.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	// The first interrupt's cleanup is under way once the command has been
+	// sent TERM, which it ignores; its group is still there.
+	time.Sleep(200 * time.Millisecond)
+	second := time.Now()
+	if err := s.c.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if code := s.wait(t); code != 130 {
+		t.Fatalf("want exit 130, got %d", code)
+	}
+	if took := time.Since(second); took > time.Second {
+		t.Fatalf("a second interrupt must exit at once, took %v", took)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for !groupGone(pgid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the command outlived runx: %v", groupMembers(pgid))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	runID := latestRun(t, w)
+	notFailed(t, w, runID)
+	retryAndComplete(t, w, runID)
+}
+
+// The death of the driver's parent interrupts it as Ctrl-C does: a command
+// that ignores SIGTERM is killed, not orphaned.
+func TestParentDeathKillsACommandIgnoringSIGTERM(t *testing.T) {
+	w := newWorkspace(t, skillFiles("app", stubbornSkill))
+	parent := exec.Command("sh", "-c", `"$RUNX" skill ./app --json > /dev/null & wait`)
+	parent.Dir = w.dir
+	parent.Env = append(append([]string{}, w.env...), "RUNX="+filepath.Join(binDir, "runx"))
+	parent.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := parent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(-parent.Process.Pid, syscall.SIGKILL) })
+	pgid := commandGroup(t, w)
+	parent.Process.Kill()
+	parent.Wait()
+	deadline := time.Now().Add(6 * time.Second)
+	for !groupGone(pgid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the command that ignores SIGTERM outlived its driver: %v", groupMembers(pgid))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// processesWithEnv lists the live processes whose environment holds entry.
+func processesWithEnv(entry string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || zombie(pid) {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil {
+			continue
+		}
+		for _, kv := range bytes.Split(raw, []byte{0}) {
+			if string(kv) == entry {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out
+}
+
+// A run that pauses leaves no process behind: the plugins its method needs
+// are started in the background while the kernel prepares the run, and the
+// driver exits at the pause only once each of them is stopped, the ones
+// still starting included. The plugins are found by the TMPDIR runx hands
+// them.
+func TestPausedRunLeavesNoPluginProcess(t *testing.T) {
+	w := newWorkspace(t, skillFiles("app", `minimum_runx: 0.1.0
+methods:
+  go:
+    steps:
+      - id: approve
+        ask: { reason: Go on? }
+      - id: build
+        tool: { command: sh, args: ["-c", "printf '{}'"] }
+      - id: shape
+        tool: { module: shape.mjs }
+`))
+	if err := os.WriteFile(filepath.Join(w.dir, "app", "shape.mjs"), []byte("export default function () { return {}; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, code := w.run("", nil, "history", "--json"); code != 0 {
+		t.Fatalf("history: %d", code)
+	}
+	for i := 0; i < 5; i++ {
+		tmp := t.TempDir()
+		paused, code := w.run("", []string{"TMPDIR=" + tmp}, "skill", "./app", "--json")
+		if code != 0 || str(paused, "status") != "needs_approval" {
+			t.Fatalf("want a paused run: %d %v", code, paused)
+		}
+		if left := processesWithEnv("TMPDIR=" + tmp); len(left) > 0 {
+			t.Fatalf("run %d paused and left plugin processes %v behind", i, left)
+		}
+	}
+}
+
+// A third-party plugin's own children die with it: when runx stops the
+// plugin (here at the end of the run), what is left of its process group
+// is killed too.
+func TestThirdPartyPluginChildrenDieWithIt(t *testing.T) {
+	w := newWorkspace(t, skillFiles("app", `minimum_runx: 0.1.0
+methods:
+  go:
+    steps:
+      - id: spawn
+        tool: spawner/spawn
+        inputs: {}
+`))
+	raw, err := os.ReadFile(filepath.Join(binDir, "runx-plugin-spawner"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(w.dir, ".runx", "plugins"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.dir, ".runx", "plugins", "runx-plugin-spawner"), raw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if doc, code := w.run("", nil, "plugin", "pin", "spawner", "--json"); code != 0 {
+		t.Fatalf("pin: %d %v", code, doc)
+	}
+	done, code := w.run("", nil, "skill", "./app", "--json")
+	pid := int(get(done, "result", "pid").(float64))
+	if code != 0 || pid == 0 {
+		t.Fatalf("run: %d %v", code, done)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	if syscall.Kill(pid, 0) == nil && !zombie(pid) {
+		t.Fatalf("the plugin's child %d outlived the plugin runx stopped", pid)
+	}
+}
