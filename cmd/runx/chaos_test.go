@@ -174,7 +174,7 @@ func (c *chaosRun) drive() {
 			return
 		}
 		doc, signalled = c.invoke(c.answer(doc), "resume", c.runID, "-", "--json")
-		if code := str(doc, "error", "code"); code != "" && !signalled {
+		if code := str(doc, "error", "code"); code != "" && !signalled && str(doc, "outcome") == "" {
 			c.fig.Classes["resume:"+code]++
 			if code == "run_driven_elsewhere" {
 				continue
@@ -370,7 +370,7 @@ func (c *chaosRun) sealed(doc map[string]any) {
 	}
 	if outcome == "failed" {
 		c.fig.Failed++
-		c.t.Errorf("run %s: an interrupt left it sealed failed, not resumable: %s", c.runID, str(doc, "error", "code"))
+		c.t.Errorf("run %s: an interrupt left it sealed failed, not resumable: %s: %s", c.runID, str(doc, "error", "code"), str(doc, "error", "message"))
 	}
 	for step, file := range map[string]string{"count": "count", "again": "again"} {
 		if n := lines(filepath.Join(c.w.dir, file)); n > 1+c.retries[step] {
