@@ -189,17 +189,18 @@ func recoverRun(ctx context.Context, call *plugin.Call) *plugin.Result {
 		return plugin.Failed(CodeRecoverFailed, fmt.Sprintf("cannot list the journals of run %s: %v", runID, err))
 	}
 	var failures []string
+	// A journal write a crash cut short is settled first (leftover.go):
+	// it may finish the commit its journal was recording.
+	for _, e := range entries {
+		if name := e.Name(); strings.HasSuffix(name, ".json.tmp") {
+			if _, err := settleLeftover(filepath.Join(dir, name)); err != nil {
+				failures = append(failures, fmt.Sprintf("%s: %v", name, err))
+			}
+		}
+	}
 	for _, e := range entries {
 		name := e.Name()
 		path := filepath.Join(dir, name)
-		if strings.HasSuffix(name, ".json.tmp") {
-			// A journal write a crash cut short: the rename that would
-			// publish it never happened, so nothing it names was touched.
-			if err := os.Remove(path); err != nil {
-				failures = append(failures, fmt.Sprintf("%s: %v", name, err))
-			}
-			continue
-		}
 		if !strings.HasSuffix(name, ".json") {
 			continue
 		}
