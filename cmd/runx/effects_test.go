@@ -161,3 +161,33 @@ methods:
 		t.Fatalf("the process ran once; count file: %q", got)
 	}
 }
+
+// A child run's command cut short waits the same way, at the child's
+// address as the root sees it (<step>#<child step>/retry), and the
+// person's yes reaches it there.
+func TestKilledChildCommandWaitsAtItsRetry(t *testing.T) {
+	files := skillFiles("app", `minimum_runx: 0.1.0
+methods:
+  go:
+    steps:
+      - id: sub
+        skill: ./child
+`)
+	files["app/child/SKILL.md"] = strings.Replace(manual, "%s", "child", 1)
+	files["app/child/run.yaml"] = strings.ReplaceAll(appendSkill, "../", "../../")
+	w := newWorkspace(t, files)
+	runID := killMidCommand(t, w)
+	if err := os.WriteFile(filepath.Join(w.dir, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paused, _ := w.run("{}", nil, "resume", runID, "-", "--json")
+	addr := str(paused, "requests", "0", "address")
+	if str(paused, "status") != "needs_approval" || addr != "sub#one/retry" || countFile(t, w) != "one\n" {
+		t.Fatalf("the child's cut-short command must wait at its retry: %v, count %q", paused, countFile(t, w))
+	}
+	yes := answerDoc("approvals", addr, str(paused, "requests", "0", "request_digest"), `"value":{"retry":true}`)
+	done, code := w.run(yes, nil, "resume", runID, "-", "--json")
+	if code != 0 || str(done, "outcome") != "completed" || countFile(t, w) != "one\none\ntwo\n" {
+		t.Fatalf("retried: %d %v, count %q", code, done, countFile(t, w))
+	}
+}
