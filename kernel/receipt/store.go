@@ -166,7 +166,9 @@ func (s *Store) readRaw(id string) ([]byte, error) {
 		return nil, refuse(CodeFileUnsafe, fmt.Sprintf("receipt %s in %s is a symbolic link or not a regular file, so it is not read; a receipt is a regular file inside the store", id, s.dir), err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read receipt %s: %w", id, err)
+		// Past the size bound, or an I/O failure: the receipt cannot be
+		// read, which a caller reports as it reports a missing one.
+		return nil, refuse(CodeUnreadable, fmt.Sprintf("receipt %s in %s cannot be read: %v", id, s.dir, err), err)
 	}
 	return data, nil
 }
