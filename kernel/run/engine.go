@@ -88,6 +88,10 @@ type Engine struct {
 	// files is the journal as the write-ahead log of Store's files
 	// (filelog.go); nil seals a root with flushes of the store instead.
 	files *fileLog
+	// protected are runx's own places, out of every tool's reach
+	// (protectedRoots), found once.
+	protectedOnce sync.Once
+	protected     []string
 }
 
 // Start is a resolved request to run one method.

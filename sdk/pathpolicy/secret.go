@@ -158,16 +158,25 @@ var serviceAccountType = regexp.MustCompile(`"type"\s*:\s*"service_account"`)
 // the start of a line) or a Google service-account key (JSON of type
 // service_account carrying "private_key").
 func SecretContent(content []byte) string {
+	// Every rule is asked first as a plain substring, so the text of an
+	// ordinary file (a search reads thousands) costs a few scans, no
+	// regular expression.
 	switch {
-	case privateKeyArmour.Match(content), bytes.Contains(content, puttyKeyBytes):
+	case bytes.Contains(content, privateKeyPEMBytes) && privateKeyArmour.Match(content), bytes.Contains(content, puttyKeyBytes):
 		return PatternPrivateKeyContent
-	case awsCredentialLine.Match(content):
+	case (bytes.Contains(content, awsLower) || bytes.Contains(content, awsUpper)) && awsCredentialLine.Match(content):
 		return PatternAWSCredentials
-	case bytes.Contains(content, []byte(`"private_key"`)) && serviceAccountType.Match(content):
+	case bytes.Contains(content, serviceAccountKey) && serviceAccountType.Match(content):
 		return PatternServiceAccountKey
 	}
 	return ""
 }
+
+var (
+	awsLower          = []byte("aws_")
+	awsUpper          = []byte("AWS_")
+	serviceAccountKey = []byte(`"private_key"`)
+)
 
 // SecretContentOf names the secret pattern content matches as the content
 // of a file with any of names: a PEM-named file holding any private key
