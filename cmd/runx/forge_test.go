@@ -33,7 +33,13 @@ type forge struct {
 	release chan struct{}
 	// hangup makes the next POST drop its connection without doing anything.
 	hangup bool
+	// leakOn names the methods (GET, POST) whose answers also carry a
+	// provider secret runx never delivered, under access_token.
+	leakOn map[string]bool
 }
+
+// providerSecret is what a leaking forge answers under access_token.
+const providerSecret = "provider-minted-secret-5e1d"
 
 func newForge(t testing.TB) *forge {
 	f := &forge{t: t, token: "forge-token-7f3a", posts: map[string]map[string]any{}, byKey: map[string]string{}, bodies: map[string]string{}}
@@ -57,6 +63,20 @@ func (f *forge) writeCount() (int, []string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.writes, append([]string(nil), f.keys...)
+}
+
+func (f *forge) answer(w http.ResponseWriter, r *http.Request, status int, p map[string]any) {
+	f.mu.Lock()
+	leak := f.leakOn[r.Method]
+	f.mu.Unlock()
+	if leak {
+		q := map[string]any{"access_token": providerSecret}
+		for k, v := range p {
+			q[k] = v
+		}
+		p = q
+	}
+	answer(w, status, p)
 }
 
 func answer(w http.ResponseWriter, status int, v any) {
@@ -91,6 +111,9 @@ func (f *forge) serve(w http.ResponseWriter, r *http.Request) {
 			answer(w, 404, map[string]any{"error": "no such post"})
 			return
 		}
+		if f.leakOn[r.Method] {
+			p = map[string]any{"access_token": providerSecret, "id": p["id"], "board": p["board"], "title": p["title"], "key": p["key"]}
+		}
 		answer(w, 200, p)
 	case http.MethodPost:
 		raw, _ := io.ReadAll(r.Body)
@@ -124,7 +147,7 @@ func (f *forge) serve(w http.ResponseWriter, r *http.Request) {
 			f.mu.Lock()
 			p := f.posts[id]
 			f.mu.Unlock()
-			answer(w, 201, p)
+			f.answer(w, r, 201, p)
 			return
 		}
 		var in map[string]any
@@ -141,7 +164,7 @@ func (f *forge) serve(w http.ResponseWriter, r *http.Request) {
 			<-release
 			return
 		}
-		answer(w, 201, p)
+		f.answer(w, r, 201, p)
 	default:
 		answer(w, 405, map[string]any{"error": "method"})
 	}

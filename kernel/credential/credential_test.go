@@ -263,3 +263,30 @@ func TestTaintScrubsSpacesAndNonASCII(t *testing.T) {
 		t.Errorf("ScrubJSON: %s", out)
 	}
 }
+
+// Exact secret-field names are found at any depth, whatever their case or
+// separators; a name that only contains one, or an empty value, is not.
+func TestSecretField(t *testing.T) {
+	for _, tc := range []struct {
+		doc  string
+		want string
+	}{
+		{`{"id":1,"access_token":"x"}`, "/access_token"},
+		{`{"data":[{"n":1},{"user":{"Client-Secret":"s"}}]}`, "/data/1/user/Client-Secret"},
+		{`{"creds":{"apiKey":"k"}}`, "/creds/apiKey"},
+		{`{"Credentials":{"AccessKeyId":"a"}}`, "/Credentials"},
+		{`{"a/b":{"password":"p"}}`, "/a~1b/password"},
+		{`{"next_page_token":"n","token_type":"bearer","tokens":3}`, ""},
+		{`{"token":null,"password":""}`, ""},
+		{`["token","password"]`, ""},
+	} {
+		var v any
+		if err := json.Unmarshal([]byte(tc.doc), &v); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := SecretField(v)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("SecretField(%s) = %q, %v; want %q", tc.doc, got, ok, tc.want)
+		}
+	}
+}

@@ -104,10 +104,6 @@ type file struct {
 
 var refPattern = regexp.MustCompile(`^(local://|tenant://|runx:data-source:)[A-Za-z0-9._~/:@+-]+$`)
 
-// secretFields are names a binding must never carry; a secret reaches the
-// driver only through the credential boundary.
-var secretFields = map[string]bool{"password": true, "secret": true, "token": true, "api_key": true, "apikey": true, "credential": true, "credentials": true, "private_key": true}
-
 // Resolver resolves refs for one project.
 type Resolver struct {
 	ProjectDir string
@@ -247,7 +243,10 @@ func (r *Resolver) parse(ctx context.Context, ref string, raw json.RawMessage) (
 		return nil, contract.Errorf("data_sources_invalid", "binding for %s is not an object", ref)
 	}
 	for _, k := range sortedKeys(loose) {
-		if secretFields[strings.ToLower(k)] {
+		// A secret's name (credential.IsSecretFieldName) is never a binding's
+		// field: a secret reaches the driver only through the credential
+		// boundary.
+		if credential.IsSecretFieldName(k) {
 			return nil, contract.Errorf("binding_secret_refused", "binding for %s holds %q: a binding names a credential profile and never holds a secret (runx secret set <profile>)", ref, k)
 		}
 		if err := refuseURLSecret(ref, k, loose[k]); err != nil {

@@ -3,9 +3,11 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -208,13 +210,14 @@ func (rc *runCtx) connectorDispatch(ctx context.Context, step *pkg.Step, mo *man
 		timeout:    stepTimeout(step, operationDefaultTimeout),
 		maxOutput:  operationMaxAnswer,
 		interpret: func(raw []byte, body *receipt.Body) (any, *contract.ErrorBody) {
-			if sink != nil {
+			out, failure := connectorAnswer(step.ID, mo, raw)
+			if sink != nil && (failure == nil || failure.Code != CodeProviderOutputSecret) {
 				var resp sdk.ConnectorResponse
 				if json.Unmarshal(raw, &resp) == nil {
 					sink.body = resp.Body
 				}
 			}
-			return connectorAnswer(step.ID, mo, raw)
+			return out, failure
 		},
 		evidence: rc.e.HTTPReplay.observe,
 	}
@@ -233,6 +236,9 @@ func connectorAnswer(stepID string, mo *manifestOp, raw []byte) (any, *contract.
 	if err := json.Unmarshal(raw, &resp); err != nil {
 		return nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the connector request answered with output that is not a connector response"}
 	}
+	if failure := refuseSecretField("operation "+mo.def.ID, resp.Body); failure != nil {
+		return nil, failure
+	}
 	if len(mo.op.Outputs) == 0 {
 		return resp.Body, nil
 	}
@@ -244,6 +250,39 @@ func connectorAnswer(stepID string, mo *manifestOp, raw []byte) (any, *contract.
 		return nil, body
 	}
 	return out, nil
+}
+
+// CodeProviderOutputSecret refuses a provider's answer that holds a field
+// named as a secret is (password, token, access_token, client_secret, ...:
+// credential.IsSecretFieldName). Runx scrubs the values it delivered, but a
+// provider can answer with secrets runx never saw; such an answer is
+// refused before anything of it reaches a receipt or the run's record.
+const CodeProviderOutputSecret = "provider_output_secret_refused"
+
+// refuseSecretField refuses a provider's decoded answer holding a field with
+// a secret's name, naming the field, never its value.
+func refuseSecretField(what string, answer any) *contract.ErrorBody {
+	at, found := credential.SecretField(answer)
+	if !found {
+		return nil
+	}
+	return &contract.ErrorBody{Code: CodeProviderOutputSecret, Message: fmt.Sprintf(
+		"%s: the provider's answer holds the field %s, which names a secret; runx records no provider secret, so the answer was refused before any receipt: have the provider (or the connector's request) leave it out", what, at)}
+}
+
+// decodeProviderOutput is decodeOutput for a connector plugin's operation:
+// an answer holding a secret's field is refused.
+func decodeProviderOutput(id string) func([]byte, *receipt.Body) (any, *contract.ErrorBody) {
+	return func(raw []byte, body *receipt.Body) (any, *contract.ErrorBody) {
+		out, failure := decodeOutput(raw, body)
+		if failure != nil {
+			return nil, failure
+		}
+		if failure := refuseSecretField("operation "+id, out); failure != nil {
+			return nil, failure
+		}
+		return out, nil
+	}
 }
 
 // renderTarget renders an operation's target template over its inputs.

@@ -1,10 +1,13 @@
 package run
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
+	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
 // Sending a write again is safe only while its provider honours the key:
@@ -51,5 +54,27 @@ func TestProviderKey(t *testing.T) {
 	op2 := &pkg.ConnectorOperation{Name: "post.edit", Target: op.Target, Inputs: op.Inputs}
 	if k == providerKey(&manifestOp{connector: c, op: op2}, map[string]any{"board": "general"}, "k1") {
 		t.Error("another operation must be another key")
+	}
+}
+
+// A provider's answer holding a field with a secret's name is refused,
+// naming the field and never its value, for a manifest operation's answer
+// and a connector plugin's alike; the same answer without it passes.
+func TestProviderAnswerSecretFieldRefused(t *testing.T) {
+	mo := &manifestOp{connector: &pkg.Connector{ID: "forge"}, op: &pkg.ConnectorOperation{Name: "token.mint"}, def: &sdk.Definition{ID: "forge/token.mint"}}
+	leaky := `{"status":200,"body":{"id":"t1","grant":{"refresh_token":"rt-secret-value"}}}`
+	if _, failure := connectorAnswer("mint", mo, []byte(leaky)); failure == nil || failure.Code != CodeProviderOutputSecret ||
+		!strings.Contains(failure.Message, "/grant/refresh_token") || strings.Contains(failure.Message, "rt-secret-value") {
+		t.Fatalf("manifest answer: %+v", failure)
+	}
+	if out, failure := connectorAnswer("mint", mo, []byte(`{"status":200,"body":{"id":"t1","next_page_token":"n"}}`)); failure != nil || out == nil {
+		t.Fatalf("a clean answer: %v %+v", out, failure)
+	}
+	decode := decodeProviderOutput("acme/session.open")
+	if _, failure := decode([]byte(`{"session":{"clientSecret":"cs-value"}}`), &receipt.Body{}); failure == nil || failure.Code != CodeProviderOutputSecret {
+		t.Fatalf("plugin answer: %+v", failure)
+	}
+	if _, failure := decode([]byte(`{"session":{"id":"s1"}}`), &receipt.Body{}); failure != nil {
+		t.Fatalf("a clean plugin answer: %+v", failure)
 	}
 }

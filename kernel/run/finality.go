@@ -327,4 +327,7 @@ var ambiguousCodes = map[string]bool{
 	host.CodePluginTransport:      true,
 	host.CodePluginOutputTooLarge: true,
 	"capability_output_invalid":   true,
+	// The provider answered, with a secret's field: the write may have
+	// been done, so its readbacks settle it, never a resend.
+	CodeProviderOutputSecret: true,
 }

@@ -98,6 +98,9 @@ func (rc *runCtx) operationDispatch(ctx context.Context, step *pkg.Step, inputs 
 		interpret:  decodeOutput,
 	}
 	if !def.HasRole(sdk.RoleDataOperation) {
+		// A provider's answer; a data operation's is the store's, which
+		// redacts the fields its resource declares secret.
+		d.interpret = decodeProviderOutput(id)
 		return d, nil, nil, nil
 	}
 	res := rc.e.dataSources()
