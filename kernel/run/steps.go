@@ -134,6 +134,13 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		rc.costFromCustody(mo.def, status, &body)
 	} else {
 		output, failure, status, wait, err = rc.executeWithRetry(ctx, step, local, inputs, &body)
+		if failure != nil && (status == contract.StepFailed || status == contract.StepRefused) && stopping(ctx) {
+			// It failed while the run was being stopped (a wait on the
+			// workspace lock cut short, a plugin closed under it): never
+			// recorded as its outcome, the unit is left for the next
+			// driver, which runs it again or waits at its retry.
+			failure, status = &contract.ErrorBody{Code: CodeCallInterrupted, Message: "step " + step.ID + ": the run was stopped while it ran (" + failure.Code + "); a resume takes it up"}, stepStopped
+		}
 	}
 	if err != nil {
 		return stepRun{err: err}

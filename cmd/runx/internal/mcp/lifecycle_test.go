@@ -18,7 +18,8 @@ import (
 // A client's notifications/cancelled stops the driver as SIGTERM does: the
 // command in flight is terminated and recorded with decision stopped, no
 // further step is admitted, and the run stays where it stopped for its next
-// driver, which runs the stopped step again.
+// driver, which waits at the stopped step's retry and runs it again on a
+// person's yes.
 func TestCancelledStopsDriverGracefully(t *testing.T) {
 	ws := t.TempDir()
 	k := openKernel(t, ws)
@@ -55,12 +56,19 @@ func TestCancelledStopsDriverGracefully(t *testing.T) {
 	if len(read.Steps) != 0 || !stopped {
 		t.Fatalf("want step one stopped, unsettled, and the run resumable, got %+v %v", read.Steps, read.Events)
 	}
+	// The stopped command may have acted: the next driver waits at its
+	// retry, and runs it again on a person's yes.
 	env, err := k.Engine.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: []byte("{}")})
+	if err != nil || len(env.Requests) != 1 || env.Requests[0].Address != "one/retry" {
+		t.Fatalf("resume = %+v %v", env, err)
+	}
+	yes := `{"approvals":{"one/retry":{"request_digest":"` + env.Requests[0].RequestDigest + `","value":{"retry":true}}}}`
+	env, err = k.Engine.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: []byte(yes)})
 	if err != nil || env.Outcome != "completed" {
 		t.Fatalf("resume = %+v %v", env, err)
 	}
 	if got, _ := os.ReadFile(count); string(got) != "one\none\ntwo\n" {
-		t.Errorf("the stopped step runs again, then step two once: %q", got)
+		t.Errorf("the stopped step runs again on a yes, then step two once: %q", got)
 	}
 }
 
