@@ -6,8 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime/metrics"
+	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -60,7 +60,9 @@ func TestYAMLBombsStayBounded(t *testing.T) {
 			if err != nil {
 				t.Fatalf("child failed after %v: %v\n%s", elapsed, err, out)
 			}
-			rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+			// The child reports its own high-water mark: rusage's maxrss
+			// would carry the parent's, which a fork starts from.
+			rss := peakOf(out)
 			t.Logf("%s (%d bytes): peak RSS %d MiB, %v: %s", bomb.kind, len(bomb.src), rss>>20, elapsed.Round(time.Millisecond), lastLine(out))
 			if rss > childMemoryCeiling {
 				t.Fatalf("peak RSS %d MiB is over %d MiB", rss>>20, childMemoryCeiling>>20)
@@ -97,6 +99,26 @@ func TestYAMLBombChild(t *testing.T) {
 		t.Fatalf("got %v, want a %s refusal", err, want)
 	}
 	fmt.Printf("refused %s: %s\n", e.Code, e.Message)
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(status), "\n") {
+		if strings.HasPrefix(l, "VmHWM:") {
+			fmt.Printf("peak %s\n", strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(l, "VmHWM:"), "kB")))
+		}
+	}
+}
+
+// peakOf reads the child's reported high-water mark, in bytes.
+func peakOf(out []byte) int64 {
+	for _, l := range strings.Split(string(out), "\n") {
+		if v, ok := strings.CutPrefix(l, "peak "); ok {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			return n << 10
+		}
+	}
+	return 1 << 62
 }
 
 func watchMemory(ceiling uint64) {
@@ -154,5 +176,28 @@ func TestPackageFileCeilings(t *testing.T) {
 				t.Fatalf("got %v, want %s", err, CodePackageFileTooLarge)
 			}
 		})
+	}
+}
+
+// TestInputsDocumentKeyTwiceAtAnyDepth: an --inputs document is read
+// strictly at every depth, not only at its top.
+func TestInputsDocumentKeyTwiceAtAnyDepth(t *testing.T) {
+	for doc, says := range map[string]string{
+		`{"a":1,"a":2}`:                 "names one input twice",
+		`{"a":{"b":[{"c":1,"c":2}]}}`:   "a.b[0].c",
+		`{"a":{"x":1,"\u0078":2}}`:      "a.x",
+		`{"a":1} {"b":2}`:               "not valid JSON",
+		`[1]`:                           "does not start with {",
+		`{"big":123456789012345678901}`: "beyond",
+	} {
+		_, err := decodeInputsDocument([]byte(doc))
+		var e *Error
+		if !errors.As(err, &e) || (e.Code != CodeInputsDocumentInvalid && e.Code != CodeInputTypeInvalid) || !strings.Contains(e.Message, says) {
+			t.Errorf("%s: got %v, want a refusal saying %q", doc, err, says)
+		}
+	}
+	v, err := decodeInputsDocument([]byte(`{"s":"x","n":{"i":5,"f":1.5}}`))
+	if err != nil || v["s"] != "x" {
+		t.Fatalf("got %v %v", v, err)
 	}
 }

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"maps"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/pkg"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -22,7 +24,16 @@ const (
 	ModuleMaxTimeout     = 30 * time.Second
 	moduleHostGrace      = 3 * time.Second
 	moduleMaxOutputBytes = 4 << 20
+	// ModuleMaxInputBytes bounds the input document a module step sends,
+	// the worker's own ceiling: an input past it is refused before it is
+	// sent, where sending 64 MiB took 16 s and ended in the worker's
+	// timeout.
+	ModuleMaxInputBytes = 4 << 20
 )
+
+// CodeModuleInputTooLarge refuses a module step whose input is over
+// ModuleMaxInputBytes, before anything is sent.
+const CodeModuleInputTooLarge = "module_input_too_large"
 
 // moduleFiles is a package's JavaScript, read once per run and sent to the
 // worker in memory: the worker never sees a path.
@@ -114,6 +125,13 @@ func (rc *runCtx) moduleDispatch(ctx context.Context, step *pkg.Step, local stri
 			return nil, contract.Errorf("module_timeout_invalid", "step %s: a module's timeout_seconds must be 1 to 30", step.ID)
 		}
 	}
+	input, err := canon.Canonical(inputs)
+	if err != nil {
+		return nil, contract.Errorf("step_input_invalid", "step %s: %v", step.ID, err)
+	}
+	if len(input) > ModuleMaxInputBytes {
+		return nil, contract.Errorf(CodeModuleInputTooLarge, "step %s: its input is %d bytes, over the %d byte ceiling on a module's input (ModuleMaxInputBytes); pass large content as an artifact", step.ID, len(input), ModuleMaxInputBytes)
+	}
 	files, err := rc.modules.load()
 	if err != nil {
 		return nil, err
@@ -128,7 +146,7 @@ func (rc *runCtx) moduleDispatch(ctx context.Context, step *pkg.Step, local stri
 		input: map[string]any{
 			"entry":       step.Tool.Module.Module,
 			"files":       files,
-			"input":       inputs,
+			"input":       json.RawMessage(input),
 			"environment": env,
 			"timeout_ms":  timeout.Milliseconds(),
 		},
