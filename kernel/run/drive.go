@@ -104,6 +104,10 @@ func newRunCtx(e *Engine, rec *journal.Run, p *pkg.Package, m *pkg.Method, input
 type budget struct {
 	limit int
 	used  atomic.Int64
+	// answerLimit bounds the bytes the tree's plugins answer, answered
+	// counts them (answerbudget.go).
+	answerLimit int64
+	answered    atomic.Int64
 }
 
 // admit takes n receipts from the budget, or refuses without taking any.

@@ -62,6 +62,9 @@ type Engine struct {
 	MaxReceipts int
 	// MaxConcurrency is the host ceiling (RUNX_MAX_CONCURRENCY); 0 means 16.
 	MaxConcurrency int
+	// MaxPluginAnswerBytes bounds what one run's plugins answer
+	// (RUNX_MAX_PLUGIN_ANSWER_BYTES); 0 means DefaultMaxPluginAnswerBytes.
+	MaxPluginAnswerBytes int64
 	// ProjectDir and HomeDir locate data-source bindings and credentials.
 	ProjectDir string
 	HomeDir    string
@@ -185,7 +188,7 @@ func (e *Engine) root(rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs ma
 	if e.MaxReceipts > 0 && e.MaxReceipts < limit {
 		limit = e.MaxReceipts
 	}
-	rc := newRunCtx(e, rec, p, m, inputs, &budget{limit: limit}, 0, "")
+	rc := newRunCtx(e, rec, p, m, inputs, &budget{limit: limit, answerLimit: e.answerLimit()}, 0, "")
 	rc.chain = []string{e.packageRef(p)}
 	rc.spend = &spendTree{rootID: rec.RunID}
 	a, err := recordedAuthority(rec.Authority)

@@ -180,6 +180,10 @@ func Open(o Options) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
+	maxAnswer, err := hostCeiling(o.LookupEnv, "RUNX_MAX_PLUGIN_ANSWER_BYTES", DefaultMaxPluginAnswerBytes, 1<<40)
+	if err != nil {
+		return nil, err
+	}
 	j, err := journal.Open(o.ProjectDir, o.Clock)
 	if err != nil {
 		return nil, err
@@ -217,7 +221,7 @@ func Open(o Options) (*Kernel, error) {
 		Host: sup, Taint: o.Taint, Signer: signer, Store: store, Journal: j, Clock: o.Clock,
 		RunxVersion: o.RunxVersion, Workspace: o.Workspace, LookupEnv: o.LookupEnv,
 		Resolver:    &Resolver{Workspace: o.Workspace, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills},
-		MaxReceipts: maxReceipts, MaxConcurrency: maxConcurrency,
+		MaxReceipts: maxReceipts, MaxConcurrency: maxConcurrency, MaxPluginAnswerBytes: int64(maxAnswer),
 		ProjectDir: o.ProjectDir, HomeDir: o.HomeDir,
 		LocalStore: o.LocalStore,
 		LockToken:  func() string { v, _ := o.LookupEnv("RUNX_WORKSPACE_LOCK_TOKEN"); return v }(),

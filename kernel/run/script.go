@@ -176,11 +176,15 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 	if err != nil {
 		return nil, contract.BodyOf(err), contract.StepFailed, nil
 	}
+	room, ok := rc.answerRoom(moduleMaxOutputBytes * 2)
+	if !ok {
+		return nil, rc.answerTooLarge(local), contract.StepFailed, nil
+	}
 	callCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ModuleDefaultTimeout+moduleHostGrace)
 	defer cancel()
 	res, ref, err := rc.e.Host.Invoke(callCtx, &sdk.Call{Capability: capability, Input: input, Context: sdk.Context{
 		RunID: rc.rec.RunID, StepAddress: local, CallID: rc.rec.RunID + "#" + local + "@" + strconv.Itoa(recordFrom+len(record)), Attempt: 1, Clock: rc.e.Clock(),
-	}}, moduleMaxOutputBytes*2)
+	}}, room)
 	var pluginRef *receipt.PluginRef
 	if ref.Name != "" {
 		pluginRef = &receipt.PluginRef{Name: ref.Name, Version: ref.Version, Protocol: ref.Protocol}
@@ -189,6 +193,9 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 		// Its worker was stopped under it: no outcome of the script's own
 		// (steps.go, execute).
 		return nil, &contract.ErrorBody{Code: CodeCallInterrupted, Message: "step " + step.ID + ": the run was stopped while its script ran; a resume takes it up"}, stepStopped, pluginRef
+	}
+	if over := rc.chargeAnswer(local, res, err, room < moduleMaxOutputBytes*2); over != nil {
+		return nil, over, contract.StepFailed, pluginRef
 	}
 	if err != nil {
 		return nil, &contract.ErrorBody{Code: contract.CodeOf(err), Message: err.Error()}, contract.StepFailed, pluginRef

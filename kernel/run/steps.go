@@ -375,6 +375,10 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 			return nil, contract.BodyOf(err), contract.StepRefused
 		}
 	}
+	room, ok := rc.answerRoom(d.maxOutput)
+	if !ok {
+		return nil, rc.answerTooLarge(step.ID), contract.StepFailed
+	}
 	attempt := 1
 	if !inCustody(ctx) && resendOf(d.def) == resendUnsafe {
 		// It may act and nothing would make a second send harmless: it is
@@ -436,9 +440,12 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		Capability: d.capability,
 		Input:      input,
 		Context:    callContext,
-	}, d.maxOutput)
+	}, room)
 	rc.e.hook("call_answered")
 	rc.settleCharge(ctx, ch, callEnd(res, err), body)
+	if over := rc.chargeAnswer(step.ID, res, err, room < d.maxOutput || d.maxOutput <= 0 && room < sdk.MaxPayloadBytes); over != nil {
+		return nil, over, contract.StepFailed
+	}
 	if stopSent() && err == nil && res.Status == sdk.StatusOK && wasStopped(res.Output) {
 		return nil, &contract.ErrorBody{Code: "process_stopped", Message: "step " + step.ID + ": the run was asked to stop, so its process group was terminated; a resume runs the step again"}, stepStopped
 	}
