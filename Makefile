@@ -1,7 +1,7 @@
 GO ?= go
 BIN := bin/runx
 
-.PHONY: build test chaos test-race test-race-mcp lint bench bench-check bench-baseline proto install-tools
+.PHONY: build test chaos fuzz test-race test-race-mcp lint bench bench-check bench-baseline proto install-tools
 
 build:
 	$(GO) build -o $(BIN) ./cmd/runx
@@ -18,6 +18,23 @@ test:
 # printed, and RUNX_CHAOS_SEED=<seed> replays it (cmd/runx/chaos_test.go).
 chaos:
 	RUNX_CHAOS=1 $(GO) test -count=1 -timeout 8m -run '^TestChaos$$' -v ./cmd/runx
+
+# Fuzz each host-document and package-file reader for FUZZTIME: resume
+# documents, --inputs documents, the duplicate-key walk, run.yaml, SKILL.md
+# and connector.yaml (each asserts a typed refusal or success, no panic,
+# and for package files allocation linear in the input). Their seed corpora
+# run in every `go test`; this is the long search, not part of CI (six
+# targets take about four minutes with their builds).
+FUZZTIME ?= 30s
+FUZZ_TARGETS := ./kernel/run:FuzzResumeDocument ./kernel/pkg:FuzzInputsDocument \
+	./kernel/contract:FuzzDuplicateKey ./kernel/pkg:FuzzDecodeProfile \
+	./kernel/pkg:FuzzSkillMD ./kernel/pkg:FuzzConnector
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done
 
 # The race detector over the packages where goroutines meet: the plugin
 # host (supervision, cancels, concurrent invokes) and the run engine (turn

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -121,6 +122,13 @@ func (b *budget) admit(n int) bool {
 			return true
 		}
 	}
+}
+
+// bound names the receipt ceiling and its value, for the refusal that
+// hits it: the tree bound every verifier holds, or RUNX_MAX_RECEIPTS
+// narrowing it; a unit below TreeMaxDepth levels is bound by that too.
+func (b *budget) bound() string {
+	return fmt.Sprintf("its bound of %d receipts (RUNX_MAX_RECEIPTS, at most %d) or %d levels", b.limit, TreeMaxReceipts, TreeMaxDepth)
 }
 
 // replay counts receipts a run already holds, without refusing.

@@ -36,7 +36,7 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 	}
 	// The step's own receipt is admitted before its items.
 	if !rc.budget.admit(1) {
-		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: contract.SealReceiptBudgetExceeded, Message: "step " + rc.address(step.ID) + " would take the receipt tree past its bound"}}}
+		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: contract.SealReceiptBudgetExceeded, Message: "step " + rc.address(step.ID) + " would take the receipt tree past " + rc.budget.bound()}}}
 	}
 	results := make([]stepRun, len(items))
 	if effectFree(step) {

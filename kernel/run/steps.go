@@ -69,7 +69,7 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	if level > TreeMaxDepth || !rc.budget.admit(unitReceipts(step)) {
 		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{
 			Code:    contract.SealReceiptBudgetExceeded,
-			Message: "step " + rc.address(local) + " would take the receipt tree past its bound, so it was refused before it ran",
+			Message: "step " + rc.address(local) + " would take the receipt tree past " + rc.budget.bound() + ", so it was refused before it ran",
 		}}}
 	}
 	switch step.Kind {
@@ -214,7 +214,7 @@ func (rc *runCtx) stepBody(step *pkg.Step, local string) receipt.Body {
 // settleNow seals a unit that ran nothing (skipped, or failed before dispatch).
 func (rc *runCtx) settleNow(ctx context.Context, step *pkg.Step, local string, level int, status string, output any, failure *contract.ErrorBody, children []receipt.ChildRef) stepRun {
 	if level > TreeMaxDepth || !rc.budget.admit(1) {
-		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: contract.SealReceiptBudgetExceeded, Message: "the receipt tree is at its bound"}}}
+		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: contract.SealReceiptBudgetExceeded, Message: "the receipt tree is at " + rc.budget.bound()}}}
 	}
 	body := rc.stepBody(step, local)
 	if status == contract.StepSkipped {
