@@ -230,9 +230,14 @@ func TestSecondSIGINTExitsAtOnce(t *testing.T) {
 	if err := s.c.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	// The first interrupt's cleanup is under way once the command has been
-	// sent TERM, which it ignores; its group is still there.
-	time.Sleep(200 * time.Millisecond)
+	// The first interrupt's cleanup waits on a command that ignores TERM
+	// (1.5 s). Once runx has taken the first signal (it is no longer
+	// pending), a second is a signal of its own, not merged into the first.
+	for deadline := time.Now().Add(5 * time.Second); sigPending(s.c.Process.Pid, syscall.SIGINT); {
+		if time.Now().After(deadline) {
+			t.Fatal("runx never took the first SIGINT")
+		}
+	}
 	second := time.Now()
 	if err := s.c.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
@@ -370,4 +375,24 @@ methods:
 	if syscall.Kill(pid, 0) == nil && !zombie(pid) {
 		t.Fatalf("the plugin's child %d outlived the plugin runx stopped", pid)
 	}
+}
+
+// sigPending reports whether sig is pending for pid (its process or any of
+// its threads), from /proc.
+func sigPending(pid int, sig syscall.Signal) bool {
+	raw, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		name, mask, ok := strings.Cut(line, ":")
+		if !ok || name != "SigPnd" && name != "ShdPnd" {
+			continue
+		}
+		bits, err := strconv.ParseUint(strings.TrimSpace(mask), 16, 64)
+		if err == nil && bits&(1<<(uint(sig)-1)) != 0 {
+			return true
+		}
+	}
+	return false
 }
