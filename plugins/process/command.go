@@ -169,10 +169,8 @@ func commandSpec(call *plugin.Call, req *CommandRequest) (*spec, string, *plugin
 	if len(req.Argv) == 0 || req.Argv[0] == "" {
 		return nil, "", plugin.Refused(CodeCommandRequestInvalid, "command.execute needs argv with a command: argv[0] is empty")
 	}
-	for i, a := range req.Argv {
-		if strings.ContainsRune(a, 0) {
-			return nil, "", plugin.Refused(CodeCommandRequestInvalid, fmt.Sprintf("argv[%d] holds a NUL byte, which no process can receive", i))
-		}
+	if res := checkArgv(req.Argv, CodeCommandRequestInvalid); res != nil {
+		return nil, "", res
 	}
 	timeout := req.TimeoutSeconds
 	if timeout == 0 {

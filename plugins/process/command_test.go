@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -129,6 +130,8 @@ func TestCommandRefusals(t *testing.T) {
 		"empty argv":         {commandContext(root), CommandRequest{Argv: []string{}}, CodeCommandRequestInvalid},
 		"empty command":      {commandContext(root), CommandRequest{Argv: []string{""}}, CodeCommandRequestInvalid},
 		"NUL in argv":        {commandContext(root), CommandRequest{Argv: []string{"echo", "a\x00b"}}, CodeCommandRequestInvalid},
+		"argument too long":  {commandContext(root), CommandRequest{Argv: []string{"echo", strings.Repeat("a", ArgvMaxArgBytes)}}, CodeArgvTooLarge},
+		"argv over budget":   {commandContext(root), CommandRequest{Argv: append([]string{"echo"}, slices.Repeat([]string{strings.Repeat("a", 100<<10)}, 11)...)}, CodeArgvTooLarge},
 		"a shell line":       {commandContext(root), map[string]any{"command": "ls -la"}, CodeCommandRequestInvalid},
 		"unknown field":      {commandContext(root), map[string]any{"argv": ok, "env": map[string]string{"A": "b"}}, CodeCommandRequestInvalid},
 		"negative timeout":   {commandContext(root), CommandRequest{Argv: ok, TimeoutSeconds: -1}, CodeCommandRequestInvalid},

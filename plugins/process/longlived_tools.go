@@ -94,10 +94,8 @@ func startProcess(_ context.Context, call *plugin.Call, b *Binding) *plugin.Resu
 	if req.Command == "" {
 		return plugin.Refused(CodeProcessRequestInvalid, "process.start needs a command")
 	}
-	for i, a := range argv {
-		if strings.ContainsRune(a, 0) {
-			return plugin.Refused(CodeProcessRequestInvalid, fmt.Sprintf("argv[%d] holds a NUL byte, which no process can receive", i))
-		}
+	if res := checkArgv(argv, CodeProcessRequestInvalid); res != nil {
+		return res
 	}
 	if req.MaxSeconds == 0 {
 		req.MaxSeconds = StartDefaultMaxSeconds
