@@ -166,7 +166,7 @@ func (c *chaosRun) drive() {
 		if signalled {
 			// What an interrupted driver printed says how it stopped; the
 			// run's state is what the next driver reads.
-			c.fig.Classes["interrupted:"+str(doc, "status")+str(doc, "error", "code")]++
+			c.fig.Classes["interrupted:"+str(doc, "status")+"/"+str(doc, "error", "code")]++
 			doc = nil
 		}
 		if out := str(doc, "outcome"); out != "" {

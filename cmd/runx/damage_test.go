@@ -123,3 +123,47 @@ func TestTornIndexTailIsRecoveredOnOpen(t *testing.T) {
 		t.Fatalf("the torn bytes are kept beside the index: %v", aside)
 	}
 }
+
+// One malformed key under the runx home's keys/trusted/ is skipped and
+// reported by runx verify, and the tree signed by the home's own key still
+// verifies; a receipt file swapped for a symlink to a copy outside the
+// store is refused with receipt_file_unsafe, never followed.
+func TestVerifySkipsABadTrustedKeyAndRefusesSymlinks(t *testing.T) {
+	w := newWorkspace(t, skillFiles("tally", tallySkill))
+	done, code := w.run("", nil, "skill", "./tally", "--json")
+	if code != 0 {
+		t.Fatalf("run: %d %v", code, done)
+	}
+	trusted := filepath.Join(w.dir, ".home", "keys", "trusted")
+	if err := os.MkdirAll(trusted, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(trusted, "broken.pub"), []byte("not a key"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := str(done, "receipt_id")
+	rep, code := w.run("", nil, "verify", root, "--json")
+	if code != 0 || str(rep, "status") != "verified" || str(rep, "skipped_keys", "0", "code") != "key_malformed" {
+		t.Fatalf("verify beside a bad trusted key: %d %v", code, rep)
+	}
+	step := str(done, "trace", "steps", "0", "receipt_id")
+	file := filepath.Join(w.dir, ".runx", "receipts", "sha256-"+strings.TrimPrefix(step, "sha256:")+".json")
+	outside := filepath.Join(t.TempDir(), "copy.json")
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(outside, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, file); err != nil {
+		t.Fatal(err)
+	}
+	rep, code = w.run("", nil, "verify", root, "--json")
+	if code != 1 || str(rep, "status") != "invalid" || str(rep, "problems", "0", "code") != "receipt_file_unsafe" {
+		t.Fatalf("verify through a symlinked receipt: %d %v", code, rep)
+	}
+}
