@@ -225,6 +225,28 @@ func (r *Resolver) load() (map[string]json.RawMessage, error) {
 	if err != nil {
 		return nil, contract.Errorf("data_sources_unreadable", "cannot read %s: %v", path, err)
 	}
+	if len(raw) > MaxFileBytes {
+		return nil, contract.Errorf("data_sources_invalid", "%s is %d bytes, over the %d byte ceiling on a data_sources document", path, len(raw), MaxFileBytes)
+	}
+	// Read strictly: encoding/json keeps the last of two equal keys and
+	// matches "Data_Sources" to data_sources; either would let the file
+	// mean something other than it shows.
+	dup, err := contract.DuplicateKey(raw)
+	if err != nil {
+		return nil, contract.Errorf("data_sources_invalid", "%s is not one JSON document", path)
+	}
+	if dup != "" {
+		return nil, contract.Errorf("data_sources_invalid", "%s: key %s appears more than once in one object", path, dup)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return nil, contract.Errorf("data_sources_invalid", "%s is not a data_sources document: it must be a JSON object", path)
+	}
+	for k := range top {
+		if k != "data_sources" {
+			return nil, contract.Errorf("data_sources_invalid", "%s is not a data_sources document: unknown field %q (the one field is data_sources, spelled exactly)", path, k)
+		}
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	var f file
@@ -233,6 +255,10 @@ func (r *Resolver) load() (map[string]json.RawMessage, error) {
 	}
 	return f.DataSources, nil
 }
+
+// MaxFileBytes bounds a data_sources document: bindings name adapters and
+// profiles, never content.
+const MaxFileBytes = 1 << 20
 
 // kernelFields are the binding fields the kernel itself reads.
 var kernelFields = map[string]bool{"adapter": true, "profile": true, "resources": true}

@@ -251,6 +251,10 @@ func TestRefusals(t *testing.T) {
 		"not a ref":             {``, "mysql://x", "data_source_ref_invalid"},
 		"traversal":             {``, "local://../../etc", "data_source_ref_invalid"},
 		"not a document":        {`{"sources":{}}`, "tenant://a/b", "data_sources_invalid"},
+		"field in another case": {`{"Data_Sources":{"tenant://a/b":{"adapter":"data.sqlite","database_path":"x"}}}`, "tenant://a/b", "data_sources_invalid"},
+		"ref twice":             {`{"data_sources":{"tenant://a/b":{"adapter":"data.sqlite","database_path":"x"},"tenant://a/b":{"adapter":"data.sqlite","database_path":"y"}}}`, "tenant://a/b", "data_sources_invalid"},
+		"binding field twice":   {`{"data_sources":{"tenant://a/b":{"adapter":"data.sqlite","database_path":"x","database_path":"y"}}}`, "tenant://a/b", "data_sources_invalid"},
+		"over its ceiling":      {`{"data_sources":{"tenant://a/b":{"adapter":"data.sqlite","database_path":"` + strings.Repeat("a", MaxFileBytes) + `"}}}`, "tenant://a/b", "data_sources_invalid"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := resolver(t, tc.doc, nil).Resolve(bg, tc.ref)
