@@ -3,9 +3,11 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -21,6 +23,12 @@ import (
 // EventCallClaimed records that a call which may act was sent: its address
 // and attempt, written before the call leaves.
 const EventCallClaimed = "step.claimed"
+
+// EventCallUnclaimed withdraws a claim whose call provably never acted:
+// its plugin could not be started or found, or it answered refused (not
+// carried out). A driver stopped before it recorded the unit then runs it
+// again rather than asking a person about a call that never left.
+const EventCallUnclaimed = "step.unclaimed"
 
 // CodeEffectUnconfirmed is the request's why: an earlier attempt was sent
 // and nothing says how it ended.
@@ -94,12 +102,17 @@ func (rc *runCtx) claimAt(ctx context.Context, local string) (*claimRecord, erro
 				return nil, err
 			}
 			for _, ev := range events {
-				if ev.Type != EventCallClaimed {
+				if ev.Type != EventCallClaimed && ev.Type != EventCallUnclaimed {
 					continue
 				}
 				var c claimRecord
-				if json.Unmarshal(ev.Data, &c) == nil {
+				if json.Unmarshal(ev.Data, &c) != nil {
+					continue
+				}
+				if ev.Type == EventCallClaimed {
 					rc.claims[c.Address] = &c
+				} else if prior := rc.claims[c.Address]; prior != nil && prior.Attempt == c.Attempt {
+					delete(rc.claims, c.Address)
 				}
 			}
 		}
@@ -185,4 +198,38 @@ func (rc *runCtx) unconfirmedWait(step *pkg.Step, local string, failure *contrac
 		return nil, err
 	}
 	return &pending{Request: req, runID: rc.rec.RunID, local: address}, nil
+}
+
+// neverSent are the host's failures that come before a call leaves for
+// its plugin: nothing was started, checked or found to send it to.
+var neverSent = map[string]bool{
+	host.CodePluginNotFound:         true,
+	host.CodePluginUnpinned:         true,
+	host.CodePluginChecksumMismatch: true,
+	host.CodePluginLockInvalid:      true,
+	host.CodeProtocolUnsupported:    true,
+	host.CodePluginStartFailed:      true,
+	host.CodeCapabilityNotFound:     true,
+	host.CodePluginDescribeMismatch: true,
+	host.CodePluginDescribeInvalid:  true,
+}
+
+// unclaim withdraws the claim of attempt at local when its call provably
+// never acted: err is a host failure before the call left, or res a
+// refusal (the call was not carried out).
+func (rc *runCtx) unclaim(ctx context.Context, step *pkg.Step, local string, attempt int, res *sdk.Result, err error) error {
+	var he *host.Error
+	if !(errors.As(err, &he) && neverSent[he.Code]) && !(err == nil && res != nil && res.Status == sdk.StatusRefused) {
+		return nil
+	}
+	c := &claimRecord{Address: local, StepID: step.ID, Attempt: attempt}
+	if err := rc.e.Journal.AppendEvent(durable(ctx), rc.rec.RunID, "steps", EventCallUnclaimed, c); err != nil {
+		return err
+	}
+	rc.claimMu.Lock()
+	if prior := rc.claims[local]; prior != nil && prior.Attempt == attempt {
+		delete(rc.claims, local)
+	}
+	rc.claimMu.Unlock()
+	return nil
 }

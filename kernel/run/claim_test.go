@@ -1,8 +1,13 @@
 package run
 
 import (
+	"context"
+	"encoding/json"
 	"testing"
+	"time"
 
+	"github.com/runxhq/runx/kernel/host"
+	"github.com/runxhq/runx/kernel/journal"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -38,6 +43,73 @@ func TestResendOfUnconfirmedCalls(t *testing.T) {
 	} {
 		if got := resendOf(c.def); got != c.want {
 			t.Errorf("%s: got %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// A driver reads the claims an earlier one recorded: the latest attempt of
+// each address stands, unless a later record withdraws that very attempt
+// (its call never left, or was refused); a withdrawal of an earlier
+// attempt withdraws nothing.
+func TestClaimsReadBackFromTheRecord(t *testing.T) {
+	j, err := journal.Open(t.TempDir(), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	ctx := context.Background()
+	if err := j.CreateRun(ctx, &journal.Run{RunID: "run_c", SkillName: "s", Method: "m", Authority: json.RawMessage(`{}`), Inputs: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range []struct {
+		typ     string
+		address string
+		attempt int
+	}{
+		{EventCallClaimed, "one", 1},
+		{EventCallClaimed, "two", 1},
+		{EventCallUnclaimed, "two", 1},
+		{EventCallClaimed, "three", 1},
+		{EventCallClaimed, "three", 2},
+		{EventCallUnclaimed, "three", 1},
+		{EventCallClaimed, "four", 1},
+		{EventCallUnclaimed, "four", 1},
+		{EventCallClaimed, "four", 2},
+	} {
+		if err := j.AppendEvent(ctx, "run_c", "steps", ev.typ, claimRecord{Address: ev.address, Attempt: ev.attempt}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rc := &runCtx{e: &Engine{Journal: j}, rec: &journal.Run{RunID: "run_c"}}
+	for address, want := range map[string]int{"one": 1, "two": 0, "three": 2, "four": 2, "five": 0} {
+		c, err := rc.claimAt(ctx, address)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		if c != nil {
+			got = c.Attempt
+		}
+		if got != want {
+			t.Errorf("%s: the standing claim is attempt %d, want %d", address, got, want)
+		}
+	}
+}
+
+// Only a failure before the call left withdraws its claim: a crash, a
+// timeout or a broken transport may come after it acted.
+func TestNeverSentFailures(t *testing.T) {
+	for code, want := range map[string]bool{
+		host.CodePluginStartFailed:    true,
+		host.CodePluginUnpinned:       true,
+		host.CodeCapabilityNotFound:   true,
+		host.CodePluginCrashed:        false,
+		host.CodePluginTimeout:        false,
+		host.CodePluginTransport:      false,
+		host.CodePluginOutputTooLarge: false,
+	} {
+		if neverSent[code] != want {
+			t.Errorf("%s: never sent %v, want %v", code, neverSent[code], want)
 		}
 	}
 }

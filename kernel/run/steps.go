@@ -379,7 +379,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	if !ok {
 		return nil, rc.answerTooLarge(step.ID), contract.StepFailed
 	}
-	attempt := 1
+	attempt, claimed := 1, false
 	if !inCustody(ctx) && resendOf(d.def) == resendUnsafe {
 		// It may act and nothing would make a second send harmless: it is
 		// claimed before it leaves, or waits when an earlier claim of it
@@ -389,6 +389,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		if attempt, failure, status = rc.claim(ctx, step, local, d); failure != nil {
 			return nil, failure, status
 		}
+		claimed = true
 	}
 	if d.def != nil && d.def.Recovers {
 		if err := rc.e.noteRecovering(rc.rec.RunID, d.capability); err != nil {
@@ -442,6 +443,11 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		Context:    callContext,
 	}, room)
 	rc.e.hook("call_answered")
+	if claimed {
+		if uerr := rc.unclaim(ctx, step, local, attempt, res, err); uerr != nil {
+			return nil, contract.BodyOf(uerr), contract.StepFailed
+		}
+	}
 	rc.settleCharge(ctx, ch, callEnd(res, err), body)
 	if over := rc.chargeAnswer(step.ID, res, err, room < d.maxOutput || d.maxOutput <= 0 && room < sdk.MaxPayloadBytes); over != nil {
 		return nil, over, contract.StepFailed
