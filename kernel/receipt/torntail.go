@@ -121,13 +121,18 @@ func (s *Store) wholeTail(f *os.File, size int64) (int64, *TornTail, error) {
 	if size == 0 {
 		return 0, nil, nil
 	}
+	// The common case costs one byte read: the index ends in a newline.
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], size-1); err != nil {
+		return size, nil, fmt.Errorf("read receipt index tail: %w", err)
+	}
+	if last[0] == '\n' {
+		return size, nil, nil
+	}
 	n := min(size, maxIndexLine+1)
 	buf := make([]byte, n)
 	if _, err := f.ReadAt(buf, size-n); err != nil {
 		return size, nil, fmt.Errorf("read receipt index tail: %w", err)
-	}
-	if buf[len(buf)-1] == '\n' {
-		return size, nil, nil
 	}
 	nl := bytes.LastIndexByte(buf, '\n')
 	if nl < 0 && size > n {
