@@ -3,8 +3,10 @@ package pkg
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"io/fs"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -61,6 +63,10 @@ func decodeInputsDocument(doc []byte) (map[string]any, error) {
 	// bytes, so a 64 MiB document is not buffered again by a decoder.
 	dup, err := contract.DuplicateKey(doc)
 	if err != nil {
+		var se *json.SyntaxError
+		if errors.As(json.Unmarshal(doc, new(json.RawMessage)), &se) {
+			return nil, invalid("it is not valid JSON (near byte " + strconv.FormatInt(se.Offset, 10) + ")")
+		}
 		return nil, invalid("it is not valid JSON")
 	}
 	if dup != "" {
