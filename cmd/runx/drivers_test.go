@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/runxhq/runx/internal/testenv"
 )
 
 // workspace is a scratch project with its own runx home, driven through the
@@ -24,7 +26,7 @@ type workspace struct {
 
 func newWorkspace(t *testing.T, files map[string]string) *workspace {
 	t.Helper()
-	dir := t.TempDir()
+	dir := testenv.Dir(t)
 	for name, body := range files {
 		path := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -34,8 +36,7 @@ func newWorkspace(t *testing.T, files map[string]string) *workspace {
 			t.Fatal(err)
 		}
 	}
-	env := append(os.Environ(), "RUNX_HOME="+filepath.Join(dir, ".home"), "NO_COLOR=1")
-	return &workspace{t: t, dir: dir, env: env}
+	return &workspace{t: t, dir: dir, env: testenv.Env(dir)}
 }
 
 func (w *workspace) cmd(stdin string, extraEnv []string, args ...string) *exec.Cmd {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/runxhq/runx/internal/testenv"
 )
 
 // binDir holds the built runx binary and the example third-party plugin: the
@@ -48,7 +49,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("REPO", repo)
 			env.Setenv("BIN", binDir)
 			env.Setenv("NO_COLOR", "1")
-			return nil
+			// The scenario's directory is its project: runx never climbs
+			// above it to a .runx outside the test.
+			return testenv.MarkProject(env.WorkDir)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"jsonget":  jsonGet,

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/runxhq/runx/internal/testenv"
 )
 
 // runxEnv runs the built runx binary in one workspace.
@@ -24,7 +26,7 @@ type runxEnv struct {
 }
 
 func newRunxEnv(t *testing.T) *runxEnv {
-	dir := t.TempDir()
+	dir := testenv.Dir(t)
 	e := &runxEnv{t: t, dir: dir, home: filepath.Join(dir, ".home")}
 	t.Cleanup(func() {
 		// No process a scenario started outlives it.
@@ -48,7 +50,7 @@ func newRunxEnv(t *testing.T) *runxEnv {
 func (e *runxEnv) command(args ...string) *exec.Cmd {
 	cmd := exec.Command(filepath.Join(binDir, "runx"), args...)
 	cmd.Dir = e.dir
-	cmd.Env = append(os.Environ(), "RUNX_HOME="+e.home, "NO_COLOR=1")
+	cmd.Env = testenv.Env(e.dir)
 	return cmd
 }
 

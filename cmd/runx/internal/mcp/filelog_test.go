@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/internal/testenv"
 	kmcp "github.com/runxhq/runx/kernel/mcp"
 )
 
@@ -26,7 +27,7 @@ import (
 // again changes nothing; and a store moved aside is not given the old
 // store's files.
 func TestPowerCutRestoresReceiptsFromTheLog(t *testing.T) {
-	ws := t.TempDir()
+	ws := testenv.Dir(t)
 	k := openKernel(t, ws)
 	hello, _ := filepath.Abs("../../../../examples/hello-world")
 	wrap, _ := filepath.Abs("testdata/reuse/wrap")
@@ -89,7 +90,7 @@ func TestPowerCutRestoresReceiptsFromTheLog(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command(runxBin, args...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "RUNX_HOME="+filepath.Join(ws, ".home"))
+		cmd.Env = testenv.Env(ws)
 		out, err := cmd.Output()
 		if err != nil {
 			t.Fatalf("runx %v: %v\n%s", args, err, out)
@@ -217,7 +218,7 @@ func sameStore(a, b map[string][]byte) bool {
 // syncfs of the store (in the background) makes them durable and their
 // rows are deleted, and closing the kernel does the same for what is left.
 func TestReceiptLogIsFlushedAtItsBound(t *testing.T) {
-	ws := t.TempDir()
+	ws := testenv.Dir(t)
 	k := openKernel(t, ws)
 	hello, _ := filepath.Abs("../../../../examples/hello-world")
 	cs := connect(t, k, kmcp.Options{Refs: []string{hello}}, nil)

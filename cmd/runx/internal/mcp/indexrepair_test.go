@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/runxhq/runx/internal/testenv"
 	kmcp "github.com/runxhq/runx/kernel/mcp"
 )
 
@@ -18,7 +19,7 @@ import (
 // `runx history` lists the run again and `runx verify` verifies its tree,
 // and a repaired index is not repaired twice.
 func TestLostRootIndexLineIsRepaired(t *testing.T) {
-	ws := t.TempDir()
+	ws := testenv.Dir(t)
 	k := openKernel(t, ws)
 	hello, _ := filepath.Abs("../../../../examples/hello-world")
 	cs := connect(t, k, kmcp.Options{Refs: []string{hello}}, nil)
@@ -47,7 +48,7 @@ func TestLostRootIndexLineIsRepaired(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command(runxBin, args...)
 		cmd.Dir = ws
-		cmd.Env = append(os.Environ(), "RUNX_HOME="+filepath.Join(ws, ".home"))
+		cmd.Env = testenv.Env(ws)
 		out, err := cmd.Output()
 		if err != nil {
 			t.Fatalf("runx %v: %v\n%s", args, err, out)
