@@ -9,6 +9,7 @@ import (
 // contract (`--json` errors carry them), so a code is never renamed or reused.
 const (
 	CodePackageNotFound        = "package_not_found"
+	CodePackageCatalogRoot     = "package_catalog_root"
 	CodePackageSymlinkRefused  = "package_symlink_refused"
 	CodePackageFileUnsupported = "package_file_unsupported"
 	// CodePackageFileTooLarge refuses a package file, or the YAML in it,

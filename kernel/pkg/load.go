@@ -81,6 +81,9 @@ func load(shown, dir string, runx version, opts LoadOptions) (*Package, error) {
 		if err := refuseMisnamedProfile(shown); err != nil {
 			return nil, err
 		}
+		if err := refuseCatalogRoot(shown); err != nil {
+			return nil, err
+		}
 		if err := p.useImplicitMethod(skillPath); err != nil {
 			return nil, err
 		}
@@ -252,4 +255,15 @@ func checkModulesExist(profilePath, dir string, methods []*Method) error {
 		}
 	}
 	return nil
+}
+
+// refuseCatalogRoot refuses a catalog workspace's root as a package: beside a
+// skills/ catalog, a root SKILL.md is the workspace's manual for agents, not
+// a package around the repository. A root run.yaml opts the root in.
+func refuseCatalogRoot(shown string) error {
+	info, err := os.Stat(filepath.Join(shown, "skills"))
+	if err != nil || !info.IsDir() {
+		return nil
+	}
+	return refuse(CodePackageCatalogRoot, "%s is a catalog workspace's root: beside skills/, its %s is the workspace's manual, not a package; run a skill under skills/, or add a %s to make the root a package", shown, SkillFile, ProfileFile)
 }

@@ -54,6 +54,10 @@ type Options struct {
 	LookupEnv func(string) (string, bool)
 	// CoreSkills are the runx/<name> skills this binary carries.
 	CoreSkills fs.FS
+
+	// projectFound is set when ProjectDir is the workspace's .runx, found
+	// rather than named: Open then uses it only when it is runx's own.
+	projectFound bool
 }
 
 // Kernel is one process's runtime: its receipt store, signer, plugin host
@@ -114,6 +118,7 @@ func ResolveOptions(o Options) (Options, error) {
 	}
 	if o.ProjectDir == "" {
 		o.ProjectDir = filepath.Join(o.Workspace, ".runx")
+		o.projectFound = true
 	}
 	if o.ReceiptDir == "" {
 		o.ReceiptDir = env("RUNX_RECEIPT_DIR")
@@ -156,6 +161,12 @@ func logLevel(s string) hclog.Level {
 func Open(o Options) (*Kernel, error) {
 	o, err := ResolveOptions(o)
 	if err != nil {
+		return nil, err
+	}
+	if o.projectFound && filepath.Clean(o.ProjectDir) == filepath.Clean(o.HomeDir) {
+		return nil, contract.Errorf(CodeProjectUnrecognized, "%s is the runx home, never a project: run runx in a project (a directory with .git or skills/), or set RUNX_PROJECT_DIR", o.ProjectDir)
+	}
+	if err := claimProject(o.ProjectDir, !o.projectFound); err != nil {
 		return nil, err
 	}
 	store, err := receipt.Open(o.ReceiptDir)
@@ -283,19 +294,7 @@ type SkillRequest struct {
 // Skill resolves a package and method, binds inputs and runs it. A refusal
 // before the method resolves is an error; one after it seals a blocked run.
 func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRun, error) {
-	path, method := pkg.SplitRef(req.Ref)
-	if req.Method != "" {
-		if method != "" && method != req.Method {
-			return nil, contract.Errorf("method_conflict", "the reference names method %q and the command names %q", method, req.Method)
-		}
-		method = req.Method
-	}
-	path = k.locate(path)
-	p, err := pkg.Load(path, k.LoadOptions())
-	if err != nil {
-		return nil, err
-	}
-	m, err := p.SelectMethod(method)
+	p, m, err := k.locator().Package(req.Ref, req.Method)
 	if err != nil {
 		return nil, err
 	}
@@ -352,31 +351,3 @@ func (k *Kernel) Discovery() *host.Discovery {
 
 // DataSources is the resolver of this kernel's data-source bindings.
 func (k *Kernel) DataSources() *datasource.Resolver { return k.Engine.dataSources() }
-
-// locate finds the package a command line names: runx/<name> is always the
-// core skill, never a workspace copy; a path (relative to the invocation
-// directory) when one is there; else a bare name in the workspace's skills/
-// or a core skill, as a skill step's ref resolves.
-func (k *Kernel) locate(ref string) string {
-	if strings.HasPrefix(ref, "runx/") {
-		if dir, err := k.Engine.Resolver.core(strings.TrimPrefix(ref, "runx/")); err == nil {
-			return dir
-		}
-	}
-	path := ref
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(k.Options.Cwd, path)
-	}
-	// An explicit path is taken as written without a stat (Load refuses
-	// one that is missing); only a bare name is looked for first.
-	if strings.HasPrefix(ref, ".") || filepath.IsAbs(ref) {
-		return path
-	}
-	if _, err := os.Stat(path); err == nil {
-		return path
-	}
-	if dir, err := k.Engine.Resolver.locate(k.Options.Workspace, ref); err == nil {
-		return dir
-	}
-	return path
-}

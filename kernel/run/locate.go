@@ -1,8 +1,98 @@
 package run
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 )
+
+// A Locator finds what a command line names as a kernel would, from its
+// resolved options alone. It opens no project state, so a command that
+// fails here (an unknown or refused package, a method that is not there)
+// leaves no .runx behind: commands load through it before they open a
+// kernel.
+type Locator struct {
+	Options  Options
+	resolver *Resolver
+}
+
+// NewLocator resolves o's defaults from the environment, as Open does.
+func NewLocator(o Options) (*Locator, error) {
+	o, err := ResolveOptions(o)
+	if err != nil {
+		return nil, err
+	}
+	return newLocator(o), nil
+}
+
+func newLocator(o Options) *Locator {
+	return &Locator{Options: o, resolver: &Resolver{Workspace: o.Workspace, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills}}
+}
+
+// LoadOptions is how the kernel loads packages (loadopts.go).
+func (l *Locator) LoadOptions() pkg.LoadOptions {
+	return loadOptions(l.Options.RunxVersion, l.Options.HomeDir)
+}
+
+// Package loads the package a reference names and selects the method it or
+// the command line names, refusing the two naming different methods.
+func (l *Locator) Package(ref, method string) (*pkg.Package, *pkg.Method, error) {
+	path, named := pkg.SplitRef(ref)
+	if method != "" {
+		if named != "" && named != method {
+			return nil, nil, contract.Errorf("method_conflict", "the reference names method %q and the command names %q", named, method)
+		}
+		named = method
+	}
+	p, err := pkg.Load(l.PackageDir(path), l.LoadOptions())
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := p.SelectMethod(named)
+	if err != nil {
+		return p, nil, err
+	}
+	return p, m, nil
+}
+
+// PackageDir finds the package directory a command line names: runx/<name>
+// is always the core skill, never a workspace copy; a path (relative to the
+// invocation directory) when one is there; else a bare name in the
+// workspace's skills/ or a core skill, as a skill step's ref resolves.
+func (l *Locator) PackageDir(ref string) string {
+	if strings.HasPrefix(ref, "runx/") {
+		if dir, err := l.resolver.core(strings.TrimPrefix(ref, "runx/")); err == nil {
+			return dir
+		}
+	}
+	path := ref
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(l.Options.Cwd, path)
+	}
+	// An explicit path is taken as written without a stat (Load refuses
+	// one that is missing); only a bare name is looked for first.
+	if strings.HasPrefix(ref, ".") || filepath.IsAbs(ref) {
+		return path
+	}
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	if dir, err := l.resolver.locate(l.Options.Workspace, ref); err == nil {
+		return dir
+	}
+	return path
+}
+
+// locator is this kernel's Locator, sharing its resolver.
+func (k *Kernel) locator() *Locator {
+	return &Locator{Options: k.Options, resolver: k.Engine.Resolver}
+}
+
+// locate is PackageDir with this kernel's resolver.
+func (k *Kernel) locate(ref string) string { return k.locator().PackageDir(ref) }
 
 // LoadSkill loads the package a reference names and selects its method, as
 // `runx skill` does, for a front that lists methods before it runs them
