@@ -57,32 +57,9 @@ type Runner struct {
 // Run runs target: a package directory (every tests/*.yaml in name order) or
 // one test file.
 func (r *Runner) Run(ctx context.Context, target string) (*Report, error) {
-	if strings.HasSuffix(target, ".yaml") || strings.HasSuffix(target, ".yml") {
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(r.Kernel.Options.Cwd, target)
-		}
-	} else {
-		// A package as `runx skill` finds one: a path, a workspace skill,
-		// or a core skill (runx/<name>).
-		target = r.Kernel.PackageDir(target)
-	}
-	var pkgDir string
-	var cases []*pkg.TestCase
-	var err error
-	if strings.HasSuffix(target, ".yaml") || strings.HasSuffix(target, ".yml") {
-		pkgDir = filepath.Dir(filepath.Dir(target))
-		var tc *pkg.TestCase
-		tc, err = pkg.LoadTest(target)
-		cases = []*pkg.TestCase{tc}
-	} else {
-		pkgDir = target
-		cases, err = pkg.LoadTests(target)
-	}
+	pkgDir, cases, err := Find(r.Kernel.Options.Cwd, r.Kernel.PackageDir, target)
 	if err != nil {
 		return nil, err
-	}
-	if len(cases) == 0 {
-		return nil, contract.Errorf("tests_not_found", "no tests under %s", filepath.Join(pkgDir, "tests"))
 	}
 	rep := &Report{Schema: ReportSchema, Package: pkgDir, Tests: []Result{}}
 	for _, tc := range cases {
@@ -290,4 +267,30 @@ func orEmpty(m map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return m
+}
+
+// Find reads the tests target names: a test file (relative to cwd), or a
+// package as `runx skill` finds one (packageDir: a path, a workspace skill,
+// or a core skill, runx/<name>) and every tests/*.yaml in it, in name order.
+// It opens no state, so `runx test` calls it before its kernel opens one.
+func Find(cwd string, packageDir func(string) string, target string) (string, []*pkg.TestCase, error) {
+	if strings.HasSuffix(target, ".yaml") || strings.HasSuffix(target, ".yml") {
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(cwd, target)
+		}
+		tc, err := pkg.LoadTest(target)
+		if err != nil {
+			return "", nil, err
+		}
+		return filepath.Dir(filepath.Dir(target)), []*pkg.TestCase{tc}, nil
+	}
+	pkgDir := packageDir(target)
+	cases, err := pkg.LoadTests(pkgDir)
+	if err != nil {
+		return "", nil, err
+	}
+	if len(cases) == 0 {
+		return "", nil, contract.Errorf("tests_not_found", "no tests under %s", filepath.Join(pkgDir, "tests"))
+	}
+	return pkgDir, cases, nil
 }

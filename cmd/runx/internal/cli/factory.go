@@ -59,6 +59,11 @@ func (f *Factory) Options() run.Options {
 	}
 }
 
+// Locator finds what the command line names as the kernel would, without
+// opening the project's state: a command loads its package through it first,
+// so one that fails before it needs state makes no .runx.
+func (f *Factory) Locator() (*run.Locator, error) { return run.NewLocator(f.Options()) }
+
 // Kernel opens a kernel with the invocation's options.
 func (f *Factory) Kernel() (*run.Kernel, error) {
 	k, err := run.Open(f.Options())

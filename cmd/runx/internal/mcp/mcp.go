@@ -62,6 +62,17 @@ func New(f *cli.Factory) *cobra.Command {
 // One kernel serves the whole session, so plugin workers are reused.
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	streams := opts.Factory.IO
+	// A reference that names no package fails before the kernel opens the
+	// project's state, so it makes no .runx.
+	loc, err := opts.Factory.Locator()
+	if err != nil {
+		return cli.ReportError(streams, false, err)
+	}
+	for _, ref := range opts.Refs {
+		if _, _, err := loc.Package(ref, ""); err != nil {
+			return cli.ReportError(streams, false, err)
+		}
+	}
 	return opts.Factory.WithKernel(false, func(k *run.Kernel) cli.ExitCode {
 		if opts.RunID != "" {
 			if err := agent.RefuseHosted(ctx, k, opts.RunID); err != nil {

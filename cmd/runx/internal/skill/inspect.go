@@ -37,22 +37,31 @@ func newInspect(f *cli.Factory) *cobra.Command {
 
 func inspect(c *cobra.Command, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
+	// What can fail before inspection needs state fails before the kernel
+	// opens it, so it makes no .runx.
+	loc, err := opts.Factory.Locator()
+	if err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	if _, _, err := loc.Package(opts.Ref, opts.Method); err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	req := run.SkillRequest{Ref: opts.Ref, Method: opts.Method, Authority: []byte(opts.Authority)}
+	if opts.Preset != "" {
+		raw, err := preset.Resolve(loc.Options.HomeDir, opts.Preset, loc.Options.Workspace)
+		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
+		req.Authority = raw
+	}
+	if opts.InputsFile != "" {
+		doc, err := cli.ReadInputsDocument(io.In, loc.Options.Workspace, loc.Options.Cwd, opts.InputsFile)
+		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
+		req.Inputs = pkg.InputSource{Document: doc, HasDocument: true}
+	}
 	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
-		req := run.SkillRequest{Ref: opts.Ref, Method: opts.Method, Authority: []byte(opts.Authority)}
-		if opts.Preset != "" {
-			raw, err := preset.Resolve(k.Options.HomeDir, opts.Preset, k.Options.Workspace)
-			if err != nil {
-				return cli.ReportError(io, opts.JSON, err)
-			}
-			req.Authority = raw
-		}
-		if opts.InputsFile != "" {
-			doc, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, k.Options.Cwd, opts.InputsFile)
-			if err != nil {
-				return cli.ReportError(io, opts.JSON, err)
-			}
-			req.Inputs = pkg.InputSource{Document: doc, HasDocument: true}
-		}
 		ins, err := k.Inspect(c.Context(), req)
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)

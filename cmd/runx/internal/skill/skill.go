@@ -80,31 +80,43 @@ func New(f *cli.Factory) *cobra.Command {
 // Run runs the skill and presents the envelope; it returns the exit code.
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
-	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
-		src := pkg.InputSource{Pairs: opts.Pairs, JSONPairs: opts.JSONPairs}
-		if opts.InputsFile != "" {
-			doc, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, k.Options.Cwd, opts.InputsFile)
-			if err != nil {
-				return cli.ReportError(io, opts.JSON, err)
-			}
-			src.Document, src.HasDocument = doc, true
-		}
-		limit, err := opts.MaxSpend.Limit()
+	// Everything that can fail before the run needs state is checked
+	// before the kernel opens it, so such a failure makes no .runx.
+	loc, err := opts.Factory.Locator()
+	if err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	if _, _, err := loc.Package(opts.Ref, opts.Method); err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	src := pkg.InputSource{Pairs: opts.Pairs, JSONPairs: opts.JSONPairs}
+	if opts.InputsFile != "" {
+		doc, err := cli.ReadInputsDocument(io.In, loc.Options.Workspace, loc.Options.Cwd, opts.InputsFile)
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
-		req := run.SkillRequest{Ref: opts.Ref, Method: opts.Method, Inputs: src, Act: opts.Act,
-			PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest, MaxSpend: limit}
-		if opts.Authority != "" {
-			req.Authority = []byte(opts.Authority)
+		src.Document, src.HasDocument = doc, true
+	}
+	limit, err := opts.MaxSpend.Limit()
+	if err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	req := run.SkillRequest{Ref: opts.Ref, Method: opts.Method, Inputs: src, Act: opts.Act,
+		PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest, MaxSpend: limit}
+	if opts.Authority != "" {
+		req.Authority = []byte(opts.Authority)
+	}
+	if opts.Preset != "" {
+		raw, err := preset.Resolve(loc.Options.HomeDir, opts.Preset, loc.Options.Workspace)
+		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
 		}
-		if opts.Preset != "" {
-			raw, err := preset.Resolve(k.Options.HomeDir, opts.Preset, k.Options.Workspace)
-			if err != nil {
-				return cli.ReportError(io, opts.JSON, err)
-			}
-			req.Authority = raw
-		}
+		req.Authority = raw
+	}
+	if _, err := run.ParseAuthority(req.Authority); err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		driver, err := opts.Drive.Prepare(k)
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)

@@ -38,6 +38,15 @@ func New(f *cli.Factory) *cobra.Command {
 // Run runs the tests; exit 0 only when every test passed.
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
+	// A target with no tests fails before the kernel opens the project's
+	// state, so it makes no .runx.
+	loc, err := opts.Factory.Locator()
+	if err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	if _, _, err := testrun.Find(loc.Options.Cwd, loc.PackageDir, opts.Target); err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
 	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		styled := cli.Styled(io.Out)
 		runner := &testrun.Runner{Kernel: k, Durable: k.Store}
