@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/runxhq/runx/internal/testenv"
 )
 
 // cliRun runs the built runx in dir and returns its wall time and peak RSS
@@ -15,8 +17,9 @@ import (
 func cliRun(b *testing.B, dir, home string, stdin string, args ...string) (time.Duration, int64, []byte) {
 	b.Helper()
 	cmd := exec.Command(filepath.Join(binDir, "runx"), args...)
+	testenv.Project(b, dir)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "RUNX_HOME="+home)
+	cmd.Env = testenv.Env(dir, "RUNX_HOME="+home)
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/runxhq/runx/internal/testenv"
 )
 
 // mcpSessionCalls is how many sequential calls one session makes.
@@ -46,8 +47,9 @@ func benchMCPSession(b *testing.B, dir string) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		cmd := exec.Command(filepath.Join(binDir, "runx"), "mcp", pkg)
+		testenv.Project(b, dir)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "RUNX_HOME="+home)
+		cmd.Env = testenv.Env(dir, "RUNX_HOME="+home)
 		ctx := context.Background()
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 		if err != nil {
