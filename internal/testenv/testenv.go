@@ -14,11 +14,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/kernel/run"
 )
 
-// Project marks dir as a runx project: it holds a .runx of its own, so
-// finding the project from dir, or from any directory below it, stops at
-// dir and never climbs above it.
+// Project marks dir as a runx project: it holds a .runx of its own, runx's
+// as runx makes one (with its identity file), so finding the project from
+// dir, or from any directory below it, stops at dir and never climbs above
+// it, whatever the test then puts in that .runx.
 func Project(t testing.TB, dir string) {
 	t.Helper()
 	if err := MarkProject(dir); err != nil {
@@ -29,7 +32,10 @@ func Project(t testing.TB, dir string) {
 // MarkProject is Project for a harness without a testing.TB (testscript's
 // Setup).
 func MarkProject(dir string) error {
-	return os.MkdirAll(filepath.Join(dir, ".runx"), 0o755)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return run.MarkProject(dir)
 }
 
 // Dir is a fresh temporary directory marked as a project.

@@ -29,9 +29,8 @@ const ProjectIdentityFile = "runx-project"
 
 const projectIdentity = "runx.project.v1\n"
 
-// projectNames are the entries runx itself writes in a project directory:
-// a .runx holding only these (an earlier runx's, made before the identity
-// file, or a fresh clone's committed added-skills) is recognisably runx's.
+// projectNames are the entries runx itself writes in a project directory: a
+// .runx without the identity file is recognisably runx's when it holds one.
 var projectNames = []string{
 	ProjectIdentityFile, "state.sqlite", "state.sqlite-wal", "state.sqlite-shm", "state.sqlite-journal",
 	"receipts", "journal", "locks", "plugins", "plugins.lock", "plugins.lock.tmp",
@@ -72,8 +71,11 @@ func FindWorkspace(dir, homeDir string) string {
 
 // checkProject says whether the .runx at path is runx's own for this user:
 // a real directory (not a link), owned by this user, carrying the identity
-// file or, made by an earlier runx, holding its state or only what runx
-// writes. A missing one is fs.ErrNotExist.
+// file or, made before the identity file was, empty or holding something
+// runx writes there (its state, a clone's committed added-skills, a
+// plugin placed in plugins/ beside that plugin's own files). One holding
+// only what runx never writes is another program's. A missing one is
+// fs.ErrNotExist.
 func checkProject(path string) error {
 	info, err := os.Lstat(path)
 	if err != nil {
@@ -92,17 +94,22 @@ func checkProject(path string) error {
 	if err != nil {
 		return err
 	}
+	if len(entries) == 0 {
+		return nil
+	}
 	for _, e := range entries {
-		if e.Name() == "state.sqlite" {
+		if slices.Contains(projectNames, e.Name()) {
 			return nil
 		}
 	}
-	for _, e := range entries {
-		if !slices.Contains(projectNames, e.Name()) {
-			return contract.Errorf(CodeProjectUnrecognized, "%s is not recognisably runx's project state (it has no %s and holds %q, which runx never writes); remove or rename it, or set RUNX_PROJECT_DIR to name a project directory explicitly", path, ProjectIdentityFile, e.Name())
-		}
-	}
-	return nil
+	return contract.Errorf(CodeProjectUnrecognized, "%s is not recognisably runx's project state: it has no %s and holds nothing runx writes (%q); remove or rename it, or set RUNX_PROJECT_DIR to name a project directory explicitly", path, ProjectIdentityFile, entries[0].Name())
+}
+
+// MarkProject makes dir's .runx runx's own project directory, creating it
+// with the identity file as runx does when it first opens a project there:
+// finding the project from dir, or from below it, then stops at dir.
+func MarkProject(dir string) error {
+	return claimProject(filepath.Join(dir, ".runx"), false)
 }
 
 // claimProject makes the project directory runx's before anything is

@@ -176,6 +176,9 @@ func TestOpenMarksTheProjectItUses(t *testing.T) {
 		"earlier state": {"state.sqlite", "notes-journal/run.json"},
 		// A fresh clone: the project's committed added packages only.
 		"committed added packages": {"added-skills/acme/x/1.0.0/SKILL.md", "added-connectors/web/1.0.0/connector.yaml"},
+		// A third-party plugin put in place before the first run, beside
+		// its own configuration.
+		"plugin placed first": {"plugins/runx-plugin-postbox", "postbox.json"},
 	}
 	for name, entries := range adopted {
 		t.Run(name, func(t *testing.T) {
