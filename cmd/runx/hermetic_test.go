@@ -71,8 +71,12 @@ func TestTestsNeverReachARunxAboveTheirTempDir(t *testing.T) {
 
 	ws := filepath.Join(above, "tmp", "TestX", "001")
 	testenv.Project(t, ws)
-	if out, err := runx(ws, "skill", hello, "-i", "message=hi", "--json"); err != nil {
+	out, err = runx(ws, "skill", hello, "-i", "message=hi", "--json")
+	if err != nil {
 		t.Fatalf("runx skill: %v\n%s", err, out)
+	}
+	if out, err := runx(ws, "verify", between(out, `"receipt_id": "`, `"`), "--json"); err != nil {
+		t.Fatalf("runx verify: %v\n%s", err, out)
 	}
 	if out, err := runx(ws, "skill", "nope", "--json"); err == nil {
 		t.Fatalf("runx skill nope succeeded: %s", out)
