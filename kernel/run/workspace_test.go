@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 )
 
@@ -184,6 +186,15 @@ func TestOpenMarksTheProjectItUses(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ws := t.TempDir()
 			for _, e := range entries {
+				if e == "state.sqlite" {
+					// An earlier runx's records: a real journal, as one made it.
+					j, err := journal.Open(filepath.Join(ws, ".runx"), time.Now)
+					if err != nil {
+						t.Fatal(err)
+					}
+					j.Close()
+					continue
+				}
 				writeFile(t, filepath.Join(ws, ".runx", filepath.FromSlash(e)), "")
 			}
 			if got := FindWorkspace(ws, filepath.Join(ws, "home")); got != ws {
