@@ -45,7 +45,7 @@ func TestProviderAnswerWithASecretFieldIsRefused(t *testing.T) {
 	f.mu.Lock()
 	f.leakOn = map[string]bool{"POST": true}
 	f.mu.Unlock()
-	out, code = w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=again", "-i", "key=k2", "--json")
+	out, _ = w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=again", "-i", "key=k2", "--json")
 	if n, _ := f.writeCount(); n != 2 {
 		t.Fatalf("the provider saw %d writes, want 2 (one each): %v", n, out)
 	}
