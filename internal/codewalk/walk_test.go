@@ -11,9 +11,6 @@ import (
 // into a file already left are held under a bound, so a change that sends a reader back and forth
 // between files more than today fails here and says by how much.
 func TestEngineWalk(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads and type-checks the engine's packages")
-	}
 	_, self, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(self), "..", "..")
 	g, err := Load(root, "./kernel/run/...")
