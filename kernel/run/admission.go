@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/runxhq/runx/kernel/run/runstate"
 	"path/filepath"
 	"slices"
 
@@ -37,7 +38,7 @@ func (rc *runCtx) admitSteps(ctx context.Context) error {
 			return nil
 		}
 		seen[key] = true
-		child := &runCtx{e: rc.e, pkg: p, method: m, base: rc.base}
+		child := &runCtx{e: rc.e, pkg: p, method: m, Authority: runstate.Authority{Base: rc.Base}}
 		for _, s := range m.Steps {
 			if err := child.admitStep(ctx, s); err != nil {
 				return err

@@ -31,7 +31,7 @@ func (e *Engine) answerLimit() int64 {
 }
 
 func (rc *runCtx) answerTooLarge(stepID string) *contract.ErrorBody {
-	limit := rc.budget.answerLimit
+	limit := rc.Budget.AnswerLimit
 	return &contract.ErrorBody{Code: CodePluginAnswerTooLarge, Message: fmt.Sprintf(
 		"step %s: the run's plugins would answer more than %d bytes, the bound on what one run's plugins answer (RUNX_MAX_PLUGIN_ANSWER_BYTES)", stepID, limit)}
 }
@@ -43,7 +43,7 @@ func (rc *runCtx) answerRoom(max int64) (int64, bool) {
 	if max <= 0 || max > sdk.MaxPayloadBytes {
 		max = sdk.MaxPayloadBytes
 	}
-	left := rc.budget.answerLimit - rc.budget.answered.Load()
+	left := rc.Budget.AnswerLimit - rc.Budget.Answered.Load()
 	if left <= 0 {
 		return 0, false
 	}
@@ -58,11 +58,11 @@ func (rc *runCtx) answerRoom(max int64) (int64, bool) {
 func (rc *runCtx) chargeAnswer(stepID string, res *sdk.Result, err error, narrowed bool) *contract.ErrorBody {
 	var he *host.Error
 	if err != nil && narrowed && errors.As(err, &he) && he.Code == host.CodePluginOutputTooLarge {
-		rc.budget.answered.Store(rc.budget.answerLimit)
+		rc.Budget.Answered.Store(rc.Budget.AnswerLimit)
 		return rc.answerTooLarge(stepID)
 	}
 	if err == nil && res != nil {
-		rc.budget.answered.Add(int64(len(res.Output) + len(res.Evidence) + len(res.Message) + len(res.Code)))
+		rc.Budget.Answered.Add(int64(len(res.Output) + len(res.Evidence) + len(res.Message) + len(res.Code)))
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/runxhq/runx/kernel/run/runstate"
 	"path/filepath"
 	"strings"
 
@@ -75,7 +76,7 @@ func layerOf(kind authority.LayerKind, name, effects, reach string) authority.La
 // run holds (its host's, or for a child what its step held), its method's and
 // its own.
 func (rc *runCtx) effective(step *pkg.Step) authority.Effective {
-	return rc.base.Then(
+	return rc.Base.Then(
 		layerOf(authority.LayerMethod, rc.method.Name, rc.method.Effects, rc.method.Reach),
 		layerOf(authority.LayerStep, step.ID, step.Effects, step.Reach),
 	)
@@ -159,12 +160,12 @@ func (e *Engine) capabilityEffect(ctx context.Context, id string) string {
 // skill it names.
 func (rc *runCtx) refuseCertainChanges(ctx context.Context) error {
 	var planned []authority.PlannedStep
-	rc.plan(ctx, rc.pkg, rc.method, rc.base, "", 0, &planned)
+	rc.plan(ctx, rc.pkg, rc.method, rc.Base, "", 0, &planned)
 	return authority.RefuseCertain(planned)
 }
 
 func (rc *runCtx) plan(ctx context.Context, p *pkg.Package, m *pkg.Method, base authority.Effective, prefix string, depth int, into *[]authority.PlannedStep) {
-	child := &runCtx{e: rc.e, pkg: p, method: m, base: base}
+	child := &runCtx{e: rc.e, pkg: p, method: m, Authority: runstate.Authority{Base: base}}
 	for _, s := range m.Steps {
 		eff := child.effective(s)
 		addr := prefix + s.ID
@@ -244,7 +245,7 @@ func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, input
 	if !ok {
 		change = rc.changeOf(ctx, step)
 	}
-	if rc.turnCall && rc.storeWrite(ctx, step) {
+	if rc.TurnCall && rc.storeWrite(ctx, step) {
 		// A turn's own call never writes to store, at any effects: the
 		// floor refuses it saying so.
 		change = authority.Change{Kind: authority.ChangeStoreWrite, FromTurn: true}
@@ -255,7 +256,7 @@ func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, input
 	if change.Kind == authority.ChangeNone {
 		return nil
 	}
-	dec := authority.Floor(rc.effective(step), change, rc.standing)
+	dec := authority.Floor(rc.effective(step), change, rc.Standing)
 	switch dec.Verdict {
 	case authority.VerdictRefuse:
 		body := rc.stepBody(step, local)
@@ -356,8 +357,8 @@ func shellQuote(argv []string) string {
 func (rc *runCtx) standingNames(idx []int) []map[string]any {
 	out := make([]map[string]any, 0, len(idx))
 	for _, i := range idx {
-		if i >= 0 && i < len(rc.standing) {
-			out = append(out, map[string]any{"index": i, "kind": rc.standing[i].Kind()})
+		if i >= 0 && i < len(rc.Standing) {
+			out = append(out, map[string]any{"index": i, "kind": rc.Standing[i].Kind()})
 		}
 	}
 	return out

@@ -63,16 +63,16 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 			return refuse(contract.Errorf(contract.CodeOf(err), "child skill %s: %v", step.Skill, err))
 		}
 		act := rc.rec.Act
-		if rc.childAct != "" {
-			act = rc.childAct
+		if rc.ChildAct != "" {
+			act = rc.ChildAct
 		}
 		contextDigest := rc.childContext(step, act)
-		if rc.childReuse != nil {
+		if rc.ChildReuse != nil {
 			reused, note, err := rc.reuseChild(ctx, step, local, p, m, inputs, childInputs, contextDigest)
 			if err != nil {
 				return stepRun{err: err}
 			}
-			rc.reuseNote = note
+			rc.ReuseNote = note
 			if reused != nil {
 				return *reused
 			}
@@ -91,9 +91,9 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 	body := rc.stepBody(step, local)
 	body.Execution = execGraph
 	body.InputsDigest = mustDigest(inputs)
-	if rc.reuseNote != nil {
+	if rc.ReuseNote != nil {
 		// The call asked for reuse and recomputed: its receipt says why.
-		body.Extra = map[string]any{"reuse": rc.reuseNote}
+		body.Extra = map[string]any{"reuse": rc.ReuseNote}
 	}
 	var env *contract.SkillRun
 	var ref receipt.ChildRef
@@ -104,10 +104,10 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 			return stepRun{err: err}
 		}
 	} else {
-		cc := newRunCtx(rc.e, rec, p, m, childInputs, rc.budget, level+1, rc.address(local))
-		cc.answers, cc.agents, cc.spend, cc.bound = rc.answers, rc.agents, rc.spend, rc.bound
-		cc.runDepth, cc.chain = rc.runDepth+1, append(slices.Clone(rc.chain), rc.e.packageRef(p))
-		cc.base, cc.standing = authority.ForChild(rc.effective(step)), rc.standing
+		cc := newRunCtx(rc.e, rec, p, m, childInputs, rc.Budget, level+1, rc.address(local))
+		cc.answers, cc.agents, cc.Spend, cc.bound = rc.answers, rc.agents, rc.Spend, rc.bound
+		cc.RunDepth, cc.Chain = rc.RunDepth+1, append(slices.Clone(rc.Chain), rc.e.packageRef(p))
+		cc.Base, cc.Standing = authority.ForChild(rc.effective(step)), rc.Standing
 		out := cc.drive(ctx)
 		cancelled := callCancelled(ctx, out)
 		switch out.state {

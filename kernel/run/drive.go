@@ -3,11 +3,9 @@ package run
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"github.com/runxhq/runx/kernel/run/runstate"
 	"sync"
-	"sync/atomic"
 
-	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
@@ -21,25 +19,12 @@ type runCtx struct {
 	pkg    *pkg.Package
 	method *pkg.Method
 	inputs map[string]any
-	budget *budget
-	// base is the authority this run holds: its host's, or for a child run
-	// what the step that started it held; standing are the person's
-	// standing approvals in force.
-	base     authority.Effective
-	standing []authority.StandingApproval
-	// depth is the receipt level of this run's own receipt below the root.
-	depth int
-	// runDepth is how deep this run nests (the root is 0, its children 1),
-	// and chain the packages from the root's down to this run's, as the
-	// authority's max_child_depth and packages read them.
-	runDepth int
-	chain    []string
-	// path is this run's place under the root ("" for the root, "send" for
-	// the child its step send started): request addresses are path#address.
-	path string
-	// spend is what the run's tree holds against its money limit, shared
-	// with every child run (nil where nothing runs, as in inspection).
-	spend *spendTree
+	// The run's state in named parts: its place in the tree and what the
+	// tree shares, the authority in force, and what a turn's call states
+	// for the child it starts.
+	runstate.Tree
+	runstate.Authority
+	runstate.ChildCall
 
 	// answers are agent answers a resume brought, by address from the root:
 	// held in memory and recorded only when the step that uses them accepts
@@ -47,17 +32,6 @@ type runCtx struct {
 	answers map[string]*journal.Decision
 	// agents are what a managed agent stated about the turns it answered.
 	agents map[string]*AgentStatement
-	// childAct is the act a turn's skill call states for the child run it
-	// starts; empty, a child takes its parent's act.
-	childAct string
-	// childReuse is a turn's skill call's reuse option; reuseNote is what
-	// became of it: the source reused, or why the call recomputed.
-	childReuse *ReuseOption
-	reuseNote  *ReuseNote
-	// turnCall marks the run context of one call an agent turn makes: a
-	// turn's own call never writes to store (floor).
-	turnCall bool
-
 	// manifests holds each operation reference's manifest lookup for the
 	// life of the run (lookupManifestOp).
 	manifests sync.Map
@@ -92,47 +66,14 @@ type runCtx struct {
 	givenArtifacts sync.Map
 }
 
-func newRunCtx(e *Engine, rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any, b *budget, depth int, path string) *runCtx {
-	rc := &runCtx{e: e, rec: rec, pkg: p, method: m, inputs: orEmpty(inputs), budget: b, depth: depth, path: path,
+func newRunCtx(e *Engine, rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any, b *runstate.Budget, depth int, path string) *runCtx {
+	rc := &runCtx{e: e, rec: rec, pkg: p, method: m, inputs: orEmpty(inputs), Tree: runstate.Tree{Budget: b, Depth: depth, Path: path},
 		outputs: map[string]any{}, modules: &moduleFiles{pkg: p}}
 	if rec != nil {
 		rc.bound = newBoundClosure(p, rec.ClosureDigest)
 	}
 	return rc
 }
-
-// budget counts receipts as they are admitted, at every depth of one tree.
-type budget struct {
-	limit int
-	used  atomic.Int64
-	// answerLimit bounds the bytes the tree's plugins answer, answered
-	// counts them (answerbudget.go).
-	answerLimit int64
-	answered    atomic.Int64
-}
-
-// admit takes n receipts from the budget, or refuses without taking any.
-func (b *budget) admit(n int) bool {
-	for {
-		cur := b.used.Load()
-		if cur+int64(n) > int64(b.limit) {
-			return false
-		}
-		if b.used.CompareAndSwap(cur, cur+int64(n)) {
-			return true
-		}
-	}
-}
-
-// bound names the receipt ceiling and its value, for the refusal that
-// hits it: the tree bound every verifier holds, or RUNX_MAX_RECEIPTS
-// narrowing it; a unit below TreeMaxDepth levels is bound by that too.
-func (b *budget) bound() string {
-	return fmt.Sprintf("its bound of %d receipts (RUNX_MAX_RECEIPTS, at most %d) or %d levels", b.limit, TreeMaxReceipts, TreeMaxDepth)
-}
-
-// replay counts receipts a run already holds, without refusing.
-func (b *budget) replay(n int) { b.used.Add(int64(n)) }
 
 // pending is a request this run (or a child) waits on, addressed from the root.
 type pending struct {
@@ -176,17 +117,17 @@ func (rc *runCtx) drive(ctx context.Context) *outcome {
 			return internalFailure(err)
 		}
 	}
-	if rc.depth == 0 {
+	if rc.Depth == 0 {
 		// The root's own receipt; a child run's was admitted with the
 		// skill step that starts it (unitReceipts), so a refusal always
 		// leaves room for the receipts its seal needs.
-		rc.budget.replay(1)
+		rc.Budget.Replay(1)
 	}
 	out := &outcome{state: driveSealed, outcome: contract.OutcomeCompleted}
 	sc := &scope{input: rc.inputs, steps: rc.outputs, runID: rc.rec.RunID, act: rc.rec.Act}
 	for _, step := range rc.method.Steps {
 		if rec := rc.recorded[step.ID]; rec != nil {
-			rc.budget.replay(1)
+			rc.Budget.Replay(1)
 			if stop := rc.replayStep(step, rec, out); stop {
 				return out
 			}
@@ -292,10 +233,10 @@ func (rc *runCtx) result(out *outcome) (any, *contract.ErrorBody) {
 
 // address is a local address as seen from the root.
 func (rc *runCtx) address(local string) string {
-	if rc.path == "" {
+	if rc.Path == "" {
 		return local
 	}
-	return rc.path + "#" + local
+	return rc.Path + "#" + local
 }
 
 // CodeJournalRecordInvalid stops a run whose journal holds a record that

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/runxhq/runx/kernel/run/runstate"
 	"sync"
 	"time"
 
@@ -33,8 +34,8 @@ type Invoker interface {
 
 // Tree bounds every verifier holds a receipt tree to.
 const (
-	TreeMaxReceipts = 30002
-	TreeMaxDepth    = 64
+	TreeMaxReceipts = runstate.TreeMaxReceipts
+	TreeMaxDepth    = runstate.TreeMaxDepth
 	// DefaultMaxConcurrency is the host ceiling when RUNX_MAX_CONCURRENCY is
 	// unset: a conservative default, not a measured limit.
 	DefaultMaxConcurrency = 16
@@ -188,15 +189,15 @@ func (e *Engine) root(rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs ma
 	if e.MaxReceipts > 0 && e.MaxReceipts < limit {
 		limit = e.MaxReceipts
 	}
-	rc := newRunCtx(e, rec, p, m, inputs, &budget{limit: limit, answerLimit: e.answerLimit()}, 0, "")
-	rc.chain = []string{e.packageRef(p)}
-	rc.spend = &spendTree{rootID: rec.RunID}
+	rc := newRunCtx(e, rec, p, m, inputs, &runstate.Budget{Limit: limit, AnswerLimit: e.answerLimit()}, 0, "")
+	rc.Chain = []string{e.packageRef(p)}
+	rc.Spend = &runstate.SpendTree{RootID: rec.RunID}
 	a, err := recordedAuthority(rec.Authority)
 	if err != nil {
 		return nil, err
 	}
-	rc.base = authority.Narrow(a.Layer())
-	rc.standing = a.Standing()
+	rc.Base = authority.Narrow(a.Layer())
+	rc.Standing = a.Standing()
 	return rc, nil
 }
 

@@ -21,22 +21,22 @@ import (
 func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun {
 	itemsValue, err := resolveString(step.ForEach, sc)
 	if err != nil {
-		return rc.settleNow(ctx, step, step.ID, rc.depth+1, contract.StepFailed, nil, &contract.ErrorBody{Code: "for_each_unresolved", Message: fmt.Sprintf("step %s: %v", step.ID, err)}, nil)
+		return rc.settleNow(ctx, step, step.ID, rc.Depth+1, contract.StepFailed, nil, &contract.ErrorBody{Code: "for_each_unresolved", Message: fmt.Sprintf("step %s: %v", step.ID, err)}, nil)
 	}
 	items, ok := itemsValue.([]any)
 	if !ok {
-		return rc.settleNow(ctx, step, step.ID, rc.depth+1, contract.StepFailed, nil, &contract.ErrorBody{Code: "for_each_not_array", Message: fmt.Sprintf("step %s: for_each %s is %s, not an array", step.ID, step.ForEach, describe(itemsValue))}, nil)
+		return rc.settleNow(ctx, step, step.ID, rc.Depth+1, contract.StepFailed, nil, &contract.ErrorBody{Code: "for_each_not_array", Message: fmt.Sprintf("step %s: for_each %s is %s, not an array", step.ID, step.ForEach, describe(itemsValue))}, nil)
 	}
 	if step.Kind == pkg.KindSkill {
 		// Every item starts a child run: max_fanout bounds them all at once,
 		// before the first starts.
 		if err := rc.childLimits(step, len(items)); err != nil {
-			return rc.settleNow(ctx, step, step.ID, rc.depth+1, contract.StepRefused, nil, contract.BodyOf(err), nil)
+			return rc.settleNow(ctx, step, step.ID, rc.Depth+1, contract.StepRefused, nil, contract.BodyOf(err), nil)
 		}
 	}
 	// The step's own receipt is admitted before its items.
-	if !rc.budget.admit(1) {
-		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: contract.SealReceiptBudgetExceeded, Message: "step " + rc.address(step.ID) + " would take the receipt tree past " + rc.budget.bound()}}}
+	if !rc.Budget.Admit(1) {
+		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: contract.SealReceiptBudgetExceeded, Message: "step " + rc.address(step.ID) + " would take the receipt tree past " + rc.Budget.Bound()}}}
 	}
 	results := make([]stepRun, len(items))
 	if effectFree(step) {
@@ -47,7 +47,7 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 		rc.setBatch(b)
 		defer func() { rc.setBatch(nil) }()
 	}
-	limit := authority.ConcurrencyFor(step.Concurrency, rc.base.Limits.MaxConcurrency.Int(), rc.e.concurrencyFor(0))
+	limit := authority.ConcurrencyFor(step.Concurrency, rc.Base.Limits.MaxConcurrency.Int(), rc.e.concurrencyFor(0))
 	sem := make(chan struct{}, limit)
 	var wg sync.WaitGroup
 	var failed sync.Once
@@ -55,7 +55,7 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 	for i, item := range items {
 		local := fmt.Sprintf("%s[%d]", step.ID, i)
 		if rec := rc.recordedStep(local); rec != nil {
-			rc.budget.replay(1)
+			rc.Budget.Replay(1)
 			s, err := settledOf(rec)
 			results[i] = stepRun{settled: s, err: err}
 			continue
@@ -72,9 +72,9 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 			itemScope := &scope{input: sc.input, steps: rc.snapshotOutputs(), item: item, runID: sc.runID, act: sc.act}
 			inputs, err := stepInputs(step, itemScope)
 			if err != nil {
-				results[i] = rc.settleNow(ctx, step, local, rc.depth+2, contract.StepFailed, nil, contract.BodyOf(err), nil)
+				results[i] = rc.settleNow(ctx, step, local, rc.Depth+2, contract.StepFailed, nil, contract.BodyOf(err), nil)
 			} else {
-				results[i] = rc.unit(ctx, step, local, inputs, rc.depth+2)
+				results[i] = rc.unit(ctx, step, local, inputs, rc.Depth+2)
 			}
 			if r := results[i]; r.err != nil || r.settled != nil && r.settled.status != contract.StepSuccess {
 				failed.Do(func() { close(stop) })

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/runxhq/runx/kernel/run/runstate"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/contract/canon"
@@ -351,7 +352,7 @@ func (e *Engine) sealRefusedAs(ctx context.Context, st Start, cause error, as st
 	if err := e.Journal.CreateRun(durable(ctx), rec); err != nil {
 		return nil, err
 	}
-	rc := newRunCtx(e, rec, st.Package, st.Method, nil, &budget{limit: 1, answerLimit: e.answerLimit()}, 0, "")
+	rc := newRunCtx(e, rec, st.Package, st.Method, nil, &runstate.Budget{Limit: 1, AnswerLimit: e.answerLimit()}, 0, "")
 	env, _, err := e.sealRun(ctx, rc, &outcome{state: driveSealed, outcome: as, reason: contract.SealPreparationRefused, failure: contract.BodyOf(cause)})
 	if env != nil {
 		env.Trace = nil

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"github.com/runxhq/runx/kernel/run/runstate"
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
@@ -92,7 +93,7 @@ func (k *Kernel) Inspect(ctx context.Context, req SkillRequest) (*Inspection, er
 			return nil, err
 		}
 	}
-	rc := &runCtx{e: k.Engine, pkg: p, method: m, base: authority.Narrow(a.Layer()), standing: a.Standing()}
+	rc := &runCtx{e: k.Engine, pkg: p, method: m, Authority: runstate.Authority{Base: authority.Narrow(a.Layer()), Standing: a.Standing()}}
 	out.Steps = rc.inspect(ctx, "", 0)
 	if err := rc.refuseCertainChanges(ctx); err != nil {
 		out.RefusedAtStart = contract.BodyOf(err)
@@ -126,7 +127,7 @@ func (rc *runCtx) inspect(ctx context.Context, prefix string, depth int) []Inspe
 				}
 				cs.Change = rc.changeOf(ctx, call)
 				if cs.Change.Kind != authority.ChangeNone {
-					d := authority.Floor(eff, cs.Change, rc.standing)
+					d := authority.Floor(eff, cs.Change, rc.Standing)
 					cs.Floor = &d
 				}
 				is.Children = append(is.Children, cs)
@@ -145,7 +146,7 @@ func (rc *runCtx) inspect(ctx context.Context, prefix string, depth int) []Inspe
 			if depth < 8 && rc.e.Resolver != nil {
 				if cp, method, err := rc.e.Resolver.Resolve(rc.pkg.Dir, s.Skill); err == nil {
 					if cm, err := cp.SelectMethod(method); err == nil {
-						child := &runCtx{e: rc.e, pkg: cp, method: cm, base: authority.ForChild(eff), standing: rc.standing}
+						child := &runCtx{e: rc.e, pkg: cp, method: cm, Authority: runstate.Authority{Base: authority.ForChild(eff), Standing: rc.Standing}}
 						is.Children = child.inspect(ctx, is.Address+">"+cp.Name+"#"+cm.Name+"/", depth+1)
 					}
 				}
@@ -159,7 +160,7 @@ func (rc *runCtx) inspect(ctx context.Context, prefix string, depth int) []Inspe
 		}
 		is.Change = rc.changeOf(ctx, s)
 		if is.Change.Kind != authority.ChangeNone {
-			d := authority.Floor(eff, is.Change, rc.standing)
+			d := authority.Floor(eff, is.Change, rc.Standing)
 			is.Floor = &d
 		}
 		steps = append(steps, is)

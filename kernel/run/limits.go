@@ -72,8 +72,8 @@ func (rc *runCtx) callAuthority(ctx context.Context, step *pkg.Step) (*contract.
 	}
 	term := map[string]any{}
 	if a.Packages.Stated {
-		term["chain"] = rc.chain
-		if err := a.Packages.CheckChain(rc.chain); err != nil {
+		term["chain"] = rc.Chain
+		if err := a.Packages.CheckChain(rc.Chain); err != nil {
 			body := contract.BodyOf(err)
 			body.Message = "step " + step.ID + " calls " + step.Operation.Ref + ": " + body.Message + "; nothing was sent"
 			return body, term
@@ -108,7 +108,7 @@ func (rc *runCtx) callAuthority(ctx context.Context, step *pkg.Step) (*contract.
 // max_child_depth is lower.
 func (rc *runCtx) childLimits(step *pkg.Step, n int) error {
 	limits := rc.effective(step).Limits
-	if err := limits.CheckChildDepth(rc.runDepth + 1); err != nil {
+	if err := limits.CheckChildDepth(rc.RunDepth + 1); err != nil {
 		return err
 	}
 	return limits.CheckFanout(n)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/runxhq/runx/kernel/run/runstate"
 	"math"
 	"time"
 
@@ -42,9 +43,7 @@ const reuseMaxAge = 10 * 365 * 24 * 3600
 const reuseCandidateScan = 64
 
 // ReuseOption is a skill call's reuse: {max_age_seconds}.
-type ReuseOption struct {
-	MaxAgeSeconds int64 `json:"max_age_seconds"`
-}
+type ReuseOption = runstate.ReuseOption
 
 // ParseReuse reads a call's reuse option; absent or null asks nothing.
 func ParseReuse(raw json.RawMessage) (*ReuseOption, error) {
@@ -71,30 +70,10 @@ func ParseReuse(raw json.RawMessage) (*ReuseOption, error) {
 
 // ReuseNote is what a call that asked for reuse records: the source it
 // reused, or why it recomputed.
-type ReuseNote struct {
-	Status        string `json:"status"` // reused | recomputed
-	MaxAgeSeconds int64  `json:"max_age_seconds"`
-	// Reason and Message say why a call recomputed.
-	Reason  string `json:"reason,omitempty"`
-	Message string `json:"message,omitempty"`
-	// Source is the sealed run a reused result is (or the candidate that
-	// was passed over).
-	Source *ReuseSource `json:"source,omitempty"`
-	// Verified names the candidate's native reads of mutable local state
-	// that were made again and matched.
-	Verified []string `json:"verified,omitempty"`
-}
+type ReuseNote = runstate.ReuseNote
 
 // ReuseSource names a sealed run by its receipt.
-type ReuseSource struct {
-	RunID        string `json:"run_id"`
-	ReceiptID    string `json:"receipt_id"`
-	SignedDigest string `json:"signed_digest,omitempty"`
-	// ObservedAt is the source's seal: a reused result keeps its original
-	// observation stamp.
-	ObservedAt string `json:"observed_at,omitempty"`
-	AgeSeconds int64  `json:"age_seconds"`
-}
+type ReuseSource = runstate.ReuseSource
 
 const (
 	reuseStatusReused     = "reused"
@@ -111,7 +90,7 @@ func (rc *runCtx) childContext(step *pkg.Step, act string) string {
 	return mustDigest(map[string]any{
 		"authority_digest": hostDigest,
 		"effective":        authority.ForChild(rc.effective(step)),
-		"standing":         rc.standing,
+		"standing":         rc.Standing,
 		"act":              act,
 		"actor":            rc.actor(),
 	})
@@ -125,7 +104,7 @@ func (rc *runCtx) childContext(step *pkg.Step, act string) string {
 // settled call when the result is reused, and otherwise the note saying
 // why the call recomputes, which the run's record keeps.
 func (rc *runCtx) reuseChild(ctx context.Context, step *pkg.Step, local string, p *pkg.Package, m *pkg.Method, inputs, childInputs map[string]any, contextDigest string) (*stepRun, *ReuseNote, error) {
-	opt := rc.childReuse
+	opt := rc.ChildReuse
 	note := &ReuseNote{Status: reuseStatusRecomputed, MaxAgeSeconds: opt.MaxAgeSeconds}
 	recompute := func(reason, format string, args ...any) (*stepRun, *ReuseNote, error) {
 		note.Reason, note.Message = reason, fmt.Sprintf(format, args...)

@@ -97,9 +97,9 @@ func (rc *runCtx) standsAgain(ctx context.Context, step *pkg.Step, cand *journal
 	if err := json.Unmarshal(cand.Inputs, &inputs); err != nil {
 		return fail(ReuseIdentityMissing, "its recorded inputs do not decode")
 	}
-	cc := newRunCtx(rc.e, cand, p, m, inputs, rc.budget, rc.depth+1, rc.path)
-	cc.base, cc.standing = authority.ForChild(rc.effective(step)), rc.standing
-	cc.runDepth, cc.chain = rc.runDepth+1, rc.chain
+	cc := newRunCtx(rc.e, cand, p, m, inputs, rc.Budget, rc.Depth+1, rc.Path)
+	cc.Base, cc.Standing = authority.ForChild(rc.effective(step)), rc.Standing
+	cc.RunDepth, cc.Chain = rc.RunDepth+1, rc.Chain
 	sc := &scope{input: cc.inputs, steps: map[string]any{}, runID: cand.RunID, act: cand.Act}
 	for _, s := range m.Steps {
 		rec := steps[s.ID]

@@ -29,14 +29,6 @@ const (
 	spendStream        = "spend"
 )
 
-// spendTree names the run whose spend stream a tree's reservations are
-// recorded on: the root, shared by its child runs and their turn calls, so
-// none can widen the limit. The stream is the only account of what the tree
-// holds; every reservation reads it and appends in one transaction.
-type spendTree struct {
-	rootID string
-}
-
 type spendEvent struct {
 	Address    string `json:"address"`
 	Capability string `json:"capability"`
@@ -121,7 +113,7 @@ func (rc *runCtx) reserve(ctx context.Context, step *pkg.Step, local string, d *
 	}
 	ch := &charge{quote: quoteOf(d.def), payment: paymentIn(ctx), address: rc.address(local), cap: d.capability}
 	limits := rc.effective(step).Limits
-	if _, ok := limits.MaxSpendMicroUSD.Value(); !ok || rc.spend == nil || !ch.quote.Known {
+	if _, ok := limits.MaxSpendMicroUSD.Value(); !ok || rc.Spend == nil || !ch.quote.Known {
 		return ch, nil
 	}
 	// Every amount a call moves in USD or USDC is reserved with its quote;
@@ -139,7 +131,7 @@ func (rc *runCtx) reserve(ctx context.Context, step *pkg.Step, local string, d *
 		return ch, nil
 	}
 	ev := spendEvent{Address: ch.address, Capability: ch.cap, MicroUSD: amount}
-	err := rc.e.Journal.AppendEventChecked(durable(ctx), rc.spend.rootID, spendStream, EventSpendReserved, ev, func(prior []journal.Event) error {
+	err := rc.e.Journal.AppendEventChecked(durable(ctx), rc.Spend.RootID, spendStream, EventSpendReserved, ev, func(prior []journal.Event) error {
 		held, err := heldBy(prior)
 		if err != nil {
 			return err
@@ -183,7 +175,7 @@ func (rc *runCtx) settleCharge(ctx context.Context, ch *charge, end authority.Ca
 	if release = min(release, ch.reserved); release > 0 {
 		// A release that fails to record keeps the reservation, which
 		// never lets the run overspend.
-		_ = rc.e.Journal.AppendEvent(durable(ctx), rc.spend.rootID, spendStream, EventSpendReleased, spendEvent{Address: ch.address, Capability: ch.cap, MicroUSD: release})
+		_ = rc.e.Journal.AppendEvent(durable(ctx), rc.Spend.RootID, spendStream, EventSpendReleased, spendEvent{Address: ch.address, Capability: ch.cap, MicroUSD: release})
 	}
 	cost := map[string]any{"payer": payerOf(body, rc.actor())}
 	if ch.quote.Known {

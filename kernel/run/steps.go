@@ -48,10 +48,10 @@ func (rc *runCtx) runStep(ctx context.Context, step *pkg.Step, sc *scope) stepRu
 	if step.When != "" {
 		run, err := rc.e.guard(step, sc)
 		if err != nil {
-			return rc.settleNow(ctx, step, step.ID, rc.depth+1, contract.StepFailed, nil, contract.BodyOf(err), nil)
+			return rc.settleNow(ctx, step, step.ID, rc.Depth+1, contract.StepFailed, nil, contract.BodyOf(err), nil)
 		}
 		if !run {
-			return rc.settleNow(ctx, step, step.ID, rc.depth+1, contract.StepSkipped, nil, nil, nil)
+			return rc.settleNow(ctx, step, step.ID, rc.Depth+1, contract.StepSkipped, nil, nil, nil)
 		}
 	}
 	if step.ForEach != "" {
@@ -59,17 +59,17 @@ func (rc *runCtx) runStep(ctx context.Context, step *pkg.Step, sc *scope) stepRu
 	}
 	inputs, err := stepInputs(step, sc)
 	if err != nil {
-		return rc.settleNow(ctx, step, step.ID, rc.depth+1, contract.StepFailed, nil, contract.BodyOf(err), nil)
+		return rc.settleNow(ctx, step, step.ID, rc.Depth+1, contract.StepFailed, nil, contract.BodyOf(err), nil)
 	}
-	return rc.unit(ctx, step, step.ID, inputs, rc.depth+1)
+	return rc.unit(ctx, step, step.ID, inputs, rc.Depth+1)
 }
 
 // unit runs one step or fan-out item at a local address and receipt level.
 func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, level int) stepRun {
-	if level > TreeMaxDepth || !rc.budget.admit(unitReceipts(step)) {
+	if level > TreeMaxDepth || !rc.Budget.Admit(unitReceipts(step)) {
 		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{
 			Code:    contract.SealReceiptBudgetExceeded,
-			Message: "step " + rc.address(local) + " would take the receipt tree past " + rc.budget.bound() + ", so it was refused before it ran",
+			Message: "step " + rc.address(local) + " would take the receipt tree past " + rc.Budget.Bound() + ", so it was refused before it ran",
 		}}}
 	}
 	switch step.Kind {
@@ -213,8 +213,8 @@ func (rc *runCtx) stepBody(step *pkg.Step, local string) receipt.Body {
 
 // settleNow seals a unit that ran nothing (skipped, or failed before dispatch).
 func (rc *runCtx) settleNow(ctx context.Context, step *pkg.Step, local string, level int, status string, output any, failure *contract.ErrorBody, children []receipt.ChildRef) stepRun {
-	if level > TreeMaxDepth || !rc.budget.admit(1) {
-		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: contract.SealReceiptBudgetExceeded, Message: "the receipt tree is at " + rc.budget.bound()}}}
+	if level > TreeMaxDepth || !rc.Budget.Admit(1) {
+		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: contract.SealReceiptBudgetExceeded, Message: "the receipt tree is at " + rc.Budget.Bound()}}}
 	}
 	body := rc.stepBody(step, local)
 	if status == contract.StepSkipped {

@@ -295,17 +295,17 @@ func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.St
 	}
 	rec := rc.rec
 	address := t.Local + "/" + strconv.Itoa(index)
-	rc.childAct, rc.childReuse, rc.turnCall = req.Act, reuse, true
+	rc.ChildAct, rc.ChildReuse, rc.TurnCall = req.Act, reuse, true
 	var r stepRun
 	if err := rc.turnChildLimits(step, skillOrdinal); err != nil {
-		r = rc.settleNow(ctx, step, address, rc.depth+2, contract.StepRefused, nil, contract.BodyOf(err), nil)
+		r = rc.settleNow(ctx, step, address, rc.Depth+2, contract.StepRefused, nil, contract.BodyOf(err), nil)
 	} else {
-		r = rc.unit(ctx, step, address, in, rc.depth+2)
+		r = rc.unit(ctx, step, address, in, rc.Depth+2)
 	}
 	if r.err != nil {
 		return nil, r.err
 	}
-	out := &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: index, Address: rc.address(address), CallID: req.CallID, Tool: req.Tool, InputDigest: digest, Reuse: rc.reuseNote}}
+	out := &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: index, Address: rc.address(address), CallID: req.CallID, Tool: req.Tool, InputDigest: digest, Reuse: rc.ReuseNote}}
 	if r.settled == nil && r.stopped {
 		// A skill call's child run stopped between steps on a cancel: it
 		// stays where it stopped.

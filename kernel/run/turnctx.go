@@ -46,10 +46,10 @@ func (k *Kernel) runCtxFor(ctx context.Context, runID string) (*runCtx, error) {
 		if err != nil {
 			return nil, err
 		}
-		rc = newRunCtx(k.Engine, rec, p, m, inputs, parent.budget, level+1, parent.address(rec.ParentAddress))
-		rc.runDepth, rc.chain = parent.runDepth+1, append(slices.Clone(parent.chain), k.Engine.packageRef(p))
-		rc.base, rc.standing = authority.ForChild(parent.effective(step)), parent.standing
-		rc.spend = parent.spend
+		rc = newRunCtx(k.Engine, rec, p, m, inputs, parent.Budget, level+1, parent.address(rec.ParentAddress))
+		rc.RunDepth, rc.Chain = parent.RunDepth+1, append(slices.Clone(parent.Chain), k.Engine.packageRef(p))
+		rc.Base, rc.Standing = authority.ForChild(parent.effective(step)), parent.Standing
+		rc.Spend = parent.Spend
 	}
 	if rc.decisions, err = k.Journal.Decisions(durable(ctx), rec.RunID); err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func (k *Kernel) startingStep(ctx context.Context, parent *runCtx, local string)
 	turn, _, isCall := strings.Cut(local, "/")
 	if !isCall {
 		if s := parent.method.Step(local); s != nil && s.Kind == pkg.KindSkill {
-			return s, parent.depth + 1, nil
+			return s, parent.Depth + 1, nil
 		}
 		return nil, 0, contract.Errorf("turn_call_child_unsupported", "the child run at %s was started by a fan-out or script call; this runx makes calls only in the turns of a child a skill step or a turn's skill call started", parent.address(local))
 	}
@@ -85,7 +85,7 @@ func (k *Kernel) startingStep(ctx context.Context, parent *runCtx, local string)
 			if err != nil {
 				return nil, 0, err
 			}
-			return step, parent.depth + 2, nil
+			return step, parent.Depth + 2, nil
 		}
 	}
 	return nil, 0, contract.Errorf(CodeJournalRecordInvalid, "run %s records no skill call at %s that started a child", parent.rec.RunID, local)

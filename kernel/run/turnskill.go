@@ -22,7 +22,7 @@ const CallStatusCancelled = "cancelled"
 func (rc *runCtx) recordTurnCall(ctx context.Context, turn string, index int, tool, digest, callID string, s *settled) (*TurnCallResult, error) {
 	address := turn + "/" + strconv.Itoa(index)
 	out := &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: index, Address: rc.address(address), CallID: callID, Tool: tool, InputDigest: digest,
-		Status: s.status, ReceiptID: s.receiptID, Reuse: rc.reuseNote}}
+		Status: s.status, ReceiptID: s.receiptID, Reuse: rc.ReuseNote}}
 	jrec := &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: turn, Status: s.status, ReceiptID: s.receiptID}
 	jrec.ChildRef, _ = json.Marshal(s.ref)
 	if s.status == contract.StepSuccess {
@@ -31,7 +31,7 @@ func (rc *runCtx) recordTurnCall(ctx context.Context, turn string, index int, to
 			return nil, err
 		}
 		out.Output = raw
-		jrec.Output, _ = json.Marshal(turnCall{Kind: "call", Tool: tool, InputDigest: digest, CallID: callID, Output: raw, Reuse: rc.reuseNote})
+		jrec.Output, _ = json.Marshal(turnCall{Kind: "call", Tool: tool, InputDigest: digest, CallID: callID, Output: raw, Reuse: rc.ReuseNote})
 	} else {
 		f := *s.failure
 		f.Detail = map[string]any{"tool": tool, "input_digest": digest, "call_id": callID}
@@ -129,9 +129,9 @@ func (rc *runCtx) driveTurnSkillCalls(ctx context.Context, step *pkg.Step, local
 		if err := json.Unmarshal(p.Input, &in); err != nil {
 			return stepRun{err: contract.Errorf(CodeJournalRecordInvalid, "the journal's pending call %s does not decode: %v", p.Address, err)}
 		}
-		rc.childAct = p.Act
+		rc.ChildAct = p.Act
 		r := rc.unit(ctx, callStep, p.Address, in, level+1)
-		rc.childAct = ""
+		rc.ChildAct = ""
 		switch {
 		case r.err != nil:
 			return r
