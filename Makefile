@@ -49,7 +49,7 @@ test-race:
 # race build links every plugin (goja, esbuild, gRPC), about 12 minutes
 # cold here (docs/decisions/testing-and-ci.md, "Race detector in CI").
 test-race-mcp:
-	$(GO) test -race -count=1 -timeout 10m ./cmd/runx/internal/mcp
+	$(GO) test -race -count=1 -timeout 10m ./kernel/mcp
 
 # staticcheck is pinned and run through the module proxy, so every machine
 # runs the same version without installing anything by hand.

@@ -20,7 +20,7 @@ func TestMCPSIGTERMStopsDriverGracefully(t *testing.T) {
 	repo, _ := filepath.Abs("../..")
 	files := map[string]string{}
 	for _, name := range []string{"slow/SKILL.md", "slow/run.yaml"} {
-		raw, err := os.ReadFile(filepath.Join(repo, "cmd/runx/internal/mcp/testdata", name))
+		raw, err := os.ReadFile(filepath.Join(repo, "kernel/mcp/testdata", name))
 		if err != nil {
 			t.Fatal(err)
 		}

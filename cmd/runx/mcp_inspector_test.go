@@ -92,7 +92,7 @@ func TestMCPInspector(t *testing.T) {
 	repo, _ := filepath.Abs("../..")
 	files := map[string]string{}
 	for _, name := range []string{"review/SKILL.md", "review/run.yaml", "review/gather.mjs", "review/publish.mjs"} {
-		raw, err := os.ReadFile(filepath.Join(repo, "cmd/runx/internal/mcp/testdata", name))
+		raw, err := os.ReadFile(filepath.Join(repo, "kernel/mcp/testdata", name))
 		if err != nil {
 			t.Fatal(err)
 		}

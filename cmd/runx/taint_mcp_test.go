@@ -25,7 +25,7 @@ func TestMCPTaintSpansRunsInOneSession(t *testing.T) {
 	pinPostbox(t, w)
 	repo, _ := filepath.Abs("../..")
 	for _, name := range []string{"SKILL.md", "run.yaml", "echo.mjs"} {
-		raw, err := os.ReadFile(filepath.Join(repo, "cmd/runx/internal/mcp/testdata/echo", name))
+		raw, err := os.ReadFile(filepath.Join(repo, "kernel/mcp/testdata/echo", name))
 		if err != nil {
 			t.Fatal(err)
 		}

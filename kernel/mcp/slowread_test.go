@@ -65,10 +65,6 @@ func (slowRead) Invoke(ctx context.Context, call *sdk.Call) *sdk.Result {
 // serves, slowread among them.
 func openKernelWithSlowRead(t testing.TB, workspace string) *run.Kernel {
 	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	infos := map[string]func() sdk.Info{"slowread": func() sdk.Info { return slowRead{}.Info() }}
 	for name, info := range firstParty {
 		infos[name] = info

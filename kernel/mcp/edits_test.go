@@ -19,7 +19,7 @@ import (
 // before it was served from memory.
 func TestEditsBetweenCallsAreSeen(t *testing.T) {
 	pkgDir := filepath.Join(t.TempDir(), "hello-world")
-	copyPackage(t, "../../../../examples/hello-world", pkgDir)
+	copyPackage(t, "../../examples/hello-world", pkgDir)
 	waitSettled(t)
 	k := openKernel(t, "")
 	cs := connect(t, k, kmcp.Options{Refs: []string{pkgDir}}, nil)

@@ -1,4 +1,4 @@
-package mcp_test
+package main
 
 import (
 	"bytes"
@@ -11,9 +11,58 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/runxhq/runx/internal/testenv"
 	kmcp "github.com/runxhq/runx/kernel/mcp"
+	"github.com/runxhq/runx/kernel/run"
 )
+
+// The receipt log's restore crosses processes: an MCP session serves calls
+// in this process on a kernel over the built runx's plugins, the store is
+// damaged as a power cut would leave it, and a second runx process (history,
+// verify) opens the project and repairs it. The MCP server itself is tested
+// in kernel/mcp.
+
+// mcpSession opens a kernel on ws whose first-party plugins the built runx
+// serves, and connects a go-sdk client to an MCP server over it that serves
+// refs.
+func mcpSession(t *testing.T, ws string, refs ...string) (*run.Kernel, *mcp.ClientSession) {
+	t.Helper()
+	k, err := run.Open(run.Options{Workspace: ws, HomeDir: filepath.Join(ws, ".home"), Self: filepath.Join(binDir, "runx"), FirstParty: firstPartyInfo(), RunxVersion: "0.1.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(k.Close)
+	srv, err := kmcp.New(k, kmcp.Options{Refs: refs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithCancel(context.Background())
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait(); cancel() })
+	return k, cs
+}
+
+// mcpCall calls a tool and returns its result and structured content.
+func mcpCall(t *testing.T, cs *mcp.ClientSession, name string, args any) (*mcp.CallToolResult, map[string]any) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var out map[string]any
+	raw, _ := json.Marshal(res.StructuredContent)
+	_ = json.Unmarshal(raw, &out)
+	return res, out
+}
 
 // A sealed call makes one barrier: the seal's commit, which logs every
 // receipt file the call wrote (bytes and index line) in the journal. A
@@ -28,10 +77,9 @@ import (
 // store's files.
 func TestPowerCutRestoresReceiptsFromTheLog(t *testing.T) {
 	ws := testenv.Dir(t)
-	k := openKernel(t, ws)
-	hello, _ := filepath.Abs("../../../../examples/hello-world")
-	wrap, _ := filepath.Abs("testdata/reuse/wrap")
-	cs := connect(t, k, kmcp.Options{Refs: []string{hello, wrap}}, nil)
+	hello, _ := filepath.Abs("../../examples/hello-world")
+	wrap, _ := filepath.Abs("../../kernel/mcp/testdata/reuse/wrap")
+	k, cs := mcpSession(t, ws, hello, wrap)
 	var roots []string
 	for _, c := range []struct {
 		tool string
@@ -41,11 +89,11 @@ func TestPowerCutRestoresReceiptsFromTheLog(t *testing.T) {
 		{"wrap", map[string]any{"word": "two"}},
 		{"hello-world", map[string]any{"message": "three"}},
 	} {
-		res, out := call(t, cs, c.tool, c.args)
+		res, out := mcpCall(t, cs, c.tool, c.args)
 		if res.IsError || out["status"] != "sealed" {
 			t.Fatalf("%s: %v", c.tool, out)
 		}
-		roots = append(roots, str(out["receipt_id"]))
+		roots = append(roots, str(out, "receipt_id"))
 	}
 
 	store := filepath.Join(ws, ".runx", "receipts")
@@ -88,7 +136,7 @@ func TestPowerCutRestoresReceiptsFromTheLog(t *testing.T) {
 
 	runx := func(dir string, args ...string) []byte {
 		t.Helper()
-		cmd := exec.Command(runxBin, args...)
+		cmd := exec.Command(filepath.Join(binDir, "runx"), args...)
 		cmd.Dir = dir
 		cmd.Env = testenv.Env(ws)
 		out, err := cmd.Output()
@@ -143,7 +191,7 @@ func TestPowerCutRestoresReceiptsFromTheLog(t *testing.T) {
 
 	// A store moved aside: a call's files are logged, the store renamed,
 	// and the next open makes a new store without them.
-	if res, out := call(t, cs, "hello-world", map[string]any{"message": "four"}); res.IsError {
+	if res, out := mcpCall(t, cs, "hello-world", map[string]any{"message": "four"}); res.IsError {
 		t.Fatalf("call: %v", out)
 	}
 	if rows, _, err := k.Journal.LoggedFiles(context.Background(), key); err != nil || len(rows) == 0 {
@@ -214,39 +262,72 @@ func sameStore(a, b map[string][]byte) bool {
 	return true
 }
 
-// The log is bounded: once a session has logged 64 receipt files, one
-// syncfs of the store (in the background) makes them durable and their
-// rows are deleted, and closing the kernel does the same for what is left.
-func TestReceiptLogIsFlushedAtItsBound(t *testing.T) {
+// A sealed call's root index line is appended after the seal's commit, with
+// no flush: the journal's log of receipt files holds it. A power cut that
+// loses it (simulated: the index's last line cut off while the server is
+// still up, before any flush) is repaired when the next kernel opens:
+// `runx history` lists the run again and `runx verify` verifies its tree,
+// and a repaired index is not repaired twice.
+func TestLostRootIndexLineIsRepaired(t *testing.T) {
 	ws := testenv.Dir(t)
-	k := openKernel(t, ws)
-	hello, _ := filepath.Abs("../../../../examples/hello-world")
-	cs := connect(t, k, kmcp.Options{Refs: []string{hello}}, nil)
-	key, _ := filepath.Abs(filepath.Join(ws, ".runx", "receipts"))
-	most, dropped := 0, false
-	for i := 0; i < 200 && !dropped; i++ {
-		if res, out := call(t, cs, "hello-world", map[string]any{"message": "m"}); res.IsError {
-			t.Fatalf("call %d: %v", i, out)
-		}
-		rows, _, err := k.Journal.LoggedFiles(context.Background(), key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dropped = dropped || len(rows) < most
-		most = max(most, len(rows))
-	}
-	// The flush starts at 64 rows and runs beside later calls (two rows
-	// each), so the log may pass 64 by what they log meanwhile.
-	if !dropped || most > 64+2*32 {
-		t.Fatalf("the log grew to %d rows (dropped: %v), want a flush from 64", most, dropped)
-	}
-	if res, out := call(t, cs, "hello-world", map[string]any{"message": "last"}); res.IsError {
+	hello, _ := filepath.Abs("../../examples/hello-world")
+	_, cs := mcpSession(t, ws, hello)
+	res, out := mcpCall(t, cs, "hello-world", map[string]any{"message": "hi"})
+	if res.IsError {
 		t.Fatalf("call: %v", out)
 	}
-	cs.Close()
-	k.Close()
-	k2 := openKernel(t, ws)
-	if rows, _, err := k2.Journal.LoggedFiles(context.Background(), key); err != nil || len(rows) != 0 {
-		t.Fatalf("after Close the log holds %d rows (%v), want 0", len(rows), err)
+	rootID := str(out, "receipt_id")
+	if rootID == "" {
+		t.Fatalf("no receipt id in %v", out)
+	}
+	index := filepath.Join(ws, ".runx", "receipts", "index.jsonl")
+	raw, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := bytes.LastIndexByte(raw[:len(raw)-1], '\n') + 1
+	if !bytes.Contains(raw[cut:], []byte(rootID)) || !bytes.Contains(raw[cut:], []byte(`"root":true`)) {
+		t.Fatalf("the index's last line is not the root's: %s", raw[cut:])
+	}
+	if err := os.WriteFile(index, raw[:cut], 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	runx := func(args ...string) []byte {
+		t.Helper()
+		cmd := exec.Command(filepath.Join(binDir, "runx"), args...)
+		cmd.Dir = ws
+		cmd.Env = testenv.Env(ws)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("runx %v: %v\n%s", args, err, out)
+		}
+		return out
+	}
+	var history struct {
+		Runs []struct {
+			ReceiptID string `json:"receipt_id"`
+		} `json:"runs"`
+	}
+	hist := runx("history", "--json")
+	if err := json.Unmarshal(hist, &history); err != nil {
+		t.Fatalf("history: %v\n%s", err, hist)
+	}
+	if len(history.Runs) != 1 || history.Runs[0].ReceiptID != rootID {
+		t.Fatalf("history after the repair lists %s, want %s", hist, rootID)
+	}
+	var report struct {
+		Status string `json:"status"`
+	}
+	ver := runx("verify", rootID, "--json")
+	if err := json.Unmarshal(ver, &report); err != nil || report.Status != "verified" {
+		t.Fatalf("verify after the repair: %v\n%s", err, ver)
+	}
+	repaired, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(repaired, raw) {
+		t.Fatalf("repaired index differs from the one before the cut:\n%s\nwant\n%s", repaired, raw)
 	}
 }

@@ -18,7 +18,7 @@ import (
 // (the JS worker is its own process).
 func BenchmarkSkillCall(b *testing.B) {
 	k := openKernel(b, "")
-	hello, _ := filepath.Abs("../../../../examples/hello-world")
+	hello, _ := filepath.Abs("../../examples/hello-world")
 	cs := connect(b, k, kmcp.Options{Refs: []string{hello}}, nil)
 	ctx := context.Background()
 	callOnce := func(n int) {

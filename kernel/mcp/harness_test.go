@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -20,33 +19,26 @@ import (
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
-// runxBin is the built runx binary: the kernel re-executes it to serve the
-// first-party plugins, as it does in production.
-var runxBin string
+// self is this test binary. It doubles as runx's first-party plugins:
+// the kernel re-executes it ("plugin serve <name>", see servePlugin) as it
+// re-executes runx in production, so each plugin is still its own process
+// reached over go-plugin, and no runx binary is built.
+var self string
 
 func TestMain(m *testing.M) {
 	if servePlugin() {
 		os.Exit(0)
 	}
-	dir, err := os.MkdirTemp("", "runx-mcp-test-")
-	if err != nil {
+	var err error
+	if self, err = os.Executable(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	runxBin = filepath.Join(dir, "runx")
-	build := exec.Command("go", "build", "-o", runxBin, "../..")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build runx:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
-// firstParty describes the plugins the built binary serves, as
-// cmd/runx/plugins.go does; the kernel starts them from runxBin.
+// firstParty describes the plugins this test binary serves, as
+// cmd/runx/plugins.go does for runx; the kernel starts them from self.
 var firstParty = map[string]func() sdk.Info{
 	process.Name:        func() sdk.Info { return process.New().Info() },
 	process.CommandName: func() sdk.Info { return process.NewCommand().Info() },
@@ -67,7 +59,7 @@ func openKernel(t testing.TB, workspace string) *run.Kernel {
 	if workspace == "" {
 		workspace = t.TempDir()
 	}
-	k, err := run.Open(run.Options{Workspace: workspace, HomeDir: filepath.Join(workspace, ".home"), Self: runxBin, FirstParty: firstParty, RunxVersion: "0.1.0"})
+	k, err := run.Open(run.Options{Workspace: workspace, HomeDir: filepath.Join(workspace, ".home"), Self: self, FirstParty: firstParty, RunxVersion: "0.1.0"})
 	if err != nil {
 		t.Fatal(err)
 	}
