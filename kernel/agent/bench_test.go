@@ -44,7 +44,7 @@ func BenchmarkAgentRound(b *testing.B) {
 	}
 	const rounds = 8
 	// The round never reaches the kernel; NewDriver reads its taint set.
-	d, err := NewDriver(&run.Kernel{Engine: &run.Engine{}}, &Provider{Name: "local", Model: "m", Dialect: DialectChat, Endpoint: "http://stand-in/v1", Key: "sk-bench-key"},
+	d, err := NewDriver(&run.Kernel{}, &Provider{Name: "local", Model: "m", Dialect: DialectChat, Endpoint: "http://stand-in/v1", Key: "sk-bench-key"},
 		contract.AgentBudget{RoundsPerTurn: rounds, RoundsPerRun: 1 << 30})
 	if err != nil {
 		b.Fatal(err)

@@ -5,7 +5,7 @@
 // It owns no second turn machinery: a turn is read with Kernel.Turn, its
 // tools are the calls kernel/mcp lists for turn_status, every call is
 // admitted by Kernel.TurnCall (authority, floor, receipts) and the turn is
-// answered through Engine.Resume, bound to its request digest, so its output
+// answered through Kernel.Resume, bound to its request digest, so its output
 // is checked against the step's contract exactly as a host's answer is.
 //
 // Each provider dialect (dialect_*.go) speaks its real wire format over

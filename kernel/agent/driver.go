@@ -77,7 +77,7 @@ func NewDriver(k *run.Kernel, p *Provider, b contract.AgentBudget) (*Driver, err
 	}
 	// The provider key joins the kernel's taint set, so it is scrubbed
 	// from the agent transcript and from everything the run writes.
-	taint := k.Engine.Taint
+	taint := k.Taint()
 	if taint == nil {
 		taint = &credential.Taint{}
 	}
@@ -96,7 +96,7 @@ type answer struct {
 }
 
 // Drive works every agent turn the run waits on, answers each through
-// Engine.Resume and goes on until the run seals or waits on nothing a model
+// Kernel.Resume and goes on until the run seals or waits on nothing a model
 // can do (an approval, a question, a call a person must decide). The
 // envelope it returns carries the agent report.
 func (d *Driver) Drive(ctx context.Context, env *contract.SkillRun) (*contract.SkillRun, error) {
@@ -129,7 +129,7 @@ func (d *Driver) Drive(ctx context.Context, env *contract.SkillRun) (*contract.S
 			if !d.asked {
 				break
 			}
-			fresh, err := d.Kernel.Engine.Resume(ctx, run.ResumeRequest{RunID: env.RunID})
+			fresh, err := d.Kernel.Resume(ctx, run.ResumeRequest{RunID: env.RunID})
 			if err != nil {
 				return nil, err
 			}
@@ -152,7 +152,7 @@ func (d *Driver) Drive(ctx context.Context, env *contract.SkillRun) (*contract.S
 		if err != nil {
 			return nil, err
 		}
-		next, err := d.Kernel.Engine.Resume(ctx, run.ResumeRequest{RunID: env.RunID, Document: raw, Agents: stated})
+		next, err := d.Kernel.Resume(ctx, run.ResumeRequest{RunID: env.RunID, Document: raw, Agents: stated})
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +172,7 @@ func (d *Driver) Drive(ctx context.Context, env *contract.SkillRun) (*contract.S
 	}
 	if d.asked && env.Status != contract.StatusSealed && ctx.Err() == nil {
 		// The drive stopped on a call that waits: the envelope lists it.
-		fresh, err := d.Kernel.Engine.Resume(ctx, run.ResumeRequest{RunID: env.RunID})
+		fresh, err := d.Kernel.Resume(ctx, run.ResumeRequest{RunID: env.RunID})
 		if err != nil {
 			return nil, err
 		}
@@ -220,10 +220,7 @@ func (d *Driver) workAll(ctx context.Context, runID string, open []contract.Requ
 // runConcurrency is the run's concurrency limit: its authority's
 // max_concurrency under the host ceiling.
 func (d *Driver) runConcurrency(ctx context.Context, runID string) int {
-	host := d.Kernel.Engine.MaxConcurrency
-	if host <= 0 {
-		host = run.DefaultMaxConcurrency
-	}
+	host := d.Kernel.ConcurrencyCeiling()
 	rec, err := d.Kernel.Journal.GetRun(ctx, runID)
 	if err != nil || len(rec.Authority) == 0 {
 		return authority.ConcurrencyFor(0, 0, host)

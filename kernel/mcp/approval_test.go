@@ -58,7 +58,7 @@ func TestTurnCallApproval(t *testing.T) {
 	}
 	d2 := str(p2["waiting"].([]any)[0].(map[string]any)["request_digest"])
 	doc := []byte(`{"approvals":{"plan/0":{"request_digest":"` + digest + `","approved":true,"reason":"ok"},"plan/1":{"request_digest":"` + d2 + `","approved":false,"reason":"not that"}}}`)
-	env, err := k.Engine.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: doc})
+	env, err := k.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: doc})
 	if err != nil || env.Status != contract.StatusNeedsAgent || len(env.Requests) != 1 || env.Requests[0].Address != "plan" {
 		t.Fatalf("resume with the approvals = %+v %v", env, err)
 	}

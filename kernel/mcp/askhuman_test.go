@@ -55,17 +55,17 @@ func TestAskHuman(t *testing.T) {
 		t.Errorf("before the answer: %v", again)
 	}
 	// a resume that brings nothing keeps the question asked
-	env, err := k.Engine.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: []byte(`{}`)})
+	env, err := k.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: []byte(`{}`)})
 	if err != nil || len(env.Requests) != 2 {
 		t.Fatalf("resume {} = %+v %v", env, err)
 	}
 	// the person answers under approvals; an agent answer is refused
 	agent := resumeDoc(t, contract.LaneAnswers, "decide/0", digest, map[string]any{"value": map[string]any{"approved": true}})
-	if _, err := k.Engine.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: agent}); contract.CodeOf(err) != "resume_wrong_lane" {
+	if _, err := k.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: agent}); contract.CodeOf(err) != "resume_wrong_lane" {
 		t.Errorf("an agent answer to ask_human: %v", err)
 	}
 	person := resumeDoc(t, contract.LaneApprovals, "decide/0", digest, map[string]any{"approved": true, "reason": "yes, friday"})
-	env, err = k.Engine.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: person})
+	env, err = k.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: person})
 	if err != nil || env.Status != contract.StatusNeedsAgent || len(env.Requests) != 1 || env.Requests[0].Address != "decide" {
 		t.Fatalf("resume with the person's answer = %+v %v", env, err)
 	}
@@ -85,11 +85,11 @@ func TestAskHuman(t *testing.T) {
 		t.Fatalf("questions = %v", pending)
 	}
 	wrong := resumeDoc(t, contract.LaneApprovals, "decide/1", str(w["request_digest"]), map[string]any{"value": map[string]any{"color": map[string]any{"option": "green"}}})
-	if _, err := k.Engine.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: wrong}); contract.CodeOf(err) != "resume_answer_invalid" {
+	if _, err := k.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: wrong}); contract.CodeOf(err) != "resume_answer_invalid" {
 		t.Errorf("an option the question does not offer: %v", err)
 	}
 	answer := resumeDoc(t, contract.LaneApprovals, "decide/1", str(w["request_digest"]), map[string]any{"value": map[string]any{"color": map[string]any{"option": "red"}}})
-	if _, err := k.Engine.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: answer}); err != nil {
+	if _, err := k.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: answer}); err != nil {
 		t.Fatal(err)
 	}
 	if _, got := call(t, cs, "turn_call", q); got["status"] != "success" || toText(got["output"]) != `{"color":{"option":"red"}}` {

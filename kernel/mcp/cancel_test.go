@@ -45,7 +45,7 @@ func TestCallCancel(t *testing.T) {
 	if settled.IsError || body["status"] != "success" || !strings.Contains(toText(body["output"]), "built") {
 		t.Fatalf("the command in flight must run to its end and settle as it ended: %v", body)
 	}
-	read, err := k.Engine.ReadRun(context.Background(), runID, "")
+	read, err := k.ReadRun(context.Background(), runID, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,7 +118,7 @@ func TestCallCancelChildEffect(t *testing.T) {
 	if len(child.Trace.Steps) != 1 || child.Trace.Steps[0].Status != contract.StepSuccess {
 		t.Errorf("the child's command in flight must settle as it ended: %+v", child.Trace)
 	}
-	read, err := k.Engine.ReadRun(context.Background(), runID, "")
+	read, err := k.ReadRun(context.Background(), runID, "")
 	if err != nil {
 		t.Fatal(err)
 	}

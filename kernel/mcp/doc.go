@@ -5,7 +5,7 @@
 //
 // A front parses and presents only. Every tool call goes through the
 // kernel's own entry points, the ones the CLI uses: Kernel.Skill starts a
-// run (admission, authority, floor, receipts), Engine.Resume continues one,
+// run (admission, authority, floor, receipts), Kernel.Resume continues one,
 // Kernel.Turn and Kernel.TurnCall read and work an open turn. Nothing here
 // rebuilds a workflow, binds inputs a second way or decides authority.
 //

@@ -45,10 +45,10 @@ func TestCancelledStopsDriverGracefully(t *testing.T) {
 			return false
 		}
 		runID = id
-		read, err := k.Engine.ReadRun(context.Background(), id, "")
+		read, err := k.ReadRun(context.Background(), id, "")
 		return err == nil && read.State == "stopped" && !read.Driven
 	})
-	read, _ := k.Engine.ReadRun(context.Background(), runID, "")
+	read, _ := k.ReadRun(context.Background(), runID, "")
 	stopped := false
 	for _, ev := range read.Events["steps"] {
 		stopped = stopped || ev.Type == run.EventStepStopped && strings.Contains(string(ev.Data), `"decision":"stopped"`)
@@ -58,12 +58,12 @@ func TestCancelledStopsDriverGracefully(t *testing.T) {
 	}
 	// The stopped command may have acted: the next driver waits at its
 	// retry, and runs it again on a person's yes.
-	env, err := k.Engine.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: []byte("{}")})
+	env, err := k.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: []byte("{}")})
 	if err != nil || len(env.Requests) != 1 || env.Requests[0].Address != "one/retry" {
 		t.Fatalf("resume = %+v %v", env, err)
 	}
 	yes := `{"approvals":{"one/retry":{"request_digest":"` + env.Requests[0].RequestDigest + `","value":{"retry":true}}}}`
-	env, err = k.Engine.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: []byte(yes)})
+	env, err = k.Resume(context.Background(), run.ResumeRequest{RunID: runID, Document: []byte(yes)})
 	if err != nil || env.Outcome != "completed" {
 		t.Fatalf("resume = %+v %v", env, err)
 	}

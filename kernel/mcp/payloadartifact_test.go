@@ -36,7 +36,7 @@ func TestTurnCallLargeGatePayloadRidesAsArtifact(t *testing.T) {
 	if got := again["waiting"].([]any)[0].(map[string]any)["payload_artifact"]; toText(got) != toText(desc) {
 		t.Fatalf("the same call again shows %v, first %v", got, desc)
 	}
-	read, err := k.Engine.ReadRun(context.Background(), runID, "")
+	read, err := k.ReadRun(context.Background(), runID, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestTurnCallLargeGatePayloadRidesAsArtifact(t *testing.T) {
 	if toText(shownMap) != toText(desc) {
 		t.Fatalf("history shows %v, the call showed %v", toText(shown), toText(desc))
 	}
-	payload, err := k.Engine.ReadRequestPayload(context.Background(), runID, "plan/0")
+	payload, err := k.ReadRequestPayload(context.Background(), runID, "plan/0")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func New(k *run.Kernel, opts Options) (*Server, error) {
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "runx", Version: version}, &mcp.ServerOptions{
 		Instructions: instructions(opts),
 	})
-	s.srv.AddReceivingMiddleware(scrubResults(k.Engine.Taint))
+	s.srv.AddReceivingMiddleware(scrubResults(k.Taint()))
 	names := map[string]string{}
 	if opts.RunID != "" {
 		if _, err := k.Journal.GetRun(context.Background(), opts.RunID); err != nil {

@@ -102,7 +102,7 @@ func (s *Server) runFor(ctx context.Context, runID, turn string) (string, *mcp.C
 	if turn != "" {
 		var match []string
 		for _, r := range runs {
-			if read, err := s.k.Engine.ReadRun(ctx, r, ""); err == nil {
+			if read, err := s.k.ReadRun(ctx, r, ""); err == nil {
 				for _, w := range read.Waiting {
 					if w.Address == turn {
 						match = append(match, r)
@@ -154,7 +154,7 @@ func (s *Server) turnList(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	var text strings.Builder
 	for _, r := range runs {
 		run.WaitTurnCallsIdle(ctx, r)
-		read, err := s.k.Engine.ReadRun(ctx, r, "")
+		read, err := s.k.ReadRun(ctx, r, "")
 		if err != nil {
 			return errorResult(err), nil
 		}
@@ -253,7 +253,7 @@ type completeArgs struct {
 	} `json:"failure"`
 }
 
-// turnComplete answers the turn through Engine.Resume, bound to the digest
+// turnComplete answers the turn through Kernel.Resume, bound to the digest
 // of the request it answers, exactly as `runx resume` would.
 func (s *Server) turnComplete(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var a completeArgs
@@ -283,7 +283,7 @@ func (s *Server) turnComplete(ctx context.Context, req *mcp.CallToolRequest) (*m
 	doc, _ := json.Marshal(contract.ResumeDocument{Answers: map[string]*contract.ResumeEntry{
 		t.Address: {RequestDigest: t.Request.RequestDigest, Value: value},
 	}})
-	env, err := s.k.Engine.Resume(s.withProgress(ctx, req), run.ResumeRequest{RunID: runID, Document: doc})
+	env, err := s.k.Resume(s.withProgress(ctx, req), run.ResumeRequest{RunID: runID, Document: doc})
 	if err != nil {
 		return errorResult(err), nil
 	}

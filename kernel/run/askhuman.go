@@ -128,7 +128,7 @@ func (k *Kernel) askHuman(ctx context.Context, t *OpenTurn, index int, input jso
 		return nil, err
 	}
 	res := pendingResult(t, p)
-	if res.Waiting, err = k.Engine.presentWaiting([]pending{{Request: r, runID: t.RunID, local: local}}); err != nil {
+	if res.Waiting, err = k.engine.presentWaiting([]pending{{Request: r, runID: t.RunID, local: local}}); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -156,7 +156,7 @@ func (k *Kernel) collectAsk(ctx context.Context, t *OpenTurn, p pendingCall) (*T
 			if r.Address == p.Address {
 				asked := contract.Request{Address: t.Address + "/" + strconv.Itoa(p.Index), Kind: r.Kind, RequestDigest: r.RequestDigest, Payload: r.Payload,
 					Summary: contract.RequestSummary{PayloadDigest: payloadDigest(r.Payload), StepID: t.Local}}
-				if res.Waiting, err = k.Engine.presentWaiting([]pending{{Request: asked, runID: t.RunID, local: r.Address}}); err != nil {
+				if res.Waiting, err = k.engine.presentWaiting([]pending{{Request: asked, runID: t.RunID, local: r.Address}}); err != nil {
 					return nil, err
 				}
 			}

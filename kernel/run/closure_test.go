@@ -44,7 +44,7 @@ func coreSkills(body string) fstest.MapFS {
 func TestClosureDigestCoversEverythingThatRuns(t *testing.T) {
 	k, _ := stubKernel(t)
 	ws := k.Options.Workspace
-	k.Engine.Resolver.Core = coreSkills(leafSkill)
+	k.engine.Resolver.Core = coreSkills(leafSkill)
 	parent := writeSkill(t, k, "parent", closureParent, map[string]string{"s.mjs": "export default async () => ({})\n"})
 	writeSkill(t, k, "child", "methods:\n  m:\n    steps:\n      - { id: g, skill: ../grand }\n", nil)
 	for _, name := range []string{"grand", "turnkid", "scriptkid"} {
@@ -63,7 +63,7 @@ func TestClosureDigestCoversEverythingThatRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return k.Engine.closureOf(p)
+		return k.engine.closureOf(p)
 	}
 	base := closure()
 	if again := closure(); again != base {
@@ -95,10 +95,10 @@ func TestClosureDigestCoversEverythingThatRuns(t *testing.T) {
 			writeSkill(t, k, "child", "methods:\n  m:\n    steps:\n      - { id: g, skill: ../grand }\n", map[string]string{"extra.mjs": "export default () => 1\n"})
 		}},
 		{"a bundled skill", func() {
-			k.Engine.Resolver.Core = coreSkills(leafSkill + "# another build\n")
+			k.engine.Resolver.Core = coreSkills(leafSkill + "# another build\n")
 		}},
 		{"the release", func() {
-			k.Engine.RunxVersion = "0.1.1"
+			k.engine.RunxVersion = "0.1.1"
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -140,7 +140,7 @@ func TestResumeRefusesAChildEditedWhileThePausedRunWaits(t *testing.T) {
 			if err := os.WriteFile(path, append(raw, "# edited while the parent waits\n"...), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := k.Engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
+			_, err := k.engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
 			if contract.CodeOf(err) != CodeResumeClosureDrift {
 				t.Fatalf("want %s, got %v", CodeResumeClosureDrift, err)
 			}
@@ -152,7 +152,7 @@ func TestResumeRefusesAChildEditedWhileThePausedRunWaits(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.name == "child" || tc.name == "grandchild" {
-				done, err := k.Engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
+				done, err := k.engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
 				if err != nil || done.Outcome != contract.OutcomeCompleted || s.calls["stub.write"] != 1 {
 					t.Fatalf("the restored child runs once: %+v %v (%d writes)", done, err, s.calls["stub.write"])
 				}
@@ -183,7 +183,7 @@ func TestResumeOfASealedRunHoldsTheStatedDigests(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.req.RunID = env.RunID
-			got, err := k.Engine.Resume(context.Background(), tc.req)
+			got, err := k.engine.Resume(context.Background(), tc.req)
 			if contract.CodeOf(err) != tc.code && !(tc.code == "" && err == nil) {
 				t.Fatalf("want %q, got %v", tc.code, err)
 			}
@@ -248,7 +248,7 @@ func TestAChildEditedWhileTheRunRunsIsRefused(t *testing.T) {
 	for _, tc := range []struct{ name, ref string }{{"child", "../child"}, {"grandchild", "../middle"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			k, s := stubKernel(t)
-			k.Engine.Host = &editingHost{stubHost: k.Engine.Host.(*stubHost), capability: "stub.echo", path: filepath.Join(k.Options.Workspace, "child", "run.yaml")}
+			k.engine.Host = &editingHost{stubHost: k.engine.Host.(*stubHost), capability: "stub.echo", path: filepath.Join(k.Options.Workspace, "child", "run.yaml")}
 			parent := writeSkill(t, k, "parent", "methods:\n  m:\n    steps:\n      - { id: a, tool: stub.echo, inputs: { v: 1 } }\n      - { id: kid, skill: "+tc.ref+" }\n", nil)
 			writeSkill(t, k, "middle", "methods:\n  m:\n    steps:\n      - { id: c, skill: ../child }\n", nil)
 			writeSkill(t, k, "child", `methods:

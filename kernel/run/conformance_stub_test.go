@@ -241,6 +241,6 @@ func stubKernel(t *testing.T) (*Kernel, *stub) {
 	}
 	t.Cleanup(k.Close)
 	s := &stub{calls: map[string]int{}}
-	k.Engine.Host = newStubHost(t, s, conn{s})
+	k.engine.Host = newStubHost(t, s, conn{s})
 	return k, s
 }

@@ -273,7 +273,7 @@ func TestConformancePauseApproveResume(t *testing.T) {
 			if s.calls["stub.write"] != 0 {
 				t.Fatal("the gated write was sent before its decision")
 			}
-			done, err := k.Engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, tc.approved, "")})
+			done, err := k.engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, tc.approved, "")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -281,7 +281,7 @@ func TestConformancePauseApproveResume(t *testing.T) {
 				t.Fatalf("want %s with %d writes, got %s %q with %d", tc.want, tc.writes, done.Outcome, errCode(done), s.calls["stub.write"])
 			}
 			// A sealed run runs nothing more: resuming it answers its seal.
-			again, err := k.Engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: []byte(`{}`)})
+			again, err := k.engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: []byte(`{}`)})
 			if err == nil && (again.Status != contract.StatusSealed || again.Outcome != tc.want) {
 				t.Fatalf("resuming a sealed run changed it: %+v", again)
 			}
@@ -298,7 +298,7 @@ func TestConformanceResumeRules(t *testing.T) {
 	env := runSkill(t, k, dir, "m", "{}", `{"effects":"ask"}`)
 	// An answer bound to another request's digest is not this decision: the
 	// run stays paused and nothing is sent.
-	stale, err := k.Engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "sha256:"+strings.Repeat("0", 64))})
+	stale, err := k.engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "sha256:"+strings.Repeat("0", 64))})
 	if err == nil && stale.Status == contract.StatusSealed && stale.Outcome == "completed" {
 		t.Fatalf("a stale digest admitted the write: %+v", stale)
 	}
@@ -306,14 +306,14 @@ func TestConformanceResumeRules(t *testing.T) {
 		t.Fatal("a stale answer sent the write")
 	}
 	// An unknown run and a malformed document are refused with their codes.
-	if _, err := k.Engine.Resume(context.Background(), ResumeRequest{RunID: "run_nosuch", Document: []byte(`{}`)}); err == nil {
+	if _, err := k.engine.Resume(context.Background(), ResumeRequest{RunID: "run_nosuch", Document: []byte(`{}`)}); err == nil {
 		t.Fatal("resuming an unknown run must be refused")
 	}
-	if _, err := k.Engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: []byte(`{"bogus":1}`)}); err == nil {
+	if _, err := k.engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: []byte(`{"bogus":1}`)}); err == nil {
 		t.Fatal("a resume document with an unknown field must be refused")
 	}
 	// Close seals the paused run with the stated outcome, sending nothing.
-	closed, err := k.Engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: []byte(`{"close":{"outcome":"declined"}}`)})
+	closed, err := k.engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: []byte(`{"close":{"outcome":"declined"}}`)})
 	if err != nil || closed.Outcome != "declined" || s.calls["stub.write"] != 0 {
 		t.Fatalf("close: %+v %v", closed, err)
 	}
@@ -336,7 +336,7 @@ func TestConformanceResumeRecoversFirst(t *testing.T) {
 	if s.calls["recover:stub.write"] != 0 {
 		t.Fatal("nothing was recovered yet")
 	}
-	done, err := k.Engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
+	done, err := k.engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
 	if err != nil || done.Outcome != "completed" {
 		t.Fatalf("%+v %v", done, err)
 	}
@@ -399,7 +399,7 @@ func TestConformanceRequiredApprovalOfAPluginOperation(t *testing.T) {
 			if s.calls["conn/send"] != 0 {
 				t.Fatal("the operation was sent before its decision")
 			}
-			done, err := k.Engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, tc.approved, "")})
+			done, err := k.engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, tc.approved, "")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -428,7 +428,7 @@ func TestConformanceUnpricedMeteringAsksOnce(t *testing.T) {
 	if !strings.Contains(string(env.Requests[0].Payload), "metered use with no USD quote") {
 		t.Fatalf("the request says why it asks: %s", env.Requests[0].Payload)
 	}
-	done, err := k.Engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
+	done, err := k.engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
 	if err != nil {
 		t.Fatal(err)
 	}

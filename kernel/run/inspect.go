@@ -82,7 +82,7 @@ func (k *Kernel) Inspect(ctx context.Context, req SkillRequest) (*Inspection, er
 	}
 	out := &Inspection{
 		Schema: InspectionSchema, SkillName: p.Name, Method: m.Name, Description: m.Description,
-		PackageDigest: p.Digest, ClosureDigest: k.Engine.closureOf(p),
+		PackageDigest: p.Digest, ClosureDigest: k.engine.closureOf(p),
 		Inputs: m.Inputs, Steps: []InspectedStep{},
 	}
 	if len(m.Outputs) > 0 {
@@ -93,7 +93,7 @@ func (k *Kernel) Inspect(ctx context.Context, req SkillRequest) (*Inspection, er
 			return nil, err
 		}
 	}
-	rc := &runCtx{e: k.Engine, pkg: p, method: m, Authority: runstate.Authority{Base: authority.Narrow(a.Layer()), Standing: a.Standing()}}
+	rc := &runCtx{e: k.engine, pkg: p, method: m, Authority: runstate.Authority{Base: authority.Narrow(a.Layer()), Standing: a.Standing()}}
 	out.Steps = rc.inspect(ctx, "", 0)
 	if err := rc.refuseCertainChanges(ctx); err != nil {
 		out.RefusedAtStart = contract.BodyOf(err)

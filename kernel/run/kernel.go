@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"encoding/binary"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -61,13 +62,15 @@ type Options struct {
 }
 
 // Kernel is one process's runtime: its receipt store, signer, plugin host
-// and engine.
+// and engine. It is the one exported way to run (Skill, TurnCall), resume
+// (Resume), read (ReadRun, ReadRequestPayload, the queries) and close a
+// run; the engine behind it is this package's own.
 type Kernel struct {
 	Options Options
-	Engine  *Engine
 	Host    *host.Supervisor
 	Store   *receipt.Store
 	Journal *journal.Journal
+	engine  *Engine
 }
 
 // ResolveOptions fills defaults from the environment.
@@ -228,7 +231,7 @@ func Open(o Options) (*Kernel, error) {
 		return nil, err
 	}
 	k.Host = sup
-	k.Engine = &Engine{
+	k.engine = &Engine{
 		Host: sup, Taint: o.Taint, Signer: signer, Store: store, Journal: j, Clock: o.Clock,
 		RunxVersion: o.RunxVersion, Workspace: o.Workspace, LookupEnv: o.LookupEnv,
 		Resolver:    &Resolver{Workspace: o.Workspace, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills},
@@ -241,7 +244,7 @@ func Open(o Options) (*Kernel, error) {
 	if point, ok := o.LookupEnv("RUNX_TEST_CRASH_AT"); ok && point != "" {
 		// Crash tests stop the process at an exact point of a run, as a
 		// power cut would, to prove the next driver loses nothing.
-		k.Engine.SetHook(func(at string) {
+		k.engine.SetHook(func(at string) {
 			if at == point {
 				os.Exit(137)
 			}
@@ -267,8 +270,8 @@ func hostCeiling(lookup func(string) (string, bool), name string, def, max int) 
 // Close stops the kernel's plugins.
 func (k *Kernel) Close() {
 	k.Host.Close()
-	if k.Engine != nil && k.Engine.files != nil {
-		k.Engine.files.close()
+	if k.engine != nil && k.engine.files != nil {
+		k.engine.files.close()
 	}
 	_ = k.Store.Close()
 	_ = k.Journal.Close()
@@ -298,12 +301,12 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 	if err != nil {
 		return nil, err
 	}
-	k.Engine.prestart(ctx, m)
+	k.engine.prestart(ctx, m)
 	if req.PackageDigest != "" && req.PackageDigest != p.Digest {
 		return nil, contract.Errorf(CodeBindingPackageMismatch, "--package-digest %s is not package %s's digest (%s)", req.PackageDigest, p.Name, p.Digest)
 	}
 	if req.ClosureDigest != "" {
-		if closure := k.Engine.closureOf(p); req.ClosureDigest != closure {
+		if closure := k.engine.closureOf(p); req.ClosureDigest != closure {
 			return nil, contract.Errorf(CodeBindingClosureMismatch, "--closure-digest %s is not this runx's closure for %s (%s)", req.ClosureDigest, p.Name, closure)
 		}
 	}
@@ -324,10 +327,60 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 	st := Start{Package: p, Method: m, Act: req.Act, RunID: runID, Authority: req.Authority}
 	inputs, err := pkg.BindInputs(m, req.Inputs)
 	if err != nil {
-		return k.Engine.SealRefused(ctx, st, err)
+		return k.engine.SealRefused(ctx, st, err)
 	}
 	st.Inputs = inputs
-	return k.Engine.Run(ctx, st)
+	return k.engine.Run(ctx, st)
+}
+
+// Run records a resolved method's run and drives it until it seals or
+// pauses (Engine.Run). Skill is the path from a command line; runx test
+// resolves its case itself and starts it here.
+func (k *Kernel) Run(ctx context.Context, st Start) (*contract.SkillRun, error) {
+	return k.engine.Run(ctx, st)
+}
+
+// SealRefused seals a resolved run refused before any step ran (an input
+// that does not bind), so even the refusal leaves a receipt.
+func (k *Kernel) SealRefused(ctx context.Context, st Start, cause error) (*contract.SkillRun, error) {
+	return k.engine.SealRefused(ctx, st, cause)
+}
+
+// Resume admits a resume document into a paused run and drives it on
+// (resume.go).
+func (k *Kernel) Resume(ctx context.Context, req ResumeRequest) (*contract.SkillRun, error) {
+	return k.engine.Resume(ctx, req)
+}
+
+// ReadRun reads a run's record: what it waits on, what it was answered and
+// its events after a cursor (read.go).
+func (k *Kernel) ReadRun(ctx context.Context, runID, after string) (*RunRead, error) {
+	return k.engine.ReadRun(ctx, runID, after)
+}
+
+// ReadRequestPayload is the exact payload of the request a run waits on at
+// address (payloadartifact.go).
+func (k *Kernel) ReadRequestPayload(ctx context.Context, runID, address string) (json.RawMessage, error) {
+	return k.engine.ReadRequestPayload(ctx, runID, address)
+}
+
+// Taint is the taint set of the runs this kernel drives: a value added to
+// it is scrubbed from everything the runs write. Nil for a kernel that was
+// never opened.
+func (k *Kernel) Taint() *credential.Taint {
+	if k.engine == nil {
+		return nil
+	}
+	return k.engine.Taint
+}
+
+// ConcurrencyCeiling is the host's concurrency ceiling
+// (RUNX_MAX_CONCURRENCY), under which every run's max_concurrency falls.
+func (k *Kernel) ConcurrencyCeiling() int {
+	if k.engine == nil || k.engine.MaxConcurrency <= 0 {
+		return DefaultMaxConcurrency
+	}
+	return k.engine.MaxConcurrency
 }
 
 var runIDEncoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
@@ -350,4 +403,4 @@ func (k *Kernel) Discovery() *host.Discovery {
 }
 
 // DataSources is the resolver of this kernel's data-source bindings.
-func (k *Kernel) DataSources() *datasource.Resolver { return k.Engine.dataSources() }
+func (k *Kernel) DataSources() *datasource.Resolver { return k.engine.dataSources() }

@@ -88,7 +88,7 @@ func (l *Locator) PackageDir(ref string) string {
 
 // locator is this kernel's Locator, sharing its resolver.
 func (k *Kernel) locator() *Locator {
-	return &Locator{Options: k.Options, resolver: k.Engine.Resolver}
+	return &Locator{Options: k.Options, resolver: k.engine.Resolver}
 }
 
 // locate is PackageDir with this kernel's resolver.

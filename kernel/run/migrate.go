@@ -63,7 +63,7 @@ func (k *Kernel) MigrateData(ctx context.Context, req MigrateRequest) (json.RawM
 	if err != nil {
 		return nil, err
 	}
-	hold, err := wslock.AcquireJoining(ctx, k.Options.ProjectDir, wslock.Exclusive, k.Engine.LockToken)
+	hold, err := wslock.AcquireJoining(ctx, k.Options.ProjectDir, wslock.Exclusive, k.engine.LockToken)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (k *Kernel) MigrateData(ctx context.Context, req MigrateRequest) (json.RawM
 	if err != nil {
 		return nil, err
 	}
-	capability, err := k.Engine.roleCapability(ctx, sdk.RoleDataMigrate)
+	capability, err := k.engine.roleCapability(ctx, sdk.RoleDataMigrate)
 	if err != nil {
 		return nil, err
 	}

@@ -30,7 +30,7 @@ func (w wire) Invoke(_ context.Context, call *sdk.Call) *sdk.Result {
 // compare-and-set, and the loser is refused idempotency_key_in_flight.
 func TestOneKeyNeverSendsTwiceUnderContention(t *testing.T) {
 	k, s := stubKernel(t)
-	k.Engine.Host = newStubHost(t, s, conn{s}, wire{s})
+	k.engine.Host = newStubHost(t, s, conn{s}, wire{s})
 	dir := writeSkill(t, k, "s", `methods:
   m:
     inputs:
@@ -61,7 +61,7 @@ operations:
 	var mu sync.Mutex
 	arrived := 0
 	both := make(chan struct{})
-	k.Engine.SetHook(func(point string) {
+	k.engine.SetHook(func(point string) {
 		if point != "operation_key_read" {
 			return
 		}

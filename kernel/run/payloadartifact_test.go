@@ -39,7 +39,7 @@ func openStubAt(t *testing.T, ws string, s *stub) *Kernel {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k.Engine.Host = newStubHost(t, s, conn{s})
+	k.engine.Host = newStubHost(t, s, conn{s})
 	return k
 }
 
@@ -62,7 +62,7 @@ func pauseLarge(t *testing.T, k *Kernel, body string) *contract.SkillRun {
 // content held to the record's size and digest.
 func readBlob(t *testing.T, k *Kernel, runID string, a *contract.ArtifactDescriptor) []byte {
 	t.Helper()
-	st, err := artifactstore.Open(k.Engine.ProjectDir)
+	st, err := artifactstore.Open(k.engine.ProjectDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestLargeApprovalPayloadRidesAsArtifact(t *testing.T) {
 	if bytes.Contains(raw, []byte(`"payload":`)) || !bytes.Contains(raw, []byte(`"payload_artifact":{"schema":"runx.artifact.v1"`)) {
 		t.Fatalf("the envelope carries the payload inline or no descriptor: %.400s", raw)
 	}
-	if strings.Contains(string(raw), k.Engine.ProjectDir) {
+	if strings.Contains(string(raw), k.engine.ProjectDir) {
 		t.Fatal("the envelope names a host path")
 	}
 
@@ -123,7 +123,7 @@ func TestLargeApprovalPayloadRidesAsArtifact(t *testing.T) {
 		t.Fatalf("the artifact is not what executes: %v %s %d", err, payload.Operation, len(payload.Input["body"]))
 	}
 	// No loose file beside the store.
-	entries, _ := os.ReadDir(filepath.Join(k.Engine.ProjectDir, "artifacts"))
+	entries, _ := os.ReadDir(filepath.Join(k.engine.ProjectDir, "artifacts"))
 	for _, e := range entries {
 		if !e.IsDir() {
 			t.Fatalf("a loose file %s beside the artifact store", e.Name())
@@ -134,21 +134,21 @@ func TestLargeApprovalPayloadRidesAsArtifact(t *testing.T) {
 	// A new runx reads the same descriptor and content.
 	k2 := openStubAt(t, ws, s)
 	defer k2.Close()
-	read, err := k2.Engine.ReadRun(context.Background(), env.RunID, "")
+	read, err := k2.engine.ReadRun(context.Background(), env.RunID, "")
 	if err != nil || len(read.Waiting) != 1 {
 		t.Fatalf("history after a restart: %v %+v", err, read)
 	}
 	if w := read.Waiting[0]; w.Payload != nil || !reflect.DeepEqual(w.PayloadArtifact, a) || w.Summary.PayloadDigest != a.Digest || w.RequestDigest != req.RequestDigest {
 		t.Fatalf("history shows %+v, the pause showed %+v", w, req)
 	}
-	got, err := k2.Engine.ReadRequestPayload(context.Background(), env.RunID, req.Address)
+	got, err := k2.engine.ReadRequestPayload(context.Background(), env.RunID, req.Address)
 	if err != nil || !bytes.Equal(got, content) {
 		t.Fatalf("read back after a restart: %v (%d bytes, want %d)", err, len(got), len(content))
 	}
 	if s.calls["conn/send"] != 0 {
 		t.Fatal("the send ran before its approval")
 	}
-	done, err := k2.Engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
+	done, err := k2.engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestPayloadArtifactTamperedIsRefused(t *testing.T) {
 	env := pauseLarge(t, k, largeBody("t-"))
 	req := env.Requests[0]
 	ctx := context.Background()
-	st, err := artifactstore.Open(k.Engine.ProjectDir)
+	st, err := artifactstore.Open(k.engine.ProjectDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,20 +184,20 @@ func TestPayloadArtifactTamperedIsRefused(t *testing.T) {
 	if err := os.WriteFile(blob, tampered, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := k.Engine.ReadRequestPayload(ctx, env.RunID, req.Address); contract.CodeOf(err) != CodePayloadArtifactDamaged {
+	if _, err := k.engine.ReadRequestPayload(ctx, env.RunID, req.Address); contract.CodeOf(err) != CodePayloadArtifactDamaged {
 		t.Fatalf("a changed artifact is read back as the payload: %v", err)
 	}
 	if err := os.Remove(blob); err != nil {
 		t.Fatal(err)
 	}
-	read, err := k.Engine.ReadRun(ctx, env.RunID, "")
+	read, err := k.engine.ReadRun(ctx, env.RunID, "")
 	if err != nil || !reflect.DeepEqual(read.Waiting[0].PayloadArtifact, req.PayloadArtifact) {
 		t.Fatalf("a read keeps a lost artifact again under the same descriptor: %v %+v", err, read)
 	}
-	if got, err := k.Engine.ReadRequestPayload(ctx, env.RunID, req.Address); err != nil || !bytes.Equal(got, orig) {
+	if got, err := k.engine.ReadRequestPayload(ctx, env.RunID, req.Address); err != nil || !bytes.Equal(got, orig) {
 		t.Fatalf("the artifact kept again is not the payload: %v", err)
 	}
-	if _, err := k.Engine.ReadRequestPayload(ctx, env.RunID, "nowhere"); contract.CodeOf(err) != CodeRequestNotWaiting {
+	if _, err := k.engine.ReadRequestPayload(ctx, env.RunID, "nowhere"); contract.CodeOf(err) != CodeRequestNotWaiting {
 		t.Fatalf("an address the run does not wait on: %v", err)
 	}
 }
@@ -209,7 +209,7 @@ func TestPayloadArtifactTamperedIsRefused(t *testing.T) {
 func TestPayloadArtifactHoldsNoDeliveredValue(t *testing.T) {
 	k, _ := stubKernel(t)
 	const secret = "sk-live-9f8e7d6c5b4a"
-	k.Engine.Taint.Add(secret)
+	k.engine.Taint.Add(secret)
 	env := pauseLarge(t, k, largeBody(secret))
 	req := env.Requests[0]
 	if req.PayloadArtifact == nil {
@@ -223,11 +223,11 @@ func TestPayloadArtifactHoldsNoDeliveredValue(t *testing.T) {
 		t.Fatal("a scrubbed payload's digest matches what executes")
 	}
 	// history finds the same artifact from the journal's scrubbed payload.
-	read, err := k.Engine.ReadRun(context.Background(), env.RunID, "")
+	read, err := k.engine.ReadRun(context.Background(), env.RunID, "")
 	if err != nil || !reflect.DeepEqual(read.Waiting[0].PayloadArtifact, req.PayloadArtifact) {
 		t.Fatalf("history names another artifact: %v %+v", err, read.Waiting)
 	}
-	err = filepath.WalkDir(k.Engine.ProjectDir, func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(k.engine.ProjectDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -274,18 +274,18 @@ func TestChildRunLargePayloadIsTheChildsArtifact(t *testing.T) {
 	if canon.DigestBytes(content) != req.Summary.PayloadDigest {
 		t.Fatal("the child's artifact is not the payload its summary digests")
 	}
-	st, _ := artifactstore.Open(k.Engine.ProjectDir)
+	st, _ := artifactstore.Open(k.engine.ProjectDir)
 	if _, err := st.Lookup(env.RunID, req.PayloadArtifact.Ref); err == nil {
 		t.Fatal("the ref names an artifact of the root, which does not ask the request")
 	}
-	read, err := k.Engine.ReadRun(ctx, env.RunID, "")
+	read, err := k.engine.ReadRun(ctx, env.RunID, "")
 	if err != nil || len(read.Waiting) != 1 || !reflect.DeepEqual(read.Waiting[0].PayloadArtifact, req.PayloadArtifact) {
 		t.Fatalf("the root's history: %v %+v", err, read)
 	}
-	if got, err := k.Engine.ReadRequestPayload(ctx, env.RunID, "kid#a"); err != nil || !bytes.Equal(got, content) {
+	if got, err := k.engine.ReadRequestPayload(ctx, env.RunID, "kid#a"); err != nil || !bytes.Equal(got, content) {
 		t.Fatalf("read back from the root: %v", err)
 	}
-	done, err := k.Engine.Resume(ctx, ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
+	done, err := k.engine.Resume(ctx, ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
 	if err != nil || done.Outcome != contract.OutcomeCompleted || s.calls["conn/send"] != 1 {
 		t.Fatalf("the approved child: %v %+v", err, done)
 	}
@@ -331,10 +331,10 @@ func TestPayloadArtifactUnavailableIsRefused(t *testing.T) {
 	ws, s := t.TempDir(), &stub{calls: map[string]int{}}
 	k := openStubAt(t, ws, s)
 	dir := writeSkill(t, k, "s", largeSend, nil)
-	if err := os.MkdirAll(k.Engine.ProjectDir, 0o700); err != nil {
+	if err := os.MkdirAll(k.engine.ProjectDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(k.Engine.ProjectDir, "artifacts"), []byte("not a directory"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(k.engine.ProjectDir, "artifacts"), []byte("not a directory"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	in, _ := json.Marshal(map[string]string{"body": largeBody("blocked-")})

@@ -16,7 +16,7 @@ func (k *Kernel) TrustedKeys() (receipt.KeySet, error) {
 	if err != nil {
 		return keys, err
 	}
-	keys.Add(k.Engine.Signer.PublicKey())
+	keys.Add(k.engine.Signer.PublicKey())
 	return keys, nil
 }
 

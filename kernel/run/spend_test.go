@@ -76,7 +76,7 @@ func pricedKernel(t *testing.T) (*Kernel, *priced) {
 	t.Helper()
 	k, _ := stubKernel(t)
 	p := &priced{calls: map[string]int{}}
-	k.Engine.Host = newStubHost(t, p)
+	k.engine.Host = newStubHost(t, p)
 	return k, p
 }
 
@@ -203,7 +203,7 @@ func TestSpendUnknownQuoteRefused(t *testing.T) {
 	if env.Status != "needs_approval" || p.n("priced/metered") != 0 {
 		t.Fatalf("metered without a limit asks once for the exact call first: %+v", env)
 	}
-	env, err := k.Engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
+	env, err := k.engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +347,7 @@ func TestSpendChildRunsAndResumeNarrowing(t *testing.T) {
 			if env.Status != contract.StatusNeedsApproval {
 				t.Fatalf("want a paused run, got %s", env.Status)
 			}
-			out, err := k.Engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, ""), MaxSpend: authority.LimitOf(tc.flag)})
+			out, err := k.engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, ""), MaxSpend: authority.LimitOf(tc.flag)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -350,7 +350,7 @@ func (k *Kernel) keepPending(ctx context.Context, t *OpenTurn, out *TurnCallResu
 	}
 	// What the call waits on is shown as a paused run shows it: a payload
 	// past 64 KiB as its artifact, kept before the answer names it.
-	shown, err := k.Engine.presentWaiting(waiting)
+	shown, err := k.engine.presentWaiting(waiting)
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ func (k *Kernel) runCtxFor(ctx context.Context, runID string) (*runCtx, error) {
 	}
 	var rc *runCtx
 	if rec.ParentRunID == "" {
-		if rc, err = k.Engine.root(rec, p, m, inputs); err != nil {
+		if rc, err = k.engine.root(rec, p, m, inputs); err != nil {
 			return nil, err
 		}
 	} else {
@@ -46,8 +46,8 @@ func (k *Kernel) runCtxFor(ctx context.Context, runID string) (*runCtx, error) {
 		if err != nil {
 			return nil, err
 		}
-		rc = newRunCtx(k.Engine, rec, p, m, inputs, parent.Budget, level+1, parent.address(rec.ParentAddress))
-		rc.RunDepth, rc.Chain = parent.RunDepth+1, append(slices.Clone(parent.Chain), k.Engine.packageRef(p))
+		rc = newRunCtx(k.engine, rec, p, m, inputs, parent.Budget, level+1, parent.address(rec.ParentAddress))
+		rc.RunDepth, rc.Chain = parent.RunDepth+1, append(slices.Clone(parent.Chain), k.engine.packageRef(p))
 		rc.Base, rc.Standing = authority.ForChild(parent.effective(step)), parent.Standing
 		rc.Spend = parent.Spend
 	}
@@ -95,5 +95,5 @@ func (k *Kernel) startingStep(ctx context.Context, parent *runCtx, local string)
 // run started: its package and closure digests both unchanged, so a turn's
 // call runs nothing (a child skill, at any depth) the run was not bound to.
 func (k *Kernel) runPackage(rec *journal.Run) (*pkg.Package, *pkg.Method, error) {
-	return k.Engine.bind(rec)
+	return k.engine.bind(rec)
 }

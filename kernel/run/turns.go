@@ -51,7 +51,7 @@ func (k *Kernel) Turn(ctx context.Context, rootID, address string) (*OpenTurn, e
 	if root.ParentRunID != "" {
 		return nil, contract.Errorf("run_is_child", "run %s is a child run; address its turns from its root run", rootID)
 	}
-	st, err := k.Engine.treeState(ctx, rootID)
+	st, err := k.engine.treeState(ctx, rootID)
 	if err != nil {
 		return nil, err
 	}

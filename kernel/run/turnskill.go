@@ -72,7 +72,7 @@ func (k *Kernel) keepChildPause(ctx context.Context, t *OpenTurn, out *TurnCallR
 	if len(refused) > 0 || len(byRun) == 0 {
 		return nil, contract.Errorf("turn_call_child_unsettled", "skill call %s neither settled nor waits on a request of its child", out.Address)
 	}
-	shown, err := k.Engine.presentWaiting(waiting)
+	shown, err := k.engine.presentWaiting(waiting)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +88,7 @@ func (k *Kernel) keepChildPause(ctx context.Context, t *OpenTurn, out *TurnCallR
 	// Every run between a waiting child and the turn's run is paused too;
 	// the turn's run already is, on its turn.
 	byRun[t.RunID] = nil
-	if err := k.Engine.pauseAncestors(ctx, byRun); err != nil {
+	if err := k.engine.pauseAncestors(ctx, byRun); err != nil {
 		return nil, err
 	}
 	p := pendingCall{Address: t.Local + "/" + strconv.Itoa(out.Index), Index: out.Index, CallID: out.CallID, Tool: out.Tool, InputDigest: out.InputDigest,

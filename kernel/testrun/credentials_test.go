@@ -26,9 +26,8 @@ func TestSetupCredentialsStoreInTheScratchHome(t *testing.T) {
 	if err := storeCredentials(tc, p, home); err != nil {
 		t.Fatal(err)
 	}
-	e := &run.Engine{HomeDir: personal, CredentialHome: home, CredentialEnv: noEnv,
-		LookupEnv: func(string) (string, bool) { return "from-the-shell", true }}
-	v, err := e.CredentialResolver().Resolve("forge", "FORGE_TOKEN")
+	k := &run.Kernel{Options: run.Options{HomeDir: personal, LookupEnv: func(string) (string, bool) { return "from-the-shell", true }}}
+	v, err := k.ForTest(run.Scratch{CredentialHome: home, CredentialEnv: noEnv}).CredentialResolver().Resolve("forge", "FORGE_TOKEN")
 	if err != nil || v != "tok-fixture" {
 		t.Fatalf("want the test's value, got %q %v", v, err)
 	}
@@ -40,8 +39,7 @@ func TestSetupCredentialsStoreInTheScratchHome(t *testing.T) {
 		t.Fatalf("the person's home was written: %v", entries)
 	}
 	// With nothing stored, the shell's variable is not a fallback.
-	empty := &run.Engine{HomeDir: personal, CredentialHome: t.TempDir(), CredentialEnv: noEnv,
-		LookupEnv: func(string) (string, bool) { return "from-the-shell", true }}
+	empty := k.ForTest(run.Scratch{CredentialHome: t.TempDir(), CredentialEnv: noEnv})
 	if _, err := empty.CredentialResolver().Resolve("forge", "FORGE_TOKEN"); contract.CodeOf(err) != "credential_missing" {
 		t.Fatalf("a test has no live fallback, got %v", err)
 	}

@@ -133,25 +133,19 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 		return fail("cannot open the test run records: %v", err)
 	}
 	defer j.Close()
-	engine := &run.Engine{
-		Host: invoker, Signer: signer, Store: store, Journal: j, Clock: clock,
-		RunxVersion: k.Options.RunxVersion, Workspace: scratch, LookupEnv: k.Options.LookupEnv,
-		Resolver:       &run.Resolver{Workspace: scratch, HomeDir: k.Options.HomeDir, RunxVersion: k.Options.RunxVersion, Core: k.Options.CoreSkills},
-		MaxReceipts:    k.Engine.MaxReceipts,
-		MaxConcurrency: k.Engine.MaxConcurrency,
-		ProjectDir:     filepath.Join(scratch, ".runx"),
-		HomeDir:        k.Options.HomeDir,
-		LocalStore:     k.Engine.LocalStore,
-		HTTPReplay:     replay,
-	}
 	p, err := pkg.Load(runDir, k.LoadOptions())
 	if err != nil {
 		return fail("package: %v", err)
 	}
 	// Credentials come only from the test: its setup.credentials, stored
 	// in a scratch runx home, never the person's home or environment.
-	engine.CredentialHome, engine.CredentialEnv = filepath.Join(scratch, ".home"), noEnv
-	if err := storeCredentials(tc, p, engine.CredentialHome); err != nil {
+	home := filepath.Join(scratch, ".home")
+	tk := k.ForTest(run.Scratch{
+		Host: invoker, Signer: signer, Store: store, Journal: j, Clock: clock,
+		Workspace: scratch, ProjectDir: filepath.Join(scratch, ".runx"),
+		HTTPReplay: replay, CredentialHome: home, CredentialEnv: noEnv,
+	})
+	if err := storeCredentials(tc, p, home); err != nil {
 		return fail("%v [%s]", err, contract.CodeOf(err))
 	}
 	m, err := p.SelectMethod(tc.Method)
@@ -169,21 +163,20 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 	}
 	var env *contract.SkillRun
 	if st.Inputs, err = pkg.BindInputs(m, pkg.InputSource{Document: doc, HasDocument: true}); err != nil {
-		env, err = engine.SealRefused(ctx, st, err)
+		env, err = tk.SealRefused(ctx, st, err)
 	} else {
-		env, err = engine.Run(ctx, st)
+		env, err = tk.Run(ctx, st)
 	}
 	if err != nil {
 		return fail("run: %v", err)
 	}
-	tk := &run.Kernel{Options: k.Options, Engine: engine, Host: k.Host, Store: store, Journal: j}
 	host := newHostStandIn(tc.Host, turnWorker(tk, res.RunID))
 	for round := 0; env.Status != contract.StatusSealed && round < maxHostRounds; round++ {
 		doc, ok := host.answer(ctx, env.Requests)
 		if !ok {
 			break
 		}
-		if env, err = engine.Resume(ctx, run.ResumeRequest{RunID: res.RunID, Document: doc}); err != nil {
+		if env, err = tk.Resume(ctx, run.ResumeRequest{RunID: res.RunID, Document: doc}); err != nil {
 			return fail("resume: %v", err)
 		}
 	}

@@ -54,7 +54,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 			if opts.After != "" {
 				return cli.ReportError(io, opts.JSON, contract.Errorf("history_flags_conflict", "--payload reads one request's payload and takes no --after cursor; read events with --after alone"))
 			}
-			payload, err := k.Engine.ReadRequestPayload(ctx, opts.RunID, opts.Payload)
+			payload, err := k.ReadRequestPayload(ctx, opts.RunID, opts.Payload)
 			if err != nil {
 				return cli.ReportError(io, opts.JSON, err)
 			}
@@ -64,7 +64,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 			return cli.ExitOK
 		}
 		if opts.RunID != "" {
-			read, err := k.Engine.ReadRun(ctx, opts.RunID, opts.After)
+			read, err := k.ReadRun(ctx, opts.RunID, opts.After)
 			if err != nil {
 				return cli.ReportError(io, opts.JSON, err)
 			}

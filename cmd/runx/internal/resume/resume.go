@@ -74,7 +74,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
-		env, err := k.Engine.Resume(ctx, run.ResumeRequest{RunID: opts.RunID, Document: doc, PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest, MaxSpend: limit})
+		env, err := k.Resume(ctx, run.ResumeRequest{RunID: opts.RunID, Document: doc, PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest, MaxSpend: limit})
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
