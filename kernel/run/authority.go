@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/native"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -312,7 +313,7 @@ func (rc *runCtx) floorRequest(ctx context.Context, step *pkg.Step, local string
 		// A process capability's gate shows the exact argv it executes and
 		// the directory it runs in: its first read path input, inside the
 		// workspace.
-		argv := argvAt(def, inputs)
+		argv := native.Argv(def, inputs)
 		cwd := ""
 		if dirs := declaredPaths(def, orEmpty(inputs), sdk.PathRead); len(dirs) > 0 {
 			cwd = dirs[0]

@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"sort"
 
@@ -112,21 +111,4 @@ func changesFiles(def *sdk.Definition) bool {
 		}
 	}
 	return false
-}
-
-// argvAt is the exact argv def describes in the input (argv_input, and
-// args_input after a command), or nil when the input does not hold it.
-func argvAt(def *sdk.Definition, input map[string]any) []string {
-	if def == nil || def.ArgvInput == "" {
-		return nil
-	}
-	raw, err := json.Marshal(orEmpty(input))
-	if err != nil {
-		return nil
-	}
-	argv, err := def.Argv(raw)
-	if err != nil {
-		return nil
-	}
-	return argv
 }

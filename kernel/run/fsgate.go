@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/native"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -94,7 +95,7 @@ func (rc *runCtx) inputChange(ctx context.Context, step *pkg.Step, inputs map[st
 		return authority.Change{}, false
 	}
 	if def.Effect == sdk.EffectProcess && def.ArgvInput != "" {
-		return authority.Change{Kind: authority.ChangeCommand, Argv: argvAt(def, inputs)}, true
+		return authority.Change{Kind: authority.ChangeCommand, Argv: native.Argv(def, inputs)}, true
 	}
 	if !changesFiles(def) {
 		return authority.Change{}, false

@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/kernel/run/native"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -38,7 +39,7 @@ func newProcessStandIn(next run.Invoker, procs []*pkg.TestProcess) *processStand
 }
 
 func (s *processStandIn) Invoke(ctx context.Context, call *sdk.Call, maxOutput int64) (*sdk.Result, host.PluginRef, error) {
-	argv, ok := run.ProcessCallArgv(ctx, s.Invoker, call)
+	argv, ok := native.ProcessCallArgv(ctx, s.Invoker, call)
 	if !ok {
 		return s.Invoker.Invoke(ctx, call, maxOutput)
 	}
@@ -57,7 +58,7 @@ func (s *processStandIn) Invoke(ctx context.Context, call *sdk.Call, maxOutput i
 	stdout, err := json.Marshal(p.Result)
 	if err == nil {
 		var answer []byte
-		if answer, err = run.ProcessAnswer(stdout); err == nil {
+		if answer, err = native.ProcessAnswer(stdout); err == nil {
 			return &sdk.Result{Status: sdk.StatusOK, Output: answer}, host.PluginRef{}, nil
 		}
 	}

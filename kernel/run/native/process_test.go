@@ -1,4 +1,4 @@
-package run
+package native
 
 import (
 	"encoding/json"
@@ -30,7 +30,7 @@ func TestProcessFailureKeepsBoundedOutputTail(t *testing.T) {
 		"nothing was printed": {processAnswer{ExitCode: 3}, "process_exit_nonzero", "", false, true},
 	} {
 		raw, _ := json.Marshal(map[string]any{"exit_code": tc.answer.ExitCode, "signal": tc.answer.Signal, "stdout": tc.answer.Stdout, "stderr": tc.answer.Stderr, "timed_out": tc.answer.TimedOut})
-		_, failure := interpretProcess("sh", raw, "sha256:x", 0, &receipt.Body{})
+		_, failure := InterpretProcess("sh", raw, "sha256:x", 0, &receipt.Body{})
 		if failure == nil || failure.Code != tc.code {
 			t.Fatalf("%s: got %+v, want %s", name, failure, tc.code)
 		}
