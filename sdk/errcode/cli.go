@@ -1,0 +1,46 @@
+package errcode
+
+// Command line: Refusals of the runx command itself, before or around a run.
+const (
+	// HistoryFlagsConflict: runx history was given --payload together with --after.
+	// Do: Read a payload with --payload alone, or events with --after alone.
+	HistoryFlagsConflict Code = "history_flags_conflict"
+
+	// HistoryPayloadNeedsRun: runx history --payload was given no run id.
+	// Do: Give the run id whose request payload you want.
+	HistoryPayloadNeedsRun Code = "history_payload_needs_run"
+
+	// InputsDocumentOutsideWorkspace: The --inputs file lies outside the workspace.
+	// Do: Put the inputs file inside the workspace.
+	InputsDocumentOutsideWorkspace Code = "inputs_document_outside_workspace"
+
+	// InputsDocumentUnreadable: The --inputs file cannot be read or is not a regular file.
+	// Do: Check the path and its permissions.
+	InputsDocumentUnreadable Code = "inputs_document_unreadable"
+
+	// InternalError: An error that carries no code: a bug or an I/O failure inside runx.
+	// Do: Read the message; if it is not an I/O problem you can fix, report it.
+	InternalError Code = "internal_error"
+
+	// Interrupted: runx was interrupted by a signal and stopped; a run it started stays where it was.
+	// Do: List it with runx history and continue it with runx resume <run-id>.
+	Interrupted Code = "interrupted"
+
+	// SecretStdinTerminal: runx secret set was run with a terminal on standard input; a secret is read
+	// only from a pipe.
+	// Do: Pipe the secret in: runx secret set <name> reads it from standard input.
+	SecretStdinTerminal Code = "secret_stdin_terminal"
+
+	// SecretTooLarge: The secret on standard input is over the size a secret may have.
+	// Do: Store a smaller secret.
+	SecretTooLarge Code = "secret_too_large"
+
+	// StoreURLInvalid: --parameter url is not a SQLite path, a postgres:// URL or a redis:// URL.
+	// Do: Give one of those forms.
+	StoreURLInvalid Code = "store_url_invalid"
+
+	// UsageError: The command line is wrong: an unknown flag, a missing argument, or flags that do not
+	// go together.
+	// Do: Run the command with --help and fix the arguments.
+	UsageError Code = "usage_error"
+)

@@ -1,0 +1,4 @@
+package a
+
+// A test may assert a code by its spelling.
+var _ = refuse("thing_missing", "")

@@ -1,0 +1,3 @@
+package fixture
+
+var _ = "thing_missing"

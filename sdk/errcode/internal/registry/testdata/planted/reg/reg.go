@@ -1,0 +1,6 @@
+package reg
+
+type Code string
+
+// The registry itself spells its codes.
+const ThingMissing Code = "thing_missing"
