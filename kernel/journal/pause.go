@@ -9,6 +9,14 @@ import (
 // Pause seals a checkpoint: the run's open requests are exactly reqs (an
 // open request the run no longer asks is dropped), and the run is paused.
 func (j *Journal) Pause(ctx context.Context, runID string, reqs []*Request) error {
+	return j.PauseRoot(ctx, runID, reqs, 0)
+}
+
+// PauseRoot is Pause for the root of a run's tree, which also keeps what
+// the tree's plugins have answered so far (answered, in bytes) in its
+// run.paused event: the bound on those bytes holds across resumes, and
+// costs one field in a write the pause makes anyway. 0 keeps nothing.
+func (j *Journal) PauseRoot(ctx context.Context, runID string, reqs []*Request, answered int64) error {
 	ctx = undeferred(ctx)
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
@@ -26,7 +34,11 @@ func (j *Journal) Pause(ctx context.Context, runID string, reqs []*Request) erro
 		if err := j.touch(ctx, tx, runID, StatePaused, now); err != nil {
 			return err
 		}
-		return j.appendEvent(ctx, tx, runID, "run", "run.paused", map[string]any{"waiting": addresses}, now)
+		data := map[string]any{"waiting": addresses}
+		if answered > 0 {
+			data[answeredBytesKey] = answered
+		}
+		return j.appendEvent(ctx, tx, runID, "run", EventRunPaused, data, now)
 	})
 }
 
@@ -122,8 +134,9 @@ func (j *Journal) UseDecision(ctx context.Context, runID, address string, step *
 }
 
 // Stop marks a run (and every child of it still marked running) stopped
-// where a signal left it.
-func (j *Journal) Stop(ctx context.Context, runID string) error {
+// where a signal left it; answered is what the tree's plugins have
+// answered so far, kept as PauseRoot keeps it.
+func (j *Journal) Stop(ctx context.Context, runID string, answered int64) error {
 	ctx = undeferred(ctx)
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
@@ -132,7 +145,11 @@ func (j *Journal) Stop(ctx context.Context, runID string) error {
 			runID, StateStopped, now, StateRunning); err != nil {
 			return err
 		}
-		return j.appendEvent(ctx, tx, runID, "run", "run.stopped", map[string]any{}, now)
+		data := map[string]any{}
+		if answered > 0 {
+			data[answeredBytesKey] = answered
+		}
+		return j.appendEvent(ctx, tx, runID, "run", EventRunStopped, data, now)
 	})
 }
 
@@ -291,4 +308,44 @@ func (j *Journal) SetAuthority(ctx context.Context, runID string, authority json
 		}
 		return j.appendEvent(ctx, tx, runID, "decisions", "standing_approvals.recorded", map[string]any{}, now)
 	})
+}
+
+// Events a run's checkpoints append on its run stream.
+const (
+	EventRunPaused  = "run.paused"
+	EventRunStopped = "run.stopped"
+)
+
+// answeredBytesKey is the field of a root's run.paused and run.stopped
+// events that keeps the bytes its tree's plugins answered.
+const answeredBytesKey = "answered_bytes"
+
+// AnsweredBytes is what the tree of root runID had answered at its last
+// checkpoint (PauseRoot, Stop), 0 when none kept it. The count only ever
+// grows while a run lives, so the largest kept is the latest.
+func (j *Journal) AnsweredBytes(ctx context.Context, runID string) (int64, error) {
+	rows, err := j.db.QueryContext(ctx, `SELECT data FROM events WHERE run_id = ? AND stream = 'run' AND type IN (?, ?)`, runID, EventRunPaused, EventRunStopped)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var most int64
+	for rows.Next() {
+		var data string
+		if err := rows.Scan(&data); err != nil {
+			return 0, err
+		}
+		var kept map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(data), &kept); err != nil {
+			return 0, err
+		}
+		// A count the journal's scrubber rewrote (a delivered value that
+		// happened to be these digits) is passed over: the others still
+		// bound the run.
+		var n int64
+		if json.Unmarshal(kept[answeredBytesKey], &n) == nil {
+			most = max(most, n)
+		}
+	}
+	return most, rows.Err()
 }

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -10,8 +11,9 @@ import (
 )
 
 // DefaultMaxPluginAnswerBytes bounds the bytes the plugins of one run (its
-// tree: children share it) may answer with, counted from each start or
-// resume of the run: output, evidence and message of every call. One call
+// tree: children share it) may answer with over the run's whole life:
+// output, evidence and message of every call. The root's pause and stop
+// keep the count so far, and a resume goes on from it (resumeAnswered). One call
 // is bounded by its own ceiling (at most sdk.MaxPayloadBytes); this bounds
 // their sum, so a fan-out of calls each near its ceiling cannot hold the
 // driver's memory and the run's records without limit.
@@ -64,5 +66,16 @@ func (rc *runCtx) chargeAnswer(stepID string, res *sdk.Result, err error, narrow
 	if err == nil && res != nil {
 		rc.Budget.Answered.Add(int64(len(res.Output) + len(res.Evidence) + len(res.Message) + len(res.Code)))
 	}
+	return nil
+}
+
+// resumeAnswered takes up the count of answered bytes the root kept at its
+// last pause or stop, so a resume does not restart the bound at zero.
+func (rc *runCtx) resumeAnswered(ctx context.Context) error {
+	n, err := rc.e.Journal.AnsweredBytes(durable(ctx), rc.rec.RunID)
+	if err != nil {
+		return err
+	}
+	rc.budget.answered.Store(n)
 	return nil
 }

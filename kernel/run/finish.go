@@ -247,7 +247,13 @@ func (e *Engine) pause(ctx context.Context, rc *runCtx, out *outcome) (*contract
 		byRun[rc.rec.RunID] = nil
 	}
 	for runID, reqs := range byRun {
-		if err := e.Journal.Pause(durable(ctx), runID, reqs); err != nil {
+		answered := int64(0)
+		if runID == rc.rec.RunID {
+			// The root keeps what its tree's plugins answered, so the
+			// bound on those bytes goes on counting from it at the resume.
+			answered = rc.budget.answered.Load()
+		}
+		if err := e.Journal.PauseRoot(durable(ctx), runID, reqs, answered); err != nil {
 			return nil, err
 		}
 	}
@@ -326,7 +332,7 @@ func answersTemplate(reqs []contract.Request) *contract.ResumeDocument {
 // stopped records where a signal left the run, so its record (and runx
 // history) says stopped rather than running, and returns its envelope.
 func (e *Engine) stopped(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, error) {
-	if err := e.Journal.Stop(durable(ctx), rc.rec.RunID); err != nil {
+	if err := e.Journal.Stop(durable(ctx), rc.rec.RunID, rc.budget.answered.Load()); err != nil {
 		return nil, err
 	}
 	env := rc.envelope(out)

@@ -128,6 +128,9 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 	if err != nil {
 		return nil, err
 	}
+	if err := rc.resumeAnswered(ctx); err != nil {
+		return nil, err
+	}
 	rc.answers, rc.agents = answers, req.Agents
 	return e.finish(ctx, rc, rc.drive(ctx))
 }

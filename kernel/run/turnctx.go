@@ -37,6 +37,9 @@ func (k *Kernel) runCtxFor(ctx context.Context, runID string) (*runCtx, error) {
 		if rc, err = k.engine.root(rec, p, m, inputs); err != nil {
 			return nil, err
 		}
+		if err := rc.resumeAnswered(ctx); err != nil {
+			return nil, err
+		}
 	} else {
 		parent, err := k.runCtxFor(ctx, rec.ParentRunID)
 		if err != nil {
