@@ -76,6 +76,6 @@ func (rc *runCtx) resumeAnswered(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	rc.budget.answered.Store(n)
+	rc.Budget.Answered.Store(n)
 	return nil
 }

@@ -251,7 +251,7 @@ func (e *Engine) pause(ctx context.Context, rc *runCtx, out *outcome) (*contract
 		if runID == rc.rec.RunID {
 			// The root keeps what its tree's plugins answered, so the
 			// bound on those bytes goes on counting from it at the resume.
-			answered = rc.budget.answered.Load()
+			answered = rc.Budget.Answered.Load()
 		}
 		if err := e.Journal.PauseRoot(durable(ctx), runID, reqs, answered); err != nil {
 			return nil, err
@@ -332,7 +332,7 @@ func answersTemplate(reqs []contract.Request) *contract.ResumeDocument {
 // stopped records where a signal left the run, so its record (and runx
 // history) says stopped rather than running, and returns its envelope.
 func (e *Engine) stopped(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, error) {
-	if err := e.Journal.Stop(durable(ctx), rc.rec.RunID, rc.budget.answered.Load()); err != nil {
+	if err := e.Journal.Stop(durable(ctx), rc.rec.RunID, rc.Budget.Answered.Load()); err != nil {
 		return nil, err
 	}
 	env := rc.envelope(out)
