@@ -108,7 +108,7 @@ func (rc *runCtx) changeOf(ctx context.Context, step *pkg.Step) authority.Change
 		own := step.Operation.Approval != nil || def != nil && def.Approval == sdk.ApprovalRequired
 		return authority.Change{Kind: authority.ChangeOperationWrite, Operation: step.Operation.Ref, OwnApproval: own}
 	case pkg.KindTool:
-		if rc.e.nativeTool(step.Tool.Capability) != nil {
+		if native.Lookup(step.Tool.Capability) != nil {
 			return authority.Change{Kind: authority.ChangeNone}
 		}
 		effect := rc.e.capabilityEffect(ctx, step.Tool.Capability)

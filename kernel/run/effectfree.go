@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/native"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -16,7 +17,7 @@ import (
 // receipts are put as every run's are, durable before the answer.
 func (rc *runCtx) effectFree(ctx context.Context) bool {
 	return effectFreeSteps(rc.method.Steps,
-		func(id string) bool { return rc.e.nativeTool(id) != nil },
+		func(id string) bool { return native.Lookup(id) != nil },
 		func(id string) *sdk.Definition { return rc.e.definition(ctx, id) })
 }
 

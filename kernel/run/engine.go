@@ -216,6 +216,14 @@ func mustDigest(v any) string {
 	return d
 }
 
+func mustDigestRaw(raw json.RawMessage) string {
+	c, err := canon.CanonicalJSON(raw)
+	if err != nil {
+		return canon.DigestBytes(raw)
+	}
+	return canon.DigestBytes(c)
+}
+
 // dataSources resolves bindings against the adapters the installed plugins
 // declare.
 func (e *Engine) dataSources() *datasource.Resolver {

@@ -8,6 +8,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/native"
 )
 
 // Preparation codes for what a step names.
@@ -64,7 +65,7 @@ func (e *Engine) resolveStep(ctx context.Context, p *pkg.Package, s *pkg.Step) e
 // plugin describes. A plugin that is installed but refused as it stands
 // (unpinned, changed since pinned) is refused with its own code.
 func (e *Engine) resolveTool(ctx context.Context, stepID, id string) error {
-	if e.nativeTool(id) != nil {
+	if native.Lookup(id) != nil {
 		return nil
 	}
 	_, _, err := e.Host.Definition(ctx, id)
@@ -89,8 +90,8 @@ func (e *Engine) hasResultContract(ctx context.Context, p *pkg.Package, s *pkg.S
 	}
 	switch s.Kind {
 	case pkg.KindTool:
-		if t := nativeTools[s.Tool.Capability]; t != nil {
-			return len(t.def.OutputSchema) > 0
+		if t := native.Lookup(s.Tool.Capability); t != nil {
+			return len(t.Definition().OutputSchema) > 0
 		}
 		def := e.definition(ctx, s.Tool.Capability)
 		return def != nil && len(def.OutputSchema) > 0

@@ -5,6 +5,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/native"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -42,7 +43,7 @@ func (e *Engine) pluginsFor(ctx context.Context, m *pkg.Method) []string {
 				role(sdk.RoleConnectorRequest)
 			}
 		case pkg.KindTool:
-			if e.nativeTool(s.Tool.Capability) == nil {
+			if native.Lookup(s.Tool.Capability) == nil {
 				add(s.Tool.Capability)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/native"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -32,7 +33,7 @@ type definer interface {
 // wherever they lie and whichever way the path names them. A plugin checks
 // again where it opens the file, told the same places in its call context.
 func (rc *runCtx) reachGate(ctx context.Context, step *pkg.Step, inputs map[string]any) *contract.ErrorBody {
-	if step.Kind != pkg.KindTool || step.Tool == nil || step.Tool.Capability == "" || rc.e.nativeTool(step.Tool.Capability) != nil {
+	if step.Kind != pkg.KindTool || step.Tool == nil || step.Tool.Capability == "" || native.Lookup(step.Tool.Capability) != nil {
 		return nil
 	}
 	d, ok := rc.e.Host.(definer)

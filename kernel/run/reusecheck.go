@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/native"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -117,15 +118,15 @@ func (rc *runCtx) standsAgain(ctx context.Context, step *pkg.Step, cand *journal
 		if err := json.Unmarshal(rec.Output, &recorded); err != nil {
 			return fail(ReuseIdentityMissing, "step %s's recorded output does not decode", s.ID)
 		}
-		native := s.Kind == pkg.KindTool && rc.e.nativeTool(s.Tool.Capability) != nil
+		kernelOwned := s.Kind == pkg.KindTool && native.Lookup(s.Tool.Capability) != nil
 		var def *sdk.Definition
 		switch {
-		case s.Kind == pkg.KindTool && !native:
+		case s.Kind == pkg.KindTool && !kernelOwned:
 			def = rc.e.definition(ctx, s.Tool.Capability)
 		case s.Kind == pkg.KindOperation:
 			def = rc.e.definition(ctx, operationCapability(s.Operation))
 		}
-		class, why := classifyForReuse(s, native, def)
+		class, why := classifyForReuse(s, kernelOwned, def)
 		switch class {
 		case reuseIneligible:
 			return fail(ReuseStepIneligible, "%s", why)

@@ -14,6 +14,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/native"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -71,7 +72,7 @@ func (rc *runCtx) stepDefinition(ctx context.Context, step *pkg.Step) *sdk.Defin
 	switch {
 	case step.Kind == pkg.KindOperation && step.Operation != nil:
 		return rc.operationDefinition(ctx, step)
-	case step.Kind == pkg.KindTool && step.Tool != nil && step.Tool.Capability != "" && rc.e.nativeTool(step.Tool.Capability) == nil:
+	case step.Kind == pkg.KindTool && step.Tool != nil && step.Tool.Capability != "" && native.Lookup(step.Tool.Capability) == nil:
 		return rc.e.definition(ctx, step.Tool.Capability)
 	}
 	return nil

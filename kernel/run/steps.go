@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/native"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -351,9 +352,9 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	case pkg.KindCommand:
 		d, err = rc.commandDispatch(ctx, step, inputs)
 	case pkg.KindTool:
-		if native := rc.e.nativeTool(step.Tool.Capability); native != nil {
+		if tool := native.Lookup(step.Tool.Capability); tool != nil {
 			body.Capability, body.Execution = step.Tool.Capability, execNative
-			out, failure := native(ctx, &nativeCall{rc: rc, step: step}, inputs)
+			out, failure := tool.Answer(ctx, &native.Call{Run: nativeRun{rc}, Step: step}, inputs)
 			if failure != nil {
 				return nil, failure, contract.StepFailed
 			}

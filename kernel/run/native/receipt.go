@@ -1,4 +1,4 @@
-package run
+package native
 
 import (
 	"context"
@@ -11,7 +11,9 @@ import (
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/runstate"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -136,27 +138,40 @@ type treeFacts struct {
 	Contains bool `json:"contains"`
 }
 
-func (e *Engine) trustedKeys() (receipt.KeySet, error) {
-	keys, err := receipt.LoadKeySet(e.HomeDir)
+// Records are the project's records the receipt tools read: its run
+// records, its receipt store, and the keys a receipt verifies against.
+type Records struct {
+	Journal *journal.Journal
+	Store   *receipt.Store
+	// HomeDir holds the trusted keys; Signer is the kernel's own, trusted
+	// beside them.
+	HomeDir string
+	Signer  *receipt.Signer
+}
+
+// trustedKeys are the keys a receipt tree verifies against: the home's
+// trusted keys and the kernel's own.
+func (rs *Records) trustedKeys() (receipt.KeySet, error) {
+	keys, err := receipt.LoadKeySet(rs.HomeDir)
 	if err != nil {
 		return keys, err
 	}
-	keys.Add(e.Signer.PublicKey())
+	keys.Add(rs.Signer.PublicKey())
 	return keys, nil
 }
 
 // proveTree verifies the tree a receipt belongs to: the tree of the root
 // run its local run record descends from, which must hold it, or, with no
 // local record, the receipt's own subtree.
-func (e *Engine) proveTree(ctx context.Context, r *receipt.Receipt) (*treeFacts, error) {
-	keys, err := e.trustedKeys()
+func (rs *Records) proveTree(ctx context.Context, r *receipt.Receipt) (*treeFacts, error) {
+	keys, err := rs.trustedKeys()
 	if err != nil {
 		return nil, err
 	}
 	root := r.ID
-	if rec, err := e.Journal.GetRun(durable(ctx), r.Body.RunID); err == nil {
+	if rec, err := rs.Journal.GetRun(durable(ctx), r.Body.RunID); err == nil {
 		for rec.ParentRunID != "" {
-			parent, err := e.Journal.GetRun(durable(ctx), rec.ParentRunID)
+			parent, err := rs.Journal.GetRun(durable(ctx), rec.ParentRunID)
 			if err != nil {
 				break
 			}
@@ -166,13 +181,13 @@ func (e *Engine) proveTree(ctx context.Context, r *receipt.Receipt) (*treeFacts,
 			root = rec.ReceiptID
 		}
 	}
-	rep := receipt.Verify(ctx, e.Store, root, keys, receipt.Limits{})
+	rep := receipt.Verify(ctx, rs.Store, root, keys, receipt.Limits{})
 	facts := &treeFacts{Status: rep.Status, RootID: root, Receipts: rep.Receipts, Depth: rep.Depth, Problems: rep.Problems, Contains: root == r.ID}
 	if !facts.Contains {
-		facts.Contains = e.treeHolds(root, r.ID, TreeMaxReceipts)
+		facts.Contains = rs.treeHolds(root, r.ID, runstate.TreeMaxReceipts)
 		if !facts.Contains {
 			// A receipt outside the tree it names is proven only alone.
-			sub := receipt.Verify(ctx, e.Store, r.ID, keys, receipt.Limits{})
+			sub := receipt.Verify(ctx, rs.Store, r.ID, keys, receipt.Limits{})
 			facts.Status, facts.RootID, facts.Receipts, facts.Depth, facts.Problems = sub.Status, r.ID, sub.Receipts, sub.Depth, sub.Problems
 		}
 	}
@@ -180,10 +195,10 @@ func (e *Engine) proveTree(ctx context.Context, r *receipt.Receipt) (*treeFacts,
 }
 
 // treeHolds walks a verified tree's commitments for id, within the bound.
-func (e *Engine) treeHolds(root, id string, bound int) bool {
+func (rs *Records) treeHolds(root, id string, bound int) bool {
 	queue := []string{root}
 	for seen := 0; len(queue) > 0 && seen < bound; seen++ {
-		r, _, err := e.Store.Get(queue[0])
+		r, _, err := rs.Store.Get(queue[0])
 		queue = queue[1:]
 		if err != nil {
 			continue
@@ -198,7 +213,7 @@ func (e *Engine) treeHolds(root, id string, bound int) bool {
 	return false
 }
 
-func (e *Engine) loadReceipt(tool string, inputs map[string]any) (*receipt.Receipt, *contract.ErrorBody) {
+func (rs *Records) loadReceipt(tool string, inputs map[string]any) (*receipt.Receipt, *contract.ErrorBody) {
 	id, bad := stringInput(tool, inputs, "receipt_id")
 	if bad != nil {
 		return nil, bad
@@ -206,7 +221,7 @@ func (e *Engine) loadReceipt(tool string, inputs map[string]any) (*receipt.Recei
 	if id == "" {
 		return nil, &contract.ErrorBody{Code: "native_input_invalid", Message: tool + " needs receipt_id"}
 	}
-	r, _, err := e.Store.Get(id)
+	r, _, err := rs.Store.Get(id)
 	if errors.Is(err, receipt.ErrNotFound) {
 		return nil, &contract.ErrorBody{Code: CodeReceiptNotFound, Message: fmt.Sprintf("no receipt %s in this project's store", id)}
 	}
@@ -216,22 +231,23 @@ func (e *Engine) loadReceipt(tool string, inputs map[string]any) (*receipt.Recei
 	return r, nil
 }
 
-func receiptProveTool(ctx context.Context, c *nativeCall, inputs map[string]any) (any, *contract.ErrorBody) {
+func receiptProveTool(ctx context.Context, c *Call, inputs map[string]any) (any, *contract.ErrorBody) {
 	if bad := onlyInputs("receipt.prove", inputs, "receipt_id"); bad != nil {
 		return nil, bad
 	}
-	r, bad := c.rc.e.loadReceipt("receipt.prove", inputs)
+	rs := c.Run.Records()
+	r, bad := rs.loadReceipt("receipt.prove", inputs)
 	if bad != nil {
 		return nil, bad
 	}
-	facts, err := c.rc.e.proveTree(ctx, r)
+	facts, err := rs.proveTree(ctx, r)
 	if err != nil {
 		return nil, contract.BodyOf(err)
 	}
 	return asJSONValue(map[string]any{"schema": ReceiptProofSchema, "receipt_id": r.ID, "status": facts.Status, "tree": facts, "receipt": metadataOf(r)})
 }
 
-func receiptQueryTool(_ context.Context, c *nativeCall, inputs map[string]any) (any, *contract.ErrorBody) {
+func receiptQueryTool(_ context.Context, c *Call, inputs map[string]any) (any, *contract.ErrorBody) {
 	const tool = "receipt.query"
 	if bad := onlyInputs(tool, inputs, "run_id", "skill_name", "kind", "outcome", "roots_only", "after", "limit"); bad != nil {
 		return nil, bad
@@ -262,7 +278,7 @@ func receiptQueryTool(_ context.Context, c *nativeCall, inputs map[string]any) (
 		}
 		start = n
 	}
-	all, err := c.rc.e.Store.Index()
+	all, err := c.Run.Records().Store.Index()
 	if err != nil {
 		return nil, contract.BodyOf(err)
 	}
@@ -283,14 +299,14 @@ func receiptQueryTool(_ context.Context, c *nativeCall, inputs map[string]any) (
 	return asJSONValue(map[string]any{"schema": ReceiptQuerySchema, "receipts": out, "cursor": strconv.Itoa(next), "more": next < len(all)})
 }
 
-func receiptReadTool(ctx context.Context, c *nativeCall, inputs map[string]any) (any, *contract.ErrorBody) {
+func receiptReadTool(ctx context.Context, c *Call, inputs map[string]any) (any, *contract.ErrorBody) {
 	const tool = "receipt.read"
 	if bad := onlyInputs(tool, inputs, "receipt_id", "json_pointer", "max_bytes"); bad != nil {
 		return nil, bad
 	}
 	// A claim body is protected: only a run that reaches beyond the
 	// workspace reads one.
-	if c.step != nil && c.rc.effective(c.step).Reach == authority.ReachWorkspace {
+	if c.Step != nil && c.Run.Reach(c.Step) == authority.ReachWorkspace {
 		return nil, &contract.ErrorBody{Code: CodeReceiptClaimReach, Message: "receipt.read returns protected claim bodies, which a run with reach: workspace cannot access; it needs reach: inputs"}
 	}
 	pointer, bad := stringInput(tool, inputs, "json_pointer")
@@ -301,12 +317,12 @@ func receiptReadTool(ctx context.Context, c *nativeCall, inputs map[string]any) 
 	if bad != nil {
 		return nil, bad
 	}
-	e := c.rc.e
-	r, bad := e.loadReceipt(tool, inputs)
+	rs := c.Run.Records()
+	r, bad := rs.loadReceipt(tool, inputs)
 	if bad != nil {
 		return nil, bad
 	}
-	facts, err := e.proveTree(ctx, r)
+	facts, err := rs.proveTree(ctx, r)
 	if err != nil {
 		return nil, contract.BodyOf(err)
 	}
@@ -317,7 +333,7 @@ func receiptReadTool(ctx context.Context, c *nativeCall, inputs map[string]any) 
 		return nil, &contract.ErrorBody{Code: CodeReceiptNotAStep, Message: fmt.Sprintf("receipt %s is a %s receipt, which signs no assembled result; read its step receipts", r.ID, r.Body.Kind),
 			Detail: map[string]any{"children": r.Body.Children, "tree": facts}}
 	}
-	step, bad := e.retainedStep(ctx, r)
+	step, bad := rs.retainedStep(ctx, r)
 	if bad != nil {
 		return nil, bad
 	}
@@ -352,9 +368,9 @@ func receiptReadTool(ctx context.Context, c *nativeCall, inputs map[string]any) 
 }
 
 // retainedStep is the local run record's step a receipt seals.
-func (e *Engine) retainedStep(ctx context.Context, r *receipt.Receipt) (*stepRecord, *contract.ErrorBody) {
+func (rs *Records) retainedStep(ctx context.Context, r *receipt.Receipt) (*stepRecord, *contract.ErrorBody) {
 	notRetained := &contract.ErrorBody{Code: CodeReceiptNotRetained, Message: fmt.Sprintf("receipt %s is valid, but this workspace holds no run record of its step (run %s); runx neither replays the run nor searches another workspace", r.ID, r.Body.RunID)}
-	steps, err := e.Journal.Steps(durable(ctx), r.Body.RunID)
+	steps, err := rs.Journal.Steps(durable(ctx), r.Body.RunID)
 	if err != nil {
 		return nil, notRetained
 	}

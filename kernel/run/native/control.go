@@ -1,4 +1,4 @@
-package run
+package native
 
 import (
 	"context"
@@ -25,9 +25,9 @@ var observedAtDefinition = sdk.Definition{
 // observedAtTool forwards the invocation's admitted time, taken from the
 // kernel's clock as every receipt's times are, so a deterministic test run
 // sees a fixed value.
-func observedAtTool(_ context.Context, c *nativeCall, inputs map[string]any) (any, *contract.ErrorBody) {
+func observedAtTool(_ context.Context, c *Call, inputs map[string]any) (any, *contract.ErrorBody) {
 	if bad := onlyInputs("control.observed_at", inputs); bad != nil {
 		return nil, bad
 	}
-	return map[string]any{"schema": ObservedAtSchema, "observed_at": receipt.FormatTime(c.rc.e.Clock())}, nil
+	return map[string]any{"schema": ObservedAtSchema, "observed_at": receipt.FormatTime(c.Run.Now())}, nil
 }

@@ -1,4 +1,4 @@
-package run
+package native
 
 import (
 	"context"
@@ -6,41 +6,78 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
-// nativeCall is what a kernel-owned tool is told about its call.
-type nativeCall struct {
-	rc   *runCtx
-	step *pkg.Step
+// KernelOwner names the kernel as the owner of the tools it answers itself
+// (they read run records, which no plugin may hold).
+const KernelOwner = "runx-kernel"
+
+// Run is what a kernel-owned tool reads of the run that calls it. The
+// engine satisfies it (kernel/run/nativeport.go), so this package never
+// imports the engine.
+type Run interface {
+	// RunID names the calling run, ParentRunID the run that started it
+	// ("" for a root).
+	RunID() string
+	ParentRunID() string
+	// Reach is the reach step runs under, by the authority in force.
+	Reach(step *pkg.Step) authority.Reach
+	// Now reads the kernel's clock, which every receipt's times are taken
+	// from (fixed under runx test).
+	Now() time.Time
+	// ReadRun is a run's read model (runx.run_read.v1) with its events
+	// after the cursor.
+	ReadRun(ctx context.Context, runID, after string) (any, error)
+	// Records are the project's run records and receipts.
+	Records() *Records
 }
 
-// nativeEntry is one tool the kernel answers itself: its one typed
-// description and its implementation.
-type nativeEntry struct {
-	def sdk.Definition
-	fn  func(ctx context.Context, c *nativeCall, inputs map[string]any) (any, *contract.ErrorBody)
+// Call is what a kernel-owned tool is told about its call.
+type Call struct {
+	Run  Run
+	Step *pkg.Step
 }
 
-// nativeTools are the kernel's own tools, by id: each reads the kernel's own
+// Tool is one tool the kernel answers itself: its one typed description
+// and its implementation.
+type Tool struct {
+	def    sdk.Definition
+	answer func(ctx context.Context, c *Call, inputs map[string]any) (any, *contract.ErrorBody)
+}
+
+// Definition is the tool's description: what `runx tool inspect` shows and
+// what a turn's tool list offers.
+func (t *Tool) Definition() sdk.Definition { return t.def }
+
+// Answer runs the tool for one call: its output, or why it failed.
+func (t *Tool) Answer(ctx context.Context, c *Call, inputs map[string]any) (any, *contract.ErrorBody) {
+	return t.answer(ctx, c, inputs)
+}
+
+// Lookup is the kernel-owned tool of that id, or nil: the kernel answers
+// it itself, and no plugin is asked.
+func Lookup(id string) *Tool { return tools[id] }
+
+// tools are the kernel's own tools, by id: each reads the kernel's own
 // state (run records, receipts, the invocation's admitted metadata), which
 // no plugin may hold.
-var nativeTools = map[string]*nativeEntry{}
+var tools = map[string]*Tool{}
 
 func init() {
-	for _, t := range []*nativeEntry{
-		{def: runReadDefinition, fn: func(ctx context.Context, c *nativeCall, in map[string]any) (any, *contract.ErrorBody) {
-			return runReadTool(ctx, c.rc, in)
-		}},
-		{def: receiptProveDefinition, fn: receiptProveTool},
-		{def: receiptQueryDefinition, fn: receiptQueryTool},
-		{def: receiptReadDefinition, fn: receiptReadTool},
-		{def: observedAtDefinition, fn: observedAtTool},
+	for _, t := range []*Tool{
+		{def: runReadDefinition, answer: runReadTool},
+		{def: receiptProveDefinition, answer: receiptProveTool},
+		{def: receiptQueryDefinition, answer: receiptQueryTool},
+		{def: receiptReadDefinition, answer: receiptReadTool},
+		{def: observedAtDefinition, answer: observedAtTool},
 	} {
-		nativeTools[t.def.ID] = t
+		tools[t.def.ID] = t
 	}
 }
 
