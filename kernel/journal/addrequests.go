@@ -19,7 +19,7 @@ func (j *Journal) AddRequests(ctx context.Context, runID string, reqs []*Request
 		addresses := make([]string, 0, len(reqs))
 		for i, r := range reqs {
 			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO requests (run_id, address, kind, request_digest, payload, state, seq) VALUES (?,?,?,?,?,?,?)`,
-				runID, r.Address, r.Kind, r.RequestDigest, j.text(r.Payload), RequestOpen, seq+int64(i)+1); err != nil {
+				runID, r.Address, r.Kind, r.RequestDigest, j.text(r.Payload), string(RequestOpen), seq+int64(i)+1); err != nil {
 				return err
 			}
 			addresses = append(addresses, r.Address)

@@ -14,16 +14,6 @@ import (
 	_ "modernc.org/sqlite" // the embedded, cgo-free SQLite driver
 )
 
-// Run states.
-const (
-	StateRunning = "running"
-	StatePaused  = "paused"
-	StateSealed  = "sealed"
-	// StateStopped is a run a driver stopped on SIGTERM between steps: not
-	// sealed, not waiting on anyone, continued by its next driver.
-	StateStopped = "stopped"
-)
-
 // Journal is an open state.sqlite.
 type Journal struct {
 	db    *sql.DB

@@ -20,13 +20,13 @@ func (j *Journal) PauseRoot(ctx context.Context, runID string, reqs []*Request, 
 	ctx = undeferred(ctx)
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := j.exec(ctx, tx, sqlDropOpenAsks, runID, RequestOpen); err != nil {
+		if _, err := j.exec(ctx, tx, sqlDropOpenAsks, runID, string(RequestOpen)); err != nil {
 			return err
 		}
 		addresses := make([]string, 0, len(reqs))
 		for i, r := range reqs {
 			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO requests (run_id, address, kind, request_digest, payload, state, seq) VALUES (?,?,?,?,?,?,?)`,
-				runID, r.Address, r.Kind, r.RequestDigest, j.text(r.Payload), RequestOpen, i+1); err != nil {
+				runID, r.Address, r.Kind, r.RequestDigest, j.text(r.Payload), string(RequestOpen), i+1); err != nil {
 				return err
 			}
 			addresses = append(addresses, r.Address)
@@ -112,7 +112,7 @@ func (j *Journal) UseDecision(ctx context.Context, runID, address string, step *
 		if _, err := tx.ExecContext(ctx, `UPDATE decisions SET used = 1 WHERE run_id = ? AND address = ?`, runID, address); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE requests SET state = ? WHERE run_id = ? AND address = ?`, RequestAnswered, runID, address); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE requests SET state = ? WHERE run_id = ? AND address = ?`, string(RequestAnswered), runID, address); err != nil {
 			return err
 		}
 		if step != nil {
@@ -139,10 +139,13 @@ func (j *Journal) UseDecision(ctx context.Context, runID, address string, step *
 func (j *Journal) Stop(ctx context.Context, runID string, answered int64) error {
 	ctx = undeferred(ctx)
 	now := j.now()
+	// Only the runs of the tree whose state may become stopped (running
+	// ones: state.go) are stopped; a paused child stays paused.
+	from := sources[StateStopped]
 	return j.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT r.run_id FROM runs r JOIN tree t ON r.parent_run_id = t.id)
-			UPDATE runs SET state = ?, updated_at = ?, version = version + 1 WHERE run_id IN (SELECT id FROM tree) AND state = ?`,
-			runID, StateStopped, now, StateRunning); err != nil {
+			UPDATE runs SET state = ?, updated_at = ?, version = version + 1 WHERE run_id IN (SELECT id FROM tree) AND state IN (?,?,?,?)`,
+			runID, string(StateStopped), now, from[0], from[1], from[2], from[3]); err != nil {
 			return err
 		}
 		data := map[string]any{}
@@ -190,11 +193,16 @@ func (j *Journal) SealIndexed(ctx context.Context, runID, outcome, reason, recei
 		if err := j.recordRootLine(ctx, tx, runID, receiptID, line); err != nil {
 			return err
 		}
-		if _, err := j.exec(ctx, tx, sqlSealRun,
-			StateSealed, outcome, reason, receiptID, j.text(envelope), runID); err != nil {
+		from := sources[StateSealed]
+		res, err := j.exec(ctx, tx, sqlSealRun,
+			string(StateSealed), outcome, reason, receiptID, j.text(envelope), runID, from[0], from[1], from[2], from[3])
+		if err != nil {
 			return err
 		}
-		if _, err := j.exec(ctx, tx, sqlDropOpenAsks, runID, RequestOpen); err != nil {
+		if n, _ := res.RowsAffected(); n == 0 {
+			return j.refusedTransition(ctx, tx, runID, StateSealed)
+		}
+		if _, err := j.exec(ctx, tx, sqlDropOpenAsks, runID, string(RequestOpen)); err != nil {
 			return err
 		}
 		if err := j.touch(ctx, tx, runID, "", now); err != nil {

@@ -21,7 +21,7 @@ type Run struct {
 	Authority     json.RawMessage `json:"authority"`
 	Inputs        json.RawMessage `json:"inputs"`
 	Act           string          `json:"act,omitempty"`
-	State         string          `json:"state"`
+	State         RunState        `json:"state"`
 	Outcome       string          `json:"outcome,omitempty"`
 	SealReason    string          `json:"seal_reason,omitempty"`
 	ReceiptID     string          `json:"receipt_id,omitempty"`
@@ -56,14 +56,17 @@ type Request struct {
 	Kind          string          `json:"kind"`
 	RequestDigest string          `json:"request_digest"`
 	Payload       json.RawMessage `json:"payload"`
-	State         string          `json:"state"`
+	State         RequestState    `json:"state"`
 	Seq           int64           `json:"seq"`
 }
 
+// RequestState is whether a request still waits on its answer.
+type RequestState string
+
 // Request states.
 const (
-	RequestOpen     = "open"
-	RequestAnswered = "answered"
+	RequestOpen     RequestState = "open"
+	RequestAnswered RequestState = "answered"
 )
 
 // Decision is an admitted answer or approval, recorded before it is used.
@@ -115,7 +118,7 @@ func (j *Journal) CreateRun(ctx context.Context, r *Run) error {
 	return j.tx(ctx, func(tx *sql.Tx) error {
 		_, err := j.exec(ctx, tx, sqlCreateRun,
 			r.RunID, r.ParentRunID, r.ParentAddress, r.SkillName, r.Method, r.PackageDir, r.PackageDigest,
-			r.ClosureDigest, j.text(r.Authority), j.text(r.Inputs), r.Act, r.State, "", "", "", "", now, now)
+			r.ClosureDigest, j.text(r.Authority), j.text(r.Inputs), r.Act, string(r.State), "", "", "", "", now, now)
 		if err != nil {
 			return err
 		}
@@ -228,18 +231,24 @@ func (j *Journal) recordStep(ctx context.Context, tx *sql.Tx, s *Step, now strin
 	return j.appendEvent(ctx, tx, s.RunID, "steps", "step."+s.Status, map[string]any{"address": s.Address, "step_id": s.StepID, "receipt_id": s.ReceiptID}, now)
 }
 
-func (j *Journal) touch(ctx context.Context, tx *sql.Tx, runID, state, now string) error {
+// touch records that a run changed, and moves it to state when state is
+// not empty, as the transitions table allows (state.go).
+func (j *Journal) touch(ctx context.Context, tx *sql.Tx, runID string, state RunState, now string) error {
 	q := sqlTouch
 	args := []any{now, runID}
 	if state != "" {
+		from := sources[state]
 		q = sqlTouchState
-		args = []any{now, state, runID}
+		args = []any{now, string(state), runID, from[0], from[1], from[2], from[3]}
 	}
 	res, err := j.exec(ctx, tx, q, args...)
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
+		if state != "" {
+			return j.refusedTransition(ctx, tx, runID, state)
+		}
 		return notFound(runID)
 	}
 	return nil

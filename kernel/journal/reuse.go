@@ -16,7 +16,7 @@ func (j *Journal) ReuseCandidates(ctx context.Context, closureDigest, method str
 		COALESCE((SELECT json_extract(e.data, '$.context_digest') FROM events e
 		          WHERE e.run_id = r.run_id AND e.type = 'run.started' ORDER BY e.seq LIMIT 1), '')
 		FROM runs r WHERE r.closure_digest = ? AND r.method = ? AND r.state = ? AND r.outcome = 'completed'
-		ORDER BY r.updated_at DESC, r.run_id LIMIT ?`, closureDigest, method, StateSealed, limit)
+		ORDER BY r.updated_at DESC, r.run_id LIMIT ?`, closureDigest, method, string(StateSealed), limit)
 	if err != nil {
 		return nil, err
 	}

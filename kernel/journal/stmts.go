@@ -14,12 +14,12 @@ import (
 // connection was replaced.
 const (
 	sqlTouch          = `UPDATE runs SET updated_at = ?, version = version + 1 WHERE run_id = ?`
-	sqlTouchState     = `UPDATE runs SET updated_at = ?, version = version + 1, state = ? WHERE run_id = ?`
+	sqlTouchState     = `UPDATE runs SET updated_at = ?, version = version + 1, state = ? WHERE run_id = ? AND state IN (?,?,?,?)`
 	sqlAppendEvent    = `INSERT INTO events (run_id, seq, stream, type, data, at) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?), ?, ?, ?, ?)`
 	sqlNextStepSeq    = `SELECT COALESCE(MAX(seq), 0) + 1 FROM steps WHERE run_id = ?`
 	sqlRecordStep     = `INSERT OR REPLACE INTO steps (run_id, address, step_id, status, output, error, receipt_id, child_ref, seq) VALUES (?,?,?,?,?,?,?,?,?)`
 	sqlCreateRun      = `INSERT INTO runs (` + runColumns + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)`
-	sqlSealRun        = `UPDATE runs SET state = ?, outcome = ?, seal_reason = ?, receipt_id = ?, envelope = ? WHERE run_id = ?`
+	sqlSealRun        = `UPDATE runs SET state = ?, outcome = ?, seal_reason = ?, receipt_id = ?, envelope = ? WHERE run_id = ? AND state IN (?,?,?,?)`
 	sqlDropOpenAsks   = `DELETE FROM requests WHERE run_id = ? AND state = ?`
 	sqlStepsOfRun     = `SELECT address, step_id, status, output, error, receipt_id, child_ref, seq FROM steps WHERE run_id = ? ORDER BY seq`
 	sqlDecisionsOfRun = `SELECT address, lane, request_digest, value, used, recorded_at FROM decisions WHERE run_id = ?`

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/run"
 )
 
@@ -158,7 +159,7 @@ func (s *Server) turnList(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		if err != nil {
 			return errorResult(err), nil
 		}
-		if read.State == "sealed" {
+		if read.State == journal.StateSealed {
 			out.Sealed = append(out.Sealed, map[string]string{"run_id": r, "outcome": read.Outcome, "receipt_id": read.ReceiptID})
 			fmt.Fprintf(&text, "%s sealed %s (receipt %s)\n", r, read.Outcome, read.ReceiptID)
 			continue

@@ -117,7 +117,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 			if !cancelled {
 				return stepRun{stopped: true}
 			}
-		case "error":
+		case driveError:
 			return stepRun{err: fmt.Errorf("child run %s: %s", childID, out.failure.Message)}
 		}
 		if cancelled {

@@ -84,7 +84,7 @@ type pending struct {
 
 // outcome is where driving a run got to.
 type outcome struct {
-	state   string // sealed | paused | stopped
+	state   driveState
 	outcome string
 	reason  string
 	failure *contract.ErrorBody
@@ -95,11 +95,21 @@ type outcome struct {
 	refs    []receipt.ChildRef
 }
 
-// Outcome states.
+// driveState is where a drive of a run (drive) ended; finish turns it into
+// the run's envelope and a parent's child step into its own result.
+type driveState string
+
+// Drive states.
 const (
-	driveSealed  = "sealed"
-	drivePaused  = "paused"
-	driveStopped = "stopped"
+	// driveSealed: the walk ended; the run seals with its outcome.
+	driveSealed driveState = "sealed"
+	// drivePaused: a step waits on requests; the run pauses.
+	drivePaused driveState = "paused"
+	// driveStopped: a signal stopped the walk between steps.
+	driveStopped driveState = "stopped"
+	// driveError: runx itself failed (the journal, a recorded step it
+	// cannot read); the run is left as its journal holds it.
+	driveError driveState = "error"
 )
 
 // drive walks the method's steps in declared order. A step the journal holds
@@ -215,7 +225,7 @@ func (rc *runCtx) fail(s *settled, out *outcome) {
 }
 
 func internalFailure(err error) *outcome {
-	return &outcome{state: "error", failure: contract.BodyOf(err)}
+	return &outcome{state: driveError, failure: contract.BodyOf(err)}
 }
 
 // result selects the method's public result from the successful producers.

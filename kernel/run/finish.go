@@ -19,7 +19,7 @@ func (e *Engine) finish(ctx context.Context, rc *runCtx, out *outcome) (*contrac
 	var env *contract.SkillRun
 	var err error
 	switch out.state {
-	case "error":
+	case driveError:
 		return nil, fmt.Errorf("run %s: %s", rc.rec.RunID, e.Taint.Scrub(out.failure.Message))
 	case drivePaused:
 		env, err = e.pause(ctx, rc, out)

@@ -93,11 +93,11 @@ func (k *Kernel) RunHistory() ([]receipt.IndexEntry, error) {
 // OpenRun is a root run that has not sealed: paused on a request, stopped by
 // a signal, or running.
 type OpenRun struct {
-	RunID     string `json:"run_id"`
-	SkillName string `json:"skill_name"`
-	Method    string `json:"method"`
-	State     string `json:"state"`
-	UpdatedAt string `json:"updated_at"`
+	RunID     string           `json:"run_id"`
+	SkillName string           `json:"skill_name"`
+	Method    string           `json:"method"`
+	State     journal.RunState `json:"state"`
+	UpdatedAt string           `json:"updated_at"`
 }
 
 // OpenRuns lists the root runs that have not sealed, oldest first, so history

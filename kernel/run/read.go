@@ -21,7 +21,7 @@ type RunRead struct {
 	RunID         string             `json:"run_id"`
 	SkillName     string             `json:"skill_name"`
 	Method        string             `json:"method"`
-	State         string             `json:"state"`
+	State         journal.RunState   `json:"state"`
 	Outcome       string             `json:"outcome,omitempty"`
 	SealReason    string             `json:"seal_reason,omitempty"`
 	ReceiptID     string             `json:"receipt_id,omitempty"`

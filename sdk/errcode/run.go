@@ -107,6 +107,11 @@ const (
 	// Do: Wait for it, or stop it.
 	RunDrivenElsewhere Code = "run_driven_elsewhere"
 
+	// RunTransitionRefused: The run's record cannot make this change of state (a sealed run driven,
+	// paused or sealed again); nothing was recorded.
+	// Do: Read the run with runx history; a sealed run takes nothing new, so start a new run.
+	RunTransitionRefused Code = "run_transition_refused"
+
 	// RunxHomeUnknown: runx cannot find a home directory.
 	// Do: Set RUNX_HOME.
 	RunxHomeUnknown Code = "runx_home_unknown"
