@@ -14,7 +14,7 @@ import (
 // BenchmarkSpendReserve is what a priced call under a money limit adds
 // before it is sent: one durable IMMEDIATE transaction that reads the root
 // run's spend stream, sums it, admits the quote against the limit and
-// appends the reservation (kernel/run/spend.go's reserve, with the same
+// appends the reservation (kernel/run/connector's Money.Reserve, with the same
 // arithmetic). The stream starts with 100 reservations, a run that already
 // made 100 priced calls. An unpriced call pays none of this.
 func BenchmarkSpendReserve(b *testing.B) {

@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/runxhq/runx/kernel/run/runstate"
 	"path/filepath"
 	"slices"
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/runstate"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 

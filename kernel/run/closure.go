@@ -5,6 +5,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/connector"
 )
 
 // Codes of a run's bindings.
@@ -36,7 +37,7 @@ func (e *Engine) closureOf(p *pkg.Package) string {
 // bindClosure is closureOf, with the package digest of each package of the
 // closure by directory.
 func (e *Engine) bindClosure(p *pkg.Package) (string, map[string]string) {
-	added := addedConnectors(p, e.ProjectDir)
+	added := connector.Added(p, e.ProjectDir)
 	expanded := map[string]string{p.Dir: p.Digest}
 	children := e.closureChildren(p, expanded, 0)
 	if len(added) == 0 && len(children) == 0 {
@@ -71,7 +72,7 @@ func (e *Engine) closureChildren(p *pkg.Package, expanded map[string]string, dep
 		node := map[string]any{"ref": ref, "package_digest": cp.Digest}
 		if _, seen := expanded[cp.Dir]; !seen {
 			expanded[cp.Dir] = cp.Digest
-			if added := addedConnectors(cp, e.ProjectDir); len(added) > 0 {
+			if added := connector.Added(cp, e.ProjectDir); len(added) > 0 {
 				node["added_connectors"] = added
 			}
 			if grand := e.closureChildren(cp, expanded, depth+1); len(grand) > 0 {

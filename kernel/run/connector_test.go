@@ -7,6 +7,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/connector"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -34,36 +35,13 @@ func TestResendSafeWithinIdempotencyWindow(t *testing.T) {
 	}
 }
 
-// The provider key binds the caller's key to the connector, operation and
-// rendered target: another target or caller key is another key; another
-// payload under the same target is the same key.
-func TestProviderKey(t *testing.T) {
-	c := &pkg.Connector{ID: "forge"}
-	op := &pkg.ConnectorOperation{Name: "post.create", Target: "boards/{board}", Inputs: []*pkg.InputSpec{{Name: "board", Type: "string"}, {Name: "title", Type: "string"}}}
-	mo := &manifestOp{connector: c, op: op}
-	k := providerKey(mo, map[string]any{"board": "general", "title": "a"}, "k1")
-	if k != providerKey(mo, map[string]any{"board": "general", "title": "b"}, "k1") {
-		t.Error("a payload revision must reach the provider under the same key")
-	}
-	if k == providerKey(mo, map[string]any{"board": "news", "title": "a"}, "k1") {
-		t.Error("another target must be another key")
-	}
-	if k == providerKey(mo, map[string]any{"board": "general", "title": "a"}, "k2") {
-		t.Error("another caller key must be another key")
-	}
-	op2 := &pkg.ConnectorOperation{Name: "post.edit", Target: op.Target, Inputs: op.Inputs}
-	if k == providerKey(&manifestOp{connector: c, op: op2}, map[string]any{"board": "general"}, "k1") {
-		t.Error("another operation must be another key")
-	}
-}
-
 // A provider's answer holding a field with a secret's name is refused,
 // naming the field and never its value, for a manifest operation's answer
 // and a connector plugin's alike; the same answer without it passes.
 func TestProviderAnswerSecretFieldRefused(t *testing.T) {
-	mo := &manifestOp{connector: &pkg.Connector{ID: "forge"}, op: &pkg.ConnectorOperation{Name: "token.mint"}, def: &sdk.Definition{ID: "forge/token.mint"}}
+	mo := &connector.ManifestOp{Connector: &pkg.Connector{ID: "forge"}, Op: &pkg.ConnectorOperation{Name: "token.mint"}, Def: &sdk.Definition{ID: "forge/token.mint"}}
 	leaky := `{"status":200,"body":{"id":"t1","grant":{"refresh_token":"rt-secret-value"}}}`
-	if _, failure := connectorAnswer("mint", mo, []byte(leaky)); failure == nil || failure.Code != CodeProviderOutputSecret ||
+	if _, failure := connectorAnswer("mint", mo, []byte(leaky)); failure == nil || failure.Code != connector.CodeProviderOutputSecret ||
 		!strings.Contains(failure.Message, "/grant/refresh_token") || strings.Contains(failure.Message, "rt-secret-value") {
 		t.Fatalf("manifest answer: %+v", failure)
 	}
@@ -71,7 +49,7 @@ func TestProviderAnswerSecretFieldRefused(t *testing.T) {
 		t.Fatalf("a clean answer: %v %+v", out, failure)
 	}
 	decode := decodeProviderOutput("acme/session.open")
-	if _, failure := decode([]byte(`{"session":{"clientSecret":"cs-value"}}`), &receipt.Body{}); failure == nil || failure.Code != CodeProviderOutputSecret {
+	if _, failure := decode([]byte(`{"session":{"clientSecret":"cs-value"}}`), &receipt.Body{}); failure == nil || failure.Code != connector.CodeProviderOutputSecret {
 		t.Fatalf("plugin answer: %+v", failure)
 	}
 	if _, failure := decode([]byte(`{"session":{"id":"s1"}}`), &receipt.Body{}); failure != nil {

@@ -3,13 +3,14 @@ package run
 import (
 	"context"
 	"encoding/json"
-	"github.com/runxhq/runx/kernel/run/runstate"
 	"sync"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/kernel/run/runstate"
 )
 
 // runCtx is one run (the root or a child) being driven.
@@ -33,8 +34,8 @@ type runCtx struct {
 	// agents are what a managed agent stated about the turns it answered.
 	agents map[string]*AgentStatement
 	// manifests holds each operation reference's manifest lookup for the
-	// life of the run (lookupManifestOp).
-	manifests sync.Map
+	// life of the run.
+	manifests connector.Manifests
 	// bound holds the child runs this drive starts to the closure the run
 	// was bound to, shared with every child run of the drive.
 	bound *boundClosure
@@ -250,9 +251,9 @@ func (rc *runCtx) address(local string) string {
 }
 
 // CodeJournalRecordInvalid stops a run whose journal holds a record that
-// does not decode: replaying it as empty would take a step's result, error
-// or receipt commitment to be other than what was recorded.
-const CodeJournalRecordInvalid = "journal_record_invalid"
+// does not decode (runstate owns it: the run's parts below the engine read
+// records too).
+const CodeJournalRecordInvalid = runstate.CodeJournalRecordInvalid
 
 // settledOf reads a recorded unit back.
 func settledOf(rec *journal.Step) (*settled, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/connector"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -31,22 +32,15 @@ const (
 	CodeRetryDeclined          = "retry_declined"
 )
 
-// Finality states a write's receipt records.
-const (
-	finalityConfirmed    = "confirmed"    // read back by identity
-	finalityAcknowledged = "acknowledged" // the provider said so; the operation declares no readback
-	finalityAlreadyDone  = "already_done" // done before, under the same key
-)
-
 // writeCall is one connector write being carried to finality.
 type writeCall struct {
-	mo          *manifestOp
+	mo          *connector.ManifestOp
 	inputs      map[string]any // checked
 	providerKey string
 	bodyDigest  string
 	binding     string
 	planDigest  string
-	payment     *payment // what it moves, or nil
+	payment     *connector.Payment // what it moves, or nil
 	// reask, when set, is why a person's earlier decision on this write's
 	// retry is not carried out and they are asked again.
 	reask string
@@ -62,34 +56,34 @@ type finalityResult struct {
 	key     string
 }
 
-func (rc *runCtx) prepareWrite(step *pkg.Step, mo *manifestOp, inputs map[string]any) (*writeCall, *contract.ErrorBody) {
-	checked, err := mo.op.CheckInputs(inputs)
+func (rc *runCtx) prepareWrite(step *pkg.Step, mo *connector.ManifestOp, inputs map[string]any) (*writeCall, *contract.ErrorBody) {
+	checked, err := mo.Op.CheckInputs(inputs)
 	if err != nil {
 		return nil, contract.BodyOf(err)
 	}
 	callerKey, _ := inputs["idempotency_key"].(string)
 	if callerKey == "" {
-		return nil, &contract.ErrorBody{Code: CodeIdempotencyKeyMissing, Message: "step " + step.ID + " writes through " + mo.def.ID + " and names no idempotency_key; a write names one, which a retry reuses; nothing was sent"}
+		return nil, &contract.ErrorBody{Code: CodeIdempotencyKeyMissing, Message: "step " + step.ID + " writes through " + mo.Def.ID + " and names no idempotency_key; a write names one, which a retry reuses; nothing was sent"}
 	}
-	b := connectorBinding(mo)
+	b := connector.Binding(mo)
 	r, err := sdk.Render(&b, checked)
 	if err != nil {
-		return nil, &contract.ErrorBody{Code: sdk.CodeRequestInvalid, Message: "operation " + mo.def.ID + ": " + err.Error() + "; nothing was sent"}
+		return nil, &contract.ErrorBody{Code: sdk.CodeRequestInvalid, Message: "operation " + mo.Def.ID + ": " + err.Error() + "; nothing was sent"}
 	}
-	pay, refusal := paymentOf(mo.op, checked)
+	pay, refusal := connector.PaymentOf(mo.Op, checked)
 	if refusal != nil {
 		return nil, refusal
 	}
 	w := &writeCall{
-		mo: mo, inputs: checked, providerKey: providerKey(mo, checked, callerKey),
+		mo: mo, inputs: checked, providerKey: connector.ProviderKey(mo, checked, callerKey),
 		bodyDigest: requestDigest(r),
-		binding:    mustDigest(map[string]any{"connector": mo.connector.ID, "base_url": mo.connector.BaseURL, "operation_digest": mo.op.Digest}),
+		binding:    mustDigest(map[string]any{"connector": mo.Connector.ID, "base_url": mo.Connector.BaseURL, "operation_digest": mo.Op.Digest}),
 		payment:    pay,
 	}
 	plan := map[string]any{"binding": w.binding, "body_digest": w.bodyDigest, "provider_key": w.providerKey}
 	if pay != nil {
 		// The money it moves is part of the plan, not only of the body.
-		plan["payment"] = pay.fields()
+		plan["payment"] = pay.Fields()
 	}
 	w.planDigest = mustDigest(plan)
 	return w, nil
@@ -105,7 +99,7 @@ func requestDigest(r *sdk.RenderedRequest) string {
 }
 
 // finality carries one connector write through the chain.
-func (rc *runCtx) finality(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body, mo *manifestOp) finalityResult {
+func (rc *runCtx) finality(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body, mo *connector.ManifestOp) finalityResult {
 	w, refusal := rc.prepareWrite(step, mo, inputs)
 	if refusal != nil {
 		return finalityResult{failure: refusal, status: contract.StepRefused}
@@ -113,7 +107,7 @@ func (rc *runCtx) finality(ctx context.Context, step *pkg.Step, local string, in
 	cx := body.Extra["connector"].(map[string]any)
 	cx["provider_key"], cx["body_digest"], cx["plan_digest"] = w.providerKey, w.bodyDigest, w.planDigest
 	if w.payment != nil {
-		cx["payment"] = w.payment.fields()
+		cx["payment"] = w.payment.Fields()
 	}
 	res := finalityResult{key: w.providerKey}
 	row, err := rc.e.Journal.OperationKey(durable(ctx), w.providerKey)
@@ -124,7 +118,7 @@ func (rc *runCtx) finality(ctx context.Context, step *pkg.Step, local string, in
 	if row != nil && row.State != journal.KeyRefused {
 		if row.BodyDigest != w.bodyDigest {
 			return finalityResult{status: contract.StepRefused, failure: &contract.ErrorBody{Code: CodeIdempotencyKeyConflict, Message: fmt.Sprintf(
-				"step %s: its idempotency_key was already used for another request body of %s (run %s, %s); one key means one intent, so use a new key for a new body; nothing was sent", step.ID, mo.def.ID, row.RunID, row.Address)}}
+				"step %s: its idempotency_key was already used for another request body of %s (run %s, %s); one key means one intent, so use a new key for a new body; nothing was sent", step.ID, mo.Def.ID, row.RunID, row.Address)}}
 		}
 		switch row.State {
 		case journal.KeyDone, journal.KeyConfirmed:
@@ -170,9 +164,9 @@ func (rc *runCtx) doneBefore(step *pkg.Step, local string, w *writeCall, row *jo
 	}
 	if row.RunID == rc.rec.RunID && row.Address == local {
 		// This call's own act, confirmed before its driver stopped.
-		cx["finality"] = finalityConfirmed
+		cx["finality"] = connector.FinalityConfirmed
 	} else {
-		cx["finality"] = finalityAlreadyDone
+		cx["finality"] = connector.FinalityAlreadyDone
 		cx["already_done"] = map[string]any{"receipt_id": row.ReceiptID, "plan_digest": row.PlanDigest, "run_id": row.RunID}
 		cx["settled_usd_micro"] = 0
 		res.key = "" // the act's receipt is the earlier one
@@ -182,7 +176,7 @@ func (rc *runCtx) doneBefore(step *pkg.Step, local string, w *writeCall, row *jo
 }
 
 // answerOf is the operation's output from a recorded provider answer.
-func answerOf(stepID string, mo *manifestOp, response json.RawMessage) (any, *contract.ErrorBody) {
+func answerOf(stepID string, mo *connector.ManifestOp, response json.RawMessage) (any, *contract.ErrorBody) {
 	var v any
 	if len(response) > 0 {
 		if err := json.Unmarshal(response, &v); err != nil {
@@ -197,19 +191,19 @@ func answerOf(stepID string, mo *manifestOp, response json.RawMessage) (any, *co
 // leaves, and carries its answer to finality.
 func (rc *runCtx) attempt(ctx context.Context, step *pkg.Step, local string, w *writeCall, prior int, inputs map[string]any, body *receipt.Body, cx map[string]any, res finalityResult) finalityResult {
 	err := rc.e.Journal.BeginAttempt(durable(ctx), &journal.OperationKey{
-		ProviderKey: w.providerKey, Operation: w.mo.def.ID, BodyDigest: w.bodyDigest, Binding: w.binding,
+		ProviderKey: w.providerKey, Operation: w.mo.Def.ID, BodyDigest: w.bodyDigest, Binding: w.binding,
 		RunID: rc.rec.RunID, Address: local, PlanDigest: w.planDigest,
 	}, prior)
 	switch {
 	case errors.Is(err, journal.ErrKeyContended):
 		return finalityResult{status: contract.StepRefused, failure: &contract.ErrorBody{Code: CodeIdempotencyKeyInFlight, Message: fmt.Sprintf(
-			"step %s: another call began sending %s under the same idempotency_key after this one checked it; one key means one intent, so nothing was sent twice: run again once that call settles, and it answers already_done or reconciles", step.ID, w.mo.def.ID)}}
+			"step %s: another call began sending %s under the same idempotency_key after this one checked it; one key means one intent, so nothing was sent twice: run again once that call settles, and it answers already_done or reconciles", step.ID, w.mo.Def.ID)}}
 	case err != nil:
 		return finalityResult{failure: contract.BodyOf(err), status: contract.StepFailed}
 	}
 	rc.e.hook("operation_attempt_recorded")
 	sink := &answerSink{}
-	out, failure, status := rc.execute(withPayment(withAnswerSink(ctx, sink), w.payment), step, local, inputs, body)
+	out, failure, status := rc.execute(connector.WithPayment(withAnswerSink(ctx, sink), w.payment), step, local, inputs, body)
 	switch {
 	case failure == nil:
 		ack, _ := json.Marshal(sink.body)
@@ -238,14 +232,14 @@ func (rc *runCtx) attempt(ctx context.Context, step *pkg.Step, local string, w *
 
 // confirm takes an acknowledged write to finality by its readbacks.
 func (rc *runCtx) confirm(ctx context.Context, step *pkg.Step, local string, w *writeCall, row *journal.OperationKey, out any, cx map[string]any, res finalityResult) finalityResult {
-	if len(w.mo.op.Readbacks) == 0 {
-		cx["finality"] = finalityAcknowledged
+	if len(w.mo.Op.Readbacks) == 0 {
+		cx["finality"] = connector.FinalityAcknowledged
 		return rc.settleConfirmed(ctx, w, row, out, res)
 	}
 	verdict, evidence := rc.readBack(ctx, step, local, w, row.Response)
 	cx["readback"] = evidence
 	if verdict == readbackConfirmed {
-		cx["finality"] = finalityConfirmed
+		cx["finality"] = connector.FinalityConfirmed
 		return rc.settleConfirmed(ctx, w, row, out, res)
 	}
 	return rc.retryPending(step, local, w, row, cx, res, &contract.ErrorBody{Code: "readback_unconfirmed", Message: "the provider acknowledged the write, but its readback did not confirm it"})
@@ -282,7 +276,7 @@ func (rc *runCtx) reconcile(ctx context.Context, step *pkg.Step, local string, w
 			return r, outcome
 		}
 	}
-	if len(w.mo.op.Readbacks) == 0 {
+	if len(w.mo.Op.Readbacks) == 0 {
 		return res, reconcileUnsettled
 	}
 	verdict, evidence := rc.readBack(ctx, step, local, w, row.Response)
@@ -290,7 +284,7 @@ func (rc *runCtx) reconcile(ctx context.Context, step *pkg.Step, local string, w
 	if verdict != readbackConfirmed {
 		return res, reconcileUnsettled
 	}
-	cx["finality"], cx["reconciled"] = finalityConfirmed, true
+	cx["finality"], cx["reconciled"] = connector.FinalityConfirmed, true
 	response := row.Response
 	if len(response) == 0 {
 		// No answer was read: the readback's is the write's evidence.
@@ -313,7 +307,7 @@ func unsettledAttempt(step *pkg.Step, w *writeCall, row *journal.OperationKey) *
 		what = "the provider acknowledged it and no readback has confirmed it"
 	}
 	return &contract.ErrorBody{Code: "attempt_unsettled", Message: fmt.Sprintf(
-		"step %s: custody holds an earlier attempt of %s under this key (run %s, %s): %s; nothing was sent again", step.ID, w.mo.def.ID, row.RunID, row.Address, what)}
+		"step %s: custody holds an earlier attempt of %s under this key (run %s, %s): %s; nothing was sent again", step.ID, w.mo.Def.ID, row.RunID, row.Address, what)}
 }
 
 // ambiguousCodes are the failures after which a write's outcome is
@@ -329,5 +323,5 @@ var ambiguousCodes = map[string]bool{
 	"capability_output_invalid":   true,
 	// The provider answered, with a secret's field: the write may have
 	// been done, so its readbacks settle it, never a resend.
-	CodeProviderOutputSecret: true,
+	connector.CodeProviderOutputSecret: true,
 }

@@ -2,11 +2,11 @@ package run
 
 import (
 	"context"
-	"github.com/runxhq/runx/kernel/run/runstate"
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/runstate"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -136,10 +136,10 @@ func (rc *runCtx) inspect(ctx context.Context, prefix string, depth int) []Inspe
 			if a := s.Operation.Approval; a != nil {
 				is.Approval = &OwnApproval{Gate: GateOperation, Reason: a.Reason, Type: a.Type}
 				is.Waits = contract.StatusNeedsApproval
-			} else if mo := rc.manifestOp(s); mo != nil && mo.op.Approval == sdk.ApprovalRequired {
+			} else if mo := rc.manifests.Of(rc.pkg, s, rc.e.ProjectDir); mo != nil && mo.Op.Approval == sdk.ApprovalRequired {
 				// Its connector requires one: the runtime asks it, with
 				// the operator summary it builds.
-				is.Approval = &OwnApproval{Gate: GateOperation, Reason: "connector " + mo.connector.ID + " requires approval of every " + mo.op.Name}
+				is.Approval = &OwnApproval{Gate: GateOperation, Reason: "connector " + mo.Connector.ID + " requires approval of every " + mo.Op.Name}
 				is.Waits = contract.StatusNeedsApproval
 			}
 		case pkg.KindSkill:
@@ -153,10 +153,10 @@ func (rc *runCtx) inspect(ctx context.Context, prefix string, depth int) []Inspe
 			}
 		}
 		if s.Kind == pkg.KindOperation || s.Kind == pkg.KindTool {
-			if def := rc.stepDefinition(ctx, s); def != nil {
+			if def := rc.money().Run.Definition(ctx, s); def != nil {
 				is.Cost = def.Cost
 			}
-			is.CostRefused = rc.admitQuote(ctx, s)
+			is.CostRefused = rc.money().AdmitQuote(ctx, s)
 		}
 		is.Change = rc.changeOf(ctx, s)
 		if is.Change.Kind != authority.ChangeNone {

@@ -22,6 +22,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/connector"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -314,7 +315,7 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 		return nil, err
 	}
 	if n, ok := req.MaxSpend.Value(); ok {
-		narrowed, err := WithSpendLimit(req.Authority, n)
+		narrowed, err := connector.WithSpendLimit(req.Authority, n)
 		if err != nil {
 			return nil, err
 		}

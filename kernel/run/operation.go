@@ -11,6 +11,8 @@ import (
 	"github.com/runxhq/runx/kernel/datasource"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -30,8 +32,8 @@ func operationCapability(op *pkg.OperationStep) string {
 // checkOperation refuses, at admission, an operation no installed
 // connector plugin declares.
 func (e *Engine) checkOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
-	mo, err := e.manifestOperation(p, s.Operation)
-	if err == nil && mo != nil && mo.op.Verb == pkg.VerbWrite && s.Operation.IdempotencyKey == "" {
+	mo, err := connector.ManifestOperation(p, s.Operation, e.ProjectDir)
+	if err == nil && mo != nil && mo.Op.Verb == pkg.VerbWrite && s.Operation.IdempotencyKey == "" {
 		return contract.Errorf(CodeIdempotencyKeyMissing, "step %s writes through %s and names no idempotency_key; a write names one, which a retry reuses; no step was started", s.ID, s.Operation.Ref)
 	}
 	return e.resolveOperation(ctx, p, s)
@@ -41,7 +43,7 @@ func (e *Engine) checkOperation(ctx context.Context, p *pkg.Package, s *pkg.Step
 // installed connector plugin declares: a step's, or one a turn's or a
 // script's calls list (whose idempotency key its call supplies).
 func (e *Engine) resolveOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
-	mo, err := e.manifestOperation(p, s.Operation)
+	mo, err := connector.ManifestOperation(p, s.Operation, e.ProjectDir)
 	if err != nil {
 		return err
 	}
@@ -76,7 +78,7 @@ func (e *Engine) resolveOperation(ctx context.Context, p *pkg.Package, s *pkg.St
 // with none named, the workspace store), and only the binding's profile
 // credential is delivered. Any other connector operation is sent as is.
 func (rc *runCtx) operationDispatch(ctx context.Context, step *pkg.Step, inputs map[string]any) (*dispatch, map[string]string, json.RawMessage, error) {
-	mo, err := rc.lookupManifestOp(step.Operation)
+	mo, err := rc.manifests.Lookup(rc.pkg, step.Operation, rc.e.ProjectDir)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -184,4 +186,114 @@ func (e *Engine) checkStoreFile(b *datasource.Binding) error {
 		}
 	}
 	return contract.Errorf(CodeDataSourcePathProtected, "data source %s is bound to %s, inside %s, where runx keeps its own state; bind the store to a file elsewhere", b.Ref, b.Param(ls.PathParam), root)
+}
+
+// operationDefinition is a step's operation as the kernel knows it: from
+// its connector manifest, else from the plugin that declares it.
+func (rc *runCtx) operationDefinition(ctx context.Context, step *pkg.Step) *sdk.Definition {
+	if mo := rc.manifests.Of(rc.pkg, step, rc.e.ProjectDir); mo != nil {
+		return mo.Def
+	}
+	return rc.e.definition(ctx, operationCapability(step.Operation))
+}
+
+// connectorDispatch prepares one manifest operation call: its checked
+// inputs, the binding, the delivered credential and, for a write, the
+// provider key.
+func (rc *runCtx) connectorDispatch(ctx context.Context, step *pkg.Step, mo *connector.ManifestOp, inputs map[string]any) (*dispatch, map[string]string, json.RawMessage, error) {
+	checked, err := mo.Op.CheckInputs(inputs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	capability, err := rc.e.roleCapability(ctx, sdk.RoleConnectorRequest)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	b := connector.Binding(mo)
+	if r := rc.e.HTTPReplay; r != nil {
+		b.Replay, b.Exchanges = true, r.due()
+	}
+	var creds map[string]string
+	if cr := mo.Connector.Credential; cr != nil {
+		v, err := rc.e.CredentialResolver().Resolve(mo.Connector.ID, cr.Variable)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		creds = map[string]string{cr.Variable: v}
+	}
+	binding, err := json.Marshal(b)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sink := sinkOf(ctx)
+	d := &dispatch{
+		capability: capability,
+		def:        mo.Def,
+		execution:  execNative,
+		input:      checked,
+		timeout:    stepTimeout(step, operationDefaultTimeout),
+		maxOutput:  operationMaxAnswer,
+		interpret: func(raw []byte, body *receipt.Body) (any, *contract.ErrorBody) {
+			out, failure := connectorAnswer(step.ID, mo, raw)
+			if sink != nil && (failure == nil || failure.Code != connector.CodeProviderOutputSecret) {
+				var resp sdk.ConnectorResponse
+				if json.Unmarshal(raw, &resp) == nil {
+					sink.body = resp.Body
+				}
+			}
+			return out, failure
+		},
+		evidence: rc.e.HTTPReplay.observe,
+	}
+	if mo.Op.Verb == pkg.VerbWrite {
+		key, _ := inputs["idempotency_key"].(string)
+		d.idempotencyKey = connector.ProviderKey(mo, checked, key)
+	}
+	return d, creds, binding, nil
+}
+
+// connectorAnswer turns the connector.request capability's answer into the
+// operation's output: the provider's JSON body, held to the operation's
+// declared outputs.
+func connectorAnswer(stepID string, mo *connector.ManifestOp, raw []byte) (any, *contract.ErrorBody) {
+	var resp sdk.ConnectorResponse
+	if err := json.Unmarshal(raw, &resp); err != nil {
+		return nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the connector request answered with output that is not a connector response"}
+	}
+	if failure := connector.RefuseSecretField("operation "+mo.Def.ID, resp.Body); failure != nil {
+		return nil, failure
+	}
+	if len(mo.Op.Outputs) == 0 {
+		return resp.Body, nil
+	}
+	out, err := checkOutputs(stepID, mo.Op.Outputs, resp.Body)
+	if err != nil {
+		body := contract.BodyOf(err)
+		body.Code = "provider_answer_invalid"
+		body.Message = "operation " + mo.Def.ID + ": the provider's answer does not hold the operation's declared outputs: " + body.Message
+		return nil, body
+	}
+	return out, nil
+}
+
+// decodeProviderOutput is decodeOutput for a connector plugin's operation:
+// an answer holding a secret's field is refused.
+func decodeProviderOutput(id string) func([]byte, *receipt.Body) (any, *contract.ErrorBody) {
+	return func(raw []byte, body *receipt.Body) (any, *contract.ErrorBody) {
+		out, failure := decodeOutput(raw, body)
+		if failure != nil {
+			return nil, failure
+		}
+		if failure := connector.RefuseSecretField("operation "+id, out); failure != nil {
+			return nil, failure
+		}
+		return out, nil
+	}
+}
+
+func orEmptyList(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/connector"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -27,7 +28,7 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 	// An operation whose description requires approval always asks, whether
 	// a manifest or a plugin's Describe declares it: both are read from the
 	// one Definition, so a third-party connector gets what a manifest gets.
-	mo := rc.manifestOp(step)
+	mo := rc.manifests.Of(rc.pkg, step, rc.e.ProjectDir)
 	def := rc.operationDefinition(ctx, step)
 	metered := rc.unboundedMetering(step, def)
 	required := def != nil && def.Approval == sdk.ApprovalRequired || metered
@@ -107,43 +108,43 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 // price: package text cannot inject an account of the act. Its gate is
 // operation:<intent digest>, so a decision binds that exact act and a
 // changed connector, price or payload is confirmed again.
-func operatorSummary(step *pkg.Step, mo *manifestOp, inputs map[string]any) (map[string]any, *contract.ErrorBody) {
-	checked, err := mo.op.CheckInputs(inputs)
+func operatorSummary(step *pkg.Step, mo *connector.ManifestOp, inputs map[string]any) (map[string]any, *contract.ErrorBody) {
+	checked, err := mo.Op.CheckInputs(inputs)
 	if err != nil {
 		return nil, contract.BodyOf(err)
 	}
-	b := connectorBinding(mo)
+	b := connector.Binding(mo)
 	r, err := sdk.Render(&b, checked)
 	if err != nil {
-		return nil, &contract.ErrorBody{Code: sdk.CodeRequestInvalid, Message: "operation " + mo.def.ID + ": " + err.Error() + "; nothing was sent"}
+		return nil, &contract.ErrorBody{Code: sdk.CodeRequestInvalid, Message: "operation " + mo.Def.ID + ": " + err.Error() + "; nothing was sent"}
 	}
 	payloadDigest := requestDigest(r)
-	target := renderTarget(mo.op, checked)
+	target := connector.RenderTarget(mo.Op, checked)
 	callerKey, _ := inputs["idempotency_key"].(string)
 	intent := map[string]any{
-		"connector": mo.connector.ID, "version": mo.connector.Version, "manifest_digest": mo.connector.ManifestDigest,
-		"operation": mo.op.Name, "operation_digest": mo.op.Digest, "verb": mo.op.Verb, "target": target,
-		"scopes": orEmptyList(mo.op.Scopes), "payload_digest": payloadDigest, "provider_key": providerKey(mo, checked, callerKey),
+		"connector": mo.Connector.ID, "version": mo.Connector.Version, "manifest_digest": mo.Connector.ManifestDigest,
+		"operation": mo.Op.Name, "operation_digest": mo.Op.Digest, "verb": mo.Op.Verb, "target": target,
+		"scopes": orEmptyList(mo.Op.Scopes), "payload_digest": payloadDigest, "provider_key": connector.ProviderKey(mo, checked, callerKey),
 	}
 	if a := step.Operation.Approval; a != nil {
 		intent["approval"] = map[string]any{"reason": a.Reason, "type": a.Type}
 	}
-	pay, refusal := paymentOf(mo.op, checked)
+	pay, refusal := connector.PaymentOf(mo.Op, checked)
 	if refusal != nil {
 		return nil, refusal
 	}
 	if pay != nil {
-		intent["payment"] = pay.fields()
+		intent["payment"] = pay.Fields()
 	}
 	intentDigest := mustDigest(intent)
 	text := fmt.Sprintf("%s %s %s (%s) at %s under scopes %q: request %s %s, payload %s, intent %s",
-		mo.op.Verb, mo.connector.ID, mo.connector.Version, mo.op.Name, orDash(target), mo.op.Scopes, r.Method, r.URL, payloadDigest, intentDigest)
+		mo.Op.Verb, mo.Connector.ID, mo.Connector.Version, mo.Op.Name, orDash(target), mo.Op.Scopes, r.Method, r.URL, payloadDigest, intentDigest)
 	summary := map[string]any{
-		"connector": mo.connector.ID, "operation": mo.op.Name, "verb": mo.op.Verb, "target": target,
-		"scopes": orEmptyList(mo.op.Scopes), "method": r.Method, "url": r.URL,
+		"connector": mo.Connector.ID, "operation": mo.Op.Name, "verb": mo.Op.Verb, "target": target,
+		"scopes": orEmptyList(mo.Op.Scopes), "method": r.Method, "url": r.URL,
 		"payload_digest": payloadDigest, "intent_digest": intentDigest, "text": text,
 	}
-	if c := mo.op.Cost; c != nil && c.USDMicro != nil {
+	if c := mo.Op.Cost; c != nil && c.USDMicro != nil {
 		summary["quoted_usd_micro"] = *c.USDMicro
 		text += fmt.Sprintf(", quoted %d micro-USD per %s", *c.USDMicro, c.Per)
 		summary["text"] = text
@@ -151,7 +152,7 @@ func operatorSummary(step *pkg.Step, mo *manifestOp, inputs map[string]any) (map
 	if pay != nil {
 		// The amount is the runtime's reading of the declared inputs, so
 		// the person approves the money it moves, not a package's account.
-		summary["payment"] = pay.fields()
+		summary["payment"] = pay.Fields()
 		summary["text"] = text + fmt.Sprintf(", moving %d %s", pay.Amount, pay.Currency)
 	}
 	payload := map[string]any{
@@ -167,7 +168,7 @@ func operatorSummary(step *pkg.Step, mo *manifestOp, inputs map[string]any) (map
 			payload["approval_type"] = a.Type
 		}
 	} else {
-		payload["reason"] = "connector " + mo.connector.ID + " requires approval of every " + mo.op.Name
+		payload["reason"] = "connector " + mo.Connector.ID + " requires approval of every " + mo.Op.Name
 	}
 	return payload, nil
 }
@@ -181,10 +182,11 @@ func orDash(s string) string {
 
 // unboundedMetering reports a call that declares metered use with no USD
 // quote (a cost without usd_micro) while no money limit is in force. Under a
-// limit admitQuote refuses it; without one the spec asks once for native
-// approval of the exact call, since runx has no use-limit authority that
-// could bound it instead. A call with no cost declaration at all is not
-// metered by its own account and is left to the authority that admitted it.
+// limit connector.Money.AdmitQuote refuses it; without one the spec asks
+// once for native approval of the exact call, since runx has no use-limit
+// authority that could bound it instead. A call with no cost declaration at
+// all is not metered by its own account and is left to the authority that
+// admitted it.
 func (rc *runCtx) unboundedMetering(step *pkg.Step, def *sdk.Definition) bool {
 	if def == nil || def.Cost == nil || def.Cost.USDMicro != nil {
 		return false

@@ -8,6 +8,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/kernel/run/native"
 )
 
@@ -96,8 +97,8 @@ func (e *Engine) hasResultContract(ctx context.Context, p *pkg.Package, s *pkg.S
 		def := e.definition(ctx, s.Tool.Capability)
 		return def != nil && len(def.OutputSchema) > 0
 	case pkg.KindOperation:
-		if mo, err := e.manifestOperation(p, s.Operation); err == nil && mo != nil {
-			return len(mo.def.OutputSchema) > 0
+		if mo, err := connector.ManifestOperation(p, s.Operation, e.ProjectDir); err == nil && mo != nil {
+			return len(mo.Def.OutputSchema) > 0
 		}
 		def := e.definition(ctx, operationCapability(s.Operation))
 		return def != nil && len(def.OutputSchema) > 0

@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/connector"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -64,7 +65,7 @@ func (rc *runCtx) readBackOnce(ctx context.Context, step *pkg.Step, local string
 		// the act by $key or the write's inputs still can settle it; one
 		// that needs the answer cannot run, and the retry request says so.
 		var skipped []string
-		for _, rb := range w.mo.op.Readbacks {
+		for _, rb := range w.mo.Op.Readbacks {
 			if rb.NeedsAnswer() {
 				skipped = append(skipped, rb.Operation)
 			}
@@ -72,16 +73,16 @@ func (rc *runCtx) readBackOnce(ctx context.Context, step *pkg.Step, local string
 		if len(skipped) > 0 {
 			evidence["skipped"] = skipped
 		}
-		if len(skipped) == len(w.mo.op.Readbacks) {
-			evidence["reason"] = "every readback of " + w.mo.def.ID + " (" + strings.Join(skipped, ", ") + ") needs the write's answer ($response.*), and no answer was recorded; the connector declares no readback that finds the act by $key or its inputs alone"
+		if len(skipped) == len(w.mo.Op.Readbacks) {
+			evidence["reason"] = "every readback of " + w.mo.Def.ID + " (" + strings.Join(skipped, ", ") + ") needs the write's answer ($response.*), and no answer was recorded; the connector declares no readback that finds the act by $key or its inputs alone"
 			return readbackUnknown, evidence
 		}
 	}
-	for i, rb := range w.mo.op.Readbacks {
+	for i, rb := range w.mo.Op.Readbacks {
 		if answer == nil && rb.NeedsAnswer() {
 			continue
 		}
-		read := w.mo.connector.Operation(rb.Operation)
+		read := w.mo.Connector.Operation(rb.Operation)
 		inputs := map[string]any{}
 		for k, v := range rb.Inputs {
 			x, ok := resolve(v)
@@ -92,11 +93,11 @@ func (rc *runCtx) readBackOnce(ctx context.Context, step *pkg.Step, local string
 			inputs[k] = x
 		}
 		synth := &pkg.Step{ID: step.ID, Kind: pkg.KindOperation, Operation: &pkg.OperationStep{
-			Ref: w.mo.connector.ID + "/" + read.Name, Connector: w.mo.connector.ID, Operation: read.Name,
+			Ref: w.mo.Connector.ID + "/" + read.Name, Connector: w.mo.Connector.ID, Operation: read.Name,
 		}}
 		scratch := receipt.Body{Runtime: &receipt.Runtime{}}
 		// A readback is within the write's quote: it reserves nothing.
-		out, failure, status := rc.execute(coveredByQuote(ctx), synth, local+"/readback/"+itoa(i), inputs, &scratch)
+		out, failure, status := rc.execute(connector.CoveredByQuote(ctx), synth, local+"/readback/"+itoa(i), inputs, &scratch)
 		evidence["operation"] = synth.Operation.Ref
 		if failure != nil {
 			evidence["error"] = failure
@@ -104,7 +105,7 @@ func (rc *runCtx) readBackOnce(ctx context.Context, step *pkg.Step, local string
 				if rb.FindsByKey() && !rc.keyHonoured(ctx, w) {
 					// Past the window the provider forgets the key: not
 					// finding the act by it is no evidence it is absent.
-					evidence["reason"] = "readback " + rb.Operation + " looks the act up by its key, and the provider honours a key only " + itoa(w.mo.op.Idempotency.WindowSeconds) + "s from its first send, which has passed; not finding it proves nothing"
+					evidence["reason"] = "readback " + rb.Operation + " looks the act up by its key, and the provider honours a key only " + itoa(w.mo.Op.Idempotency.WindowSeconds) + "s from its first send, which has passed; not finding it proves nothing"
 					return readbackUnknown, evidence
 				}
 				return readbackAbsent, evidence
@@ -170,16 +171,16 @@ func (rc *runCtx) retryPending(step *pkg.Step, local string, w *writeCall, row *
 	payload := map[string]any{
 		"id":           rc.address(address),
 		"gate":         gateRetry,
-		"operation":    w.mo.def.ID,
+		"operation":    w.mo.Def.ID,
 		"provider_key": w.providerKey,
 		"plan_digest":  w.planDigest,
 		"attempts":     attempts,
 		"custody":      row.State,
-		"resend_safe":  resendSafe(w.mo.op.Idempotency, firstSent, rc.e.Clock()),
+		"resend_safe":  resendSafe(w.mo.Op.Idempotency, firstSent, rc.e.Clock()),
 		"why":          why.Message,
 		"decide":       `{"retry": true} sends it again under the same key (saying the earlier attempt did not take effect); {"retry": false} leaves it failed with retry_declined`,
 	}
-	if until, ok := resendSafeUntil(w.mo.op.Idempotency, firstSent); ok {
+	if until, ok := resendSafeUntil(w.mo.Op.Idempotency, firstSent); ok {
 		// When the provider stops deduplicating under the key: a decision
 		// carried out after it is asked again (retryDecided).
 		payload["resend_safe_until"] = until.Format(time.RFC3339)
@@ -219,14 +220,14 @@ func (rc *runCtx) retryDecided(ctx context.Context, step *pkg.Step, local string
 		// The person was told the provider deduplicates under the key,
 		// and by now it no longer does: their yes was to a safe resend,
 		// which this no longer is. They are asked again, told so.
-		w.reask = "step " + step.ID + ": {\"retry\": true} was given on a request that said resending " + w.mo.def.ID + " was safe, and the provider's idempotency window (" + itoa(w.mo.op.Idempotency.WindowSeconds) + "s from the first send) has closed since: sent again now, the provider would not deduplicate it. Decide again; nothing was sent"
+		w.reask = "step " + step.ID + ": {\"retry\": true} was given on a request that said resending " + w.mo.Def.ID + " was safe, and the provider's idempotency window (" + itoa(w.mo.Op.Idempotency.WindowSeconds) + "s from the first send) has closed since: sent again now, the provider would not deduplicate it. Decide again; nothing was sent"
 		return res, reconcileUnsettled
 	}
 	cx["retry_decision"] = map[string]any{"retry": *v.Retry, "request_digest": d.RequestDigest}
 	if *v.Retry {
 		return res, reconcileResend
 	}
-	return finalityResult{status: contract.StepFailed, failure: &contract.ErrorBody{Code: CodeRetryDeclined, Message: "step " + step.ID + ": a person declined to send " + w.mo.def.ID + " again; custody keeps its attempt as it stands"}}, reconcileSettled
+	return finalityResult{status: contract.StepFailed, failure: &contract.ErrorBody{Code: CodeRetryDeclined, Message: "step " + step.ID + ": a person declined to send " + w.mo.Def.ID + " again; custody keeps its attempt as it stands"}}, reconcileSettled
 }
 
 // answeredAsSafe reports whether the request decision d answered told the
@@ -273,14 +274,14 @@ func inCustody(ctx context.Context) bool { return sinkOf(ctx) != nil }
 // window. An operation that declares none sends no key, so a lookup by it
 // is the connector's own affair and the window does not apply.
 func (rc *runCtx) keyHonoured(ctx context.Context, w *writeCall) bool {
-	if w.mo.op.Idempotency == nil {
+	if w.mo.Op.Idempotency == nil {
 		return true
 	}
 	rec, err := rc.e.Journal.OperationKey(durable(ctx), w.providerKey)
 	if err != nil || rec == nil {
 		return false
 	}
-	return resendSafe(w.mo.op.Idempotency, rec.FirstSentAt, rc.e.Clock())
+	return resendSafe(w.mo.Op.Idempotency, rec.FirstSentAt, rc.e.Clock())
 }
 
 // resendSafe reports whether sending a write again under its key is safe:

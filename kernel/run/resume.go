@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/connector"
 )
 
 // ResumeRequest is `runx resume <run-id> <file|->`.
@@ -91,7 +92,7 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 		} else if a == nil {
 			current = nil
 		}
-		if standing, err = WithSpendLimit(current, n); err != nil {
+		if standing, err = connector.WithSpendLimit(current, n); err != nil {
 			return nil, err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/connector"
 )
 
 // EventAttemptFailed records one failed attempt of a step with a retry: the
@@ -48,7 +49,7 @@ func (rc *runCtx) executeWithRetry(ctx context.Context, step *pkg.Step, local st
 	for {
 		out, failure, status := rc.execute(ctx, step, local, inputs, body)
 		attempt := failed + 1
-		if failure == nil || status == stepStopped || attempt >= step.Retry.MaxAttempts || isSpendRefusal(failure) {
+		if failure == nil || status == stepStopped || attempt >= step.Retry.MaxAttempts || connector.IsSpendRefusal(failure) {
 			if attempt > 1 {
 				if body.Extra == nil {
 					body.Extra = map[string]any{}

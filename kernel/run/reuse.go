@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/runxhq/runx/kernel/run/runstate"
 	"math"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/runstate"
 )
 
 // Codes a skill call's reuse option is refused with.

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/run/connector"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -89,11 +89,11 @@ func held(t *testing.T, k *Kernel, runID string) int64 {
 	}
 	var spend []journal.Event
 	for _, ev := range events {
-		if ev.Stream == spendStream {
+		if ev.Stream == connector.SpendStream {
 			spend = append(spend, ev)
 		}
 	}
-	s, err := heldBy(spend)
+	s, err := connector.HeldBy(spend)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,50 +268,6 @@ func TestSpendFanOutReservationsNeverOvershoot(t *testing.T) {
 	}
 }
 
-// Reservations from many goroutines (fan-out items, another process's turn
-// calls) are admitted against one record: the journal's transaction is
-// what serialises them, so the sum never passes the limit.
-func TestSpendJournalReservationsAreSerialised(t *testing.T) {
-	j, err := journal.Open(t.TempDir(), time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { j.Close() })
-	ctx := context.Background()
-	if err := j.CreateRun(ctx, &journal.Run{RunID: "run_root", SkillName: "s", Method: "m", Authority: json.RawMessage(`{}`), Inputs: json.RawMessage(`{}`)}); err != nil {
-		t.Fatal(err)
-	}
-	limits := authority.Limits{MaxSpendMicroUSD: authority.LimitOf(1000)}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	admitted, refused := 0, 0
-	for i := range 40 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			err := j.AppendEventChecked(ctx, "run_root", spendStream, EventSpendReserved, spendEvent{Address: fmt.Sprint(i), MicroUSD: 30}, func(prior []journal.Event) error {
-				h, err := heldBy(prior)
-				if err != nil {
-					return err
-				}
-				_, err = h.Reserve(limits, 30)
-				return err
-			})
-			mu.Lock()
-			defer mu.Unlock()
-			if err == nil {
-				admitted++
-			} else {
-				refused++
-			}
-		}()
-	}
-	wg.Wait()
-	if admitted != 33 || refused != 7 {
-		t.Fatalf("admitted %d, refused %d; want 33 and 7 (1000/30)", admitted, refused)
-	}
-}
-
 // Child runs spend from their root's limit; --max-spend on a resume narrows
 // what the rest of the run may spend, and can never widen it.
 func TestSpendChildRunsAndResumeNarrowing(t *testing.T) {
@@ -355,36 +311,5 @@ func TestSpendChildRunsAndResumeNarrowing(t *testing.T) {
 				t.Fatalf("got %s %v, %d sent", out.Outcome, out.Error, p.n("priced/send")-before)
 			}
 		})
-	}
-}
-
-func TestWithSpendLimitOnlyNarrows(t *testing.T) {
-	for _, tc := range []struct {
-		doc  string
-		n    int64
-		want int64
-	}{
-		{"", 500, 500},
-		{`{"effects":"ask"}`, 500, 500},
-		{`{"max_spend_micro_usd":100}`, 500, 100},
-		{`{"max_spend_micro_usd":900}`, 500, 500},
-	} {
-		out, err := WithSpendLimit([]byte(tc.doc), tc.n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := authority.Parse(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if v, _ := a.MaxSpendMicroUSD.Value(); v != tc.want {
-			t.Errorf("%s narrowed by %d gives %d, want %d", tc.doc, tc.n, v, tc.want)
-		}
-		if tc.doc == `{"effects":"ask"}` && a.Effects != authority.EffectsAsk {
-			t.Error("narrowing spend dropped the document's other fields")
-		}
-	}
-	if _, err := WithSpendLimit([]byte(`{"nope":1}`), 1); err == nil {
-		t.Error("a document that does not parse must stay refused")
 	}
 }

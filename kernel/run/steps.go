@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/kernel/run/native"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -99,9 +100,9 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 			extra["execution_term"] = term
 		}
 	}
-	refusal := rc.admitQuote(ctx, step)
+	refusal := rc.money().AdmitQuote(ctx, step)
 	if refusal == nil {
-		refusal = rc.admitPayment(step, inputs)
+		refusal = rc.money().AdmitPayment(step, rc.manifests.Of(rc.pkg, step, rc.e.ProjectDir), inputs)
 	}
 	if refusal != nil {
 		body := rc.stepBody(step, local)
@@ -115,9 +116,9 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		return *r
 	}
 	body := rc.stepBody(step, local)
-	mo := rc.manifestOp(step)
+	mo := rc.manifests.Of(rc.pkg, step, rc.e.ProjectDir)
 	if mo != nil {
-		extra["connector"] = connectorExtra(mo, inputs)
+		extra["connector"] = connector.Extra(mo, inputs)
 	}
 	if len(extra) > 0 {
 		body.Extra = extra
@@ -128,11 +129,11 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	var status, keyDone string
 	var wait *pending
 	var err error
-	if mo != nil && mo.op.Verb == pkg.VerbWrite {
+	if mo != nil && mo.Op.Verb == pkg.VerbWrite {
 		// A connector write goes through the finality chain.
 		fr := rc.finality(ctx, step, local, inputs, &body, mo)
 		output, failure, status, wait, keyDone = fr.output, fr.failure, fr.status, fr.wait, fr.key
-		rc.costFromCustody(mo.def, status, &body)
+		rc.money().CostFromCustody(mo.Def, status, &body)
 	} else {
 		output, failure, status, wait, err = rc.executeWithRetry(ctx, step, local, inputs, &body)
 		if failure != nil && (status == contract.StepFailed || status == contract.StepRefused) && stopping(ctx) {
@@ -418,7 +419,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	if err != nil {
 		return nil, &contract.ErrorBody{Code: "step_input_invalid", Message: err.Error()}, contract.StepRefused
 	}
-	ch, refusal := rc.reserve(ctx, step, local, d)
+	ch, refusal := rc.money().Reserve(ctx, step, local, d.def, d.capability)
 	if refusal != nil {
 		return nil, refusal, contract.StepRefused
 	}
@@ -449,7 +450,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 			return nil, contract.BodyOf(uerr), contract.StepFailed
 		}
 	}
-	rc.settleCharge(ctx, ch, callEnd(res, err), body)
+	rc.money().Settle(ctx, ch, connector.CallEnd(res, err), body)
 	if over := rc.chargeAnswer(step.ID, res, err, room < d.maxOutput || d.maxOutput <= 0 && room < sdk.MaxPayloadBytes); over != nil {
 		return nil, over, contract.StepFailed
 	}

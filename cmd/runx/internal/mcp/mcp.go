@@ -15,6 +15,7 @@ import (
 	kmcp "github.com/runxhq/runx/kernel/mcp"
 	"github.com/runxhq/runx/kernel/preset"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/spf13/cobra"
 )
 
@@ -92,7 +93,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 			return cli.ReportError(streams, false, err)
 		}
 		if n, ok := limit.Value(); ok {
-			if o.Authority, err = run.WithSpendLimit(o.Authority, n); err != nil {
+			if o.Authority, err = connector.WithSpendLimit(o.Authority, n); err != nil {
 				return cli.ReportError(streams, false, err)
 			}
 		}

@@ -1,6 +1,7 @@
-package run
+package connector
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/runxhq/runx/kernel/contract"
@@ -13,11 +14,11 @@ func TestPluginCredentialFromDescription(t *testing.T) {
 	info := func(creds ...[]string) *sdk.Info {
 		i := &sdk.Info{Name: "acme"}
 		for n, c := range creds {
-			i.Capabilities = append(i.Capabilities, sdk.Definition{ID: "acme/op" + itoa(n), Credentials: c})
+			i.Capabilities = append(i.Capabilities, sdk.Definition{ID: "acme/op" + strconv.Itoa(n), Credentials: c})
 		}
 		return i
 	}
-	if v, err := pluginCredential(info([]string{"ACME_TOKEN"}, nil, []string{"ACME_TOKEN"}), "acme"); v != "ACME_TOKEN" || err != nil {
+	if v, err := PluginCredential(info([]string{"ACME_TOKEN"}, nil, []string{"ACME_TOKEN"}), "acme"); v != "ACME_TOKEN" || err != nil {
 		t.Fatalf("one declared credential: %q %v", v, err)
 	}
 	for _, c := range []struct {
@@ -27,7 +28,7 @@ func TestPluginCredentialFromDescription(t *testing.T) {
 		{info(nil, nil), "connector_credential_unsupported"},
 		{info([]string{"A"}, []string{"B"}), CodeConnectorCredentialAmbiguous},
 	} {
-		if _, err := pluginCredential(c.info, "acme"); contract.CodeOf(err) != c.code {
+		if _, err := PluginCredential(c.info, "acme"); contract.CodeOf(err) != c.code {
 			t.Errorf("want %s, got %v", c.code, err)
 		}
 	}

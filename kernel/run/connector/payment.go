@@ -1,7 +1,8 @@
-package run
+package connector
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -26,8 +27,8 @@ const (
 	CodePaymentCurrencyUncountable = "payment_currency_uncountable"
 )
 
-// payment is one call's transfer.
-type payment struct {
+// Payment is one call's transfer.
+type Payment struct {
 	Amount   int64  `json:"amount"`
 	Currency string `json:"currency"`
 	// MicroUSD is what it counts as under a money limit; valid only when
@@ -39,9 +40,9 @@ type payment struct {
 // microPer is what one unit of a countable currency is in micro-USD.
 var microPer = map[string]int64{"USDC": 1, "USD": 10_000}
 
-// paymentOf derives the payment an operation call moves from its checked
+// PaymentOf derives the payment an operation call moves from its checked
 // inputs, or nil for an operation that moves none.
-func paymentOf(op *pkg.ConnectorOperation, checked map[string]any) (*payment, *contract.ErrorBody) {
+func PaymentOf(op *pkg.ConnectorOperation, checked map[string]any) (*Payment, *contract.ErrorBody) {
 	if op.Payment == nil {
 		return nil, nil
 	}
@@ -56,15 +57,15 @@ func paymentOf(op *pkg.ConnectorOperation, checked map[string]any) (*payment, *c
 	if currency == "" {
 		return nil, &contract.ErrorBody{Code: CodePaymentCurrencyInvalid, Message: fmt.Sprintf("operation %s: its payment currency (%s) is empty; nothing was sent", op.Name, op.Payment.Currency)}
 	}
-	p := &payment{Amount: amount, Currency: currency}
+	p := &Payment{Amount: amount, Currency: currency}
 	if per, ok := microPer[currency]; ok && amount <= math.MaxInt64/per {
 		p.MicroUSD, p.Countable = amount*per, true
 	}
 	return p, nil
 }
 
-// fields is the payment as receipts, the plan and the summary show it.
-func (p *payment) fields() map[string]any {
+// Fields is the payment as receipts, the plan and the summary show it.
+func (p *Payment) Fields() map[string]any {
 	out := map[string]any{"amount": p.Amount, "currency": p.Currency}
 	if p.Countable {
 		out["usd_micro"] = p.MicroUSD
@@ -72,51 +73,50 @@ func (p *payment) fields() map[string]any {
 	return out
 }
 
-// admitPayment refuses, before any gate asks a person anything, a payment
+// AdmitPayment refuses, before any gate asks a person anything, a payment
 // call a money limit cannot count: its currency is neither USD nor USDC.
 // Without a limit nothing is reserved and any currency goes.
-func (rc *runCtx) admitPayment(step *pkg.Step, inputs map[string]any) *contract.ErrorBody {
-	mo := rc.manifestOp(step)
-	if mo == nil || mo.op.Payment == nil {
+func (m Money) AdmitPayment(step *pkg.Step, mo *ManifestOp, inputs map[string]any) *contract.ErrorBody {
+	if mo == nil || mo.Op.Payment == nil {
 		return nil
 	}
-	if _, ok := rc.effective(step).Limits.MaxSpendMicroUSD.Value(); !ok {
+	if _, ok := m.Run.Limits(step).MaxSpendMicroUSD.Value(); !ok {
 		return nil
 	}
-	checked, err := mo.op.CheckInputs(inputs)
+	checked, err := mo.Op.CheckInputs(inputs)
 	if err != nil {
 		return nil // the call's own checks refuse it, with the input's code
 	}
-	p, refusal := paymentOf(mo.op, checked)
+	p, refusal := PaymentOf(mo.Op, checked)
 	if refusal != nil {
 		return refusal
 	}
 	if !p.Countable {
 		return &contract.ErrorBody{Code: CodePaymentCurrencyUncountable, Message: fmt.Sprintf(
-			"step %s moves %d %s through %s, and under a money limit runx counts only USD (cents) and USDC (micro-USD); nothing was sent", step.ID, p.Amount, p.Currency, mo.def.ID)}
+			"step %s moves %d %s through %s, and under a money limit runx counts only USD (cents) and USDC (micro-USD); nothing was sent", step.ID, p.Amount, p.Currency, mo.Def.ID)}
 	}
 	return nil
 }
 
 type paymentKey struct{}
 
-// withPayment carries a write's payment to the reservation of its call.
-func withPayment(ctx context.Context, p *payment) context.Context {
+// WithPayment carries a write's payment to the reservation of its call.
+func WithPayment(ctx context.Context, p *Payment) context.Context {
 	if p == nil {
 		return ctx
 	}
 	return context.WithValue(ctx, paymentKey{}, p)
 }
 
-func paymentIn(ctx context.Context) *payment {
-	p, _ := ctx.Value(paymentKey{}).(*payment)
+func paymentIn(ctx context.Context) *Payment {
+	p, _ := ctx.Value(paymentKey{}).(*Payment)
 	return p
 }
 
-// movedBy is what a payment moved, as far as the call's end shows: all of
+// MovedBy is what a payment moved, as far as the call's end shows: all of
 // it once the provider accepted, nothing when it refused or nothing was
 // sent, and unknown (nil) when the outcome is.
-func (p *payment) movedBy(end authority.CallEnd) *int64 {
+func (p *Payment) MovedBy(end authority.CallEnd) *int64 {
 	var zero int64
 	switch end {
 	case authority.EndAccepted:
@@ -126,4 +126,23 @@ func (p *payment) movedBy(end authority.CallEnd) *int64 {
 		return &zero
 	}
 	return nil
+}
+
+// wholeNumber reads a JSON integer however the decoder held it.
+func wholeNumber(v any) (int64, bool) {
+	switch n := v.(type) {
+	case float64:
+		if n != float64(int64(n)) {
+			return 0, false
+		}
+		return int64(n), true
+	case int64:
+		return n, true
+	case int:
+		return int64(n), true
+	case json.Number:
+		i, err := n.Int64()
+		return i, err == nil
+	}
+	return 0, false
 }

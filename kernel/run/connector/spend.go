@@ -1,6 +1,7 @@
-package run
+package connector
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,7 +15,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
-	"github.com/runxhq/runx/kernel/run/native"
+	"github.com/runxhq/runx/kernel/run/runstate"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -27,22 +28,23 @@ import (
 const (
 	EventSpendReserved = "spend.reserved"
 	EventSpendReleased = "spend.released"
-	spendStream        = "spend"
+	SpendStream        = "spend"
 )
 
-type spendEvent struct {
+// SpendEvent is one reservation or release on a spend stream.
+type SpendEvent struct {
 	Address    string `json:"address"`
 	Capability string `json:"capability"`
 	MicroUSD   int64  `json:"micro_usd"`
 }
 
-// heldBy is what a spend stream holds: its reservations less its releases.
-func heldBy(events []journal.Event) (authority.Spend, error) {
+// HeldBy is what a spend stream holds: its reservations less its releases.
+func HeldBy(events []journal.Event) (authority.Spend, error) {
 	var held int64
 	for _, ev := range events {
-		var se spendEvent
+		var se SpendEvent
 		if err := json.Unmarshal(ev.Data, &se); err != nil {
-			return authority.Spend{}, contract.Errorf(CodeJournalRecordInvalid, "the run's spend record does not decode: %v", err)
+			return authority.Spend{}, contract.Errorf(runstate.CodeJournalRecordInvalid, "the run's spend record does not decode: %v", err)
 		}
 		switch ev.Type {
 		case EventSpendReserved:
@@ -54,8 +56,8 @@ func heldBy(events []journal.Event) (authority.Spend, error) {
 	return authority.Spend{Held: held}, nil
 }
 
-// quoteOf reads a capability's declared price.
-func quoteOf(def *sdk.Definition) authority.Quote {
+// QuoteOf reads a capability's declared price.
+func QuoteOf(def *sdk.Definition) authority.Quote {
 	if def == nil || def.Cost == nil {
 		return authority.Quote{}
 	}
@@ -66,59 +68,72 @@ func quoteOf(def *sdk.Definition) authority.Quote {
 	return q
 }
 
-// stepDefinition is the description of the capability a step calls, or nil
-// for a step that calls none (a module, a command, a gate).
-func (rc *runCtx) stepDefinition(ctx context.Context, step *pkg.Step) *sdk.Definition {
-	switch {
-	case step.Kind == pkg.KindOperation && step.Operation != nil:
-		return rc.operationDefinition(ctx, step)
-	case step.Kind == pkg.KindTool && step.Tool != nil && step.Tool.Capability != "" && native.Lookup(step.Tool.Capability) == nil:
-		return rc.e.definition(ctx, step.Tool.Capability)
-	}
-	return nil
+// Run is what money needs of the run a priced call belongs to: the port
+// the engine satisfies.
+type Run interface {
+	// Limits are the authority's limits in force for step.
+	Limits(step *pkg.Step) authority.Limits
+	// Definition is the description of the capability step calls, or nil
+	// for a step that calls none (a module, a command, a gate).
+	Definition(ctx context.Context, step *pkg.Step) *sdk.Definition
+	// CallName is how the run names the call step makes.
+	CallName(step *pkg.Step) string
+	// Address is a unit's address from the root.
+	Address(local string) string
+	// Actor is who the run acts as.
+	Actor() string
 }
 
-// admitQuote refuses, before any gate asks a person anything, a call whose
+// Money is a run's side of its tree's money limit: what it asks of the run,
+// the journal its reservations are recorded in, and the tree whose root's
+// spend stream holds them (nil where nothing runs, as in inspection).
+type Money struct {
+	Run     Run
+	Journal *journal.Journal
+	Spend   *runstate.SpendTree
+}
+
+// AdmitQuote refuses, before any gate asks a person anything, a call whose
 // price cannot be counted against the run's money limit.
-func (rc *runCtx) admitQuote(ctx context.Context, step *pkg.Step) *contract.ErrorBody {
-	limits := rc.effective(step).Limits
+func (m Money) AdmitQuote(ctx context.Context, step *pkg.Step) *contract.ErrorBody {
+	limits := m.Run.Limits(step)
 	if _, ok := limits.MaxSpendMicroUSD.Value(); !ok {
 		return nil
 	}
 	provider := step.Kind == pkg.KindOperation
-	if err := limits.AdmitQuote(quoteOf(rc.stepDefinition(ctx, step)), provider); err != nil {
+	if err := limits.AdmitQuote(QuoteOf(m.Run.Definition(ctx, step)), provider); err != nil {
 		body := contract.BodyOf(err)
-		body.Message = "step " + step.ID + " calls " + callName(step) + ": " + body.Message + "; nothing was sent"
+		body.Message = "step " + step.ID + " calls " + m.Run.CallName(step) + ": " + body.Message + "; nothing was sent"
 		return body
 	}
 	return nil
 }
 
-// charge is one priced call's reservation: its quote and, for a payment,
+// Charge is one priced call's reservation: its quote and, for a payment,
 // the amount it moves.
-type charge struct {
+type Charge struct {
 	quote    authority.Quote
-	payment  *payment
+	payment  *Payment
 	reserved int64
 	address  string
 	cap      string
 }
 
-// reserve takes a priced call's quote from what the money limit leaves,
+// Reserve takes a priced call's quote from what the money limit leaves,
 // durably, before anything is sent. A call over the limit is refused as
 // cost_limit_exceeded and nothing is reserved. A call with no cost
 // declaration has no charge.
-func (rc *runCtx) reserve(ctx context.Context, step *pkg.Step, local string, d *dispatch) (*charge, *contract.ErrorBody) {
-	if d.def == nil || d.def.Cost == nil || quoteCovers(ctx) {
+func (m Money) Reserve(ctx context.Context, step *pkg.Step, local string, def *sdk.Definition, capability string) (*Charge, *contract.ErrorBody) {
+	if def == nil || def.Cost == nil || quoteCovers(ctx) {
 		return nil, nil
 	}
-	ch := &charge{quote: quoteOf(d.def), payment: paymentIn(ctx), address: rc.address(local), cap: d.capability}
-	limits := rc.effective(step).Limits
-	if _, ok := limits.MaxSpendMicroUSD.Value(); !ok || rc.Spend == nil || !ch.quote.Known {
+	ch := &Charge{quote: QuoteOf(def), payment: paymentIn(ctx), address: m.Run.Address(local), cap: capability}
+	limits := m.Run.Limits(step)
+	if _, ok := limits.MaxSpendMicroUSD.Value(); !ok || m.Spend == nil || !ch.quote.Known {
 		return ch, nil
 	}
 	// Every amount a call moves in USD or USDC is reserved with its quote;
-	// admitPayment refused one a limit cannot count.
+	// AdmitPayment refused one a limit cannot count.
 	amount, moved := ch.quote.MicroUSD, ""
 	if p := ch.payment; p != nil && p.Countable {
 		if p.MicroUSD > math.MaxInt64-amount {
@@ -131,9 +146,9 @@ func (rc *runCtx) reserve(ctx context.Context, step *pkg.Step, local string, d *
 	if amount == 0 {
 		return ch, nil
 	}
-	ev := spendEvent{Address: ch.address, Capability: ch.cap, MicroUSD: amount}
-	err := rc.e.Journal.AppendEventChecked(durable(ctx), rc.Spend.RootID, spendStream, EventSpendReserved, ev, func(prior []journal.Event) error {
-		held, err := heldBy(prior)
+	ev := SpendEvent{Address: ch.address, Capability: ch.cap, MicroUSD: amount}
+	err := m.Journal.AppendEventChecked(context.WithoutCancel(ctx), m.Spend.RootID, SpendStream, EventSpendReserved, ev, func(prior []journal.Event) error {
+		held, err := HeldBy(prior)
 		if err != nil {
 			return err
 		}
@@ -144,7 +159,7 @@ func (rc *runCtx) reserve(ctx context.Context, step *pkg.Step, local string, d *
 	switch {
 	case errors.As(err, &refusal):
 		body := contract.BodyOf(err)
-		body.Message = fmt.Sprintf("step %s calls %s, quoted at %d micro-USD per %s%s: %s; nothing was sent", step.ID, d.capability, ch.quote.MicroUSD, ch.quote.Per, moved, body.Message)
+		body.Message = fmt.Sprintf("step %s calls %s, quoted at %d micro-USD per %s%s: %s; nothing was sent", step.ID, capability, ch.quote.MicroUSD, ch.quote.Per, moved, body.Message)
 		return nil, body
 	case err != nil:
 		return nil, &contract.ErrorBody{Code: "spend_record_failed", Message: "step " + step.ID + ": the reservation of its quote could not be recorded, so nothing was sent: " + err.Error()}
@@ -153,11 +168,11 @@ func (rc *runCtx) reserve(ctx context.Context, step *pkg.Step, local string, d *
 	return ch, nil
 }
 
-// settleCharge decides what a priced call owes now that it ended, gives
+// Settle decides what a priced call owes now that it ended, gives
 // back a reservation it proved it did not owe, and puts the call's cost
 // fields on its receipt: {quoted_usd_micro?, settled_usd_micro?, payer}. An
 // unknown quote or settlement stays absent rather than a fictional zero.
-func (rc *runCtx) settleCharge(ctx context.Context, ch *charge, end authority.CallEnd, body *receipt.Body) {
+func (m Money) Settle(ctx context.Context, ch *Charge, end authority.CallEnd, body *receipt.Body) {
 	if ch == nil {
 		return
 	}
@@ -168,7 +183,7 @@ func (rc *runCtx) settleCharge(ctx context.Context, ch *charge, end authority.Ca
 		// A payment's amount moved only once the provider accepted the
 		// call; refused or never sent it moved nothing and is given back;
 		// an unknown outcome keeps it held.
-		moved = p.movedBy(end)
+		moved = p.MovedBy(end)
 		if moved != nil && *moved == 0 && p.Countable {
 			release += p.MicroUSD
 		}
@@ -176,9 +191,9 @@ func (rc *runCtx) settleCharge(ctx context.Context, ch *charge, end authority.Ca
 	if release = min(release, ch.reserved); release > 0 {
 		// A release that fails to record keeps the reservation, which
 		// never lets the run overspend.
-		_ = rc.e.Journal.AppendEvent(durable(ctx), rc.Spend.RootID, spendStream, EventSpendReleased, spendEvent{Address: ch.address, Capability: ch.cap, MicroUSD: release})
+		_ = m.Journal.AppendEvent(context.WithoutCancel(ctx), m.Spend.RootID, SpendStream, EventSpendReleased, SpendEvent{Address: ch.address, Capability: ch.cap, MicroUSD: release})
 	}
-	cost := map[string]any{"payer": payerOf(body, rc.actor())}
+	cost := map[string]any{"payer": PayerOf(body, m.Run.Actor())}
 	if ch.quote.Known {
 		cost["quoted_usd_micro"] = ch.quote.MicroUSD
 	}
@@ -186,7 +201,7 @@ func (rc *runCtx) settleCharge(ctx context.Context, ch *charge, end authority.Ca
 		cost["settled_usd_micro"] = *s.Settled
 	}
 	if p := ch.payment; p != nil {
-		pf := p.fields()
+		pf := p.Fields()
 		if moved != nil && p.Countable {
 			pf["moved_usd_micro"] = *moved
 		}
@@ -198,9 +213,9 @@ func (rc *runCtx) settleCharge(ctx context.Context, ch *charge, end authority.Ca
 	body.Extra["cost"] = cost
 }
 
-// payerOf is who a call's charge falls on: the principal a delegation names
+// PayerOf is who a call's charge falls on: the principal a delegation names
 // when the call ran under one, else the run's actor.
-func payerOf(body *receipt.Body, actor string) string {
+func PayerOf(body *receipt.Body, actor string) string {
 	if term, ok := body.Extra["execution_term"].(map[string]any); ok {
 		if del, ok := term["delegation"].(map[string]any); ok {
 			if p, ok := del["principal_ref"].(string); ok && p != "" {
@@ -221,11 +236,11 @@ var notSent = map[string]bool{
 	host.CodeCapabilitySchemaUnsupported: true,
 }
 
-// callEnd is how far a call got, for its charge. A plugin's refusal or
+// CallEnd is how far a call got, for its charge. A plugin's refusal or
 // failure is an answer: per request it may have left, so it is billable;
 // per success it owes nothing unless the plugin says it cannot tell
 // (ambiguous_commit). A crash, timeout or broken transport may have sent it.
-func callEnd(res *sdk.Result, err error) authority.CallEnd {
+func CallEnd(res *sdk.Result, err error) authority.CallEnd {
 	if err != nil {
 		var he *host.Error
 		if errors.As(err, &he) && notSent[he.Code] {
@@ -242,8 +257,8 @@ func callEnd(res *sdk.Result, err error) authority.CallEnd {
 	return authority.EndRejected
 }
 
-// isSpendRefusal: a refusal the money limit made, which no retry changes.
-func isSpendRefusal(f *contract.ErrorBody) bool {
+// IsSpendRefusal: a refusal the money limit made, which no retry changes.
+func IsSpendRefusal(f *contract.ErrorBody) bool {
 	return f != nil && (f.Code == authority.CodeCostLimitExceeded || f.Code == authority.CodeCostQuoteUnknown)
 }
 
@@ -253,9 +268,12 @@ func isSpendRefusal(f *contract.ErrorBody) bool {
 // document (no host stated one) becomes one that states only the limit,
 // which narrows nothing else. The result is parsed again before use.
 func WithSpendLimit(current []byte, n int64) ([]byte, error) {
-	a, err := ParseAuthority(current)
-	if err != nil {
-		return nil, err
+	var a *authority.Authority
+	if len(bytes.TrimSpace(current)) > 0 {
+		var err error
+		if a, err = authority.Parse(current); err != nil {
+			return nil, err
+		}
 	}
 	doc := map[string]json.RawMessage{}
 	if a != nil {
@@ -279,10 +297,10 @@ func WithSpendLimit(current []byte, n int64) ([]byte, error) {
 
 type quoteCoversKey struct{}
 
-// coveredByQuote marks the calls an operation makes within its own quote:
+// CoveredByQuote marks the calls an operation makes within its own quote:
 // the readbacks that confirm a write. The quote covers the whole declared
 // request sequence, so they reserve and settle nothing of their own.
-func coveredByQuote(ctx context.Context) context.Context {
+func CoveredByQuote(ctx context.Context) context.Context {
 	return context.WithValue(ctx, quoteCoversKey{}, true)
 }
 
@@ -291,24 +309,24 @@ func quoteCovers(ctx context.Context) bool {
 	return covered
 }
 
-// costFromCustody puts the cost fields on a connector write's receipt when
+// CostFromCustody puts the cost fields on a connector write's receipt when
 // custody settled it with no call sent by this driver: an act already done
 // under its key records zero new charge; the call's own earlier attempt,
 // confirmed now by readback, owes its quote (whose reservation the run has
 // held since it was sent); a refusal before sending owes nothing. What is
 // still unknown stays absent.
-func (rc *runCtx) costFromCustody(def *sdk.Definition, status string, body *receipt.Body) {
+func (m Money) CostFromCustody(def *sdk.Definition, status string, body *receipt.Body) {
 	if def == nil || def.Cost == nil || body.Extra["cost"] != nil {
 		return
 	}
-	q := quoteOf(def)
-	cost := map[string]any{"payer": payerOf(body, rc.actor())}
+	q := QuoteOf(def)
+	cost := map[string]any{"payer": PayerOf(body, m.Run.Actor())}
 	if q.Known {
 		cost["quoted_usd_micro"] = q.MicroUSD
 	}
 	cx, _ := body.Extra["connector"].(map[string]any)
 	switch {
-	case status == contract.StepSuccess && cx != nil && cx["finality"] == finalityAlreadyDone:
+	case status == contract.StepSuccess && cx != nil && cx["finality"] == FinalityAlreadyDone:
 		cost["settled_usd_micro"] = 0
 	case status == contract.StepSuccess && q.Known:
 		cost["settled_usd_micro"] = q.MicroUSD
@@ -325,7 +343,7 @@ func (rc *runCtx) costFromCustody(def *sdk.Definition, status string, body *rece
 		usd, countable := pay["usd_micro"]
 		switch {
 		case !countable:
-		case status == contract.StepSuccess && cx["finality"] == finalityAlreadyDone, status == contract.StepRefused:
+		case status == contract.StepSuccess && cx["finality"] == FinalityAlreadyDone, status == contract.StepRefused:
 			pf["moved_usd_micro"] = 0
 		case status == contract.StepSuccess:
 			pf["moved_usd_micro"] = usd
@@ -337,3 +355,10 @@ func (rc *runCtx) costFromCustody(def *sdk.Definition, status string, body *rece
 	}
 	body.Extra["cost"] = cost
 }
+
+// Finality states a connector write's receipt records.
+const (
+	FinalityConfirmed    = "confirmed"    // read back by identity
+	FinalityAcknowledged = "acknowledged" // the provider said so; the operation declares no readback
+	FinalityAlreadyDone  = "already_done" // done before, under the same key
+)

@@ -1,4 +1,4 @@
-package run
+package connector
 
 import (
 	"math"
@@ -27,7 +27,7 @@ func TestPaymentFromInputs(t *testing.T) {
 		{"not whole", map[string]any{"cents": 1.5, "currency": "USD"}, 0, false, CodePaymentAmountInvalid},
 		{"empty currency", map[string]any{"cents": int64(1), "currency": ""}, 0, false, CodePaymentCurrencyInvalid},
 	} {
-		p, refusal := paymentOf(op, tc.in)
+		p, refusal := PaymentOf(op, tc.in)
 		switch {
 		case tc.code != "":
 			if refusal == nil || refusal.Code != tc.code {
@@ -39,7 +39,7 @@ func TestPaymentFromInputs(t *testing.T) {
 			t.Errorf("%s: got %+v", tc.name, p)
 		}
 	}
-	if p, refusal := paymentOf(&pkg.ConnectorOperation{Name: "post"}, nil); p != nil || refusal != nil {
+	if p, refusal := PaymentOf(&pkg.ConnectorOperation{Name: "post"}, nil); p != nil || refusal != nil {
 		t.Fatal("an operation that declares no payment moves none")
 	}
 }

@@ -1,0 +1,292 @@
+package connector
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/kernel/credential"
+	"github.com/runxhq/runx/kernel/pkg"
+	sdk "github.com/runxhq/runx/sdk/plugin"
+)
+
+// Connector manifests. An operation a connector.yaml declares is described
+// to the kernel as one sdk Definition, exactly as an operation a plugin
+// declares in Describe, so the floor, approvals, spend, taint and
+// inspection treat both alike. It is sent through whichever plugin declares
+// the connector.request role, found by role, never by name.
+
+// ManifestOp is a step's operation resolved to the manifest declaring it.
+type ManifestOp struct {
+	Connector *pkg.Connector
+	Op        *pkg.ConnectorOperation
+	Def       *sdk.Definition
+}
+
+// CodeConnectorOperationUnknown refuses an operation its connector's
+// manifest does not declare.
+const CodeConnectorOperationUnknown = "connector_operation_unknown"
+
+// ManifestOperation resolves ref to a connector manifest: the package's own
+// connectors/<name>/ first, then the project's added connectors. It returns
+// nil when no manifest names the connector (a plugin may declare it).
+func ManifestOperation(p *pkg.Package, ref *pkg.OperationStep, projectDir string) (*ManifestOp, error) {
+	var c *pkg.Connector
+	if p != nil {
+		c = p.Connectors[ref.Connector]
+	}
+	if c == nil && projectDir != "" {
+		var err error
+		if c, err = pkg.LoadAddedConnector(projectDir, ref.Connector, ""); err != nil {
+			return nil, err
+		}
+	}
+	if c == nil {
+		return nil, nil
+	}
+	op := c.Operation(ref.Operation)
+	if op == nil {
+		names := make([]string, len(c.Operations))
+		for i, o := range c.Operations {
+			names[i] = o.Name
+		}
+		return nil, contract.Errorf(CodeConnectorOperationUnknown, "connector %s %s declares no operation %q (it declares %s); no step was started", c.ID, c.Version, ref.Operation, strings.Join(names, ", "))
+	}
+	return &ManifestOp{Connector: c, Op: op, Def: Definition(c, op)}, nil
+}
+
+// Manifests holds each operation reference's manifest lookup for the life
+// of a run: admission, the approval gate, spend and dispatch all ask, and an
+// added connector is read from disk. The run bound the manifests it found
+// at its start (the closure digest), so every step of it must see those,
+// not a copy edited while it runs. The zero value is ready.
+type Manifests struct {
+	lookups sync.Map
+}
+
+// manifestLookup is one operation reference's manifest lookup.
+type manifestLookup struct {
+	mo  *ManifestOp
+	err error
+}
+
+// Lookup is ManifestOperation once per operation reference and run.
+func (m *Manifests) Lookup(p *pkg.Package, ref *pkg.OperationStep, projectDir string) (*ManifestOp, error) {
+	if v, ok := m.lookups.Load(ref.Ref); ok {
+		l := v.(manifestLookup)
+		return l.mo, l.err
+	}
+	mo, err := ManifestOperation(p, ref, projectDir)
+	v, _ := m.lookups.LoadOrStore(ref.Ref, manifestLookup{mo: mo, err: err})
+	l := v.(manifestLookup)
+	return l.mo, l.err
+}
+
+// Of is the step's manifest operation, or nil for a step that is not one
+// (or whose connector cannot be read: dispatch reports that).
+func (m *Manifests) Of(p *pkg.Package, step *pkg.Step, projectDir string) *ManifestOp {
+	if step.Kind != pkg.KindOperation || step.Operation == nil {
+		return nil
+	}
+	mo, _ := m.Lookup(p, step.Operation, projectDir)
+	return mo
+}
+
+// Definition describes a manifest operation as a capability.
+func Definition(c *pkg.Connector, op *pkg.ConnectorOperation) *sdk.Definition {
+	def := &sdk.Definition{
+		ID:         c.ID + "/" + op.Name,
+		Summary:    op.Summary,
+		Effect:     sdk.EffectRead,
+		Scopes:     op.Scopes,
+		Approval:   op.Approval,
+		Idempotent: op.Verb == pkg.VerbRead || op.Idempotency != nil,
+	}
+	if op.Verb == pkg.VerbWrite {
+		def.Effect = sdk.EffectWrite
+	}
+	if op.Cost != nil {
+		def.Cost = &sdk.Cost{USDMicro: op.Cost.USDMicro, Per: op.Cost.Per, Source: op.Cost.Source, SourceURL: op.Cost.SourceURL}
+	}
+	props, required := map[string]any{}, []string{}
+	for _, in := range op.Inputs {
+		p := map[string]any{}
+		for k, v := range in.Schema {
+			p[k] = v
+		}
+		if _, typed := p["type"]; !typed && in.Type != pkg.TypeJSON {
+			p["type"] = in.Type
+		}
+		if in.Description != "" {
+			p["description"] = in.Description
+		}
+		props[in.Name] = p
+		if in.Required && !in.HasDefault {
+			required = append(required, in.Name)
+		}
+	}
+	if op.Verb == pkg.VerbWrite {
+		props["idempotency_key"] = map[string]any{"type": "string", "description": "One key means one intent; a retry reuses it."}
+	}
+	in := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		in["required"] = required
+	}
+	def.InputSchema, _ = json.Marshal(in)
+	outProps := map[string]any{}
+	for name, o := range op.Outputs {
+		p := map[string]any{}
+		for k, v := range o.Schema {
+			p[k] = v
+		}
+		if _, typed := p["type"]; !typed && o.Type != "" && o.Type != pkg.TypeJSON {
+			p["type"] = o.Type
+		}
+		outProps[name] = p
+	}
+	def.OutputSchema, _ = json.Marshal(map[string]any{"type": "object", "properties": outProps})
+	return def
+}
+
+// Binding is what the connector.request capability is told about
+// one call of mo: the authenticated destination and request template from
+// the manifest, never from the caller.
+func Binding(mo *ManifestOp) sdk.ConnectorBinding {
+	c, op := mo.Connector, mo.Op
+	b := sdk.ConnectorBinding{
+		Connector: c.ID, Version: c.Version, Operation: op.Name, Verb: op.Verb, BaseURL: c.BaseURL,
+		Request: sdk.RequestTemplate{Method: op.Request.Method, Path: op.Request.Path, Query: op.Request.Query, Body: op.Request.Body},
+	}
+	if cr := c.Credential; cr != nil {
+		b.Credential = &sdk.ConnectorCredential{Variable: cr.Variable, Header: cr.Header, Scheme: cr.Scheme}
+	}
+	if op.Idempotency != nil {
+		b.IdempotencyHeader = op.Idempotency.Header
+	}
+	return b
+}
+
+// CodeProviderOutputSecret refuses a provider's answer that holds a field
+// named as a secret is (password, token, access_token, client_secret, ...:
+// credential.IsSecretFieldName). Runx scrubs the values it delivered, but a
+// provider can answer with secrets runx never saw; such an answer is
+// refused before anything of it reaches a receipt or the run's record.
+const CodeProviderOutputSecret = "provider_output_secret_refused"
+
+// RefuseSecretField refuses a provider's decoded answer holding a field with
+// a secret's name, naming the field, never its value.
+func RefuseSecretField(what string, answer any) *contract.ErrorBody {
+	at, found := credential.SecretField(answer)
+	if !found {
+		return nil
+	}
+	return &contract.ErrorBody{Code: CodeProviderOutputSecret, Message: fmt.Sprintf(
+		"%s: the provider's answer holds the field %s, which names a secret; runx records no provider secret, so the answer was refused before any receipt: have the provider (or the connector's request) leave it out", what, at)}
+}
+
+// RenderTarget renders an operation's target template over its inputs.
+func RenderTarget(op *pkg.ConnectorOperation, inputs map[string]any) string {
+	if op.Target == "" {
+		return ""
+	}
+	b := sdk.ConnectorBinding{BaseURL: "https://target.invalid", Request: sdk.RequestTemplate{Path: "/" + op.Target}}
+	r, err := sdk.Render(&b, inputs)
+	if err != nil {
+		return op.Target
+	}
+	return strings.TrimPrefix(r.URL, "https://target.invalid/")
+}
+
+// ProviderKey is the key a write reaches its provider under: the caller's
+// key combined with the connector, operation and target, so revisions of
+// the payload and calls from another workspace share it, and one caller
+// key cannot collide across operations.
+func ProviderKey(mo *ManifestOp, inputs map[string]any, callerKey string) string {
+	if callerKey == "" {
+		return ""
+	}
+	d := mustDigest(map[string]any{
+		"schema": "runx.provider-key.v1", "connector": mo.Connector.ID, "operation": mo.Op.Name,
+		"target": RenderTarget(mo.Op, inputs), "key": callerKey,
+	})
+	return "runx-" + strings.TrimPrefix(d, "sha256:")[:48]
+}
+
+// Extra is what a manifest operation's receipt records of its
+// connector: the digests that bind it.
+func Extra(mo *ManifestOp, inputs map[string]any) map[string]any {
+	return map[string]any{
+		"id": mo.Connector.ID, "version": mo.Connector.Version,
+		"manifest_digest": mo.Connector.ManifestDigest, "connector_digest": mo.Connector.ConnectorDigest,
+		"operation": mo.Op.Name, "operation_digest": mo.Op.Digest, "verb": mo.Op.Verb,
+		"scopes": orEmptyList(mo.Op.Scopes), "target": RenderTarget(mo.Op, inputs),
+	}
+}
+
+func orEmptyList(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// Added lists, by name, the manifest and connector digests of the
+// project's added connectors a package's steps and call lists name (its own
+// connectors/ are bound by the package digest already).
+func Added(p *pkg.Package, projectDir string) map[string]any {
+	if p == nil || projectDir == "" {
+		return nil
+	}
+	var out map[string]any
+	add := func(ref string) {
+		i := strings.LastIndexByte(ref, '/')
+		if i <= 0 {
+			return
+		}
+		name := ref[:i]
+		if _, own := p.Connectors[name]; own {
+			return
+		}
+		if _, done := out[name]; done {
+			return
+		}
+		c, err := pkg.LoadAddedConnector(projectDir, name, "")
+		if err != nil || c == nil {
+			return
+		}
+		if out == nil {
+			out = map[string]any{}
+		}
+		out[name] = map[string]any{"version": c.Version, "manifest_digest": c.ManifestDigest, "connector_digest": c.ConnectorDigest}
+	}
+	for _, m := range p.Methods {
+		for _, s := range m.Steps {
+			if s.Operation != nil {
+				add(s.Operation.Ref)
+			}
+			if s.Agent != nil && s.Agent.Calls != nil {
+				for _, op := range s.Agent.Calls.Operations {
+					add(op)
+				}
+			}
+			if s.Script != nil && s.Script.Calls != nil {
+				for _, op := range s.Script.Calls.Operations {
+					add(op)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func mustDigest(v any) string {
+	d, err := canon.Digest(v)
+	if err != nil {
+		panic(errors.New("digest of a kernel-built value failed: " + err.Error()))
+	}
+	return d
+}
