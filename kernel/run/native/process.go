@@ -4,20 +4,104 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/host"
+	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
-// ProcessFailureTailBytes bounds how much of a failed process tool's
-// stderr and stdout (each, its end) its error keeps: in the message, in
-// the run's record and in what runx prints.
-const ProcessFailureTailBytes = 2 << 10
+// Process tool ceilings, named for the capability they constrain.
+const (
+	ProcessDefaultTimeout = 60 * time.Second
+	// ProcessHostGrace is how long past the process's own timeout the
+	// kernel waits for the host's answer.
+	ProcessHostGrace = 5 * time.Second
+	// ProcessMaxAnswer bounds the host's answer for one process.
+	ProcessMaxAnswer = 8 << 20
+	// ProcessFailureTailBytes bounds how much of a failed process tool's
+	// stderr and stdout (each, its end) its error keeps: in the message, in
+	// the run's record and in what runx prints.
+	ProcessFailureTailBytes = 2 << 10
+)
+
+var nonIdent = regexp.MustCompile(`[^A-Za-z0-9]`)
+
+// ProcessRequest is a command step's call to the capability with role
+// command: its input, the process's own timeout and its argv's digest,
+// which the step's receipt records.
+type ProcessRequest struct {
+	Input      map[string]any
+	Timeout    time.Duration
+	ArgvDigest string
+}
+
+// PrepareProcess prepares a process tool: exact argv, the package directory
+// (or a directory inside it) as cwd, and only the declared environment,
+// read through lookupEnv; the process runs at most timeout.
+func PrepareProcess(step *pkg.Step, pkgDir string, lookupEnv func(string) (string, bool), inputs map[string]any, timeout time.Duration) (*ProcessRequest, error) {
+	c := step.Tool.Command
+	cwd := pkgDir
+	if c.Cwd != "" {
+		cwd = filepath.Join(pkgDir, filepath.FromSlash(c.Cwd))
+		if rel, err := filepath.Rel(pkgDir, cwd); err != nil || strings.HasPrefix(rel, "..") {
+			return nil, contract.Errorf("process_cwd_outside_package", "step %s: cwd %q leaves the package", step.ID, c.Cwd)
+		}
+	}
+	env := map[string]string{}
+	for _, name := range c.Environment.Required {
+		v, ok := lookupEnv(name)
+		if !ok {
+			return nil, contract.Errorf("process_environment_missing", "step %s needs the environment variable %s, which is not set", step.ID, name)
+		}
+		env[name] = v
+	}
+	for _, name := range c.Environment.Optional {
+		if v, ok := lookupEnv(name); ok {
+			env[name] = v
+		}
+	}
+	argv := append([]string{c.Command}, c.Args...)
+	req := map[string]any{
+		"argv": argv,
+		"cwd":  cwd,
+	}
+	switch c.InputMode {
+	case "env":
+		for name, v := range inputs {
+			key := "RUNX_INPUT_" + strings.ToUpper(nonIdent.ReplaceAllString(name, "_"))
+			if s, ok := v.(string); ok {
+				env[key] = s
+				continue
+			}
+			raw, err := canon.Canonical(v)
+			if err != nil {
+				return nil, err
+			}
+			env[key] = string(raw)
+		}
+	default:
+		raw, err := canon.Canonical(inputs)
+		if err != nil {
+			return nil, err
+		}
+		req["stdin"] = string(raw)
+	}
+	req["env"] = env
+	req["timeout_ms"] = timeout.Milliseconds()
+	argvDigest, err := canon.Digest(argv)
+	if err != nil {
+		return nil, err
+	}
+	return &ProcessRequest{Input: req, Timeout: timeout, ArgvDigest: argvDigest}, nil
+}
 
 // Definer reads a capability's description: the part of the plugin host a
 // process call's argv is read through.
