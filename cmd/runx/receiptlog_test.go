@@ -28,7 +28,7 @@ import (
 // refs.
 func mcpSession(t *testing.T, ws string, refs ...string) (*run.Kernel, *mcp.ClientSession) {
 	t.Helper()
-	k, err := run.Open(run.Options{Workspace: ws, HomeDir: filepath.Join(ws, ".home"), Self: filepath.Join(binDir, "runx"), FirstParty: firstPartyInfo(), RunxVersion: "0.1.0"})
+	k, err := run.Open(context.Background(), run.Options{Workspace: ws, HomeDir: filepath.Join(ws, ".home"), Self: filepath.Join(binDir, "runx"), FirstParty: firstPartyInfo(), RunxVersion: "0.1.0"})
 	if err != nil {
 		t.Fatal(err)
 	}

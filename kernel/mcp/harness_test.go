@@ -59,7 +59,7 @@ func openKernel(t testing.TB, workspace string) *run.Kernel {
 	if workspace == "" {
 		workspace = t.TempDir()
 	}
-	k, err := run.Open(run.Options{Workspace: workspace, HomeDir: filepath.Join(workspace, ".home"), Self: self, FirstParty: firstParty, RunxVersion: "0.1.0"})
+	k, err := run.Open(context.Background(), run.Options{Workspace: workspace, HomeDir: filepath.Join(workspace, ".home"), Self: self, FirstParty: firstParty, RunxVersion: "0.1.0"})
 	if err != nil {
 		t.Fatal(err)
 	}

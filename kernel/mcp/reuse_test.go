@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -24,7 +25,7 @@ func reuseSession(t *testing.T) (*mcp.ClientSession, string, string, *run.Kernel
 	}
 	var offset atomic.Int64
 	base := time.Now().UTC()
-	k, err := run.Open(run.Options{Workspace: ws, HomeDir: filepath.Join(ws, ".home"), Self: self, FirstParty: firstParty, RunxVersion: "0.1.0",
+	k, err := run.Open(context.Background(), run.Options{Workspace: ws, HomeDir: filepath.Join(ws, ".home"), Self: self, FirstParty: firstParty, RunxVersion: "0.1.0",
 		Clock: func() time.Time { return base.Add(time.Duration(offset.Load())) }})
 	if err != nil {
 		t.Fatal(err)

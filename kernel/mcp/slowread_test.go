@@ -69,7 +69,7 @@ func openKernelWithSlowRead(t testing.TB, workspace string) *run.Kernel {
 	for name, info := range firstParty {
 		infos[name] = info
 	}
-	k, err := run.Open(run.Options{Workspace: workspace, HomeDir: filepath.Join(workspace, ".home"), Self: self, FirstParty: infos, RunxVersion: "0.1.0"})
+	k, err := run.Open(context.Background(), run.Options{Workspace: workspace, HomeDir: filepath.Join(workspace, ".home"), Self: self, FirstParty: infos, RunxVersion: "0.1.0"})
 	if err != nil {
 		t.Fatal(err)
 	}

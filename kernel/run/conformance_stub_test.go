@@ -232,7 +232,7 @@ func (h *stubHost) Adapter(_ context.Context, id string) (string, *sdk.Adapter, 
 func stubKernel(t *testing.T) (*Kernel, *stub) {
 	t.Helper()
 	ws := t.TempDir()
-	k, err := Open(Options{
+	k, err := Open(context.Background(), Options{
 		Workspace: ws, HomeDir: filepath.Join(ws, ".home"), RunxVersion: "0.1.0",
 		LookupEnv: func(string) (string, bool) { return "", false },
 	})

@@ -19,19 +19,6 @@ type Locator struct {
 	resolver *Resolver
 }
 
-// NewLocator resolves o's defaults from the environment, as Open does.
-func NewLocator(o Options) (*Locator, error) {
-	o, err := ResolveOptions(o)
-	if err != nil {
-		return nil, err
-	}
-	return newLocator(o), nil
-}
-
-func newLocator(o Options) *Locator {
-	return &Locator{Options: o, resolver: &Resolver{Workspace: o.Workspace, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills}}
-}
-
 // LoadOptions is how the kernel loads packages (loadopts.go).
 func (l *Locator) LoadOptions() pkg.LoadOptions {
 	return loadOptions(l.Options.RunxVersion, l.Options.HomeDir)

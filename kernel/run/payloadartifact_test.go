@@ -32,7 +32,7 @@ const largeSend = `methods:
 // by the same stub plugins: what a restart of runx is.
 func openStubAt(t *testing.T, ws string, s *stub) *Kernel {
 	t.Helper()
-	k, err := Open(Options{
+	k, err := Open(context.Background(), Options{
 		Workspace: ws, HomeDir: filepath.Join(ws, ".home"), RunxVersion: "0.1.0",
 		LookupEnv: func(string) (string, bool) { return "", false },
 	})

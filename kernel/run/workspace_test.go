@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -40,7 +41,7 @@ func codeOf(err error) string {
 // the project directory are found, never named.
 func openAt(t *testing.T, cwd string) (*Kernel, error) {
 	t.Helper()
-	k, err := Open(Options{Cwd: cwd, HomeDir: filepath.Join(t.TempDir(), "home"), RunxVersion: "0.1.0",
+	k, err := Open(context.Background(), Options{Cwd: cwd, HomeDir: filepath.Join(t.TempDir(), "home"), RunxVersion: "0.1.0",
 		LookupEnv: func(string) (string, bool) { return "", false }})
 	if err == nil {
 		t.Cleanup(k.Close)
@@ -149,7 +150,7 @@ func TestOpenRefusesAForeignProjectDirectory(t *testing.T) {
 func TestOpenRefusesTheHomeAsAProject(t *testing.T) {
 	ws := t.TempDir()
 	mkdirs(t, filepath.Join(ws, ".git"))
-	_, err := Open(Options{Cwd: ws, HomeDir: filepath.Join(ws, ".runx"), RunxVersion: "0.1.0",
+	_, err := Open(context.Background(), Options{Cwd: ws, HomeDir: filepath.Join(ws, ".runx"), RunxVersion: "0.1.0",
 		LookupEnv: func(string) (string, bool) { return "", false }})
 	if got := codeOf(err); got != CodeProjectUnrecognized {
 		t.Fatalf("open: %v (code %q), want %s", err, got, CodeProjectUnrecognized)
@@ -215,7 +216,7 @@ func TestOpenMarksTheProjectItUses(t *testing.T) {
 func TestOpenUsesANamedProjectDirectory(t *testing.T) {
 	ws, named := t.TempDir(), t.TempDir()
 	writeFile(t, filepath.Join(named, "notes.txt"), "the host's")
-	k, err := Open(Options{Workspace: ws, ProjectDir: named, HomeDir: filepath.Join(ws, "home"), RunxVersion: "0.1.0",
+	k, err := Open(context.Background(), Options{Workspace: ws, ProjectDir: named, HomeDir: filepath.Join(ws, "home"), RunxVersion: "0.1.0",
 		LookupEnv: func(string) (string, bool) { return "", false }})
 	if err != nil {
 		t.Fatal(err)

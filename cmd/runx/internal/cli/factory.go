@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"sort"
@@ -65,8 +66,8 @@ func (f *Factory) Options() run.Options {
 func (f *Factory) Locator() (*run.Locator, error) { return run.NewLocator(f.Options()) }
 
 // Kernel opens a kernel with the invocation's options.
-func (f *Factory) Kernel() (*run.Kernel, error) {
-	k, err := run.Open(f.Options())
+func (f *Factory) Kernel(ctx context.Context) (*run.Kernel, error) {
+	k, err := run.Open(ctx, f.Options())
 	if err == nil {
 		f.mu.Lock()
 		f.kernels = append(f.kernels, k)
@@ -96,8 +97,8 @@ func (f *Factory) Interrupt(window time.Duration) {
 
 // WithKernel opens a kernel for one command, runs fn with it and closes it;
 // a kernel that cannot open is reported as the command's failure.
-func (f *Factory) WithKernel(asJSON bool, fn func(k *run.Kernel) ExitCode) ExitCode {
-	k, err := f.Kernel()
+func (f *Factory) WithKernel(ctx context.Context, asJSON bool, fn func(k *run.Kernel) ExitCode) ExitCode {
+	k, err := f.Kernel(ctx)
 	if err != nil {
 		return ReportError(f.IO, asJSON, err)
 	}

@@ -85,7 +85,7 @@ func useStore(c *cobra.Command, f *cli.Factory, o *UseOptions) cli.ExitCode {
 	if err != nil {
 		return cli.ReportError(f.IO, o.JSON, err)
 	}
-	return f.WithKernel(o.JSON, func(k *run.Kernel) cli.ExitCode {
+	return f.WithKernel(c.Context(), o.JSON, func(k *run.Kernel) cli.ExitCode {
 		b, err := k.DataSources().UseStore(c.Context(), binding)
 		if err != nil {
 			return cli.ReportError(f.IO, o.JSON, err)
@@ -113,7 +113,7 @@ func useCredential(ctx context.Context, f *cli.Factory, o *UseOptions) cli.ExitC
 		// A connector plugin is asked for its description only when no
 		// manifest declares the connector; that starts it, so the kernel
 		// opens only then.
-		k, err := f.Kernel()
+		k, err := f.Kernel(ctx)
 		if err != nil {
 			return "", err
 		}

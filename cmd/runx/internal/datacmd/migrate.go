@@ -53,7 +53,7 @@ func RunMigrate(ctx context.Context, opts *MigrateOptions) cli.ExitCode {
 	case opts.Source == "":
 		return cli.ReportError(io, opts.JSON, cli.Usagef("--source <ref> is required"))
 	}
-	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
+	return opts.Factory.WithKernel(ctx, opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		proof, err := k.MigrateData(ctx, run.MigrateRequest{Database: opts.Database, Source: opts.Source, Backup: opts.Backup})
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)

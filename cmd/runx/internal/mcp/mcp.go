@@ -74,7 +74,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 			return cli.ReportError(streams, false, err)
 		}
 	}
-	return opts.Factory.WithKernel(false, func(k *run.Kernel) cli.ExitCode {
+	return opts.Factory.WithKernel(ctx, false, func(k *run.Kernel) cli.ExitCode {
 		if opts.RunID != "" {
 			if err := agent.RefuseHosted(ctx, k, opts.RunID); err != nil {
 				return cli.ReportError(streams, false, err)

@@ -19,7 +19,7 @@ func New(f *cli.Factory) *cobra.Command {
 		Short: "Pin runx-plugin-<name> by its sha256 in .runx/plugins.lock",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			k, err := f.Kernel()
+			k, err := f.Kernel(c.Context())
 			if err != nil {
 				return cli.Exit(cli.ReportError(f.IO, asJSON, err))
 			}

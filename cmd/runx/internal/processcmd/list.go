@@ -34,7 +34,7 @@ func newList(f *cli.Factory) *cobra.Command {
 
 func runList(c *cobra.Command, opts *ListOptions) cli.ExitCode {
 	io := opts.Factory.IO
-	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
+	return opts.Factory.WithKernel(c.Context(), opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		var doc json.RawMessage
 		input := map[string]any{}
 		if opts.Actor != "" {

@@ -57,7 +57,7 @@ func New(f *cli.Factory) *cobra.Command {
 // Run resumes and presents the envelope.
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
-	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
+	return opts.Factory.WithKernel(ctx, opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		var doc []byte
 		if opts.Document != "" {
 			read, err := cli.ReadInputsDocument(io.In, k.Options.Workspace, k.Options.Cwd, opts.Document)

@@ -116,7 +116,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	if _, err := run.ParseAuthority(req.Authority); err != nil {
 		return cli.ReportError(io, opts.JSON, err)
 	}
-	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
+	return opts.Factory.WithKernel(ctx, opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		driver, err := opts.Drive.Prepare(k)
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)

@@ -47,7 +47,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	if _, _, err := testrun.Find(loc.Options.Cwd, loc.PackageDir, opts.Target); err != nil {
 		return cli.ReportError(io, opts.JSON, err)
 	}
-	return opts.Factory.WithKernel(opts.JSON, func(k *run.Kernel) cli.ExitCode {
+	return opts.Factory.WithKernel(ctx, opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		styled := cli.Styled(io.Out)
 		runner := &testrun.Runner{Kernel: k, Durable: k.Store}
 		if !opts.JSON {

@@ -36,7 +36,7 @@ type Description struct {
 }
 
 func inspect(c *cobra.Command, f *cli.Factory, id string, asJSON bool) cli.ExitCode {
-	k, err := f.Kernel()
+	k, err := f.Kernel(c.Context())
 	if err != nil {
 		return cli.ReportError(f.IO, asJSON, err)
 	}
