@@ -9,6 +9,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/runstate"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -148,7 +149,7 @@ func (rc *runCtx) claim(ctx context.Context, step *pkg.Step, local string, d *di
 		if err := rc.e.Journal.UseDecision(durable(ctx), rc.rec.RunID, local+"/retry", nil); err != nil {
 			return 0, contract.BodyOf(err), contract.StepFailed
 		}
-		return 0, &contract.ErrorBody{Code: CodeRetryDeclined, Message: fmt.Sprintf("step %s: a person declined to run %s again; whatever its earlier attempt did stands", step.ID, d.capability)}, contract.StepFailed
+		return 0, &contract.ErrorBody{Code: runstate.CodeRetryDeclined, Message: fmt.Sprintf("step %s: a person declined to run %s again; whatever its earlier attempt did stands", step.ID, d.capability)}, contract.StepFailed
 	}
 	c := &claimRecord{Address: local, StepID: step.ID, Capability: d.capability, Effect: "unknown", Attempt: attempt}
 	if d.def != nil {
@@ -178,7 +179,7 @@ func (rc *runCtx) unconfirmed(step *pkg.Step, local string, prior *claimRecord) 
 		step.ID, prior.Attempt, prior.Capability, prior.Effect, prior.Capability)
 	return &contract.ErrorBody{Code: CodeEffectUnconfirmed, Message: why, Detail: map[string]any{
 		"id":          rc.address(local + "/retry"),
-		"gate":        gateRetry,
+		"gate":        runstate.GateRetry,
 		"capability":  prior.Capability,
 		"effect":      prior.Effect,
 		"attempts":    prior.Attempt,

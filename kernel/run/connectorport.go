@@ -2,6 +2,11 @@ package run
 
 import (
 	"context"
+	"time"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/receipt"
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/pkg"
@@ -10,26 +15,30 @@ import (
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
-// moneyPort is the run as kernel/run/connector's money sees it
-// (connector.Run).
-type moneyPort struct{ rc *runCtx }
+// connectorPort is the run as kernel/run/connector sees it (connector.Run).
+type connectorPort struct{ rc *runCtx }
 
 // money is the run's side of its tree's money limit.
 func (rc *runCtx) money() connector.Money {
-	return connector.Money{Run: moneyPort{rc}, Journal: rc.e.Journal, Spend: rc.Spend}
+	return connector.Money{Run: connectorPort{rc}, Journal: rc.e.Journal, Spend: rc.Spend}
 }
 
-func (p moneyPort) Limits(step *pkg.Step) authority.Limits { return p.rc.effective(step).Limits }
+// writes carries the run's connector writes to finality.
+func (rc *runCtx) writes() connector.Writes {
+	return connector.Writes{Run: connectorPort{rc}, Journal: rc.e.Journal}
+}
 
-func (p moneyPort) CallName(step *pkg.Step) string { return callName(step) }
+func (p connectorPort) Limits(step *pkg.Step) authority.Limits { return p.rc.effective(step).Limits }
 
-func (p moneyPort) Address(local string) string { return p.rc.address(local) }
+func (p connectorPort) CallName(step *pkg.Step) string { return callName(step) }
 
-func (p moneyPort) Actor() string { return p.rc.actor() }
+func (p connectorPort) Address(local string) string { return p.rc.address(local) }
+
+func (p connectorPort) Actor() string { return p.rc.actor() }
 
 // Definition is the description of the capability a step calls, or nil for
 // a step that calls none (a module, a command, a gate).
-func (p moneyPort) Definition(ctx context.Context, step *pkg.Step) *sdk.Definition {
+func (p connectorPort) Definition(ctx context.Context, step *pkg.Step) *sdk.Definition {
 	rc := p.rc
 	switch {
 	case step.Kind == pkg.KindOperation && step.Operation != nil:
@@ -38,4 +47,24 @@ func (p moneyPort) Definition(ctx context.Context, step *pkg.Step) *sdk.Definiti
 		return rc.e.definition(ctx, step.Tool.Capability)
 	}
 	return nil
+}
+
+func (p connectorPort) RunID() string { return p.rc.rec.RunID }
+
+func (p connectorPort) Now() time.Time { return p.rc.e.Clock() }
+
+func (p connectorPort) Hook(point string) { p.rc.e.hook(point) }
+
+func (p connectorPort) Execute(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body) (any, *contract.ErrorBody, string) {
+	return p.rc.execute(ctx, step, local, inputs, body)
+}
+
+func (p connectorPort) Decision(local string) *journal.Decision { return p.rc.decisions[local] }
+
+func (p connectorPort) BindRequest(step *pkg.Step, local, kind string, payload map[string]any) (contract.Request, error) {
+	return p.rc.bindRequest(step, local, kind, payload)
+}
+
+func (p connectorPort) Answer(stepID string, mo *connector.ManifestOp, raw []byte) (any, *contract.ErrorBody) {
+	return connectorAnswer(stepID, mo, raw)
 }

@@ -34,7 +34,7 @@ func operationCapability(op *pkg.OperationStep) string {
 func (e *Engine) checkOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
 	mo, err := connector.ManifestOperation(p, s.Operation, e.ProjectDir)
 	if err == nil && mo != nil && mo.Op.Verb == pkg.VerbWrite && s.Operation.IdempotencyKey == "" {
-		return contract.Errorf(CodeIdempotencyKeyMissing, "step %s writes through %s and names no idempotency_key; a write names one, which a retry reuses; no step was started", s.ID, s.Operation.Ref)
+		return contract.Errorf(connector.CodeIdempotencyKeyMissing, "step %s writes through %s and names no idempotency_key; a write names one, which a retry reuses; no step was started", s.ID, s.Operation.Ref)
 	}
 	return e.resolveOperation(ctx, p, s)
 }
@@ -225,7 +225,7 @@ func (rc *runCtx) connectorDispatch(ctx context.Context, step *pkg.Step, mo *con
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	sink := sinkOf(ctx)
+	sink := connector.SinkOf(ctx)
 	d := &dispatch{
 		capability: capability,
 		def:        mo.Def,
@@ -238,7 +238,7 @@ func (rc *runCtx) connectorDispatch(ctx context.Context, step *pkg.Step, mo *con
 			if sink != nil && (failure == nil || failure.Code != connector.CodeProviderOutputSecret) {
 				var resp sdk.ConnectorResponse
 				if json.Unmarshal(raw, &resp) == nil {
-					sink.body = resp.Body
+					sink.Body = resp.Body
 				}
 			}
 			return out, failure

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/runxhq/runx/kernel/run/connector"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -83,7 +84,7 @@ operations:
 	if n := s.calls["wire.send"]; n != 1 {
 		t.Fatalf("one key, one intent: the request left %d times", n)
 	}
-	if errCode(env) != CodeIdempotencyKeyInFlight {
-		t.Fatalf("the item that lost the key is refused %s, got %s %q", CodeIdempotencyKeyInFlight, env.Outcome, errCode(env))
+	if errCode(env) != connector.CodeIdempotencyKeyInFlight {
+		t.Fatalf("the item that lost the key is refused %s, got %s %q", connector.CodeIdempotencyKeyInFlight, env.Outcome, errCode(env))
 	}
 }

@@ -118,7 +118,7 @@ func operatorSummary(step *pkg.Step, mo *connector.ManifestOp, inputs map[string
 	if err != nil {
 		return nil, &contract.ErrorBody{Code: sdk.CodeRequestInvalid, Message: "operation " + mo.Def.ID + ": " + err.Error() + "; nothing was sent"}
 	}
-	payloadDigest := requestDigest(r)
+	payloadDigest := connector.RequestDigest(r)
 	target := connector.RenderTarget(mo.Op, checked)
 	callerKey, _ := inputs["idempotency_key"].(string)
 	intent := map[string]any{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
@@ -131,8 +132,11 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	var err error
 	if mo != nil && mo.Op.Verb == pkg.VerbWrite {
 		// A connector write goes through the finality chain.
-		fr := rc.finality(ctx, step, local, inputs, &body, mo)
-		output, failure, status, wait, keyDone = fr.output, fr.failure, fr.status, fr.wait, fr.key
+		fr := rc.writes().Finality(ctx, step, local, inputs, &body, mo)
+		output, failure, status, keyDone = fr.Output, fr.Failure, fr.Status, fr.Key
+		if fr.Wait != nil {
+			wait = &pending{Request: *fr.Wait, runID: rc.rec.RunID, local: fr.WaitLocal}
+		}
 		rc.money().CostFromCustody(mo.Def, status, &body)
 	} else {
 		output, failure, status, wait, err = rc.executeWithRetry(ctx, step, local, inputs, &body)
@@ -382,7 +386,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		return nil, rc.answerTooLarge(step.ID), contract.StepFailed
 	}
 	attempt, claimed := 1, false
-	if !inCustody(ctx) && resendOf(d.def) == resendUnsafe {
+	if !connector.InCustody(ctx) && resendOf(d.def) == resendUnsafe {
 		// It may act and nothing would make a second send harmless: it is
 		// claimed before it leaves, or waits when an earlier claim of it
 		// has no outcome (claim.go).
@@ -435,7 +439,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		// A person's {"retry": true}: a new attempt, under a call id of
 		// its own, so a plugin keyed by the call does it again.
 		callContext.Attempt = attempt
-		callContext.CallID = rc.rec.RunID + "#" + local + "@" + itoa(attempt)
+		callContext.CallID = rc.rec.RunID + "#" + local + "@" + strconv.Itoa(attempt)
 	}
 	stopSent := rc.stopWatch(ctx, d.def, d.capability, callContext.CallID)
 	readCancelled := rc.cancelWatch(ctx, callCtx, cancel, d.def, d.capability, callContext.CallID)
@@ -457,7 +461,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	if stopSent() && err == nil && res.Status == sdk.StatusOK && wasStopped(res.Output) {
 		return nil, &contract.ErrorBody{Code: "process_stopped", Message: "step " + step.ID + ": the run was asked to stop, so its process group was terminated; a resume runs the step again"}, stepStopped
 	}
-	if (err != nil || res.Status == sdk.StatusFailed) && stopping(ctx) && !inCustody(ctx) {
+	if (err != nil || res.Status == sdk.StatusFailed) && stopping(ctx) && !connector.InCustody(ctx) {
 		// The run was asked to stop, and the call failed: its plugin was
 		// stopped under it (an interrupt closes every plugin) or could not
 		// start any more. That is no outcome of the call's own, so it is

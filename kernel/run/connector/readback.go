@@ -1,9 +1,10 @@
-package run
+package connector
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
-	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/kernel/run/runstate"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -30,13 +31,13 @@ const (
 // when none was read.
 // The verdict is kept in the evidence, so a retry request can tell a
 // person whether the act was found absent or nothing could be read.
-func (rc *runCtx) readBack(ctx context.Context, step *pkg.Step, local string, w *writeCall, ack json.RawMessage) (string, map[string]any) {
-	verdict, evidence := rc.readBackOnce(ctx, step, local, w, ack)
+func (c Writes) readBack(ctx context.Context, step *pkg.Step, local string, w *writeCall, ack json.RawMessage) (string, map[string]any) {
+	verdict, evidence := c.readBackOnce(ctx, step, local, w, ack)
 	evidence["verdict"] = verdict
 	return verdict, evidence
 }
 
-func (rc *runCtx) readBackOnce(ctx context.Context, step *pkg.Step, local string, w *writeCall, ack json.RawMessage) (string, map[string]any) {
+func (c Writes) readBackOnce(ctx context.Context, step *pkg.Step, local string, w *writeCall, ack json.RawMessage) (string, map[string]any) {
 	var answer any
 	if len(ack) > 0 {
 		_ = json.Unmarshal(ack, &answer)
@@ -97,15 +98,15 @@ func (rc *runCtx) readBackOnce(ctx context.Context, step *pkg.Step, local string
 		}}
 		scratch := receipt.Body{Runtime: &receipt.Runtime{}}
 		// A readback is within the write's quote: it reserves nothing.
-		out, failure, status := rc.execute(connector.CoveredByQuote(ctx), synth, local+"/readback/"+itoa(i), inputs, &scratch)
+		out, failure, status := c.Run.Execute(CoveredByQuote(ctx), synth, local+"/readback/"+strconv.Itoa(i), inputs, &scratch)
 		evidence["operation"] = synth.Operation.Ref
 		if failure != nil {
 			evidence["error"] = failure
 			if status == contract.StepRefused && failure.Code == sdk.CodeProviderNotFound {
-				if rb.FindsByKey() && !rc.keyHonoured(ctx, w) {
+				if rb.FindsByKey() && !c.keyHonoured(ctx, w) {
 					// Past the window the provider forgets the key: not
 					// finding the act by it is no evidence it is absent.
-					evidence["reason"] = "readback " + rb.Operation + " looks the act up by its key, and the provider honours a key only " + itoa(w.mo.Op.Idempotency.WindowSeconds) + "s from its first send, which has passed; not finding it proves nothing"
+					evidence["reason"] = "readback " + rb.Operation + " looks the act up by its key, and the provider honours a key only " + strconv.Itoa(w.mo.Op.Idempotency.WindowSeconds) + "s from its first send, which has passed; not finding it proves nothing"
 					return readbackUnknown, evidence
 				}
 				return readbackAbsent, evidence
@@ -150,18 +151,13 @@ func sameJSON(a, b any) bool {
 	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }
 
-func itoa(i int) string {
-	b, _ := json.Marshal(i)
-	return string(b)
-}
-
 // retryPending holds a write runx cannot confirm at <step>/retry: a
 // person's decision, asked only when custody settles nothing. The request
 // says whether sending again is safe (its provider deduplicates under the
 // key) and binds the attempt it follows, so a decision answers only it.
-func (rc *runCtx) retryPending(step *pkg.Step, local string, w *writeCall, row *journal.OperationKey, cx map[string]any, res finalityResult, why *contract.ErrorBody) finalityResult {
+func (c Writes) retryPending(step *pkg.Step, local string, w *writeCall, row *journal.OperationKey, cx map[string]any, res Result, why *contract.ErrorBody) Result {
 	attempts, firstSent := 1, ""
-	if rec, err := rc.e.Journal.OperationKey(context.Background(), w.providerKey); err == nil && rec != nil {
+	if rec, err := c.Journal.OperationKey(context.Background(), w.providerKey); err == nil && rec != nil {
 		attempts, firstSent = rec.Attempts, rec.FirstSentAt
 	}
 	address := local + "/retry"
@@ -169,14 +165,14 @@ func (rc *runCtx) retryPending(step *pkg.Step, local string, w *writeCall, row *
 		why = &contract.ErrorBody{Code: "retry_window_closed", Message: w.reask}
 	}
 	payload := map[string]any{
-		"id":           rc.address(address),
-		"gate":         gateRetry,
+		"id":           c.Run.Address(address),
+		"gate":         runstate.GateRetry,
 		"operation":    w.mo.Def.ID,
 		"provider_key": w.providerKey,
 		"plan_digest":  w.planDigest,
 		"attempts":     attempts,
 		"custody":      row.State,
-		"resend_safe":  resendSafe(w.mo.Op.Idempotency, firstSent, rc.e.Clock()),
+		"resend_safe":  resendSafe(w.mo.Op.Idempotency, firstSent, c.Run.Now()),
 		"why":          why.Message,
 		"decide":       `{"retry": true} sends it again under the same key (saying the earlier attempt did not take effect); {"retry": false} leaves it failed with retry_declined`,
 	}
@@ -195,45 +191,45 @@ func (rc *runCtx) retryPending(step *pkg.Step, local string, w *writeCall, row *
 			payload["readback_reason"] = reason
 		}
 	}
-	req, err := rc.bindRequest(step, address, contract.RequestApproval, payload)
+	req, err := c.Run.BindRequest(step, address, contract.RequestApproval, payload)
 	if err != nil {
-		return finalityResult{failure: contract.BodyOf(err), status: contract.StepFailed}
+		return Result{Failure: contract.BodyOf(err), Status: contract.StepFailed}
 	}
-	res.wait = &pending{Request: req, runID: rc.rec.RunID, local: address}
+	res.Wait, res.WaitLocal = &req, address
 	return res
 }
 
 // retryDecided uses a person's decision on <step>/retry: true sends the
 // write again under the same key, false leaves it failed.
-func (rc *runCtx) retryDecided(ctx context.Context, step *pkg.Step, local string, w *writeCall, row *journal.OperationKey, cx map[string]any, res finalityResult, d *journal.Decision) (finalityResult, reconcileOutcome) {
+func (c Writes) retryDecided(ctx context.Context, step *pkg.Step, local string, w *writeCall, row *journal.OperationKey, cx map[string]any, res Result, d *journal.Decision) (Result, reconcileOutcome) {
 	var v struct {
 		Retry *bool `json:"retry"`
 	}
 	if err := json.Unmarshal(d.Value, &v); err != nil || v.Retry == nil {
-		return finalityResult{status: contract.StepFailed, failure: &contract.ErrorBody{Code: "resume_entry_invalid", Message: local + "/retry takes value {\"retry\": true} or {\"retry\": false}"}}, reconcileSettled
+		return Result{Status: contract.StepFailed, Failure: &contract.ErrorBody{Code: "resume_entry_invalid", Message: local + "/retry takes value {\"retry\": true} or {\"retry\": false}"}}, reconcileSettled
 	}
-	if err := rc.e.Journal.UseDecision(durable(ctx), rc.rec.RunID, d.Address, nil); err != nil {
-		return finalityResult{failure: contract.BodyOf(err), status: contract.StepFailed}, reconcileSettled
+	if err := c.Journal.UseDecision(durable(ctx), c.Run.RunID(), d.Address, nil); err != nil {
+		return Result{Failure: contract.BodyOf(err), Status: contract.StepFailed}, reconcileSettled
 	}
 	d.Used = true
-	if *v.Retry && rc.answeredAsSafe(ctx, d) && !rc.keyHonoured(ctx, w) {
+	if *v.Retry && c.answeredAsSafe(ctx, d) && !c.keyHonoured(ctx, w) {
 		// The person was told the provider deduplicates under the key,
 		// and by now it no longer does: their yes was to a safe resend,
 		// which this no longer is. They are asked again, told so.
-		w.reask = "step " + step.ID + ": {\"retry\": true} was given on a request that said resending " + w.mo.Def.ID + " was safe, and the provider's idempotency window (" + itoa(w.mo.Op.Idempotency.WindowSeconds) + "s from the first send) has closed since: sent again now, the provider would not deduplicate it. Decide again; nothing was sent"
+		w.reask = "step " + step.ID + ": {\"retry\": true} was given on a request that said resending " + w.mo.Def.ID + " was safe, and the provider's idempotency window (" + strconv.Itoa(w.mo.Op.Idempotency.WindowSeconds) + "s from the first send) has closed since: sent again now, the provider would not deduplicate it. Decide again; nothing was sent"
 		return res, reconcileUnsettled
 	}
 	cx["retry_decision"] = map[string]any{"retry": *v.Retry, "request_digest": d.RequestDigest}
 	if *v.Retry {
 		return res, reconcileResend
 	}
-	return finalityResult{status: contract.StepFailed, failure: &contract.ErrorBody{Code: CodeRetryDeclined, Message: "step " + step.ID + ": a person declined to send " + w.mo.Def.ID + " again; custody keeps its attempt as it stands"}}, reconcileSettled
+	return Result{Status: contract.StepFailed, Failure: &contract.ErrorBody{Code: runstate.CodeRetryDeclined, Message: "step " + step.ID + ": a person declined to send " + w.mo.Def.ID + " again; custody keeps its attempt as it stands"}}, reconcileSettled
 }
 
 // answeredAsSafe reports whether the request decision d answered told the
 // person a resend was safe.
-func (rc *runCtx) answeredAsSafe(ctx context.Context, d *journal.Decision) bool {
-	reqs, err := rc.e.Journal.Requests(durable(ctx), rc.rec.RunID)
+func (c Writes) answeredAsSafe(ctx context.Context, d *journal.Decision) bool {
+	reqs, err := c.Journal.Requests(durable(ctx), c.Run.RunID())
 	if err != nil {
 		return true // unknown: assume they were told so, and ask again
 	}
@@ -249,39 +245,40 @@ func (rc *runCtx) answeredAsSafe(ctx context.Context, d *journal.Decision) bool 
 	return true
 }
 
-// answerSink carries a connector answer's raw provider body out of
+// AnswerSink carries a connector answer's raw provider body out of
 // dispatch, for custody, without it reaching the receipt.
-type answerSink struct{ body any }
+type AnswerSink struct{ Body any }
 
 type answerSinkKey struct{}
 
-func withAnswerSink(ctx context.Context, s *answerSink) context.Context {
+func withAnswerSink(ctx context.Context, s *AnswerSink) context.Context {
 	return context.WithValue(ctx, answerSinkKey{}, s)
 }
 
-func sinkOf(ctx context.Context) *answerSink {
-	s, _ := ctx.Value(answerSinkKey{}).(*answerSink)
+// SinkOf is the sink a connector write's attempt carries, or nil.
+func SinkOf(ctx context.Context) *AnswerSink {
+	s, _ := ctx.Value(answerSinkKey{}).(*AnswerSink)
 	return s
 }
 
-// inCustody reports whether a call is a connector write's attempt, whose
+// InCustody reports whether a call is a connector write's attempt, whose
 // custody (its provider key, acknowledgement and readbacks) settles what
 // happened to it, so it is not claimed as a bare call is.
-func inCustody(ctx context.Context) bool { return sinkOf(ctx) != nil }
+func InCustody(ctx context.Context) bool { return SinkOf(ctx) != nil }
 
 // keyHonoured reports whether w's provider still honours its key: the
 // operation declares idempotency and the key's first send is within the
 // window. An operation that declares none sends no key, so a lookup by it
 // is the connector's own affair and the window does not apply.
-func (rc *runCtx) keyHonoured(ctx context.Context, w *writeCall) bool {
+func (c Writes) keyHonoured(ctx context.Context, w *writeCall) bool {
 	if w.mo.Op.Idempotency == nil {
 		return true
 	}
-	rec, err := rc.e.Journal.OperationKey(durable(ctx), w.providerKey)
+	rec, err := c.Journal.OperationKey(durable(ctx), w.providerKey)
 	if err != nil || rec == nil {
 		return false
 	}
-	return resendSafe(w.mo.Op.Idempotency, rec.FirstSentAt, rc.e.Clock())
+	return resendSafe(w.mo.Op.Idempotency, rec.FirstSentAt, c.Run.Now())
 }
 
 // resendSafe reports whether sending a write again under its key is safe:
@@ -305,28 +302,4 @@ func resendSafeUntil(id *pkg.OperationIdempotency, firstSent string) (time.Time,
 		return time.Time{}, false
 	}
 	return t.Add(time.Duration(id.WindowSeconds) * time.Second), true
-}
-
-// gateRetry marks a <step>/retry request: a person's {"retry": bool}.
-const gateRetry = "retry"
-
-// IsRetryRequest reports whether a request's payload is a write's retry
-// (<step>/retry), which takes value {"retry": bool}, not approved/reason.
-func IsRetryRequest(payload json.RawMessage) bool {
-	var p struct {
-		Gate string `json:"gate"`
-	}
-	return json.Unmarshal(payload, &p) == nil && p.Gate == gateRetry
-}
-
-// checkRetryValue admits only {"retry": true} or {"retry": false} for a
-// retry request, so a misshapen decision is refused at resume and changes
-// nothing, rather than failing the step.
-func checkRetryValue(addr string, value json.RawMessage) error {
-	var v map[string]json.RawMessage
-	var b bool
-	if json.Unmarshal(value, &v) != nil || len(v) != 1 || json.Unmarshal(v["retry"], &b) != nil {
-		return contract.Errorf("resume_entry_invalid", "%s is a write's retry: it takes value {\"retry\": true} (send it again under the same key) or {\"retry\": false}; nothing was changed", addr)
-	}
-	return nil
 }

@@ -1,0 +1,29 @@
+package run
+
+import (
+	"encoding/json"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/run/runstate"
+)
+
+// IsRetryRequest reports whether a request's payload is a write's retry
+// (<step>/retry), which takes value {"retry": bool}, not approved/reason.
+func IsRetryRequest(payload json.RawMessage) bool {
+	var p struct {
+		Gate string `json:"gate"`
+	}
+	return json.Unmarshal(payload, &p) == nil && p.Gate == runstate.GateRetry
+}
+
+// checkRetryValue admits only {"retry": true} or {"retry": false} for a
+// retry request, so a misshapen decision is refused at resume and changes
+// nothing, rather than failing the step.
+func checkRetryValue(addr string, value json.RawMessage) error {
+	var v map[string]json.RawMessage
+	var b bool
+	if json.Unmarshal(value, &v) != nil || len(v) != 1 || json.Unmarshal(v["retry"], &b) != nil {
+		return contract.Errorf("resume_entry_invalid", "%s is a write's retry: it takes value {\"retry\": true} (send it again under the same key) or {\"retry\": false}; nothing was changed", addr)
+	}
+	return nil
+}
