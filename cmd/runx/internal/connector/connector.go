@@ -31,9 +31,16 @@ type UseOptions struct {
 	JSON      bool
 }
 
-// New wires `runx connector use`.
+// New wires `runx connector` and its `use` verb.
 func New(f *cli.Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "connector", Short: "Bind connectors: the workspace store, and a connector's credential"}
+	cmd.AddCommand(NewUse(f, nil))
+	return cmd
+}
+
+// NewUse wires `runx connector use`. A test passes runF to see the options a
+// command line parses to without running anything; nil binds.
+func NewUse(f *cli.Factory, runF func(*UseOptions) error) *cobra.Command {
 	o := &UseOptions{}
 	use := &cobra.Command{
 		Use:   "use <connector> [--env NAME | --secret NAME | < value]   |   use store --parameter url=<sqlite path|postgres://…|redis://…>",
@@ -48,9 +55,15 @@ added connectors) or an installed, pinned runx-plugin-<connector>, whose
 description names the credential.
 
 runx connector use store --parameter url=... moves the workspace store.`,
-		Args: cobra.ExactArgs(1),
+		Args: cli.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Connector = args[0]
+			if err := o.check(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
 			if o.Connector == storeConnector {
 				return cli.Exit(useStore(c, f, o))
 			}
@@ -62,24 +75,46 @@ runx connector use store --parameter url=... moves the workspace store.`,
 	use.Flags().StringVar(&o.Secret, "secret", "", "read the credential from this stored secret (runx secret set)")
 	use.Flags().StringVar(&o.Package, "package", "", "the package declaring the connector (default: the current directory)")
 	use.Flags().BoolVarP(&o.JSON, "json", "j", false, "print one JSON document")
-	cmd.AddCommand(use)
-	return cmd
+	return use
 }
 
-func useStore(c *cobra.Command, f *cli.Factory, o *UseOptions) cli.ExitCode {
-	if o.Env != "" || o.Secret != "" || o.Package != "" {
-		return cli.ReportError(f.IO, o.JSON, cli.Usagef("the store connector takes --parameter url=… (and profile=…), not --env, --secret or --package"))
+// check refuses, before anything runs, flags that do not go with the
+// connector named: the store takes parameters, a connector a credential.
+func (o *UseOptions) check() error {
+	if o.Connector != storeConnector {
+		if len(o.Params) > 0 {
+			return cli.Usagef("--parameter binds only the store connector")
+		}
+		return nil
 	}
+	if o.Env != "" || o.Secret != "" || o.Package != "" {
+		return cli.Usagef("the store connector takes --parameter url=… (and profile=…), not --env, --secret or --package")
+	}
+	_, err := storeParams(o.Params)
+	return err
+}
+
+// storeParams are the store connector's --parameter values: url (required)
+// and profile.
+func storeParams(params []string) (map[string]string, error) {
 	values := map[string]string{}
-	for _, p := range o.Params {
+	for _, p := range params {
 		k, v, ok := strings.Cut(p, "=")
 		if !ok || (k != "url" && k != "profile") {
-			return cli.ReportError(f.IO, o.JSON, cli.Usagef("--parameter takes url=… or profile=…"))
+			return nil, cli.Usagef("--parameter takes url=… or profile=…")
 		}
 		values[k] = v
 	}
 	if values["url"] == "" {
-		return cli.ReportError(f.IO, o.JSON, cli.Usagef("--parameter url=… is required"))
+		return nil, cli.Usagef("--parameter url=… is required")
+	}
+	return values, nil
+}
+
+func useStore(c *cobra.Command, f *cli.Factory, o *UseOptions) cli.ExitCode {
+	values, err := storeParams(o.Params)
+	if err != nil {
+		return cli.ReportError(f.IO, o.JSON, err)
 	}
 	binding, err := storeBinding(values["url"], values["profile"])
 	if err != nil {
@@ -102,9 +137,6 @@ func useStore(c *cobra.Command, f *cli.Factory, o *UseOptions) cli.ExitCode {
 }
 
 func useCredential(ctx context.Context, f *cli.Factory, o *UseOptions) cli.ExitCode {
-	if len(o.Params) > 0 {
-		return cli.ReportError(f.IO, o.JSON, cli.Usagef("--parameter binds only the store connector"))
-	}
 	opts, err := run.ResolveOptions(f.Options())
 	if err != nil {
 		return cli.ReportError(f.IO, o.JSON, err)
@@ -147,37 +179,61 @@ func useCredential(ctx context.Context, f *cli.Factory, o *UseOptions) cli.ExitC
 	return cli.ExitOK
 }
 
-// NewSecret wires `runx secret set <name>`: the value is read from standard
-// input, never from an argument and never by prompting.
+// NewSecret wires `runx secret` and its `set` verb.
 func NewSecret(f *cli.Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "secret", Short: "Keep credentials in the runx home"}
-	var asJSON bool
+	cmd.AddCommand(NewSecretSet(f, nil))
+	return cmd
+}
+
+// SecretOptions are `runx secret set`'s arguments.
+type SecretOptions struct {
+	Factory *cli.Factory
+	Name    string
+	JSON    bool
+}
+
+// NewSecretSet wires `runx secret set <name>`: the value is read from
+// standard input, never from an argument and never by prompting. A test
+// passes runF to see the options a command line parses to without running
+// anything; nil stores the secret.
+func NewSecretSet(f *cli.Factory, runF func(*SecretOptions) error) *cobra.Command {
+	opts := &SecretOptions{Factory: f}
 	set := &cobra.Command{
 		Use:   "set <name>",
 		Short: "Store the secret given on standard input under name (0600 in the runx home)",
-		Args:  cobra.ExactArgs(1),
+		Args:  cli.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			o, err := run.ResolveOptions(f.Options())
-			if err != nil {
-				return cli.Exit(cli.ReportError(f.IO, asJSON, err))
+			opts.Name = args[0]
+			if runF != nil {
+				return runF(opts)
 			}
-			raw, err := readPiped(f.IO.In, true)
-			if err != nil {
-				return cli.Exit(cli.ReportError(f.IO, asJSON, err))
-			}
-			if err := credential.SetSecret(o.HomeDir, args[0], raw); err != nil {
-				return cli.Exit(cli.ReportError(f.IO, asJSON, err))
-			}
-			if asJSON {
-				return cli.PrintJSON(f.IO.Out, map[string]any{"schema": "runx.secret_set.v1", "name": args[0]})
-			}
-			fmt.Fprintf(f.IO.Out, "stored secret %s\n", args[0])
-			return nil
+			return SetSecret(opts)
 		},
 	}
-	set.Flags().BoolVarP(&asJSON, "json", "j", false, "print one JSON document")
-	cmd.AddCommand(set)
-	return cmd
+	set.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
+	return set
+}
+
+// SetSecret stores the secret piped on standard input.
+func SetSecret(opts *SecretOptions) error {
+	f := opts.Factory
+	o, err := run.ResolveOptions(f.Options())
+	if err != nil {
+		return cli.Exit(cli.ReportError(f.IO, opts.JSON, err))
+	}
+	raw, err := readPiped(f.IO.In, true)
+	if err != nil {
+		return cli.Exit(cli.ReportError(f.IO, opts.JSON, err))
+	}
+	if err := credential.SetSecret(o.HomeDir, opts.Name, raw); err != nil {
+		return cli.Exit(cli.ReportError(f.IO, opts.JSON, err))
+	}
+	if opts.JSON {
+		return cli.PrintJSON(f.IO.Out, map[string]any{"schema": "runx.secret_set.v1", "name": opts.Name})
+	}
+	fmt.Fprintf(f.IO.Out, "stored secret %s\n", opts.Name)
+	return nil
 }
 
 // storeBinding is the binding a store URL names: a SQLite file path, or

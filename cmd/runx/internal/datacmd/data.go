@@ -14,6 +14,6 @@ func New(f *cli.Factory) *cobra.Command {
 		Use:   "data",
 		Short: "Operate on data-plane stores out of band (migrate)",
 	}
-	cmd.AddCommand(NewMigrate(f))
+	cmd.AddCommand(NewMigrate(f, nil))
 	return cmd
 }

@@ -19,8 +19,9 @@ type MigrateOptions struct {
 	JSON     bool
 }
 
-// NewMigrate wires `runx data migrate`.
-func NewMigrate(f *cli.Factory) *cobra.Command {
+// NewMigrate wires `runx data migrate`. A test passes runF to see the
+// options a command line parses to without running anything; nil migrates.
+func NewMigrate(f *cli.Factory, runF func(*MigrateOptions) error) *cobra.Command {
 	opts := &MigrateOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "migrate --database <path> --source <ref> [--backup <path>]",
@@ -32,8 +33,11 @@ ordered events; the result is verified independently before it replaces the
 original. A store already current gets a proof that nothing changed; an
 unknown or partial schema is refused, left byte-identical, with no backup.
 Paths are relative to the workspace.`,
-		Args: cobra.NoArgs,
+		Args: cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
 			return cli.Exit(RunMigrate(cmd.Context(), opts))
 		},
 	}

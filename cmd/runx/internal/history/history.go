@@ -23,16 +23,20 @@ type Options struct {
 	Payload string
 }
 
-// New wires the command.
-func New(f *cli.Factory) *cobra.Command {
+// New wires the command. A test passes runF to see the options a command
+// line parses to without running anything; nil reads the history.
+func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "history [run-id]",
 		Short: "List sealed runs, or read one run",
-		Args:  cobra.MaximumNArgs(1),
+		Args:  cli.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.RunID = args[0]
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return cli.Exit(Run(cmd.Context(), opts))
 		},

@@ -28,8 +28,9 @@ type Options struct {
 	MaxSpend cli.MaxSpend
 }
 
-// New wires the command.
-func New(f *cli.Factory) *cobra.Command {
+// New wires the command. A test passes runF to see the options a command
+// line parses to without running anything; nil serves the session.
+func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "mcp <skill-ref...> | mcp --run <run-id>",
@@ -49,6 +50,9 @@ func New(f *cli.Factory) *cobra.Command {
 				return cli.Usagef("give at least one skill reference, or --run <run-id>")
 			case opts.RunID != "" && cmd.Flags().Changed("max-spend"):
 				return cli.Usagef("--max-spend narrows the runs the session starts; --run serves a run already started, whose limit runx resume --max-spend narrows")
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return cli.Exit(Run(cmd.Context(), opts))
 		},

@@ -17,13 +17,18 @@ type ListOptions struct {
 	JSON    bool
 }
 
-func newList(f *cli.Factory) *cobra.Command {
+// NewList wires `runx process list`. A test passes runF to see the options a
+// command line parses to without running anything; nil runs it.
+func NewList(f *cli.Factory, runF func(*ListOptions) error) *cobra.Command {
 	opts := &ListOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the project's processes, running and ended",
-		Args:  cobra.NoArgs,
+		Args:  cli.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
 			return cli.Exit(runList(c, opts))
 		},
 	}

@@ -29,7 +29,7 @@ const maxAnswer = 16 << 20
 // New wires `runx process` and its verbs.
 func New(f *cli.Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "process", Short: "List, read and stop the processes runs started"}
-	cmd.AddCommand(newList(f), newRead(f), newStop(f))
+	cmd.AddCommand(NewList(f, nil), NewRead(f, nil), NewStop(f, nil))
 	return cmd
 }
 

@@ -19,14 +19,19 @@ type ReadOptions struct {
 	JSON      bool
 }
 
-func newRead(f *cli.Factory) *cobra.Command {
+// NewRead wires `runx process read`. A test passes runF to see the options a
+// command line parses to without running anything; nil runs it.
+func NewRead(f *cli.Factory, runF func(*ReadOptions) error) *cobra.Command {
 	opts := &ReadOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "read <process-id>",
 		Short: "Print a process's output after a cursor, and the next cursor",
-		Args:  cobra.ExactArgs(1),
+		Args:  cli.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.ProcessID = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
 			return cli.Exit(runRead(c, opts))
 		},
 	}

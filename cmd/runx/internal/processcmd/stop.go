@@ -16,14 +16,19 @@ type StopOptions struct {
 	JSON      bool
 }
 
-func newStop(f *cli.Factory) *cobra.Command {
+// NewStop wires `runx process stop`. A test passes runF to see the options a
+// command line parses to without running anything; nil runs it.
+func NewStop(f *cli.Factory, runF func(*StopOptions) error) *cobra.Command {
 	opts := &StopOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "stop <process-id>",
 		Short: "Stop a process: terminate it, then kill it",
-		Args:  cobra.ExactArgs(1),
+		Args:  cli.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.ProcessID = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
 			return cli.Exit(runStop(c, opts))
 		},
 	}

@@ -24,8 +24,9 @@ type Options struct {
 	MaxSpend      cli.MaxSpend
 }
 
-// New wires the command.
-func New(f *cli.Factory) *cobra.Command {
+// New wires the command. A test passes runF to see the options a command
+// line parses to without running anything; nil resumes the run.
+func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "resume <run-id> <answers.json|->",
@@ -34,7 +35,7 @@ func New(f *cli.Factory) *cobra.Command {
 			"answers by address and request_digest; one entry that names no request the\n" +
 			"run waits on refuses the whole document and changes nothing. A document\n" +
 			"{\"close\": {\"outcome\": \"declined\"|\"superseded\"}} seals a run nobody drives.",
-		Args: cobra.RangeArgs(1, 2),
+		Args: cli.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.RunID = args[0]
 			if len(args) == 2 {
@@ -42,6 +43,9 @@ func New(f *cli.Factory) *cobra.Command {
 			}
 			if err := opts.Drive.Check(cmd); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return cli.Exit(Run(cmd.Context(), opts))
 		},

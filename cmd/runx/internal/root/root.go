@@ -53,8 +53,8 @@ func New(f *cli.Factory) *cobra.Command {
 	cmd.SetIn(f.IO.In)
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.Err)
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cli.Usagef("%v", err) })
-	cmd.AddCommand(skill.New(f), resume.New(f), verify.New(f), history.New(f), testcmd.New(f), tool.New(f), version.New(f), pluginpin.New(f), authoritycmd.New(f), connector.New(f), connector.NewSecret(f), configcmd.New(f), datacmd.New(f), mcp.New(f), processcmd.New(f))
+	cmd.SetFlagErrorFunc(cli.FlagError)
+	cmd.AddCommand(skill.New(f, nil), resume.New(f, nil), verify.New(f, nil), history.New(f, nil), testcmd.New(f, nil), tool.New(f), version.New(f, nil), pluginpin.New(f), authoritycmd.New(f, nil), connector.New(f), connector.NewSecret(f), configcmd.New(f, nil), datacmd.New(f), mcp.New(f, nil), processcmd.New(f))
 	refuseUnknownSubcommands(cmd)
 	return cmd
 }

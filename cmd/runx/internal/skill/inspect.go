@@ -10,13 +10,13 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// newInspect wires `runx skill inspect <ref>[#method]`.
-func newInspect(f *cli.Factory) *cobra.Command {
+// NewInspect wires `runx skill inspect <ref>[#method]`; runF is New's seam.
+func NewInspect(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "inspect <ref>[#method] [method]",
 		Short: "Show a method's steps, what each may change, and what the approval floor would decide, without running anything",
-		Args:  cobra.RangeArgs(1, 2),
+		Args:  cli.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Ref = args[0]
 			if len(args) == 2 {
@@ -24,6 +24,9 @@ func newInspect(f *cli.Factory) *cobra.Command {
 			}
 			if opts.Authority != "" && opts.Preset != "" {
 				return cli.Usagef("--run-authority and --authority are exclusive")
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return cli.Exit(inspect(c, opts))
 		},

@@ -34,8 +34,9 @@ type Options struct {
 	MaxSpend      cli.MaxSpend
 }
 
-// New wires the command.
-func New(f *cli.Factory) *cobra.Command {
+// New wires the command. A test passes runF to see the options a command
+// line parses to without running anything; nil runs the skill.
+func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "skill <ref>[#method] [method]",
@@ -44,7 +45,7 @@ func New(f *cli.Factory) *cobra.Command {
 			"The method is the one named after # or as the second argument, else the\n" +
 			"package's default_method, else its only method.",
 		Example: "  runx skill examples/hello-world -i message=hello --json",
-		Args:    cobra.RangeArgs(1, 2),
+		Args:    cli.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
 			if len(args) == 2 {
@@ -58,6 +59,9 @@ func New(f *cli.Factory) *cobra.Command {
 			}
 			if err := opts.Drive.Check(cmd); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return cli.Exit(Run(cmd.Context(), opts))
 		},
@@ -73,7 +77,7 @@ func New(f *cli.Factory) *cobra.Command {
 	cmd.Flags().StringVar(&opts.PackageDigest, "package-digest", "", "refuse unless the package's digest is this")
 	cmd.Flags().StringVar(&opts.ClosureDigest, "closure-digest", "", "refuse unless the closure's digest is this")
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
-	cmd.AddCommand(newInspect(f))
+	cmd.AddCommand(NewInspect(f, nil))
 	return cmd
 }
 

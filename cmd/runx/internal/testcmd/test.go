@@ -19,15 +19,19 @@ type Options struct {
 	JSON    bool
 }
 
-// New wires the command.
-func New(f *cli.Factory) *cobra.Command {
+// New wires the command. A test passes runF to see the options a command
+// line parses to without running anything; nil runs the tests.
+func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "test <package|tests/name.yaml>",
 		Short: "Run a package's tests deterministically (fixed clock, fixture key, scratch workspace)",
-		Args:  cobra.ExactArgs(1),
+		Args:  cli.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Target = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
 			return cli.Exit(Run(cmd.Context(), opts))
 		},
 	}

@@ -14,17 +14,34 @@ import (
 // New wires `runx tool` and its `inspect` verb.
 func New(f *cli.Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "tool", Short: "Inspect the capabilities runx can call"}
-	var asJSON bool
-	inspect := &cobra.Command{
+	cmd.AddCommand(NewInspect(f, nil))
+	return cmd
+}
+
+// InspectOptions are `runx tool inspect`'s arguments.
+type InspectOptions struct {
+	Factory *cli.Factory
+	ID      string
+	JSON    bool
+}
+
+// NewInspect wires `runx tool inspect`. A test passes runF to see the
+// options a command line parses to without running anything; nil inspects.
+func NewInspect(f *cli.Factory, runF func(*InspectOptions) error) *cobra.Command {
+	opts := &InspectOptions{Factory: f}
+	cmd := &cobra.Command{
 		Use:   "inspect <capability-id>",
 		Short: "Show one capability's contract: schemas, effect, scopes, approval",
-		Args:  cobra.ExactArgs(1),
+		Args:  cli.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return cli.Exit(inspect(c, f, args[0], asJSON))
+			opts.ID = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return cli.Exit(inspect(c, f, opts.ID, opts.JSON))
 		},
 	}
-	inspect.Flags().BoolVarP(&asJSON, "json", "j", false, "print one JSON document")
-	cmd.AddCommand(inspect)
+	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
 	return cmd
 }
 

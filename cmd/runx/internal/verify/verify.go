@@ -20,15 +20,19 @@ type Options struct {
 	JSON      bool
 }
 
-// New wires the command.
-func New(f *cli.Factory) *cobra.Command {
+// New wires the command. A test passes runF to see the options a command
+// line parses to without running anything; nil verifies.
+func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "verify <receipt-id | run-id>",
 		Short: "Verify a receipt and its tree: verified, unverified (no trusted key) or invalid",
-		Args:  cobra.ExactArgs(1),
+		Args:  cli.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ReceiptID = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
 			return cli.Exit(Run(cmd.Context(), opts))
 		},
 	}

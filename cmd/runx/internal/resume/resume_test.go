@@ -1,0 +1,42 @@
+package resume
+
+import (
+	"testing"
+
+	"github.com/runxhq/runx/cmd/runx/internal/cli/clitest"
+	"github.com/runxhq/runx/cmd/runx/internal/drive"
+	"github.com/runxhq/runx/kernel/agent"
+	"github.com/spf13/cobra"
+)
+
+// runx resume parses a run id, an optional document and its flags into
+// Options, and refuses a wrong command line as a usage error before
+// anything runs.
+func TestResumeFlags(t *testing.T) {
+	f := clitest.Factory("")
+	defaults := func() *Options {
+		return &Options{Factory: f, RunID: "run_x", Drive: drive.Flags{RoundsPerTurn: agent.DefaultRoundsPerTurn, RoundsPerRun: agent.DefaultRoundsPerRun}}
+	}
+	clitest.Table(t, func(runF func(*Options) error) *cobra.Command { return New(f, runF) }, defaults, []clitest.Case[Options]{
+		{Args: []string{"resume", "run_x"}, Want: func(o *Options) {}},
+		{Args: []string{"resume", "run_x", "-"}, Want: func(o *Options) { o.Document = "-" }},
+		{Args: []string{"resume", "run_x", "answers.json"}, Want: func(o *Options) { o.Document = "answers.json" }},
+		{Args: []string{"resume", "run_x", "--package-digest", "sha256:a"}, Want: func(o *Options) { o.PackageDigest = "sha256:a" }},
+		{Args: []string{"resume", "run_x", "--closure-digest", "sha256:b"}, Want: func(o *Options) { o.ClosureDigest = "sha256:b" }},
+		{Args: []string{"resume", "run_x", "--json"}, Want: func(o *Options) { o.JSON = true }},
+		{Args: []string{"resume", "run_x", "-j"}, Want: func(o *Options) { o.JSON = true }},
+		{Args: []string{"resume", "run_x", "--max-spend", "0.10"}, Want: func(o *Options) { _ = o.MaxSpend.Set("0.10") }},
+		{Args: []string{"resume", "run_x", "--drive", "--max-rounds", "2", "--max-run-rounds", "4", "--max-turn-tokens", "5", "--max-run-tokens", "6"}, Want: func(o *Options) {
+			o.Drive = drive.Flags{Drive: true, RoundsPerTurn: 2, RoundsPerRun: 4, TokensPerTurn: 5, TokensPerRun: 6}
+		}},
+		// refusals
+		{Args: []string{"resume"}},
+		{Args: []string{"resume", "run_x", "-", "extra"}},
+		{Args: []string{"resume", "run_x", "--nosuch"}},
+		{Args: []string{"resume", "run_x", "--package-digest"}},
+		{Args: []string{"resume", "run_x", "--max-rounds", "2"}},
+		{Args: []string{"resume", "run_x", "--max-run-tokens", "2"}},
+		{Args: []string{"resume", "run_x", "--drive", "--max-run-rounds", "0"}},
+		{Args: []string{"resume", "run_x", "--drive", "--max-turn-tokens", "-5"}},
+	})
+}

@@ -1,0 +1,24 @@
+package verify
+
+import (
+	"testing"
+
+	"github.com/runxhq/runx/cmd/runx/internal/cli/clitest"
+	"github.com/spf13/cobra"
+)
+
+// runx verify takes exactly one receipt or run id, and --json.
+func TestVerifyFlags(t *testing.T) {
+	f := clitest.Factory("")
+	defaults := func() *Options { return &Options{Factory: f, ReceiptID: "sha256-ab"} }
+	clitest.Table(t, func(runF func(*Options) error) *cobra.Command { return New(f, runF) }, defaults, []clitest.Case[Options]{
+		{Args: []string{"verify", "sha256-ab"}, Want: func(o *Options) {}},
+		{Args: []string{"verify", "run_x"}, Want: func(o *Options) { o.ReceiptID = "run_x" }},
+		{Args: []string{"verify", "sha256-ab", "--json"}, Want: func(o *Options) { o.JSON = true }},
+		{Args: []string{"verify", "-j", "sha256-ab"}, Want: func(o *Options) { o.JSON = true }},
+		{Args: []string{"verify"}},
+		{Args: []string{"verify", "a", "b"}},
+		{Args: []string{"verify", "a", "--nosuch"}},
+		{Args: []string{"verify", "a", "--json=perhaps"}},
+	})
+}
