@@ -353,6 +353,21 @@ methods:
         tool: spawner/spawn
         inputs: {}
 `))
+	installSpawner(t, w)
+	done, code := w.run("", nil, "skill", "./app", "--json")
+	pid := int(get(done, "result", "pid").(float64))
+	if code != 0 || pid == 0 {
+		t.Fatalf("run: %d %v", code, done)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	if syscall.Kill(pid, 0) == nil && !zombie(pid) {
+		t.Fatalf("the plugin's child %d outlived the plugin runx stopped", pid)
+	}
+}
+
+// installSpawner installs the spawner test plugin in w's project and pins it.
+func installSpawner(t *testing.T, w *workspace) {
+	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(binDir, "runx-plugin-spawner"))
 	if err != nil {
 		t.Fatal(err)
@@ -366,14 +381,61 @@ methods:
 	if doc, code := w.run("", nil, "plugin", "pin", "spawner", "--json"); code != 0 {
 		t.Fatalf("pin: %d %v", code, doc)
 	}
-	done, code := w.run("", nil, "skill", "./app", "--json")
-	pid := int(get(done, "result", "pid").(float64))
-	if code != 0 || pid == 0 {
-		t.Fatalf("run: %d %v", code, done)
+}
+
+// A third-party plugin's own children die with it also when nothing of
+// runx is left to stop it: the driver is SIGKILLed while a later step is in
+// flight, and the child the plugin started in the earlier step is gone
+// soon after (the plugin, told by its parent-death signal, kills its
+// process group). The child is found by the TMPDIR runx hands its plugins.
+func TestThirdPartyPluginChildrenDieWithAKilledDriver(t *testing.T) {
+	w := newWorkspace(t, skillFiles("app", `minimum_runx: 0.1.0
+methods:
+  go:
+    steps:
+      - id: spawn
+        tool: spawner/spawn
+        inputs: {}
+      - id: hold
+        tool: { command: sh, args: ["-c", "echo held >> ../count; mkfifo ../gate; cat ../gate"] }
+`))
+	installSpawner(t, w)
+	// Not t.TempDir(): this test's long name would push the plugins' socket
+	// paths under it past the 108 bytes a unix socket's path may have.
+	tmp, err := os.MkdirTemp("", "spawner-")
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
-	if syscall.Kill(pid, 0) == nil && !zombie(pid) {
-		t.Fatalf("the plugin's child %d outlived the plugin runx stopped", pid)
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	c := w.cmd("", []string{"TMPDIR=" + tmp}, "skill", "./app", "--json")
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(-c.Process.Pid, syscall.SIGKILL) })
+	waitForLine(t, filepath.Join(w.dir, "count"))
+	var children []int
+	for _, pid := range processesWithEnv("TMPDIR=" + tmp) {
+		if comm, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "comm")); strings.TrimSpace(string(comm)) == "sleep" {
+			children = append(children, pid)
+		}
+	}
+	if len(children) != 1 {
+		t.Fatalf("want the plugin's one child running, found %v", children)
+	}
+	child := children[0]
+	t.Cleanup(func() { syscall.Kill(child, syscall.SIGKILL) })
+	// The driver alone, as the OOM killer or kill -9 would.
+	if err := c.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(child, 0) == nil && !zombie(child) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the plugin's child %d outlived the SIGKILLed driver", child)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

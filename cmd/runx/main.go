@@ -37,8 +37,9 @@ func servePlugin(name string) cli.ExitCode {
 		fmt.Fprintln(os.Stderr, "runx: `runx plugin serve` is started by runx itself, not by hand [usage_error]")
 		return cli.ExitUsage
 	}
+	// Serve ends the plugin with its driver (StopAll first), as it does
+	// for any plugin built with the sdk.
 	p := newPlugin()
-	dieWithDriver(p)
 	serve(p)
 	// Shut down by the kernel: the process groups it supervises end before
 	// it does, TERM first and KILL once the grace is over, within the

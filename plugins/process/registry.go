@@ -48,6 +48,13 @@ func (r *registry) Cancel(callID string) string {
 	return plugin.CancelRunsToEnd
 }
 
+// Both plugins of this package keep their processes in groups of their own,
+// which the sdk's Serve has them kill when their driver dies.
+var (
+	_ plugin.ProcessStopper = (*Plugin)(nil)
+	_ plugin.ProcessStopper = (*Command)(nil)
+)
+
 // StopAll kills every process group the plugin supervises, at once: the
 // plugin is going away because its driver did, and nothing it started may
 // outlive that driver.

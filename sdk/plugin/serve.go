@@ -45,11 +45,23 @@ func WithProtocolVersion(v int) ServeOption {
 	return func(c *serveConfig) { c.protocolVersion = v }
 }
 
-// Serve runs impl as a runx plugin until the kernel stops it. It never
-// returns to the caller in normal operation. Stdout belongs to the go-plugin
+// ProcessStopper is optional: a plugin that starts processes outside its
+// own process group (each in a group of its own, say) kills them in
+// StopAll, which Serve calls when the plugin's driver dies, before it kills
+// the plugin's own group and exits. StopAll must not wait long: the driver
+// is gone and nothing waits for the plugin.
+type ProcessStopper interface {
+	StopAll()
+}
+
+// Serve runs impl as a runx plugin until the kernel stops it. It returns
+// once the kernel has shut the plugin down. Stdout belongs to the go-plugin
 // handshake; logs go to stderr as JSON, where the kernel re-emits them under
-// the plugin's name.
+// the plugin's name. On Linux, when the runx that started the plugin dies
+// (however it died), the plugin and its process group die with it (see
+// ProcessStopper for processes kept outside the group).
 func Serve(impl Plugin, opts ...ServeOption) {
+	dieWithDriver(impl)
 	SetupProcess(impl)
 	cfg := serveConfig{protocolVersion: ProtocolVersion}
 	for _, o := range opts {
