@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"sync"
 	"time"
@@ -67,7 +69,11 @@ func (f *Factory) Locator() (*run.Locator, error) { return run.NewLocator(f.Opti
 
 // Kernel opens a kernel with the invocation's options.
 func (f *Factory) Kernel(ctx context.Context) (*run.Kernel, error) {
-	k, err := run.Open(ctx, f.Options())
+	return f.open(ctx, f.Options())
+}
+
+func (f *Factory) open(ctx context.Context, o run.Options) (*run.Kernel, error) {
+	k, err := run.Open(ctx, o)
 	if err == nil {
 		f.mu.Lock()
 		f.kernels = append(f.kernels, k)
@@ -104,4 +110,50 @@ func (f *Factory) WithKernel(ctx context.Context, asJSON bool, fn func(k *run.Ke
 	}
 	defer k.Close()
 	return fn(k)
+}
+
+// ReadKernel is WithKernel for a command that only reads the project's
+// state (history, verify, process list, tool inspect...): a project with no
+// state yet reads as an empty one, and reading it makes no .runx. The
+// kernel then opens over an empty state of its own in the temporary
+// directory, removed once fn returns, so every read answers as it would
+// in a project that has run nothing (no runs, no processes, a receipt not
+// found) by the same code.
+func (f *Factory) ReadKernel(ctx context.Context, asJSON bool, fn func(k *run.Kernel) ExitCode) ExitCode {
+	o, cleanup, err := f.readOptions()
+	if err != nil {
+		return ReportError(f.IO, asJSON, err)
+	}
+	defer cleanup()
+	k, err := f.open(ctx, o)
+	if err != nil {
+		return ReportError(f.IO, asJSON, err)
+	}
+	defer k.Close()
+	return fn(k)
+}
+
+// readOptions are the invocation's options for a read: as they are when
+// the project's state exists, else pointed at an empty state of their own.
+// An explicit receipt store that exists is still the one read.
+func (f *Factory) readOptions() (run.Options, func(), error) {
+	o := f.Options()
+	resolved, err := run.ResolveOptions(o)
+	if err != nil {
+		return o, func() {}, err
+	}
+	if _, err := os.Lstat(resolved.ProjectDir); !errors.Is(err, fs.ErrNotExist) {
+		return o, func() {}, nil
+	}
+	tmp, err := os.MkdirTemp("", "runx-read-")
+	if err != nil {
+		return o, func() {}, err
+	}
+	cleanup := func() { _ = os.RemoveAll(tmp) }
+	o.ProjectDir = filepath.Join(tmp, ".runx")
+	o.ReceiptDir = resolved.ReceiptDir
+	if _, err := os.Lstat(o.ReceiptDir); errors.Is(err, fs.ErrNotExist) {
+		o.ReceiptDir = filepath.Join(o.ProjectDir, "receipts")
+	}
+	return o, cleanup, nil
 }

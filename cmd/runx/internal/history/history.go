@@ -50,7 +50,7 @@ func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 // Run lists or reads runs.
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
-	return opts.Factory.WithKernel(ctx, opts.JSON, func(k *run.Kernel) cli.ExitCode {
+	return opts.Factory.ReadKernel(ctx, opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		if opts.Payload != "" {
 			if opts.RunID == "" {
 				return cli.ReportError(io, opts.JSON, contract.Errorf("history_payload_needs_run", "--payload reads a request of one run: give its run id"))

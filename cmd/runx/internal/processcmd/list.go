@@ -39,7 +39,7 @@ func NewList(f *cli.Factory, runF func(*ListOptions) error) *cobra.Command {
 
 func runList(c *cobra.Command, opts *ListOptions) cli.ExitCode {
 	io := opts.Factory.IO
-	return opts.Factory.WithKernel(c.Context(), opts.JSON, func(k *run.Kernel) cli.ExitCode {
+	return opts.Factory.ReadKernel(c.Context(), opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		var doc json.RawMessage
 		input := map[string]any{}
 		if opts.Actor != "" {

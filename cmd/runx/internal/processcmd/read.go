@@ -55,7 +55,7 @@ type output struct {
 
 func runRead(c *cobra.Command, opts *ReadOptions) cli.ExitCode {
 	io := opts.Factory.IO
-	return opts.Factory.WithKernel(c.Context(), opts.JSON, func(k *run.Kernel) cli.ExitCode {
+	return opts.Factory.ReadKernel(c.Context(), opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		input := map[string]any{"process_id": opts.ProcessID}
 		if opts.After != "" {
 			input["after"] = opts.After

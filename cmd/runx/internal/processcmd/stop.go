@@ -38,7 +38,7 @@ func NewStop(f *cli.Factory, runF func(*StopOptions) error) *cobra.Command {
 
 func runStop(c *cobra.Command, opts *StopOptions) cli.ExitCode {
 	io := opts.Factory.IO
-	return opts.Factory.WithKernel(c.Context(), opts.JSON, func(k *run.Kernel) cli.ExitCode {
+	return opts.Factory.ReadKernel(c.Context(), opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		var doc json.RawMessage
 		if err := invoke(c.Context(), k, stopCapability, map[string]any{"process_id": opts.ProcessID}, &doc); err != nil {
 			return cli.ReportError(io, opts.JSON, err)

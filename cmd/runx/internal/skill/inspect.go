@@ -64,7 +64,7 @@ func inspect(c *cobra.Command, opts *Options) cli.ExitCode {
 		}
 		req.Inputs = pkg.InputSource{Document: doc, HasDocument: true}
 	}
-	return opts.Factory.WithKernel(c.Context(), opts.JSON, func(k *run.Kernel) cli.ExitCode {
+	return opts.Factory.ReadKernel(c.Context(), opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		ins, err := k.Inspect(c.Context(), req)
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/kernel/run"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 	"github.com/spf13/cobra"
 )
@@ -53,11 +54,12 @@ type Description struct {
 }
 
 func inspect(c *cobra.Command, f *cli.Factory, id string, asJSON bool) cli.ExitCode {
-	k, err := f.Kernel(c.Context())
-	if err != nil {
-		return cli.ReportError(f.IO, asJSON, err)
-	}
-	defer k.Close()
+	return f.ReadKernel(c.Context(), asJSON, func(k *run.Kernel) cli.ExitCode {
+		return describe(c, f, k, id, asJSON)
+	})
+}
+
+func describe(c *cobra.Command, f *cli.Factory, k *run.Kernel, id string, asJSON bool) cli.ExitCode {
 	def, ref, err := k.ToolDefinition(c.Context(), id)
 	if err != nil {
 		return cli.ReportError(f.IO, asJSON, err)

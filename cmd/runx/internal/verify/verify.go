@@ -50,7 +50,7 @@ type Report struct {
 // Run verifies and presents; exit 0 only when the tree is verified.
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	io := opts.Factory.IO
-	return opts.Factory.WithKernel(ctx, opts.JSON, func(k *run.Kernel) cli.ExitCode {
+	return opts.Factory.ReadKernel(ctx, opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		// A run id stands for the receipt its run sealed.
 		id, err := k.VerifyTarget(ctx, opts.ReceiptID)
 		if err != nil {
