@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // receiptBenchSigner signs with a fixed key so every run writes the same bytes.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 const bigWriteSkill = `minimum_runx: 0.1.0

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // maxDocumentBytes bounds an authority document. It is a control document a

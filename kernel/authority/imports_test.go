@@ -14,17 +14,17 @@ import (
 // import: pure computation only. Adding an entry here is a design change;
 // it needs a reason that the authority algebra must do I/O, and it has none.
 var allowedImports = map[string]bool{
-	"bytes":         true,
-	"encoding/json": true,
-	"errors":        true,
-	"fmt":           true,
-	"io":            true, // io.EOF from json.Decoder; no reader is ever opened
-	"path":          true,
-	"slices":        true,
-	"strconv":       true,
-	"strings":       true,
-	"unicode/utf8":  true,
-	"github.com/runxhq/runx/kernel/contract/canon": true,
+	"bytes":                            true,
+	"encoding/json":                    true,
+	"errors":                           true,
+	"fmt":                              true,
+	"io":                               true, // io.EOF from json.Decoder; no reader is ever opened
+	"path":                             true,
+	"slices":                           true,
+	"strconv":                          true,
+	"strings":                          true,
+	"unicode/utf8":                     true,
+	"github.com/runxhq/runx/sdk/canon": true,
 	// The shared secret-name rules; authority calls only its pure
 	// name functions, never Scope, which is the part that reads files.
 	"github.com/runxhq/runx/sdk/pathpolicy": true,

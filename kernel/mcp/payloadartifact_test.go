@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/runxhq/runx/kernel/contract/canon"
 	kmcp "github.com/runxhq/runx/kernel/mcp"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // A turn call the floor stops on a payload past 64 KiB (a command whose

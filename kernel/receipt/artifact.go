@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"regexp"
 
-	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // Artifact names one artifact a unit used or produced, so a reader and

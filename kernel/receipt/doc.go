@@ -9,7 +9,7 @@
 // is content-addressed from the root down and a child never names its parent.
 //
 // receipt imports only the standard library, github.com/gowebpki/jcs and
-// kernel/contract/canon. It must not import the run state machine, the
+// sdk/canon. It must not import the run state machine, the
 // journal, the plugin host or any plugin: those seal receipts through this
 // package, never the other way round.
 package receipt

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 const (

@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // checkPool runs the checks of a receipt that the walk does not need to go

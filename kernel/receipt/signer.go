@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // Signer seals receipt bodies with one ed25519 key. It is safe for

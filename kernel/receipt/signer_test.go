@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 func TestSealBindsBodyAndSignature(t *testing.T) {

@@ -3,7 +3,7 @@ package receipt
 import (
 	"fmt"
 
-	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // validateBody checks what every runx.receipt.v1 body must hold. Seal runs it

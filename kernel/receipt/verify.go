@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // Verify checks the tree under rootID, reading each receipt from store as the

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // tree is a small run: root -> (step a -> child run -> child step, step b).

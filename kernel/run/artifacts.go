@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/sdk/artifactstore"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // A unit's receipt names the artifacts it used or produced

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/contract/canon"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 func TestWorkspaceFile(t *testing.T) {

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/canon"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 

@@ -9,8 +9,8 @@ import (
 	"sort"
 
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/sdk/artifactstore"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // RequestPayloadInlineMax is the largest payload a request carries inline;

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/sdk/artifactstore"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // largeSend is an operation its connector declares approval: required, so

@@ -10,10 +10,10 @@ import (
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/runstate"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // Codes a skill call's reuse option is refused with.

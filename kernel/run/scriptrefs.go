@@ -12,11 +12,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/sdk/artifactstore"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // ScriptInputInlineMax is the most of one input a script's module is given

@@ -12,10 +12,10 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/credential"
 
-	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // setupAuthority is the test's setup.authority as the run's host-stated

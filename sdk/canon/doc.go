@@ -6,8 +6,8 @@
 // and output digests, request digests, the store's event and projection
 // digests) comes from here, so no two parts of the system, kernel or
 // plugin, can disagree on how a value is encoded. It lives under sdk/ so
-// plugins (which never import the kernel) use the same implementation;
-// kernel/contract/canon is its kernel-side name. IsCanonical answers "is
+// plugins (which never import the kernel) use the same implementation, and
+// the kernel imports it directly. IsCanonical answers "is
 // this already that form?" without re-encoding, for verifiers; it is tested
 // against CanonicalJSON, which remains the definition.
 //

@@ -11,9 +11,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/contract/canon"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // A failed process tool's error keeps the end of what it printed, bounded:
