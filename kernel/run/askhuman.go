@@ -228,7 +228,7 @@ func (rc *runCtx) openTurnCallRequests(ctx context.Context, local string) []pend
 		if !ok || r.State != journal.RequestOpen || strings.ContainsAny(rest, "/#[") {
 			continue
 		}
-		if d := rc.decisions[r.Address]; d != nil && d.RequestDigest == r.RequestDigest {
+		if d := rc.Decisions[r.Address]; d != nil && d.RequestDigest == r.RequestDigest {
 			continue // answered: the call collects it
 		}
 		out = append(out, pending{Request: contract.Request{Address: rc.address(r.Address), Kind: r.Kind, RequestDigest: r.RequestDigest, Payload: r.Payload,

@@ -275,7 +275,7 @@ func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, input
 	if err != nil {
 		return &stepRun{err: err}
 	}
-	d := rc.decisions[local]
+	d := rc.Decisions[local]
 	if d == nil || d.RequestDigest != req.RequestDigest {
 		return &stepRun{waiting: []pending{{Request: req, runID: rc.rec.RunID, local: local}}}
 	}

@@ -105,7 +105,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		}
 	} else {
 		cc := newRunCtx(rc.e, rec, p, m, childInputs, rc.Budget, level+1, rc.address(local))
-		cc.answers, cc.agents, cc.Spend, cc.bound = rc.answers, rc.agents, rc.Spend, rc.bound
+		cc.Answers, cc.agents, cc.Spend, cc.bound = rc.Answers, rc.agents, rc.Spend, rc.bound
 		cc.RunDepth, cc.Chain = rc.RunDepth+1, append(slices.Clone(rc.Chain), rc.e.packageRef(p))
 		cc.Base, cc.Standing = authority.ForChild(rc.effective(step)), rc.Standing
 		out := cc.drive(ctx)

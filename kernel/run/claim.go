@@ -133,7 +133,7 @@ func (rc *runCtx) claim(ctx context.Context, step *pkg.Step, local string, d *di
 	attempt := 1
 	var decided *bool
 	if prior != nil {
-		dec := rc.decisions[local+"/retry"]
+		dec := rc.Decisions[local+"/retry"]
 		if dec == nil || dec.Used {
 			return 0, rc.unconfirmed(step, local, prior), stepUnconfirmed
 		}

@@ -21,16 +21,13 @@ type runCtx struct {
 	method *pkg.Method
 	inputs map[string]any
 	// The run's state in named parts: its place in the tree and what the
-	// tree shares, the authority in force, and what a turn's call states
-	// for the child it starts.
+	// tree shares, the authority in force, what a turn's call states for
+	// the child it starts, and the journal records it drives through.
 	runstate.Tree
 	runstate.Authority
 	runstate.ChildCall
+	runstate.Records
 
-	// answers are agent answers a resume brought, by address from the root:
-	// held in memory and recorded only when the step that uses them accepts
-	// them, so an answer its step refuses is never the run's.
-	answers map[string]*journal.Decision
 	// agents are what a managed agent stated about the turns it answered.
 	agents map[string]*AgentStatement
 	// manifests holds each operation reference's manifest lookup for the
@@ -51,9 +48,6 @@ type runCtx struct {
 	holdLast     bool
 	held         []*journal.Step
 	heldProgress []Progress
-	recorded     map[string]*journal.Step
-	decisions    map[string]*journal.Decision
-	outputs      map[string]any
 	modules      *moduleFiles
 
 	// claims are the calls that may act this run sent, by address
@@ -69,7 +63,7 @@ type runCtx struct {
 
 func newRunCtx(e *Engine, rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any, b *runstate.Budget, depth int, path string) *runCtx {
 	rc := &runCtx{e: e, rec: rec, pkg: p, method: m, inputs: orEmpty(inputs), Tree: runstate.Tree{Budget: b, Depth: depth, Path: path},
-		outputs: map[string]any{}, modules: &moduleFiles{pkg: p}}
+		Records: runstate.Records{Outputs: map[string]any{}}, modules: &moduleFiles{pkg: p}}
 	if rec != nil {
 		rc.bound = newBoundClosure(p, rec.ClosureDigest)
 	}
@@ -119,12 +113,12 @@ const (
 func (rc *runCtx) drive(ctx context.Context) *outcome {
 	var err error
 	if rc.fresh {
-		rc.recorded, rc.decisions = map[string]*journal.Step{}, map[string]*journal.Decision{}
+		rc.Recorded, rc.Decisions = map[string]*journal.Step{}, map[string]*journal.Decision{}
 	} else {
-		if rc.recorded, err = rc.e.Journal.Steps(durable(ctx), rc.rec.RunID); err != nil {
+		if rc.Recorded, err = rc.e.Journal.Steps(durable(ctx), rc.rec.RunID); err != nil {
 			return internalFailure(err)
 		}
-		if rc.decisions, err = rc.e.Journal.Decisions(durable(ctx), rc.rec.RunID); err != nil {
+		if rc.Decisions, err = rc.e.Journal.Decisions(durable(ctx), rc.rec.RunID); err != nil {
 			return internalFailure(err)
 		}
 	}
@@ -135,9 +129,9 @@ func (rc *runCtx) drive(ctx context.Context) *outcome {
 		rc.Budget.Replay(1)
 	}
 	out := &outcome{state: driveSealed, outcome: contract.OutcomeCompleted}
-	sc := &scope{input: rc.inputs, steps: rc.outputs, runID: rc.rec.RunID, act: rc.rec.Act}
+	sc := &scope{input: rc.inputs, steps: rc.Outputs, runID: rc.rec.RunID, act: rc.rec.Act}
 	for _, step := range rc.method.Steps {
-		if rec := rc.recorded[step.ID]; rec != nil {
+		if rec := rc.Recorded[step.ID]; rec != nil {
 			rc.Budget.Replay(1)
 			if stop := rc.replayStep(step, rec, out); stop {
 				return out
@@ -194,13 +188,13 @@ func (rc *runCtx) appendSettled(step *pkg.Step, s *settled, out *outcome) {
 	switch s.status {
 	case contract.StepSuccess:
 		rc.mu.Lock()
-		rc.outputs[step.ID] = s.output
+		rc.Outputs[step.ID] = s.output
 		rc.mu.Unlock()
 	case contract.StepSkipped:
 		// A skipped step produced nothing: a reference to it gives nothing,
 		// so an input fed from it is left out, as an absent value is.
 		rc.mu.Lock()
-		rc.outputs[step.ID] = nil
+		rc.Outputs[step.ID] = nil
 		rc.mu.Unlock()
 	}
 	out.trace = append(out.trace, contract.TraceStep{StepID: step.ID, Skill: traceKind(step), Status: s.status, ReceiptID: s.receiptID, Error: s.failure})
@@ -235,7 +229,7 @@ func (rc *runCtx) result(out *outcome) (any, *contract.ErrorBody) {
 	for _, t := range out.trace {
 		status[t.StepID] = t.Status
 	}
-	res, err := selectResult(rc.method, rc.outputs, status)
+	res, err := selectResult(rc.method, rc.Outputs, status)
 	if err != nil {
 		return nil, contract.BodyOf(err)
 	}

@@ -150,14 +150,14 @@ func (rc *runCtx) settleFanOut(ctx context.Context, step *pkg.Step, results []st
 func (rc *runCtx) recordedStep(local string) *journal.Step {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	return rc.recorded[local]
+	return rc.Recorded[local]
 }
 
 func (rc *runCtx) snapshotOutputs() map[string]any {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	out := make(map[string]any, len(rc.outputs))
-	for k, v := range rc.outputs {
+	out := make(map[string]any, len(rc.Outputs))
+	for k, v := range rc.Outputs {
 		out[k] = v
 	}
 	return out

@@ -90,10 +90,10 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 	}
 	// An answer this resume brought wins; otherwise a decision admitted by an
 	// earlier driver that died before using it is used now.
-	d := rc.answers[req.Address]
+	d := rc.Answers[req.Address]
 	fresh := d != nil
 	if d == nil {
-		d = rc.decisions[local]
+		d = rc.Decisions[local]
 	}
 	if d == nil || d.RequestDigest != req.RequestDigest {
 		return wait

@@ -72,7 +72,7 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 	if err != nil {
 		return &stepRun{err: err}
 	}
-	d := rc.decisions[local]
+	d := rc.Decisions[local]
 	if d == nil || d.RequestDigest != req.RequestDigest {
 		return &stepRun{waiting: []pending{{Request: req, runID: rc.rec.RunID, local: local}}}
 	}

@@ -132,7 +132,7 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 	if err := rc.resumeAnswered(ctx); err != nil {
 		return nil, err
 	}
-	rc.answers, rc.agents = answers, req.Agents
+	rc.Answers, rc.agents = answers, req.Agents
 	return e.finish(ctx, rc, rc.drive(ctx))
 }
 

@@ -54,10 +54,10 @@ func (k *Kernel) runCtxFor(ctx context.Context, runID string) (*runCtx, error) {
 		rc.Base, rc.Standing = authority.ForChild(parent.effective(step)), parent.Standing
 		rc.Spend = parent.Spend
 	}
-	if rc.decisions, err = k.Journal.Decisions(durable(ctx), rec.RunID); err != nil {
+	if rc.Decisions, err = k.Journal.Decisions(durable(ctx), rec.RunID); err != nil {
 		return nil, err
 	}
-	if rc.recorded, err = k.Journal.Steps(durable(ctx), rec.RunID); err != nil {
+	if rc.Recorded, err = k.Journal.Steps(durable(ctx), rec.RunID); err != nil {
 		return nil, err
 	}
 	return rc, nil
