@@ -350,6 +350,9 @@ func (e *Engine) SealRefused(ctx context.Context, st Start, cause error) (*contr
 
 // sealRefusedAs seals a run refused before any step ran.
 func (e *Engine) sealRefusedAs(ctx context.Context, st Start, cause error, as string) (*contract.SkillRun, error) {
+	if stopping(ctx) {
+		return nil, stoppedBeforeStart(cause)
+	}
 	st.Inputs = nil
 	rec, err := e.newRecord(st, "", "")
 	if err != nil {

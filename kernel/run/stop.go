@@ -8,6 +8,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -78,6 +79,15 @@ const CodeCallInterrupted = "call_interrupted"
 // of one call, which keeps its own rule.
 func stopping(ctx context.Context) bool {
 	return ctx.Err() != nil && !errors.Is(context.Cause(ctx), ErrCallCancelled)
+}
+
+// stoppedBeforeStart is the error of a start its run's stop cut short
+// before the first step: a refusal then (a plugin that could not start
+// any more, a store closed under the check) is the stop's, not the
+// package's, so nothing is sealed, nothing ran and the start can be made
+// again.
+func stoppedBeforeStart(cause error) error {
+	return contract.Errorf(string(errcode.Interrupted), "the run was stopped before its first step (%s); nothing ran and nothing was recorded, so start it again", contract.CodeOf(cause))
 }
 
 // recordStopped notes in the run's record that a stop interrupted the unit
