@@ -65,7 +65,11 @@ type chaosFigures struct {
 	Stuck       int
 	// Failed counts runs an interrupt sealed failed: nothing in the skill
 	// fails on its own, so the run was not left resumable.
-	Failed      int
+	Failed int
+	// NotTheStop counts documents a stopped runx printed that carry a
+	// failure the stop caused (plugin_start_failed...) instead of the stop
+	// itself (interrupted, or the run left stopped).
+	NotTheStop  int
 	Verified    int
 	NotVerified int
 	// Classes counts every outcome or error other than a clean completion,
@@ -109,9 +113,9 @@ func TestChaos(t *testing.T) {
 	}
 	out, _ := json.MarshalIndent(fig, "", "  ")
 	fmt.Printf("chaos figures:\n%s\n", out)
-	if fig.Doubled > 0 || fig.Lost > 0 || fig.Stuck > 0 || fig.Failed > 0 || fig.NotVerified > 0 {
-		t.Fatalf("the campaign broke a rule (seed %d): doubled %d, lost %d, stuck %d, sealed failed %d, not verified %d; classes %v",
-			seed, fig.Doubled, fig.Lost, fig.Stuck, fig.Failed, fig.NotVerified, fig.Classes)
+	if fig.Doubled > 0 || fig.Lost > 0 || fig.Stuck > 0 || fig.Failed > 0 || fig.NotVerified > 0 || fig.NotTheStop > 0 {
+		t.Fatalf("the campaign broke a rule (seed %d): doubled %d, lost %d, stuck %d, sealed failed %d, not verified %d, stop reported as another failure %d; classes %v",
+			seed, fig.Doubled, fig.Lost, fig.Stuck, fig.Failed, fig.NotVerified, fig.NotTheStop, fig.Classes)
 	}
 }
 
@@ -167,6 +171,7 @@ func (c *chaosRun) drive() {
 			// What an interrupted driver printed says how it stopped; the
 			// run's state is what the next driver reads.
 			c.fig.Classes["interrupted:"+str(doc, "status")+"/"+str(doc, "error", "code")]++
+			c.stopReported(doc)
 			doc = nil
 		}
 		if out := str(doc, "outcome"); out != "" {
@@ -185,6 +190,22 @@ func (c *chaosRun) drive() {
 	}
 	c.fig.Stuck++
 	c.fig.Classes["never_sealed"]++
+}
+
+// stopReported checks what an interrupted driver printed, if anything:
+// the stop (an error coded interrupted, or the run left stopped), or what
+// the run reached before the signal took effect (a pause, a seal); never
+// a failure the stop caused on its way, such as a plugin that could not
+// start any more.
+func (c *chaosRun) stopReported(doc map[string]any) {
+	code := str(doc, "error", "code")
+	if code == "" || code == "interrupted" || str(doc, "outcome") != "" {
+		// A run sealed before the signal took effect is judged where its
+		// next driver finds the seal (sealed).
+		return
+	}
+	c.fig.NotTheStop++
+	c.t.Errorf("run %s: a stopped runx reported %s (%s) instead of the stop: %s", c.runID, code, str(doc, "status"), str(doc, "error", "message"))
 }
 
 // answer is the resume document for what the run waits on: an approval of

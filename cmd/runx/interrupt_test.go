@@ -151,6 +151,19 @@ func namesTheRun(t *testing.T, printed, runID string) {
 	}
 }
 
+// carriesTheStop asserts the document a stopped runx printed carries the
+// stop and nothing else: the run it left (status stopped), or an error
+// whose code is interrupted, never a failure the stop caused on its way
+// (plugin_start_failed, plugin_crashed, a store closed under a call).
+func carriesTheStop(t *testing.T, doc map[string]any) {
+	t.Helper()
+	code := str(doc, "error", "code")
+	if code == "interrupted" || code == "" && str(doc, "status") == "stopped" {
+		return
+	}
+	t.Fatalf("a stopped runx must report the stop (code interrupted, or the stopped run), got status %q code %q: %v", str(doc, "status"), code, doc)
+}
+
 // Ctrl-C, to runx alone or to its whole group, during a command that
 // ignores SIGTERM: runx gives the cleanup window, kills the command (never
 // orphaned), exits 130 and names the run and `runx resume`; the run is not
@@ -195,6 +208,7 @@ func TestSIGINTMidStepLeavesTheRunResumable(t *testing.T) {
 			if err := json.Unmarshal(s.out.Bytes(), &doc); err != nil {
 				t.Fatalf("stdout is not one JSON document: %v\n%s", err, s.out.String())
 			}
+			carriesTheStop(t, doc)
 			runID := latestRun(t, w)
 			namesTheRun(t, s.out.String(), runID)
 			notFailed(t, w, runID)
@@ -216,7 +230,11 @@ func TestSIGINTHumanOutputNamesTheRun(t *testing.T) {
 	if code := s.wait(t); code != 130 {
 		t.Fatalf("want exit 130, got %d", code)
 	}
-	namesTheRun(t, s.out.String()+s.errOut.String(), latestRun(t, w))
+	printed := s.out.String() + s.errOut.String()
+	namesTheRun(t, printed, latestRun(t, w))
+	if !strings.Contains(printed, "[interrupted]") && !strings.Contains(printed, "stopped") {
+		t.Fatalf("the human output must carry the interrupt's code or say the run stopped: %s", printed)
+	}
 }
 
 // A second Ctrl-C exits at once, while the first's cleanup still waits on
@@ -254,6 +272,14 @@ func TestSecondSIGINTExitsAtOnce(t *testing.T) {
 			t.Fatalf("the command outlived runx: %v", groupMembers(pgid))
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	// It exits at once, printing nothing or what the first one printed.
+	if s.out.Len() > 0 {
+		var doc map[string]any
+		if err := json.Unmarshal(s.out.Bytes(), &doc); err != nil {
+			t.Fatalf("stdout is not one JSON document: %v\n%s", err, s.out.String())
+		}
+		carriesTheStop(t, doc)
 	}
 	runID := latestRun(t, w)
 	notFailed(t, w, runID)
@@ -457,4 +483,108 @@ func sigPending(pid int, sig syscall.Signal) bool {
 		}
 	}
 	return false
+}
+
+// slowstartSkill's step two calls the slowstart test plugin, whose first
+// start blocks before its handshake once it has left its marker.
+const slowstartSkill = `minimum_runx: 0.1.0
+methods:
+  go:
+    steps:
+      - id: one
+        tool: { command: sh, args: ["-c", "echo one >> ../count; printf '{}'"] }
+      - id: two
+        tool: slowstart/hello
+        inputs: {}
+`
+
+// An interrupt or a stop that lands while runx starts a plugin is reported
+// as the stop, never as the plugin's failure to start: the document
+// carries interrupted and names what continues, nothing is sealed
+// (before, a SIGTERM here sealed the run blocked with plugin_start_failed),
+// and the same start completes once the plugin starts.
+func TestStopInPluginStart(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		sig  syscall.Signal
+		code int
+	}{
+		{"SIGTERM", syscall.SIGTERM, 143},
+		{"SIGINT", syscall.SIGINT, 130},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorkspace(t, skillFiles("app", slowstartSkill))
+			pinPlugin(t, w, "slowstart")
+			tmp := t.TempDir()
+			s := &started{c: w.cmd("", []string{"TMPDIR=" + tmp}, "skill", "./app", "--json"), exited: make(chan error, 1)}
+			s.c.Stdout, s.c.Stderr = &s.out, &s.errOut
+			s.c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			if err := s.c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { syscall.Kill(-s.c.Process.Pid, syscall.SIGKILL) })
+			go func() { s.exited <- s.c.Wait() }()
+			// The plugin is starting: its marker is there, its handshake
+			// never comes.
+			waitForContent(t, filepath.Join(tmp, "slowstart-starting"), func([]byte) bool { return true })
+			if err := s.c.Process.Signal(c.sig); err != nil {
+				t.Fatal(err)
+			}
+			if code := s.wait(t); code != c.code {
+				t.Fatalf("want exit %d, got %d\n%s\n%s", c.code, code, s.out.String(), s.errOut.String())
+			}
+			var doc map[string]any
+			if err := json.Unmarshal(s.out.Bytes(), &doc); err != nil {
+				t.Fatalf("stdout is not one JSON document: %v\n%s", err, s.out.String())
+			}
+			if str(doc, "error", "code") != "interrupted" {
+				t.Fatalf("a stop during a plugin's start must be reported as the stop: %v", doc)
+			}
+			if !strings.Contains(s.out.String(), "runx resume") {
+				t.Fatalf("the document must say what continues: %s", s.out.String())
+			}
+			hist, _ := w.run("", nil, "history", "--json")
+			if runs, _ := get(hist, "runs").([]any); len(runs) > 0 {
+				t.Fatalf("a stop during the start must seal nothing: %v", hist)
+			}
+			// The marker stays, so the plugin now starts: the same start
+			// completes, and whatever the stop left open is still resumable.
+			if open, _ := get(hist, "open").([]any); len(open) > 0 {
+				runID := str(open[0], "run_id")
+				done, code := w.run("{}", []string{"TMPDIR=" + tmp}, "resume", runID, "-", "--json")
+				if code != 0 || str(done, "outcome") != "completed" {
+					t.Fatalf("the stopped run must complete on resume: %d %v", code, done)
+				}
+				return
+			}
+			done, code := w.run("", []string{"TMPDIR=" + tmp}, "skill", "./app", "--json")
+			if code != 0 || str(done, "outcome") != "completed" {
+				t.Fatalf("the start must complete once the plugin starts: %d %v", code, done)
+			}
+		})
+	}
+}
+
+// pinPlugin installs the test plugin runx-plugin-<name> into the
+// workspace's plugins and pins it. A TMPDIR of its own holds the marker
+// the slowstart plugin looks for, so the pin's start completes.
+func pinPlugin(t *testing.T, w *workspace, name string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(binDir, "runx-plugin-"+name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(w.dir, ".runx", "plugins"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.dir, ".runx", "plugins", "runx-plugin-"+name), raw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	if err := os.WriteFile(filepath.Join(tmp, "slowstart-starting"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if doc, code := w.run("", []string{"TMPDIR=" + tmp}, "plugin", "pin", name, "--json"); code != 0 {
+		t.Fatalf("pin: %d %v", code, doc)
+	}
 }

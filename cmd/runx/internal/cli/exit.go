@@ -27,6 +27,12 @@ type IO struct {
 	In  io.Reader
 	Out io.Writer
 	Err io.Writer
+	// Stopping, when set, reports whether a signal is stopping this
+	// invocation, and then the error and exit code it stops with. A failure
+	// that arrives while runx stops (a plugin that cannot start any more, a
+	// store closed under a call) is the stop's, so ReportError reports the
+	// stop in its place.
+	Stopping func() (body *contract.ErrorBody, code ExitCode, ok bool)
 }
 
 // StdIO is the process's streams.
@@ -53,6 +59,11 @@ func ReportError(io *IO, asJSON bool, err error) ExitCode {
 		code = ExitUsage
 	}
 	body := contract.BodyOf(err)
+	if io.Stopping != nil {
+		if stop, stopCode, ok := io.Stopping(); ok {
+			body, code = stop, stopCode
+		}
+	}
 	if asJSON {
 		_ = PrintJSON(io.Out, map[string]any{"schema": ErrorDocumentSchema, "status": "error", "error": body})
 		return code

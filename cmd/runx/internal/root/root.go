@@ -88,20 +88,32 @@ func Main(args []string, io *cli.IO, firstParty map[string]func() sdk.Info, loca
 	// delivered to a plugin or a provider is printed as the marker.
 	taint := &credential.Taint{}
 	out := &guardedOut{w: taint.Writer(io.Out)}
-	io = &cli.IO{In: io.In, Out: out, Err: taint.Writer(io.Err)}
+	var driving atomic.Value   // the run this invocation drives, once it does
+	var stoppedBy atomic.Value // the signal stopping this invocation, once one is
+	stopping := func() (*contract.ErrorBody, cli.ExitCode, bool) {
+		sig, ok := stoppedBy.Load().(stopSignal)
+		if !ok {
+			return nil, 0, false
+		}
+		runID, _ := driving.Load().(string)
+		return interruptedError(sig.sig, runID), sig.exit, true
+	}
+	io = &cli.IO{In: io.In, Out: out, Err: taint.Writer(io.Err), Stopping: stopping}
 	f := &cli.Factory{IO: io, FirstParty: firstParty, LocalStore: localStore, CoreSkills: core, Taint: taint}
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(signals)
 	// The death of the driver's parent interrupts it as SIGINT would.
 	interruptOnParentDeath()
-	var driving atomic.Value // the run this invocation drives, once it does
 	ctx = run.WithDriving(ctx, func(id string) { driving.Store(id) })
 	go func() {
 		terms, interrupted := 0, false
 		for sig := range signals {
 			if sig == syscall.SIGTERM && terms == 0 && !interrupted {
 				terms++
+				// Known before the cancel, so any failure the cancel
+				// causes is reported as the stop.
+				stoppedBy.Store(stopSignal{sig, cli.ExitTerminated})
 				cancel(cli.ErrTerminated)
 				continue
 			}
@@ -111,6 +123,7 @@ func Main(args []string, io *cli.IO, firstParty map[string]func() sdk.Info, loca
 				os.Exit(int(cli.ExitInterrupted))
 			}
 			interrupted = true
+			stoppedBy.Store(stopSignal{sig, cli.ExitInterrupted})
 			go func() {
 				cancel(cli.ErrInterrupted)
 				f.Interrupt(interruptWindow)
@@ -159,6 +172,13 @@ func wantsJSON(args []string) bool {
 		}
 	}
 	return false
+}
+
+// stopSignal is the signal stopping an invocation and the exit code it
+// stops with.
+type stopSignal struct {
+	sig  os.Signal
+	exit cli.ExitCode
 }
 
 // interruptedError is what an interrupted command prints: the run it leaves
