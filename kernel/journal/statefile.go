@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/atomicfile"
 )
 
 // Codes for a state.sqlite runx cannot use. Neither is ever read as an
@@ -100,25 +101,13 @@ func createStateFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("create %s: %w", path, err)
 	}
-	if err := syncFile(tmp); err != nil {
+	if err := atomicfile.Sync(tmp); err != nil {
 		return fmt.Errorf("create %s: %w", path, err)
 	}
 	if err := os.Link(tmp, path); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("create %s: %w", path, err)
 	}
-	return syncFile(filepath.Dir(path))
-}
-
-func syncFile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return atomicfile.Sync(filepath.Dir(path))
 }
 
 // stateDSN opens path with the pragmas every connection uses.

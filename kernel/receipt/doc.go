@@ -8,8 +8,8 @@
 // child's id and the digest of the child's whole canonical receipt, so a tree
 // is content-addressed from the root down and a child never names its parent.
 //
-// receipt imports only the standard library, github.com/gowebpki/jcs and
-// sdk/canon. It must not import the run state machine, the
-// journal, the plugin host or any plugin: those seal receipts through this
-// package, never the other way round.
+// receipt imports only the standard library, github.com/gowebpki/jcs,
+// sdk/canon and sdk/atomicfile (itself standard library only). It must not
+// import the run state machine, the journal, the plugin host or any plugin:
+// those seal receipts through this package, never the other way round.
 package receipt

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+
+	"github.com/runxhq/runx/sdk/atomicfile"
 )
 
 // LoggedFile is a receipt file written without a flush, as a caller's
@@ -241,7 +243,7 @@ func (s *Store) Restore(files []LoggedFile) ([]string, error) {
 		fixed = append(fixed, lf.Name)
 	}
 	if rewrote {
-		if err := syncDir(s.dir); err != nil {
+		if err := atomicfile.Sync(s.dir); err != nil {
 			return fixed, fmt.Errorf("sync restored receipt store: %w", err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/runxhq/runx/sdk/atomicfile"
 	"github.com/runxhq/runx/sdk/canon"
 )
 
@@ -249,7 +250,7 @@ func (s *Store) put(r *Receipt, canonical []byte, root bool) error {
 			return fmt.Errorf("sync receipt store after root %s: %w", r.ID, err)
 		}
 	case root:
-		if err := syncDir(s.dir); err != nil {
+		if err := atomicfile.Sync(s.dir); err != nil {
 			return fmt.Errorf("sync receipt store: %w", err)
 		}
 	}
@@ -283,16 +284,4 @@ func (s *Store) sameBytes(p, id string, canonical []byte) error {
 		return refuse(CodeConflict, fmt.Sprintf("%s already holds different bytes for receipt %s; two signed bodies under one id are ambiguous, so the stored one is kept", s.dir, id), nil)
 	}
 	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

@@ -50,3 +50,18 @@ func fill(f *os.File, data []byte, perm fs.FileMode) error {
 	}
 	return f.Sync()
 }
+
+// Sync makes what path holds durable: a file's bytes, or a directory's
+// entries (a rename, a link or a new file made in it). The first error wins:
+// a failed sync is the one to report, not the close after it.
+func Sync(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -41,3 +41,19 @@ func TestCreateRefusesAnExistingFile(t *testing.T) {
 		t.Fatalf("the existing file changed: %q", raw)
 	}
 }
+
+func TestSyncFilesAndDirectories(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := Write(path, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, dir} {
+		if err := Sync(p); err != nil {
+			t.Fatalf("sync %s: %v", p, err)
+		}
+	}
+	if err := Sync(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("want fs.ErrNotExist, got %v", err)
+	}
+}

@@ -5,9 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
+	"github.com/runxhq/runx/sdk/atomicfile"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -129,7 +129,7 @@ func build(ctx context.Context, orig Queryer, s State, source, tmp string, lim d
 	if err := errors.Join(conn.Close(), db.Close()); err != nil {
 		return res, migrationFailure("write", err)
 	}
-	if err := syncFile(tmp); err != nil {
+	if err := atomicfile.Sync(tmp); err != nil {
 		return res, migrationFailure("sync", err)
 	}
 	res.Content = h.finish()
@@ -185,12 +185,4 @@ func convert(r legacyEvent, lim driver.Limits) (contentEvent, *driver.PreparedAp
 // the migration's refusal.
 func inconsistent(err error) error {
 	return driver.Errorf(CodeMigrationLegacyInconsistent, "%s", driver.AsError(err).Message)
-}
-
-func syncFile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	return errors.Join(f.Sync(), f.Close())
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/runxhq/runx/sdk/atomicfile"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -33,7 +34,7 @@ func makeBackup(ctx context.Context, orig *exclusiveConn, path string, look sche
 		}
 		return "", migrationFailure("backup", err)
 	}
-	if err := errors.Join(syncFile(path), syncDir(filepath.Dir(path))); err != nil {
+	if err := errors.Join(atomicfile.Sync(path), atomicfile.Sync(filepath.Dir(path))); err != nil {
 		return "", migrationFailure("backup", err)
 	}
 	db, conn, err := openReadOnly(ctx, path)
@@ -120,19 +121,11 @@ func swap(orig *exclusiveConn, tmp, path string) error {
 		return migrationFailure("swap", err)
 	}
 	// The rename is the commit; the directory sync makes it durable.
-	if err := syncDir(filepath.Dir(path)); err != nil {
+	if err := atomicfile.Sync(filepath.Dir(path)); err != nil {
 		return driver.Errorf(driver.CodeProviderUnavailable,
 			"the migrated store is in place but its directory could not be synced (%s); the backup holds the original", driver.NewScrubber().Scrub(err.Error()))
 	}
 	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	return errors.Join(d.Sync(), d.Close())
 }
 
 func fileDigest(path string) (string, error) {
