@@ -26,7 +26,7 @@ chaos:
 # run in every `go test`; this is the long search, not part of CI (six
 # targets take about four minutes with their builds).
 FUZZTIME ?= 30s
-FUZZ_TARGETS := ./kernel/run:FuzzResumeDocument ./kernel/pkg:FuzzInputsDocument \
+FUZZ_TARGETS := ./kernel/run/resumedoc:FuzzResumeDocument ./kernel/pkg:FuzzInputsDocument \
 	./kernel/contract:FuzzDuplicateKey ./kernel/pkg:FuzzDecodeProfile \
 	./kernel/pkg:FuzzSkillMD ./kernel/pkg:FuzzConnector
 fuzz:

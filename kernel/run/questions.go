@@ -5,6 +5,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/resumedoc"
 )
 
 type questionAnswer struct {
@@ -35,7 +36,7 @@ func checkQuestions(addr string, payload, value json.RawMessage) error {
 		if !ok {
 			return contract.Errorf("resume_answer_invalid", "%s: no question %q was asked", addr, id)
 		}
-		if _, err := strictObject(raw, "the answer to "+id, []string{"option", "text"}); err != nil {
+		if _, err := resumedoc.StrictObject(raw, "the answer to "+id, []string{"option", "text"}); err != nil {
 			return contract.Errorf("resume_answer_invalid", "%s: %v", addr, err)
 		}
 		var a questionAnswer

@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/kernel/run/resumedoc"
 )
 
 // ResumeRequest is `runx resume <run-id> <file|->`.
@@ -48,7 +49,7 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 	if err := checkStated(rec, req); err != nil {
 		return nil, err
 	}
-	doc, err := ParseResumeDocument(req.Document)
+	doc, err := resumedoc.Parse(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +276,7 @@ func (st *treeState) admit(doc *contract.ResumeDocument) (map[string][]*journal.
 			} else if w.req.Kind == contract.RequestApproval && entry.Approved == nil {
 				// A value is never read as a person's decision: {"Approved":
 				// true} under value would decode as one.
-				return nil, nil, contract.Errorf(CodeResumeEntryInvalid, "%s is an approval: its entry takes approved (true or false) and reason, not a value; nothing was changed", addr)
+				return nil, nil, contract.Errorf(resumedoc.CodeResumeEntryInvalid, "%s is an approval: its entry takes approved (true or false) and reason, not a value; nothing was changed", addr)
 			}
 			d := &journal.Decision{RunID: w.runID, Address: w.local, Lane: lane.name, RequestDigest: entry.RequestDigest, Value: value}
 			if lane.name == contract.LaneAnswers {

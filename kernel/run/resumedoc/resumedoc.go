@@ -1,4 +1,4 @@
-package run
+package resumedoc
 
 import (
 	"bytes"
@@ -48,13 +48,13 @@ var (
 	closeFields  = []string{"outcome"}
 )
 
-// ParseResumeDocument reads a runx.resume.v1 document strictly, refusing it
-// whole on anything that could be read two ways: a key repeated at any
-// depth, a key spelled in another case (encoding/json would match
-// "Approvals" to approvals), an unknown key, a value of the wrong JSON
-// type, trailing data, a field over its ceiling, an approval without its
-// approved or with an empty reason. Nothing of it is echoed.
-func ParseResumeDocument(raw []byte) (*contract.ResumeDocument, error) {
+// Parse reads a runx.resume.v1 document strictly, refusing it whole on
+// anything that could be read two ways: a key repeated at any depth, a key
+// spelled in another case (encoding/json would match "Approvals" to
+// approvals), an unknown key, a value of the wrong JSON type, trailing
+// data, a field over its ceiling, an approval without its approved or with
+// an empty reason. Nothing of it is echoed.
+func Parse(raw []byte) (*contract.ResumeDocument, error) {
 	if len(raw) > MaxResumeDocumentBytes {
 		return nil, contract.Errorf(CodeResumeDocumentTooLarge, "the resume document is %d bytes, over the %d byte ceiling on a resume document", len(raw), MaxResumeDocumentBytes)
 	}
@@ -74,7 +74,7 @@ func ParseResumeDocument(raw []byte) (*contract.ResumeDocument, error) {
 	if dup != "" {
 		return nil, invalid("key %s appears more than once in one object", shownKey(dup))
 	}
-	top, err := strictObject(raw, "the document", resumeFields)
+	top, err := StrictObject(raw, "the document", resumeFields)
 	if err != nil {
 		return nil, invalid("%v", err)
 	}
@@ -88,7 +88,7 @@ func ParseResumeDocument(raw []byte) (*contract.ResumeDocument, error) {
 		if !ok {
 			continue
 		}
-		byAddr, err := strictObject(v, lane.name, nil)
+		byAddr, err := StrictObject(v, lane.name, nil)
 		if err != nil {
 			return nil, invalid("%v", err)
 		}
@@ -108,7 +108,7 @@ func ParseResumeDocument(raw []byte) (*contract.ResumeDocument, error) {
 		}
 	}
 	if v, ok := top["close"]; ok {
-		fields, err := strictObject(v, "close", closeFields)
+		fields, err := StrictObject(v, "close", closeFields)
 		if err != nil {
 			return nil, invalid("%v", err)
 		}
@@ -129,7 +129,7 @@ func parseResumeEntry(lane, addr string, raw json.RawMessage) (*contract.ResumeE
 		return nil, nil
 	}
 	at := lane + "." + addr
-	fields, err := strictObject(raw, at, entryFields)
+	fields, err := StrictObject(raw, at, entryFields)
 	if err != nil {
 		return nil, contract.Errorf(CodeResumeDocumentInvalid, "the resume document is not a runx.resume.v1 object: %v", err)
 	}
@@ -176,10 +176,10 @@ func parseResumeEntry(lane, addr string, raw json.RawMessage) (*contract.ResumeE
 	return e, nil
 }
 
-// strictObject decodes raw as one JSON object whose keys are exactly among
+// StrictObject decodes raw as one JSON object whose keys are exactly among
 // allowed (any key when allowed is nil). A key that matches an allowed one
 // only in another case is named as such: encoding/json would have taken it.
-func strictObject(raw json.RawMessage, what string, allowed []string) (map[string]json.RawMessage, error) {
+func StrictObject(raw json.RawMessage, what string, allowed []string) (map[string]json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
 		return nil, fmt.Errorf("%s must be a JSON object", what)

@@ -1,4 +1,4 @@
-package run
+package resumedoc
 
 import (
 	"strconv"
@@ -48,7 +48,7 @@ func TestParseResumeDocumentRefusals(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ParseResumeDocument([]byte(c.doc))
+			_, err := Parse([]byte(c.doc))
 			if got := contract.CodeOf(err); got != c.code || !strings.Contains(err.Error(), c.says) {
 				t.Fatalf("got %s %v, want %s saying %q", got, err, c.code, c.says)
 			}
@@ -83,11 +83,11 @@ func TestParseResumeDocumentAccepts(t *testing.T) {
 		`{"close":{"outcome":"declined"}}`,
 		`{"standing_approvals":[]}`,
 	} {
-		if _, err := ParseResumeDocument([]byte(doc)); err != nil {
+		if _, err := Parse([]byte(doc)); err != nil {
 			t.Fatalf("%s: %v", doc, err)
 		}
 	}
-	d, err := ParseResumeDocument([]byte(approvalDoc(`"approved":true,"reason":"ok"`)))
+	d, err := Parse([]byte(approvalDoc(`"approved":true,"reason":"ok"`)))
 	if err != nil || d.Approvals["go"] == nil || !*d.Approvals["go"].Approved || *d.Approvals["go"].Reason != "ok" || d.Approvals["go"].RequestDigest != testDigest {
 		t.Fatalf("got %+v %v", d, err)
 	}
@@ -106,7 +106,7 @@ func FuzzResumeDocument(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		doc, err := ParseResumeDocument(raw)
+		doc, err := Parse(raw)
 		if err != nil {
 			if code := contract.CodeOf(err); !strings.HasPrefix(code, "resume_") {
 				t.Fatalf("untyped refusal %s: %v", code, err)
