@@ -197,7 +197,7 @@ func (d *Driver) call(ctx context.Context, t *run.OpenTurn, st *turnState, c Too
 		return out, true
 	}
 	raw, _ := json.Marshal(map[string]any{"status": res.Status, "output": res.Output, "error": res.Error, "receipt_id": res.ReceiptID})
-	out.Content, out.IsError = d.taint.Scrub(string(raw)), res.Status != contract.StepSuccess
+	out.Content, out.IsError = d.taint.Scrub(string(raw)), res.Status != contract.CallSuccess
 	return out, false
 }
 

@@ -9,14 +9,17 @@ import (
 // SkillRunSchema names the envelope of a run.
 const SkillRunSchema = "runx.skill_run.v1"
 
+// RunStatus is where a run stands as its envelope tells its caller.
+type RunStatus string
+
 // Run statuses.
 const (
-	StatusSealed        = "sealed"
-	StatusNeedsAgent    = "needs_agent"
-	StatusNeedsApproval = "needs_approval"
+	StatusSealed        RunStatus = "sealed"
+	StatusNeedsAgent    RunStatus = "needs_agent"
+	StatusNeedsApproval RunStatus = "needs_approval"
 	// StatusStopped is a run a driver's SIGTERM left where it stopped, for
 	// its next driver.
-	StatusStopped = "stopped"
+	StatusStopped RunStatus = "stopped"
 )
 
 // Outcomes of a sealed run.
@@ -46,18 +49,50 @@ const (
 	SealCostLimitExceeded = "cost_limit_exceeded"
 )
 
-// Step statuses in a trace.
+// StepStatus is how a step (a fan-out item, a turn's call) settled: in a
+// trace, in the run's records, in progress reports.
+type StepStatus string
+
+// Step statuses.
 const (
-	StepSuccess = "success"
-	StepSkipped = "skipped"
-	StepFailed  = "failed"
-	StepRefused = "refused"
+	StepSuccess StepStatus = "success"
+	StepSkipped StepStatus = "skipped"
+	StepFailed  StepStatus = "failed"
+	StepRefused StepStatus = "refused"
+	// StepStopped is a unit a stop request interrupted (SIGTERM, an
+	// interrupt): not settled, never recorded, so the run's next driver
+	// runs it again.
+	StepStopped StepStatus = "stopped"
+)
+
+// CallStatus is how one call of a turn stands (turn_status, the calls
+// stream's events, call_cancel): the step status it settled with, or
+// where it is short of settling.
+type CallStatus string
+
+// Call statuses.
+const (
+	CallSuccess = CallStatus(StepSuccess)
+	CallFailed  = CallStatus(StepFailed)
+	CallRefused = CallStatus(StepRefused)
+	// CallPending: the call waits on a person's approval or on a child
+	// run's requests.
+	CallPending CallStatus = "pending"
+	// CallExecuting: the call is in flight (a call_cancel delivered to it).
+	CallExecuting CallStatus = "executing"
+	// CallCancelled: its host cancelled the call before it committed
+	// anything (a read stopped in flight, or a skill call whose child
+	// committed no effect and sealed killed); its receipt says failed.
+	CallCancelled CallStatus = "cancelled"
+	// CallStopped: a skill call's child run stopped between steps on a
+	// cancel; it stays where it stopped.
+	CallStopped CallStatus = "stopped"
 )
 
 // SkillRun is the one JSON document `runx skill --json` prints.
 type SkillRun struct {
 	Schema     string          `json:"schema"`
-	Status     string          `json:"status"`
+	Status     RunStatus       `json:"status"`
 	Outcome    string          `json:"outcome,omitempty"`
 	SealReason string          `json:"seal_reason,omitempty"`
 	SkillName  string          `json:"skill_name"`
@@ -129,7 +164,7 @@ type RefusedAnswer struct {
 // Trace is the compact account of a run's steps: references, not payloads.
 type Trace struct {
 	Workflow string      `json:"workflow"`
-	Status   string      `json:"status"`
+	Status   TraceStatus `json:"status"`
 	Steps    []TraceStep `json:"steps"`
 }
 
@@ -137,17 +172,20 @@ type Trace struct {
 type TraceStep struct {
 	StepID    string     `json:"step_id"`
 	Skill     string     `json:"skill"`
-	Status    string     `json:"status"`
+	Status    StepStatus `json:"status"`
 	ReceiptID string     `json:"receipt_id,omitempty"`
 	Error     *ErrorBody `json:"error,omitempty"`
 }
 
+// TraceStatus is where a run's steps as a whole got to.
+type TraceStatus string
+
 // Trace statuses.
 const (
-	TraceSucceeded = "succeeded"
-	TraceFailed    = "failed"
+	TraceSucceeded TraceStatus = "succeeded"
+	TraceFailed    TraceStatus = "failed"
 	// A run that waits on a request or that a signal stopped has not
 	// failed: its trace says where it is, and a resume takes it further.
-	TracePaused  = "paused"
-	TraceStopped = "stopped"
+	TracePaused  TraceStatus = "paused"
+	TraceStopped TraceStatus = "stopped"
 )

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+
+	"github.com/runxhq/runx/kernel/contract"
 )
 
 // Run is one run's record.
@@ -38,15 +40,15 @@ type Run struct {
 
 // Step is one step (or fan-out item, or child) a run recorded.
 type Step struct {
-	RunID     string          `json:"run_id"`
-	Address   string          `json:"address"`
-	StepID    string          `json:"step_id"`
-	Status    string          `json:"status"`
-	Output    json.RawMessage `json:"output,omitempty"`
-	Error     json.RawMessage `json:"error,omitempty"`
-	ReceiptID string          `json:"receipt_id,omitempty"`
-	ChildRef  json.RawMessage `json:"child_ref,omitempty"`
-	Seq       int64           `json:"seq"`
+	RunID     string              `json:"run_id"`
+	Address   string              `json:"address"`
+	StepID    string              `json:"step_id"`
+	Status    contract.StepStatus `json:"status"`
+	Output    json.RawMessage     `json:"output,omitempty"`
+	Error     json.RawMessage     `json:"error,omitempty"`
+	ReceiptID string              `json:"receipt_id,omitempty"`
+	ChildRef  json.RawMessage     `json:"child_ref,omitempty"`
+	Seq       int64               `json:"seq"`
 }
 
 // Request is something a paused run waits on.
@@ -228,7 +230,7 @@ func (j *Journal) recordStep(ctx context.Context, tx *sql.Tx, s *Step, now strin
 	if err := j.touch(ctx, tx, s.RunID, "", now); err != nil {
 		return err
 	}
-	return j.appendEvent(ctx, tx, s.RunID, "steps", "step."+s.Status, map[string]any{"address": s.Address, "step_id": s.StepID, "receipt_id": s.ReceiptID}, now)
+	return j.appendEvent(ctx, tx, s.RunID, "steps", "step."+string(s.Status), map[string]any{"address": s.Address, "step_id": s.StepID, "receipt_id": s.ReceiptID}, now)
 }
 
 // touch records that a run changed, and moves it to state when state is

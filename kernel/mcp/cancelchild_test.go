@@ -54,7 +54,7 @@ func TestCallCancelStopsRead(t *testing.T) {
 		t.Fatalf("call_cancel = %v", out)
 	}
 	got := <-done
-	if e, _ := got["error"].(map[string]any); got["status"] != run.CallStatusCancelled || e["code"] != run.CodeCallCancelled {
+	if e, _ := got["error"].(map[string]any); got["status"] != string(contract.CallCancelled) || e["code"] != run.CodeCallCancelled {
 		t.Fatalf("a cancelled read = %v", got)
 	}
 	// The kernel settles the call when it cancels it; the plugin sees its
@@ -79,7 +79,7 @@ func TestCallCancelChildNoEffect(t *testing.T) {
 		t.Fatalf("call_cancel = %v", out)
 	}
 	got := <-done
-	if e, _ := got["error"].(map[string]any); got["status"] != run.CallStatusCancelled || e["code"] != run.CodeCallCancelled {
+	if e, _ := got["error"].(map[string]any); got["status"] != string(contract.CallCancelled) || e["code"] != run.CodeCallCancelled {
 		t.Fatalf("a cancelled skill call whose child committed nothing = %v", got)
 	}
 	if _, err := os.Stat(after); err == nil {
@@ -105,7 +105,7 @@ func TestCallCancelChildEffect(t *testing.T) {
 		t.Fatalf("call_cancel = %v", out)
 	}
 	got := <-done
-	if e, _ := got["error"].(map[string]any); got["status"] != contract.StepFailed || e["code"] != run.CodeChildKilled {
+	if e, _ := got["error"].(map[string]any); got["status"] != string(contract.StepFailed) || e["code"] != run.CodeChildKilled {
 		t.Fatalf("a cancelled skill call whose child committed an effect = %v", got)
 	}
 	if _, err := os.Stat(after); err == nil {
@@ -162,7 +162,7 @@ func TestCallCancelGrandchild(t *testing.T) {
 		t.Fatalf("call_cancel = %v", out)
 	}
 	got := <-done
-	if e, _ := got["error"].(map[string]any); got["status"] != run.CallStatusCancelled || e["code"] != run.CodeCallCancelled {
+	if e, _ := got["error"].(map[string]any); got["status"] != string(contract.CallCancelled) || e["code"] != run.CodeCallCancelled {
 		t.Fatalf("a cancelled call two levels deep = %v", got)
 	}
 	if _, err := os.Stat(after); err == nil {
@@ -196,10 +196,10 @@ func TestCallCancelBeforeStart(t *testing.T) {
 		return out["state"] == "executing"
 	})
 	gotB := <-b
-	if e, _ := gotB["error"].(map[string]any); gotB["status"] != run.CallStatusCancelled || e["code"] != run.CodeCallCancelled {
+	if e, _ := gotB["error"].(map[string]any); gotB["status"] != string(contract.CallCancelled) || e["code"] != run.CodeCallCancelled {
 		t.Fatalf("a call cancelled before it started = %v", gotB)
 	}
-	if gotA := <-a; gotA["status"] != contract.StepSuccess {
+	if gotA := <-a; gotA["status"] != string(contract.StepSuccess) {
 		t.Errorf("the call holding the lock = %v", gotA)
 	}
 	if _, err := os.Stat(second); err == nil {

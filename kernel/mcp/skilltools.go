@@ -113,7 +113,7 @@ func (s *Server) withProgress(ctx context.Context, req *mcp.CallToolRequest) con
 		n++
 		msg := fmt.Sprintf("%s %s", strings.ReplaceAll(p.Event, "_", " "), p.Address)
 		if p.Status != "" {
-			msg += " (" + p.Status + ")"
+			msg += " (" + string(p.Status) + ")"
 		}
 		_ = session.NotifyProgress(context.WithoutCancel(ctx), &mcp.ProgressNotificationParams{ProgressToken: token, Progress: n, Message: msg})
 	})

@@ -78,7 +78,7 @@ func (s *Server) contextOf(ctx context.Context, t *run.OpenTurn) ([]contextEntry
 			_ = json.Unmarshal(c.Output, &o)
 			v["output"] = o
 		}
-		out = append(out, entry("call:"+strconv.Itoa(c.Index), "call", "call "+strconv.Itoa(c.Index)+" of the turn ("+c.Tool+", "+c.Status+")", "turn", v))
+		out = append(out, entry("call:"+strconv.Itoa(c.Index), "call", "call "+strconv.Itoa(c.Index)+" of the turn ("+c.Tool+", "+string(c.Status)+")", "turn", v))
 	}
 	return out, nil
 }

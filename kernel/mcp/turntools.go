@@ -273,7 +273,7 @@ func (s *Server) turnComplete(ctx context.Context, req *mcp.CallToolRequest) (*m
 		return refused, err
 	}
 	for _, c := range t.Calls {
-		if c.Status == "pending" {
+		if c.Status == contract.CallPending {
 			return errorResult(contract.Errorf(CodeTurnCallsPending, "call %s/%d (%s) still waits on a person; a turn completes once none of its calls is pending (make the call again with call_id %q to collect its answer)", t.Address, c.Index, c.Tool, c.CallID)), nil
 		}
 	}
@@ -329,7 +329,7 @@ func (s *Server) turnCall(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		}
 		return errorResult(err), nil
 	}
-	return jsonResult(res, res.Status != contract.StepSuccess && res.Status != "pending"), nil
+	return jsonResult(res, res.Status != contract.CallSuccess && res.Status != contract.CallPending), nil
 }
 
 type cancelArgs struct {

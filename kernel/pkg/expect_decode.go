@@ -1,9 +1,14 @@
 package pkg
 
-import "fmt"
+import (
+	"fmt"
 
-// testStatuses are the statuses a test's run can end in (contract.Status*).
-var testStatuses = []string{"sealed", "needs_agent", "needs_approval"}
+	"github.com/runxhq/runx/kernel/contract"
+)
+
+// testStatuses are the statuses a test's run can end in: any but stopped,
+// which only a signal makes.
+var testStatuses = []string{string(contract.StatusSealed), string(contract.StatusNeedsAgent), string(contract.StatusNeedsApproval)}
 
 func decodeExpectation(d decoder, e *entry) (*Expectation, error) {
 	f, err := d.object(e.value, "expect", "status", "outcome", "output", "absent", "receipt", "steps", "step_outputs", "http_request_counts")
@@ -11,9 +16,11 @@ func decodeExpectation(d decoder, e *entry) (*Expectation, error) {
 		return nil, err
 	}
 	x := &Expectation{}
-	if x.Status, err = d.oneOf(f, "status", "expect status", testStatuses...); err != nil {
+	status, err := d.oneOf(f, "status", "expect status", testStatuses...)
+	if err != nil {
 		return nil, err
 	}
+	x.Status = contract.RunStatus(status)
 	if x.Status == "" {
 		return nil, d.fail(e.value.pos, "expect needs status: how the run must end (sealed, needs_agent, needs_approval, ...)")
 	}

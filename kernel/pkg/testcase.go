@@ -1,5 +1,7 @@
 package pkg
 
+import "github.com/runxhq/runx/kernel/contract"
+
 // TestCase is one tests/<name>.yaml: a run of one method against stand-ins
 // for its host and providers, and what that run must show.
 type TestCase struct {
@@ -98,7 +100,7 @@ type TestTurnCall struct {
 
 // Expectation is what a test's run must show.
 type Expectation struct {
-	Status  string             `json:"status"` // sealed, needs_agent, needs_approval, ...
+	Status  contract.RunStatus `json:"status"` // sealed, needs_agent, needs_approval
 	Outcome string             `json:"outcome,omitempty"`
 	Output  *OutputExpectation `json:"output,omitempty"`
 	// Absent names, by JSON pointer into the output, fields that must not exist.

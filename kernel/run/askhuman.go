@@ -135,7 +135,7 @@ func (k *Kernel) askHuman(ctx context.Context, t *OpenTurn, index int, input jso
 }
 
 func pendingResult(t *OpenTurn, p pendingCall) *TurnCallResult {
-	return &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: p.Index, Address: t.Address + "/" + strconv.Itoa(p.Index), CallID: p.CallID, Tool: p.Tool, InputDigest: p.InputDigest, Status: "pending"}}
+	return &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: p.Index, Address: t.Address + "/" + strconv.Itoa(p.Index), CallID: p.CallID, Tool: p.Tool, InputDigest: p.InputDigest, Status: contract.CallPending}}
 }
 
 // collectAsk settles a pending ask_human call from the person's recorded
@@ -187,9 +187,9 @@ func (k *Kernel) collectAsk(ctx context.Context, t *OpenTurn, p pendingCall) (*T
 		return nil, err
 	}
 	out := &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: p.Index, Address: t.Address + "/" + strconv.Itoa(p.Index), CallID: p.CallID,
-		Tool: p.Tool, InputDigest: p.InputDigest, Status: contract.StepSuccess, Output: raw, ReceiptID: s.receiptID}}
+		Tool: p.Tool, InputDigest: p.InputDigest, Status: contract.CallSuccess, Output: raw, ReceiptID: s.receiptID}}
 	event := map[string]any{"address": out.Address, "call_id": p.CallID, "tool": p.Tool, "status": out.Status, "receipt_id": out.ReceiptID}
-	return out, k.Journal.AppendEvent(durable(ctx), t.RunID, "calls", "call."+out.Status, event)
+	return out, k.Journal.AppendEvent(durable(ctx), t.RunID, "calls", "call."+string(out.Status), event)
 }
 
 // repause puts a run whose turn stays open back to waiting on what stays

@@ -125,7 +125,7 @@ func (rc *runCtx) claimAt(ctx context.Context, local string) (*claimRecord, erro
 // before it does. It answers the attempt the call is sent as, or a
 // failure and status that end the unit without sending: a wait at the
 // call's retry (stepUnconfirmed), or retry_declined.
-func (rc *runCtx) claim(ctx context.Context, step *pkg.Step, local string, d *dispatch) (int, *contract.ErrorBody, string) {
+func (rc *runCtx) claim(ctx context.Context, step *pkg.Step, local string, d *dispatch) (int, *contract.ErrorBody, contract.StepStatus) {
 	prior, err := rc.claimAt(ctx, local)
 	if err != nil {
 		return 0, contract.BodyOf(err), contract.StepFailed

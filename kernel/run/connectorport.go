@@ -55,7 +55,7 @@ func (p connectorPort) Now() time.Time { return p.rc.e.Clock() }
 
 func (p connectorPort) Hook(point string) { p.rc.e.hook(point) }
 
-func (p connectorPort) Execute(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body) (any, *contract.ErrorBody, string) {
+func (p connectorPort) Execute(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body) (any, *contract.ErrorBody, contract.StepStatus) {
 	return p.rc.execute(ctx, step, local, inputs, body)
 }
 

@@ -225,7 +225,7 @@ func internalFailure(err error) *outcome {
 
 // result selects the method's public result from the successful producers.
 func (rc *runCtx) result(out *outcome) (any, *contract.ErrorBody) {
-	status := map[string]string{}
+	status := map[string]contract.StepStatus{}
 	for _, t := range out.trace {
 		status[t.StepID] = t.Status
 	}

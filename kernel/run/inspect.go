@@ -40,7 +40,7 @@ type InspectedStep struct {
 	Authority  authority.Effective `json:"authority"`
 	Change     authority.Change    `json:"change"`
 	Floor      *authority.Decision `json:"floor,omitempty"`
-	Waits      string              `json:"waits,omitempty"`
+	Waits      contract.RunStatus  `json:"waits,omitempty"`
 	// Approval is an operation's own approval: the step asks one human
 	// decision before dispatch under every authority.
 	Approval *OwnApproval `json:"approval,omitempty"`

@@ -1,15 +1,19 @@
 package run
 
-import "context"
+import (
+	"context"
+
+	"github.com/runxhq/runx/kernel/contract"
+)
 
 // Progress is what a run reports as it goes: a step started, a step sealed.
 // A front that shows progress (runx mcp, when its client sends a progress
 // token) passes a callback with WithProgress; nothing is reported otherwise.
 type Progress struct {
-	Event   string `json:"event"` // step_started | step_sealed
-	RunID   string `json:"run_id"`
-	Address string `json:"address"`
-	Status  string `json:"status,omitempty"` // a sealed step's status
+	Event   string              `json:"event"` // step_started | step_sealed
+	RunID   string              `json:"run_id"`
+	Address string              `json:"address"`
+	Status  contract.StepStatus `json:"status,omitempty"` // a sealed step's status
 }
 
 // Progress events.

@@ -157,7 +157,7 @@ func producedKeys(s *pkg.Step) map[string]bool {
 // selectResult picks the run's public result: the outputs of the result
 // producers (default: the last step) that succeeded, each under result_as
 // when it names one, narrowed to the method's declared outputs.
-func selectResult(m *pkg.Method, outputs map[string]any, status map[string]string) (any, error) {
+func selectResult(m *pkg.Method, outputs map[string]any, status map[string]contract.StepStatus) (any, error) {
 	producers := m.ResultSteps()
 	var result any
 	if len(producers) == 1 {

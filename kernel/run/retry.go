@@ -33,7 +33,7 @@ type attemptRecord struct {
 // refused, and may pass later): the step has no effect, so running it again
 // repeats nothing. The authority's own refusals (reach, the floor) are
 // decided before dispatch and are never retried.
-func (rc *runCtx) executeWithRetry(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body) (any, *contract.ErrorBody, string, *pending, error) {
+func (rc *runCtx) executeWithRetry(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body) (any, *contract.ErrorBody, contract.StepStatus, *pending, error) {
 	if step.Retry == nil {
 		out, failure, status := rc.execute(ctx, step, local, inputs, body)
 		return out, failure, status, nil, nil
@@ -49,7 +49,7 @@ func (rc *runCtx) executeWithRetry(ctx context.Context, step *pkg.Step, local st
 	for {
 		out, failure, status := rc.execute(ctx, step, local, inputs, body)
 		attempt := failed + 1
-		if failure == nil || status == stepStopped || attempt >= step.Retry.MaxAttempts || connector.IsSpendRefusal(failure) {
+		if failure == nil || status == contract.StepStopped || attempt >= step.Retry.MaxAttempts || connector.IsSpendRefusal(failure) {
 			if attempt > 1 {
 				if body.Extra == nil {
 					body.Extra = map[string]any{}

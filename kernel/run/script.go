@@ -118,7 +118,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 			continue
 		}
 		held = len(record)
-		if status == stepStopped {
+		if status == contract.StepStopped {
 			return stepRun{stopped: true}
 		}
 		if failure != nil || ans.Status == "done" {
@@ -160,7 +160,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 	}
 }
 
-func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, record []scriptRecorded, recordFrom int, session string, maxCalls, outputPart int) (*scriptAnswer, *contract.ErrorBody, string, *receipt.PluginRef) {
+func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, record []scriptRecorded, recordFrom int, session string, maxCalls, outputPart int) (*scriptAnswer, *contract.ErrorBody, contract.StepStatus, *receipt.PluginRef) {
 	req := map[string]any{
 		"entry": step.Script.Module, "files": files, "input": orEmpty(inputs), "environment": map[string]string{},
 		"timeout_ms": ModuleDefaultTimeout.Milliseconds(),
@@ -192,7 +192,7 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 	if (err != nil || res.Status == sdk.StatusFailed) && stopping(ctx) {
 		// Its worker was stopped under it: no outcome of the script's own
 		// (steps.go, execute).
-		return nil, &contract.ErrorBody{Code: CodeCallInterrupted, Message: "step " + step.ID + ": the run was stopped while its script ran; a resume takes it up"}, stepStopped, pluginRef
+		return nil, &contract.ErrorBody{Code: CodeCallInterrupted, Message: "step " + step.ID + ": the run was stopped while its script ran; a resume takes it up"}, contract.StepStopped, pluginRef
 	}
 	if over := rc.chargeAnswer(local, res, err, room < moduleMaxOutputBytes*2); over != nil {
 		return nil, over, contract.StepFailed, pluginRef
@@ -218,8 +218,8 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 // in its parts (the first came with the answer), joins them and holds the
 // whole to the byte count and digest the worker stated. A worker that no
 // longer holds the parts answers replay_needed, which the caller handles.
-func (rc *runCtx) scriptOutputParts(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, session string, maxCalls int, first *scriptAnswer) (*scriptAnswer, *contract.ErrorBody, string) {
-	invalid := func(why string) (*scriptAnswer, *contract.ErrorBody, string) {
+func (rc *runCtx) scriptOutputParts(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, session string, maxCalls int, first *scriptAnswer) (*scriptAnswer, *contract.ErrorBody, contract.StepStatus) {
+	invalid := func(why string) (*scriptAnswer, *contract.ErrorBody, contract.StepStatus) {
 		return nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker's output in parts " + why}, contract.StepFailed
 	}
 	if first.Part == nil || first.OutputParts < 2 || first.OutputBytes <= 0 {

@@ -31,7 +31,7 @@ const (
 // settled is a unit (a step, a fan-out item) whose receipt is sealed and
 // whose record is in the journal.
 type settled struct {
-	status    string
+	status    contract.StepStatus
 	output    any
 	failure   *contract.ErrorBody
 	receiptID string
@@ -127,7 +127,8 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	body.InputsDigest = mustDigest(inputs)
 	var output any
 	var failure *contract.ErrorBody
-	var status, keyDone string
+	var status contract.StepStatus
+	var keyDone string
 	var wait *pending
 	var err error
 	if mo != nil && mo.Op.Verb == pkg.VerbWrite {
@@ -145,7 +146,7 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 			// workspace lock cut short, a plugin closed under it): never
 			// recorded as its outcome, the unit is left for the next
 			// driver, which runs it again or waits at its retry.
-			failure, status = &contract.ErrorBody{Code: CodeCallInterrupted, Message: "step " + step.ID + ": the run was stopped while it ran (" + failure.Code + "); a resume takes it up"}, stepStopped
+			failure, status = &contract.ErrorBody{Code: CodeCallInterrupted, Message: "step " + step.ID + ": the run was stopped while it ran (" + failure.Code + "); a resume takes it up"}, contract.StepStopped
 		}
 	}
 	if err != nil {
@@ -159,7 +160,7 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	if wait != nil {
 		return stepRun{waiting: []pending{*wait}}
 	}
-	if status == stepStopped {
+	if status == contract.StepStopped {
 		if err := rc.recordStopped(ctx, step, local, failure); err != nil {
 			return stepRun{err: err}
 		}
@@ -218,7 +219,7 @@ func (rc *runCtx) stepBody(step *pkg.Step, local string) receipt.Body {
 }
 
 // settleNow seals a unit that ran nothing (skipped, or failed before dispatch).
-func (rc *runCtx) settleNow(ctx context.Context, step *pkg.Step, local string, level int, status string, output any, failure *contract.ErrorBody, children []receipt.ChildRef) stepRun {
+func (rc *runCtx) settleNow(ctx context.Context, step *pkg.Step, local string, level int, status contract.StepStatus, output any, failure *contract.ErrorBody, children []receipt.ChildRef) stepRun {
 	if level > TreeMaxDepth || !rc.Budget.Admit(1) {
 		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: contract.SealReceiptBudgetExceeded, Message: "the receipt tree is at " + rc.Budget.Bound()}}}
 	}
@@ -231,7 +232,7 @@ func (rc *runCtx) settleNow(ctx context.Context, step *pkg.Step, local string, l
 
 // settle seals a unit's receipt, stores it, and records the unit in the
 // journal as one transition.
-func (rc *runCtx) settle(ctx context.Context, step *pkg.Step, local string, body receipt.Body, status string, output any, failure *contract.ErrorBody, children []receipt.ChildRef) stepRun {
+func (rc *runCtx) settle(ctx context.Context, step *pkg.Step, local string, body receipt.Body, status contract.StepStatus, output any, failure *contract.ErrorBody, children []receipt.ChildRef) stepRun {
 	s, rec, err := rc.seal(step, local, body, status, output, failure, children)
 	if err != nil {
 		return stepRun{err: err}
@@ -253,8 +254,8 @@ func (rc *runCtx) settle(ctx context.Context, step *pkg.Step, local string, body
 }
 
 // seal signs and stores a unit's receipt and returns its journal record.
-func (rc *runCtx) seal(step *pkg.Step, local string, body receipt.Body, status string, output any, failure *contract.ErrorBody, children []receipt.ChildRef) (*settled, *journal.Step, error) {
-	body.Outcome = map[string]string{
+func (rc *runCtx) seal(step *pkg.Step, local string, body receipt.Body, status contract.StepStatus, output any, failure *contract.ErrorBody, children []receipt.ChildRef) (*settled, *journal.Step, error) {
+	body.Outcome = map[contract.StepStatus]string{
 		contract.StepSuccess: contract.OutcomeCompleted,
 		contract.StepFailed:  contract.OutcomeFailed,
 		contract.StepRefused: contract.OutcomeRefused,
@@ -344,7 +345,7 @@ type dispatch struct {
 	evidence func(json.RawMessage)
 }
 
-func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body) (any, *contract.ErrorBody, string) {
+func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body) (any, *contract.ErrorBody, contract.StepStatus) {
 	var d *dispatch
 	var err error
 	var creds map[string]string
@@ -391,7 +392,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		// claimed before it leaves, or waits when an earlier claim of it
 		// has no outcome (claim.go).
 		var failure *contract.ErrorBody
-		var status string
+		var status contract.StepStatus
 		if attempt, failure, status = rc.claim(ctx, step, local, d); failure != nil {
 			return nil, failure, status
 		}
@@ -459,7 +460,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		return nil, over, contract.StepFailed
 	}
 	if stopSent() && err == nil && res.Status == sdk.StatusOK && wasStopped(res.Output) {
-		return nil, &contract.ErrorBody{Code: "process_stopped", Message: "step " + step.ID + ": the run was asked to stop, so its process group was terminated; a resume runs the step again"}, stepStopped
+		return nil, &contract.ErrorBody{Code: "process_stopped", Message: "step " + step.ID + ": the run was asked to stop, so its process group was terminated; a resume runs the step again"}, contract.StepStopped
 	}
 	if (err != nil || res.Status == sdk.StatusFailed) && stopping(ctx) && !connector.InCustody(ctx) {
 		// The run was asked to stop, and the call failed: its plugin was
@@ -468,7 +469,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		// not recorded as one: the unit stays unsettled, and the next
 		// driver runs it again or, if it may have acted, waits at its
 		// retry (claim.go).
-		return nil, &contract.ErrorBody{Code: CodeCallInterrupted, Message: "step " + step.ID + ": the run was stopped while its call was in flight; a resume takes it up"}, stepStopped
+		return nil, &contract.ErrorBody{Code: CodeCallInterrupted, Message: "step " + step.ID + ": the run was stopped while its call was in flight; a resume takes it up"}, contract.StepStopped
 	}
 	if err == nil && d.evidence != nil {
 		d.evidence(res.Evidence)

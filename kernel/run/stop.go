@@ -12,10 +12,6 @@ import (
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
-// stepStopped is the status of a unit whose process a stop request
-// terminated: not settled, so the run's next driver runs it again.
-const stepStopped = "stopped"
-
 // EventStepStopped records a unit a stop request interrupted, with the
 // decision stopped.
 const EventStepStopped = "step.stopped"

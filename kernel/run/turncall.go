@@ -168,14 +168,14 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 			return nil, callIDConflict(req.CallID)
 		}
 		switch {
-		case rec.Status == "pending" && rec.floor:
+		case rec.Status == contract.CallPending && rec.floor:
 			again = rec.Index
-		case rec.Status == "pending" && rec.skill:
+		case rec.Status == contract.CallPending && rec.skill:
 			// Its child waits: the host works the child's turns, and the
 			// call settles when the child seals.
 			claims.mu.Unlock()
 			return &TurnCallResult{TurnCallRecord: *rec, Pinned: true}, nil
-		case rec.Status == "pending":
+		case rec.Status == contract.CallPending:
 			claims.mu.Unlock()
 			return k.collectAsk(ctx, t, pendingCall{Address: t.Local + "/" + strconv.Itoa(rec.Index), Index: rec.Index, CallID: rec.CallID,
 				Tool: rec.Tool, InputDigest: rec.InputDigest, RequestDigest: rec.RequestDigest})
@@ -279,7 +279,7 @@ func pinnedCall(calls []TurnCallRecord, id, tool, digest string) *TurnCallRecord
 		if id != "" && c.CallID == id {
 			return c
 		}
-		if id == "" && c.CallID == "" && c.floor && c.Status == "pending" && c.Tool == tool && c.InputDigest == digest {
+		if id == "" && c.CallID == "" && c.floor && c.Status == contract.CallPending && c.Tool == tool && c.InputDigest == digest {
 			return c
 		}
 	}
@@ -309,7 +309,7 @@ func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.St
 	if r.settled == nil && r.stopped {
 		// A skill call's child run stopped between steps on a cancel: it
 		// stays where it stopped.
-		out.Status = "stopped"
+		out.Status = contract.CallStopped
 		return out, nil
 	}
 	if r.settled == nil && step.Kind == pkg.KindSkill {
@@ -335,7 +335,7 @@ func (k *Kernel) carryOutTurnCall(ctx context.Context, t *OpenTurn, step *pkg.St
 // turn: its request joins what the run waits on, a person answers it under
 // approvals, and the same call made again runs it or settles it declined.
 func (k *Kernel) keepPending(ctx context.Context, t *OpenTurn, out *TurnCallResult, waiting []pending, again bool) (*TurnCallResult, error) {
-	out.Status = "pending"
+	out.Status = contract.CallPending
 	local := t.Local + "/" + strconv.Itoa(out.Index)
 	var reqs []*journal.Request
 	var digest string

@@ -17,10 +17,10 @@ type CallCancel struct {
 	Call string `json:"call"`
 	// State is executing (the cancel was delivered to a call in flight),
 	// or the status a settled call was recorded with.
-	State     string `json:"state"`
-	Cancelled bool   `json:"cancel_delivered"`
-	ReceiptID string `json:"receipt_id,omitempty"`
-	Message   string `json:"message"`
+	State     contract.CallStatus `json:"state"`
+	Cancelled bool                `json:"cancel_delivered"`
+	ReceiptID string              `json:"receipt_id,omitempty"`
+	Message   string              `json:"message"`
 }
 
 // CancelTurnCall cancels one turn call of a run by its address (<turn>/<n>,
@@ -51,7 +51,7 @@ func (k *Kernel) CancelTurnCall(ctx context.Context, runID, address string) (*Ca
 		if err := k.Journal.AppendEvent(durable(ctx), runID, "calls", "call.cancel_requested", map[string]any{"address": address}); err != nil {
 			return nil, err
 		}
-		return &CallCancel{Call: address, State: "executing", Cancelled: true,
+		return &CallCancel{Call: address, State: contract.CallExecuting, Cancelled: true,
 			Message: "the cancel reached the call: a read in flight stops, nothing more of it starts, and an effect it already dispatched settles as it actually ends"}, nil
 	}
 	// Below the root a call is addressed with its child run's place first
@@ -72,7 +72,7 @@ func (k *Kernel) CancelTurnCall(ctx context.Context, runID, address string) (*Ca
 		return nil, err
 	}
 	if s := steps[local]; s != nil {
-		return &CallCancel{Call: address, State: s.Status, ReceiptID: s.ReceiptID, Message: "the call had already settled; nothing was cancelled"}, nil
+		return &CallCancel{Call: address, State: contract.CallStatus(s.Status), ReceiptID: s.ReceiptID, Message: "the call had already settled; nothing was cancelled"}, nil
 	}
 	return nil, contract.Errorf("call_unknown", "run %s holds no call at %q; turn_status lists the calls a turn made", runID, address)
 }

@@ -110,7 +110,7 @@ func (k *Kernel) Turn(ctx context.Context, rootID, address string) (*OpenTurn, e
 	}
 	for _, p := range waiting {
 		t.Calls = append(t.Calls, TurnCallRecord{Index: p.Index, Address: p.Address, CallID: p.CallID, Tool: p.Tool,
-			InputDigest: p.InputDigest, Status: "pending", RequestDigest: p.RequestDigest, floor: p.Floor, skill: p.Skill})
+			InputDigest: p.InputDigest, Status: contract.CallPending, RequestDigest: p.RequestDigest, floor: p.Floor, skill: p.Skill})
 	}
 	slices.SortFunc(t.Calls, func(a, b TurnCallRecord) int { return a.Index - b.Index })
 	return t, nil
@@ -123,7 +123,7 @@ type TurnCallRecord struct {
 	CallID      string              `json:"call_id,omitempty"`
 	Tool        string              `json:"tool"`
 	InputDigest string              `json:"input_digest"`
-	Status      string              `json:"status"`
+	Status      contract.CallStatus `json:"status"`
 	Output      json.RawMessage     `json:"output,omitempty"`
 	Error       *contract.ErrorBody `json:"error,omitempty"`
 	ReceiptID   string              `json:"receipt_id,omitempty"`
@@ -162,7 +162,7 @@ func turnCalls(steps map[string]*journal.Step, local string) ([]TurnCallRecord, 
 		if err != nil {
 			continue
 		}
-		r := TurnCallRecord{Index: i, Address: addr, Status: s.Status, ReceiptID: s.ReceiptID}
+		r := TurnCallRecord{Index: i, Address: addr, Status: contract.CallStatus(s.Status), ReceiptID: s.ReceiptID}
 		if s.Status == contract.StepSuccess {
 			var c turnCall
 			if err := json.Unmarshal(s.Output, &c); err != nil {
@@ -180,7 +180,7 @@ func turnCalls(steps map[string]*journal.Step, local string) ([]TurnCallRecord, 
 			r.CallID, _ = m["call_id"].(string)
 			r.Error = f
 			if f.Code == CodeCallCancelled {
-				r.Status = CallStatusCancelled
+				r.Status = contract.CallCancelled
 			}
 		}
 		out = append(out, r)

@@ -11,18 +11,13 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 )
 
-// CallStatusCancelled is how a call its host cancelled before it committed
-// anything reads: a read stopped in flight, or a skill call whose child
-// committed no effect and sealed killed.
-const CallStatusCancelled = "cancelled"
-
 // recordTurnCall records how a turn's call settled at <turn>/<index> of
 // rc's run, in the script call's shape with the call_id its host pinned,
 // and appends its event to the run's calls stream.
 func (rc *runCtx) recordTurnCall(ctx context.Context, turn string, index int, tool, digest, callID string, s *settled) (*TurnCallResult, error) {
 	address := turn + "/" + strconv.Itoa(index)
 	out := &TurnCallResult{TurnCallRecord: TurnCallRecord{Index: index, Address: rc.address(address), CallID: callID, Tool: tool, InputDigest: digest,
-		Status: s.status, ReceiptID: s.receiptID, Reuse: rc.ReuseNote}}
+		Status: contract.CallStatus(s.status), ReceiptID: s.receiptID, Reuse: rc.ReuseNote}}
 	jrec := &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: turn, Status: s.status, ReceiptID: s.receiptID}
 	jrec.ChildRef, _ = json.Marshal(s.ref)
 	if s.status == contract.StepSuccess {
@@ -39,7 +34,7 @@ func (rc *runCtx) recordTurnCall(ctx context.Context, turn string, index int, to
 		jrec.Error, _ = json.Marshal(f)
 		if f.Code == CodeCallCancelled {
 			// Its receipt says failed; the call reads as cancelled.
-			out.Status = CallStatusCancelled
+			out.Status = contract.CallCancelled
 		}
 	}
 	if err := rc.e.Journal.RecordStep(durable(ctx), jrec); err != nil {
@@ -52,7 +47,7 @@ func (rc *runCtx) recordTurnCall(ctx context.Context, turn string, index int, to
 	if out.Reuse != nil {
 		event["reuse"] = out.Reuse
 	}
-	if err := rc.e.Journal.AppendEvent(durable(ctx), rc.rec.RunID, "calls", "call."+out.Status, event); err != nil {
+	if err := rc.e.Journal.AppendEvent(durable(ctx), rc.rec.RunID, "calls", "call."+string(out.Status), event); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -64,7 +59,7 @@ func (rc *runCtx) recordTurnCall(ctx context.Context, turn string, index int, to
 // same turn tools; the call stays pending until the child seals, which the
 // run's next driver sees to (driveTurnSkillCalls).
 func (k *Kernel) keepChildPause(ctx context.Context, t *OpenTurn, out *TurnCallResult, waiting []pending, refused []contract.RefusedAnswer, input json.RawMessage, act string) (*TurnCallResult, error) {
-	out.Status = "pending"
+	out.Status = contract.CallPending
 	byRun := map[string][]*journal.Request{}
 	for _, w := range waiting {
 		byRun[w.runID] = append(byRun[w.runID], &journal.Request{Address: w.local, Kind: w.Kind, RequestDigest: w.RequestDigest, Payload: w.Payload})

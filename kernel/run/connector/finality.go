@@ -65,7 +65,7 @@ type Writes struct {
 type Result struct {
 	Output    any
 	Failure   *contract.ErrorBody
-	Status    string
+	Status    contract.StepStatus
 	Wait      *contract.Request
 	WaitLocal string
 	Key       string

@@ -35,7 +35,7 @@ type Run interface {
 	Hook(point string)
 	// Execute dispatches one unit of step at local, as any operation call
 	// is (a write's attempt, a readback).
-	Execute(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body) (any, *contract.ErrorBody, string)
+	Execute(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body) (any, *contract.ErrorBody, contract.StepStatus)
 	// Decision is the person's decision the run holds for a request at
 	// local address, or nil.
 	Decision(local string) *journal.Decision

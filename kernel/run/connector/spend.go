@@ -299,7 +299,7 @@ func quoteCovers(ctx context.Context) bool {
 // confirmed now by readback, owes its quote (whose reservation the run has
 // held since it was sent); a refusal before sending owes nothing. What is
 // still unknown stays absent.
-func (m Money) CostFromCustody(def *sdk.Definition, status string, body *receipt.Body) {
+func (m Money) CostFromCustody(def *sdk.Definition, status contract.StepStatus, body *receipt.Body) {
 	if def == nil || def.Cost == nil || body.Extra["cost"] != nil {
 		return
 	}

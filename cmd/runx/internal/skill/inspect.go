@@ -89,7 +89,7 @@ func printSteps(io *cli.IO, steps []run.InspectedStep, indent string) {
 			decision = fmt.Sprintf("%s: %s", s.Floor.Verdict, s.Floor.Rule)
 		}
 		if s.Waits != "" {
-			decision = "waits " + s.Waits
+			decision = "waits " + string(s.Waits)
 		}
 		if s.Approval != nil {
 			decision = fmt.Sprintf("%s; carries its own approval (%s)", decision, s.Approval.Reason)
