@@ -91,7 +91,7 @@ func (rc *runCtx) admitStep(ctx context.Context, s *pkg.Step) error {
 // moduleHelpers are the helpers the module worker describes: the enum of
 // its input schema's requires items. A worker that describes none provides
 // none a step may require.
-func (e *Engine) moduleHelpers(ctx context.Context) []string {
+func (e *engine) moduleHelpers(ctx context.Context) []string {
 	c, err := e.Host.RoleCapability(ctx, sdk.RoleModule)
 	if err != nil {
 		return nil

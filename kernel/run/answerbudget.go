@@ -25,7 +25,7 @@ const DefaultMaxPluginAnswerBytes = 1 << 30
 const CodePluginAnswerTooLarge = "plugin_answer_too_large"
 
 // answerLimit is the run's bound on plugin answers.
-func (e *Engine) answerLimit() int64 {
+func (e *engine) answerLimit() int64 {
 	if e.MaxPluginAnswerBytes > 0 {
 		return e.MaxPluginAnswerBytes
 	}

@@ -148,7 +148,7 @@ func (rc *runCtx) toolDefinition(ctx context.Context, step *pkg.Step) *sdk.Defin
 }
 
 // capabilityEffect reads a capability's declared effect from its plugin.
-func (e *Engine) capabilityEffect(ctx context.Context, id string) string {
+func (e *engine) capabilityEffect(ctx context.Context, id string) string {
 	if def := e.definition(ctx, id); def != nil {
 		return def.Effect
 	}

@@ -224,7 +224,7 @@ func Open(ctx context.Context, o Options) (*Kernel, error) {
 		return nil, err
 	}
 	k.Host = sup
-	k.engine = &Engine{
+	k.engine = &engine{
 		Host: sup, Taint: o.Taint, Signer: signer, Store: store, Journal: j, Clock: o.Clock,
 		RunxVersion: o.RunxVersion, Workspace: o.Workspace, LookupEnv: o.LookupEnv,
 		Resolver:    &Resolver{Workspace: o.Workspace, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills},

@@ -16,7 +16,7 @@ import (
 // adapter; everything follows from the definition.
 
 // definition is a capability's description, or nil when no plugin serves it.
-func (e *Engine) definition(ctx context.Context, id string) *sdk.Definition {
+func (e *engine) definition(ctx context.Context, id string) *sdk.Definition {
 	def, _, err := e.Host.Definition(ctx, id)
 	if err != nil {
 		return nil
@@ -25,7 +25,7 @@ func (e *Engine) definition(ctx context.Context, id string) *sdk.Definition {
 }
 
 // roleCapability is the capability id the kernel invokes for a role.
-func (e *Engine) roleCapability(ctx context.Context, role string) (string, error) {
+func (e *engine) roleCapability(ctx context.Context, role string) (string, error) {
 	c, err := e.Host.RoleCapability(ctx, role)
 	if err != nil {
 		return "", err

@@ -163,7 +163,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 
 // sealedChild reads back a child run that sealed: its envelope and the
 // commitment its parent makes to its receipt.
-func (e *Engine) sealedChild(rec *journal.Run) (*contract.SkillRun, receipt.ChildRef, error) {
+func (e *engine) sealedChild(rec *journal.Run) (*contract.SkillRun, receipt.ChildRef, error) {
 	var env contract.SkillRun
 	if err := json.Unmarshal(rec.Envelope, &env); err != nil {
 		return nil, receipt.ChildRef{}, fmt.Errorf("child run %s envelope: %w", rec.RunID, err)

@@ -40,7 +40,7 @@ func killCancelled(out *outcome, skill string) {
 // settled a unit that may have changed something: a command, a connector
 // operation, or a capability whose description declares an effect beyond
 // reading. Units that only read, agent turns and gates commit nothing.
-func (e *Engine) committedEffect(ctx context.Context, runID string) (bool, error) {
+func (e *engine) committedEffect(ctx context.Context, runID string) (bool, error) {
 	rec, err := e.Journal.GetRun(durable(ctx), runID)
 	if err != nil {
 		return false, err

@@ -80,7 +80,7 @@ func TestClaimsReadBackFromTheRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rc := &runCtx{e: &Engine{Journal: j}, rec: &journal.Run{RunID: "run_c"}}
+	rc := &runCtx{e: &engine{Journal: j}, rec: &journal.Run{RunID: "run_c"}}
 	for address, want := range map[string]int{"one": 1, "two": 0, "three": 2, "four": 2, "five": 0} {
 		c, err := rc.claimAt(ctx, address)
 		if err != nil {

@@ -17,7 +17,7 @@ func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
 
 // resumeSealed answers a resume of a sealed run: one that brings nothing, or
 // only answers the run took, gets what it sealed; anything else is refused.
-func (e *Engine) resumeSealed(ctx context.Context, rec *journal.Run, doc *contract.ResumeDocument) (*contract.SkillRun, error) {
+func (e *engine) resumeSealed(ctx context.Context, rec *journal.Run, doc *contract.ResumeDocument) (*contract.SkillRun, error) {
 	if entriesOf(doc) > 0 || len(doc.StandingApprovals) > 0 {
 		st, err := e.treeState(ctx, rec.RunID)
 		if err != nil {
@@ -59,7 +59,7 @@ func storedEnvelope(rec *journal.Run) (*contract.SkillRun, error) {
 
 // close seals a run nobody drives, from its record alone: nothing is bound,
 // so a package that changed since the run started never traps it open.
-func (e *Engine) close(ctx context.Context, rec *journal.Run, doc *contract.ResumeDocument) (*contract.SkillRun, error) {
+func (e *engine) close(ctx context.Context, rec *journal.Run, doc *contract.ResumeDocument) (*contract.SkillRun, error) {
 	if entriesOf(doc) > 0 || len(doc.StandingApprovals) > 0 {
 		return nil, contract.Errorf("resume_close_not_alone", "a close comes alone, with no answers or approvals")
 	}
@@ -93,7 +93,7 @@ func (e *Engine) close(ctx context.Context, rec *journal.Run, doc *contract.Resu
 // closeRun seals one run (its open children first) with a host close.
 // unsettled, when set, says what recovery could not settle; the seal's
 // failure message carries it.
-func (e *Engine) closeRun(ctx context.Context, rec *journal.Run, closeAs, unsettled string) (*contract.SkillRun, receipt.ChildRef, error) {
+func (e *engine) closeRun(ctx context.Context, rec *journal.Run, closeAs, unsettled string) (*contract.SkillRun, receipt.ChildRef, error) {
 	children, err := e.Journal.Children(durable(ctx), rec.RunID)
 	if err != nil {
 		return nil, receipt.ChildRef{}, err

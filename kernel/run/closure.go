@@ -29,14 +29,14 @@ const (
 // script's calls list), each by the ref that names it, its package digest
 // and its own closure in turn. Whatever runs under the run is bound by it,
 // so a child edited while its parent waits is drift the resume refuses.
-func (e *Engine) closureOf(p *pkg.Package) string {
+func (e *engine) closureOf(p *pkg.Package) string {
 	d, _ := e.bindClosure(p)
 	return d
 }
 
 // bindClosure is closureOf, with the package digest of each package of the
 // closure by directory.
-func (e *Engine) bindClosure(p *pkg.Package) (string, map[string]string) {
+func (e *engine) bindClosure(p *pkg.Package) (string, map[string]string) {
 	added := connector.Added(p, e.ProjectDir)
 	expanded := map[string]string{p.Dir: p.Digest}
 	children := e.closureChildren(p, expanded, 0)
@@ -56,7 +56,7 @@ func (e *Engine) bindClosure(p *pkg.Package) (string, map[string]string) {
 // closureChildren lists the packages p names, in declared order, each once.
 // A package already listed elsewhere in the closure is listed again by its
 // digest only, so a diamond or a cycle is bounded.
-func (e *Engine) closureChildren(p *pkg.Package, expanded map[string]string, depth int) []any {
+func (e *engine) closureChildren(p *pkg.Package, expanded map[string]string, depth int) []any {
 	if e.Resolver == nil || depth > TreeMaxDepth {
 		return nil
 	}
@@ -143,7 +143,7 @@ func newBoundClosure(p *pkg.Package, want string) *boundClosure {
 
 // check refuses child package cp unless it is the package the run's
 // closure bound.
-func (b *boundClosure) check(e *Engine, cp *pkg.Package) error {
+func (b *boundClosure) check(e *engine, cp *pkg.Package) error {
 	if b == nil || b.want == "" {
 		return nil
 	}

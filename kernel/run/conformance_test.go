@@ -16,7 +16,7 @@ import (
 // The run state machine against stub plugins only (conformance_stub_test.go):
 // admission, each step kind, pauses, resume rules, approvals, fan-out,
 // retry, cancellation and sealing, through the engine's public entry points
-// (Kernel.Skill, Engine.Resume).
+// (Kernel.Skill, engine.Resume).
 
 func writeSkill(t *testing.T, k *Kernel, name, runYAML string, extra map[string]string) string {
 	t.Helper()

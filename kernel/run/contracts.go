@@ -13,7 +13,7 @@ import (
 // every required child input is given, and a value whose type is known now
 // (a literal, a method input, a producer's declared output) is of the type
 // the child declares.
-func (e *Engine) checkChildContracts(p *pkg.Package, m *pkg.Method) error {
+func (e *engine) checkChildContracts(p *pkg.Package, m *pkg.Method) error {
 	if e.Resolver == nil {
 		return nil
 	}

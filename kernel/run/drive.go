@@ -15,7 +15,7 @@ import (
 
 // runCtx is one run (the root or a child) being driven.
 type runCtx struct {
-	e      *Engine
+	e      *engine
 	rec    *journal.Run
 	pkg    *pkg.Package
 	method *pkg.Method
@@ -61,7 +61,7 @@ type runCtx struct {
 	givenArtifacts sync.Map
 }
 
-func newRunCtx(e *Engine, rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any, b *runstate.Budget, depth int, path string) *runCtx {
+func newRunCtx(e *engine, rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any, b *runstate.Budget, depth int, path string) *runCtx {
 	rc := &runCtx{e: e, rec: rec, pkg: p, method: m, inputs: orEmpty(inputs), Tree: runstate.Tree{Budget: b, Depth: depth, Path: path},
 		Records: runstate.Records{Outputs: map[string]any{}}, modules: &moduleFiles{pkg: p}}
 	if rec != nil {

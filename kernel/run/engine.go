@@ -41,8 +41,10 @@ const (
 	DefaultMaxConcurrency = 16
 )
 
-// Engine runs methods. One Engine serves one kernel process.
-type Engine struct {
+// engine runs methods behind the Kernel, one engine to a kernel process.
+// It is unexported so that every caller runs, resumes, reads and closes
+// through the Kernel.
+type engine struct {
 	Host Invoker
 	// Taint is the runs' taint set (credential.Taint): what a sealed
 	// run's result, failure and envelope carry is scrubbed of it.
@@ -121,7 +123,7 @@ func ClosureDigest(runxVersion, packageDigest string) string {
 
 // Run records a new run, drives it until it seals or pauses, and returns its
 // envelope.
-func (e *Engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) {
+func (e *engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) {
 	if err := e.prepare(ctx, st.Package, st.Method); err != nil {
 		return e.SealRefused(ctx, st, err)
 	}
@@ -167,7 +169,7 @@ func (e *Engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 	return env, err
 }
 
-func (e *Engine) newRecord(st Start, parent, address string) (*journal.Run, error) {
+func (e *engine) newRecord(st Start, parent, address string) (*journal.Run, error) {
 	inputs, err := canon.Canonical(orEmpty(st.Inputs))
 	if err != nil {
 		return nil, err
@@ -184,7 +186,7 @@ func (e *Engine) newRecord(st Start, parent, address string) (*journal.Run, erro
 	}, nil
 }
 
-func (e *Engine) root(rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any) (*runCtx, error) {
+func (e *engine) root(rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any) (*runCtx, error) {
 	limit := TreeMaxReceipts
 	if e.MaxReceipts > 0 && e.MaxReceipts < limit {
 		limit = e.MaxReceipts
@@ -226,7 +228,7 @@ func mustDigestRaw(raw json.RawMessage) string {
 
 // dataSources resolves bindings against the adapters the installed plugins
 // declare.
-func (e *Engine) dataSources() *datasource.Resolver {
+func (e *engine) dataSources() *datasource.Resolver {
 	r := &datasource.Resolver{
 		ProjectDir: e.ProjectDir, Workspace: e.Workspace, LookupEnv: e.LookupEnv, Local: e.LocalStore,
 		Adapter: func(ctx context.Context, id string) (*sdk.Adapter, error) {
@@ -241,14 +243,14 @@ func (e *Engine) dataSources() *datasource.Resolver {
 }
 
 // hook calls the test hook at a named point, if one is set.
-func (e *Engine) hook(point string) {
+func (e *engine) hook(point string) {
 	if e.hooks != nil {
 		e.hooks(point)
 	}
 }
 
 // SetHook installs a function called at named points of a run (tests only).
-func (e *Engine) SetHook(fn func(point string)) { e.hooks = fn }
+func (e *engine) SetHook(fn func(point string)) { e.hooks = fn }
 
 // durable is the context run records are written under: a stop request
 // admits no further step, but what happened is always recorded.
@@ -256,7 +258,7 @@ func durable(ctx context.Context) context.Context { return context.WithoutCancel
 
 // CredentialResolver resolves connector credentials for this engine's runs:
 // from CredentialHome's bindings and secrets and CredentialEnv's variables.
-func (e *Engine) CredentialResolver() *credential.Resolver {
+func (e *engine) CredentialResolver() *credential.Resolver {
 	home, env := e.CredentialHome, e.CredentialEnv
 	if home == "" {
 		home = e.HomeDir

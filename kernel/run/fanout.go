@@ -164,7 +164,7 @@ func (rc *runCtx) snapshotOutputs() map[string]any {
 }
 
 // concurrencyFor is the least of a step's concurrency and the host ceiling.
-func (e *Engine) concurrencyFor(step int) int {
+func (e *engine) concurrencyFor(step int) int {
 	limit := e.MaxConcurrency
 	if limit <= 0 {
 		limit = DefaultMaxConcurrency

@@ -15,7 +15,7 @@ import (
 
 // finish turns where the root got to into its envelope: sealed, paused on
 // requests, or stopped where a signal left it.
-func (e *Engine) finish(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, error) {
+func (e *engine) finish(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, error) {
 	var env *contract.SkillRun
 	var err error
 	switch out.state {
@@ -33,7 +33,7 @@ func (e *Engine) finish(ctx context.Context, rc *runCtx, out *outcome) (*contrac
 
 // scrubEnvelope is the envelope boundary of the taint set: what the caller
 // (CLI, MCP, a parent) receives holds no delivered value in any field.
-func (e *Engine) scrubEnvelope(env *contract.SkillRun) *contract.SkillRun {
+func (e *engine) scrubEnvelope(env *contract.SkillRun) *contract.SkillRun {
 	if env == nil || e.Taint.Empty() {
 		return env
 	}
@@ -55,7 +55,7 @@ func (e *Engine) scrubEnvelope(env *contract.SkillRun) *contract.SkillRun {
 // seal signs a receipt body after scrubbing its free-form part (Extra:
 // evidence, approvals) of the taint set, so the signature covers only
 // scrubbed bytes and the receipt verifies as stored.
-func (e *Engine) seal(body receipt.Body) (*receipt.Receipt, []byte, error) {
+func (e *engine) seal(body receipt.Body) (*receipt.Receipt, []byte, error) {
 	if len(body.Extra) > 0 && !e.Taint.Empty() {
 		raw, err := json.Marshal(body.Extra)
 		if err == nil {
@@ -74,7 +74,7 @@ func (e *Engine) seal(body receipt.Body) (*receipt.Receipt, []byte, error) {
 // digest is signed, so the receipt verifies over what the envelope shows.
 // A scrubbed document is canonicalized again, as the marker can reorder
 // keys.
-func (e *Engine) scrubResult(raw []byte) []byte {
+func (e *engine) scrubResult(raw []byte) []byte {
 	clean := e.Taint.ScrubJSON(raw)
 	if bytes.Equal(clean, raw) {
 		return raw
@@ -91,7 +91,7 @@ func (e *Engine) scrubResult(raw []byte) []byte {
 
 // sealRun signs the run's receipt over its steps', stores it, and records
 // the seal with the envelope a later resume returns.
-func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, receipt.ChildRef, error) {
+func (e *engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, receipt.ChildRef, error) {
 	authorityDigest, err := authorityDigest(rc.rec.Authority)
 	if err != nil {
 		return nil, receipt.ChildRef{}, err
@@ -185,7 +185,7 @@ func (e *Engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 // producedResult is a refused run's result: what its steps produced, read
 // as the method's result over the steps that succeeded, or null when they
 // do not hold the method's declared outputs.
-func (e *Engine) producedResult(rc *runCtx, out *outcome) json.RawMessage {
+func (e *engine) producedResult(rc *runCtx, out *outcome) json.RawMessage {
 	res, failure := rc.result(out)
 	if failure != nil {
 		return json.RawMessage("null")
@@ -225,7 +225,7 @@ func (rc *runCtx) envelope(out *outcome) *contract.SkillRun {
 
 // pause seals a checkpoint: the requests the run waits on are recorded (in
 // the run that asks each), and the envelope says what to answer and how.
-func (e *Engine) pause(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, error) {
+func (e *engine) pause(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, error) {
 	byRun := map[string][]*journal.Request{}
 	onlyApprovals := true
 	var asked []contract.Request
@@ -280,7 +280,7 @@ func (e *Engine) pause(ctx context.Context, rc *runCtx, out *outcome) (*contract
 }
 
 // pauseAncestors marks every run between a waiting child and the root paused.
-func (e *Engine) pauseAncestors(ctx context.Context, byRun map[string][]*journal.Request) error {
+func (e *engine) pauseAncestors(ctx context.Context, byRun map[string][]*journal.Request) error {
 	for runID := range byRun {
 		for {
 			r, err := e.Journal.GetRun(durable(ctx), runID)
@@ -331,7 +331,7 @@ func answersTemplate(reqs []contract.Request) *contract.ResumeDocument {
 
 // stopped records where a signal left the run, so its record (and runx
 // history) says stopped rather than running, and returns its envelope.
-func (e *Engine) stopped(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, error) {
+func (e *engine) stopped(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, error) {
 	if err := e.Journal.Stop(durable(ctx), rc.rec.RunID, rc.Budget.Answered.Load()); err != nil {
 		return nil, err
 	}
@@ -344,12 +344,12 @@ func (e *Engine) stopped(ctx context.Context, rc *runCtx, out *outcome) (*contra
 // SealRefused seals a run whose preparation was refused after its package and
 // method resolved, so the refusal is inspectable without echoing what was
 // rejected.
-func (e *Engine) SealRefused(ctx context.Context, st Start, cause error) (*contract.SkillRun, error) {
+func (e *engine) SealRefused(ctx context.Context, st Start, cause error) (*contract.SkillRun, error) {
 	return e.sealRefusedAs(ctx, st, cause, contract.OutcomeBlocked)
 }
 
 // sealRefusedAs seals a run refused before any step ran.
-func (e *Engine) sealRefusedAs(ctx context.Context, st Start, cause error, as string) (*contract.SkillRun, error) {
+func (e *engine) sealRefusedAs(ctx context.Context, st Start, cause error, as string) (*contract.SkillRun, error) {
 	if stopping(ctx) {
 		return nil, stoppedBeforeStart(cause)
 	}

@@ -37,7 +37,7 @@ type Scratch struct {
 // and ceilings. It owns nothing: closing s's store and journal is the
 // caller's, and it must not be closed itself.
 func (k *Kernel) ForTest(s Scratch) *Kernel {
-	e := &Engine{
+	e := &engine{
 		Host: s.Host, Signer: s.Signer, Store: s.Store, Journal: s.Journal, Clock: s.Clock,
 		RunxVersion: k.Options.RunxVersion, Workspace: s.Workspace, LookupEnv: k.Options.LookupEnv,
 		Resolver:       &Resolver{Workspace: s.Workspace, HomeDir: k.Options.HomeDir, RunxVersion: k.Options.RunxVersion, Core: k.Options.CoreSkills},

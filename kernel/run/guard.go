@@ -47,7 +47,7 @@ func compileGuard(step *pkg.Step) (cel.Program, error) {
 
 // guard evaluates a step's `when:` over input, steps (the outputs so far)
 // and run {id, act}.
-func (e *Engine) guard(step *pkg.Step, sc *scope) (bool, error) {
+func (e *engine) guard(step *pkg.Step, sc *scope) (bool, error) {
 	prg, err := compileGuard(step)
 	if err != nil {
 		return false, err

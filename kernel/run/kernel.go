@@ -29,7 +29,7 @@ type Kernel struct {
 	Host    *host.Supervisor
 	Store   *receipt.Store
 	Journal *journal.Journal
-	engine  *Engine
+	engine  *engine
 }
 
 // Close stops the kernel's plugins.
@@ -99,7 +99,7 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 }
 
 // Run records a resolved method's run and drives it until it seals or
-// pauses (Engine.Run). Skill is the path from a command line; runx test
+// pauses (engine.Run). Skill is the path from a command line; runx test
 // resolves its case itself and starts it here.
 func (k *Kernel) Run(ctx context.Context, st Start) (*contract.SkillRun, error) {
 	return k.engine.Run(ctx, st)

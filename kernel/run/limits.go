@@ -26,7 +26,7 @@ const (
 // packageRef names a package as the authority's packages field does: a
 // core skill this runx carries is runx/<name> (a bundled package, publisher
 // runx); any other package the project holds is project:<name>.
-func (e *Engine) packageRef(p *pkg.Package) string {
+func (e *engine) packageRef(p *pkg.Package) string {
 	bundled := filepath.Join(e.HomeDir, "bundled") + string(filepath.Separator)
 	if e.HomeDir != "" && strings.HasPrefix(p.Dir+string(filepath.Separator), bundled) {
 		return "runx/" + p.Name
@@ -39,7 +39,7 @@ func (e *Engine) packageRef(p *pkg.Package) string {
 // plugin is, or a term's bounds, which no capability definition declares
 // (the plugin protocol has no bounds to check them against). Enforce or
 // refuse: a bound parsed and ignored would let a person believe it holds.
-func (e *Engine) admitAuthority(ctx context.Context, a *authority.Authority) error {
+func (e *engine) admitAuthority(ctx context.Context, a *authority.Authority) error {
 	if a == nil {
 		return nil
 	}

@@ -31,7 +31,7 @@ func operationCapability(op *pkg.OperationStep) string {
 
 // checkOperation refuses, at admission, an operation no installed
 // connector plugin declares.
-func (e *Engine) checkOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
+func (e *engine) checkOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
 	mo, err := connector.ManifestOperation(p, s.Operation, e.ProjectDir)
 	if err == nil && mo != nil && mo.Op.Verb == pkg.VerbWrite && s.Operation.IdempotencyKey == "" {
 		return contract.Errorf(connector.CodeIdempotencyKeyMissing, "step %s writes through %s and names no idempotency_key; a write names one, which a retry reuses; no step was started", s.ID, s.Operation.Ref)
@@ -42,7 +42,7 @@ func (e *Engine) checkOperation(ctx context.Context, p *pkg.Package, s *pkg.Step
 // resolveOperation refuses an operation ref no connector manifest and no
 // installed connector plugin declares: a step's, or one a turn's or a
 // script's calls list (whose idempotency key its call supplies).
-func (e *Engine) resolveOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
+func (e *engine) resolveOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
 	mo, err := connector.ManifestOperation(p, s.Operation, e.ProjectDir)
 	if err != nil {
 		return err
@@ -160,7 +160,7 @@ const CodeDataSourcePathProtected = "data_source_path_protected"
 // stores the kernel places itself (the workspace store, store<ext> in the
 // project directory, and unbound local:// stores under its data/) are its
 // own to place there.
-func (e *Engine) checkStoreFile(b *datasource.Binding) error {
+func (e *engine) checkStoreFile(b *datasource.Binding) error {
 	ls := e.LocalStore
 	if ls.Adapter == "" || ls.PathParam == "" || b.Adapter != ls.Adapter {
 		return nil

@@ -48,7 +48,7 @@ func payloadRef(runID, local, digest string) string {
 // credential is kept. A scrubbed payload's digest is no longer
 // summary.payload_digest, and a host that recomputes it does not offer
 // Approve, as with a scrubbed inline payload.
-func (e *Engine) payloadContent(payload []byte) []byte {
+func (e *engine) payloadContent(payload []byte) []byte {
 	content := e.scrubResult(payload)
 	if !canon.IsCanonical(content) {
 		if c, err := canon.CanonicalJSON(content); err == nil {
@@ -65,13 +65,13 @@ func (e *Engine) payloadContent(payload []byte) []byte {
 // them. An artifact already kept (an earlier pause, a read) is not
 // written again.
 type payloadKeeper struct {
-	e       *Engine
+	e       *engine
 	store   *artifactstore.Store
 	batch   *artifactstore.Batch
 	records map[string][]*artifactstore.Record // new records, by run
 }
 
-func (e *Engine) newPayloadKeeper() *payloadKeeper {
+func (e *engine) newPayloadKeeper() *payloadKeeper {
 	return &payloadKeeper{e: e, records: map[string][]*artifactstore.Record{}}
 }
 
@@ -146,7 +146,7 @@ func (k *payloadKeeper) commit() error {
 // presentWaiting presents what runs wait on, each request from the run
 // that asks it, kept durable before it returns: a host is never shown a
 // reference to an artifact a crash could lose.
-func (e *Engine) presentWaiting(waiting []pending) ([]contract.Request, error) {
+func (e *engine) presentWaiting(waiting []pending) ([]contract.Request, error) {
 	k := e.newPayloadKeeper()
 	out := make([]contract.Request, 0, len(waiting))
 	for _, p := range waiting {
@@ -163,7 +163,7 @@ func (e *Engine) presentWaiting(waiting []pending) ([]contract.Request, error) {
 // at address (as runx history lists it): inline, or read back from its
 // artifact and held to the artifact's size and digest, so no content
 // changed after it was kept is given as what executes.
-func (e *Engine) ReadRequestPayload(ctx context.Context, runID, address string) (json.RawMessage, error) {
+func (e *engine) ReadRequestPayload(ctx context.Context, runID, address string) (json.RawMessage, error) {
 	if _, err := e.Journal.GetRun(durable(ctx), runID); err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ func (e *Engine) ReadRequestPayload(ctx context.Context, runID, address string) 
 
 // readPayloadArtifact reads a payload's artifact back through the run
 // that asks it, held to its record and to the descriptor shown.
-func (e *Engine) readPayloadArtifact(owner, address string, a *contract.ArtifactDescriptor) (json.RawMessage, error) {
+func (e *engine) readPayloadArtifact(owner, address string, a *contract.ArtifactDescriptor) (json.RawMessage, error) {
 	st, err := artifactstore.Open(e.ProjectDir)
 	if err != nil {
 		return nil, contract.Errorf(CodePayloadArtifactUnavailable, "the project's artifact store cannot be opened: %v", err)

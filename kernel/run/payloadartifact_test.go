@@ -296,7 +296,7 @@ func TestChildRunLargePayloadIsTheChildsArtifact(t *testing.T) {
 // the same payload presented again (what runx history and a repeated turn
 // call pay: digest, a record lookup, no write).
 func BenchmarkPayloadArtifact(b *testing.B) {
-	e := &Engine{ProjectDir: b.TempDir()}
+	e := &engine{ProjectDir: b.TempDir()}
 	big, _ := json.Marshal(map[string]string{"body": strings.Repeat("z", 1<<20)})
 	b.Run("keep1MiB", func(b *testing.B) {
 		b.SetBytes(int64(len(big)))

@@ -31,7 +31,7 @@ const resultContractDepth = 8
 // and operation its turn's or script's calls list. Tool ids and refs are
 // static; what a step computes at run time (its inputs, for_each items) is
 // not resolved here.
-func (e *Engine) resolveStep(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
+func (e *engine) resolveStep(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
 	switch s.Kind {
 	case pkg.KindTool:
 		if err := e.resolveTool(ctx, s.ID, s.Tool.Capability); err != nil {
@@ -65,7 +65,7 @@ func (e *Engine) resolveStep(ctx context.Context, p *pkg.Package, s *pkg.Step) e
 // resolveTool refuses a tool id neither the kernel nor any installed
 // plugin describes. A plugin that is installed but refused as it stands
 // (unpinned, changed since pinned) is refused with its own code.
-func (e *Engine) resolveTool(ctx context.Context, stepID, id string) error {
+func (e *engine) resolveTool(ctx context.Context, stepID, id string) error {
 	if native.Lookup(id) != nil {
 		return nil
 	}
@@ -85,7 +85,7 @@ func (e *Engine) resolveTool(ctx context.Context, stepID, id string) error {
 // (its outputs, or its own producers' contracts), or by the capability or
 // connector operation it calls (an output schema). A module, command,
 // turn, question or script declares nothing of its own: its step must.
-func (e *Engine) hasResultContract(ctx context.Context, p *pkg.Package, s *pkg.Step, depth int) bool {
+func (e *engine) hasResultContract(ctx context.Context, p *pkg.Package, s *pkg.Step, depth int) bool {
 	if len(s.Outputs) > 0 || s.ResultAs != "" {
 		return true
 	}

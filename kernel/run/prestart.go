@@ -12,7 +12,7 @@ import (
 // pluginsFor names the plugins a method's own steps will call, found as the
 // steps find them: by role for modules, scripts and commands, by id for
 // tools and operations. The kernel's own tools start nothing.
-func (e *Engine) pluginsFor(ctx context.Context, m *pkg.Method) []string {
+func (e *engine) pluginsFor(ctx context.Context, m *pkg.Method) []string {
 	seen := map[string]bool{}
 	var names []string
 	add := func(id string) {
@@ -53,7 +53,7 @@ func (e *Engine) pluginsFor(ctx context.Context, m *pkg.Method) []string {
 
 // prestart starts the plugins a method needs while the kernel prepares the
 // run, when the host can.
-func (e *Engine) prestart(ctx context.Context, m *pkg.Method) {
+func (e *engine) prestart(ctx context.Context, m *pkg.Method) {
 	if p, ok := e.Host.(interface {
 		Prestart(context.Context, ...string)
 	}); ok {

@@ -80,14 +80,14 @@ func (rc *runCtx) reachGate(ctx context.Context, step *pkg.Step, inputs map[stri
 // plugins), the project's state directory (state.sqlite, journals,
 // artifacts) and the receipt store. Each is named as configured and as its
 // symlinks resolve, so a path reaching one by either form is caught.
-func (e *Engine) protectedRoots() []string {
+func (e *engine) protectedRoots() []string {
 	e.protectedOnce.Do(func() { e.protected = e.findProtectedRoots() })
 	return e.protected
 }
 
 // findProtectedRoots names the places protectedRoots holds, once an engine:
 // every call's context carries them.
-func (e *Engine) findProtectedRoots() []string {
+func (e *engine) findProtectedRoots() []string {
 	var roots []string
 	for _, dir := range []string{e.HomeDir, e.CredentialHome, e.ProjectDir, e.storeDir()} {
 		if dir == "" || !filepath.IsAbs(dir) {
@@ -102,7 +102,7 @@ func (e *Engine) findProtectedRoots() []string {
 	return roots
 }
 
-func (e *Engine) storeDir() string {
+func (e *engine) storeDir() string {
 	if e.Store == nil {
 		return ""
 	}

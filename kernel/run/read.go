@@ -60,7 +60,7 @@ type RunEvent struct {
 // ReadRun reads a run's record: what it waits on (its children's requests
 // included, addressed from it), what it was answered, and its events after a
 // cursor.
-func (e *Engine) ReadRun(ctx context.Context, runID, after string) (*RunRead, error) {
+func (e *engine) ReadRun(ctx context.Context, runID, after string) (*RunRead, error) {
 	rec, err := e.Journal.GetRun(durable(ctx), runID)
 	if err != nil {
 		return nil, err
@@ -138,7 +138,7 @@ func (e *Engine) ReadRun(ctx context.Context, runID, after string) (*RunRead, er
 
 // collectWaiting gathers the open requests of a run and its paused children,
 // each addressed from the run read and kept with the run that asks it.
-func (e *Engine) collectWaiting(ctx context.Context, runID, prefix string, into *[]pending) error {
+func (e *engine) collectWaiting(ctx context.Context, runID, prefix string, into *[]pending) error {
 	reqs, err := e.Journal.Requests(durable(ctx), runID)
 	if err != nil {
 		return err

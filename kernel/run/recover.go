@@ -22,7 +22,7 @@ import (
 
 // recoverFile is the one file per run listing the recovering capabilities it
 // called.
-func (e *Engine) recoverFile(runID string) string {
+func (e *engine) recoverFile(runID string) string {
 	return filepath.Join(e.ProjectDir, "journal", "recover", safeFileName(runID))
 }
 
@@ -36,7 +36,7 @@ func safeFileName(s string) string {
 
 // noteRecovering records, durably and once per run and capability, that a
 // run is about to call a capability that recovers.
-func (e *Engine) noteRecovering(runID, capability string) error {
+func (e *engine) noteRecovering(runID, capability string) error {
 	key := runID + "\x00" + capability
 	if _, done := e.recovering.Load(key); done {
 		return nil
@@ -89,7 +89,7 @@ func readRecovering(path string) []string {
 // recoverBegun settles, whole, whatever a crash left begun in this run by
 // each recovering capability it called, before its next driver does
 // anything else, under the exclusive workspace lock.
-func (e *Engine) recoverBegun(ctx context.Context, runID, joinToken string) error {
+func (e *engine) recoverBegun(ctx context.Context, runID, joinToken string) error {
 	ids := readRecovering(e.recoverFile(runID))
 	if len(ids) == 0 {
 		return nil

@@ -23,7 +23,7 @@ var runnableKinds = map[pkg.StepKind]bool{
 // result producer declares its outputs, and no two producers emit the same
 // key unless their guards are exclusive. A step a guard may skip is held
 // to all of it: a mistake in a branch that seldom runs is still a mistake.
-func (e *Engine) prepare(ctx context.Context, p *pkg.Package, m *pkg.Method) error {
+func (e *engine) prepare(ctx context.Context, p *pkg.Package, m *pkg.Method) error {
 	return e.prepareClosure(ctx, p, m, map[string]bool{}, 0)
 }
 
@@ -31,7 +31,7 @@ func (e *Engine) prepare(ctx context.Context, p *pkg.Package, m *pkg.Method) err
 // its skill steps and call lists name, so a child's key collision,
 // unsupported field or unresolvable ref is refused before the parent's
 // first effect rather than after it.
-func (e *Engine) prepareClosure(ctx context.Context, p *pkg.Package, m *pkg.Method, seen map[string]bool, depth int) error {
+func (e *engine) prepareClosure(ctx context.Context, p *pkg.Package, m *pkg.Method, seen map[string]bool, depth int) error {
 	key := p.Dir + "#" + m.Name
 	if seen[key] || depth > TreeMaxDepth {
 		return nil
@@ -89,7 +89,7 @@ func methodSkillRefs(m *pkg.Method) []stepSkillRef {
 }
 
 // prepareMethod checks one method's own steps.
-func (e *Engine) prepareMethod(ctx context.Context, p *pkg.Package, m *pkg.Method) error {
+func (e *engine) prepareMethod(ctx context.Context, p *pkg.Package, m *pkg.Method) error {
 	for _, s := range m.Steps {
 		if !runnableKinds[s.Kind] {
 			return contract.Errorf("step_kind_unsupported", "step %s is a %s step, which this runx (%s) does not run yet; no step was started", s.ID, s.Kind, e.RunxVersion)
@@ -280,7 +280,7 @@ func describe(v any) string {
 	return fmt.Sprintf("a %T", v)
 }
 
-func parseTime(s string, e *Engine) time.Time {
+func parseTime(s string, e *engine) time.Time {
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
 		return e.Clock()

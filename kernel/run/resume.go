@@ -38,7 +38,7 @@ func entriesOf(doc *contract.ResumeDocument) int {
 // Resume admits a resume document into a paused run and drives it on. Any
 // entry that names no request the run waits on, or binds another digest,
 // refuses the whole document and changes nothing.
-func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.SkillRun, error) {
+func (e *engine) Resume(ctx context.Context, req ResumeRequest) (*contract.SkillRun, error) {
 	rec, err := e.Journal.GetRun(durable(ctx), req.RunID)
 	if err != nil {
 		return nil, err
@@ -139,7 +139,7 @@ func (e *Engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 
 // bind checks the continuation is of the package and closure the run paused
 // under, as they are now.
-func (e *Engine) bind(rec *journal.Run) (*pkg.Package, *pkg.Method, error) {
+func (e *engine) bind(rec *journal.Run) (*pkg.Package, *pkg.Method, error) {
 	p, err := pkg.Load(rec.PackageDir, loadOptions(e.RunxVersion, e.HomeDir))
 	if err != nil {
 		return nil, nil, contract.Errorf("resume_package_drift", "package %s of run %s no longer loads: %v", rec.PackageDir, rec.RunID, err)
@@ -188,7 +188,7 @@ type waitingDecision struct {
 	d     *journal.Decision
 }
 
-func (e *Engine) treeState(ctx context.Context, rootID string) (*treeState, error) {
+func (e *engine) treeState(ctx context.Context, rootID string) (*treeState, error) {
 	st := &treeState{open: map[string]waitingAt{}, decisions: map[string]waitingDecision{}}
 	var walk func(runID, prefix string) error
 	walk = func(runID, prefix string) error {

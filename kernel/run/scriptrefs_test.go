@@ -18,7 +18,7 @@ import (
 // same on every drive, and the store holds each under them.
 func TestScriptInputsInlineUpTo64KiB(t *testing.T) {
 	project := filepath.Join(t.TempDir(), ".runx")
-	rc := &runCtx{e: &Engine{ProjectDir: project}, rec: &journal.Run{RunID: "run_refs"}}
+	rc := &runCtx{e: &engine{ProjectDir: project}, rec: &journal.Run{RunID: "run_refs"}}
 	exact := strings.Repeat("x", ScriptInputInlineMax-2) // its JSON adds two quotes
 	over := exact + "x"
 	inputs := map[string]any{"exact": exact, "over": over, "list": []any{over, "small"}, "n": 1.0}
@@ -94,7 +94,7 @@ func TestScriptInputsStoreUnavailable(t *testing.T) {
 	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	rc := &runCtx{e: &Engine{ProjectDir: filepath.Join(blocker, ".runx")}, rec: &journal.Run{RunID: "run_refs"}}
+	rc := &runCtx{e: &engine{ProjectDir: filepath.Join(blocker, ".runx")}, rec: &journal.Run{RunID: "run_refs"}}
 	_, _, err := rc.scriptInputs("walk", map[string]any{"big": strings.Repeat("x", ScriptInputInlineMax)})
 	if c := contract.CodeOf(err); c != CodeScriptArtifactUnavailable {
 		t.Fatalf("code %q, err %v", c, err)
@@ -116,7 +116,7 @@ func BenchmarkScriptInputs1000Items(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				project := filepath.Join(b.TempDir(), ".runx")
-				rc := &runCtx{e: &Engine{ProjectDir: project}, rec: &journal.Run{RunID: "run_bench"}}
+				rc := &runCtx{e: &engine{ProjectDir: project}, rec: &journal.Run{RunID: "run_bench"}}
 				if drive == "later" {
 					if _, _, err := rc.scriptInputs("walk", in); err != nil {
 						b.Fatal(err)
