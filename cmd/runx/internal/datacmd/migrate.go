@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/kernel/datamigrate"
 	"github.com/runxhq/runx/kernel/run"
 	"github.com/spf13/cobra"
 )
@@ -58,7 +59,7 @@ func RunMigrate(ctx context.Context, opts *MigrateOptions) cli.ExitCode {
 		return cli.ReportError(io, opts.JSON, cli.Usagef("--source <ref> is required"))
 	}
 	return opts.Factory.WithKernel(ctx, opts.JSON, func(k *run.Kernel) cli.ExitCode {
-		proof, err := k.MigrateData(ctx, run.MigrateRequest{Database: opts.Database, Source: opts.Source, Backup: opts.Backup})
+		proof, err := k.MigrateData(ctx, datamigrate.Request{Database: opts.Database, Source: opts.Source, Backup: opts.Backup})
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}

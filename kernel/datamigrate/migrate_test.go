@@ -1,4 +1,4 @@
-package run
+package datamigrate
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package run
+package datamigrate
 
 import (
 	"context"
@@ -11,15 +11,16 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/wslock"
 	"github.com/runxhq/runx/sdk/canon"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
-// MigrateRequest is `runx data migrate`: the out-of-band migration of a
-// legacy SQLite event store (governed-data-plane.md, "Continuation and
-// offline migration").
-type MigrateRequest struct {
+// Request is `runx data migrate`: the out-of-band migration of a legacy
+// SQLite event store (governed-data-plane.md, "Continuation and offline
+// migration").
+type Request struct {
 	// Database is the store file, relative to the workspace.
 	Database string
 	// Source is the data_source_ref given to formerly unscoped events.
@@ -35,8 +36,20 @@ const (
 	migrationMaxAnswer   = 1 << 20
 )
 
-// MigrateData migrates a store file and returns the store plugin's typed
-// proof, runx.data.migration_proof.v1, after checking its result_digest.
+// Kernel is what a migration takes of the kernel that runs it: the
+// workspace its paths are held to, the project whose workspace lock it
+// takes, the lock hold this process was started under, the clock, and the
+// plugin host that answers sdk.RoleDataMigrate. kernel/run's Kernel gives
+// it (kernel/run/migrateport.go).
+type Kernel struct {
+	Workspace, ProjectDir string
+	LockToken             string
+	Clock                 func() time.Time
+	Host                  *host.Supervisor
+}
+
+// Migrate migrates a store file and returns the store plugin's typed proof,
+// runx.data.migration_proof.v1, after checking its result_digest.
 //
 // The kernel's part is authority over the filesystem: both paths are held
 // to the workspace (symlinks resolved), and the workspace lock is taken
@@ -45,25 +58,25 @@ const (
 // SQLite's own exclusive lock on the file, which keeps out every other
 // connection to it. A migration in flight runs to its end when the command
 // is asked to stop: it stops only at its commit point, the rename.
-func (k *Kernel) MigrateData(ctx context.Context, req MigrateRequest) (json.RawMessage, error) {
+func Migrate(ctx context.Context, k Kernel, req Request) (json.RawMessage, error) {
 	if req.Database == "" {
 		return nil, contract.Errorf("data_migration_database_required", "name the store file to migrate with --database <workspace-relative path>")
 	}
 	if req.Source == "" {
 		return nil, contract.Errorf("data_migration_source_required", "name the data source formerly unscoped events belong to with --source <ref>")
 	}
-	db, err := workspaceFile(k.Options.Workspace, req.Database, "--database")
+	db, err := workspaceFile(k.Workspace, req.Database, "--database")
 	if err != nil {
 		return nil, err
 	}
 	if req.Backup == "" {
-		req.Backup = DefaultBackupName(db.rel, k.Options.Clock())
+		req.Backup = DefaultBackupName(db.rel, k.Clock())
 	}
-	backup, err := workspaceFile(k.Options.Workspace, req.Backup, "--backup")
+	backup, err := workspaceFile(k.Workspace, req.Backup, "--backup")
 	if err != nil {
 		return nil, err
 	}
-	hold, err := wslock.AcquireJoining(ctx, k.Options.ProjectDir, wslock.Exclusive, k.engine.LockToken)
+	hold, err := wslock.AcquireJoining(ctx, k.ProjectDir, wslock.Exclusive, k.LockToken)
 	if err != nil {
 		return nil, err
 	}
@@ -76,12 +89,12 @@ func (k *Kernel) MigrateData(ctx context.Context, req MigrateRequest) (json.RawM
 	if err != nil {
 		return nil, err
 	}
-	capability, err := k.engine.roleCapability(ctx, sdk.RoleDataMigrate)
+	capability, err := k.Host.RoleCapability(ctx, sdk.RoleDataMigrate)
 	if err != nil {
 		return nil, err
 	}
-	res, _, err := k.Host.Invoke(context.WithoutCancel(ctx), &sdk.Call{Capability: capability, Input: input, Context: sdk.Context{
-		CallID: "data-migrate", Attempt: 1, WorkspaceRoot: k.Options.Workspace, Binding: binding, Clock: k.Options.Clock(),
+	res, _, err := k.Host.Invoke(context.WithoutCancel(ctx), &sdk.Call{Capability: capability.Definition.ID, Input: input, Context: sdk.Context{
+		CallID: "data-migrate", Attempt: 1, WorkspaceRoot: k.Workspace, Binding: binding, Clock: k.Clock(),
 	}}, migrationMaxAnswer)
 	if err != nil {
 		return nil, err
