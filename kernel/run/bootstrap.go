@@ -227,7 +227,7 @@ func Open(ctx context.Context, o Options) (*Kernel, error) {
 	k.engine = &engine{
 		Host: sup, Taint: o.Taint, Signer: signer, Store: store, Journal: j, Clock: o.Clock,
 		RunxVersion: o.RunxVersion, Workspace: o.Workspace, LookupEnv: o.LookupEnv,
-		Resolver:    &Resolver{Workspace: o.Workspace, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills},
+		Resolver:    &skillResolver{Workspace: o.Workspace, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills},
 		MaxReceipts: maxReceipts, MaxConcurrency: maxConcurrency, MaxPluginAnswerBytes: int64(maxAnswer),
 		ProjectDir: o.ProjectDir, HomeDir: o.HomeDir,
 		LocalStore: o.LocalStore,
@@ -270,5 +270,5 @@ func NewLocator(o Options) (*Locator, error) {
 }
 
 func newLocator(o Options) *Locator {
-	return &Locator{Options: o, resolver: &Resolver{Workspace: o.Workspace, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills}}
+	return &Locator{Options: o, resolver: &skillResolver{Workspace: o.Workspace, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills}}
 }

@@ -60,7 +60,7 @@ type engine struct {
 	// variables; nothing else of the host environment reaches a step.
 	LookupEnv func(string) (string, bool)
 	// Resolver finds the packages skill steps name.
-	Resolver *Resolver
+	Resolver *skillResolver
 	// MaxReceipts narrows the tree bound (RUNX_MAX_RECEIPTS); 0 means the bound.
 	MaxReceipts int
 	// MaxConcurrency is the host ceiling (RUNX_MAX_CONCURRENCY); 0 means 16.

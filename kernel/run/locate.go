@@ -16,7 +16,7 @@ import (
 // kernel.
 type Locator struct {
 	Options  Options
-	resolver *Resolver
+	resolver *skillResolver
 }
 
 // LoadOptions is how the kernel loads packages (loadopts.go).

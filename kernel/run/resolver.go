@@ -13,10 +13,10 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 )
 
-// Resolver finds the package a skill step names: a path relative to the
+// skillResolver finds the package a skill step names: a path relative to the
 // package (./child), a bare name (the workspace's skills/<name>/, then a core
 // skill), or runx/<name> (a core skill, never shadowed by a workspace copy).
-type Resolver struct {
+type skillResolver struct {
 	Workspace   string
 	HomeDir     string
 	RunxVersion string
@@ -26,7 +26,7 @@ type Resolver struct {
 
 // Resolve loads the package a ref names, relative to the package at fromDir,
 // and returns it with the method the ref names (or "").
-func (r *Resolver) Resolve(fromDir, ref string) (*pkg.Package, string, error) {
+func (r *skillResolver) Resolve(fromDir, ref string) (*pkg.Package, string, error) {
 	path, method := pkg.SplitRef(ref)
 	dir, err := r.locate(fromDir, path)
 	if err != nil {
@@ -39,7 +39,7 @@ func (r *Resolver) Resolve(fromDir, ref string) (*pkg.Package, string, error) {
 	return p, method, nil
 }
 
-func (r *Resolver) locate(fromDir, path string) (string, error) {
+func (r *skillResolver) locate(fromDir, path string) (string, error) {
 	switch {
 	case strings.HasPrefix(path, "registry:"):
 		return "", contract.Errorf("registry_unavailable", "skill %s names a registry package; this runx has no registry configured and runs only packages it holds", path)
@@ -65,7 +65,7 @@ func (r *Resolver) locate(fromDir, path string) (string, error) {
 // core materialises a core skill into <home>/bundled/<name>/<version>/ on
 // first use. A version directory is written once, from the binary's own
 // copy, into a staging directory renamed into place.
-func (r *Resolver) core(name string) (string, error) {
+func (r *skillResolver) core(name string) (string, error) {
 	if r.Core == nil || name == "" || strings.ContainsAny(name, `/\.`) {
 		return "", contract.Errorf("skill_not_found", "no core skill %q", name)
 	}
