@@ -174,3 +174,60 @@ func TestSecretByContent(t *testing.T) {
 		}
 	}
 }
+
+// AWS credentials are recognised wherever a line assigns one to its name,
+// in the forms files carry them, and the session token beside the keys;
+// text that names them without a value of their form is not a secret.
+func TestAWSCredentialForms(t *testing.T) {
+	const (
+		keyID  = "AKIAIOSFODNN7EXAMPLE"
+		secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+	)
+	token := strings.Repeat("IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQ+", 3)
+	for text, want := range map[string]bool{
+		// The shared credentials file, at a line's start (as before).
+		"[default]\naws_access_key_id = " + keyID + "\n":    true,
+		"[default]\naws_secret_access_key=" + secret + "\n": true,
+		// Anywhere in a line.
+		"export AWS_SECRET_ACCESS_KEY=" + secret + "\n":            true,
+		"env: {AWS_ACCESS_KEY_ID: \"" + keyID + "\"}\n":            true,
+		`os.Setenv("AWS_SECRET_ACCESS_KEY", "` + secret + `")`:     true,
+		`'aws_secret_access_key' => '` + secret + `',`:             true,
+		"s3 = S3(aws_secret_access_key='" + secret + "')\n":        true,
+		`{"Credentials": {"AccessKeyId": "ASIAIOSFODNN7EXAMPLE"}}`: true,
+		`{"Credentials": {"SecretAccessKey": "` + secret + `"}}`:   true,
+		// Session and security tokens.
+		"aws_session_token = " + token + "\n":       true,
+		"export AWS_SECURITY_TOKEN=" + token + "\n": true,
+		`{"SessionToken": "` + token + `"}`:         true,
+		// Names without a value of their form, or other names.
+		"Set aws_secret_access_key in ~/.aws/credentials.\n":              false,
+		"aws_secret_access_key = ${SECRET}\n":                             false,
+		"aws_secret_access_key = YOUR_SECRET_ACCESS_KEY\n":                false,
+		"aws_session_token = short\n":                                     false,
+		"aws_access_key_id = AKIA-EXAMPLE\n":                              false,
+		"secret_access_key_hint = " + secret + "\n":                       false,
+		"the key id " + keyID + " alone names nothing secret\n":           false,
+		"if err != nil { return fmt.Errorf(\"access denied: %w\", err) }": false,
+	} {
+		got := SecretContent([]byte(text)) == PatternAWSCredentials
+		if got != want {
+			t.Errorf("SecretContent(%q) is AWS credentials: %v, want %v", text, got, want)
+		}
+	}
+}
+
+// BenchmarkSecretContentSource is the content check on an ordinary 3 KiB
+// source file that names access and sessions (so every cheap substring
+// test passes and the AWS rule's expression runs): what a search or a
+// listing pays per such file.
+func BenchmarkSecretContentSource(b *testing.B) {
+	line := "\tsession := open(accessToken, options) // check the caller's access first\n"
+	content := []byte("package p\n\n" + strings.Repeat(line, 40))
+	b.SetBytes(int64(len(content)))
+	for b.Loop() {
+		if SecretContent(content) != "" {
+			b.Fatal("ordinary source taken for a secret")
+		}
+	}
+}

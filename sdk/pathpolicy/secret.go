@@ -61,6 +61,10 @@ var privateKeyPEMBytes = []byte("PRIVATE KEY-----")
 // whether it holds a key; certificate chains are far smaller than this.
 const privateKeyScanBytes = 1 << 20
 
+// ContentScanBytes is how much of a file's start its content is judged by
+// (a read's refusal, a listing's leaving it out).
+const ContentScanBytes = privateKeyScanBytes
+
 // SecretName names the secret pattern a file's base name matches, or ""
 // when the name alone does not make it a secret. Names are compared without
 // case because a case-insensitive filesystem opens .ENV as .env.
@@ -144,19 +148,15 @@ var puttyKeyBytes = []byte("PuTTY-User-Key-File-")
 // not taken for a key.
 var privateKeyArmour = regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----`)
 
-// awsCredentialLine is an AWS access key id or secret access key assigned at
-// the start of a line, as the shared credentials and config files write
-// them: the key id by its AKIA/ASIA form, the secret by its 40 characters.
-var awsCredentialLine = regexp.MustCompile(`(?mi)^[ \t]*(?:aws_access_key_id[ \t]*[=:][ \t]*(?:AKIA|ASIA)[A-Z0-9]{16}|aws_secret_access_key[ \t]*[=:][ \t]*[A-Za-z0-9/+]{40})`)
-
 // serviceAccountType is the type field of a Google service-account key file.
 var serviceAccountType = regexp.MustCompile(`"type"\s*:\s*"service_account"`)
 
 // SecretContent names the secret pattern content matches by what it holds,
 // whatever the file is called, or "": a PEM or OpenSSH private key, a PuTTY
-// key, AWS credentials (an access key id or secret access key assigned at
-// the start of a line) or a Google service-account key (JSON of type
-// service_account carrying "private_key").
+// key, AWS credentials (an access key id, secret access key or session
+// token assigned to its name, see holdsAWSCredential) or a Google
+// service-account key (JSON of type service_account carrying
+// "private_key").
 func SecretContent(content []byte) string {
 	// Every rule is asked first as a plain substring, so the text of an
 	// ordinary file (a search reads thousands) costs a few scans, no
@@ -164,7 +164,7 @@ func SecretContent(content []byte) string {
 	switch {
 	case bytes.Contains(content, privateKeyPEMBytes) && privateKeyArmour.Match(content), bytes.Contains(content, puttyKeyBytes):
 		return PatternPrivateKeyContent
-	case (bytes.Contains(content, awsLower) || bytes.Contains(content, awsUpper)) && awsCredentialLine.Match(content):
+	case holdsAWSCredential(content):
 		return PatternAWSCredentials
 	case bytes.Contains(content, serviceAccountKey) && serviceAccountType.Match(content):
 		return PatternServiceAccountKey
@@ -172,11 +172,7 @@ func SecretContent(content []byte) string {
 	return ""
 }
 
-var (
-	awsLower          = []byte("aws_")
-	awsUpper          = []byte("AWS_")
-	serviceAccountKey = []byte(`"private_key"`)
-)
+var serviceAccountKey = []byte(`"private_key"`)
 
 // SecretContentOf names the secret pattern content matches as the content
 // of a file with any of names: a PEM-named file holding any private key
