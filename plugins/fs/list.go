@@ -3,7 +3,9 @@ package fs
 import (
 	"context"
 	"fmt"
+	"syscall"
 
+	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -58,6 +60,7 @@ func list(ctx context.Context, scope *Scope, req *ListRequest) (*ListResponse, *
 		return nil, plugin.Refused(CodeNotADirectory, fmt.Sprintf("%s is not a directory; fs.read reads a file", orRoot(req.Path)))
 	}
 	resp := &ListResponse{Path: t.Display, Entries: []ListEntry{}}
+	var buf []byte
 	err := walk(ctx, scope, t, req.Recursive, func(e *walkEntry) bool {
 		if len(resp.Entries) == limit {
 			resp.Truncated = true
@@ -65,6 +68,13 @@ func list(ctx context.Context, scope *Scope, req *ListRequest) (*ListResponse, *
 		}
 		entry := ListEntry{Path: e.display, Kind: e.kind, Worktree: e.worktree}
 		if e.kind == KindFile {
+			// A secret by content is left out as one by name is: a read
+			// would refuse it, so a listing shows not even that it is
+			// there. One that cannot be read is shown, as a read would
+			// say so itself.
+			if head, ok := fileHead(e.real, &buf); ok && secretContentOf(head, e.dirent.Name()) != "" {
+				return true
+			}
 			if info, err := e.dirent.Info(); err == nil {
 				size := info.Size()
 				entry.Size = &size
@@ -78,6 +88,42 @@ func list(ctx context.Context, scope *Scope, req *ListRequest) (*ListResponse, *
 	}
 	resp.Count = len(resp.Entries)
 	return resp, nil
+}
+
+// fileHead reads the start of a regular file that a content rule judges
+// (pathpolicy.ContentScanBytes) into buf, reused across a listing's files.
+// Like searchFile it goes to the system calls directly, and its open
+// neither follows a final symlink nor blocks on a FIFO.
+func fileHead(real string, buf *[]byte) ([]byte, bool) {
+	fd, err := syscall.Open(real, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, false
+	}
+	size := int(min(st.Size, pathpolicy.ContentScanBytes))
+	if cap(*buf) < size {
+		*buf = make([]byte, size)
+	}
+	head := (*buf)[:size]
+	n := 0
+	for n < size {
+		m, err := syscall.Read(fd, head[n:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, false
+		}
+		if m == 0 {
+			break // shrank since fstat: judge what is there
+		}
+		n += m
+	}
+	return head[:n], true
 }
 
 func walkFailure(ctx context.Context, asked string, err error) *plugin.Result {

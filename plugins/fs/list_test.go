@@ -39,6 +39,30 @@ func TestListHidesGitRunxAndSecrets(t *testing.T) {
 	}
 }
 
+// A file that is a secret by content is left out of a listing as one that
+// is a secret by name is, whatever it is called, at the top and nested, in
+// a one-level listing as in a recursive one: a read refuses it, and a
+// listing shows not even that it is there.
+func TestListHidesSecretsByContent(t *testing.T) {
+	aws := "[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"
+	root := workspace(t, map[string]string{
+		"notes.txt": "my key:\n" + testPrivateKey, "backup.ini": aws, "plain.txt": "aws docs",
+		"ops/creds.json": `{"Credentials": {"SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}}`, "ops/run.sh": "echo",
+	})
+	if got, want := listPaths(t, root, ""), []string{"ops", "ops/run.sh", "plain.txt"}; !slices.Equal(got, want) {
+		t.Fatalf("recursive: got %q, want %q", got, want)
+	}
+	var resp ListResponse
+	mustOK(t, call(t, wsContext(root), CapabilityList, ListRequest{}, &resp))
+	var got []string
+	for _, e := range resp.Entries {
+		got = append(got, e.Path)
+	}
+	if want := []string{"ops", "plain.txt"}; !slices.Equal(got, want) {
+		t.Fatalf("one level: got %q, want %q", got, want)
+	}
+}
+
 func TestListNestedWorktreeIsShownNotEntered(t *testing.T) {
 	root := workspace(t, map[string]string{"app/main.go": "", "vendor/lib/.git/HEAD": "ref", "vendor/lib/lib.go": "", "vendor/lib/.gitignore": "*.tmp\n", "vendor/lib/x.tmp": ""})
 	gitInit(t, root)
