@@ -125,12 +125,18 @@ func (rc *runCtx) moduleDispatch(ctx context.Context, step *pkg.Step, local stri
 			return nil, contract.Errorf("module_timeout_invalid", "step %s: a module's timeout_seconds must be 1 to 30", step.ID)
 		}
 	}
-	input, err := canon.Canonical(inputs)
+	// Measured before it is written: an input over the ceiling is refused
+	// without a copy of it.
+	size, err := canon.Length(inputs)
 	if err != nil {
 		return nil, contract.Errorf("step_input_invalid", "step %s: %v", step.ID, err)
 	}
-	if len(input) > ModuleMaxInputBytes {
-		return nil, contract.Errorf(CodeModuleInputTooLarge, "step %s: its input is %d bytes, over the %d byte ceiling on a module's input (ModuleMaxInputBytes); pass large content as an artifact", step.ID, len(input), ModuleMaxInputBytes)
+	if size > ModuleMaxInputBytes {
+		return nil, contract.Errorf(CodeModuleInputTooLarge, "step %s: its input is %d bytes, over the %d byte ceiling on a module's input (ModuleMaxInputBytes); pass large content as an artifact", step.ID, size, ModuleMaxInputBytes)
+	}
+	input, err := canon.Canonical(inputs)
+	if err != nil {
+		return nil, contract.Errorf("step_input_invalid", "step %s: %v", step.ID, err)
 	}
 	files, err := rc.modules.load()
 	if err != nil {

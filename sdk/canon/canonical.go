@@ -24,6 +24,15 @@ const Profile = "runx.stable-json.v1"
 // order, so a value whose fields are declared in JCS order often encodes
 // canonically already; IsCanonical spots that and the JCS pass is skipped.
 func Canonical(v any) ([]byte, error) {
+	if out, ok := plainCanonical(v); ok {
+		return out, nil
+	}
+	return encodedCanonical(v)
+}
+
+// encodedCanonical is Canonical through encoding/json and, when its output
+// is not canonical already, a JCS pass.
+func encodedCanonical(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // JCS writes <, > and & as themselves

@@ -15,6 +15,9 @@ const digestLen = len(DigestPrefix) + 2*sha256.Size
 // Digest is the runx.stable-json.v1 digest of v: sha256 over Canonical(v),
 // written "sha256:" followed by 64 lowercase hex digits.
 func Digest(v any) (string, error) {
+	if d, ok := plainDigest(v); ok {
+		return d, nil
+	}
 	b, err := Canonical(v)
 	if err != nil {
 		return "", err
