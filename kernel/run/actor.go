@@ -1,6 +1,9 @@
 package run
 
-import "github.com/runxhq/runx/kernel/authority"
+import (
+	"github.com/runxhq/runx/kernel/authority"
+	"github.com/runxhq/runx/kernel/run/gate"
+)
 
 // LocalActor is the actor of a run no host delegated: the person operating
 // this project. What a run's actor owns beyond the run (a process it
@@ -19,7 +22,7 @@ const unreadableActor = "unreadable authority"
 // root's authority, so a tree acts for one actor.
 func (rc *runCtx) actor() string {
 	rc.actorOnce.Do(func() {
-		a, err := recordedAuthority(rc.rec.Authority)
+		a, err := gate.Recorded(rc.rec.Authority)
 		if err != nil {
 			rc.actorName = unreadableActor
 			return

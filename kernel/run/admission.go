@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/runstate"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -80,7 +81,7 @@ func (rc *runCtx) admitStep(ctx context.Context, s *pkg.Step) error {
 	case pkg.KindModule:
 		return nil
 	case pkg.KindTool, pkg.KindOperation, pkg.KindCommand:
-		if rc.changeOf(ctx, s).Kind == authority.ChangeNone {
+		if gate.ChangeOf(ctx, gatePort{rc}, s).Kind == authority.ChangeNone {
 			return nil
 		}
 		return contract.Errorf(CodeRetryUnsupported, "%s: step %s retry: the step may change something, and retry is only for steps with no effect; no step was started", rc.where(s), s.ID)

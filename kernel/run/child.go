@@ -13,6 +13,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/gate"
 )
 
 // childRunID is derived from the parent's run id and the step's address, so
@@ -106,7 +107,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 	} else {
 		cc := newRunCtx(rc.e, rec, p, m, childInputs, rc.Budget, level+1, rc.address(local))
 		cc.Answers, cc.agents, cc.Spend, cc.bound = rc.Answers, rc.agents, rc.Spend, rc.bound
-		cc.RunDepth, cc.Chain = rc.RunDepth+1, append(slices.Clone(rc.Chain), rc.e.packageRef(p))
+		cc.RunDepth, cc.Chain = rc.RunDepth+1, append(slices.Clone(rc.Chain), gate.PackageRef(rc.e.HomeDir, p))
 		cc.Base, cc.Standing = authority.ForChild(rc.effective(step)), rc.Standing
 		out := cc.drive(ctx)
 		cancelled := callCancelled(ctx, out)

@@ -15,6 +15,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/runstate"
 	"github.com/runxhq/runx/sdk/canon"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -111,10 +112,6 @@ type Start struct {
 	Authority json.RawMessage
 }
 
-// hostAuthority is what a run holds when no host states an authority: it
-// means only that none was stated.
-var hostAuthority = json.RawMessage(`{"effects":"allow","reach":"inputs","stated":false}`)
-
 // ClosureDigest binds a package to the runtime that runs it, so a
 // continuation cannot silently cross a runx upgrade.
 func ClosureDigest(runxVersion, packageDigest string) string {
@@ -127,9 +124,9 @@ func (e *engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 	if err := e.prepare(ctx, st.Package, st.Method); err != nil {
 		return e.SealRefused(ctx, st, err)
 	}
-	stated, err := recordedAuthority(st.Authority)
+	stated, err := gate.Recorded(st.Authority)
 	if err == nil {
-		err = e.admitAuthority(ctx, stated)
+		err = gate.AdmitAuthority(ctx, stated, pluginInstalled(e.Host))
 	}
 	if err != nil {
 		return e.SealRefused(ctx, st, err)
@@ -176,7 +173,7 @@ func (e *engine) newRecord(st Start, parent, address string) (*journal.Run, erro
 	}
 	authority := st.Authority
 	if len(authority) == 0 {
-		authority = hostAuthority
+		authority = gate.HostAuthority
 	}
 	return &journal.Run{
 		RunID: st.RunID, ParentRunID: parent, ParentAddress: address,
@@ -192,9 +189,9 @@ func (e *engine) root(rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs ma
 		limit = e.MaxReceipts
 	}
 	rc := newRunCtx(e, rec, p, m, inputs, &runstate.Budget{Limit: limit, AnswerLimit: e.answerLimit()}, 0, "")
-	rc.Chain = []string{e.packageRef(p)}
+	rc.Chain = []string{gate.PackageRef(e.HomeDir, p)}
 	rc.Spend = &runstate.SpendTree{RootID: rec.RunID}
-	a, err := recordedAuthority(rec.Authority)
+	a, err := gate.Recorded(rec.Authority)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/runstate"
 	"github.com/runxhq/runx/sdk/canon"
 )
@@ -92,7 +93,7 @@ func (e *engine) scrubResult(raw []byte) []byte {
 // sealRun signs the run's receipt over its steps', stores it, and records
 // the seal with the envelope a later resume returns.
 func (e *engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contract.SkillRun, receipt.ChildRef, error) {
-	authorityDigest, err := authorityDigest(rc.rec.Authority)
+	authorityDigest, err := gate.Digest(rc.rec.Authority)
 	if err != nil {
 		return nil, receipt.ChildRef{}, err
 	}

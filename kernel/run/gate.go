@@ -9,6 +9,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/sdk/canon"
 )
 
@@ -115,7 +116,7 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 			return refusedAnswer(wait, req.Address, contract.CodeOf(err), err.Error())
 		}
 	case contract.RequestApproval:
-		v, err := decisionValue(d)
+		v, err := gate.DecisionValue(d)
 		if err != nil {
 			return stepRun{err: err}
 		}
@@ -160,22 +161,6 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 		return stepRun{err: err}
 	}
 	return stepRun{settled: s}
-}
-
-// approvalValue is an approval decision as recorded.
-type approvalValue struct {
-	Approved bool   `json:"approved"`
-	Reason   string `json:"reason"`
-}
-
-// decisionValue reads a recorded approval decision. One that does not
-// decode stops the run: read as empty it would be a decline nobody made.
-func decisionValue(d *journal.Decision) (approvalValue, error) {
-	var v approvalValue
-	if err := json.Unmarshal(d.Value, &v); err != nil {
-		return v, contract.Errorf(CodeJournalRecordInvalid, "the journal's decision for %s does not decode: %v", d.Address, err)
-	}
-	return v, nil
 }
 
 func refusedAnswer(wait stepRun, address, code, message string) stepRun {

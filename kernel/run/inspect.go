@@ -6,6 +6,7 @@ import (
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/runstate"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -125,7 +126,7 @@ func (rc *runCtx) inspect(ctx context.Context, prefix string, depth int) []Inspe
 					is.Children = append(is.Children, cs)
 					continue
 				}
-				cs.Change = rc.changeOf(ctx, call)
+				cs.Change = gate.ChangeOf(ctx, gatePort{rc}, call)
 				if cs.Change.Kind != authority.ChangeNone {
 					d := authority.Floor(eff, cs.Change, rc.Standing)
 					cs.Floor = &d
@@ -158,7 +159,7 @@ func (rc *runCtx) inspect(ctx context.Context, prefix string, depth int) []Inspe
 			}
 			is.CostRefused = rc.money().AdmitQuote(ctx, s)
 		}
-		is.Change = rc.changeOf(ctx, s)
+		is.Change = gate.ChangeOf(ctx, gatePort{rc}, s)
 		if is.Change.Kind != authority.ChangeNone {
 			d := authority.Floor(eff, is.Change, rc.Standing)
 			is.Floor = &d

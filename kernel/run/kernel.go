@@ -18,6 +18,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/kernel/run/gate"
 )
 
 // Kernel is one process's runtime: its receipt store, signer, plugin host
@@ -75,7 +76,7 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 			return nil, contract.Errorf(CodeBindingClosureMismatch, "--closure-digest %s is not this runx's closure for %s (%s)", req.ClosureDigest, p.Name, closure)
 		}
 	}
-	if _, err := ParseAuthority(req.Authority); err != nil {
+	if _, err := gate.ParseAuthority(req.Authority); err != nil {
 		return nil, err
 	}
 	if n, ok := req.MaxSpend.Value(); ok {

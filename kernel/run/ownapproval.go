@@ -7,6 +7,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/kernel/run/gate"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -76,7 +77,7 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 	if d == nil || d.RequestDigest != req.RequestDigest {
 		return &stepRun{waiting: []pending{{Request: req, runID: rc.rec.RunID, local: local}}}
 	}
-	v, err := decisionValue(d)
+	v, err := gate.DecisionValue(d)
 	if err != nil {
 		return &stepRun{err: err}
 	}

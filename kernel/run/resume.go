@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/resumedoc"
 )
 
@@ -88,7 +89,7 @@ func (e *engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 		if standing != nil {
 			current = standing
 		}
-		if a, err := recordedAuthority(current); err != nil {
+		if a, err := gate.Recorded(current); err != nil {
 			return nil, err
 		} else if a == nil {
 			current = nil
@@ -316,7 +317,7 @@ func entryValue(lane string, e *contract.ResumeEntry) (json.RawMessage, error) {
 		if e.Approved == nil || e.Reason == nil || len(e.Value) > 0 {
 			return nil, contract.Errorf("resume_entry_invalid", "an approval takes approved and reason, and no value")
 		}
-		return json.Marshal(approvalValue{Approved: *e.Approved, Reason: *e.Reason})
+		return json.Marshal(gate.Approval{Approved: *e.Approved, Reason: *e.Reason})
 	}
 	if len(e.Value) == 0 {
 		return nil, contract.Errorf("resume_entry_invalid", "it carries no value")
@@ -347,7 +348,7 @@ func sortedKeys(m map[string]*contract.ResumeEntry) []string {
 // the set a person's resume brings.
 func withStanding(current, standing json.RawMessage) (json.RawMessage, error) {
 	doc := map[string]json.RawMessage{}
-	a, err := recordedAuthority(current)
+	a, err := gate.Recorded(current)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/runstate"
 	"github.com/runxhq/runx/sdk/canon"
 )
@@ -86,7 +87,7 @@ const (
 // standing approvals, its act and actor. Two children under the same one
 // are the same computation over the same inputs.
 func (rc *runCtx) childContext(step *pkg.Step, act string) string {
-	hostDigest, _ := authorityDigest(rc.rec.Authority)
+	hostDigest, _ := gate.Digest(rc.rec.Authority)
 	return mustDigest(map[string]any{
 		"authority_digest": hostDigest,
 		"effective":        authority.ForChild(rc.effective(step)),

@@ -13,6 +13,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/native"
 	"github.com/runxhq/runx/sdk/canon"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -90,7 +91,7 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		return r
 	}
 	extra := map[string]any{}
-	if refusal, term := rc.callAuthority(ctx, step); refusal != nil || term != nil {
+	if refusal, term := gate.CallAuthority(ctx, gatePort{rc}, rc.rec.Authority, rc.Chain, step); refusal != nil || term != nil {
 		if refusal != nil {
 			body := rc.stepBody(step, local)
 			body.InputsDigest = mustDigest(inputs)

@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/gate"
 )
 
 // runCtxFor rebuilds the runCtx of a run of a tree from its record, as the
@@ -50,7 +51,7 @@ func (k *Kernel) runCtxFor(ctx context.Context, runID string) (*runCtx, error) {
 			return nil, err
 		}
 		rc = newRunCtx(k.engine, rec, p, m, inputs, parent.Budget, level+1, parent.address(rec.ParentAddress))
-		rc.RunDepth, rc.Chain = parent.RunDepth+1, append(slices.Clone(parent.Chain), k.engine.packageRef(p))
+		rc.RunDepth, rc.Chain = parent.RunDepth+1, append(slices.Clone(parent.Chain), gate.PackageRef(k.engine.HomeDir, p))
 		rc.Base, rc.Standing = authority.ForChild(parent.effective(step)), parent.Standing
 		rc.Spend = parent.Spend
 	}

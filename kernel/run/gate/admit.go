@@ -1,4 +1,4 @@
-package run
+package gate
 
 import (
 	"context"
@@ -23,28 +23,30 @@ const (
 	CodeAuthorityUnsupported = "authority_unsupported"
 )
 
-// packageRef names a package as the authority's packages field does: a
-// core skill this runx carries is runx/<name> (a bundled package, publisher
-// runx); any other package the project holds is project:<name>.
-func (e *engine) packageRef(p *pkg.Package) string {
-	bundled := filepath.Join(e.HomeDir, "bundled") + string(filepath.Separator)
-	if e.HomeDir != "" && strings.HasPrefix(p.Dir+string(filepath.Separator), bundled) {
+// PackageRef names a package as the authority's packages field does: a
+// core skill this runx carries is runx/<name> (a bundled package under
+// homeDir, publisher runx); any other package the project holds is
+// project:<name>.
+func PackageRef(homeDir string, p *pkg.Package) string {
+	bundled := filepath.Join(homeDir, "bundled") + string(filepath.Separator)
+	if homeDir != "" && strings.HasPrefix(p.Dir+string(filepath.Separator), bundled) {
 		return "runx/" + p.Name
 	}
 	return "project:" + p.Name
 }
 
-// admitAuthority refuses, before a run starts, what of its authority this
+// AdmitAuthority refuses, before a run starts, what of its authority this
 // runx cannot enforce as stated: a delegation for a connector no installed
-// plugin is, or a term's bounds, which no capability definition declares
-// (the plugin protocol has no bounds to check them against). Enforce or
-// refuse: a bound parsed and ignored would let a person believe it holds.
-func (e *engine) admitAuthority(ctx context.Context, a *authority.Authority) error {
+// plugin is (installed answers whether one is), or a term's bounds, which
+// no capability definition declares (the plugin protocol has no bounds to
+// check them against). Enforce or refuse: a bound parsed and ignored would
+// let a person believe it holds.
+func AdmitAuthority(ctx context.Context, a *authority.Authority, installed func(ctx context.Context, name string) error) error {
 	if a == nil {
 		return nil
 	}
 	for i, d := range a.Delegations {
-		if _, err := e.Host.Info(ctx, d.Connector); err != nil {
+		if err := installed(ctx, d.Connector); err != nil {
 			return contract.Errorf(CodeAuthorityUnsupported, "authority delegations[%d].connector: no installed plugin is connector %q, so its delegation could never be checked; remove it", i, d.Connector)
 		}
 		for j, t := range d.Terms {
@@ -56,14 +58,15 @@ func (e *engine) admitAuthority(ctx context.Context, a *authority.Authority) err
 	return nil
 }
 
-// callAuthority decides an operation call against the run's packages and
-// delegations before anything is sent. It returns a refusal, or nil and the
-// execution term to record on the call's receipt.
-func (rc *runCtx) callAuthority(ctx context.Context, step *pkg.Step) (*contract.ErrorBody, map[string]any) {
+// CallAuthority decides an operation call against the recorded authority's
+// packages (chain: the packages from the root's down to the calling run's)
+// and delegations before anything is sent. It returns a refusal, or nil
+// and the execution term to record on the call's receipt.
+func CallAuthority(ctx context.Context, caps Capabilities, recorded []byte, chain []string, step *pkg.Step) (*contract.ErrorBody, map[string]any) {
 	if step.Kind != pkg.KindOperation || step.Operation == nil {
 		return nil, nil
 	}
-	a, err := recordedAuthority(rc.rec.Authority)
+	a, err := Recorded(recorded)
 	if err != nil {
 		return contract.BodyOf(err), nil
 	}
@@ -72,8 +75,8 @@ func (rc *runCtx) callAuthority(ctx context.Context, step *pkg.Step) (*contract.
 	}
 	term := map[string]any{}
 	if a.Packages.Stated {
-		term["chain"] = rc.Chain
-		if err := a.Packages.CheckChain(rc.Chain); err != nil {
+		term["chain"] = chain
+		if err := a.Packages.CheckChain(chain); err != nil {
 			body := contract.BodyOf(err)
 			body.Message = "step " + step.ID + " calls " + step.Operation.Ref + ": " + body.Message + "; nothing was sent"
 			return body, term
@@ -84,7 +87,7 @@ func (rc *runCtx) callAuthority(ctx context.Context, step *pkg.Step) (*contract.
 			continue
 		}
 		verb := authority.VerbRead
-		if def := rc.operationDefinition(ctx, step); def == nil || def.Effect == sdk.EffectWrite || def.Effect == sdk.EffectProcess {
+		if def := caps.Operation(ctx, step); def == nil || def.Effect == sdk.EffectWrite || def.Effect == sdk.EffectProcess {
 			verb = authority.VerbWrite
 		}
 		for i, t := range d.Terms {
@@ -101,15 +104,4 @@ func (rc *runCtx) callAuthority(ctx context.Context, step *pkg.Step) (*contract.
 			"step %s calls %s, a %s, and no term of the run's delegation for %s grants %s; nothing was sent", step.ID, step.Operation.Ref, verb, d.Connector, verb)}, term
 	}
 	return nil, term
-}
-
-// childLimits refuses starting n child runs from one step or script of this
-// run, one level below it, where the authority's max_fanout or
-// max_child_depth is lower.
-func (rc *runCtx) childLimits(step *pkg.Step, n int) error {
-	limits := rc.effective(step).Limits
-	if err := limits.CheckChildDepth(rc.RunDepth + 1); err != nil {
-		return err
-	}
-	return limits.CheckFanout(n)
 }

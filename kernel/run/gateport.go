@@ -1,0 +1,37 @@
+package run
+
+import (
+	"context"
+
+	"github.com/runxhq/runx/kernel/authority"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/gate"
+	"github.com/runxhq/runx/kernel/run/native"
+	sdk "github.com/runxhq/runx/sdk/plugin"
+)
+
+// gatePort is the run as kernel/run/gate's decisions see it
+// (gate.Capabilities): the descriptions of what the run calls.
+type gatePort struct{ rc *runCtx }
+
+func (p gatePort) Operation(ctx context.Context, step *pkg.Step) *sdk.Definition {
+	return p.rc.operationDefinition(ctx, step)
+}
+
+func (p gatePort) Definition(ctx context.Context, id string) *sdk.Definition {
+	return p.rc.e.definition(ctx, id)
+}
+
+func (p gatePort) Native(id string) bool { return native.Lookup(id) != nil }
+
+// pluginInstalled answers gate.AdmitAuthority's question of a delegation's
+// connector: whether an installed plugin is it.
+func pluginInstalled(h Invoker) func(ctx context.Context, name string) error {
+	return func(ctx context.Context, name string) error {
+		_, err := h.Info(ctx, name)
+		return err
+	}
+}
+
+// ParseAuthority reads a host-stated authority; empty means none stated.
+func ParseAuthority(raw []byte) (*authority.Authority, error) { return gate.ParseAuthority(raw) }
