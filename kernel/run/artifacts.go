@@ -17,10 +17,6 @@ import (
 // knows an artifact by that contract format alone, never by which
 // capability made it.
 
-func artifactOf(label string, r *artifactstore.Record) receipt.Artifact {
-	return receipt.Artifact{Label: label, Ref: r.Ref, Digest: r.Digest, Bytes: r.Bytes, MediaType: r.MediaType}
-}
-
 func sortArtifacts(a []receipt.Artifact) {
 	slices.SortFunc(a, func(x, y receipt.Artifact) int { return strings.Compare(x.Label, y.Label) })
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/native"
 	"github.com/runxhq/runx/kernel/run/runstate"
+	"github.com/runxhq/runx/kernel/run/script"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -83,17 +84,17 @@ func listedCalls(s *pkg.Step) []*pkg.Step {
 	c := s.Script.Calls
 	var out []*pkg.Step
 	for _, t := range c.Tools {
-		if call, err := scriptCallStep(s, scriptPending{Tool: t}); err == nil {
+		if call, err := script.CallStep(s, script.Pending{Tool: t}); err == nil {
 			out = append(out, call)
 		}
 	}
 	for _, o := range c.Operations {
-		if call, err := scriptCallStep(s, scriptPending{Tool: o}); err == nil {
+		if call, err := script.CallStep(s, script.Pending{Tool: o}); err == nil {
 			out = append(out, call)
 		}
 	}
 	for _, sk := range c.Skills {
-		if call, err := scriptCallStep(s, scriptPending{Tool: "skill:" + sk}); err == nil {
+		if call, err := script.CallStep(s, script.Pending{Tool: "skill:" + sk}); err == nil {
 			out = append(out, call)
 		}
 	}

@@ -14,58 +14,10 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/script"
 	"github.com/runxhq/runx/sdk/canon"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
-
-// Script ceilings, named for the capability they constrain.
-const (
-	ScriptMaxCalls           = 10000
-	ScriptDefaultConcurrency = 4
-)
-
-// scriptRecorded is one settled request of a script, as the worker replays it.
-type scriptRecorded struct {
-	Index       int             `json:"index"`
-	Kind        string          `json:"kind"`
-	Tool        string          `json:"tool,omitempty"`
-	InputDigest string          `json:"input_digest,omitempty"`
-	Output      json.RawMessage `json:"output,omitempty"`
-	Error       *scriptError    `json:"error,omitempty"`
-	SettledAt   int64           `json:"settled_at,omitempty"`
-	// Artifact is the artifact a read gave, for the step's receipt; the
-	// worker is not sent it.
-	Artifact *receipt.Artifact `json:"-"`
-}
-
-// scriptError is what a script's rejected promise carries: the failure's
-// code and message, never its detail, which the worker's protocol does not
-// take.
-type scriptError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-// scriptPending is a request the script waits on.
-type scriptPending struct {
-	Index int             `json:"index"`
-	Kind  string          `json:"kind"`
-	Tool  string          `json:"tool,omitempty"`
-	Input json.RawMessage `json:"input,omitempty"`
-	Until int64           `json:"until,omitempty"`
-}
-
-type scriptAnswer struct {
-	Status  string          `json:"status"`
-	Output  json.RawMessage `json:"output"`
-	Pending []scriptPending `json:"pending"`
-	// An output past one answer of the worker: its first part, and how
-	// many parts, bytes and which digest the whole has.
-	Part         *string `json:"part"`
-	OutputParts  int     `json:"output_parts"`
-	OutputBytes  int     `json:"output_bytes"`
-	OutputDigest string  `json:"output_digest"`
-}
 
 // script drives a script step by suspend and replay: the worker runs the
 // script until every path forward waits on a request not yet recorded; the
@@ -82,13 +34,13 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 	if err != nil {
 		return rc.settleNow(ctx, step, local, level, contract.StepRefused, nil, contract.BodyOf(err), nil)
 	}
-	moduleInputs, inputRefs, err := rc.scriptInputs(local, inputs)
+	moduleInputs, inputRefs, err := script.KeepInputs(rc.e.ProjectDir, rc.rec.RunID, local, inputs)
 	if err != nil {
 		return rc.settleNow(ctx, step, local, level, contract.StepRefused, nil, contract.BodyOf(err), nil)
 	}
 	maxCalls := step.Script.MaxCalls
-	if maxCalls <= 0 || maxCalls > ScriptMaxCalls {
-		maxCalls = ScriptMaxCalls
+	if maxCalls <= 0 || maxCalls > script.MaxCalls {
+		maxCalls = script.MaxCalls
 	}
 	// The worker keeps the suspended script under this drive's session, so
 	// each invocation after the first sends only the requests settled since
@@ -105,7 +57,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 		if held >= 0 {
 			send, from = record[held:], held
 		}
-		inputRefs.withRecord(record)
+		inputRefs.WithRecord(record)
 		ans, failure, status, pluginRef := rc.invokeScript(ctx, capability, step, local, moduleInputs, files, send, from, session, maxCalls, 0)
 		if failure == nil && ans.Status == "done" && ans.OutputParts > 0 {
 			ans, failure, status = rc.scriptOutputParts(ctx, capability, step, local, moduleInputs, files, session, maxCalls, ans)
@@ -125,14 +77,14 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 			body := rc.stepBody(step, local)
 			body.Capability, body.Execution, body.InputsDigest = capability, execModule, mustDigest(inputs)
 			body.Runtime.Plugin = pluginRef
-			withArtifacts(&body, inputRefs.artifacts()...)
-			withArtifacts(&body, readArtifacts(record)...)
+			withArtifacts(&body, inputRefs.Artifacts()...)
+			withArtifacts(&body, script.ReadArtifacts(record)...)
 			var output any
 			if failure == nil && len(ans.Output) > 0 && json.Unmarshal(ans.Output, &output) != nil {
 				failure, status = &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker answered with an output that is not JSON"}, contract.StepFailed
 			}
 			if failure == nil {
-				output, failure = inputRefs.resolveOutput(output)
+				output, failure = inputRefs.ResolveOutput(output)
 				if failure != nil {
 					status = contract.StepFailed
 				}
@@ -148,7 +100,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 		if ctx.Err() != nil {
 			return stepRun{stopped: true}
 		}
-		res := rc.carryOut(ctx, step, local, ans.Pending, level, skillCalls(record), inputRefs)
+		res := rc.carryOut(ctx, step, local, ans.Pending, level, script.SkillCalls(record), inputRefs)
 		if res.err != nil || res.stopped || len(res.waiting) > 0 || len(res.refused) > 0 {
 			return res
 		}
@@ -160,7 +112,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 	}
 }
 
-func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, record []scriptRecorded, recordFrom int, session string, maxCalls, outputPart int) (*scriptAnswer, *contract.ErrorBody, contract.StepStatus, *receipt.PluginRef) {
+func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, record []script.Recorded, recordFrom int, session string, maxCalls, outputPart int) (*script.Answer, *contract.ErrorBody, contract.StepStatus, *receipt.PluginRef) {
 	req := map[string]any{
 		"entry": step.Script.Module, "files": files, "input": orEmpty(inputs), "environment": map[string]string{},
 		"timeout_ms": ModuleDefaultTimeout.Milliseconds(),
@@ -207,7 +159,7 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 		}
 		return nil, &contract.ErrorBody{Code: res.Code, Message: res.Message}, status, pluginRef
 	}
-	var ans scriptAnswer
+	var ans script.Answer
 	if err := json.Unmarshal(res.Output, &ans); err != nil || (ans.Status != "done" && ans.Status != "suspended" && ans.Status != "replay_needed" && ans.Status != "part") {
 		return nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker answered with an unreadable result"}, contract.StepFailed, pluginRef
 	}
@@ -218,8 +170,8 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 // in its parts (the first came with the answer), joins them and holds the
 // whole to the byte count and digest the worker stated. A worker that no
 // longer holds the parts answers replay_needed, which the caller handles.
-func (rc *runCtx) scriptOutputParts(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, session string, maxCalls int, first *scriptAnswer) (*scriptAnswer, *contract.ErrorBody, contract.StepStatus) {
-	invalid := func(why string) (*scriptAnswer, *contract.ErrorBody, contract.StepStatus) {
+func (rc *runCtx) scriptOutputParts(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, session string, maxCalls int, first *script.Answer) (*script.Answer, *contract.ErrorBody, contract.StepStatus) {
+	invalid := func(why string) (*script.Answer, *contract.ErrorBody, contract.StepStatus) {
 		return nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker's output in parts " + why}, contract.StepFailed
 	}
 	if first.Part == nil || first.OutputParts < 2 || first.OutputBytes <= 0 {
@@ -228,7 +180,7 @@ func (rc *runCtx) scriptOutputParts(ctx context.Context, capability string, step
 	out := make([]byte, 0, first.OutputBytes)
 	out = append(out, *first.Part...)
 	for i := 1; i < first.OutputParts; i++ {
-		ans, failure, status, _ := rc.invokeScript(ctx, capability, step, local, inputs, files, []scriptRecorded{}, 0, session, maxCalls, i)
+		ans, failure, status, _ := rc.invokeScript(ctx, capability, step, local, inputs, files, []script.Recorded{}, 0, session, maxCalls, i)
 		if failure != nil {
 			return nil, failure, status
 		}
@@ -246,12 +198,12 @@ func (rc *runCtx) scriptOutputParts(ctx context.Context, capability string, step
 	if len(out) != first.OutputBytes || canon.DigestBytes(out) != first.OutputDigest {
 		return invalid("does not join into the bytes and digest it stated")
 	}
-	return &scriptAnswer{Status: "done", Output: out}, nil, contract.StepSuccess
+	return &script.Answer{Status: "done", Output: out}, nil, contract.StepSuccess
 }
 
 // scriptRecord reads a script's settled requests back from the journal, in
 // index order, and the receipts its step commits.
-func (rc *runCtx) scriptRecord(local string) ([]scriptRecorded, []receipt.ChildRef, error) {
+func (rc *runCtx) scriptRecord(local string) ([]script.Recorded, []receipt.ChildRef, error) {
 	steps, err := rc.e.Journal.Steps(context.Background(), rc.rec.RunID)
 	if err != nil {
 		return nil, nil, err
@@ -270,7 +222,7 @@ func (rc *runCtx) scriptRecord(local string) ([]scriptRecorded, []receipt.ChildR
 		}
 	}
 	slices.SortFunc(entries, func(a, b entry) int { return a.idx - b.idx })
-	record := make([]scriptRecorded, 0, len(entries))
+	record := make([]script.Recorded, 0, len(entries))
 	var refs []receipt.ChildRef
 	for _, e := range entries {
 		r, ref, err := scriptRecordedOf(e.idx, e.rec)
@@ -288,7 +240,7 @@ func (rc *runCtx) scriptRecord(local string) ([]scriptRecorded, []receipt.ChildR
 // scriptSettled reads back the requests a drive just settled, by their
 // addresses only, in index order: the record grows by them without the
 // whole run being read again.
-func (rc *runCtx) scriptSettled(ctx context.Context, local string, asked []scriptPending) ([]scriptRecorded, []receipt.ChildRef, error) {
+func (rc *runCtx) scriptSettled(ctx context.Context, local string, asked []script.Pending) ([]script.Recorded, []receipt.ChildRef, error) {
 	addresses := make([]string, len(asked))
 	for i, p := range asked {
 		addresses[i] = fmt.Sprintf("%s/%d", local, p.Index)
@@ -297,7 +249,7 @@ func (rc *runCtx) scriptSettled(ctx context.Context, local string, asked []scrip
 	if err != nil {
 		return nil, nil, err
 	}
-	var record []scriptRecorded
+	var record []script.Recorded
 	var refs []receipt.ChildRef
 	for i, p := range asked {
 		s, ok := steps[addresses[i]]
@@ -313,13 +265,13 @@ func (rc *runCtx) scriptSettled(ctx context.Context, local string, asked []scrip
 			refs = append(refs, *ref)
 		}
 	}
-	slices.SortFunc(record, func(a, b scriptRecorded) int { return a.Index - b.Index })
+	slices.SortFunc(record, func(a, b script.Recorded) int { return a.Index - b.Index })
 	return record, refs, nil
 }
 
 // scriptRecordedOf is one settled request as the worker replays it, and the
 // receipt it committed, if any.
-func scriptRecordedOf(idx int, rec *journal.Step) (scriptRecorded, *receipt.ChildRef, error) {
+func scriptRecordedOf(idx int, rec *journal.Step) (script.Recorded, *receipt.ChildRef, error) {
 	var meta struct {
 		Kind        string            `json:"kind"`
 		Tool        string            `json:"tool"`
@@ -330,22 +282,22 @@ func scriptRecordedOf(idx int, rec *journal.Step) (scriptRecorded, *receipt.Chil
 	}
 	s, err := settledOf(rec)
 	if err != nil {
-		return scriptRecorded{}, nil, err
+		return script.Recorded{}, nil, err
 	}
-	r := scriptRecorded{Index: idx}
+	r := script.Recorded{Index: idx}
 	if len(rec.Output) > 0 {
 		if err := json.Unmarshal(rec.Output, &meta); err != nil {
-			return scriptRecorded{}, nil, contract.Errorf(CodeJournalRecordInvalid, "the journal's record of call %s does not decode: %v", rec.StepID, err)
+			return script.Recorded{}, nil, contract.Errorf(CodeJournalRecordInvalid, "the journal's record of call %s does not decode: %v", rec.StepID, err)
 		}
 	}
 	r.Kind, r.Tool, r.InputDigest, r.SettledAt, r.Artifact = meta.Kind, meta.Tool, meta.InputDigest, meta.SettledAt, meta.Artifact
 	if r.Kind == "" { // a call or read that failed records its request in its error's detail
-		r.Kind, r.Tool, r.InputDigest = failedRequest(s.failure)
+		r.Kind, r.Tool, r.InputDigest = script.FailedRequest(s.failure)
 	}
 	if s.status == contract.StepSuccess {
 		r.Output = meta.Output
 	} else if s.failure != nil {
-		r.Error = &scriptError{Code: s.failure.Code, Message: s.failure.Message}
+		r.Error = &script.Error{Code: s.failure.Code, Message: s.failure.Message}
 	}
 	if s.receiptID != "" {
 		return r, &s.ref, nil
@@ -355,10 +307,10 @@ func scriptRecordedOf(idx int, rec *journal.Step) (scriptRecorded, *receipt.Chil
 
 // carryOut admits and runs a script's pending requests: calls at once up to
 // the step's concurrency, waits settled from the run's clock or waited on.
-func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, asked []scriptPending, level, startedSkills int, refs *scriptRefs) stepRun {
+func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, asked []script.Pending, level, startedSkills int, refs *script.Refs) stepRun {
 	var waiting []pending
 	var refused []contract.RefusedAnswer
-	var calls []scriptPending
+	var calls []script.Pending
 	now := rc.e.Clock()
 	for _, p := range asked {
 		address := fmt.Sprintf("%s/%d", local, p.Index)
@@ -386,7 +338,7 @@ func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, as
 	}
 	limit := step.Script.Concurrency
 	if limit <= 0 {
-		limit = ScriptDefaultConcurrency
+		limit = script.DefaultConcurrency
 	}
 	limit = min(limit, rc.e.concurrencyFor(0))
 	results := make([]stepRun, len(calls))
@@ -422,7 +374,7 @@ func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, as
 }
 
 // recordWait settles a wait at the time runx records.
-func (rc *runCtx) recordWait(ctx context.Context, step *pkg.Step, address string, p scriptPending, now time.Time) error {
+func (rc *runCtx) recordWait(ctx context.Context, step *pkg.Step, address string, p script.Pending, now time.Time) error {
 	out, err := json.Marshal(map[string]any{"kind": "wait", "settled_at": now.UnixMilli(), "until": p.Until})
 	if err != nil {
 		return err
@@ -432,7 +384,7 @@ func (rc *runCtx) recordWait(ctx context.Context, step *pkg.Step, address string
 
 // scriptCall admits one call against the step's listed calls and carries it
 // out as a unit of its own.
-func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string, p scriptPending, level, skillOrdinal int, refs *scriptRefs) stepRun {
+func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string, p script.Pending, level, skillOrdinal int, refs *script.Refs) stepRun {
 	var input map[string]any
 	digest := mustDigestRaw(p.Input)
 	if err := json.Unmarshal(p.Input, &input); err != nil {
@@ -442,10 +394,10 @@ func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string
 	// content; the record keeps the digest of what the script asked, and
 	// the call's receipt names each artifact, labelled with where the input
 	// held it.
-	substituted, given := refs.substituteNamed(input)
+	substituted, given := refs.SubstituteNamed(input)
 	input, _ = substituted.(map[string]any)
 	rc.giveArtifacts(address, given)
-	call, err := scriptCallStep(step, p)
+	call, err := script.CallStep(step, p)
 	if err != nil {
 		return rc.settleNow(ctx, step, address, level, contract.StepRefused, nil, &contract.ErrorBody{Code: "call_not_allowed", Message: err.Error(), Detail: map[string]any{"tool": p.Tool, "input_digest": digest}}, nil)
 	}
@@ -482,70 +434,37 @@ func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string
 	return stepRun{settled: s, err: rc.e.Journal.RecordStep(durable(ctx), rec)}
 }
 
-// scriptCallStep is the step a call runs as: a capability the script lists
-// under calls.tools, a skill under calls.skills (tool "skill:<ref>"), or a
-// store operation under calls.operations. Nothing unlisted is offered.
-func scriptCallStep(step *pkg.Step, p scriptPending) (*pkg.Step, error) {
-	calls := step.Script.Calls
-	if calls == nil {
-		calls = &pkg.Calls{}
+// scriptRead settles a ctx.read of a reference: the content of the
+// artifact the step gave by that reference, read back from the artifact
+// store and held to its digest and size, recorded beside what was asked so
+// a replay is held to asking the same. A reference the step never gave,
+// or an artifact whose content changed, rejects the read. A read runs
+// nothing and commits no receipt of its own: the step's receipt names the
+// artifacts it gave.
+func (rc *runCtx) scriptRead(ctx context.Context, step *pkg.Step, address string, p script.Pending, refs *script.Refs) error {
+	digest := mustDigestRaw(p.Input)
+	var doc struct {
+		Ref string `json:"$ref"`
 	}
-	base := pkg.Step{ID: step.ID, Effects: step.Effects, Reach: step.Reach, TimeoutSeconds: step.TimeoutSeconds}
-	switch {
-	case strings.HasPrefix(p.Tool, "skill:"):
-		ref := strings.TrimPrefix(p.Tool, "skill:")
-		if !slices.Contains(calls.Skills, ref) {
-			return nil, fmt.Errorf("script %s does not list skill %s under calls.skills", step.ID, ref)
-		}
-		base.Kind, base.Skill = pkg.KindSkill, ref
-	case slices.Contains(calls.Operations, p.Tool):
-		connector, operation, _ := strings.Cut(p.Tool, "/")
-		base.Kind, base.Operation = pkg.KindOperation, &pkg.OperationStep{Ref: p.Tool, Connector: connector, Operation: operation}
-	case slices.Contains(calls.Tools, p.Tool):
-		base.Kind, base.Tool = pkg.KindTool, &pkg.ToolStep{Capability: p.Tool}
-	default:
-		return nil, fmt.Errorf("script %s does not list %q under calls; a script is offered only what its calls name", step.ID, p.Tool)
+	_ = json.Unmarshal(p.Input, &doc)
+	rec := &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: step.ID}
+	fail := func(code, message string) error {
+		rec.Status = contract.StepFailed
+		var err error
+		rec.Error, err = json.Marshal(&contract.ErrorBody{Code: code, Message: message,
+			Detail: map[string]any{"kind": "read", "input_digest": digest}})
+		return err
 	}
-	return &base, nil
-}
-
-// failedRequest reads what a failed call or read asked (its kind, tool and
-// input digest) from the detail its error recorded.
-func failedRequest(f *contract.ErrorBody) (kind, tool, inputDigest string) {
-	kind = "call"
-	if f == nil {
-		return kind, "", ""
+	var err error
+	if content, artifact, failure := refs.Read(doc.Ref); failure != nil {
+		err = fail(failure.Code, failure.Message)
+	} else {
+		rec.Status = contract.StepSuccess
+		rec.Output, err = json.Marshal(map[string]any{"kind": "read", "input_digest": digest, "output": content,
+			"artifact": artifact})
 	}
-	m, _ := f.Detail.(map[string]any)
-	if k, _ := m["kind"].(string); k != "" {
-		kind = k
+	if err != nil {
+		return err
 	}
-	tool, _ = m["tool"].(string)
-	inputDigest, _ = m["input_digest"].(string)
-	return kind, tool, inputDigest
-}
-
-// readArtifacts are the artifacts the script's reads gave, each labelled
-// as the step knows it (input/<name>, or call/<index> for one a call of
-// the step returned).
-func readArtifacts(record []scriptRecorded) []receipt.Artifact {
-	var out []receipt.Artifact
-	for _, r := range record {
-		if r.Kind == "read" && r.Artifact != nil {
-			out = append(out, *r.Artifact)
-		}
-	}
-	return out
-}
-
-// skillCalls counts the skill calls a script's record holds: each started
-// (or was refused starting) a child run.
-func skillCalls(record []scriptRecorded) int {
-	n := 0
-	for _, r := range record {
-		if strings.HasPrefix(r.Tool, "skill:") {
-			n++
-		}
-	}
-	return n
+	return rc.e.Journal.RecordStep(durable(ctx), rec)
 }

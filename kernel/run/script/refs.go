@@ -1,10 +1,10 @@
-package run
+package script
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,14 +12,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/journal"
-	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/sdk/artifactstore"
 	"github.com/runxhq/runx/sdk/canon"
 )
 
-// ScriptInputInlineMax is the most of one input a script's module is given
+// InputInlineMax is the most of one input a script's module is given
 // inline, as canonical JSON. An input past it is kept in the project's
 // artifact store as an artifact of the run (runx.artifact.v1: its
 // canonical JSON, by digest) and reaches the module as a reference to it,
@@ -28,11 +26,11 @@ import (
 // walks with ctx.read, each read a request the run records and max_calls
 // bounds. The same reference is good for artifact.read and, by its
 // descriptor, artifact.open.
-const ScriptInputInlineMax = 64 << 10
+const InputInlineMax = 64 << 10
 
-// scriptReadMax is the most one ctx.read gives whole: an input document's
+// readMax is the most one ctx.read gives whole: an input document's
 // own ceiling, so any input a run took can be read back.
-const scriptReadMax = 64 << 20
+const readMax = 64 << 20
 
 // Codes of a script's references.
 const (
@@ -55,9 +53,9 @@ const (
 	CodeScriptArtifactTooLarge = "script_artifact_too_large"
 )
 
-// scriptRef is one input (or one item of an array input) the step gave its
+// artifactRef is one input (or one item of an array input) the step gave its
 // script by reference: the artifact that holds it, labelled with the input.
-type scriptRef struct {
+type artifactRef struct {
 	label   string // input/<name>, input/<name>/<i> for an item, call/<index> for one a call returned
 	content any
 	rec     *artifactstore.Record
@@ -66,38 +64,38 @@ type scriptRef struct {
 	unreadable bool
 }
 
-// scriptRefs are the step's inputs its script was given by reference, by
+// Refs are the step's inputs its script was given by reference, by
 // reference string. A reference names a value of this step only: it
 // carries no authority and reaches nothing the step's inputs did not hold.
-type scriptRefs struct {
+type Refs struct {
 	store *artifactstore.Store
 	runID string
 	// projectDir opens the store when no input needed it.
 	projectDir string
 
 	mu    sync.Mutex // a script's calls resolve references at once
-	byRef map[string]*scriptRef
+	byRef map[string]*artifactRef
 	// record is the step's settled requests so far: a reference one of its
 	// calls returned (a runx.artifact.v1 descriptor's ref) resolves too.
-	record []scriptRecorded
+	record []Recorded
 }
 
-// scriptInputRef is the reference of one input of a step: the same on every
+// InputRef is the reference of one input of a step: the same on every
 // drive of the run, so a replay after a pause names the same artifacts.
-func scriptInputRef(runID, local, label string) string {
+func InputRef(runID, local, label string) string {
 	return "art_" + artifactstore.HexDigest([]byte(runID + "\x00script_input\x00" + local + "\x00" + label))[:32]
 }
 
-// scriptInputs is the input a script's module is given, with every input
-// past ScriptInputInlineMax kept as an artifact of the run and replaced by
-// references, and those references.
-func (rc *runCtx) scriptInputs(local string, inputs map[string]any) (map[string]any, *scriptRefs, error) {
-	refs := &scriptRefs{runID: rc.rec.RunID, projectDir: rc.e.ProjectDir, byRef: map[string]*scriptRef{}}
-	var kept []*scriptRef
+// KeepInputs is the input a script's module is given, with every input
+// past InputInlineMax kept as an artifact of run runID in the project's
+// artifact store and replaced by references, and those references.
+func KeepInputs(projectDir, runID, local string, inputs map[string]any) (map[string]any, *Refs, error) {
+	refs := &Refs{runID: runID, projectDir: projectDir, byRef: map[string]*artifactRef{}}
+	var kept []*artifactRef
 	var batch *artifactstore.Batch
 	keep := func(label string, v any, raw []byte) (map[string]any, error) {
 		if refs.store == nil {
-			st, err := artifactstore.Open(rc.e.ProjectDir)
+			st, err := artifactstore.Open(projectDir)
 			if err != nil {
 				return nil, contract.Errorf(CodeScriptArtifactUnavailable, "the step's inputs past 64 KiB cannot be kept in the project's artifact store: %v", err)
 			}
@@ -107,8 +105,8 @@ func (rc *runCtx) scriptInputs(local string, inputs map[string]any) (map[string]
 		if err != nil {
 			return nil, contract.Errorf(CodeScriptArtifactUnavailable, "input %s cannot be kept in the project's artifact store: %v", label, err)
 		}
-		ref := scriptInputRef(rc.rec.RunID, local, label)
-		r := &scriptRef{label: label, content: v, rec: &artifactstore.Record{Ref: ref, RunID: rc.rec.RunID, Digest: digest,
+		ref := InputRef(runID, local, label)
+		r := &artifactRef{label: label, content: v, rec: &artifactstore.Record{Ref: ref, RunID: runID, Digest: digest,
 			Bytes: int64(len(raw)), MediaType: "application/json", Sharing: artifactstore.SharingDefault, Origin: artifactstore.OriginStored}}
 		refs.byRef[ref] = r
 		kept = append(kept, r)
@@ -120,7 +118,7 @@ func (rc *runCtx) scriptInputs(local string, inputs map[string]any) (map[string]
 		if err != nil {
 			return nil, nil, err
 		}
-		if len(raw) <= ScriptInputInlineMax {
+		if len(raw) <= InputInlineMax {
 			out[name] = v
 			continue
 		}
@@ -148,9 +146,9 @@ func (rc *runCtx) scriptInputs(local string, inputs map[string]any) (map[string]
 	// The run's references, written once: a later drive finds them there.
 	// One flush makes the step's contents and records durable together
 	// before the module is given any of them.
-	err := refs.store.WithRunLock(rc.rec.RunID, func(dir string) error {
+	err := refs.store.WithRunLock(runID, func(dir string) error {
 		for _, r := range kept {
-			if have, err := refs.store.Lookup(rc.rec.RunID, r.rec.Ref); err == nil && *have == *r.rec {
+			if have, err := refs.store.Lookup(runID, r.rec.Ref); err == nil && *have == *r.rec {
 				continue
 			}
 			if err := batch.WriteRecord(dir, r.rec); err != nil {
@@ -165,9 +163,9 @@ func (rc *runCtx) scriptInputs(local string, inputs map[string]any) (map[string]
 	return out, refs, nil
 }
 
-// artifacts names each artifact the step gave its script, labelled with
+// Artifacts names each artifact the step gave its script, labelled with
 // its input, in label order: what the step's receipt commits to.
-func (r *scriptRefs) artifacts() []receipt.Artifact {
+func (r *Refs) Artifacts() []receipt.Artifact {
 	if r == nil {
 		return nil
 	}
@@ -183,16 +181,16 @@ func (r *scriptRefs) artifacts() []receipt.Artifact {
 	return out
 }
 
-// withRecord gives the references the step's settled calls returned.
-func (r *scriptRefs) withRecord(record []scriptRecorded) {
+// WithRecord gives the references the step's settled calls returned.
+func (r *Refs) WithRecord(record []Recorded) {
 	r.mu.Lock()
 	r.record = record
 	r.mu.Unlock()
 }
 
-// refOf reports whether v is a reference: an object whose one member is a
+// RefOf reports whether v is a reference: an object whose one member is a
 // string $ref.
-func refOf(v any) (string, bool) {
+func RefOf(v any) (string, bool) {
 	m, ok := v.(map[string]any)
 	if !ok || len(m) != 1 {
 		return "", false
@@ -201,28 +199,28 @@ func refOf(v any) (string, bool) {
 	return ref, ok
 }
 
-// substituteNamed gives v with every reference the step gave its script
+// SubstituteNamed gives v with every reference the step gave its script
 // replaced by the content it names (a reference in a call's input gives
 // the callee its content, with no read), and the artifacts it gave content
 // for, each labelled with where the value held it (input/<pointer>): what
 // the call's receipt names. Other values, and an object that merely looks
 // like a reference to something else, are left as they are.
-func (r *scriptRefs) substituteNamed(v any) (any, []receipt.Artifact) {
+func (r *Refs) SubstituteNamed(v any) (any, []receipt.Artifact) {
 	if r == nil || len(r.byRef) == 0 {
 		return v, nil
 	}
 	var used []receipt.Artifact
-	out, _ := r.resolve(v, "", false, func(pointer string, s *scriptRef) {
+	out, _ := r.resolve(v, "", false, func(pointer string, s *artifactRef) {
 		used = append(used, artifactOf("input"+pointer, s.rec))
 	})
 	sortArtifacts(used)
 	return out, used
 }
 
-// resolveOutput gives a script's output with every reference at any depth
+// ResolveOutput gives a script's output with every reference at any depth
 // replaced by its content; a reference to nothing the step gave fails the
 // step, naming where the output holds it.
-func (r *scriptRefs) resolveOutput(v any) (any, *contract.ErrorBody) {
+func (r *Refs) ResolveOutput(v any) (any, *contract.ErrorBody) {
 	out, at := r.resolve(v, "", true, nil)
 	if at != "" {
 		return nil, &contract.ErrorBody{Code: CodeScriptReferenceUnknown, Message: fmt.Sprintf("the script's output holds a reference at %s that names no input of the step nor an artifact one of its calls returned; a script returns only references it was given", at)}
@@ -232,8 +230,8 @@ func (r *scriptRefs) resolveOutput(v any) (any, *contract.ErrorBody) {
 
 // resolve walks v; strict stops at the first unknown reference and answers
 // its JSON pointer; used, when given, is told each reference replaced.
-func (r *scriptRefs) resolve(v any, pointer string, strict bool, used func(string, *scriptRef)) (any, string) {
-	if ref, ok := refOf(v); ok {
+func (r *Refs) resolve(v any, pointer string, strict bool, used func(string, *artifactRef)) (any, string) {
+	if ref, ok := RefOf(v); ok {
 		if s, known := r.lookup(ref); known && !s.unreadable {
 			if used != nil {
 				used(pointer, s)
@@ -280,7 +278,7 @@ func (r *scriptRefs) resolve(v any, pointer string, strict bool, used func(strin
 // read back held to its digest. A returned reference whose content cannot
 // be read as a value is marked unreadable: ctx.read says why, and the
 // script pages it with artifact.read instead.
-func (r *scriptRefs) lookup(ref string) (*scriptRef, bool) {
+func (r *Refs) lookup(ref string) (*artifactRef, bool) {
 	if r == nil {
 		return nil, false
 	}
@@ -304,7 +302,7 @@ func (r *scriptRefs) lookup(ref string) (*scriptRef, bool) {
 	if err != nil {
 		return nil, false
 	}
-	s := &scriptRef{label: "call/" + strconv.Itoa(index), rec: rec}
+	s := &artifactRef{label: "call/" + strconv.Itoa(index), rec: rec}
 	if raw, failure := s.read(r.store); failure != nil {
 		s.unreadable = true
 	} else if json.Unmarshal(raw, &s.content) != nil {
@@ -316,7 +314,7 @@ func (r *scriptRefs) lookup(ref string) (*scriptRef, bool) {
 
 // returnedBy finds the settled call of the step whose output is a
 // runx.artifact.v1 descriptor with ref, and answers its index.
-func returnedBy(record []scriptRecorded, ref string) (int, bool) {
+func returnedBy(record []Recorded, ref string) (int, bool) {
 	if !artifactstore.ValidRef(ref) {
 		return 0, false
 	}
@@ -339,11 +337,11 @@ func returnedBy(record []scriptRecorded, ref string) (int, bool) {
 // read gives an artifact's content as the JSON of the value a script reads:
 // JSON content as itself, UTF-8 text as a string. Anything else, or a
 // content no longer what was kept, is a failure with its code.
-func (s *scriptRef) read(st *artifactstore.Store) (json.RawMessage, *contract.ErrorBody) {
-	if s.rec.Bytes > scriptReadMax {
-		return nil, &contract.ErrorBody{Code: CodeScriptArtifactTooLarge, Message: fmt.Sprintf("ctx.read: %s holds %d bytes, past the %d MiB one read gives; page it with artifact.read", s.rec.Ref, s.rec.Bytes, scriptReadMax>>20)}
+func (s *artifactRef) read(st *artifactstore.Store) (json.RawMessage, *contract.ErrorBody) {
+	if s.rec.Bytes > readMax {
+		return nil, &contract.ErrorBody{Code: CodeScriptArtifactTooLarge, Message: fmt.Sprintf("ctx.read: %s holds %d bytes, past the %d MiB one read gives; page it with artifact.read", s.rec.Ref, s.rec.Bytes, readMax>>20)}
 	}
-	content, err := st.ReadAll(s.rec, scriptReadMax)
+	content, err := st.ReadAll(s.rec, readMax)
 	if err != nil {
 		return nil, &contract.ErrorBody{Code: CodeScriptArtifactDamaged, Message: fmt.Sprintf("ctx.read: the artifact holding %s (%s) is not the content that was kept; its digest or size differ or it is gone", s.label, s.rec.Ref)}
 	}
@@ -384,39 +382,27 @@ func escapePointer(token string) string {
 	return string(out)
 }
 
-// scriptRead settles a ctx.read of a reference: the content of the
-// artifact the step gave by that reference, read back from the artifact
-// store and held to its digest and size, recorded beside what was asked so
-// a replay is held to asking the same. A reference the step never gave,
-// or an artifact whose content changed, rejects the read. A read runs
-// nothing and commits no receipt of its own: the step's receipt names the
-// artifacts it gave.
-func (rc *runCtx) scriptRead(ctx context.Context, step *pkg.Step, address string, p scriptPending, refs *scriptRefs) error {
-	digest := mustDigestRaw(p.Input)
-	var doc struct {
-		Ref string `json:"$ref"`
+// Read is what a ctx.read of ref gives: the content of the artifact the
+// step gave (or one of its calls returned) by that reference, read back
+// from the artifact store and held to its digest and size, and the
+// artifact, labelled as the step knows it. A reference the step never
+// gave, or an artifact whose content changed, is a failure with its code.
+func (r *Refs) Read(ref string) (json.RawMessage, receipt.Artifact, *contract.ErrorBody) {
+	s, ok := r.lookup(ref)
+	if !ok {
+		return nil, receipt.Artifact{}, &contract.ErrorBody{Code: CodeScriptReferenceUnknown, Message: fmt.Sprintf("ctx.read: %q names no input this step gave its script, nor an artifact one of its calls returned", ref)}
 	}
-	_ = json.Unmarshal(p.Input, &doc)
-	rec := &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: step.ID}
-	fail := func(code, message string) error {
-		rec.Status = contract.StepFailed
-		var err error
-		rec.Error, err = json.Marshal(&contract.ErrorBody{Code: code, Message: message,
-			Detail: map[string]any{"kind": "read", "input_digest": digest}})
-		return err
+	content, failure := s.read(r.store)
+	if failure != nil {
+		return nil, receipt.Artifact{}, failure
 	}
-	var err error
-	if s, ok := refs.lookup(doc.Ref); !ok {
-		err = fail(CodeScriptReferenceUnknown, fmt.Sprintf("ctx.read: %q names no input this step gave its script, nor an artifact one of its calls returned", doc.Ref))
-	} else if content, failure := s.read(refs.store); failure != nil {
-		err = fail(failure.Code, failure.Message)
-	} else {
-		rec.Status = contract.StepSuccess
-		rec.Output, err = json.Marshal(map[string]any{"kind": "read", "input_digest": digest, "output": content,
-			"artifact": artifactOf(s.label, s.rec)})
-	}
-	if err != nil {
-		return err
-	}
-	return rc.e.Journal.RecordStep(durable(ctx), rec)
+	return content, artifactOf(s.label, s.rec), nil
+}
+
+func artifactOf(label string, r *artifactstore.Record) receipt.Artifact {
+	return receipt.Artifact{Label: label, Ref: r.Ref, Digest: r.Digest, Bytes: r.Bytes, MediaType: r.MediaType}
+}
+
+func sortArtifacts(a []receipt.Artifact) {
+	slices.SortFunc(a, func(x, y receipt.Artifact) int { return strings.Compare(x.Label, y.Label) })
 }

@@ -1,4 +1,4 @@
-package run
+package script
 
 import (
 	"os"
@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/sdk/artifactstore"
 )
 
@@ -18,18 +17,18 @@ import (
 // same on every drive, and the store holds each under them.
 func TestScriptInputsInlineUpTo64KiB(t *testing.T) {
 	project := filepath.Join(t.TempDir(), ".runx")
-	rc := &runCtx{e: &engine{ProjectDir: project}, rec: &journal.Run{RunID: "run_refs"}}
-	exact := strings.Repeat("x", ScriptInputInlineMax-2) // its JSON adds two quotes
+	runID := "run_refs"
+	exact := strings.Repeat("x", InputInlineMax-2) // its JSON adds two quotes
 	over := exact + "x"
 	inputs := map[string]any{"exact": exact, "over": over, "list": []any{over, "small"}, "n": 1.0}
-	in, refs, err := rc.scriptInputs("walk", inputs)
+	in, refs, err := KeepInputs(project, runID, "walk", inputs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if in["exact"] != exact || in["n"] != 1.0 {
 		t.Fatalf("inline inputs changed: %v", in["n"])
 	}
-	ref, ok := refOf(in["over"])
+	ref, ok := RefOf(in["over"])
 	if s, known := refs.lookup(ref); !ok || !known || s.label != "input/over" || s.content != over || !artifactstore.ValidRef(ref) {
 		t.Fatalf("over: %v", in["over"])
 	}
@@ -38,7 +37,7 @@ func TestScriptInputsInlineUpTo64KiB(t *testing.T) {
 		t.Fatalf("list: %v", in["list"])
 	}
 	for i, want := range []any{over, "small"} {
-		ref, ok := refOf(list[i])
+		ref, ok := RefOf(list[i])
 		if s, known := refs.lookup(ref); !ok || !known || s.content != want {
 			t.Fatalf("item %d: %v", i, list[i])
 		}
@@ -60,26 +59,26 @@ func TestScriptInputsInlineUpTo64KiB(t *testing.T) {
 		t.Fatalf("another run reaches the reference: %v", err)
 	}
 	// A later drive (a resume) names the same artifacts.
-	again, _, err := rc.scriptInputs("walk", inputs)
+	again, _, err := KeepInputs(project, runID, "walk", inputs)
 	if err != nil || again["over"].(map[string]any)["$ref"] != ref {
 		t.Fatalf("a second drive gave %v (%v)", again["over"], err)
 	}
-	arts := refs.artifacts()
+	arts := refs.Artifacts()
 	if len(arts) != 3 || arts[0].Label != "input/list/0" || arts[1].Label != "input/list/1" || arts[2].Label != "input/over" || arts[2].Ref != ref || arts[2].Digest != rec.Digest {
 		t.Fatalf("artifacts %+v", arts)
 	}
 
 	// Content replaces known references at any depth; an unknown one in an
 	// output is refused at its pointer, and left alone in a call's input.
-	out, bad := refs.resolveOutput(map[string]any{"a": []any{map[string]any{"$ref": ref}}})
+	out, bad := refs.ResolveOutput(map[string]any{"a": []any{map[string]any{"$ref": ref}}})
 	if bad != nil || out.(map[string]any)["a"].([]any)[0] != over {
 		t.Fatalf("resolved %v %v", out, bad)
 	}
-	if _, bad := refs.resolveOutput(map[string]any{"a/b": []any{1, map[string]any{"$ref": "input/none"}}}); bad == nil || bad.Code != CodeScriptReferenceUnknown || !strings.Contains(bad.Message, "/a~1b/1") {
+	if _, bad := refs.ResolveOutput(map[string]any{"a/b": []any{1, map[string]any{"$ref": "input/none"}}}); bad == nil || bad.Code != CodeScriptReferenceUnknown || !strings.Contains(bad.Message, "/a~1b/1") {
 		t.Fatalf("unknown reference: %v", bad)
 	}
-	kept, given := refs.substituteNamed(map[string]any{"x": map[string]any{"$ref": "elsewhere"}, "y": []any{map[string]any{"$ref": ref}}})
-	if r, _ := refOf(kept.(map[string]any)["x"]); r != "elsewhere" {
+	kept, given := refs.SubstituteNamed(map[string]any{"x": map[string]any{"$ref": "elsewhere"}, "y": []any{map[string]any{"$ref": ref}}})
+	if r, _ := RefOf(kept.(map[string]any)["x"]); r != "elsewhere" {
 		t.Fatalf("an unknown reference in a call's input changed: %v", kept)
 	}
 	if len(given) != 1 || given[0].Label != "input/y/0" || given[0].Ref != ref {
@@ -94,8 +93,8 @@ func TestScriptInputsStoreUnavailable(t *testing.T) {
 	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	rc := &runCtx{e: &engine{ProjectDir: filepath.Join(blocker, ".runx")}, rec: &journal.Run{RunID: "run_refs"}}
-	_, _, err := rc.scriptInputs("walk", map[string]any{"big": strings.Repeat("x", ScriptInputInlineMax)})
+	project, runID := filepath.Join(blocker, ".runx"), "run_refs"
+	_, _, err := KeepInputs(project, runID, "walk", map[string]any{"big": strings.Repeat("x", InputInlineMax)})
 	if c := contract.CodeOf(err); c != CodeScriptArtifactUnavailable {
 		t.Fatalf("code %q, err %v", c, err)
 	}
@@ -116,14 +115,14 @@ func BenchmarkScriptInputs1000Items(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				project := filepath.Join(b.TempDir(), ".runx")
-				rc := &runCtx{e: &engine{ProjectDir: project}, rec: &journal.Run{RunID: "run_bench"}}
+				runID := "run_bench"
 				if drive == "later" {
-					if _, _, err := rc.scriptInputs("walk", in); err != nil {
+					if _, _, err := KeepInputs(project, runID, "walk", in); err != nil {
 						b.Fatal(err)
 					}
 				}
 				b.StartTimer()
-				if _, _, err := rc.scriptInputs("walk", in); err != nil {
+				if _, _, err := KeepInputs(project, runID, "walk", in); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -138,7 +137,7 @@ func TestScriptReadTooLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &scriptRef{label: "call/0", rec: &artifactstore.Record{Ref: "art_0123456789abcdef0123456789abcdef", Digest: "sha256:" + strings.Repeat("a", 64), Bytes: scriptReadMax + 1, MediaType: "application/json"}}
+	s := &artifactRef{label: "call/0", rec: &artifactstore.Record{Ref: "art_0123456789abcdef0123456789abcdef", Digest: "sha256:" + strings.Repeat("a", 64), Bytes: readMax + 1, MediaType: "application/json"}}
 	if _, failure := s.read(st); failure == nil || failure.Code != CodeScriptArtifactTooLarge {
 		t.Fatalf("failure %+v", failure)
 	}

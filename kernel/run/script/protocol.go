@@ -1,0 +1,129 @@
+package script
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
+)
+
+// Script ceilings, named for the capability they constrain.
+const (
+	MaxCalls           = 10000
+	DefaultConcurrency = 4
+)
+
+// Recorded is one settled request of a script, as the worker replays it.
+type Recorded struct {
+	Index       int             `json:"index"`
+	Kind        string          `json:"kind"`
+	Tool        string          `json:"tool,omitempty"`
+	InputDigest string          `json:"input_digest,omitempty"`
+	Output      json.RawMessage `json:"output,omitempty"`
+	Error       *Error          `json:"error,omitempty"`
+	SettledAt   int64           `json:"settled_at,omitempty"`
+	// Artifact is the artifact a read gave, for the step's receipt; the
+	// worker is not sent it.
+	Artifact *receipt.Artifact `json:"-"`
+}
+
+// Error is what a script's rejected promise carries: the failure's
+// code and message, never its detail, which the worker's protocol does not
+// take.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Pending is a request the script waits on.
+type Pending struct {
+	Index int             `json:"index"`
+	Kind  string          `json:"kind"`
+	Tool  string          `json:"tool,omitempty"`
+	Input json.RawMessage `json:"input,omitempty"`
+	Until int64           `json:"until,omitempty"`
+}
+
+type Answer struct {
+	Status  string          `json:"status"`
+	Output  json.RawMessage `json:"output"`
+	Pending []Pending       `json:"pending"`
+	// An output past one answer of the worker: its first part, and how
+	// many parts, bytes and which digest the whole has.
+	Part         *string `json:"part"`
+	OutputParts  int     `json:"output_parts"`
+	OutputBytes  int     `json:"output_bytes"`
+	OutputDigest string  `json:"output_digest"`
+}
+
+// CallStep is the step a call runs as: a capability the script lists
+// under calls.tools, a skill under calls.skills (tool "skill:<ref>"), or a
+// store operation under calls.operations. Nothing unlisted is offered.
+func CallStep(step *pkg.Step, p Pending) (*pkg.Step, error) {
+	calls := step.Script.Calls
+	if calls == nil {
+		calls = &pkg.Calls{}
+	}
+	base := pkg.Step{ID: step.ID, Effects: step.Effects, Reach: step.Reach, TimeoutSeconds: step.TimeoutSeconds}
+	switch {
+	case strings.HasPrefix(p.Tool, "skill:"):
+		ref := strings.TrimPrefix(p.Tool, "skill:")
+		if !slices.Contains(calls.Skills, ref) {
+			return nil, fmt.Errorf("script %s does not list skill %s under calls.skills", step.ID, ref)
+		}
+		base.Kind, base.Skill = pkg.KindSkill, ref
+	case slices.Contains(calls.Operations, p.Tool):
+		connector, operation, _ := strings.Cut(p.Tool, "/")
+		base.Kind, base.Operation = pkg.KindOperation, &pkg.OperationStep{Ref: p.Tool, Connector: connector, Operation: operation}
+	case slices.Contains(calls.Tools, p.Tool):
+		base.Kind, base.Tool = pkg.KindTool, &pkg.ToolStep{Capability: p.Tool}
+	default:
+		return nil, fmt.Errorf("script %s does not list %q under calls; a script is offered only what its calls name", step.ID, p.Tool)
+	}
+	return &base, nil
+}
+
+// FailedRequest reads what a failed call or read asked (its kind, tool and
+// input digest) from the detail its error recorded.
+func FailedRequest(f *contract.ErrorBody) (kind, tool, inputDigest string) {
+	kind = "call"
+	if f == nil {
+		return kind, "", ""
+	}
+	m, _ := f.Detail.(map[string]any)
+	if k, _ := m["kind"].(string); k != "" {
+		kind = k
+	}
+	tool, _ = m["tool"].(string)
+	inputDigest, _ = m["input_digest"].(string)
+	return kind, tool, inputDigest
+}
+
+// ReadArtifacts are the artifacts the script's reads gave, each labelled
+// as the step knows it (input/<name>, or call/<index> for one a call of
+// the step returned).
+func ReadArtifacts(record []Recorded) []receipt.Artifact {
+	var out []receipt.Artifact
+	for _, r := range record {
+		if r.Kind == "read" && r.Artifact != nil {
+			out = append(out, *r.Artifact)
+		}
+	}
+	return out
+}
+
+// SkillCalls counts the skill calls a script's record holds: each started
+// (or was refused starting) a child run.
+func SkillCalls(record []Recorded) int {
+	n := 0
+	for _, r := range record {
+		if strings.HasPrefix(r.Tool, "skill:") {
+			n++
+		}
+	}
+	return n
+}
