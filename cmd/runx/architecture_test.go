@@ -83,6 +83,26 @@ func pluginImports(t *testing.T, dir string) []string {
 // are also words of runx's own vocabulary (an effect, a step kind, a
 // directory, a URL scheme).
 func TestKernelNamesNoFirstPartyCapability(t *testing.T) {
+	// The names cover every plugin in plugins/: each is registered.
+	registered := map[string]bool{}
+	f, err := parser.ParseFile(token.NewFileSet(), "plugins.go", nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range f.Imports {
+		if path, _ := strconv.Unquote(imp.Path.Value); strings.HasPrefix(path, pluginsImport) {
+			registered[strings.TrimPrefix(path, pluginsImport)] = true
+		}
+	}
+	dirs, err := os.ReadDir(filepath.Join("..", "..", "plugins"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		if d.IsDir() && !registered[d.Name()] {
+			t.Errorf("plugins/%s is not registered in plugins.go, so its names are not checked here", d.Name())
+		}
+	}
 	names := firstPartyNames()
 	if len(names.exact) < 20 || len(names.prefixes) < 8 {
 		t.Fatalf("the first-party registration gave too few names: %d exact, %d prefixes", len(names.exact), len(names.prefixes))
