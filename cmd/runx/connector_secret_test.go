@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,4 +58,38 @@ func TestProviderAnswerWithASecretFieldIsRefused(t *testing.T) {
 		t.Fatalf("the envelope holds the secret: %v", out)
 	}
 	noFileHolds(t, w, providerSecret)
+}
+
+// The same refusal on the path of a connector plugin: a third-party
+// plugin's operation whose answer carries a secret its provider minted
+// (runx never delivered it, so no scrubbing knows it) under a field named
+// as a secret is refused whole, naming the field and never the value, and
+// nothing of it reaches a receipt, the run's record or the envelope. The
+// same operation answering without the field completes.
+func TestConnectorPluginAnswerWithASecretFieldIsRefused(t *testing.T) {
+	sum := sha256.Sum256([]byte("leaky grant g1")) // as cmd/runx/testdata/leaky mints it
+	minted := "rt-" + hex.EncodeToString(sum[:12])
+	w := newWorkspace(t, skillFiles("grant", `minimum_runx: 0.1.0
+methods:
+  open:
+    inputs:
+      leak: { type: boolean, required: true }
+    steps:
+      - id: open
+        operation: leaky/grant.open
+        inputs: { leak: $input.leak }
+`))
+	installLeaky(t, w)
+	clean, code := w.run("", nil, "skill", "./grant", "-i", "leak=false", "--json")
+	if code != 0 || str(clean, "outcome") != "completed" || str(clean, "result", "grant", "id") != "g1" {
+		t.Fatalf("a clean answer: %d %v", code, clean)
+	}
+	leaked, code := w.run("", nil, "skill", "./grant", "-i", "leak=true", "--json")
+	if code == 0 || str(leaked, "error", "code") != "provider_output_secret_refused" || !strings.Contains(str(leaked, "error", "message"), "/grant/refresh_token") {
+		t.Fatalf("an answer holding a secret's field: %d %v", code, leaked)
+	}
+	if strings.Contains(toJSON(leaked), minted) {
+		t.Fatalf("the envelope holds the provider's secret: %v", leaked)
+	}
+	noFileHolds(t, w, minted)
 }

@@ -2,7 +2,10 @@
 // the taint test: it echoes the credential runx delivers to it in every
 // place a plugin can write, in several encodings (raw, base64, URL escaping,
 // hex): its output, its evidence, its failure message, its plain stderr and
-// its hclog records. runx must hand none of it on.
+// its hclog records. runx must hand none of it on. Its connector operation
+// leaky/grant.open answers, when asked to, a secret its provider minted
+// (one runx never delivered, so no scrubbing knows it) under a field named
+// as a secret is: runx must refuse the answer whole.
 package main
 
 import (
@@ -39,8 +42,38 @@ func (leaky) Info() plugin.Info {
 			Effect:      plugin.EffectRead,
 			Approval:    plugin.ApprovalNone,
 			Roles:       []string{plugin.RoleDataOperation},
+		}, {
+			ID:           "leaky/grant.open",
+			Summary:      "Open a grant at the provider; with leak, the answer carries the refresh token the provider minted.",
+			InputSchema:  json.RawMessage(`{"type":"object","properties":{"leak":{"type":"boolean"}},"additionalProperties":false}`),
+			OutputSchema: json.RawMessage(`{"type":"object","required":["grant"],"properties":{"grant":{"type":"object"}}}`),
+			Effect:       plugin.EffectRead,
+			Approval:     plugin.ApprovalNone,
 		}},
 	}
+}
+
+// mintedToken is the refresh token leaky/grant.open's provider mints,
+// computed so that the plugin's binary does not hold it: the test searches
+// runx's state for it, the plugin's installed copy included.
+func mintedToken() string {
+	sum := sha256.Sum256([]byte("leaky grant g1"))
+	return "rt-" + hex.EncodeToString(sum[:12])
+}
+
+func openGrant(call *plugin.Call) *plugin.Result {
+	var in struct {
+		Leak bool `json:"leak"`
+	}
+	if err := json.Unmarshal(call.Input, &in); err != nil {
+		return plugin.Refused("input_invalid", err.Error())
+	}
+	grant := map[string]any{"id": "g1", "scope": "read"}
+	if in.Leak {
+		grant["refresh_token"] = mintedToken()
+	}
+	out, _ := json.Marshal(map[string]any{"grant": grant})
+	return plugin.OK(out, nil)
 }
 
 func forms(tok string) map[string]string {
@@ -55,6 +88,9 @@ func forms(tok string) map[string]string {
 }
 
 func (l leaky) Invoke(_ context.Context, call *plugin.Call) *plugin.Result {
+	if call.Capability == "leaky/grant.open" {
+		return openGrant(call)
+	}
 	var in struct {
 		Mode      string `json:"mode"`
 		ReadyFile string `json:"ready_file"`
