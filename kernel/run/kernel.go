@@ -119,15 +119,15 @@ func (k *Kernel) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 }
 
 // ReadRun reads a run's record: what it waits on, what it was answered and
-// its events after a cursor (read.go).
+// its events after a cursor (kernel/run/readmodel).
 func (k *Kernel) ReadRun(ctx context.Context, runID, after string) (*RunRead, error) {
-	return k.engine.ReadRun(ctx, runID, after)
+	return readModel(k.engine).ReadRun(ctx, runID, after)
 }
 
 // ReadRequestPayload is the exact payload of the request a run waits on at
-// address (payloadartifact.go).
+// address (kernel/run/readmodel).
 func (k *Kernel) ReadRequestPayload(ctx context.Context, runID, address string) (json.RawMessage, error) {
-	return k.engine.ReadRequestPayload(ctx, runID, address)
+	return readModel(k.engine).ReadRequestPayload(ctx, runID, address)
 }
 
 // Taint is the taint set of the runs this kernel drives: a value added to

@@ -23,7 +23,7 @@ func (n nativeRun) Now() time.Time      { return n.rc.e.Clock() }
 func (n nativeRun) Reach(step *pkg.Step) authority.Reach { return n.rc.effective(step).Reach }
 
 func (n nativeRun) ReadRun(ctx context.Context, runID, after string) (any, error) {
-	return n.rc.e.ReadRun(ctx, runID, after)
+	return readModel(n.rc.e).ReadRun(ctx, runID, after)
 }
 
 func (n nativeRun) Records() *native.Records {

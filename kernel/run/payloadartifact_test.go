@@ -134,14 +134,14 @@ func TestLargeApprovalPayloadRidesAsArtifact(t *testing.T) {
 	// A new runx reads the same descriptor and content.
 	k2 := openStubAt(t, ws, s)
 	defer k2.Close()
-	read, err := k2.engine.ReadRun(context.Background(), env.RunID, "")
+	read, err := k2.ReadRun(context.Background(), env.RunID, "")
 	if err != nil || len(read.Waiting) != 1 {
 		t.Fatalf("history after a restart: %v %+v", err, read)
 	}
 	if w := read.Waiting[0]; w.Payload != nil || !reflect.DeepEqual(w.PayloadArtifact, a) || w.Summary.PayloadDigest != a.Digest || w.RequestDigest != req.RequestDigest {
 		t.Fatalf("history shows %+v, the pause showed %+v", w, req)
 	}
-	got, err := k2.engine.ReadRequestPayload(context.Background(), env.RunID, req.Address)
+	got, err := k2.ReadRequestPayload(context.Background(), env.RunID, req.Address)
 	if err != nil || !bytes.Equal(got, content) {
 		t.Fatalf("read back after a restart: %v (%d bytes, want %d)", err, len(got), len(content))
 	}
@@ -184,20 +184,20 @@ func TestPayloadArtifactTamperedIsRefused(t *testing.T) {
 	if err := os.WriteFile(blob, tampered, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := k.engine.ReadRequestPayload(ctx, env.RunID, req.Address); contract.CodeOf(err) != CodePayloadArtifactDamaged {
+	if _, err := k.ReadRequestPayload(ctx, env.RunID, req.Address); contract.CodeOf(err) != CodePayloadArtifactDamaged {
 		t.Fatalf("a changed artifact is read back as the payload: %v", err)
 	}
 	if err := os.Remove(blob); err != nil {
 		t.Fatal(err)
 	}
-	read, err := k.engine.ReadRun(ctx, env.RunID, "")
+	read, err := k.ReadRun(ctx, env.RunID, "")
 	if err != nil || !reflect.DeepEqual(read.Waiting[0].PayloadArtifact, req.PayloadArtifact) {
 		t.Fatalf("a read keeps a lost artifact again under the same descriptor: %v %+v", err, read)
 	}
-	if got, err := k.engine.ReadRequestPayload(ctx, env.RunID, req.Address); err != nil || !bytes.Equal(got, orig) {
+	if got, err := k.ReadRequestPayload(ctx, env.RunID, req.Address); err != nil || !bytes.Equal(got, orig) {
 		t.Fatalf("the artifact kept again is not the payload: %v", err)
 	}
-	if _, err := k.engine.ReadRequestPayload(ctx, env.RunID, "nowhere"); contract.CodeOf(err) != CodeRequestNotWaiting {
+	if _, err := k.ReadRequestPayload(ctx, env.RunID, "nowhere"); contract.CodeOf(err) != CodeRequestNotWaiting {
 		t.Fatalf("an address the run does not wait on: %v", err)
 	}
 }
@@ -223,7 +223,7 @@ func TestPayloadArtifactHoldsNoDeliveredValue(t *testing.T) {
 		t.Fatal("a scrubbed payload's digest matches what executes")
 	}
 	// history finds the same artifact from the journal's scrubbed payload.
-	read, err := k.engine.ReadRun(context.Background(), env.RunID, "")
+	read, err := k.ReadRun(context.Background(), env.RunID, "")
 	if err != nil || !reflect.DeepEqual(read.Waiting[0].PayloadArtifact, req.PayloadArtifact) {
 		t.Fatalf("history names another artifact: %v %+v", err, read.Waiting)
 	}
@@ -278,49 +278,17 @@ func TestChildRunLargePayloadIsTheChildsArtifact(t *testing.T) {
 	if _, err := st.Lookup(env.RunID, req.PayloadArtifact.Ref); err == nil {
 		t.Fatal("the ref names an artifact of the root, which does not ask the request")
 	}
-	read, err := k.engine.ReadRun(ctx, env.RunID, "")
+	read, err := k.ReadRun(ctx, env.RunID, "")
 	if err != nil || len(read.Waiting) != 1 || !reflect.DeepEqual(read.Waiting[0].PayloadArtifact, req.PayloadArtifact) {
 		t.Fatalf("the root's history: %v %+v", err, read)
 	}
-	if got, err := k.engine.ReadRequestPayload(ctx, env.RunID, "kid#a"); err != nil || !bytes.Equal(got, content) {
+	if got, err := k.ReadRequestPayload(ctx, env.RunID, "kid#a"); err != nil || !bytes.Equal(got, content) {
 		t.Fatalf("read back from the root: %v", err)
 	}
 	done, err := k.engine.Resume(ctx, ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
 	if err != nil || done.Outcome != contract.OutcomeCompleted || s.calls["conn/send"] != 1 {
 		t.Fatalf("the approved child: %v %+v", err, done)
 	}
-}
-
-// BenchmarkPayloadArtifact is what a large payload costs a pause: keep is
-// a new 1 MiB payload kept and flushed (the pause's added work), shown is
-// the same payload presented again (what runx history and a repeated turn
-// call pay: digest, a record lookup, no write).
-func BenchmarkPayloadArtifact(b *testing.B) {
-	e := &engine{ProjectDir: b.TempDir()}
-	big, _ := json.Marshal(map[string]string{"body": strings.Repeat("z", 1<<20)})
-	b.Run("keep1MiB", func(b *testing.B) {
-		b.SetBytes(int64(len(big)))
-		for i := 0; i < b.N; i++ {
-			// A new payload each time: a new blob and record to flush.
-			payload, _ := json.Marshal(map[string]any{"body": string(big[12 : len(big)-2]), "n": i})
-			if _, err := e.presentWaiting([]pending{{Request: contract.Request{Address: "a", Payload: payload}, runID: "run_b", local: "a"}}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("shown1MiB", func(b *testing.B) {
-		b.SetBytes(int64(len(big)))
-		p := []pending{{Request: contract.Request{Address: "a", Payload: big}, runID: "run_b", local: "a"}}
-		if _, err := e.presentWaiting(p); err != nil {
-			b.Fatal(err)
-		}
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			if _, err := e.presentWaiting(p); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
 }
 
 // A payload past 64 KiB that cannot be kept in the project's artifact

@@ -1,4 +1,4 @@
-package run
+package readmodel
 
 import (
 	"context"
@@ -48,8 +48,8 @@ func payloadRef(runID, local, digest string) string {
 // credential is kept. A scrubbed payload's digest is no longer
 // summary.payload_digest, and a host that recomputes it does not offer
 // Approve, as with a scrubbed inline payload.
-func (e *engine) payloadContent(payload []byte) []byte {
-	content := e.scrubResult(payload)
+func (e *Reader) payloadContent(payload []byte) []byte {
+	content := e.Scrub(payload)
 	if !canon.IsCanonical(content) {
 		if c, err := canon.CanonicalJSON(content); err == nil {
 			content = c
@@ -65,14 +65,10 @@ func (e *engine) payloadContent(payload []byte) []byte {
 // them. An artifact already kept (an earlier pause, a read) is not
 // written again.
 type payloadKeeper struct {
-	e       *engine
+	e       *Reader
 	store   *artifactstore.Store
 	batch   *artifactstore.Batch
 	records map[string][]*artifactstore.Record // new records, by run
-}
-
-func (e *engine) newPayloadKeeper() *payloadKeeper {
-	return &payloadKeeper{e: e, records: map[string][]*artifactstore.Record{}}
 }
 
 // present gives req with a payload past the inline maximum replaced by
@@ -143,14 +139,14 @@ func (k *payloadKeeper) commit() error {
 	return nil
 }
 
-// presentWaiting presents what runs wait on, each request from the run
+// PresentWaiting presents what runs wait on, each request from the run
 // that asks it, kept durable before it returns: a host is never shown a
 // reference to an artifact a crash could lose.
-func (e *engine) presentWaiting(waiting []pending) ([]contract.Request, error) {
-	k := e.newPayloadKeeper()
+func (e *Reader) PresentWaiting(waiting []Waiting) ([]contract.Request, error) {
+	k := &payloadKeeper{e: e, records: map[string][]*artifactstore.Record{}}
 	out := make([]contract.Request, 0, len(waiting))
 	for _, p := range waiting {
-		req, err := k.present(p.runID, p.local, p.Request)
+		req, err := k.present(p.RunID, p.Local, p.Request)
 		if err != nil {
 			return nil, err
 		}
@@ -163,19 +159,19 @@ func (e *engine) presentWaiting(waiting []pending) ([]contract.Request, error) {
 // at address (as runx history lists it): inline, or read back from its
 // artifact and held to the artifact's size and digest, so no content
 // changed after it was kept is given as what executes.
-func (e *engine) ReadRequestPayload(ctx context.Context, runID, address string) (json.RawMessage, error) {
+func (e *Reader) ReadRequestPayload(ctx context.Context, runID, address string) (json.RawMessage, error) {
 	if _, err := e.Journal.GetRun(durable(ctx), runID); err != nil {
 		return nil, err
 	}
-	var waiting []pending
-	if err := e.collectWaiting(ctx, runID, "", &waiting); err != nil {
+	var waiting []Waiting
+	if err := e.CollectWaiting(ctx, runID, "", &waiting); err != nil {
 		return nil, err
 	}
 	for _, p := range waiting {
 		if p.Address != address {
 			continue
 		}
-		shown, err := e.presentWaiting([]pending{p})
+		shown, err := e.PresentWaiting([]Waiting{p})
 		if err != nil {
 			return nil, err
 		}
@@ -183,14 +179,14 @@ func (e *engine) ReadRequestPayload(ctx context.Context, runID, address string) 
 		if a == nil {
 			return shown[0].Payload, nil
 		}
-		return e.readPayloadArtifact(p.runID, address, a)
+		return e.readPayloadArtifact(p.RunID, address, a)
 	}
 	return nil, contract.Errorf(CodeRequestNotWaiting, "run %s waits on no request at %s; runx history %s lists what it waits on", runID, address, runID)
 }
 
 // readPayloadArtifact reads a payload's artifact back through the run
 // that asks it, held to its record and to the descriptor shown.
-func (e *engine) readPayloadArtifact(owner, address string, a *contract.ArtifactDescriptor) (json.RawMessage, error) {
+func (e *Reader) readPayloadArtifact(owner, address string, a *contract.ArtifactDescriptor) (json.RawMessage, error) {
 	st, err := artifactstore.Open(e.ProjectDir)
 	if err != nil {
 		return nil, contract.Errorf(CodePayloadArtifactUnavailable, "the project's artifact store cannot be opened: %v", err)

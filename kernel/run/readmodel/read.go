@@ -1,4 +1,4 @@
-package run
+package readmodel
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/sdk/canon"
 )
 
 // RunReadSchema names a run's read model.
@@ -57,10 +58,30 @@ type RunEvent struct {
 	At     string          `json:"at"`
 }
 
+// Reader reads what the project's runs recorded: their records, what they
+// wait on, and the payloads of those requests.
+type Reader struct {
+	Journal *journal.Journal
+	// ProjectDir holds the project's artifact store, where a payload past
+	// RequestPayloadInlineMax is kept.
+	ProjectDir string
+	// Scrub is the receipt boundary a payload passes before it is kept:
+	// the run's taint set removed.
+	Scrub func([]byte) []byte
+}
+
+// Waiting is a request a run (or a child) waits on, addressed from the
+// root, with the run that asks it and its address there.
+type Waiting struct {
+	contract.Request
+	RunID string
+	Local string // the address inside its own run
+}
+
 // ReadRun reads a run's record: what it waits on (its children's requests
 // included, addressed from it), what it was answered, and its events after a
 // cursor.
-func (e *engine) ReadRun(ctx context.Context, runID, after string) (*RunRead, error) {
+func (e *Reader) ReadRun(ctx context.Context, runID, after string) (*RunRead, error) {
 	rec, err := e.Journal.GetRun(durable(ctx), runID)
 	if err != nil {
 		return nil, err
@@ -81,12 +102,12 @@ func (e *engine) ReadRun(ctx context.Context, runID, after string) (*RunRead, er
 	if rec.State == journal.StateSealed {
 		out.Envelope = rec.Envelope
 	}
-	var waiting []pending
-	if err := e.collectWaiting(ctx, rec.RunID, "", &waiting); err != nil {
+	var waiting []Waiting
+	if err := e.CollectWaiting(ctx, rec.RunID, "", &waiting); err != nil {
 		return nil, err
 	}
 	if len(waiting) > 0 {
-		if out.Waiting, err = e.presentWaiting(waiting); err != nil {
+		if out.Waiting, err = e.PresentWaiting(waiting); err != nil {
 			return nil, err
 		}
 	}
@@ -136,9 +157,9 @@ func (e *engine) ReadRun(ctx context.Context, runID, after string) (*RunRead, er
 	return out, nil
 }
 
-// collectWaiting gathers the open requests of a run and its paused children,
+// CollectWaiting gathers the open requests of a run and its paused children,
 // each addressed from the run read and kept with the run that asks it.
-func (e *engine) collectWaiting(ctx context.Context, runID, prefix string, into *[]pending) error {
+func (e *Reader) CollectWaiting(ctx context.Context, runID, prefix string, into *[]Waiting) error {
 	reqs, err := e.Journal.Requests(durable(ctx), runID)
 	if err != nil {
 		return err
@@ -151,8 +172,8 @@ func (e *engine) collectWaiting(ctx context.Context, runID, prefix string, into 
 		if prefix != "" {
 			addr = prefix + "#" + addr
 		}
-		*into = append(*into, pending{Request: contract.Request{Address: addr, Kind: r.Kind, RequestDigest: r.RequestDigest, Payload: r.Payload,
-			Summary: contract.RequestSummary{PayloadDigest: payloadDigest(r.Payload)}}, runID: runID, local: r.Address})
+		*into = append(*into, Waiting{Request: contract.Request{Address: addr, Kind: r.Kind, RequestDigest: r.RequestDigest, Payload: r.Payload,
+			Summary: contract.RequestSummary{PayloadDigest: PayloadDigest(r.Payload)}}, RunID: runID, Local: r.Address})
 	}
 	children, err := e.Journal.Children(durable(ctx), runID)
 	if err != nil {
@@ -166,16 +187,26 @@ func (e *engine) collectWaiting(ctx context.Context, runID, prefix string, into 
 		if prefix != "" {
 			p = prefix + "#" + p
 		}
-		if err := e.collectWaiting(ctx, c.RunID, p, into); err != nil {
+		if err := e.CollectWaiting(ctx, c.RunID, p, into); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func payloadDigest(raw json.RawMessage) string {
-	return mustDigestRaw(raw)
+// PayloadDigest is a request payload's digest, over its canonical JSON
+// (over its bytes where they are not JSON).
+func PayloadDigest(raw json.RawMessage) string {
+	c, err := canon.CanonicalJSON(raw)
+	if err != nil {
+		return canon.DigestBytes(raw)
+	}
+	return canon.DigestBytes(c)
 }
+
+// durable is a context a read's journal calls finish under: a caller's
+// stop does not cut a read short.
+func durable(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
 
 func sortSteps(steps []journal.Step) {
 	for i := 1; i < len(steps); i++ {
