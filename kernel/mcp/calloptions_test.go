@@ -5,6 +5,7 @@ import (
 
 	kmcp "github.com/runxhq/runx/kernel/mcp"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/kernel/run/reuse"
 )
 
 // A skill call states its act beside the child's inputs and it becomes the
@@ -24,7 +25,7 @@ func TestTurnCallOptions(t *testing.T) {
 		args map[string]any
 		code string
 	}{
-		{map[string]any{"turn": "answer", "tool": "skill:./actor", "reuse": map[string]any{"max_age_seconds": -1}}, run.CodeCallReuseInvalid},
+		{map[string]any{"turn": "answer", "tool": "skill:./actor", "reuse": map[string]any{"max_age_seconds": -1}}, reuse.CodeCallReuseInvalid},
 		{map[string]any{"turn": "answer", "tool": "ask_human", "act": "x"}, "call_not_allowed"},
 	} {
 		if res, out := call(t, cs, "turn_call", c.args); errorCode(t, res, out) != c.code {

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	kmcp "github.com/runxhq/runx/kernel/mcp"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/kernel/run/reuse"
 )
 
 // reuseSession opens a kernel on a clock the test moves, serves the reuse
@@ -87,8 +88,8 @@ func TestSkillCallReuse(t *testing.T) {
 	word := map[string]any{"word": "hi"}
 
 	first := reuseCall(t, cs, "s1", "skill:./shout", word, nil)
-	if status, reason, _ := reuseOf(t, first); status != "recomputed" || reason != run.ReuseNoCandidate {
-		t.Fatalf("first call: %s %s, want recomputed %s", status, reason, run.ReuseNoCandidate)
+	if status, reason, _ := reuseOf(t, first); status != "recomputed" || reason != reuse.NoCandidate {
+		t.Fatalf("first call: %s %s, want recomputed %s", status, reason, reuse.NoCandidate)
 	}
 	firstReceipt, _, err := k.Store.Get(str(first["receipt_id"]))
 	if err != nil || len(firstReceipt.Body.Children) != 1 {
@@ -116,20 +117,20 @@ func TestSkillCallReuse(t *testing.T) {
 
 	advance(61 * time.Second)
 	old := reuseCall(t, cs, "s3", "skill:./shout", word, nil)
-	if status, reason, _ := reuseOf(t, old); status != "recomputed" || reason != run.ReuseTooOld {
-		t.Errorf("past its age: %s %s, want recomputed %s", status, reason, run.ReuseTooOld)
+	if status, reason, _ := reuseOf(t, old); status != "recomputed" || reason != reuse.TooOld {
+		t.Errorf("past its age: %s %s, want recomputed %s", status, reason, reuse.TooOld)
 	}
-	if note := receiptReuse(t, k, str(old["receipt_id"])); note["reason"] != run.ReuseTooOld {
+	if note := receiptReuse(t, k, str(old["receipt_id"])); note["reason"] != reuse.TooOld {
 		t.Errorf("the recomputed call's receipt says %v", note)
 	}
 
 	other := reuseCall(t, cs, "s4", "skill:./shout", map[string]any{"word": "ho"}, nil)
-	if _, reason, _ := reuseOf(t, other); reason != run.ReuseNoCandidate {
-		t.Errorf("other inputs: %s, want %s", reason, run.ReuseNoCandidate)
+	if _, reason, _ := reuseOf(t, other); reason != reuse.NoCandidate {
+		t.Errorf("other inputs: %s, want %s", reason, reuse.NoCandidate)
 	}
 	acted := reuseCall(t, cs, "s5", "skill:./shout", word, map[string]any{"act": "ship it"})
-	if _, reason, _ := reuseOf(t, acted); reason != run.ReuseNoCandidate || toText(acted["output"]) != `{"loud":"HI (ship it)"}` {
-		t.Errorf("another child context (act): %v %v, want recomputed %s", acted["reuse"], acted["output"], run.ReuseNoCandidate)
+	if _, reason, _ := reuseOf(t, acted); reason != reuse.NoCandidate || toText(acted["output"]) != `{"loud":"HI (ship it)"}` {
+		t.Errorf("another child context (act): %v %v, want recomputed %s", acted["reuse"], acted["output"], reuse.NoCandidate)
 	}
 
 	// a call pinned by its call_id returns the recorded note with it
@@ -159,8 +160,8 @@ func TestSkillCallReuse(t *testing.T) {
 		}
 		reasons[d.Address] = d.Reuse.Status + ":" + d.Reuse.Reason
 	}
-	want := map[string]string{"answer/0": "recomputed:" + run.ReuseNoCandidate, "answer/1": "reused:", "answer/2": "recomputed:" + run.ReuseTooOld,
-		"answer/3": "recomputed:" + run.ReuseNoCandidate, "answer/4": "recomputed:" + run.ReuseNoCandidate}
+	want := map[string]string{"answer/0": "recomputed:" + reuse.NoCandidate, "answer/1": "reused:", "answer/2": "recomputed:" + reuse.TooOld,
+		"answer/3": "recomputed:" + reuse.NoCandidate, "answer/4": "recomputed:" + reuse.NoCandidate}
 	for addr, w := range want {
 		if reasons[addr] != w {
 			t.Errorf("record of %s: %q, want %q", addr, reasons[addr], w)
@@ -197,8 +198,8 @@ func TestSkillCallReuseRereadsLocalState(t *testing.T) {
 		t.Fatal(err)
 	}
 	third := reuseCall(t, cs, "l3", "skill:./lookup", in, nil)
-	if status, reason, _ := reuseOf(t, third); status != "recomputed" || reason != run.ReuseReadChanged {
-		t.Fatalf("changed file: %v, want recomputed %s", third["reuse"], run.ReuseReadChanged)
+	if status, reason, _ := reuseOf(t, third); status != "recomputed" || reason != reuse.ReadChanged {
+		t.Fatalf("changed file: %v, want recomputed %s", third["reuse"], reuse.ReadChanged)
 	}
 	if toText(third["output"]) != `{"line":"release: the release moved to monday"}` {
 		t.Errorf("recomputed output = %v", third["output"])
@@ -211,8 +212,8 @@ func TestSkillCallReuseIneligibleStep(t *testing.T) {
 	cs, _, _, _, _ := reuseSession(t)
 	reuseCall(t, cs, "w1", "skill:./wrap", map[string]any{"word": "hi"}, nil)
 	second := reuseCall(t, cs, "w2", "skill:./wrap", map[string]any{"word": "hi"}, nil)
-	if status, reason, _ := reuseOf(t, second); status != "recomputed" || reason != run.ReuseStepIneligible {
-		t.Errorf("nested skill: %v, want recomputed %s", second["reuse"], run.ReuseStepIneligible)
+	if status, reason, _ := reuseOf(t, second); status != "recomputed" || reason != reuse.StepIneligible {
+		t.Errorf("nested skill: %v, want recomputed %s", second["reuse"], reuse.StepIneligible)
 	}
 }
 
@@ -225,13 +226,13 @@ func TestSkillCallReuseRefusals(t *testing.T) {
 		reuse any
 		code  string
 	}{
-		{"skill:./shout", map[string]any{"max_age_seconds": 0}, run.CodeCallReuseInvalid},
-		{"skill:./shout", map[string]any{"max_age_seconds": 1.5}, run.CodeCallReuseInvalid},
-		{"skill:./shout", map[string]any{"max_age_seconds": "60"}, run.CodeCallReuseInvalid},
-		{"skill:./shout", map[string]any{"max_age_seconds": 60, "scope": "all"}, run.CodeCallReuseInvalid},
-		{"skill:./shout", map[string]any{}, run.CodeCallReuseInvalid},
-		{"skill:./shout", 60, run.CodeCallReuseInvalid},
-		{"fs.read", map[string]any{"max_age_seconds": 60}, run.CodeCallReuseUnsupported},
+		{"skill:./shout", map[string]any{"max_age_seconds": 0}, reuse.CodeCallReuseInvalid},
+		{"skill:./shout", map[string]any{"max_age_seconds": 1.5}, reuse.CodeCallReuseInvalid},
+		{"skill:./shout", map[string]any{"max_age_seconds": "60"}, reuse.CodeCallReuseInvalid},
+		{"skill:./shout", map[string]any{"max_age_seconds": 60, "scope": "all"}, reuse.CodeCallReuseInvalid},
+		{"skill:./shout", map[string]any{}, reuse.CodeCallReuseInvalid},
+		{"skill:./shout", 60, reuse.CodeCallReuseInvalid},
+		{"fs.read", map[string]any{"max_age_seconds": 60}, reuse.CodeCallReuseUnsupported},
 	} {
 		input := map[string]any{"word": "hi"}
 		if c.tool == "fs.read" {

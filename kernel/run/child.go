@@ -69,7 +69,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		}
 		contextDigest := rc.childContext(step, act)
 		if rc.ChildReuse != nil {
-			reused, note, err := rc.reuseChild(ctx, step, local, p, m, inputs, childInputs, contextDigest)
+			reused, note, err := reuseRun{rc: rc, step: step, local: local, p: p, m: m}.reuseChild(ctx, inputs, childInputs, contextDigest)
 			if err != nil {
 				return stepRun{err: err}
 			}
@@ -175,4 +175,19 @@ func (e *engine) sealedChild(rec *journal.Run) (*contract.SkillRun, receipt.Chil
 	}
 	ref, err := receipt.ChildRefOf(raw)
 	return &env, ref, err
+}
+
+// childContext is the digest of what a child run is started under besides
+// its package and inputs: the authority it holds, the host's document and
+// standing approvals, its act and actor. Two children under the same one
+// are the same computation over the same inputs.
+func (rc *runCtx) childContext(step *pkg.Step, act string) string {
+	hostDigest, _ := gate.Digest(rc.rec.Authority)
+	return mustDigest(map[string]any{
+		"authority_digest": hostDigest,
+		"effective":        authority.ForChild(rc.effective(step)),
+		"standing":         rc.Standing,
+		"act":              act,
+		"actor":            rc.actor(),
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/reuse"
 )
 
 // TurnCallRequest is one call an agent makes inside an open turn (MCP's
@@ -31,7 +32,7 @@ type TurnCallRequest struct {
 	Act string
 	// Reuse is a skill call's reuse option ({max_age_seconds}): an earlier
 	// sealed run of the skill under the same resolved inputs and child
-	// context, no older than that, is its result (reuse.go).
+	// context, no older than that, is its result (kernel/run/reuse).
 	Reuse json.RawMessage
 }
 
@@ -121,12 +122,12 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 	if err != nil {
 		return nil, err
 	}
-	reuse, err := ParseReuse(req.Reuse)
+	opt, err := reuse.Parse(req.Reuse)
 	if err != nil {
 		return nil, err
 	}
-	if reuse != nil && (step == nil || step.Kind != pkg.KindSkill) {
-		return nil, contract.Errorf(CodeCallReuseUnsupported, "option \"reuse\" of call %s: only a skill call reuses an earlier sealed result; make the call without reuse", req.Tool)
+	if opt != nil && (step == nil || step.Kind != pkg.KindSkill) {
+		return nil, contract.Errorf(reuse.CodeCallReuseUnsupported, "option \"reuse\" of call %s: only a skill call reuses an earlier sealed result; make the call without reuse", req.Tool)
 	}
 	if req.Act != "" && (step == nil || step.Kind != pkg.KindSkill) {
 		return nil, contract.Errorf(CodeCallActUnsupported, "option \"act\" of call %s: only a skill call states an act (it becomes its child run's act)", req.Tool)
@@ -228,7 +229,7 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 	if step == nil {
 		f.result, f.err = k.askHuman(callCtx, t, index, input, digest, req)
 	} else {
-		f.result, f.err = k.carryOutTurnCall(callCtx, t, step, index, in, input, digest, req, reuse, again >= 0, skillOrdinal)
+		f.result, f.err = k.carryOutTurnCall(callCtx, t, step, index, in, input, digest, req, opt, again >= 0, skillOrdinal)
 	}
 	claims.mu.Lock()
 	rc.executing--
