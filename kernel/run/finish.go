@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
@@ -376,4 +377,13 @@ func mustCanonical(raw json.RawMessage) []byte {
 		return raw
 	}
 	return out
+}
+
+// parseTime reads a recorded time, the clock's now where it does not parse.
+func parseTime(s string, e *engine) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return e.Clock()
+	}
+	return t
 }

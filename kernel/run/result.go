@@ -1,158 +1,12 @@
 package run
 
 import (
-	"context"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 )
-
-// Step kinds this runx executes.
-var runnableKinds = map[pkg.StepKind]bool{
-	pkg.KindTool: true, pkg.KindModule: true, pkg.KindCommand: true,
-	pkg.KindSkill: true, pkg.KindAgent: true, pkg.KindAsk: true, pkg.KindOperation: true, pkg.KindScript: true,
-}
-
-// prepare checks a method before any of its steps runs: every step is of a
-// kind this runx executes and resolves to what it names (a tool some plugin
-// describes, a connector operation, a child skill, each tool, operation and
-// skill a turn's or a script's calls list), every guard compiles, every
-// result producer declares its outputs, and no two producers emit the same
-// key unless their guards are exclusive. A step a guard may skip is held
-// to all of it: a mistake in a branch that seldom runs is still a mistake.
-func (e *engine) prepare(ctx context.Context, p *pkg.Package, m *pkg.Method) error {
-	return e.prepareClosure(ctx, p, m, map[string]bool{}, 0)
-}
-
-// prepareClosure prepares a method and, before any step runs, every method
-// its skill steps and call lists name, so a child's key collision,
-// unsupported field or unresolvable ref is refused before the parent's
-// first effect rather than after it.
-func (e *engine) prepareClosure(ctx context.Context, p *pkg.Package, m *pkg.Method, seen map[string]bool, depth int) error {
-	key := p.Dir + "#" + m.Name
-	if seen[key] || depth > TreeMaxDepth {
-		return nil
-	}
-	seen[key] = true
-	wrap := func(err error) error {
-		if depth == 0 {
-			return err
-		}
-		return contract.Errorf(contract.CodeOf(err), "child skill %s#%s: %s", p.Name, m.Name, err.Error())
-	}
-	if err := e.prepareMethod(ctx, p, m); err != nil {
-		return wrap(err)
-	}
-	if e.Resolver == nil {
-		return nil
-	}
-	for _, sr := range methodSkillRefs(m) {
-		cp, methodName, err := e.Resolver.Resolve(p.Dir, sr.ref)
-		if err == nil {
-			var cm *pkg.Method
-			if cm, err = cp.SelectMethod(methodName); err == nil {
-				err = e.prepareClosure(ctx, cp, cm, seen, depth+1)
-				if err != nil {
-					return err
-				}
-				continue
-			}
-		}
-		return wrap(contract.Errorf(contract.CodeOf(err), "step %s names skill %s, which does not resolve: %s; no step was started", sr.step, sr.ref, err.Error()))
-	}
-	return nil
-}
-
-// stepSkillRef is a skill ref a method names, with the step naming it.
-type stepSkillRef struct{ step, ref string }
-
-// methodSkillRefs are the skill refs m names: its skill steps', and the
-// skills each turn's and script's calls list.
-func methodSkillRefs(m *pkg.Method) []stepSkillRef {
-	var out []stepSkillRef
-	for _, s := range m.Steps {
-		if s.Kind == pkg.KindSkill {
-			out = append(out, stepSkillRef{s.ID, s.Skill})
-		}
-		for _, c := range []*pkg.Calls{agentCalls(s), scriptCalls(s)} {
-			if c != nil {
-				for _, ref := range c.Skills {
-					out = append(out, stepSkillRef{s.ID, ref})
-				}
-			}
-		}
-	}
-	return out
-}
-
-// prepareMethod checks one method's own steps.
-func (e *engine) prepareMethod(ctx context.Context, p *pkg.Package, m *pkg.Method) error {
-	for _, s := range m.Steps {
-		if !runnableKinds[s.Kind] {
-			return contract.Errorf("step_kind_unsupported", "step %s is a %s step, which this runx (%s) does not run yet; no step was started", s.ID, s.Kind, e.RunxVersion)
-		}
-		if err := e.resolveStep(ctx, p, s); err != nil {
-			return err
-		}
-		if s.ForEach != "" && (s.Kind == pkg.KindAgent || s.Kind == pkg.KindAsk) {
-			return contract.Errorf("for_each_unsupported", "step %s: for_each fans out tools, modules, commands and skills, not %s steps", s.ID, s.Kind)
-		}
-		if s.When != "" {
-			if _, err := compileGuard(s); err != nil {
-				return err
-			}
-		}
-	}
-	if err := e.checkChildContracts(p, m); err != nil {
-		return err
-	}
-	for _, id := range m.ResultFrom {
-		s := m.Step(id)
-		if s == nil {
-			return contract.Errorf("result_from_unknown", "method %s: result_from names %q, which is not a step", m.Name, id)
-		}
-		if len(m.ResultFrom) == 1 {
-			if !e.hasResultContract(ctx, p, s, 0) {
-				return contract.Errorf(CodeResultContractMissing, "method %s: result producer %s declares no output contract (no outputs, no result_as, and what it runs declares none); declare the step's outputs", m.Name, id)
-			}
-			continue
-		}
-		if len(s.Outputs) == 0 && s.ResultAs == "" {
-			return contract.Errorf(CodeResultContractMissing, "method %s: result producer %s declares no outputs; declare the step's outputs", m.Name, id)
-		}
-	}
-	if len(m.ResultFrom) > 1 {
-		owners := map[string][]string{}
-		for _, id := range m.ResultFrom {
-			s := m.Step(id)
-			for key := range producedKeys(s) {
-				// Producers of one key must be branches that can never both
-				// run: guards runx proves exclusive (guardsExclusive).
-				for _, other := range owners[key] {
-					if !guardsExclusive(s.When, m.Step(other).When) {
-						return contract.Errorf("result_key_collision", "method %s: result producers %s and %s both emit %q, and their guards are not provably exclusive (write them as x and !x, or x == a and x == b)", m.Name, other, id, key)
-					}
-				}
-				owners[key] = append(owners[key], id)
-			}
-		}
-	}
-	return nil
-}
-
-func producedKeys(s *pkg.Step) map[string]bool {
-	if s.ResultAs != "" {
-		return map[string]bool{s.ResultAs: true}
-	}
-	keys := map[string]bool{}
-	for k := range s.Outputs {
-		keys[k] = true
-	}
-	return keys
-}
 
 // selectResult picks the run's public result: the outputs of the result
 // producers (default: the last step) that succeeded, each under result_as
@@ -278,12 +132,4 @@ func describe(v any) string {
 		return "an array"
 	}
 	return fmt.Sprintf("a %T", v)
-}
-
-func parseTime(s string, e *engine) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return e.Clock()
-	}
-	return t
 }

@@ -1,0 +1,274 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/host"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/kernel/run/native"
+)
+
+// Step kinds this runx executes.
+var runnableKinds = map[pkg.StepKind]bool{
+	pkg.KindTool: true, pkg.KindModule: true, pkg.KindCommand: true,
+	pkg.KindSkill: true, pkg.KindAgent: true, pkg.KindAsk: true, pkg.KindOperation: true, pkg.KindScript: true,
+}
+
+// prepare checks a method before any of its steps runs: every step is of a
+// kind this runx executes and resolves to what it names (a tool some plugin
+// describes, a connector operation, a child skill, each tool, operation and
+// skill a turn's or a script's calls list), every guard compiles, every
+// result producer declares its outputs, and no two producers emit the same
+// key unless their guards are exclusive. A step a guard may skip is held
+// to all of it: a mistake in a branch that seldom runs is still a mistake.
+func (e *engine) prepare(ctx context.Context, p *pkg.Package, m *pkg.Method) error {
+	return e.prepareClosure(ctx, p, m, map[string]bool{}, 0)
+}
+
+// prepareClosure prepares a method and, before any step runs, every method
+// its skill steps and call lists name, so a child's key collision,
+// unsupported field or unresolvable ref is refused before the parent's
+// first effect rather than after it.
+func (e *engine) prepareClosure(ctx context.Context, p *pkg.Package, m *pkg.Method, seen map[string]bool, depth int) error {
+	key := p.Dir + "#" + m.Name
+	if seen[key] || depth > TreeMaxDepth {
+		return nil
+	}
+	seen[key] = true
+	wrap := func(err error) error {
+		if depth == 0 {
+			return err
+		}
+		return contract.Errorf(contract.CodeOf(err), "child skill %s#%s: %s", p.Name, m.Name, err.Error())
+	}
+	if err := e.prepareMethod(ctx, p, m); err != nil {
+		return wrap(err)
+	}
+	if e.Resolver == nil {
+		return nil
+	}
+	for _, sr := range methodSkillRefs(m) {
+		cp, methodName, err := e.Resolver.Resolve(p.Dir, sr.ref)
+		if err == nil {
+			var cm *pkg.Method
+			if cm, err = cp.SelectMethod(methodName); err == nil {
+				err = e.prepareClosure(ctx, cp, cm, seen, depth+1)
+				if err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		return wrap(contract.Errorf(contract.CodeOf(err), "step %s names skill %s, which does not resolve: %s; no step was started", sr.step, sr.ref, err.Error()))
+	}
+	return nil
+}
+
+// stepSkillRef is a skill ref a method names, with the step naming it.
+type stepSkillRef struct{ step, ref string }
+
+// methodSkillRefs are the skill refs m names: its skill steps', and the
+// skills each turn's and script's calls list.
+func methodSkillRefs(m *pkg.Method) []stepSkillRef {
+	var out []stepSkillRef
+	for _, s := range m.Steps {
+		if s.Kind == pkg.KindSkill {
+			out = append(out, stepSkillRef{s.ID, s.Skill})
+		}
+		for _, c := range []*pkg.Calls{agentCalls(s), scriptCalls(s)} {
+			if c != nil {
+				for _, ref := range c.Skills {
+					out = append(out, stepSkillRef{s.ID, ref})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// prepareMethod checks one method's own steps.
+func (e *engine) prepareMethod(ctx context.Context, p *pkg.Package, m *pkg.Method) error {
+	for _, s := range m.Steps {
+		if !runnableKinds[s.Kind] {
+			return contract.Errorf("step_kind_unsupported", "step %s is a %s step, which this runx (%s) does not run yet; no step was started", s.ID, s.Kind, e.RunxVersion)
+		}
+		if err := e.resolveStep(ctx, p, s); err != nil {
+			return err
+		}
+		if s.ForEach != "" && (s.Kind == pkg.KindAgent || s.Kind == pkg.KindAsk) {
+			return contract.Errorf("for_each_unsupported", "step %s: for_each fans out tools, modules, commands and skills, not %s steps", s.ID, s.Kind)
+		}
+		if s.When != "" {
+			if _, err := compileGuard(s); err != nil {
+				return err
+			}
+		}
+	}
+	if err := e.checkChildContracts(p, m); err != nil {
+		return err
+	}
+	for _, id := range m.ResultFrom {
+		s := m.Step(id)
+		if s == nil {
+			return contract.Errorf("result_from_unknown", "method %s: result_from names %q, which is not a step", m.Name, id)
+		}
+		if len(m.ResultFrom) == 1 {
+			if !e.hasResultContract(ctx, p, s, 0) {
+				return contract.Errorf(CodeResultContractMissing, "method %s: result producer %s declares no output contract (no outputs, no result_as, and what it runs declares none); declare the step's outputs", m.Name, id)
+			}
+			continue
+		}
+		if len(s.Outputs) == 0 && s.ResultAs == "" {
+			return contract.Errorf(CodeResultContractMissing, "method %s: result producer %s declares no outputs; declare the step's outputs", m.Name, id)
+		}
+	}
+	if len(m.ResultFrom) > 1 {
+		owners := map[string][]string{}
+		for _, id := range m.ResultFrom {
+			s := m.Step(id)
+			for key := range producedKeys(s) {
+				// Producers of one key must be branches that can never both
+				// run: guards runx proves exclusive (guardsExclusive).
+				for _, other := range owners[key] {
+					if !guardsExclusive(s.When, m.Step(other).When) {
+						return contract.Errorf("result_key_collision", "method %s: result producers %s and %s both emit %q, and their guards are not provably exclusive (write them as x and !x, or x == a and x == b)", m.Name, other, id, key)
+					}
+				}
+				owners[key] = append(owners[key], id)
+			}
+		}
+	}
+	return nil
+}
+
+func producedKeys(s *pkg.Step) map[string]bool {
+	if s.ResultAs != "" {
+		return map[string]bool{s.ResultAs: true}
+	}
+	keys := map[string]bool{}
+	for k := range s.Outputs {
+		keys[k] = true
+	}
+	return keys
+}
+
+// Preparation codes for what a step names.
+const (
+	// CodeToolUnknown: a step, or a turn's or a script's calls, names a tool
+	// id no installed plugin describes (and the kernel does not answer).
+	CodeToolUnknown = "tool_unknown"
+	// CodeResultContractMissing: a result producer whose outputs nothing
+	// declares: not the step, not the method or capability it runs.
+	CodeResultContractMissing = "result_contract_missing"
+)
+
+// resultContractDepth bounds how deep a producer's contract is looked for
+// through nested skills; preparation bounds the closure itself.
+const resultContractDepth = 8
+
+// resolveStep refuses, before any step runs, a step that names something
+// this runx cannot find: a tool id, a connector operation, and each tool
+// and operation its turn's or script's calls list. Tool ids and refs are
+// static; what a step computes at run time (its inputs, for_each items) is
+// not resolved here.
+func (e *engine) resolveStep(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
+	switch s.Kind {
+	case pkg.KindTool:
+		if err := e.resolveTool(ctx, s.ID, s.Tool.Capability); err != nil {
+			return err
+		}
+	case pkg.KindOperation:
+		if err := e.checkOperation(ctx, p, s); err != nil {
+			return err
+		}
+	}
+	for _, c := range []*pkg.Calls{agentCalls(s), scriptCalls(s)} {
+		if c == nil {
+			continue
+		}
+		for _, t := range c.Tools {
+			if err := e.resolveTool(ctx, s.ID, t); err != nil {
+				return err
+			}
+		}
+		for _, ref := range c.Operations {
+			connector, operation, _ := strings.Cut(ref, "/")
+			call := &pkg.Step{ID: s.ID, Kind: pkg.KindOperation, Operation: &pkg.OperationStep{Ref: ref, Connector: connector, Operation: operation}}
+			if err := e.resolveOperation(ctx, p, call); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// resolveTool refuses a tool id neither the kernel nor any installed
+// plugin describes. A plugin that is installed but refused as it stands
+// (unpinned, changed since pinned) is refused with its own code.
+func (e *engine) resolveTool(ctx context.Context, stepID, id string) error {
+	if native.Lookup(id) != nil {
+		return nil
+	}
+	_, _, err := e.Host.Definition(ctx, id)
+	if err == nil {
+		return nil
+	}
+	var he *host.Error
+	if errors.As(err, &he) && he.Code != host.CodePluginNotFound && he.Code != host.CodeCapabilityNotFound {
+		return contract.Errorf(he.Code, "step %s names tool %s: %s; no step was started", stepID, id, he.Message)
+	}
+	return contract.Errorf(CodeToolUnknown, "step %s names tool %q, which no installed plugin describes (runx tool list shows the tools this runx has); no step was started", stepID, id)
+}
+
+// hasResultContract reports whether a result producer's outputs are
+// declared: by the step (outputs, result_as), by the child method it runs
+// (its outputs, or its own producers' contracts), or by the capability or
+// connector operation it calls (an output schema). A module, command,
+// turn, question or script declares nothing of its own: its step must.
+func (e *engine) hasResultContract(ctx context.Context, p *pkg.Package, s *pkg.Step, depth int) bool {
+	if len(s.Outputs) > 0 || s.ResultAs != "" {
+		return true
+	}
+	switch s.Kind {
+	case pkg.KindTool:
+		if t := native.Lookup(s.Tool.Capability); t != nil {
+			return len(t.Definition().OutputSchema) > 0
+		}
+		def := e.definition(ctx, s.Tool.Capability)
+		return def != nil && len(def.OutputSchema) > 0
+	case pkg.KindOperation:
+		if mo, err := connector.ManifestOperation(p, s.Operation, e.ProjectDir); err == nil && mo != nil {
+			return len(mo.Def.OutputSchema) > 0
+		}
+		def := e.definition(ctx, operationCapability(s.Operation))
+		return def != nil && len(def.OutputSchema) > 0
+	case pkg.KindSkill:
+		if e.Resolver == nil || depth >= resultContractDepth {
+			return false
+		}
+		cp, methodName, err := e.Resolver.Resolve(p.Dir, s.Skill)
+		if err != nil {
+			return false
+		}
+		cm, err := cp.SelectMethod(methodName)
+		if err != nil {
+			return false
+		}
+		if len(cm.Outputs) > 0 {
+			return true
+		}
+		producers := cm.ResultSteps()
+		for _, id := range producers {
+			ps := cm.Step(id)
+			if ps == nil || !e.hasResultContract(ctx, cp, ps, depth+1) {
+				return false
+			}
+		}
+		return len(producers) > 0
+	}
+	return false
+}
