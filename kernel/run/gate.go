@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/gate"
+	"github.com/runxhq/runx/kernel/run/turn"
 	"github.com/runxhq/runx/sdk/canon"
 )
 
@@ -80,14 +81,13 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 	wait := stepRun{waiting: []pending{{Request: req, runID: rc.rec.RunID, local: local}}}
 	if step.Kind == pkg.KindAgent {
 		// A skill call whose child waits is driven again: a child the host
-		// answered goes on, and what it still waits on the turn waits on.
-		calls := rc.driveTurnSkillCalls(ctx, step, local, level)
+		// answered goes on, and what it still waits on the turn waits on;
+		// what the turn's calls asked a person (ask_human) stays asked.
+		calls := rc.turnWaits(ctx, step, local, level)
 		if calls.err != nil || calls.stopped {
 			return calls
 		}
 		wait.waiting, wait.refused = append(wait.waiting, calls.waiting...), calls.refused
-		// What the turn's calls asked a person (ask_human) stays asked.
-		wait.waiting = append(wait.waiting, rc.openTurnCallRequests(ctx, local)...)
 	}
 	// An answer this resume brought wins; otherwise a decision admitted by an
 	// earlier driver that died before using it is used now.
@@ -108,7 +108,7 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 		if err := json.Unmarshal(d.Value, &output); err != nil {
 			return refusedAnswer(wait, req.Address, "answer_invalid", "the answer's value is not JSON")
 		}
-		if reason, ok := turnFailure(step, output); ok {
+		if reason, ok := turn.Failure(step, output); ok {
 			// The act could not be done: the step fails with the turn's reason.
 			status, output = contract.StepFailed, nil
 			failure = &contract.ErrorBody{Code: CodeTurnFailed, Message: fmt.Sprintf("turn %s failed: %s", req.Address, reason)}
@@ -142,7 +142,7 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 		}
 	}
 	if req.Kind == contract.RequestAgent && fresh {
-		if body.Extra, err = rc.stateAgent(ctx, req.Address, body.Extra); err != nil {
+		if body.Extra, err = turn.StateAgent(ctx, rc.e.Journal, rc.rec.RunID, req.Address, rc.agents[req.Address], body.Extra); err != nil {
 			return stepRun{err: err}
 		}
 	}

@@ -94,11 +94,6 @@ func (rc *runCtx) recordStopped(ctx context.Context, step *pkg.Step, local strin
 	})
 }
 
-// CodeCallCancelled is the failure of a call its host cancelled before it
-// committed anything: a read stopped in flight, or a skill call whose child
-// committed no effect.
-const CodeCallCancelled = "call_cancelled"
-
 // cancelWatch stops a read in flight when its host cancels the call
 // (call_cancel): the owning plugin is asked to cancel it by its id (the
 // Cancel RPC, which cancels a read's context in the plugin) and the call's

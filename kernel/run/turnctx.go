@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/gate"
+	"github.com/runxhq/runx/kernel/run/turn"
 )
 
 // runCtxFor rebuilds the runCtx of a run of a tree from its record, as the
@@ -25,7 +26,10 @@ func (k *Kernel) runCtxFor(ctx context.Context, runID string) (*runCtx, error) {
 	if rec.State == journal.StateSealed {
 		return nil, contract.Errorf("run_sealed", "run %s sealed; its turns take no more calls", rec.RunID)
 	}
-	p, m, err := k.runPackage(rec)
+	// The package as it was when the run started: its package and closure
+	// digests both unchanged, so a turn's call runs nothing (a child
+	// skill, at any depth) the run was not bound to.
+	p, m, err := k.engine.bind(rec)
 	if err != nil {
 		return nil, err
 	}
@@ -67,25 +71,25 @@ func (k *Kernel) runCtxFor(ctx context.Context, runID string) (*runCtx, error) {
 // startingStep is the step of parent that started the child at local: a
 // skill step (send), or a turn's skill call (answer/0), and its level.
 func (k *Kernel) startingStep(ctx context.Context, parent *runCtx, local string) (*pkg.Step, int, error) {
-	turn, _, isCall := strings.Cut(local, "/")
+	turnID, _, isCall := strings.Cut(local, "/")
 	if !isCall {
 		if s := parent.method.Step(local); s != nil && s.Kind == pkg.KindSkill {
 			return s, parent.Depth + 1, nil
 		}
 		return nil, 0, contract.Errorf("turn_call_child_unsupported", "the child run at %s was started by a fan-out or script call; this runx makes calls only in the turns of a child a skill step or a turn's skill call started", parent.address(local))
 	}
-	s := parent.method.Step(turn)
+	s := parent.method.Step(turnID)
 	if s == nil {
-		return nil, 0, contract.Errorf("resume_package_drift", "package %s no longer has the step of turn %s", parent.pkg.Name, parent.address(turn))
+		return nil, 0, contract.Errorf("resume_package_drift", "package %s no longer has the step of turn %s", parent.pkg.Name, parent.address(turnID))
 	}
 	events, err := k.Journal.Events(durable(ctx), parent.rec.RunID, 0)
 	if err != nil {
 		return nil, 0, err
 	}
 	for _, ev := range events {
-		var p pendingCall
-		if ev.Stream == "calls" && ev.Type == eventCallPending && json.Unmarshal(ev.Data, &p) == nil && p.Skill && p.Address == local {
-			step, err := turnCallStep(s, p.Tool)
+		var p turn.Pending
+		if ev.Stream == "calls" && ev.Type == turn.EventCallPending && json.Unmarshal(ev.Data, &p) == nil && p.Skill && p.Address == local {
+			step, err := turn.CallStep(s, p.Tool)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -93,11 +97,4 @@ func (k *Kernel) startingStep(ctx context.Context, parent *runCtx, local string)
 		}
 	}
 	return nil, 0, contract.Errorf(CodeJournalRecordInvalid, "run %s records no skill call at %s that started a child", parent.rec.RunID, local)
-}
-
-// runPackage loads the package a run's record names, as it was when the
-// run started: its package and closure digests both unchanged, so a turn's
-// call runs nothing (a child skill, at any depth) the run was not bound to.
-func (k *Kernel) runPackage(rec *journal.Run) (*pkg.Package, *pkg.Method, error) {
-	return k.engine.bind(rec)
 }

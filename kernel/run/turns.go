@@ -4,43 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/turn"
 )
 
-// OpenTurn is an agent turn a run waits on, read from its record: what an
-// MCP front serves through turn_status and turn_read. It is addressed from
-// the root, as answer/0#report is a turn of the child at answer/0.
-type OpenTurn struct {
-	Address string
-	// Local is the turn's address in the run that asks it (its step id).
-	Local   string
-	RunID   string
-	Request contract.Request
-	Package *pkg.Package
-	Method  *pkg.Method
-	Step    *pkg.Step
-	// Inputs are the turn's inputs, as its request carries them.
-	Inputs map[string]any
-	// Prior are the outputs of the steps of its run settled before it, in
-	// the order they settled: the turn's current context.
-	Prior []PriorStep
-	// Calls are the calls the turn has made so far, by index.
-	Calls []TurnCallRecord
-}
+// OpenTurn is an agent turn a run waits on, read from its record
+// (kernel/run/turn).
+type OpenTurn = turn.Open
 
 // PriorStep is one settled step's output, a context entry of a turn.
-type PriorStep struct {
-	StepID string
-	Output json.RawMessage
-}
+type PriorStep = turn.PriorStep
 
 // ErrTurnUnknown is the code of a turn address the run does not wait on.
-const ErrTurnUnknown = "turn_unknown"
+const ErrTurnUnknown = turn.CodeTurnUnknown
 
 // Turn reads an open agent turn of a root run by its address from the root.
 func (k *Kernel) Turn(ctx context.Context, rootID, address string) (*OpenTurn, error) {
@@ -101,90 +79,16 @@ func (k *Kernel) Turn(ctx context.Context, rootID, address string) (*OpenTurn, e
 			t.Prior = append(t.Prior, PriorStep{StepID: s.ID, Output: r.Output})
 		}
 	}
-	if t.Calls, err = turnCalls(steps, w.local); err != nil {
+	if t.Calls, err = turn.Calls(steps, w.local); err != nil {
 		return nil, err
 	}
-	waiting, err := k.pendingCalls(ctx, rec.RunID, w.local, steps)
+	waiting, err := turn.PendingCalls(ctx, k.Journal, rec.RunID, w.local, steps)
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range waiting {
-		t.Calls = append(t.Calls, TurnCallRecord{Index: p.Index, Address: p.Address, CallID: p.CallID, Tool: p.Tool,
-			InputDigest: p.InputDigest, Status: contract.CallPending, RequestDigest: p.RequestDigest, floor: p.Floor, skill: p.Skill})
+		t.Calls = append(t.Calls, turn.PendingRecord(p))
 	}
 	slices.SortFunc(t.Calls, func(a, b TurnCallRecord) int { return a.Index - b.Index })
 	return t, nil
-}
-
-// TurnCallRecord is one call a turn made, as its run recorded it.
-type TurnCallRecord struct {
-	Index       int                 `json:"index"`
-	Address     string              `json:"address"`
-	CallID      string              `json:"call_id,omitempty"`
-	Tool        string              `json:"tool"`
-	InputDigest string              `json:"input_digest"`
-	Status      contract.CallStatus `json:"status"`
-	Output      json.RawMessage     `json:"output,omitempty"`
-	Error       *contract.ErrorBody `json:"error,omitempty"`
-	ReceiptID   string              `json:"receipt_id,omitempty"`
-	// RequestDigest binds a pending call (ask_human) to what it asks.
-	RequestDigest string `json:"request_digest,omitempty"`
-	// Reuse is what became of a skill call's reuse option: the source it
-	// reused, or why it recomputed.
-	Reuse *ReuseNote `json:"reuse,omitempty"`
-	// floor marks a pending call the approval floor stopped; skill one
-	// whose child run waits.
-	floor, skill bool
-}
-
-// turnCall is how a turn's call is recorded in its step's record: the
-// script call's shape, so the step's receipt commits it the same way, with
-// the call_id its host pinned.
-type turnCall struct {
-	Kind        string          `json:"kind"`
-	Tool        string          `json:"tool"`
-	InputDigest string          `json:"input_digest"`
-	CallID      string          `json:"call_id,omitempty"`
-	Output      json.RawMessage `json:"output,omitempty"`
-	Reuse       *ReuseNote      `json:"reuse,omitempty"`
-}
-
-// turnCalls reads a turn's recorded calls, in index order.
-func turnCalls(steps map[string]*journal.Step, local string) ([]TurnCallRecord, error) {
-	var out []TurnCallRecord
-	prefix := local + "/"
-	for addr, s := range steps {
-		rest, ok := strings.CutPrefix(addr, prefix)
-		if !ok || strings.ContainsAny(rest, "/[#") {
-			continue
-		}
-		i, err := strconv.Atoi(rest)
-		if err != nil {
-			continue
-		}
-		r := TurnCallRecord{Index: i, Address: addr, Status: contract.CallStatus(s.Status), ReceiptID: s.ReceiptID}
-		if s.Status == contract.StepSuccess {
-			var c turnCall
-			if err := json.Unmarshal(s.Output, &c); err != nil {
-				return nil, contract.Errorf(CodeJournalRecordInvalid, "the journal's record of call %s does not decode: %v", addr, err)
-			}
-			r.Tool, r.InputDigest, r.CallID, r.Output, r.Reuse = c.Tool, c.InputDigest, c.CallID, c.Output, c.Reuse
-		} else {
-			f := &contract.ErrorBody{}
-			if err := json.Unmarshal(s.Error, f); err != nil {
-				return nil, contract.Errorf(CodeJournalRecordInvalid, "the journal's record of call %s does not decode: %v", addr, err)
-			}
-			m, _ := f.Detail.(map[string]any)
-			r.Tool, _ = m["tool"].(string)
-			r.InputDigest, _ = m["input_digest"].(string)
-			r.CallID, _ = m["call_id"].(string)
-			r.Error = f
-			if f.Code == CodeCallCancelled {
-				r.Status = contract.CallCancelled
-			}
-		}
-		out = append(out, r)
-	}
-	slices.SortFunc(out, func(a, b TurnCallRecord) int { return a.Index - b.Index })
-	return out, nil
 }

@@ -1,12 +1,16 @@
-package run
+package turn
 
-import "context"
+import (
+	"context"
+
+	"github.com/runxhq/runx/kernel/journal"
+)
 
 // AgentStatement is what a managed agent states about the turn it answered:
 // the provider and model that worked it and what it spent. The driver that
-// answers the turn gives it with the answer (ResumeRequest.Agents); the
-// turn's receipt and its event carry it. A provider's refusal is its HTTP
-// status and its own message only, never its body or a key.
+// answers the turn gives it with the answer (the resume request's Agents);
+// the turn's receipt and its event carry it. A provider's refusal is its
+// HTTP status and its own message only, never its body or a key.
 type AgentStatement struct {
 	Provider        string `json:"provider"`
 	Model           string `json:"model"`
@@ -21,10 +25,10 @@ type AgentStatement struct {
 // EventAgentTurn is the event of an agent step a managed agent answered.
 const EventAgentTurn = "agent.turn"
 
-// stateAgent puts what the managed agent stated into the turn's receipt
-// body and its run's events.
-func (rc *runCtx) stateAgent(ctx context.Context, address string, extra map[string]any) (map[string]any, error) {
-	st := rc.agents[address]
+// StateAgent puts what the managed agent stated (st, nil when none did)
+// about the turn at address into the turn's receipt body (extra) and its
+// run's events.
+func StateAgent(ctx context.Context, j *journal.Journal, runID, address string, st *AgentStatement, extra map[string]any) (map[string]any, error) {
 	if st == nil {
 		return extra, nil
 	}
@@ -32,7 +36,7 @@ func (rc *runCtx) stateAgent(ctx context.Context, address string, extra map[stri
 		extra = map[string]any{}
 	}
 	extra["agent"] = st
-	return extra, rc.e.Journal.AppendEvent(durable(ctx), rc.rec.RunID, "steps", EventAgentTurn, map[string]any{
+	return extra, j.AppendEvent(context.WithoutCancel(ctx), runID, "steps", EventAgentTurn, map[string]any{
 		"address": address, "provider": st.Provider, "model": st.Model, "rounds": st.Rounds,
 		"input_tokens": st.InputTokens, "output_tokens": st.OutputTokens,
 	})

@@ -1,4 +1,4 @@
-package run
+package turn
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/journal"
 )
 
 // ErrCallCancelled is the cause a cancelled turn call's context carries.
@@ -23,18 +24,19 @@ type CallCancel struct {
 	Message   string              `json:"message"`
 }
 
-// CancelTurnCall cancels one turn call of a run by its address (<turn>/<n>,
-// below the root with its child run's place first, as answer/0#report/1)
-// and answers at once with how it stands. A read in flight is stopped (its
-// plugin is asked to cancel it, cancelWatch) and the call settles
-// cancelled. A capability call that may change something runs to its end
-// and settles as it actually ended, the cancel recorded beside it, so the
-// record never says an effect did not happen when it did. A skill call's
-// cancel reaches its child run at every depth: no later step starts, the
-// child seals killed with the reason cancelled, and the call settles
-// cancelled when the child committed no effect, otherwise failed
+// Cancel cancels one turn call of a run by its address (<turn>/<n>, below
+// the root with its child run's place first, as answer/0#report/1) and
+// answers at once with how it stands. A read in flight is stopped (its
+// plugin is asked to cancel it, the engine's cancelWatch) and the call
+// settles cancelled. A capability call that may change something runs to
+// its end and settles as it actually ended, the cancel recorded beside it,
+// so the record never says an effect did not happen when it did. A skill
+// call's cancel reaches its child run at every depth: no later step
+// starts, the child seals killed with the reason cancelled, and the call
+// settles cancelled when the child committed no effect, otherwise failed
 // child_killed. A settled call is past cancelling.
-func (k *Kernel) CancelTurnCall(ctx context.Context, runID, address string) (*CallCancel, error) {
+func Cancel(ctx context.Context, j *journal.Journal, runID, address string) (*CallCancel, error) {
+	durable := context.WithoutCancel(ctx)
 	cut := strings.LastIndex(address, "/")
 	if cut <= 0 {
 		return nil, contract.Errorf("call_unknown", "%q is not a call's address; a turn's call is <turn>/<n>, as draft/0 is turn draft's first call", address)
@@ -48,7 +50,7 @@ func (k *Kernel) CancelTurnCall(ctx context.Context, runID, address string) (*Ca
 	claims.mu.Unlock()
 	if cancel != nil {
 		cancel(ErrCallCancelled)
-		if err := k.Journal.AppendEvent(durable(ctx), runID, "calls", "call.cancel_requested", map[string]any{"address": address}); err != nil {
+		if err := j.AppendEvent(durable, runID, "calls", "call.cancel_requested", map[string]any{"address": address}); err != nil {
 			return nil, err
 		}
 		return &CallCancel{Call: address, State: contract.CallExecuting, Cancelled: true,
@@ -58,7 +60,7 @@ func (k *Kernel) CancelTurnCall(ctx context.Context, runID, address string) (*Ca
 	// (answer/0#report/1): its record is the child's.
 	at, local := runID, address
 	if i := strings.LastIndex(address, "#"); i >= 0 {
-		child, err := k.runAtPath(ctx, runID, address[:i])
+		child, err := runAtPath(ctx, j, runID, address[:i])
 		if err != nil {
 			return nil, err
 		}
@@ -67,7 +69,7 @@ func (k *Kernel) CancelTurnCall(ctx context.Context, runID, address string) (*Ca
 		}
 		at, local = child, address[i+1:]
 	}
-	steps, err := k.Journal.Steps(durable(ctx), at)
+	steps, err := j.Steps(durable, at)
 	if err != nil {
 		return nil, err
 	}
@@ -79,10 +81,10 @@ func (k *Kernel) CancelTurnCall(ctx context.Context, runID, address string) (*Ca
 
 // runAtPath finds the run of a tree at a place under its root (answer/0,
 // or answer/0#report/0 below it), or "" when none is there.
-func (k *Kernel) runAtPath(ctx context.Context, rootID, path string) (string, error) {
+func runAtPath(ctx context.Context, j *journal.Journal, rootID, path string) (string, error) {
 	at := rootID
 	for _, place := range strings.Split(path, "#") {
-		children, err := k.Journal.Children(durable(ctx), at)
+		children, err := j.Children(context.WithoutCancel(ctx), at)
 		if err != nil {
 			return "", err
 		}

@@ -1,4 +1,4 @@
-package run
+package turn
 
 import "github.com/runxhq/runx/kernel/pkg"
 
@@ -6,10 +6,10 @@ import "github.com/runxhq/runx/kernel/pkg"
 // {"failure": {"reason": ...}}: the act could not be done.
 const CodeTurnFailed = "turn_failed"
 
-// turnFailure reads a turn's answer as a failure: an object holding only
+// Failure reads a turn's answer as a failure: an object holding only
 // failure, with a non-empty reason. A step that declares an output named
 // failure keeps it as output.
-func turnFailure(step *pkg.Step, output any) (string, bool) {
+func Failure(step *pkg.Step, output any) (string, bool) {
 	m, ok := output.(map[string]any)
 	if !ok || len(m) != 1 {
 		return "", false

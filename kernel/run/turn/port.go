@@ -1,0 +1,52 @@
+package turn
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/runstate"
+)
+
+// Engine is what a turn's calls need of the run engine: the port the
+// engine satisfies (kernel/run/turnport.go), so this package never imports
+// it.
+type Engine interface {
+	// Journal is the record the runs are read from and written to.
+	Journal() *journal.Journal
+	// Turn reads an open agent turn of a root run by its address from the
+	// root.
+	Turn(ctx context.Context, rootID, address string) (*Open, error)
+	// Reuse is a call's reuse option, refused where it does not parse or
+	// the call is not a skill call (skill false).
+	Reuse(req CallRequest, skill bool) (*runstate.ReuseOption, error)
+	// Ask opens an ask_human call at <turn>/<index>: its request joins
+	// what the run waits on.
+	Ask(ctx context.Context, t *Open, c Claimed) (*CallResult, error)
+	// Collect settles a pending ask_human call from the person's recorded
+	// decision, or reports it pending while none is.
+	Collect(ctx context.Context, t *Open, p Pending) (*CallResult, error)
+	// Carry runs the call as a unit of the turn's run at <turn>/<n>, under
+	// the authority and floor of step, and records it.
+	Carry(ctx context.Context, t *Open, step *pkg.Step, c Claimed) (*CallResult, error)
+}
+
+// Claimed is a call admitted and claimed its index, as the engine carries
+// it out.
+type Claimed struct {
+	Req   CallRequest
+	Index int
+	// In is the call's input decoded, Input as the host sent it (trimmed,
+	// {} when empty), Digest its digest.
+	In     map[string]any
+	Input  json.RawMessage
+	Digest string
+	Reuse  *runstate.ReuseOption
+	// Again says the call makes again a call the floor stopped, to run it
+	// once a person decided or report it still waiting.
+	Again bool
+	// SkillOrdinal is a skill call's place among its turn's skill calls
+	// (max_fanout), 0 for a call that starts no child.
+	SkillOrdinal int
+}
