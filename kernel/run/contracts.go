@@ -8,12 +8,13 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 )
 
-// checkChildContracts holds each skill step to the child method it names,
+// childContracts holds each skill step to the child method it names,
 // before any step runs: every input it passes is one the child declares,
 // every required child input is given, and a value whose type is known now
 // (a literal, a method input, a producer's declared output) is of the type
 // the child declares.
-func (e *engine) checkChildContracts(p *pkg.Package, m *pkg.Method) error {
+func (pr *preparation) childContracts(p *pkg.Package, m *pkg.Method) error {
+	e := pr.e
 	if e.Resolver == nil {
 		return nil
 	}

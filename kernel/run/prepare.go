@@ -26,26 +26,35 @@ var runnableKinds = map[pkg.StepKind]bool{
 // key unless their guards are exclusive. A step a guard may skip is held
 // to all of it: a mistake in a branch that seldom runs is still a mistake.
 func (e *engine) prepare(ctx context.Context, p *pkg.Package, m *pkg.Method) error {
-	return e.prepareClosure(ctx, p, m, map[string]bool{}, 0)
+	pr := &preparation{e: e, seen: map[string]bool{}}
+	return pr.closure(ctx, p, m, 0)
 }
 
-// prepareClosure prepares a method and, before any step runs, every method
+// preparation is one walk of preparation over a method's closure, with
+// the methods it has already prepared.
+type preparation struct {
+	e    *engine
+	seen map[string]bool
+}
+
+// closure prepares a method and, before any step runs, every method
 // its skill steps and call lists name, so a child's key collision,
 // unsupported field or unresolvable ref is refused before the parent's
 // first effect rather than after it.
-func (e *engine) prepareClosure(ctx context.Context, p *pkg.Package, m *pkg.Method, seen map[string]bool, depth int) error {
+func (pr *preparation) closure(ctx context.Context, p *pkg.Package, m *pkg.Method, depth int) error {
+	e := pr.e
 	key := p.Dir + "#" + m.Name
-	if seen[key] || depth > TreeMaxDepth {
+	if pr.seen[key] || depth > TreeMaxDepth {
 		return nil
 	}
-	seen[key] = true
+	pr.seen[key] = true
 	wrap := func(err error) error {
 		if depth == 0 {
 			return err
 		}
 		return contract.Errorf(contract.CodeOf(err), "child skill %s#%s: %s", p.Name, m.Name, err.Error())
 	}
-	if err := e.prepareMethod(ctx, p, m); err != nil {
+	if err := pr.method(ctx, p, m); err != nil {
 		return wrap(err)
 	}
 	if e.Resolver == nil {
@@ -56,7 +65,7 @@ func (e *engine) prepareClosure(ctx context.Context, p *pkg.Package, m *pkg.Meth
 		if err == nil {
 			var cm *pkg.Method
 			if cm, err = cp.SelectMethod(methodName); err == nil {
-				err = e.prepareClosure(ctx, cp, cm, seen, depth+1)
+				err = pr.closure(ctx, cp, cm, depth+1)
 				if err != nil {
 					return err
 				}
@@ -90,13 +99,14 @@ func methodSkillRefs(m *pkg.Method) []stepSkillRef {
 	return out
 }
 
-// prepareMethod checks one method's own steps.
-func (e *engine) prepareMethod(ctx context.Context, p *pkg.Package, m *pkg.Method) error {
+// method checks one method's own steps.
+func (pr *preparation) method(ctx context.Context, p *pkg.Package, m *pkg.Method) error {
+	e := pr.e
 	for _, s := range m.Steps {
 		if !runnableKinds[s.Kind] {
 			return contract.Errorf("step_kind_unsupported", "step %s is a %s step, which this runx (%s) does not run yet; no step was started", s.ID, s.Kind, e.RunxVersion)
 		}
-		if err := e.resolveStep(ctx, p, s); err != nil {
+		if err := pr.resolveStep(ctx, p, s); err != nil {
 			return err
 		}
 		if s.ForEach != "" && (s.Kind == pkg.KindAgent || s.Kind == pkg.KindAsk) {
@@ -108,7 +118,7 @@ func (e *engine) prepareMethod(ctx context.Context, p *pkg.Package, m *pkg.Metho
 			}
 		}
 	}
-	if err := e.checkChildContracts(p, m); err != nil {
+	if err := pr.childContracts(p, m); err != nil {
 		return err
 	}
 	for _, id := range m.ResultFrom {
@@ -117,7 +127,7 @@ func (e *engine) prepareMethod(ctx context.Context, p *pkg.Package, m *pkg.Metho
 			return contract.Errorf("result_from_unknown", "method %s: result_from names %q, which is not a step", m.Name, id)
 		}
 		if len(m.ResultFrom) == 1 {
-			if !e.hasResultContract(ctx, p, s, 0) {
+			if !pr.hasResultContract(ctx, p, s, 0) {
 				return contract.Errorf(CodeResultContractMissing, "method %s: result producer %s declares no output contract (no outputs, no result_as, and what it runs declares none); declare the step's outputs", m.Name, id)
 			}
 			continue
@@ -175,10 +185,11 @@ const resultContractDepth = 8
 // and operation its turn's or script's calls list. Tool ids and refs are
 // static; what a step computes at run time (its inputs, for_each items) is
 // not resolved here.
-func (e *engine) resolveStep(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
+func (pr *preparation) resolveStep(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
+	e := pr.e
 	switch s.Kind {
 	case pkg.KindTool:
-		if err := e.resolveTool(ctx, s.ID, s.Tool.Capability); err != nil {
+		if err := pr.resolveTool(ctx, s.ID, s.Tool.Capability); err != nil {
 			return err
 		}
 	case pkg.KindOperation:
@@ -191,7 +202,7 @@ func (e *engine) resolveStep(ctx context.Context, p *pkg.Package, s *pkg.Step) e
 			continue
 		}
 		for _, t := range c.Tools {
-			if err := e.resolveTool(ctx, s.ID, t); err != nil {
+			if err := pr.resolveTool(ctx, s.ID, t); err != nil {
 				return err
 			}
 		}
@@ -209,7 +220,8 @@ func (e *engine) resolveStep(ctx context.Context, p *pkg.Package, s *pkg.Step) e
 // resolveTool refuses a tool id neither the kernel nor any installed
 // plugin describes. A plugin that is installed but refused as it stands
 // (unpinned, changed since pinned) is refused with its own code.
-func (e *engine) resolveTool(ctx context.Context, stepID, id string) error {
+func (pr *preparation) resolveTool(ctx context.Context, stepID, id string) error {
+	e := pr.e
 	if native.Lookup(id) != nil {
 		return nil
 	}
@@ -229,7 +241,8 @@ func (e *engine) resolveTool(ctx context.Context, stepID, id string) error {
 // (its outputs, or its own producers' contracts), or by the capability or
 // connector operation it calls (an output schema). A module, command,
 // turn, question or script declares nothing of its own: its step must.
-func (e *engine) hasResultContract(ctx context.Context, p *pkg.Package, s *pkg.Step, depth int) bool {
+func (pr *preparation) hasResultContract(ctx context.Context, p *pkg.Package, s *pkg.Step, depth int) bool {
+	e := pr.e
 	if len(s.Outputs) > 0 || s.ResultAs != "" {
 		return true
 	}
@@ -264,7 +277,7 @@ func (e *engine) hasResultContract(ctx context.Context, p *pkg.Package, s *pkg.S
 		producers := cm.ResultSteps()
 		for _, id := range producers {
 			ps := cm.Step(id)
-			if ps == nil || !e.hasResultContract(ctx, cp, ps, depth+1) {
+			if ps == nil || !pr.hasResultContract(ctx, cp, ps, depth+1) {
 				return false
 			}
 		}
