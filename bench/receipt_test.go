@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/sdk/canon"
 )
@@ -47,7 +48,7 @@ func receiptBenchBody(runID, stepID, stepKind string, children ...receipt.ChildR
 		ClosureDigest:   d("closure"),
 		AuthorityDigest: d("authority"),
 		InputsDigest:    d("inputs " + stepID),
-		Outcome:         receipt.OutcomeCompleted,
+		Outcome:         seal.OutcomeCompleted,
 		OutputDigest:    d("output " + stepID),
 		StartedAt:       "2026-01-02T03:04:05.000Z",
 		SealedAt:        "2026-01-02T03:04:05.012Z",

@@ -3,6 +3,7 @@ package contract
 import (
 	"encoding/json"
 
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/sdk/artifactstore"
 )
 
@@ -20,33 +21,6 @@ const (
 	// StatusStopped is a run a driver's SIGTERM left where it stopped, for
 	// its next driver.
 	StatusStopped RunStatus = "stopped"
-)
-
-// Outcomes of a sealed run.
-const (
-	OutcomeCompleted  = "completed"
-	OutcomeFailed     = "failed"
-	OutcomeRefused    = "refused"
-	OutcomeBlocked    = "blocked"
-	OutcomeDeclined   = "declined"
-	OutcomeSuperseded = "superseded"
-	OutcomeKilled     = "killed"
-)
-
-// Seal reasons: a closed vocabulary, set where the outcome alone does not say
-// why the run sealed as it did.
-const (
-	SealStepFailed            = "step_failed"
-	SealStepRefused           = "step_refused"
-	SealPreparationRefused    = "preparation_refused"
-	SealReceiptBudgetExceeded = "receipt_budget_exceeded"
-	SealHostClosed            = "host_closed"
-	SealApprovalDeclined      = "approval_declined"
-	SealCancelled             = "cancelled"
-	SealInterrupted           = "interrupted"
-	// SealCostLimitExceeded: a call's quote was over what the run's money
-	// limit left, so nothing was sent and the run sealed blocked.
-	SealCostLimitExceeded = "cost_limit_exceeded"
 )
 
 // StepStatus is how a step (a fan-out item, a turn's call) settled: in a
@@ -93,8 +67,8 @@ const (
 type SkillRun struct {
 	Schema     string          `json:"schema"`
 	Status     RunStatus       `json:"status"`
-	Outcome    string          `json:"outcome,omitempty"`
-	SealReason string          `json:"seal_reason,omitempty"`
+	Outcome    seal.Outcome    `json:"outcome,omitempty"`
+	SealReason seal.Reason     `json:"seal_reason,omitempty"`
 	SkillName  string          `json:"skill_name"`
 	Method     string          `json:"method,omitempty"`
 	RunID      string          `json:"run_id"`

@@ -1,6 +1,10 @@
 package contract
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/runxhq/runx/kernel/contract/seal"
+)
 
 // ResumeSchema names the resume document.
 const ResumeSchema = "runx.resume.v1"
@@ -24,7 +28,7 @@ type ResumeEntry struct {
 
 // ResumeClose ends a run nobody drives.
 type ResumeClose struct {
-	Outcome string `json:"outcome"`
+	Outcome seal.Outcome `json:"outcome"`
 }
 
 // Resume lanes.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+
+	"github.com/runxhq/runx/kernel/contract/seal"
 )
 
 // Pause seals a checkpoint: the run's open requests are exactly reqs (an
@@ -168,7 +170,7 @@ func (j *Journal) SetRunning(ctx context.Context, runID string) error {
 }
 
 // Seal records the run's end and the envelope it sealed with.
-func (j *Journal) Seal(ctx context.Context, runID, outcome, reason, receiptID string, envelope json.RawMessage) error {
+func (j *Journal) Seal(ctx context.Context, runID string, outcome seal.Outcome, reason seal.Reason, receiptID string, envelope json.RawMessage) error {
 	return j.SealIndexed(ctx, runID, outcome, reason, receiptID, envelope, RootLine{})
 }
 
@@ -181,7 +183,7 @@ func (j *Journal) Seal(ctx context.Context, runID, outcome, reason, receiptID st
 // first, exactly as RecordStep would, in the seal's own transaction (an
 // effect-free run's last step, docs/decisions/journal.md, "One transaction for the
 // last step and the seal").
-func (j *Journal) SealIndexed(ctx context.Context, runID, outcome, reason, receiptID string, envelope json.RawMessage, line RootLine, steps ...*Step) error {
+func (j *Journal) SealIndexed(ctx context.Context, runID string, outcome seal.Outcome, reason seal.Reason, receiptID string, envelope json.RawMessage, line RootLine, steps ...*Step) error {
 	ctx = undeferred(ctx)
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
@@ -195,7 +197,7 @@ func (j *Journal) SealIndexed(ctx context.Context, runID, outcome, reason, recei
 		}
 		from := sources[StateSealed]
 		res, err := j.exec(ctx, tx, sqlSealRun,
-			string(StateSealed), outcome, reason, receiptID, j.text(envelope), runID, from[0], from[1], from[2], from[3])
+			string(StateSealed), string(outcome), string(reason), receiptID, j.text(envelope), runID, from[0], from[1], from[2], from[3])
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 )
 
 // Run is one run's record.
@@ -24,8 +25,8 @@ type Run struct {
 	Inputs        json.RawMessage `json:"inputs"`
 	Act           string          `json:"act,omitempty"`
 	State         RunState        `json:"state"`
-	Outcome       string          `json:"outcome,omitempty"`
-	SealReason    string          `json:"seal_reason,omitempty"`
+	Outcome       seal.Outcome    `json:"outcome,omitempty"`
+	SealReason    seal.Reason     `json:"seal_reason,omitempty"`
 	ReceiptID     string          `json:"receipt_id,omitempty"`
 	Envelope      json.RawMessage `json:"envelope,omitempty"`
 	StartedAt     string          `json:"started_at"`

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"strings"
+
+	"github.com/runxhq/runx/kernel/contract/seal"
 )
 
 // ReuseCandidates lists the sealed, completed runs of one method of one
@@ -15,8 +17,8 @@ func (j *Journal) ReuseCandidates(ctx context.Context, closureDigest, method str
 	rows, err := j.db.QueryContext(ctx, `SELECT `+prefixed("r.", runColumns)+`,
 		COALESCE((SELECT json_extract(e.data, '$.context_digest') FROM events e
 		          WHERE e.run_id = r.run_id AND e.type = 'run.started' ORDER BY e.seq LIMIT 1), '')
-		FROM runs r WHERE r.closure_digest = ? AND r.method = ? AND r.state = ? AND r.outcome = 'completed'
-		ORDER BY r.updated_at DESC, r.run_id LIMIT ?`, closureDigest, method, string(StateSealed), limit)
+		FROM runs r WHERE r.closure_digest = ? AND r.method = ? AND r.state = ? AND r.outcome = ?
+		ORDER BY r.updated_at DESC, r.run_id LIMIT ?`, closureDigest, method, string(StateSealed), string(seal.OutcomeCompleted), limit)
 	if err != nil {
 		return nil, err
 	}

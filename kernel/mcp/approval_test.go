@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	kmcp "github.com/runxhq/runx/kernel/mcp"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // A turn call the approval floor stops is kept pending: its request joins
@@ -70,7 +71,7 @@ func TestTurnCallApproval(t *testing.T) {
 		t.Errorf("the approved command did not run: %v", err)
 	}
 	res, declined := call(t, cs, "turn_call", other)
-	if e, _ := declined["error"].(map[string]any); !res.IsError || declined["status"] != "refused" || e["code"] != contract.SealApprovalDeclined {
+	if e, _ := declined["error"].(map[string]any); !res.IsError || declined["status"] != "refused" || e["code"] != string(errcode.ApprovalDeclined) {
 		t.Fatalf("declined call = %v", declined)
 	}
 	if _, pinned := call(t, cs, "turn_call", build); pinned["pinned"] != true || pinned["receipt_id"] != got["receipt_id"] {

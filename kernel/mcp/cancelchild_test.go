@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 	kmcp "github.com/runxhq/runx/kernel/mcp"
 	"github.com/runxhq/runx/kernel/run"
 )
@@ -86,7 +87,7 @@ func TestCallCancelChildNoEffect(t *testing.T) {
 		t.Error("a step of the cancelled child started after the cancel")
 	}
 	child := childRun(t, k, runID)
-	if child.Outcome != contract.OutcomeKilled || child.SealReason != contract.SealCancelled {
+	if child.Outcome != seal.OutcomeKilled || child.SealReason != seal.ReasonCancelled {
 		t.Errorf("child = %s %s, want killed cancelled", child.Outcome, child.SealReason)
 	}
 }
@@ -112,7 +113,7 @@ func TestCallCancelChildEffect(t *testing.T) {
 		t.Error("a step of the cancelled child started after the cancel")
 	}
 	child := childRun(t, k, runID)
-	if child.Outcome != contract.OutcomeKilled || child.SealReason != contract.SealCancelled {
+	if child.Outcome != seal.OutcomeKilled || child.SealReason != seal.ReasonCancelled {
 		t.Errorf("child = %s %s, want killed cancelled", child.Outcome, child.SealReason)
 	}
 	if len(child.Trace.Steps) != 1 || child.Trace.Steps[0].Status != contract.StepSuccess {
@@ -171,7 +172,7 @@ func TestCallCancelGrandchild(t *testing.T) {
 	child := childRun(t, k, runID)
 	grand := childRun(t, k, child.RunID)
 	for _, r := range []*contract.SkillRun{child, grand} {
-		if r.Outcome != contract.OutcomeKilled || r.SealReason != contract.SealCancelled {
+		if r.Outcome != seal.OutcomeKilled || r.SealReason != seal.ReasonCancelled {
 			t.Errorf("run %s = %s %s, want killed cancelled", r.RunID, r.Outcome, r.SealReason)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 )
 
 // jsonResult is a tool result whose structured content is v and whose text
@@ -39,7 +40,7 @@ func errorResult(err error) *mcp.CallToolResult {
 // receipt id, or a paused run's id and requests. Only a run that sealed with
 // an outcome other than completed is an error.
 func envelopeResult(env *contract.SkillRun) *mcp.CallToolResult {
-	res := jsonResult(env, env.Status == contract.StatusSealed && env.Outcome != contract.OutcomeCompleted)
+	res := jsonResult(env, env.Status == contract.StatusSealed && env.Outcome != seal.OutcomeCompleted)
 	summary := envelopeSummary(env)
 	res.Content = append([]mcp.Content{&mcp.TextContent{Text: summary}}, res.Content...)
 	return res
@@ -47,7 +48,7 @@ func envelopeResult(env *contract.SkillRun) *mcp.CallToolResult {
 
 func envelopeSummary(env *contract.SkillRun) string {
 	if env.Status == contract.StatusSealed {
-		s := fmt.Sprintf("run %s sealed %s; receipt %s", env.RunID, strings.TrimSpace(env.Outcome+" "+env.SealReason), env.ReceiptID)
+		s := fmt.Sprintf("run %s sealed %s; receipt %s", env.RunID, strings.TrimSpace(string(env.Outcome)+" "+string(env.SealReason)), env.ReceiptID)
 		if env.Error != nil {
 			s += fmt.Sprintf("; %s [%s]", env.Error.Message, env.Error.Code)
 		}

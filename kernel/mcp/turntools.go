@@ -160,7 +160,7 @@ func (s *Server) turnList(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 			return errorResult(err), nil
 		}
 		if read.State == journal.StateSealed {
-			out.Sealed = append(out.Sealed, map[string]string{"run_id": r, "outcome": read.Outcome, "receipt_id": read.ReceiptID})
+			out.Sealed = append(out.Sealed, map[string]string{"run_id": r, "outcome": string(read.Outcome), "receipt_id": read.ReceiptID})
 			fmt.Fprintf(&text, "%s sealed %s (receipt %s)\n", r, read.Outcome, read.ReceiptID)
 			continue
 		}

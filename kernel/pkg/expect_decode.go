@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 )
 
 // testStatuses are the statuses a test's run can end in: any but stopped,
@@ -24,9 +25,11 @@ func decodeExpectation(d decoder, e *entry) (*Expectation, error) {
 	if x.Status == "" {
 		return nil, d.fail(e.value.pos, "expect needs status: how the run must end (sealed, needs_agent, needs_approval, ...)")
 	}
-	if x.Outcome, err = d.nonEmpty(f, "outcome", "expect outcome"); err != nil {
+	outcome, err := d.nonEmpty(f, "outcome", "expect outcome")
+	if err != nil {
 		return nil, err
 	}
+	x.Outcome = seal.Outcome(outcome)
 	if oe := f.get("output"); oe != nil {
 		if x.Output, err = decodeOutputExpectation(d, oe, "expect output"); err != nil {
 			return nil, err

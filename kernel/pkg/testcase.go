@@ -1,6 +1,10 @@
 package pkg
 
-import "github.com/runxhq/runx/kernel/contract"
+import (
+	"github.com/runxhq/runx/kernel/contract"
+
+	"github.com/runxhq/runx/kernel/contract/seal"
+)
 
 // TestCase is one tests/<name>.yaml: a run of one method against stand-ins
 // for its host and providers, and what that run must show.
@@ -101,7 +105,7 @@ type TestTurnCall struct {
 // Expectation is what a test's run must show.
 type Expectation struct {
 	Status  contract.RunStatus `json:"status"` // sealed, needs_agent, needs_approval
-	Outcome string             `json:"outcome,omitempty"`
+	Outcome seal.Outcome       `json:"outcome,omitempty"`
 	Output  *OutputExpectation `json:"output,omitempty"`
 	// Absent names, by JSON pointer into the output, fields that must not exist.
 	Absent      []string                      `json:"absent,omitempty"`

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/sdk/canon"
 )
 
@@ -51,7 +52,7 @@ func stepBody(runID, stepID string, children ...ChildRef) Body {
 		SkillName: "test-skill",
 		StepID:    stepID,
 		StepKind:  "tool",
-		Outcome:   OutcomeCompleted,
+		Outcome:   seal.OutcomeCompleted,
 		StartedAt: testStarted,
 		SealedAt:  testSealed,
 		Children:  children,
@@ -73,7 +74,7 @@ type sealed struct {
 	ref   ChildRef
 }
 
-func seal(tb testing.TB, s *Signer, body Body) sealed {
+func sealBody(tb testing.TB, s *Signer, body Body) sealed {
 	tb.Helper()
 	r, b, err := s.Seal(body)
 	if err != nil {
@@ -88,7 +89,7 @@ func seal(tb testing.TB, s *Signer, body Body) sealed {
 
 func sealAndPut(tb testing.TB, st *Store, s *Signer, body Body) sealed {
 	tb.Helper()
-	x := seal(tb, s, body)
+	x := sealBody(tb, s, body)
 	if err := st.Put(x.r, x.bytes); err != nil {
 		tb.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func sealAndPut(tb testing.TB, st *Store, s *Signer, body Body) sealed {
 
 func sealAndPutRoot(tb testing.TB, st *Store, s *Signer, body Body) sealed {
 	tb.Helper()
-	x := seal(tb, s, body)
+	x := sealBody(tb, s, body)
 	if err := st.PutRoot(x.r, x.bytes); err != nil {
 		tb.Fatal(err)
 	}

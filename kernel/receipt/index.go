@@ -8,19 +8,21 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/runxhq/runx/kernel/contract/seal"
 )
 
 // IndexEntry is one line of index.jsonl: enough to list and find receipts
 // without opening them. The index is a listing aid; the receipt files are the
 // record, and Verify reads only them.
 type IndexEntry struct {
-	ReceiptID string `json:"receipt_id"`
-	Kind      string `json:"kind"`
-	RunID     string `json:"run_id"`
-	SkillName string `json:"skill_name"`
-	Outcome   string `json:"outcome"`
-	SealedAt  string `json:"sealed_at"`
-	Root      bool   `json:"root"`
+	ReceiptID string       `json:"receipt_id"`
+	Kind      string       `json:"kind"`
+	RunID     string       `json:"run_id"`
+	SkillName string       `json:"skill_name"`
+	Outcome   seal.Outcome `json:"outcome"`
+	SealedAt  string       `json:"sealed_at"`
+	Root      bool         `json:"root"`
 }
 
 func entryOf(r *Receipt, root bool) IndexEntry {

@@ -1,5 +1,7 @@
 package receipt
 
+import "github.com/runxhq/runx/kernel/contract/seal"
+
 // Schema names the receipt format; a receipt with another schema is not read.
 const Schema = "runx.receipt.v1"
 
@@ -33,13 +35,13 @@ type Body struct {
 	InputsDigest    string         `json:"inputs_digest,omitempty"`
 	Kind            string         `json:"kind"` // KindRun or KindStep
 	Method          string         `json:"method,omitempty"`
-	Outcome         string         `json:"outcome"`
+	Outcome         seal.Outcome   `json:"outcome"`
 	OutputDigest    string         `json:"output_digest,omitempty"`
 	PackageDigest   string         `json:"package_digest,omitempty"`
 	Process         *Process       `json:"process,omitempty"`
 	RunID           string         `json:"run_id"`
 	Runtime         *Runtime       `json:"runtime,omitempty"`
-	SealReason      string         `json:"seal_reason,omitempty"`
+	SealReason      seal.Reason    `json:"seal_reason,omitempty"`
 	SealedAt        string         `json:"sealed_at"` // TimeLayout, UTC
 	SkillName       string         `json:"skill_name"`
 	StartedAt       string         `json:"started_at"` // TimeLayout, UTC
@@ -94,22 +96,3 @@ const (
 	KindRun  = "run"
 	KindStep = "step"
 )
-
-// Outcomes a receipt may seal. The vocabulary is closed: a reader of
-// runx.receipt.v1 must be able to act on every outcome it meets.
-const (
-	OutcomeCompleted  = "completed"
-	OutcomeFailed     = "failed"
-	OutcomeRefused    = "refused"
-	OutcomeBlocked    = "blocked"
-	OutcomeDeclined   = "declined"
-	OutcomeSuperseded = "superseded"
-	OutcomeKilled     = "killed"
-	OutcomeSkipped    = "skipped"
-)
-
-var outcomes = map[string]bool{
-	OutcomeCompleted: true, OutcomeFailed: true, OutcomeRefused: true,
-	OutcomeBlocked: true, OutcomeDeclined: true, OutcomeSuperseded: true,
-	OutcomeKilled: true, OutcomeSkipped: true,
-}

@@ -12,7 +12,7 @@ import (
 func putRootLater(t *testing.T, st *Store, s *Signer, runID string) (sealed, IndexMark) {
 	t.Helper()
 	step := sealAndPut(t, st, s, stepBody(runID, "a"))
-	root := seal(t, s, runBody(runID, step.ref))
+	root := sealBody(t, s, runBody(runID, step.ref))
 	mark, err := st.PutRootIndexLater(root.r, root.bytes)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestPutRootIndexLaterMark(t *testing.T) {
 	}
 	// A root file written before, but never indexed (its driver stopped
 	// between the two), is indexed by the next put of the same bytes.
-	other := seal(t, s, runBody("r2"))
+	other := sealBody(t, s, runBody("r2"))
 	if _, err := writeExclusive(receiptPath(t, st, other.r.ID), other.bytes, false); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/sdk/canon"
 )
 
@@ -80,7 +81,7 @@ func TestFixtureReceiptGolden(t *testing.T) {
 	if s.KeyID() != wantKeyID {
 		t.Fatalf("fixture key id %s, want %s", s.KeyID(), wantKeyID)
 	}
-	x := seal(t, s, runBody("run-golden"))
+	x := sealBody(t, s, runBody("run-golden"))
 	if x.r.ID != wantReceiptID || x.ref.SignedDigest != wantSignedDigest {
 		t.Fatalf("fixture receipt id %s signed digest %s\nbytes %s", x.r.ID, x.ref.SignedDigest, x.bytes)
 	}
@@ -203,7 +204,7 @@ func TestReceiptTypesEncodeCanonically(t *testing.T) {
 	body := Body{
 		AuthorityDigest: d, Capability: "fs.read", Children: []ChildRef{{ReceiptID: d, SignedDigest: d}},
 		ClosureDigest: d, ErrorCode: "e", Execution: "native", Extra: map[string]any{"a": 1, "b": "c"},
-		InputsDigest: d, Kind: KindStep, Method: "m", Outcome: OutcomeFailed, OutputDigest: d,
+		InputsDigest: d, Kind: KindStep, Method: "m", Outcome: seal.OutcomeFailed, OutputDigest: d,
 		PackageDigest: d, Process: &Process{ArgvDigest: d, DurationMS: 5, ExitCode: 1, Signal: "TERM"},
 		RunID: "r", Runtime: &Runtime{Plugin: &PluginRef{Name: "fs", Protocol: 1, Version: "1"}, RunxVersion: "0.1.0"},
 		SealReason: "s", SealedAt: testSealed, SkillName: "k", StartedAt: testStarted, StepID: "i", StepKind: "tool",
@@ -228,7 +229,7 @@ func TestReceiptTypesEncodeCanonically(t *testing.T) {
 func TestSealedRefIsChildRefOf(t *testing.T) {
 	s := newTestSigner(t, "o")
 	for _, body := range []Body{stepBody("r", "a"), runBody("r"), stepBody("r", "é\u2028<&>")} {
-		x := seal(t, s, body)
+		x := sealBody(t, s, body)
 		want, err := ChildRefOf(x.bytes)
 		if err != nil {
 			t.Fatal(err)

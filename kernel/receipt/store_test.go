@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/runxhq/runx/kernel/contract/seal"
 )
 
 func TestOpenInitialisesMissingAndEmptyDirs(t *testing.T) {
@@ -158,8 +160,8 @@ func TestPutGetRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []IndexEntry{
-		{ReceiptID: step.r.ID, Kind: KindStep, RunID: "run-1", SkillName: "test-skill", Outcome: OutcomeCompleted, SealedAt: testSealed},
-		{ReceiptID: root.r.ID, Kind: KindRun, RunID: "run-1", SkillName: "test-skill", Outcome: OutcomeCompleted, SealedAt: testSealed, Root: true},
+		{ReceiptID: step.r.ID, Kind: KindStep, RunID: "run-1", SkillName: "test-skill", Outcome: seal.OutcomeCompleted, SealedAt: testSealed},
+		{ReceiptID: root.r.ID, Kind: KindRun, RunID: "run-1", SkillName: "test-skill", Outcome: seal.OutcomeCompleted, SealedAt: testSealed, Root: true},
 	}
 	if fmt.Sprint(idx) != fmt.Sprint(want) {
 		t.Fatalf("index\n got %+v\nwant %+v", idx, want)
@@ -217,7 +219,7 @@ func TestPutConflictingBytesRefused(t *testing.T) {
 	body := stepBody("run-1", "s")
 	a := sealAndPut(t, st, newTestSigner(t, "a"), body)
 	// The same body signed by another key has the same id and other bytes.
-	b := seal(t, newTestSigner(t, "b"), body)
+	b := sealBody(t, newTestSigner(t, "b"), body)
 	if a.r.ID != b.r.ID || bytes.Equal(a.bytes, b.bytes) {
 		t.Fatal("test setup: want one id with two signed forms")
 	}
@@ -233,13 +235,13 @@ func TestPutConflictingBytesRefused(t *testing.T) {
 
 func TestPutRefusesBadInput(t *testing.T) {
 	st := newTestStore(t)
-	x := seal(t, newTestSigner(t, "bad"), stepBody("run-1", "s"))
+	x := sealBody(t, newTestSigner(t, "bad"), stepBody("run-1", "s"))
 	wantCode(t, st.Put(nil, x.bytes), CodeMalformed)
 	wantCode(t, st.Put(x.r, nil), CodeMalformed)
 	bad := *x.r
 	bad.ID = "sha256:../../etc/passwd"
 	wantCode(t, st.Put(&bad, x.bytes), CodeIDInvalid)
-	other := seal(t, newTestSigner(t, "bad"), stepBody("run-1", "other"))
+	other := sealBody(t, newTestSigner(t, "bad"), stepBody("run-1", "other"))
 	wantCode(t, st.Put(x.r, other.bytes), CodeMalformed)
 	if entries, _ := os.ReadDir(st.Dir()); len(entries) != 1 {
 		t.Fatalf("refused puts left %d entries, want only the index", len(entries))
@@ -248,7 +250,7 @@ func TestPutRefusesBadInput(t *testing.T) {
 
 func TestGetRefusals(t *testing.T) {
 	st := newTestStore(t)
-	x := seal(t, newTestSigner(t, "get"), stepBody("run-1", "s"))
+	x := sealBody(t, newTestSigner(t, "get"), stepBody("run-1", "s"))
 
 	_, _, err := st.Get(x.r.ID)
 	wantCode(t, err, CodeNotFound)
@@ -365,11 +367,11 @@ func TestOpenExistingStoreWritesNothing(t *testing.T) {
 
 func TestGetRefusesOversizedAndSpecialFiles(t *testing.T) {
 	st := newTestStore(t)
-	x := seal(t, newTestSigner(t, "big"), stepBody("run-1", "s"))
+	x := sealBody(t, newTestSigner(t, "big"), stepBody("run-1", "s"))
 	overwrite(t, st, x.r.ID, bytes.Repeat([]byte(" "), maxReceiptSize+1))
 	_, _, err := st.Get(x.r.ID)
 	wantCode(t, err, CodeUnreadable)
-	y := seal(t, newTestSigner(t, "big"), stepBody("run-1", "dir"))
+	y := sealBody(t, newTestSigner(t, "big"), stepBody("run-1", "dir"))
 	if err := os.Mkdir(receiptPath(t, st, y.r.ID), 0o700); err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func validateFields(b *Body) error {
 	if b.SkillName == "" {
 		return bodyInvalid("skill_name is empty")
 	}
-	if !outcomes[b.Outcome] {
+	if !b.Outcome.Valid() {
 		return bodyInvalid(fmt.Sprintf("outcome %q is not one runx.receipt.v1 knows", b.Outcome))
 	}
 	started, ok := parseTime(b.StartedAt)

@@ -96,7 +96,7 @@ func TestVerifyBadSignatureIsInvalid(t *testing.T) {
 	sg := newTestSigner(t, "own")
 	x := sealAndPutRoot(t, st, sg, runBody("run-1"))
 	forged := *x.r
-	other := seal(t, newTestSigner(t, "other"), runBody("run-other"))
+	other := sealBody(t, newTestSigner(t, "other"), runBody("run-other"))
 	forged.Signature.Value = other.r.Signature.Value // a real signature, over another body
 	b, err := canon.Canonical(&forged)
 	if err != nil {
@@ -161,7 +161,7 @@ func TestVerifyTamperedChildMakesRootInvalid(t *testing.T) {
 
 	// The same child body re-signed by another trusted key: same id, intact
 	// body, valid trusted signature, yet not what the parent committed.
-	resigned := seal(t, newTestSigner(t, "other"), tr.childStep.r.Body)
+	resigned := sealBody(t, newTestSigner(t, "other"), tr.childStep.r.Body)
 	if resigned.r.ID != tr.childStep.r.ID {
 		t.Fatal("test setup: re-signing changed the id")
 	}
@@ -355,7 +355,7 @@ func TestVerifyCapsProblems(t *testing.T) {
 	sg := newTestSigner(t, "own")
 	var refs []ChildRef
 	for i := range 5 {
-		x := seal(t, sg, stepBody("run-1", fmt.Sprintf("gone-%d", i))) // never stored
+		x := sealBody(t, sg, stepBody("run-1", fmt.Sprintf("gone-%d", i))) // never stored
 		refs = append(refs, x.ref)
 	}
 	root := sealAndPutRoot(t, st, sg, runBody("run-1", refs...))
@@ -389,7 +389,7 @@ func TestVerifyNonCanonicalCommittedChild(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			st := newTestStore(t)
-			child := seal(t, sg, stepBody("run-1", "c"))
+			child := sealBody(t, sg, stepBody("run-1", "c"))
 			stored := tt.make(child.bytes)
 			overwrite(t, st, child.r.ID, stored) // as another signer's store would hold it
 			root := sealAndPutRoot(t, st, sg, runBody("run-1", ChildRef{ReceiptID: child.r.ID, SignedDigest: canon.DigestBytes(stored)}))
@@ -452,7 +452,7 @@ func TestVerifyRefusesAnOversizedChildList(t *testing.T) {
 	sg := newTestSigner(t, "own")
 	var refs []ChildRef
 	for i := range 6 {
-		refs = append(refs, seal(t, sg, stepBody("run-1", fmt.Sprintf("s%d", i))).ref) // never stored
+		refs = append(refs, sealBody(t, sg, stepBody("run-1", fmt.Sprintf("s%d", i))).ref) // never stored
 	}
 	root := sealAndPutRoot(t, st, sg, runBody("run-1", refs...))
 	rep := Verify(context.Background(), st, root.r.ID, NewKeySet(sg.PublicKey()), Limits{MaxReceipts: 6})

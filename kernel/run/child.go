@@ -10,6 +10,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
@@ -129,13 +130,13 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 			return stepRun{err: err}
 		}
 	}
-	if env.Outcome != contract.OutcomeCompleted {
+	if env.Outcome != seal.OutcomeCompleted {
 		failure := env.Error
 		if failure == nil {
-			failure = &contract.ErrorBody{Code: "child_" + env.Outcome, Message: "child skill " + step.Skill + " sealed " + env.Outcome}
+			failure = &contract.ErrorBody{Code: "child_" + string(env.Outcome), Message: "child skill " + step.Skill + " sealed " + string(env.Outcome)}
 		}
 		failure = &contract.ErrorBody{Code: failure.Code, Message: fmt.Sprintf("child skill %s (run %s): %s", step.Skill, env.RunID, failure.Message)}
-		if env.Outcome == contract.OutcomeKilled && env.SealReason == contract.SealCancelled {
+		if env.Outcome == seal.OutcomeKilled && env.SealReason == seal.ReasonCancelled {
 			if effect, err := rc.e.committedEffect(ctx, env.RunID); err != nil {
 				return stepRun{err: err}
 			} else if effect {
@@ -145,7 +146,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 			}
 		}
 		status := contract.StepFailed
-		if env.Outcome == contract.OutcomeRefused || env.Outcome == contract.OutcomeBlocked {
+		if env.Outcome == seal.OutcomeRefused || env.Outcome == seal.OutcomeBlocked {
 			// A child refused is the step refused, so the run says refused
 			// rather than failed.
 			status = contract.StepRefused

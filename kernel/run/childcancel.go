@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/pkg"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -23,13 +24,13 @@ func callCancelled(ctx context.Context, out *outcome) bool {
 	if !errors.Is(context.Cause(ctx), ErrCallCancelled) {
 		return false
 	}
-	return out.state == driveStopped || out.state == driveSealed && out.outcome != contract.OutcomeCompleted
+	return out.state == driveStopped || out.state == driveSealed && out.outcome != seal.OutcomeCompleted
 }
 
 // killCancelled makes a cancelled child's outcome killed, sealed with the
 // reason cancelled: no later step of it started.
 func killCancelled(out *outcome, skill string) {
-	out.state, out.outcome, out.reason = driveSealed, contract.OutcomeKilled, contract.SealCancelled
+	out.state, out.outcome, out.reason = driveSealed, seal.OutcomeKilled, seal.ReasonCancelled
 	if out.failure == nil || out.failure.Code != CodeCallCancelled && out.failure.Code != CodeChildKilled {
 		out.failure = &contract.ErrorBody{Code: CodeCallCancelled, Message: "child skill " + skill + " was cancelled by its host: no later step started"}
 	}

@@ -8,9 +8,11 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
@@ -64,7 +66,7 @@ func (e *engine) close(ctx context.Context, rec *journal.Run, doc *contract.Resu
 		return nil, contract.Errorf("resume_close_not_alone", "a close comes alone, with no answers or approvals")
 	}
 	outcome := doc.Close.Outcome
-	if outcome != contract.OutcomeDeclined && outcome != contract.OutcomeSuperseded {
+	if outcome != seal.OutcomeDeclined && outcome != seal.OutcomeSuperseded {
 		return nil, contract.Errorf("resume_close_outcome_invalid", "a close's outcome is declined or superseded")
 	}
 	if rec.State == journal.StateSealed {
@@ -93,7 +95,7 @@ func (e *engine) close(ctx context.Context, rec *journal.Run, doc *contract.Resu
 // closeRun seals one run (its open children first) with a host close.
 // unsettled, when set, says what recovery could not settle; the seal's
 // failure message carries it.
-func (e *engine) closeRun(ctx context.Context, rec *journal.Run, closeAs, unsettled string) (*contract.SkillRun, receipt.ChildRef, error) {
+func (e *engine) closeRun(ctx context.Context, rec *journal.Run, closeAs seal.Outcome, unsettled string) (*contract.SkillRun, receipt.ChildRef, error) {
 	children, err := e.Journal.Children(durable(ctx), rec.RunID)
 	if err != nil {
 		return nil, receipt.ChildRef{}, err
@@ -109,8 +111,8 @@ func (e *engine) closeRun(ctx context.Context, rec *journal.Run, closeAs, unsett
 	if err != nil {
 		return nil, receipt.ChildRef{}, err
 	}
-	out := &outcome{state: driveSealed, outcome: closeAs, reason: contract.SealHostClosed,
-		failure: &contract.ErrorBody{Code: contract.SealHostClosed, Message: "the host closed run " + rec.RunID + " as " + closeAs}}
+	out := &outcome{state: driveSealed, outcome: closeAs, reason: seal.ReasonHostClosed,
+		failure: &contract.ErrorBody{Code: string(errcode.HostClosed), Message: "the host closed run " + rec.RunID + " as " + string(closeAs)}}
 	if unsettled != "" {
 		out.failure.Message += "; a change a crash left begun could not be settled, so the workspace may hold part of it (" + unsettled + ")"
 	}

@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -153,7 +154,7 @@ func TestResumeRefusesAChildEditedWhileThePausedRunWaits(t *testing.T) {
 			}
 			if tc.name == "child" || tc.name == "grandchild" {
 				done, err := k.engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
-				if err != nil || done.Outcome != contract.OutcomeCompleted || s.calls["stub.write"] != 1 {
+				if err != nil || done.Outcome != seal.OutcomeCompleted || s.calls["stub.write"] != 1 {
 					t.Fatalf("the restored child runs once: %+v %v (%d writes)", done, err, s.calls["stub.write"])
 				}
 			}
@@ -167,7 +168,7 @@ func TestResumeOfASealedRunHoldsTheStatedDigests(t *testing.T) {
 	k, _ := stubKernel(t)
 	dir := writeSkill(t, k, "s", leafSkill, nil)
 	env := runSkill(t, k, dir, "m", "{}", "")
-	if env.Outcome != contract.OutcomeCompleted {
+	if env.Outcome != seal.OutcomeCompleted {
 		t.Fatalf("got %+v", env)
 	}
 	wrong := "sha256:" + "0000000000000000000000000000000000000000000000000000000000000000"
@@ -257,7 +258,7 @@ func TestAChildEditedWhileTheRunRunsIsRefused(t *testing.T) {
       - { id: w, tool: stub.write, inputs: { files: [{ path: notes/a.md, text: one }] } }
 `, nil)
 			env := runSkill(t, k, parent, "m", "{}", "")
-			if env.Outcome != contract.OutcomeRefused || errCode(env) != CodeRunClosureDrift {
+			if env.Outcome != seal.OutcomeRefused || errCode(env) != CodeRunClosureDrift {
 				t.Fatalf("want refused %s, got %s %q", CodeRunClosureDrift, env.Outcome, errCode(env))
 			}
 			if s.calls["stub.write"] != 0 {

@@ -201,7 +201,7 @@ func TestConformanceStepKindsAndAdmission(t *testing.T) {
 				inputs = "{}"
 			}
 			env := runSkill(t, k, dir, "m", inputs, tc.authority)
-			if env.Outcome != tc.outcome || errCode(env) != tc.code {
+			if string(env.Outcome) != tc.outcome || errCode(env) != tc.code {
 				raw, _ := json.Marshal(env)
 				t.Fatalf("want %s %q, got %s %q: %s", tc.outcome, tc.code, env.Outcome, errCode(env), raw)
 			}
@@ -277,12 +277,12 @@ func TestConformancePauseApproveResume(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if done.Outcome != tc.want || s.calls["stub.write"] != tc.writes {
+			if string(done.Outcome) != tc.want || s.calls["stub.write"] != tc.writes {
 				t.Fatalf("want %s with %d writes, got %s %q with %d", tc.want, tc.writes, done.Outcome, errCode(done), s.calls["stub.write"])
 			}
 			// A sealed run runs nothing more: resuming it answers its seal.
 			again, err := k.engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: []byte(`{}`)})
-			if err == nil && (again.Status != contract.StatusSealed || again.Outcome != tc.want) {
+			if err == nil && (again.Status != contract.StatusSealed || string(again.Outcome) != tc.want) {
 				t.Fatalf("resuming a sealed run changed it: %+v", again)
 			}
 			if s.calls["stub.write"] != tc.writes {
@@ -403,7 +403,7 @@ func TestConformanceRequiredApprovalOfAPluginOperation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if done.Outcome != tc.want || s.calls["conn/send"] != tc.sends {
+			if string(done.Outcome) != tc.want || s.calls["conn/send"] != tc.sends {
 				t.Fatalf("want %s with %d sends, got %s %q with %d", tc.want, tc.sends, done.Outcome, errCode(done), s.calls["conn/send"])
 			}
 		})

@@ -6,11 +6,13 @@ import (
 	"sync"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/kernel/run/runstate"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // runCtx is one run (the root or a child) being driven.
@@ -80,8 +82,8 @@ type pending struct {
 // outcome is where driving a run got to.
 type outcome struct {
 	state   driveState
-	outcome string
-	reason  string
+	outcome seal.Outcome
+	reason  seal.Reason
 	failure *contract.ErrorBody
 	result  any
 	waiting []pending
@@ -128,7 +130,7 @@ func (rc *runCtx) drive(ctx context.Context) *outcome {
 		// leaves room for the receipts its seal needs.
 		rc.Budget.Replay(1)
 	}
-	out := &outcome{state: driveSealed, outcome: contract.OutcomeCompleted}
+	out := &outcome{state: driveSealed, outcome: seal.OutcomeCompleted}
 	sc := &scope{input: rc.inputs, steps: rc.Outputs, runID: rc.rec.RunID, act: rc.rec.Act}
 	for _, step := range rc.method.Steps {
 		if rec := rc.Recorded[step.ID]; rec != nil {
@@ -164,7 +166,7 @@ func (rc *runCtx) drive(ctx context.Context) *outcome {
 	}
 	out.result, out.failure = rc.result(out)
 	if out.failure != nil {
-		out.outcome, out.reason = contract.OutcomeFailed, contract.SealStepFailed
+		out.outcome, out.reason = seal.OutcomeFailed, seal.ReasonStepFailed
 	}
 	return out
 }
@@ -205,17 +207,17 @@ func (rc *runCtx) appendSettled(step *pkg.Step, s *settled, out *outcome) {
 func (rc *runCtx) fail(s *settled, out *outcome) {
 	out.failure = s.failure
 	switch {
-	case s.failure != nil && s.failure.Code == contract.SealReceiptBudgetExceeded:
-		out.outcome, out.reason = contract.OutcomeRefused, contract.SealReceiptBudgetExceeded
-	case s.failure != nil && s.failure.Code == contract.SealCostLimitExceeded:
+	case s.failure != nil && s.failure.Code == string(errcode.ReceiptBudgetExceeded):
+		out.outcome, out.reason = seal.OutcomeRefused, seal.ReasonReceiptBudgetExceeded
+	case s.failure != nil && s.failure.Code == string(errcode.CostLimitExceeded):
 		// The money limit stopped it: the run is blocked, not failed.
-		out.outcome, out.reason = contract.OutcomeBlocked, contract.SealCostLimitExceeded
-	case s.failure != nil && s.failure.Code == contract.SealApprovalDeclined:
-		out.outcome, out.reason = contract.OutcomeDeclined, contract.SealApprovalDeclined
+		out.outcome, out.reason = seal.OutcomeBlocked, seal.ReasonCostLimitExceeded
+	case s.failure != nil && s.failure.Code == string(errcode.ApprovalDeclined):
+		out.outcome, out.reason = seal.OutcomeDeclined, seal.ReasonApprovalDeclined
 	case s.status == contract.StepRefused:
-		out.outcome, out.reason = contract.OutcomeRefused, contract.SealStepRefused
+		out.outcome, out.reason = seal.OutcomeRefused, seal.ReasonStepRefused
 	default:
-		out.outcome, out.reason = contract.OutcomeFailed, contract.SealStepFailed
+		out.outcome, out.reason = seal.OutcomeFailed, seal.ReasonStepFailed
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/datasource"
 	"github.com/runxhq/runx/kernel/host"
@@ -143,7 +144,7 @@ func (e *engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 		return e.SealRefused(ctx, st, err)
 	}
 	if err := rc.refuseCertainChanges(ctx); err != nil {
-		return e.sealRefusedAs(ctx, st, err, contract.OutcomeRefused)
+		return e.sealRefusedAs(ctx, st, err, seal.OutcomeRefused)
 	}
 	if rc.effectFree(ctx) {
 		// Nothing this run does needs its record before its seal: its

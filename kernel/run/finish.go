@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/gate"
@@ -162,7 +163,7 @@ func (e *engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 	ref := receipt.SealedRef(r, raw)
 	env := rc.envelope(out)
 	env.Status, env.Outcome, env.SealReason, env.ReceiptID, env.Result, env.Error = contract.StatusSealed, out.outcome, out.reason, r.ID, result, out.failure
-	if out.outcome == contract.OutcomeRefused && out.failure != nil {
+	if out.outcome == seal.OutcomeRefused && out.failure != nil {
 		env.Refusal, env.Result = out.failure, e.producedResult(rc, out)
 	}
 	envJSON, _ := json.Marshal(env)
@@ -206,7 +207,7 @@ func (rc *runCtx) envelope(out *outcome) *contract.SkillRun {
 		traceStatus = contract.TracePaused
 	case out.state == driveStopped:
 		traceStatus = contract.TraceStopped
-	case out.outcome != contract.OutcomeCompleted:
+	case out.outcome != seal.OutcomeCompleted:
 		traceStatus = contract.TraceFailed
 	}
 	steps := out.trace
@@ -347,11 +348,11 @@ func (e *engine) stopped(ctx context.Context, rc *runCtx, out *outcome) (*contra
 // method resolved, so the refusal is inspectable without echoing what was
 // rejected.
 func (e *engine) SealRefused(ctx context.Context, st Start, cause error) (*contract.SkillRun, error) {
-	return e.sealRefusedAs(ctx, st, cause, contract.OutcomeBlocked)
+	return e.sealRefusedAs(ctx, st, cause, seal.OutcomeBlocked)
 }
 
 // sealRefusedAs seals a run refused before any step ran.
-func (e *engine) sealRefusedAs(ctx context.Context, st Start, cause error, as string) (*contract.SkillRun, error) {
+func (e *engine) sealRefusedAs(ctx context.Context, st Start, cause error, as seal.Outcome) (*contract.SkillRun, error) {
 	if stopping(ctx) {
 		return nil, stoppedBeforeStart(cause)
 	}
@@ -364,7 +365,7 @@ func (e *engine) sealRefusedAs(ctx context.Context, st Start, cause error, as st
 		return nil, err
 	}
 	rc := newRunCtx(e, rec, st.Package, st.Method, nil, &runstate.Budget{Limit: 1, AnswerLimit: e.answerLimit()}, 0, "")
-	env, _, err := e.sealRun(ctx, rc, &outcome{state: driveSealed, outcome: as, reason: contract.SealPreparationRefused, failure: contract.BodyOf(cause)})
+	env, _, err := e.sealRun(ctx, rc, &outcome{state: driveSealed, outcome: as, reason: seal.ReasonPreparationRefused, failure: contract.BodyOf(cause)})
 	if env != nil {
 		env.Trace = nil
 	}

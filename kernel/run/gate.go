@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/turn"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // request builds what a gate step asks, and binds it by digest to its run,
@@ -125,7 +126,7 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 			output = map[string]any{"approved": true, "reason": v.Reason}
 		} else {
 			status = contract.StepFailed
-			failure = &contract.ErrorBody{Code: contract.SealApprovalDeclined, Message: fmt.Sprintf("step %s was declined: %s", step.ID, v.Reason)}
+			failure = &contract.ErrorBody{Code: string(errcode.ApprovalDeclined), Message: fmt.Sprintf("step %s was declined: %s", step.ID, v.Reason)}
 		}
 	case contract.RequestQuestion:
 		if err := json.Unmarshal(d.Value, &output); err != nil {

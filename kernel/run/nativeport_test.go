@@ -3,7 +3,7 @@ package run
 import (
 	"testing"
 
-	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 )
 
 // A kernel-owned tool reads the run calling it through the port
@@ -15,7 +15,7 @@ func TestRunReadWithoutRunIDReadsTheRootOfTheTree(t *testing.T) {
 	writeSkill(t, k, "child", "methods:\n  m:\n    steps:\n      - { id: grand, skill: ../grand }\n", nil)
 	writeSkill(t, k, "grand", "methods:\n  m:\n    steps:\n      - { id: r, tool: run.read }\n", nil)
 	env := runSkill(t, k, parent, "m", "{}", "")
-	if env.Outcome != contract.OutcomeCompleted {
+	if env.Outcome != seal.OutcomeCompleted {
 		t.Fatalf("got %+v", env)
 	}
 	if got := resultOf(t, env)["run_id"]; got != env.RunID {
@@ -24,7 +24,7 @@ func TestRunReadWithoutRunIDReadsTheRootOfTheTree(t *testing.T) {
 
 	named := writeSkill(t, k, "named", "methods:\n  m:\n    inputs:\n      id: { type: string, required: true }\n    steps:\n      - { id: r, tool: run.read, inputs: { run_id: $input.id } }\n", nil)
 	env2 := runSkill(t, k, named, "m", `{"id":"`+env.RunID+`"}`, "")
-	if got := resultOf(t, env2)["run_id"]; env2.Outcome != contract.OutcomeCompleted || got != env.RunID {
+	if got := resultOf(t, env2)["run_id"]; env2.Outcome != seal.OutcomeCompleted || got != env.RunID {
 		t.Fatalf("run.read with run_id %s read %v: %+v", env.RunID, got, env2)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/kernel/run/gate"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -97,7 +98,7 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 	body.Extra = extra
 	body.InputsDigest = mustDigest(input)
 	r := rc.settle(ctx, step, local, body, contract.StepRefused, nil, &contract.ErrorBody{
-		Code:    contract.SealApprovalDeclined,
+		Code:    string(errcode.ApprovalDeclined),
 		Message: "operation " + step.Operation.Ref + " of step " + step.ID + " was declined, so nothing was sent: " + v.Reason,
 	}, nil)
 	return &r

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/sdk/artifactstore"
 	"github.com/runxhq/runx/sdk/canon"
@@ -152,7 +153,7 @@ func TestLargeApprovalPayloadRidesAsArtifact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if done.Outcome != contract.OutcomeCompleted || done.ReceiptID == "" || s.calls["conn/send"] != 1 {
+	if done.Outcome != seal.OutcomeCompleted || done.ReceiptID == "" || s.calls["conn/send"] != 1 {
 		t.Fatalf("the approved run seals completed with one send: %s %q %d", done.Outcome, errCode(done), s.calls["conn/send"])
 	}
 	if sent, _ := resultOf(t, done)["input"].(map[string]any); sent["body"] != body {
@@ -286,7 +287,7 @@ func TestChildRunLargePayloadIsTheChildsArtifact(t *testing.T) {
 		t.Fatalf("read back from the root: %v", err)
 	}
 	done, err := k.engine.Resume(ctx, ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
-	if err != nil || done.Outcome != contract.OutcomeCompleted || s.calls["conn/send"] != 1 {
+	if err != nil || done.Outcome != seal.OutcomeCompleted || s.calls["conn/send"] != 1 {
 		t.Fatalf("the approved child: %v %+v", err, done)
 	}
 }

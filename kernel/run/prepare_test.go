@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 )
 
 // Preparation resolves every step before any runs: each method below
@@ -33,7 +33,7 @@ func TestPreparationResolvesEveryStepBeforeAnyRuns(t *testing.T) {
 			dir := writeSkill(t, k, "s", "methods:\n  m:\n    inputs: { go: { type: boolean, default: false } }\n"+tc.extra+"    steps:\n"+write+tc.steps,
 				map[string]string{"s.mjs": "export default async () => ({})\n", "m.mjs": "export default (i) => i\n"})
 			env := runSkill(t, k, dir, "m", "{}", "")
-			if env.Outcome != contract.OutcomeBlocked || errCode(env) != tc.code {
+			if env.Outcome != seal.OutcomeBlocked || errCode(env) != tc.code {
 				raw, _ := json.Marshal(env)
 				t.Fatalf("want blocked %s, got %s %q: %s", tc.code, env.Outcome, errCode(env), raw)
 			}
@@ -51,7 +51,7 @@ func TestResultContractFromWhatTheProducerRuns(t *testing.T) {
 	writeSkill(t, k, "child", "methods:\n  m:\n    outputs: { v: { type: integer } }\n    steps:\n      - { id: a, tool: stub.echo, inputs: { v: 1 } }\n", nil)
 	dir := writeSkill(t, k, "s", "methods:\n  m:\n    result_from: [c]\n    steps:\n      - { id: c, skill: ../child }\n      - { id: d, tool: stub.echo, inputs: { x: 1 } }\n", nil)
 	env := runSkill(t, k, dir, "m", "{}", "")
-	if env.Outcome != contract.OutcomeCompleted {
+	if env.Outcome != seal.OutcomeCompleted {
 		raw, _ := json.Marshal(env)
 		t.Fatalf("a child's declared outputs are its step's contract: %s", raw)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/run/connector"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -133,7 +134,7 @@ func TestSpendReservesAndSettles(t *testing.T) {
 	k, p := pricedKernel(t)
 	dir := writeSkill(t, k, "s", oneSend, nil)
 	env := runSkill(t, k, dir, "m", `{}`, limitDoc(3000))
-	if env.Outcome != contract.OutcomeCompleted {
+	if env.Outcome != seal.OutcomeCompleted {
 		t.Fatalf("want completed, got %s %v", env.Outcome, env.Error)
 	}
 	cost := stepCost(t, k, env, "send")
@@ -157,7 +158,7 @@ func TestSpendOverLimitSealsBlocked(t *testing.T) {
 	k, p := pricedKernel(t)
 	dir := writeSkill(t, k, "s", oneSend, nil)
 	env := runSkill(t, k, dir, "m", `{}`, limitDoc(2499))
-	if env.Outcome != contract.OutcomeBlocked || env.SealReason != contract.SealCostLimitExceeded || errCode(env) != authority.CodeCostLimitExceeded {
+	if env.Outcome != seal.OutcomeBlocked || env.SealReason != seal.ReasonCostLimitExceeded || errCode(env) != authority.CodeCostLimitExceeded {
 		t.Fatalf("want blocked cost_limit_exceeded, got %s %s %v", env.Outcome, env.SealReason, env.Error)
 	}
 	if p.n("priced/send") != 0 || held(t, k, env.RunID) != 0 {
@@ -165,11 +166,11 @@ func TestSpendOverLimitSealsBlocked(t *testing.T) {
 	}
 	// A zero limit refuses any priced call, and admits a free one.
 	env = runSkill(t, k, dir, "m", `{}`, limitDoc(0))
-	if env.Outcome != contract.OutcomeBlocked {
+	if env.Outcome != seal.OutcomeBlocked {
 		t.Fatalf("a zero limit let a priced call through: %s", env.Outcome)
 	}
 	free := writeSkill(t, k, "f", "methods:\n  m:\n    steps:\n      - { id: a, operation: priced/free }\n", nil)
-	if env = runSkill(t, k, free, "m", `{}`, limitDoc(0)); env.Outcome != contract.OutcomeCompleted {
+	if env = runSkill(t, k, free, "m", `{}`, limitDoc(0)); env.Outcome != seal.OutcomeCompleted {
 		t.Fatalf("a free call under a zero limit: %s %v", env.Outcome, env.Error)
 	}
 }
@@ -191,7 +192,7 @@ func TestSpendUnknownQuoteRefused(t *testing.T) {
 		if errCode(env) != tc.code {
 			t.Fatalf("%s: code %q, want %q (%s)", tc.step, errCode(env), tc.code, env.Outcome)
 		}
-		if tc.code != "" && env.Outcome != contract.OutcomeRefused {
+		if tc.code != "" && env.Outcome != seal.OutcomeRefused {
 			t.Fatalf("%s: an unknown price refused seals refused, got %s", tc.step, env.Outcome)
 		}
 	}
@@ -208,7 +209,7 @@ func TestSpendUnknownQuoteRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	cost := stepCost(t, k, env, "a")
-	if env.Outcome != contract.OutcomeCompleted || len(cost) != 1 || cost["payer"] != LocalActor {
+	if env.Outcome != seal.OutcomeCompleted || len(cost) != 1 || cost["payer"] != LocalActor {
 		t.Fatalf("metered without a limit: %s, cost %v (no fictional zeroes)", env.Outcome, cost)
 	}
 }
@@ -221,7 +222,7 @@ func TestSpendReleasedWhenNothingBillable(t *testing.T) {
 	k, p := pricedKernel(t)
 	dir := writeSkill(t, k, "r", "methods:\n  m:\n    steps:\n      - { id: a, operation: priced/check, retry: { max_attempts: 2 } }\n", nil)
 	env := runSkill(t, k, dir, "m", `{}`, limitDoc(2500))
-	if env.Outcome != contract.OutcomeCompleted || p.n("priced/check") != 2 {
+	if env.Outcome != seal.OutcomeCompleted || p.n("priced/check") != 2 {
 		t.Fatalf("the retry must fit the limit its failed attempt released: %s %v (%d calls)", env.Outcome, env.Error, p.n("priced/check"))
 	}
 	if h := held(t, k, env.RunID); h != 2500 {
@@ -260,7 +261,7 @@ func TestSpendFanOutReservationsNeverOvershoot(t *testing.T) {
 	if p.n("priced/send") != 4 {
 		t.Fatalf("%d of 8 items were sent under a limit that holds 4", p.n("priced/send"))
 	}
-	if env.Outcome != contract.OutcomeBlocked || env.SealReason != contract.SealCostLimitExceeded {
+	if env.Outcome != seal.OutcomeBlocked || env.SealReason != seal.ReasonCostLimitExceeded {
 		t.Fatalf("want blocked, got %s %s %v", env.Outcome, env.SealReason, env.Error)
 	}
 	if h := held(t, k, env.RunID); h != 4*2500 {
@@ -280,7 +281,7 @@ func TestSpendChildRunsAndResumeNarrowing(t *testing.T) {
       - { id: kid, skill: ../child }
 `, nil)
 	env := runSkill(t, k, dir, "m", `{}`, limitDoc(4999))
-	if env.Outcome != contract.OutcomeBlocked || errCode(env) != authority.CodeCostLimitExceeded || p.n("priced/send") != 1 {
+	if env.Outcome != seal.OutcomeBlocked || errCode(env) != authority.CodeCostLimitExceeded || p.n("priced/send") != 1 {
 		t.Fatalf("the child must spend from its root's limit: %s %v (%d sent)", env.Outcome, env.Error, p.n("priced/send"))
 	}
 
@@ -307,7 +308,7 @@ func TestSpendChildRunsAndResumeNarrowing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if out.Outcome != contract.OutcomeBlocked || out.SealReason != contract.SealCostLimitExceeded || p.n("priced/send") != before {
+			if out.Outcome != seal.OutcomeBlocked || out.SealReason != seal.ReasonCostLimitExceeded || p.n("priced/send") != before {
 				t.Fatalf("got %s %v, %d sent", out.Outcome, out.Error, p.n("priced/send")-before)
 			}
 		})

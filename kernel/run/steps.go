@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
@@ -16,6 +17,7 @@ import (
 	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/native"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -72,7 +74,7 @@ func (rc *runCtx) runStep(ctx context.Context, step *pkg.Step, sc *scope) stepRu
 func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, level int) stepRun {
 	if level > TreeMaxDepth || !rc.Budget.Admit(unitReceipts(step)) {
 		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{
-			Code:    contract.SealReceiptBudgetExceeded,
+			Code:    string(errcode.ReceiptBudgetExceeded),
 			Message: "step " + rc.address(local) + " would take the receipt tree past " + rc.Budget.Bound() + ", so it was refused before it ran",
 		}}}
 	}
@@ -222,7 +224,7 @@ func (rc *runCtx) stepBody(step *pkg.Step, local string) receipt.Body {
 // settleNow seals a unit that ran nothing (skipped, or failed before dispatch).
 func (rc *runCtx) settleNow(ctx context.Context, step *pkg.Step, local string, level int, status contract.StepStatus, output any, failure *contract.ErrorBody, children []receipt.ChildRef) stepRun {
 	if level > TreeMaxDepth || !rc.Budget.Admit(1) {
-		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: contract.SealReceiptBudgetExceeded, Message: "the receipt tree is at " + rc.Budget.Bound()}}}
+		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: string(errcode.ReceiptBudgetExceeded), Message: "the receipt tree is at " + rc.Budget.Bound()}}}
 	}
 	body := rc.stepBody(step, local)
 	if status == contract.StepSkipped {
@@ -256,11 +258,11 @@ func (rc *runCtx) settle(ctx context.Context, step *pkg.Step, local string, body
 
 // seal signs and stores a unit's receipt and returns its journal record.
 func (rc *runCtx) seal(step *pkg.Step, local string, body receipt.Body, status contract.StepStatus, output any, failure *contract.ErrorBody, children []receipt.ChildRef) (*settled, *journal.Step, error) {
-	body.Outcome = map[contract.StepStatus]string{
-		contract.StepSuccess: contract.OutcomeCompleted,
-		contract.StepFailed:  contract.OutcomeFailed,
-		contract.StepRefused: contract.OutcomeRefused,
-		contract.StepSkipped: "skipped",
+	body.Outcome = map[contract.StepStatus]seal.Outcome{
+		contract.StepSuccess: seal.OutcomeCompleted,
+		contract.StepFailed:  seal.OutcomeFailed,
+		contract.StepRefused: seal.OutcomeRefused,
+		contract.StepSkipped: seal.OutcomeSkipped,
 	}[status]
 	body.Children = nonEmptyRefs(children)
 	rec := &journal.Step{RunID: rc.rec.RunID, Address: local, StepID: step.ID, Status: status}

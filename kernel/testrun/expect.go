@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 )
@@ -26,7 +27,7 @@ func checkExpect(tc *pkg.TestCase, env *contract.SkillRun, store *receipt.Store)
 	}
 	wantOutcome := exp.Outcome
 	if wantOutcome == "" && exp.Status == "" {
-		wantOutcome = contract.OutcomeCompleted
+		wantOutcome = seal.OutcomeCompleted
 	}
 	if wantOutcome != "" && env.Outcome != wantOutcome {
 		msg := fmt.Sprintf("outcome: want %s, got %s", wantOutcome, env.Outcome)

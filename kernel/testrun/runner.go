@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
@@ -35,13 +36,13 @@ type Report struct {
 
 // Result is one test's outcome.
 type Result struct {
-	Name      string   `json:"name"`
-	File      string   `json:"file"`
-	Status    string   `json:"status"` // passed | failed
-	Failures  []string `json:"failures,omitempty"`
-	RunID     string   `json:"run_id,omitempty"`
-	ReceiptID string   `json:"receipt_id,omitempty"`
-	Outcome   string   `json:"outcome,omitempty"`
+	Name      string       `json:"name"`
+	File      string       `json:"file"`
+	Status    string       `json:"status"` // passed | failed
+	Failures  []string     `json:"failures,omitempty"`
+	RunID     string       `json:"run_id,omitempty"`
+	ReceiptID string       `json:"receipt_id,omitempty"`
+	Outcome   seal.Outcome `json:"outcome,omitempty"`
 }
 
 // Runner runs tests with one kernel: its plugins are shared by every test,

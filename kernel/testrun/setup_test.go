@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 )
@@ -21,7 +22,7 @@ func sealSeed(t *testing.T, pkgDir, rel string, mutate func([]byte) []byte) stri
 	}
 	rec, raw, err := signer.Seal(receipt.Body{
 		Kind: receipt.KindStep, RunID: "run_seed", SkillName: "seed", StepID: "one", StepKind: "tool",
-		Outcome: receipt.OutcomeCompleted, StartedAt: "2026-01-01T00:00:00.000Z", SealedAt: "2026-01-01T00:00:00.000Z",
+		Outcome: seal.OutcomeCompleted, StartedAt: "2026-01-01T00:00:00.000Z", SealedAt: "2026-01-01T00:00:00.000Z",
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/runstate"
@@ -90,26 +91,26 @@ var receiptReadDefinition = sdk.Definition{
 // ReceiptMetadata is a receipt's redacted body: what ran and how it ended,
 // by digest, with its children by reference.
 type ReceiptMetadata struct {
-	Kind            string   `json:"kind"`
-	RunID           string   `json:"run_id"`
-	SkillName       string   `json:"skill_name"`
-	Method          string   `json:"method,omitempty"`
-	StepID          string   `json:"step_id,omitempty"`
-	StepKind        string   `json:"step_kind,omitempty"`
-	Capability      string   `json:"capability,omitempty"`
-	Execution       string   `json:"execution,omitempty"`
-	Outcome         string   `json:"outcome"`
-	SealReason      string   `json:"seal_reason,omitempty"`
-	ErrorCode       string   `json:"error_code,omitempty"`
-	PackageDigest   string   `json:"package_digest,omitempty"`
-	ClosureDigest   string   `json:"closure_digest,omitempty"`
-	AuthorityDigest string   `json:"authority_digest,omitempty"`
-	InputsDigest    string   `json:"inputs_digest,omitempty"`
-	OutputDigest    string   `json:"output_digest,omitempty"`
-	StartedAt       string   `json:"started_at"`
-	SealedAt        string   `json:"sealed_at"`
-	Children        []string `json:"children,omitempty"`
-	SignerKeyID     string   `json:"signer_key_id,omitempty"`
+	Kind            string       `json:"kind"`
+	RunID           string       `json:"run_id"`
+	SkillName       string       `json:"skill_name"`
+	Method          string       `json:"method,omitempty"`
+	StepID          string       `json:"step_id,omitempty"`
+	StepKind        string       `json:"step_kind,omitempty"`
+	Capability      string       `json:"capability,omitempty"`
+	Execution       string       `json:"execution,omitempty"`
+	Outcome         seal.Outcome `json:"outcome"`
+	SealReason      seal.Reason  `json:"seal_reason,omitempty"`
+	ErrorCode       string       `json:"error_code,omitempty"`
+	PackageDigest   string       `json:"package_digest,omitempty"`
+	ClosureDigest   string       `json:"closure_digest,omitempty"`
+	AuthorityDigest string       `json:"authority_digest,omitempty"`
+	InputsDigest    string       `json:"inputs_digest,omitempty"`
+	OutputDigest    string       `json:"output_digest,omitempty"`
+	StartedAt       string       `json:"started_at"`
+	SealedAt        string       `json:"sealed_at"`
+	Children        []string     `json:"children,omitempty"`
+	SignerKeyID     string       `json:"signer_key_id,omitempty"`
 }
 
 func metadataOf(r *receipt.Receipt) ReceiptMetadata {
@@ -287,7 +288,7 @@ func receiptQueryTool(_ context.Context, c *Call, inputs map[string]any) (any, *
 	for i := start; i < len(all); i++ {
 		en := all[i]
 		if (filters["run_id"] != "" && en.RunID != filters["run_id"]) || (filters["skill_name"] != "" && en.SkillName != filters["skill_name"]) ||
-			(filters["kind"] != "" && en.Kind != filters["kind"]) || (filters["outcome"] != "" && en.Outcome != filters["outcome"]) || (rootsOnly && !en.Root) {
+			(filters["kind"] != "" && en.Kind != filters["kind"]) || (filters["outcome"] != "" && string(en.Outcome) != filters["outcome"]) || (rootsOnly && !en.Root) {
 			continue
 		}
 		if int64(len(out)) == limit {

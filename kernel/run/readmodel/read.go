@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/sdk/canon"
 )
@@ -23,8 +24,8 @@ type RunRead struct {
 	SkillName     string             `json:"skill_name"`
 	Method        string             `json:"method"`
 	State         journal.RunState   `json:"state"`
-	Outcome       string             `json:"outcome,omitempty"`
-	SealReason    string             `json:"seal_reason,omitempty"`
+	Outcome       seal.Outcome       `json:"outcome,omitempty"`
+	SealReason    seal.Reason        `json:"seal_reason,omitempty"`
 	ReceiptID     string             `json:"receipt_id,omitempty"`
 	Driven        bool               `json:"driven"`
 	PackageDigest string             `json:"package_digest"`

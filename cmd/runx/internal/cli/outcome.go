@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 )
 
 // ExitError carries a command's exit code through cobra.
@@ -35,7 +36,7 @@ func ExitFor(ctx context.Context, env *contract.SkillRun) ExitCode {
 	case errors.Is(cause, ErrInterrupted):
 		return ExitInterrupted
 	}
-	if env.Status != contract.StatusSealed || env.Outcome == contract.OutcomeCompleted {
+	if env.Status != contract.StatusSealed || env.Outcome == seal.OutcomeCompleted {
 		return ExitOK
 	}
 	return ExitFailed

@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
 	"github.com/runxhq/runx/cmd/runx/internal/drive"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/preset"
 	"github.com/runxhq/runx/kernel/run"
@@ -153,11 +154,11 @@ func present(io *cli.IO, env *contract.SkillRun) {
 		return
 	}
 	mark, color := "✓", "green"
-	if env.Outcome != contract.OutcomeCompleted {
+	if env.Outcome != seal.OutcomeCompleted {
 		mark, color = "✗", "red"
 	}
 	fmt.Fprintf(io.Out, "%s %s#%s %s  %s\n", cli.Paint(styled, color, mark), env.SkillName, env.Method,
-		cli.Paint(styled, "bold", strings.TrimSpace(env.Outcome+" "+env.SealReason)), cli.Paint(styled, "dim", env.RunID))
+		cli.Paint(styled, "bold", strings.TrimSpace(string(env.Outcome)+" "+string(env.SealReason))), cli.Paint(styled, "dim", env.RunID))
 	if env.Error != nil {
 		fmt.Fprintf(io.Out, "  error:   %s [%s]\n", env.Error.Message, env.Error.Code)
 		if env.Refusal != nil && string(env.Result) != "null" {
