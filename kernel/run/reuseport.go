@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
@@ -46,9 +45,16 @@ type reuseRun struct {
 // record keeps.
 func (r reuseRun) reuseChild(ctx context.Context, inputs, childInputs map[string]any, contextDigest string) (*stepRun, *ReuseNote, error) {
 	rc, step, local := r.rc, r.step, r.local
-	note, result, err := reuse.Decide(ctx, r, rc.ChildReuse, step.Skill+"#"+r.m.Name, childInputs, contextDigest)
-	if err != nil || note.Status != reuse.StatusReused {
-		return nil, note, err
+	cands, err := rc.e.Journal.ReuseCandidates(durable(ctx), rc.e.closureOf(r.p), r.m.Name, reuse.CandidateScan)
+	if err != nil {
+		return nil, nil, err
+	}
+	note, result, err := reuse.Decide(ctx, r, rc.ChildReuse, step.Skill+"#"+r.m.Name, cands, rc.e.Clock(), childInputs, contextDigest)
+	if err != nil {
+		return nil, nil, err
+	}
+	if note.Status != reuse.StatusReused {
+		return nil, note, r.record(ctx, note)
 	}
 	var output any
 	if err := json.Unmarshal(result, &output); err != nil {
@@ -65,13 +71,14 @@ func (r reuseRun) reuseChild(ctx context.Context, inputs, childInputs map[string
 		out = rc.settle(ctx, step, local, body, contract.StepSuccess, output, nil, nil)
 	}
 	if out.err == nil {
-		out.err = r.Record(ctx, note)
+		out.err = r.record(ctx, note)
 	}
 	return &out, note, nil
 }
 
-func (r reuseRun) Candidates(ctx context.Context) ([]*journal.Run, error) {
-	return r.rc.e.Journal.ReuseCandidates(durable(ctx), r.rc.e.closureOf(r.p), r.m.Name, reuse.CandidateScan)
+// record appends what became of the call's reuse to the run's record.
+func (r reuseRun) record(ctx context.Context, note *ReuseNote) error {
+	return r.rc.e.Journal.AppendEvent(durable(ctx), r.rc.rec.RunID, "calls", reuse.EventCallReuse, map[string]any{"address": r.rc.address(r.local), "reuse": note})
 }
 
 func (r reuseRun) Sealed(cand *journal.Run) (json.RawMessage, string, string, error) {
@@ -84,12 +91,6 @@ func (r reuseRun) Sealed(cand *journal.Run) (json.RawMessage, string, string, er
 		return nil, "", "", err
 	}
 	return env.Result, childRef.SignedDigest, rcpt.Body.SealedAt, nil
-}
-
-func (r reuseRun) Now() time.Time { return r.rc.e.Clock() }
-
-func (r reuseRun) Record(ctx context.Context, note *ReuseNote) error {
-	return r.rc.e.Journal.AppendEvent(durable(ctx), r.rc.rec.RunID, "calls", reuse.EventCallReuse, map[string]any{"address": r.rc.address(r.local), "reuse": note})
 }
 
 // StandsAgain walks the candidate's steps in order with the scope they

@@ -12,47 +12,37 @@ import (
 	"github.com/runxhq/runx/sdk/canon"
 )
 
-// Run is what a reuse decision reads of the run making the skill call. The
-// engine satisfies it (kernel/run/reuseport.go), so this package never
-// imports the engine.
+// Run is what a reuse decision reads of the run making the skill call,
+// when a candidate is found. The engine satisfies it
+// (kernel/run/reuseport.go), so this package never imports the engine.
 type Run interface {
-	// Candidates are the newest sealed runs of the call's method under
-	// the same closure, newest first, at most CandidateScan of them.
-	Candidates(ctx context.Context) ([]*journal.Run, error)
 	// Sealed is a sealed run's result, its signed digest, and its seal
 	// time as its receipt records it.
 	Sealed(cand *journal.Run) (result json.RawMessage, signedDigest, sealedAt string, err error)
-	// Now reads the kernel's clock.
-	Now() time.Time
 	// StandsAgain walks the candidate's steps: whether each may stand
 	// again, its native reads of mutable local state made again.
 	StandsAgain(ctx context.Context, cand *journal.Run) (Verdict, error)
-	// Record appends what became of the call's reuse to the run's record.
-	Record(ctx context.Context, note *runstate.ReuseNote) error
 }
 
-// Decide looks for an earlier sealed run of the call's skill (ref names
-// it) under the same resolved inputs and child context, no older than the
-// call allows, and whose every step may stand: a step that only
-// transforms what it was given keeps its original stamp; a native read of
-// mutable local state is made again and must match; anything else
-// recomputes. It returns the note, and the source's result when the note
-// says reused (the caller records it once the call is settled). A note
-// that says recomputed is already recorded.
-func Decide(ctx context.Context, r Run, opt *runstate.ReuseOption, ref string, childInputs map[string]any, contextDigest string) (*runstate.ReuseNote, json.RawMessage, error) {
+// Decide looks among cands, the newest sealed runs of the call's method
+// under the same closure (newest first, at most CandidateScan), for one of
+// the call's skill (ref names it) under the same resolved inputs and child
+// context, no older at now than the call allows, and whose every step may
+// stand: a step that only transforms what it was given keeps its original
+// stamp; a native read of mutable local state is made again and must
+// match; anything else recomputes. It returns the note, which the caller
+// records (once the call is settled, when reused), and the source's result
+// when the note says reused.
+func Decide(ctx context.Context, r Run, opt *runstate.ReuseOption, ref string, cands []*journal.Run, now time.Time, childInputs map[string]any, contextDigest string) (*runstate.ReuseNote, json.RawMessage, error) {
 	note := &runstate.ReuseNote{Status: StatusRecomputed, MaxAgeSeconds: opt.MaxAgeSeconds}
 	recompute := func(reason, format string, args ...any) (*runstate.ReuseNote, json.RawMessage, error) {
 		note.Reason, note.Message = reason, fmt.Sprintf(format, args...)
-		return note, nil, r.Record(ctx, note)
+		return note, nil, nil
 	}
 	if childInputs == nil {
 		childInputs = map[string]any{}
 	}
 	wantInputs, err := canon.Canonical(childInputs)
-	if err != nil {
-		return nil, nil, err
-	}
-	cands, err := r.Candidates(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -87,7 +77,7 @@ func Decide(ctx context.Context, r Run, opt *runstate.ReuseOption, ref string, c
 	if err != nil {
 		return recompute(IdentityMissing, "run %s's receipt has no readable seal time", cand.RunID)
 	}
-	age := max(int64(r.Now().Sub(sealed)/time.Second), 0)
+	age := max(int64(now.Sub(sealed)/time.Second), 0)
 	note.Source = &runstate.ReuseSource{RunID: cand.RunID, ReceiptID: cand.ReceiptID, SignedDigest: signedDigest, ObservedAt: sealedAt, AgeSeconds: age}
 	if age > opt.MaxAgeSeconds {
 		return recompute(TooOld, "run %s of %s sealed %d s ago, past max_age_seconds %d", cand.RunID, ref, age, opt.MaxAgeSeconds)
