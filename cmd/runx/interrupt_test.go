@@ -527,11 +527,18 @@ func TestStopInPluginStart(t *testing.T) {
 			// The plugin is starting: its marker is there, its handshake
 			// never comes.
 			waitForContent(t, filepath.Join(tmp, "slowstart-starting"), func([]byte) bool { return true })
+			at := time.Now()
 			if err := s.c.Process.Signal(c.sig); err != nil {
 				t.Fatal(err)
 			}
 			if code := s.wait(t); code != c.code {
 				t.Fatalf("want exit %d, got %d\n%s\n%s", c.code, code, s.out.String(), s.errOut.String())
+			}
+			// The stop ends the start at once (it waited out the 15 s
+			// start timeout before): well within the cleanup window and
+			// a margin for a loaded machine.
+			if took := time.Since(at); took > 5*time.Second {
+				t.Fatalf("runx took %v to exit after the stop, want under 5s", took)
 			}
 			var doc map[string]any
 			if err := json.Unmarshal(s.out.Bytes(), &doc); err != nil {

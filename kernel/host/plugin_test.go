@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,6 +31,11 @@ func TestMain(m *testing.M) {
 			sdk.Serve(badcap{name: "testbad"})
 		case "testalias":
 			sdk.Serve(badcap{name: "someoneelse"})
+		case "testslow":
+			// Leaves its pid in a marker in its TMPDIR (the readiness
+			// signal a test waits on), then never makes its handshake.
+			_ = os.WriteFile(filepath.Join(os.TempDir(), "testslow-starting"), []byte(strconv.Itoa(os.Getpid())), 0o644)
+			select {}
 		}
 		os.Exit(0)
 	}
@@ -95,7 +102,7 @@ func newTestSupervisor(t testing.TB) *Supervisor {
 	s, err := NewSupervisor(Config{
 		Discovery: &Discovery{
 			Self:       self,
-			FirstParty: map[string]bool{"testcap": true, "testv2": true, "testbad": true, "testalias": true},
+			FirstParty: map[string]bool{"testcap": true, "testv2": true, "testbad": true, "testalias": true, "testslow": true},
 			ProjectDir: dir + "/.runx",
 			HomeDir:    dir + "/home",
 		},

@@ -53,18 +53,28 @@ type Supervisor struct {
 	closed  bool
 	// starting counts starts in progress (a Prestart's, say): Close waits
 	// for them, so none leaves a plugin behind the kernel that stopped.
-	starting  sync.WaitGroup
+	starting sync.WaitGroup
+	// life ends when Close begins: a start in progress (a Prestart's,
+	// whose caller does not wait for it) stops then, its half-started
+	// process group killed, rather than holding Close for the start
+	// timeout.
+	life      context.Context
+	endLife   context.CancelFunc
 	closeOnce sync.Once
 }
 
 // instance is one running plugin process.
 type instance struct {
-	once   sync.Once
+	// ready is closed when the start has finished, with err set.
+	ready  chan struct{}
 	err    error
 	client *goplugin.Client
 	rpc    *pluginhost.Client
 	info   *sdk.Info
 	pid    int
+	// endStart ends the context the plugin's process was started under;
+	// once the start is over it only tidies (the process is stopped first).
+	endStart context.CancelFunc
 	// build names this plugin build for its compiled schemas.
 	build string
 }
@@ -100,7 +110,8 @@ func NewSupervisor(cfg Config) (*Supervisor, error) {
 			cfg.Discovery.FirstParty[name] = true
 		}
 	}
-	return &Supervisor{cfg: cfg, socketDir: dir, plugins: map[string]*instance{}, cat: newCatalog(cfg.FirstParty)}, nil
+	life, endLife := context.WithCancel(context.Background())
+	return &Supervisor{cfg: cfg, socketDir: dir, plugins: map[string]*instance{}, cat: newCatalog(cfg.FirstParty), life: life, endLife: endLife}, nil
 }
 
 // Close stops every plugin process in order and removes the socket
@@ -116,6 +127,7 @@ func (s *Supervisor) close() {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
+	s.endLife()
 	// A start in progress sees closed when it has its client, and stops it
 	// itself; waiting for it means no plugin is left starting (and then
 	// orphaned) when runx exits, at a pause as anywhere.
@@ -132,7 +144,11 @@ func (s *Supervisor) close() {
 	var wg sync.WaitGroup
 	for _, inst := range stop {
 		wg.Add(1)
-		go func() { defer wg.Done(); stopProcess(inst.client) }()
+		go func() {
+			defer wg.Done()
+			stopProcess(inst.client)
+			inst.endStart()
+		}()
 	}
 	wg.Wait()
 	_ = os.RemoveAll(s.socketDir)
@@ -150,31 +166,50 @@ func stopProcess(c *goplugin.Client) {
 }
 
 // get returns the running instance of a plugin, starting it if needed and
-// replacing one whose process has exited.
+// replacing one whose process has exited. A caller whose context ends while
+// the plugin starts gets the context's error at once: its own start is
+// stopped, and the process it launched killed with its group.
 func (s *Supervisor) get(ctx context.Context, name string) (*instance, error) {
-	s.mu.Lock()
-	if s.closed {
+	for {
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return nil, hostErr(CodePluginStartFailed, ErrPluginUnavailable, "the plugin host is shut down")
+		}
+		inst, ok := s.plugins[name]
+		if ok && inst.client != nil && inst.client.Exited() {
+			delete(s.plugins, name)
+			ok = false
+		}
+		if !ok {
+			inst = &instance{ready: make(chan struct{})}
+			s.plugins[name] = inst
+			s.starting.Add(1)
+			s.mu.Unlock()
+			inst.err = s.start(ctx, name, inst)
+			close(inst.ready)
+			s.starting.Done()
+			if inst.err != nil {
+				s.discard(name, inst)
+				return nil, inst.err
+			}
+			return inst, nil
+		}
 		s.mu.Unlock()
-		return nil, hostErr(CodePluginStartFailed, ErrPluginUnavailable, "the plugin host is shut down")
+		select {
+		case <-inst.ready:
+		case <-ctx.Done():
+			return nil, startError(name, ctx.Err())
+		}
+		if inst.err == nil {
+			return inst, nil
+		}
+		// Another caller's start failed. One it stopped because its own
+		// context ended says nothing about this caller's: start afresh.
+		if !errors.Is(inst.err, context.Canceled) && !errors.Is(inst.err, context.DeadlineExceeded) || ctx.Err() != nil {
+			return nil, inst.err
+		}
 	}
-	inst, ok := s.plugins[name]
-	if ok && inst.client != nil && inst.client.Exited() {
-		delete(s.plugins, name)
-		ok = false
-	}
-	if !ok {
-		inst = &instance{}
-		s.plugins[name] = inst
-	}
-	s.starting.Add(1)
-	s.mu.Unlock()
-	inst.once.Do(func() { inst.err = s.start(ctx, name, inst) })
-	s.starting.Done()
-	if inst.err != nil {
-		s.discard(name, inst)
-		return nil, inst.err
-	}
-	return inst, nil
 }
 
 func (s *Supervisor) start(ctx context.Context, name string, inst *instance) error {
@@ -182,8 +217,32 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 	if err != nil {
 		return err
 	}
-	started, err := pluginhost.Start(ctx, func() *goplugin.ClientConfig {
-		cmd := exec.Command(launch.Path, launch.Args...)
+	// The start ends when the caller's context does or Close begins. Its
+	// process is bound to startCtx (exec kills it, with its group, when
+	// startCtx ends before it exits), so go-plugin's wait for the
+	// handshake returns at once instead of at the start timeout. Once the
+	// plugin has started, neither can end it any more: only a stop does,
+	// which also ends startCtx.
+	startCtx, endStart := context.WithCancel(context.Background())
+	inst.endStart = endStart
+	unwatchCaller := context.AfterFunc(ctx, endStart)
+	unwatchClose := context.AfterFunc(s.life, endStart)
+	armed := true
+	disarm := func() {
+		if armed {
+			unwatchCaller()
+			unwatchClose()
+			armed = false
+		}
+	}
+	defer disarm()
+	started, err := pluginhost.Start(startCtx, func() *goplugin.ClientConfig {
+		cmd := exec.CommandContext(startCtx, launch.Path, launch.Args...)
+		cmd.Cancel = func() error {
+			err := cmd.Process.Kill()
+			killGroup(cmd.Process.Pid)
+			return err
+		}
 		cmd.Env = pluginEnv(s.socketDir)
 		cmd.Dir = os.TempDir()
 		cmd.SysProcAttr = pluginProcAttr()
@@ -203,18 +262,16 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 		return startError(name, err)
 	}
 	client, rpc := started.Process, started.Client
-	// get and Pid read an instance's fields under s.mu while another caller
-	// may be starting it: every field is written under the same lock.
 	s.mu.Lock()
 	inst.client = client
-	closed := s.closed
 	s.mu.Unlock()
-	if closed {
-		stopProcess(client)
-		return hostErr(CodePluginStartFailed, ErrPluginUnavailable, "the plugin host is shut down")
-	}
-	info, err := rpc.Describe(ctx, s.cfg.RunxVersion)
+	// get and Pid read an instance's fields under s.mu while another caller
+	// may be starting it: every field is written under the same lock.
+	info, err := rpc.Describe(startCtx, s.cfg.RunxVersion)
 	if err != nil {
+		if startCtx.Err() != nil {
+			return startError(name, startCtx.Err())
+		}
 		return hostErr(CodePluginStartFailed, err, "plugin %q did not describe itself: %v", name, err)
 	}
 	if info.ProtocolVersion != sdk.ProtocolVersion {
@@ -236,6 +293,19 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 			return err
 		}
 	}
+	// Past this point the plugin is started: the caller's end or Close's
+	// no longer kills it (Close stops it in order). One that came first
+	// fails the start, whose process the caller's discard stops.
+	disarm()
+	if startCtx.Err() != nil {
+		return startError(name, startCtx.Err())
+	}
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return hostErr(CodePluginStartFailed, ErrPluginUnavailable, "the plugin host is shut down")
+	}
 	pid := 0
 	if rc := client.ReattachConfig(); rc != nil {
 		pid = rc.Pid
@@ -250,6 +320,11 @@ func startError(name string, err error) error {
 	var pe *pluginhost.ProtocolError
 	if errors.As(err, &pe) {
 		return hostErr(CodeProtocolUnsupported, err, "plugin %q speaks runx.plugin.v%d; this runx speaks runx.plugin.v%d", name, pe.Version, pe.Supported)
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		// Nothing was sent: the code stays the start's, and the cause is
+		// the context's, so a stop reads as the stop.
+		return hostErr(CodePluginStartFailed, err, "plugin %q was stopped while it started: %v", name, err)
 	}
 	if errors.Is(err, goplugin.ErrChecksumsDoNotMatch) {
 		return hostErr(CodePluginChecksumMismatch, err, "plugin %q changed after it was checked against its pin; runx refuses it", name)
@@ -283,6 +358,9 @@ func (s *Supervisor) discard(name string, inst *instance) {
 	}
 	if inst.client != nil {
 		stopProcess(inst.client)
+	}
+	if inst.endStart != nil {
+		inst.endStart()
 	}
 }
 

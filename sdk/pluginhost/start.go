@@ -42,12 +42,23 @@ type Started struct {
 // version, and Start answers a *ProtocolError naming it. The first
 // handshake offers only the supported version, so a plugin that serves
 // several versions including it picks it rather than a newer one.
+//
+// go-plugin's wait for the handshake does not watch ctx: a Cmd made with
+// exec.CommandContext(ctx, ...) is killed when ctx ends, which ends the
+// wait at once. A start that fails once ctx has ended answers ctx's error
+// (wrapped), whatever go-plugin made of the killed process.
 func Start(ctx context.Context, newConfig func() *goplugin.ClientConfig) (*Started, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	proc := goplugin.NewClient(configure(newConfig(), ClientPluginSet()))
 	rpc, err := proc.Client()
 	if err != nil {
 		proc.Kill()
-		if errors.Is(err, goplugin.ErrChecksumsDoNotMatch) || ctx.Err() != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%w: %v", ctx.Err(), err)
+		}
+		if errors.Is(err, goplugin.ErrChecksumsDoNotMatch) {
 			return nil, err
 		}
 		if v, ok := probeVersion(newConfig); ok {
