@@ -39,7 +39,7 @@ func (e *engine) closureOf(p *pkg.Package) string {
 func (e *engine) bindClosure(p *pkg.Package) (string, map[string]string) {
 	added := connector.Added(p, e.ProjectDir)
 	expanded := map[string]string{p.Dir: p.Digest}
-	children := e.closureChildren(p, expanded, 0)
+	children := (&closureWalk{e: e, expanded: expanded}).children(p, 0)
 	if len(added) == 0 && len(children) == 0 {
 		return ClosureDigest(e.RunxVersion, p.Digest), expanded
 	}
@@ -53,10 +53,18 @@ func (e *engine) bindClosure(p *pkg.Package) (string, map[string]string) {
 	return mustDigest(doc), expanded
 }
 
-// closureChildren lists the packages p names, in declared order, each once.
-// A package already listed elsewhere in the closure is listed again by its
+// closureWalk is one walk of a closure: the packages it has expanded, by
+// directory, with their package digests.
+type closureWalk struct {
+	e        *engine
+	expanded map[string]string
+}
+
+// children lists the packages p names, in declared order, each once. A
+// package already listed elsewhere in the closure is listed again by its
 // digest only, so a diamond or a cycle is bounded.
-func (e *engine) closureChildren(p *pkg.Package, expanded map[string]string, depth int) []any {
+func (w *closureWalk) children(p *pkg.Package, depth int) []any {
+	e, expanded := w.e, w.expanded
 	if e.Resolver == nil || depth > TreeMaxDepth {
 		return nil
 	}
@@ -75,7 +83,7 @@ func (e *engine) closureChildren(p *pkg.Package, expanded map[string]string, dep
 			if added := connector.Added(cp, e.ProjectDir); len(added) > 0 {
 				node["added_connectors"] = added
 			}
-			if grand := e.closureChildren(cp, expanded, depth+1); len(grand) > 0 {
+			if grand := w.children(cp, depth+1); len(grand) > 0 {
 				node["packages"] = grand
 			}
 		}

@@ -3,13 +3,11 @@ package run
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"path/filepath"
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/datasource"
-	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/connector"
@@ -29,49 +27,6 @@ func operationCapability(op *pkg.OperationStep) string {
 	return op.Connector + "/" + op.Operation
 }
 
-// checkOperation refuses, at admission, an operation no installed
-// connector plugin declares.
-func (e *engine) checkOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
-	mo, err := connector.ManifestOperation(p, s.Operation, e.ProjectDir)
-	if err == nil && mo != nil && mo.Op.Verb == pkg.VerbWrite && s.Operation.IdempotencyKey == "" {
-		return contract.Errorf(connector.CodeIdempotencyKeyMissing, "step %s writes through %s and names no idempotency_key; a write names one, which a retry reuses; no step was started", s.ID, s.Operation.Ref)
-	}
-	return e.resolveOperation(ctx, p, s)
-}
-
-// resolveOperation refuses an operation ref no connector manifest and no
-// installed connector plugin declares: a step's, or one a turn's or a
-// script's calls list (whose idempotency key its call supplies).
-func (e *engine) resolveOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
-	mo, err := connector.ManifestOperation(p, s.Operation, e.ProjectDir)
-	if err != nil {
-		return err
-	}
-	if mo != nil {
-		// A manifest operation is sent by the connector.request role.
-		_, err := e.roleCapability(ctx, sdk.RoleConnectorRequest)
-		return err
-	}
-	def, _, err := e.Host.Definition(ctx, operationCapability(s.Operation))
-	var he *host.Error
-	if err != nil && errors.As(err, &he) && he.Code != host.CodePluginNotFound && he.Code != host.CodeCapabilityNotFound {
-		// The connector is installed and refused as it stands (unpinned,
-		// changed since it was pinned): say that, not that it is missing.
-		return contract.Errorf(he.Code, "step %s calls %s: %s; no step was started", s.ID, s.Operation.Ref, he.Message)
-	}
-	if def == nil {
-		return contract.Errorf("connector_not_installed", "step %s calls %s, which no installed connector plugin declares (plugin %q serves no capability %q); no step was started", s.ID, s.Operation.Ref, s.Operation.Connector, operationCapability(s.Operation))
-	}
-	for _, role := range def.Roles {
-		if role != sdk.RoleDataOperation {
-			// The kernel invokes a role capability for its role only:
-			// a migration or a module runner is no operation.
-			return contract.Errorf("connector_not_installed", "step %s calls %s, which its plugin serves only for the kernel's %s role, not as an operation; no step was started", s.ID, s.Operation.Ref, role)
-		}
-	}
-	return nil
-}
-
 // operationDispatch prepares a connector operation. A data operation (a
 // capability with role data.operation) is told its resolved binding: the
 // logical source the inputs name resolves to the operator's binding (or,
@@ -88,7 +43,8 @@ func (rc *runCtx) operationDispatch(ctx context.Context, step *pkg.Step, inputs 
 	id := operationCapability(step.Operation)
 	def := rc.e.definition(ctx, id)
 	if def == nil {
-		return nil, nil, nil, rc.e.checkOperation(ctx, rc.pkg, step)
+		// Preparation's check says why nothing can be dispatched.
+		return nil, nil, nil, (&preparation{e: rc.e}).checkOperation(ctx, rc.pkg, step)
 	}
 	d := &dispatch{
 		capability: id,

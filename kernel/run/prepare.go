@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/kernel/run/native"
+	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
 // Step kinds this runx executes.
@@ -186,14 +187,13 @@ const resultContractDepth = 8
 // static; what a step computes at run time (its inputs, for_each items) is
 // not resolved here.
 func (pr *preparation) resolveStep(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
-	e := pr.e
 	switch s.Kind {
 	case pkg.KindTool:
 		if err := pr.resolveTool(ctx, s.ID, s.Tool.Capability); err != nil {
 			return err
 		}
 	case pkg.KindOperation:
-		if err := e.checkOperation(ctx, p, s); err != nil {
+		if err := pr.checkOperation(ctx, p, s); err != nil {
 			return err
 		}
 	}
@@ -209,7 +209,7 @@ func (pr *preparation) resolveStep(ctx context.Context, p *pkg.Package, s *pkg.S
 		for _, ref := range c.Operations {
 			connector, operation, _ := strings.Cut(ref, "/")
 			call := &pkg.Step{ID: s.ID, Kind: pkg.KindOperation, Operation: &pkg.OperationStep{Ref: ref, Connector: connector, Operation: operation}}
-			if err := e.resolveOperation(ctx, p, call); err != nil {
+			if err := pr.resolveOperation(ctx, p, call); err != nil {
 				return err
 			}
 		}
@@ -284,4 +284,49 @@ func (pr *preparation) hasResultContract(ctx context.Context, p *pkg.Package, s 
 		return len(producers) > 0
 	}
 	return false
+}
+
+// checkOperation refuses, at admission, an operation no installed
+// connector plugin declares.
+func (pr *preparation) checkOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
+	e := pr.e
+	mo, err := connector.ManifestOperation(p, s.Operation, e.ProjectDir)
+	if err == nil && mo != nil && mo.Op.Verb == pkg.VerbWrite && s.Operation.IdempotencyKey == "" {
+		return contract.Errorf(connector.CodeIdempotencyKeyMissing, "step %s writes through %s and names no idempotency_key; a write names one, which a retry reuses; no step was started", s.ID, s.Operation.Ref)
+	}
+	return pr.resolveOperation(ctx, p, s)
+}
+
+// resolveOperation refuses an operation ref no connector manifest and no
+// installed connector plugin declares: a step's, or one a turn's or a
+// script's calls list (whose idempotency key its call supplies).
+func (pr *preparation) resolveOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
+	e := pr.e
+	mo, err := connector.ManifestOperation(p, s.Operation, e.ProjectDir)
+	if err != nil {
+		return err
+	}
+	if mo != nil {
+		// A manifest operation is sent by the connector.request role.
+		_, err := e.roleCapability(ctx, sdk.RoleConnectorRequest)
+		return err
+	}
+	def, _, err := e.Host.Definition(ctx, operationCapability(s.Operation))
+	var he *host.Error
+	if err != nil && errors.As(err, &he) && he.Code != host.CodePluginNotFound && he.Code != host.CodeCapabilityNotFound {
+		// The connector is installed and refused as it stands (unpinned,
+		// changed since it was pinned): say that, not that it is missing.
+		return contract.Errorf(he.Code, "step %s calls %s: %s; no step was started", s.ID, s.Operation.Ref, he.Message)
+	}
+	if def == nil {
+		return contract.Errorf("connector_not_installed", "step %s calls %s, which no installed connector plugin declares (plugin %q serves no capability %q); no step was started", s.ID, s.Operation.Ref, s.Operation.Connector, operationCapability(s.Operation))
+	}
+	for _, role := range def.Roles {
+		if role != sdk.RoleDataOperation {
+			// The kernel invokes a role capability for its role only:
+			// a migration or a module runner is no operation.
+			return contract.Errorf("connector_not_installed", "step %s calls %s, which its plugin serves only for the kernel's %s role, not as an operation; no step was started", s.ID, s.Operation.Ref, role)
+		}
+	}
+	return nil
 }
