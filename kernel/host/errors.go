@@ -31,6 +31,7 @@ const (
 	CodePluginLockInvalid      = "plugin_lock_invalid"
 	CodeProtocolUnsupported    = "plugin_protocol_unsupported"
 	CodePluginStartFailed      = "plugin_start_failed"
+	CodeSocketPathTooLong      = "plugin_socket_path_too_long"
 	CodePluginCrashed          = "plugin_crashed"
 	CodePluginTimeout          = "plugin_timeout"
 	CodePluginTransport        = "plugin_transport_failed"

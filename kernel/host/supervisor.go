@@ -97,12 +97,9 @@ func NewSupervisor(cfg Config) (*Supervisor, error) {
 	if cfg.StartTimeout == 0 {
 		cfg.StartTimeout = 15 * time.Second
 	}
-	dir, err := os.MkdirTemp("", "runx-plugins-")
+	dir, err := makeSocketDir(socketBases())
 	if err != nil {
-		return nil, fmt.Errorf("create plugin socket directory: %w", err)
-	}
-	if err := os.Chmod(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("secure plugin socket directory: %w", err)
+		return nil, err
 	}
 	if cfg.Discovery != nil && cfg.Discovery.FirstParty == nil && cfg.FirstParty != nil {
 		cfg.Discovery.FirstParty = map[string]bool{}

@@ -78,6 +78,10 @@ const (
 	// Do: Install a build of the plugin for this runx.
 	PluginProtocolUnsupported Code = "plugin_protocol_unsupported"
 
+	// PluginSocketPathTooLong: No directory leaves room for a plugin's unix socket path (103 bytes at most).
+	// Do: Set TMPDIR to a shorter directory, or make /tmp usable.
+	PluginSocketPathTooLong Code = "plugin_socket_path_too_long"
+
 	// PluginStartFailed: The plugin process could not be started.
 	// Do: Read the reason in the message (a missing or unreadable binary, a host shut down).
 	PluginStartFailed Code = "plugin_start_failed"
