@@ -43,6 +43,22 @@ func TurnCallables(step *pkg.Step) []TurnCallable { return turn.Callables(step) 
 // this process.
 func WaitTurnCallsIdle(ctx context.Context, runID string) { turn.WaitIdle(ctx, runID) }
 
+// OpenTurn is an agent turn a run waits on, read from its record
+// (kernel/run/turn).
+type OpenTurn = turn.Open
+
+// PriorStep is one settled step's output, a context entry of a turn.
+type PriorStep = turn.PriorStep
+
+// ErrTurnUnknown is the code of a turn address the run does not wait on.
+const ErrTurnUnknown = turn.CodeTurnUnknown
+
+// Turn reads an open agent turn of a root run by its address from the root
+// (turn.Read).
+func (k *Kernel) Turn(ctx context.Context, rootID, address string) (*OpenTurn, error) {
+	return turn.Read(ctx, turnPort{k}, rootID, address)
+}
+
 // TurnCall admits and carries out one call of an open turn.
 func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallResult, error) {
 	return turn.Make(ctx, turnPort{k}, req)
@@ -59,8 +75,20 @@ type turnPort struct{ k *Kernel }
 
 func (p turnPort) Journal() *journal.Journal { return p.k.Journal }
 
-func (p turnPort) Turn(ctx context.Context, rootID, address string) (*OpenTurn, error) {
-	return p.k.Turn(ctx, rootID, address)
+func (p turnPort) Waiting(ctx context.Context, rootID, address string) (*turn.Waiting, error) {
+	st, err := p.k.engine.treeState(ctx, rootID)
+	if err != nil {
+		return nil, err
+	}
+	w, ok := st.open[address]
+	if !ok {
+		return nil, nil
+	}
+	return &turn.Waiting{RunID: w.runID, Local: w.local, Request: w.req}, nil
+}
+
+func (p turnPort) LoadOptions() pkg.LoadOptions {
+	return pkg.LoadOptions{RunxVersion: p.k.Options.RunxVersion}
 }
 
 func (p turnPort) Reuse(req TurnCallRequest, skill bool) (*ReuseOption, error) {

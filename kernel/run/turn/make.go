@@ -70,7 +70,7 @@ func WaitIdle(ctx context.Context, runID string) {
 
 // Make admits and carries out one call of an open turn.
 func Make(ctx context.Context, e Engine, req CallRequest) (*CallResult, error) {
-	t, err := e.Turn(ctx, req.RunID, req.Turn)
+	t, err := Read(ctx, e, req.RunID, req.Turn)
 	if err != nil {
 		return nil, err
 	}

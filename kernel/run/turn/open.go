@@ -1,6 +1,7 @@
 package turn
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -31,6 +32,84 @@ type Open struct {
 	Prior []PriorStep
 	// Calls are the calls the turn has made so far, by index.
 	Calls []CallRecord
+}
+
+// Read reads an open agent turn of a root run by its address from the
+// root, from its record: the package as the run bound it, the turn's
+// inputs, the outputs settled before it and the calls it made.
+func Read(ctx context.Context, e Engine, rootID, address string) (*Open, error) {
+	j, durable := e.Journal(), context.WithoutCancel(ctx)
+	root, err := j.GetRun(durable, rootID)
+	if err != nil {
+		return nil, err
+	}
+	if root.ParentRunID != "" {
+		return nil, contract.Errorf("run_is_child", "run %s is a child run; address its turns from its root run", rootID)
+	}
+	w, err := e.Waiting(ctx, rootID, address)
+	if err != nil {
+		return nil, err
+	}
+	if w == nil {
+		return nil, contract.Errorf(CodeTurnUnknown, "run %s waits on no turn at %q; turn_list shows what it waits on", rootID, address)
+	}
+	if w.Request.Kind != contract.RequestAgent {
+		return nil, contract.Errorf("turn_not_agent", "%s is a %s request, not an agent turn: a person answers it through runx resume under approvals", address, w.Request.Kind)
+	}
+	rec := root
+	if w.RunID != rootID {
+		if rec, err = j.GetRun(durable, w.RunID); err != nil {
+			return nil, err
+		}
+	}
+	p, err := pkg.Load(rec.PackageDir, e.LoadOptions())
+	if err != nil {
+		return nil, contract.Errorf("resume_package_drift", "package %s of run %s no longer loads: %v", rec.PackageDir, rec.RunID, err)
+	}
+	if p.Digest != rec.PackageDigest {
+		return nil, contract.Errorf("resume_package_drift", "package %s changed since run %s paused; start a new run", rec.SkillName, rec.RunID)
+	}
+	m := p.Method(rec.Method)
+	if m == nil || m.Step(w.Local) == nil {
+		return nil, contract.Errorf("resume_package_drift", "package %s no longer has the step of turn %s", rec.SkillName, address)
+	}
+	t := &Open{Address: address, Local: w.Local, RunID: rec.RunID, Package: p, Method: m, Step: m.Step(w.Local),
+		Request: contract.Request{Address: address, Kind: w.Request.Kind, RequestDigest: w.Request.RequestDigest, Payload: w.Request.Payload,
+			Summary: contract.RequestSummary{PayloadDigest: digestRaw(w.Request.Payload), StepID: w.Local}}}
+	var payload struct {
+		Inputs map[string]any `json:"inputs"`
+	}
+	if err := json.Unmarshal(w.Request.Payload, &payload); err != nil {
+		return nil, contract.Errorf(runstate.CodeJournalRecordInvalid, "the journal's request of turn %s does not decode: %v", address, err)
+	}
+	t.Inputs = payload.Inputs
+	if t.Inputs == nil {
+		t.Inputs = map[string]any{}
+	}
+	steps, err := j.Steps(durable, rec.RunID)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range m.Steps {
+		if s.ID == w.Local {
+			break
+		}
+		if r := steps[s.ID]; r != nil && r.Status == contract.StepSuccess {
+			t.Prior = append(t.Prior, PriorStep{StepID: s.ID, Output: r.Output})
+		}
+	}
+	if t.Calls, err = Calls(steps, w.Local); err != nil {
+		return nil, err
+	}
+	waiting, err := PendingCalls(ctx, j, rec.RunID, w.Local, steps)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range waiting {
+		t.Calls = append(t.Calls, PendingRecord(p))
+	}
+	slices.SortFunc(t.Calls, func(a, b CallRecord) int { return a.Index - b.Index })
+	return t, nil
 }
 
 // PriorStep is one settled step's output, a context entry of a turn.

@@ -15,9 +15,11 @@ import (
 type Engine interface {
 	// Journal is the record the runs are read from and written to.
 	Journal() *journal.Journal
-	// Turn reads an open agent turn of a root run by its address from the
-	// root.
-	Turn(ctx context.Context, rootID, address string) (*Open, error)
+	// Waiting is the request a root run's tree waits on at address from
+	// the root, with the run that asks it, or nil when none is open there.
+	Waiting(ctx context.Context, rootID, address string) (*Waiting, error)
+	// LoadOptions are how the engine loads a package.
+	LoadOptions() pkg.LoadOptions
 	// Reuse is a call's reuse option, refused where it does not parse or
 	// the call is not a skill call (skill false).
 	Reuse(req CallRequest, skill bool) (*runstate.ReuseOption, error)
@@ -30,6 +32,13 @@ type Engine interface {
 	// Carry runs the call as a unit of the turn's run at <turn>/<n>, under
 	// the authority and floor of step, and records it.
 	Carry(ctx context.Context, t *Open, step *pkg.Step, c Claimed) (*CallResult, error)
+}
+
+// Waiting is an open request of a run's tree: the run that asks it and its
+// address in that run.
+type Waiting struct {
+	RunID, Local string
+	Request      *journal.Request
 }
 
 // Claimed is a call admitted and claimed its index, as the engine carries
