@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run"
 )
@@ -41,7 +42,7 @@ func normalAsk(raw json.RawMessage) json.RawMessage {
 func (d *Driver) collectAsks(ctx context.Context, t *run.OpenTurn) (waiting, collected bool, err error) {
 	var pending []run.TurnCallRecord
 	for _, c := range t.Calls {
-		if c.Status == "pending" {
+		if c.Status == contract.CallPending {
 			pending = append(pending, c)
 		}
 	}
@@ -73,7 +74,7 @@ func (d *Driver) collectAsks(ctx context.Context, t *run.OpenTurn) (waiting, col
 			continue
 		}
 		res, err := d.Kernel.TurnCall(ctx, run.TurnCallRequest{RunID: t.RunID, Turn: t.Address, Tool: c.Tool, Input: input, CallID: c.CallID})
-		if err != nil || res.Status == "pending" {
+		if err != nil || res.Status == contract.CallPending {
 			waiting = true
 			continue
 		}

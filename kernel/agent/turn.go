@@ -193,7 +193,7 @@ func (d *Driver) call(ctx context.Context, t *run.OpenTurn, st *turnState, c Too
 		out.Content, out.IsError = d.taint.Scrub(errorContent(err)), true
 		return out, false
 	}
-	if res.Status == "pending" {
+	if res.Status == contract.CallPending {
 		return out, true
 	}
 	raw, _ := json.Marshal(map[string]any{"status": res.Status, "output": res.Output, "error": res.Error, "receipt_id": res.ReceiptID})

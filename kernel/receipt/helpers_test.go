@@ -172,7 +172,7 @@ func wantCode(tb testing.TB, err error, code string) {
 }
 
 // wantProblem asserts the report has status and a problem with code naming id.
-func wantProblem(tb testing.TB, rep Report, status, code, id string) {
+func wantProblem(tb testing.TB, rep Report, status VerifyStatus, code, id string) {
 	tb.Helper()
 	if rep.Status != status {
 		tb.Fatalf("status %s, want %s; problems: %s", rep.Status, status, describe(rep))

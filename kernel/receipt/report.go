@@ -1,16 +1,19 @@
 package receipt
 
+// VerifyStatus is what verifying a receipt tree found.
+type VerifyStatus string
+
 // Verification statuses.
 const (
 	// StatusVerified: every receipt is intact, committed once, within the
 	// bound, and signed by a trusted key.
-	StatusVerified = "verified"
+	StatusVerified VerifyStatus = "verified"
 	// StatusUnverified: nothing is wrong with the tree, but some signer is
 	// not trusted (or the walk was cancelled), so who signed is not proven.
-	StatusUnverified = "unverified"
+	StatusUnverified VerifyStatus = "unverified"
 	// StatusInvalid: some receipt is altered, missing, malformed, committed
 	// twice, or past the bound.
-	StatusInvalid = "invalid"
+	StatusInvalid VerifyStatus = "invalid"
 )
 
 // Problem codes a verification can report. Every code but
@@ -32,11 +35,11 @@ const (
 
 // Report is the outcome of verifying one tree.
 type Report struct {
-	Status    string    `json:"status"`
-	ReceiptID string    `json:"receipt_id"` // the root that was verified
-	Receipts  int       `json:"receipts"`   // receipts reached, counted against the bound
-	Depth     int       `json:"depth"`      // deepest level reached below the root
-	Problems  []Problem `json:"problems,omitempty"`
+	Status    VerifyStatus `json:"status"`
+	ReceiptID string       `json:"receipt_id"` // the root that was verified
+	Receipts  int          `json:"receipts"`   // receipts reached, counted against the bound
+	Depth     int          `json:"depth"`      // deepest level reached below the root
+	Problems  []Problem    `json:"problems,omitempty"`
 	// ProblemsOmitted counts problems past Limits.MaxProblems; they still
 	// count towards Status.
 	ProblemsOmitted int `json:"problems_omitted,omitempty"`

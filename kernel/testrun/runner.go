@@ -211,7 +211,7 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 func verifyAndKeep(ctx context.Context, store, durable *receipt.Store, rootID string, signer *receipt.Signer) []string {
 	keys := receipt.NewKeySet(signer.PublicKey())
 	rep := receipt.Verify(ctx, store, rootID, keys, receipt.Limits{})
-	if rep.Status != "verified" {
+	if rep.Status != receipt.StatusVerified {
 		return []string{fmt.Sprintf("receipt tree %s did not verify: %s %v", rootID, rep.Status, rep.Problems)}
 	}
 	if durable == nil {

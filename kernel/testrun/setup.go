@@ -72,7 +72,7 @@ func seedReceipts(ctx context.Context, pkgDir string, tc *pkg.TestCase, store *r
 		if committed[id] {
 			continue // verified with the tree that commits it
 		}
-		if rep := receipt.Verify(ctx, store, id, keys, receipt.Limits{}); rep.Status != "verified" {
+		if rep := receipt.Verify(ctx, store, id, keys, receipt.Limits{}); rep.Status != receipt.StatusVerified {
 			return fmt.Errorf("setup.receipts: the tree of %s does not verify: %s %v", id, rep.Status, rep.Problems)
 		}
 	}

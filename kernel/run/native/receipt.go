@@ -130,11 +130,11 @@ func metadataOf(r *receipt.Receipt) ReceiptMetadata {
 
 // treeFacts is what verification established about a receipt's tree.
 type treeFacts struct {
-	Status   string            `json:"status"`
-	RootID   string            `json:"root_id"`
-	Receipts int               `json:"receipts"`
-	Depth    int               `json:"depth"`
-	Problems []receipt.Problem `json:"problems,omitempty"`
+	Status   receipt.VerifyStatus `json:"status"`
+	RootID   string               `json:"root_id"`
+	Receipts int                  `json:"receipts"`
+	Depth    int                  `json:"depth"`
+	Problems []receipt.Problem    `json:"problems,omitempty"`
 	// Contains: the tree of the receipt's local run record holds it.
 	Contains bool `json:"contains"`
 }

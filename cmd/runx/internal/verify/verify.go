@@ -68,11 +68,11 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 			_ = cli.PrintJSON(io.Out, out)
 		} else {
 			styled := cli.Styled(io.Out)
-			color := map[string]string{"verified": "green", "unverified": "yellow"}[rep.Status]
+			color := map[receipt.VerifyStatus]string{receipt.StatusVerified: "green", receipt.StatusUnverified: "yellow"}[rep.Status]
 			if color == "" {
 				color = "red"
 			}
-			fmt.Fprintf(io.Out, "%s %s (%d receipts, depth %d)\n", cli.Paint(styled, color, rep.Status), id, rep.Receipts, rep.Depth)
+			fmt.Fprintf(io.Out, "%s %s (%d receipts, depth %d)\n", cli.Paint(styled, color, string(rep.Status)), id, rep.Receipts, rep.Depth)
 			if out.Receipt != nil {
 				fmt.Fprintf(io.Out, "  %s %s#%s %s  run %s\n", out.Receipt.Kind, out.Receipt.SkillName, out.Receipt.Method, out.Receipt.Outcome, out.Receipt.RunID)
 			}
@@ -83,7 +83,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 				fmt.Fprintf(io.Err, "warning: trusted key skipped: %s [%s]\n", sk.Message, sk.Code)
 			}
 		}
-		if rep.Status != "verified" {
+		if rep.Status != receipt.StatusVerified {
 			return cli.ExitFailed
 		}
 		return cli.ExitOK
