@@ -13,6 +13,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/sdk/boundedre"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // ConfigFile is the runx home's configuration file.
@@ -29,14 +30,6 @@ const (
 
 // Keys are the keys runx config knows, in the order list shows them.
 var Keys = []string{KeyProvider, KeyModel, KeySecret, KeyDialect, KeyEndpointURL}
-
-// Codes config refuses with.
-const (
-	CodeConfigKeyUnknown    = "config_key_unknown"
-	CodeConfigValueInvalid  = "config_value_invalid"
-	CodeConfigSecretUnknown = "config_secret_unknown"
-	CodeConfigInvalid       = "config_invalid"
-)
 
 // Config is the agent section of the runx home's config.json.
 type Config struct {
@@ -71,7 +64,7 @@ func LoadConfig(homeDir string) (*Config, error) {
 	dec.DisallowUnknownFields()
 	var f configFile
 	if err := dec.Decode(&f); err != nil {
-		return nil, contract.Errorf(CodeConfigInvalid, "%s in the runx home is not a runx configuration (%s); fix or remove it", ConfigFile, firstLine(err.Error()))
+		return nil, contract.Errorf(errcode.ConfigInvalid, "%s in the runx home is not a runx configuration (%s); fix or remove it", ConfigFile, firstLine(err.Error()))
 	}
 	if f.Agent == nil {
 		return &Config{}, nil
@@ -157,12 +150,12 @@ func (c *Config) field(key string) (*string, error) {
 	case KeyEndpointURL:
 		return &c.EndpointURL, nil
 	}
-	return nil, contract.Errorf(CodeConfigKeyUnknown, "runx config knows %s; %q is none of them", strings.Join(Keys, ", "), key)
+	return nil, contract.Errorf(errcode.ConfigKeyUnknown, "runx config knows %s; %q is none of them", strings.Join(Keys, ", "), key)
 }
 
 func checkValue(homeDir, key, v string) error {
 	invalid := func(why string) error {
-		return contract.Errorf(CodeConfigValueInvalid, "%s: %s", key, why)
+		return contract.Errorf(errcode.ConfigValueInvalid, "%s: %s", key, why)
 	}
 	switch key {
 	case KeyProvider:
@@ -178,7 +171,7 @@ func checkValue(homeDir, key, v string) error {
 			return invalid("agent.secret names a secret kept by runx secret set <name>; it is never the key itself")
 		}
 		if _, err := os.Stat(credential.SecretPath(homeDir, v)); err != nil {
-			return contract.Errorf(CodeConfigSecretUnknown, "agent.secret: the runx home holds no secret %q; store it first with runx secret set %s (the key is read from standard input)", v, v)
+			return contract.Errorf(errcode.ConfigSecretUnknown, "agent.secret: the runx home holds no secret %q; store it first with runx secret set %s (the key is read from standard input)", v, v)
 		}
 	case KeyDialect:
 		if !slices.Contains(Dialects(), v) {

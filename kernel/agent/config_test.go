@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestConfigSetGetListUnset(t *testing.T) {
@@ -46,18 +47,18 @@ func TestConfigRefusals(t *testing.T) {
 	home := t.TempDir()
 	c := &Config{}
 	for _, tc := range []struct{ key, value, code string }{
-		{"agent.temperature", "1", CodeConfigKeyUnknown},
-		{KeyProvider, "Open AI", CodeConfigValueInvalid},
-		{KeyModel, "", CodeConfigValueInvalid},
-		{KeyDialect, "gemini_generate_content", CodeConfigValueInvalid},
-		{KeyDialect, "soap", CodeConfigValueInvalid},
-		{KeyEndpointURL, "ftp://x", CodeConfigValueInvalid},
-		{KeyEndpointURL, "https://user:pw@api.example/v1", CodeConfigValueInvalid},
-		{KeyEndpointURL, "https://api.example/v1?key=sk-1", CodeConfigValueInvalid},
-		{KeySecret, "sk-ant-api03 with spaces", CodeConfigValueInvalid},
-		{KeySecret, "openai", CodeConfigSecretUnknown},
+		{"agent.temperature", "1", "config_key_unknown"},
+		{KeyProvider, "Open AI", "config_value_invalid"},
+		{KeyModel, "", "config_value_invalid"},
+		{KeyDialect, "gemini_generate_content", "config_value_invalid"},
+		{KeyDialect, "soap", "config_value_invalid"},
+		{KeyEndpointURL, "ftp://x", "config_value_invalid"},
+		{KeyEndpointURL, "https://user:pw@api.example/v1", "config_value_invalid"},
+		{KeyEndpointURL, "https://api.example/v1?key=sk-1", "config_value_invalid"},
+		{KeySecret, "sk-ant-api03 with spaces", "config_value_invalid"},
+		{KeySecret, "openai", "config_secret_unknown"},
 	} {
-		if err := c.Set(home, tc.key, tc.value); contract.CodeOf(err) != tc.code {
+		if err := c.Set(home, tc.key, tc.value); string(contract.CodeOf(err)) != tc.code {
 			t.Errorf("set %s=%q: %v, want %s", tc.key, tc.value, err, tc.code)
 		}
 	}
@@ -65,7 +66,7 @@ func TestConfigRefusals(t *testing.T) {
 		t.Fatalf("a refused set changed the config: %+v", c)
 	}
 	os.WriteFile(filepath.Join(home, ConfigFile), []byte(`{"agent":{"api_key":"sk"}}`), 0o600)
-	if _, err := LoadConfig(home); contract.CodeOf(err) != CodeConfigInvalid {
+	if _, err := LoadConfig(home); contract.CodeOf(err) != errcode.ConfigInvalid {
 		t.Fatalf("%v", err)
 	}
 }
@@ -79,19 +80,19 @@ func TestResolve(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		c    Config
-		code string
+		code errcode.Code
 		want Provider
 	}{
-		{"no provider", Config{Model: "m"}, CodeProviderMissing, Provider{}},
-		{"no model", Config{Provider: "anthropic"}, CodeModelMissing, Provider{}},
+		{"no provider", Config{Model: "m"}, errcode.AgentProviderMissing, Provider{}},
+		{"no model", Config{Provider: "anthropic"}, errcode.AgentModelMissing, Provider{}},
 		{"anthropic env", Config{Provider: "anthropic", Model: "m"}, "", Provider{Name: "anthropic", Model: "m", Dialect: DialectAnthropic, Endpoint: "https://api.anthropic.com/v1", Key: "ak-env"}},
 		{"openai secret", Config{Provider: "openai", Model: "m", Secret: "mine"}, "", Provider{Name: "openai", Model: "m", Dialect: DialectResponses, Endpoint: "https://api.openai.com/v1", Key: "sk-from-secret"}},
-		{"gemini no key", Config{Provider: "gemini", Model: "m"}, CodeKeyMissing, Provider{}},
-		{"builtin dialect", Config{Provider: "openai", Model: "m", Dialect: DialectChat}, CodeBuiltinOverride, Provider{}},
-		{"own no dialect", Config{Provider: "local", Model: "m", EndpointURL: "http://x/v1"}, CodeDialectMissing, Provider{}},
-		{"own no endpoint", Config{Provider: "local", Model: "m", Dialect: DialectChat}, CodeEndpointMissing, Provider{}},
+		{"gemini no key", Config{Provider: "gemini", Model: "m"}, errcode.AgentKeyMissing, Provider{}},
+		{"builtin dialect", Config{Provider: "openai", Model: "m", Dialect: DialectChat}, errcode.AgentBuiltinOverride, Provider{}},
+		{"own no dialect", Config{Provider: "local", Model: "m", EndpointURL: "http://x/v1"}, errcode.AgentDialectMissing, Provider{}},
+		{"own no endpoint", Config{Provider: "local", Model: "m", Dialect: DialectChat}, errcode.AgentEndpointMissing, Provider{}},
 		{"own", Config{Provider: "local", Model: "m", Dialect: DialectChat, EndpointURL: "http://x/v1/"}, "", Provider{Name: "local", Model: "m", Dialect: DialectChat, Endpoint: "http://x/v1", Key: "rk-env"}},
-		{"own missing secret", Config{Provider: "local", Model: "m", Dialect: DialectChat, EndpointURL: "http://x/v1", Secret: "gone"}, CodeSecretUnreadable, Provider{}},
+		{"own missing secret", Config{Provider: "local", Model: "m", Dialect: DialectChat, EndpointURL: "http://x/v1", Secret: "gone"}, errcode.AgentSecretUnreadable, Provider{}},
 	} {
 		p, err := Resolve(&tc.c, home, lookup)
 		if contract.CodeOf(err) != tc.code && !(tc.code == "" && err == nil) {

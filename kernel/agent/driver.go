@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Default round budgets: what a drive may spend when the person states no
@@ -20,19 +21,13 @@ const (
 	DefaultRoundsPerRun  = 64
 )
 
-// Codes a managed turn fails with: the ceiling it hit, named.
-const (
-	CodeRoundBudget = "agent_round_budget_exhausted"
-	CodeTokenBudget = "agent_token_budget_exhausted"
-)
-
 // Turn statuses in the envelope's agent report.
 const (
 	TurnAnswered        = "answered"
 	TurnRefusedOutput   = "refused_output"
 	TurnWaiting         = "waiting"
 	TurnBudgetExhausted = "budget_exhausted"
-	TurnProviderRefused = "provider_refused"
+	TurnProviderRefused = string(errcode.ProviderRefused) // spelled as the provider code behind it
 	TurnError           = "error"
 )
 
@@ -67,7 +62,7 @@ func NewDriver(k *run.Kernel, p *Provider, b contract.AgentBudget) (*Driver, err
 		return nil, err
 	}
 	if p.Model == "" {
-		return nil, contract.Errorf(CodeModelMissing, "a managed run needs agent.model: runx names no model of its own")
+		return nil, contract.Errorf(errcode.AgentModelMissing, "a managed run needs agent.model: runx names no model of its own")
 	}
 	if b.RoundsPerTurn <= 0 {
 		b.RoundsPerTurn = DefaultRoundsPerTurn
@@ -308,8 +303,8 @@ func (d *Driver) statement(st *turnState, perr *ProviderError) *run.AgentStateme
 	return s
 }
 
-func failureValue(code, reason string) json.RawMessage {
-	raw, _ := json.Marshal(map[string]any{"failure": map[string]string{"reason": code + ": " + reason}})
+func failureValue(code errcode.Code, reason string) json.RawMessage {
+	raw, _ := json.Marshal(map[string]any{"failure": map[string]string{"reason": string(code) + ": " + reason}})
 	return raw
 }
 

@@ -5,14 +5,12 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // eventDrive records that a person gave --drive for a run: who drives it
 // and under which budget.
 const eventDrive = "agent.drive"
-
-// CodeRunManaged refuses a host for a run the managed agent drives.
-const CodeRunManaged = "run_managed"
 
 // recordDrive records this drive in the run's agent stream.
 func (d *Driver) recordDrive(ctx context.Context, runID string) error {
@@ -30,7 +28,7 @@ func RefuseHosted(ctx context.Context, k *run.Kernel, runID string) error {
 	}
 	for _, ev := range events {
 		if ev.Stream == eventStream && ev.Type == eventDrive {
-			return contract.Errorf(CodeRunManaged, "run %s is driven by the managed agent (--drive); continue it with runx resume %s --drive, or answer it with runx resume", runID, runID)
+			return contract.Errorf(errcode.RunManaged, "run %s is driven by the managed agent (--drive); continue it with runx resume %s --drive, or answer it with runx resume", runID, runID)
 		}
 	}
 	return nil

@@ -11,15 +11,12 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/mcp"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // CompleteTool is the tool a managed turn ends with, as MCP's turn_complete
 // ends a hosted one.
 const CompleteTool = "turn_complete"
-
-// CodeManualDrift refuses a turn whose manual is not the one its request
-// binds.
-const CodeManualDrift = "agent_manual_drift"
 
 const systemPrompt = `You work one agent turn of a runx skill run.
 Do the task with the tools offered; each call is admitted under the run's authority and recorded.
@@ -47,10 +44,10 @@ func buildPrompt(ctx context.Context, k *run.Kernel, t *run.OpenTurn) (*turnProm
 		Outputs      map[string]json.RawMessage `json:"outputs"`
 	}
 	if err := json.Unmarshal(t.Request.Payload, &payload); err != nil {
-		return nil, contract.Errorf("turn_request_invalid", "the request of turn %s does not decode", t.Address)
+		return nil, contract.Errorf(errcode.TurnRequestInvalid, "the request of turn %s does not decode", t.Address)
 	}
 	if payload.ManualDigest != t.Package.ManualDigest {
-		return nil, contract.Errorf(CodeManualDrift, "turn %s binds manual %s, but the package's manual is %s", t.Address, payload.ManualDigest, t.Package.ManualDigest)
+		return nil, contract.Errorf(errcode.AgentManualDrift, "turn %s binds manual %s, but the package's manual is %s", t.Address, payload.ManualDigest, t.Package.ManualDigest)
 	}
 	p := &turnPrompt{names: map[string]string{}}
 	p.system = systemPrompt + "\n\n# Manual of " + t.Package.Name + " (" + t.Package.ManualDigest + ")\n\n" + t.Package.Manual

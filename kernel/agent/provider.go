@@ -5,6 +5,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/credential"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Dialect names: the wire formats runx speaks.
@@ -32,17 +33,6 @@ var builtins = map[string]builtin{
 	"gemini":    {DialectGemini, "https://generativelanguage.googleapis.com/v1beta", "GEMINI_API_KEY"},
 }
 
-// Codes a managed run is refused with before it starts.
-const (
-	CodeProviderMissing  = "agent_provider_missing"
-	CodeModelMissing     = "agent_model_missing"
-	CodeDialectMissing   = "agent_dialect_missing"
-	CodeEndpointMissing  = "agent_endpoint_missing"
-	CodeKeyMissing       = "agent_key_missing"
-	CodeBuiltinOverride  = "agent_builtin_override"
-	CodeSecretUnreadable = "agent_secret_unreadable"
-)
-
 // Provider is a resolved provider: everything a round needs. Key is a
 // delivered credential: it enters the run's taint set and never leaves.
 type Provider struct {
@@ -59,17 +49,17 @@ type Provider struct {
 // have none (a local server).
 func Resolve(c *Config, homeDir string, lookupEnv func(string) (string, bool)) (*Provider, error) {
 	if c.Provider == "" {
-		return nil, contract.Errorf(CodeProviderMissing, "a managed run needs a provider: runx config set agent.provider <anthropic|openai|gemini|name>")
+		return nil, contract.Errorf(errcode.AgentProviderMissing, "a managed run needs a provider: runx config set agent.provider <anthropic|openai|gemini|name>")
 	}
 	if c.Model == "" {
-		return nil, contract.Errorf(CodeModelMissing, "a managed run needs agent.model: runx names no model of its own (runx config set agent.model <model>)")
+		return nil, contract.Errorf(errcode.AgentModelMissing, "a managed run needs agent.model: runx names no model of its own (runx config set agent.model <model>)")
 	}
 	p := &Provider{Name: c.Provider, Model: c.Model, Dialect: c.Dialect, Endpoint: c.EndpointURL}
 	b, isBuiltin := builtins[c.Provider]
 	keyVar := EnvAgentAPIKey
 	if isBuiltin {
 		if c.Dialect != "" && c.Dialect != b.dialect {
-			return nil, contract.Errorf(CodeBuiltinOverride, "provider %s speaks %s; unset agent.dialect, or name your own provider to speak %s", c.Provider, b.dialect, c.Dialect)
+			return nil, contract.Errorf(errcode.AgentBuiltinOverride, "provider %s speaks %s; unset agent.dialect, or name your own provider to speak %s", c.Provider, b.dialect, c.Dialect)
 		}
 		p.Dialect, keyVar = b.dialect, b.keyVar
 		if p.Endpoint == "" {
@@ -77,10 +67,10 @@ func Resolve(c *Config, homeDir string, lookupEnv func(string) (string, bool)) (
 		}
 	} else {
 		if c.Dialect == "" {
-			return nil, contract.Errorf(CodeDialectMissing, "provider %s is not built in: set agent.dialect (%s)", c.Provider, strings.Join(Dialects(), ", "))
+			return nil, contract.Errorf(errcode.AgentDialectMissing, "provider %s is not built in: set agent.dialect (%s)", c.Provider, strings.Join(Dialects(), ", "))
 		}
 		if c.EndpointURL == "" {
-			return nil, contract.Errorf(CodeEndpointMissing, "provider %s is not built in: set agent.endpoint_url", c.Provider)
+			return nil, contract.Errorf(errcode.AgentEndpointMissing, "provider %s is not built in: set agent.endpoint_url", c.Provider)
 		}
 	}
 	p.Endpoint = strings.TrimRight(p.Endpoint, "/")
@@ -91,7 +81,7 @@ func Resolve(c *Config, homeDir string, lookupEnv func(string) (string, bool)) (
 			return nil, err
 		}
 		if !ok {
-			return nil, contract.Errorf(CodeSecretUnreadable, "agent.secret names %q, which the runx home does not hold; runx secret set %s", c.Secret, c.Secret)
+			return nil, contract.Errorf(errcode.AgentSecretUnreadable, "agent.secret names %q, which the runx home does not hold; runx secret set %s", c.Secret, c.Secret)
 		}
 		p.Key = v
 	default:
@@ -100,7 +90,7 @@ func Resolve(c *Config, homeDir string, lookupEnv func(string) (string, bool)) (
 		}
 	}
 	if p.Key == "" && isBuiltin {
-		return nil, contract.Errorf(CodeKeyMissing, "provider %s needs a key: set %s, or runx secret set <name> and runx config set agent.secret <name>", c.Provider, keyVar)
+		return nil, contract.Errorf(errcode.AgentKeyMissing, "provider %s needs a key: set %s, or runx secret set <name> and runx config set agent.secret <name>", c.Provider, keyVar)
 	}
 	return p, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Message is one entry of a turn's conversation, in no dialect's shape:
@@ -101,11 +102,8 @@ func DialectFor(name string) (Dialect, error) {
 	case DialectGemini:
 		return geminiDialect{}, nil
 	}
-	return nil, contract.Errorf("agent_dialect_unsupported", "runx speaks no dialect %q", name)
+	return nil, contract.Errorf(errcode.AgentDialectUnsupported, "runx speaks no dialect %q", name)
 }
-
-// CodeProviderRefused is a provider's refusal or failure of a round.
-const CodeProviderRefused = "agent_provider_refused"
 
 // ProviderError is a round the provider refused or could not answer: its
 // HTTP status (0 when no answer arrived) and its own message, never its

@@ -8,6 +8,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // turnState is one turn's conversation, kept across the resumes of one
@@ -69,7 +70,7 @@ func (d *Driver) work(ctx context.Context, runID string, req contract.Request) *
 		d.mu.Unlock()
 	}
 	if st.ended {
-		d.settle(req.Address, TurnBudgetExhausted, st, nil, contract.Errorf(CodeRoundBudget, "the turn's failure was refused by its step and its budget is spent"))
+		d.settle(req.Address, TurnBudgetExhausted, st, nil, contract.Errorf(errcode.AgentRoundBudgetExhausted, "the turn's failure was refused by its step and its budget is spent"))
 		return nil
 	}
 	if st.completing != nil {
@@ -95,16 +96,16 @@ func (d *Driver) work(ctx context.Context, runID string, req contract.Request) *
 func (d *Driver) converse(ctx context.Context, t *run.OpenTurn, st *turnState) *answer {
 	for {
 		if reason, over := roundBudgetReason(d, st); over {
-			return d.exhausted(t, st, CodeRoundBudget, reason)
+			return d.exhausted(t, st, errcode.AgentRoundBudgetExhausted, reason)
 		}
 		if b := d.Budget.TokensPerTurn; b > 0 && st.usage.Total() >= b {
-			return d.exhausted(t, st, CodeTokenBudget, fmt.Sprintf("the turn used its budget of %d tokens (tokens_per_turn)", b))
+			return d.exhausted(t, st, errcode.AgentTokenBudgetExhausted, fmt.Sprintf("the turn used its budget of %d tokens (tokens_per_turn)", b))
 		}
 		if b := d.Budget.TokensPerRun; b > 0 && d.runTokens() >= b {
-			return d.exhausted(t, st, CodeTokenBudget, fmt.Sprintf("the run used its budget of %d tokens (tokens_per_run)", b))
+			return d.exhausted(t, st, errcode.AgentTokenBudgetExhausted, fmt.Sprintf("the run used its budget of %d tokens (tokens_per_run)", b))
 		}
 		if !d.reserveRound() {
-			return d.exhausted(t, st, CodeRoundBudget, fmt.Sprintf("the run used its budget of %d rounds (rounds_per_run)", d.Budget.RoundsPerRun))
+			return d.exhausted(t, st, errcode.AgentRoundBudgetExhausted, fmt.Sprintf("the run used its budget of %d rounds (rounds_per_run)", d.Budget.RoundsPerRun))
 		}
 		st.rounds++
 		reply, err := d.dialect.Round(ctx, d.HTTP, d.Provider, &Request{Model: d.Provider.Model, System: st.prompt.system,
@@ -171,7 +172,7 @@ func (d *Driver) call(ctx context.Context, t *run.OpenTurn, st *turnState, c Too
 	out := ToolResult{CallID: c.ID, Name: c.Name}
 	tool, ok := st.prompt.names[c.Name]
 	if !ok {
-		out.Content, out.IsError = errorContent(contract.Errorf("call_not_allowed", "no tool is named %q in this turn", c.Name)), true
+		out.Content, out.IsError = errorContent(contract.Errorf(errcode.CallNotAllowed, "no tool is named %q in this turn", c.Name)), true
 		return out, false
 	}
 	st.calls++
@@ -210,15 +211,15 @@ func completion(raw json.RawMessage) (json.RawMessage, error) {
 		} `json:"failure"`
 	}
 	if err := json.Unmarshal(raw, &in); err != nil {
-		return nil, contract.Errorf("turn_complete_invalid", "turn_complete takes an object with output or failure")
+		return nil, contract.Errorf(errcode.TurnCompleteInvalid, "turn_complete takes an object with output or failure")
 	}
 	hasOutput := len(in.Output) > 0 && string(in.Output) != "null"
 	if hasOutput == (in.Failure != nil) {
-		return nil, contract.Errorf("turn_complete_invalid", "give exactly one of \"output\" and \"failure\"")
+		return nil, contract.Errorf(errcode.TurnCompleteInvalid, "give exactly one of \"output\" and \"failure\"")
 	}
 	if in.Failure != nil {
 		if in.Failure.Reason == "" {
-			return nil, contract.Errorf("turn_complete_invalid", "failure.reason must say why the act cannot be done")
+			return nil, contract.Errorf(errcode.TurnCompleteInvalid, "failure.reason must say why the act cannot be done")
 		}
 		v, _ := json.Marshal(map[string]any{"failure": map[string]string{"reason": in.Failure.Reason}})
 		return v, nil
@@ -228,7 +229,7 @@ func completion(raw json.RawMessage) (json.RawMessage, error) {
 
 // exhausted ends a turn that hit a budget: it fails, its reason naming
 // the ceiling.
-func (d *Driver) exhausted(t *run.OpenTurn, st *turnState, code, reason string) *answer {
+func (d *Driver) exhausted(t *run.OpenTurn, st *turnState, code errcode.Code, reason string) *answer {
 	d.settle(t.Address, TurnBudgetExhausted, st, nil, contract.Errorf(code, "%s", reason))
 	st.completing, st.ended = nil, true
 	return &answer{value: failureValue(code, reason), statement: d.statement(st, nil)}
@@ -248,9 +249,9 @@ func (d *Driver) providerFailed(ctx context.Context, t *run.OpenTurn, st *turnSt
 		perr = &ProviderError{Message: boundMessage(d.taint.Scrub(err.Error()))}
 	}
 	reason := fmt.Sprintf("provider %s: %s", d.Provider.Name, perr.Error())
-	d.settle(t.Address, TurnProviderRefused, st, perr, contract.Errorf(CodeProviderRefused, "%s", reason))
+	d.settle(t.Address, TurnProviderRefused, st, perr, contract.Errorf(errcode.AgentProviderRefused, "%s", reason))
 	st.completing, st.ended = nil, true
-	return &answer{value: failureValue(CodeProviderRefused, reason), statement: d.statement(st, perr)}
+	return &answer{value: failureValue(errcode.AgentProviderRefused, reason), statement: d.statement(st, perr)}
 }
 
 // maxTokens bounds one round by what the token budgets leave.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // LocalActor is the actor of a run no host delegated: the person operating
@@ -32,19 +34,19 @@ func parseActorRef(field string, raw json.RawMessage) (string, error) {
 		return "", err
 	}
 	if s == "" {
-		return "", docError(CodeInvalidValue, field, "must not be empty; leave it out for the local person")
+		return "", docError(errcode.AuthorityInvalidValue, field, "must not be empty; leave it out for the local person")
 	}
 	if len(s) > maxActorRef {
-		return "", docError(CodeInvalidValue, field, fmt.Sprintf("is longer than %d bytes", maxActorRef))
+		return "", docError(errcode.AuthorityInvalidValue, field, fmt.Sprintf("is longer than %d bytes", maxActorRef))
 	}
 	if !utf8.ValidString(s) {
-		return "", docError(CodeInvalidValue, field, "is not UTF-8")
+		return "", docError(errcode.AuthorityInvalidValue, field, "is not UTF-8")
 	}
 	for _, r := range s {
 		// ASCII space and controls, and the C1 controls: what would
 		// split or hide a name in a listing.
 		if r <= ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return "", docError(CodeInvalidValue, field, "holds a space or a control character; an actor reference is one printable name")
+			return "", docError(errcode.AuthorityInvalidValue, field, "holds a space or a control character; an actor reference is one printable name")
 		}
 	}
 	return s, nil
@@ -60,7 +62,7 @@ func (a *Authority) checkActor() error {
 	}
 	for i, d := range a.Delegations {
 		if d.PrincipalRef != "" && d.PrincipalRef != a.ActorRef {
-			return docError(CodeInvalidValue, joinField(indexField("delegations", i), "principal_ref"),
+			return docError(errcode.AuthorityInvalidValue, joinField(indexField("delegations", i), "principal_ref"),
 				"names an actor other than the document's actor_ref; a run acts for one actor")
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // PlannedStep is what a run's plan knows, before any step runs, about one
@@ -65,6 +67,6 @@ func RefuseCertain(steps []PlannedStep) error {
 	if names == nil {
 		return nil
 	}
-	return refusal(CodeEffectsNoneRefused, strings.Join(rules, "; "),
+	return refusal(errcode.EffectsNoneRefused, strings.Join(rules, "; "),
 		"the run is refused before any step runs: steps certain to change something under effects none: "+strings.Join(names, ", "))
 }

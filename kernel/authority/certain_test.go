@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestCertainChanges(t *testing.T) {
@@ -52,7 +54,7 @@ func TestRefuseCertain(t *testing.T) {
 		{Address: "build", Authority: ask, Changes: []Change{cmd}},
 		{Address: "deploy", Authority: stepNone, Changes: []Change{cmd, {Kind: ChangeOperationWrite, Operation: "cloud/deploy", OwnApproval: true}}},
 		{Address: "publish>child#main/save", Authority: ForChild(hostNone), Changes: []Change{{Kind: ChangeStoreWrite, OwnStore: true}}},
-	}), CodeEffectsNoneRefused)
+	}), errcode.EffectsNoneRefused)
 	for _, part := range []string{
 		`"write" (an edit of "src/a.go")`,
 		`"deploy" (the command ["make"]; a write by operation "cloud/deploy")`,
@@ -71,7 +73,7 @@ func TestRefuseCertain(t *testing.T) {
 		t.Errorf("rule %q, want %q", e.Rule, wantRule)
 	}
 
-	e = wantCode(t, RefuseCertain([]PlannedStep{{Address: "x", Changes: []Change{edit}}}), CodeEffectsNoneRefused)
+	e = wantCode(t, RefuseCertain([]PlannedStep{{Address: "x", Changes: []Change{edit}}}), errcode.EffectsNoneRefused)
 	if e.Rule != "effects not decided, so none" {
 		t.Errorf("a step with no decided effects fails closed: %q", e.Rule)
 	}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // maxDocumentBytes bounds an authority document. It is a control document a
@@ -25,16 +26,16 @@ const maxDocumentBytes = 1 << 20
 // message quotes the document: only field names, which a person needs.
 func checkDocument(raw []byte) error {
 	if len(raw) > maxDocumentBytes {
-		return docError(CodeTooLarge, "", fmt.Sprintf("the document is %d bytes; at most %d are read", len(raw), maxDocumentBytes))
+		return docError(errcode.AuthorityTooLarge, "", fmt.Sprintf("the document is %d bytes; at most %d are read", len(raw), maxDocumentBytes))
 	}
 	if !utf8.Valid(raw) {
-		return docError(CodeInvalidJSON, "", "the document is not valid UTF-8")
+		return docError(errcode.AuthorityInvalidJSON, "", "the document is not valid UTF-8")
 	}
 	if err := checkDuplicateKeys(raw); err != nil {
 		return err
 	}
 	if _, err := canon.CanonicalJSON(raw); err != nil {
-		return docError(CodeInvalidJSON, "", "the document holds a lone surrogate or a number JSON cannot represent exactly")
+		return docError(errcode.AuthorityInvalidJSON, "", "the document holds a lone surrogate or a number JSON cannot represent exactly")
 	}
 	return nil
 }
@@ -71,7 +72,7 @@ func checkDuplicateKeys(raw []byte) error {
 	var stack []*frame
 	seen := false
 	syntax := func() error {
-		return docError(CodeInvalidJSON, "", "the document is not one well-formed JSON value")
+		return docError(errcode.AuthorityInvalidJSON, "", "the document is not one well-formed JSON value")
 	}
 	for {
 		tok, err := dec.Token()
@@ -101,7 +102,7 @@ func checkDuplicateKeys(raw []byte) error {
 		if top != nil && top.object && top.expectKey {
 			key := tok.(string) // the decoder only yields strings in key position
 			if _, dup := top.keys[key]; dup {
-				return docError(CodeInvalidJSON, joinField(top.path, key), "the key appears more than once in one object")
+				return docError(errcode.AuthorityInvalidJSON, joinField(top.path, key), "the key appears more than once in one object")
 			}
 			top.keys[key] = struct{}{}
 			top.key, top.expectKey = key, false
@@ -161,7 +162,7 @@ func jsonType(raw json.RawMessage) string {
 }
 
 func wrongType(field, want string, raw json.RawMessage) error {
-	return docError(CodeInvalidType, field, fmt.Sprintf("must be %s, not %s", want, jsonType(raw)))
+	return docError(errcode.AuthorityInvalidType, field, fmt.Sprintf("must be %s, not %s", want, jsonType(raw)))
 }
 
 // object decodes an object's members. Duplicates were refused by
@@ -190,7 +191,7 @@ func onlyFields(field string, m map[string]json.RawMessage, allowed ...string) e
 		return nil
 	}
 	slices.Sort(unknown)
-	return docError(CodeUnknownField, joinField(field, unknown[0]),
+	return docError(errcode.AuthorityUnknownField, joinField(field, unknown[0]),
 		fmt.Sprintf("is not a field runx knows here; the fields are %v", allowed))
 }
 
@@ -249,15 +250,15 @@ func integer(field string, raw json.RawMessage, min int64) (int64, error) {
 	n, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {
 		if bytes.ContainsAny(raw, ".eE") {
-			return 0, docError(CodeInvalidType, field, "must be an integer written without a fraction or exponent")
+			return 0, docError(errcode.AuthorityInvalidType, field, "must be an integer written without a fraction or exponent")
 		}
-		return 0, docError(CodeInvalidValue, field, fmt.Sprintf("must be at most %d", int64(maxLimit)))
+		return 0, docError(errcode.AuthorityInvalidValue, field, fmt.Sprintf("must be at most %d", int64(maxLimit)))
 	}
 	if n < min {
-		return 0, docError(CodeInvalidValue, field, fmt.Sprintf("must be at least %d", min))
+		return 0, docError(errcode.AuthorityInvalidValue, field, fmt.Sprintf("must be at least %d", min))
 	}
 	if n > maxLimit {
-		return 0, docError(CodeInvalidValue, field, fmt.Sprintf("must be at most %d", int64(maxLimit)))
+		return 0, docError(errcode.AuthorityInvalidValue, field, fmt.Sprintf("must be at most %d", int64(maxLimit)))
 	}
 	return n, nil
 }

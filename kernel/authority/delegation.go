@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Delegation is one entry of delegations: what the run may do on one
@@ -52,7 +54,7 @@ func parseDelegations(field string, raw json.RawMessage) ([]Delegation, error) {
 		// One delegation per connector: two would leave which one governs
 		// a call to the order they were written in.
 		if seen[out[i].Connector] {
-			return nil, docError(CodeDuplicateEntry, joinField(f, "connector"),
+			return nil, docError(errcode.AuthorityDuplicateEntry, joinField(f, "connector"),
 				fmt.Sprintf("connector %q already has a delegation", out[i].Connector))
 		}
 		seen[out[i].Connector] = true
@@ -71,14 +73,14 @@ func parseDelegation(field string, raw json.RawMessage) (Delegation, error) {
 	}
 	for _, name := range []string{"connector", "terms"} {
 		if _, ok := m[name]; !ok {
-			return d, docError(CodeMissingField, joinField(field, name), "is required")
+			return d, docError(errcode.AuthorityMissingField, joinField(field, name), "is required")
 		}
 	}
 	if d.Connector, err = str(joinField(field, "connector"), m["connector"]); err != nil {
 		return d, err
 	}
 	if !validOperationID(d.Connector) {
-		return d, docError(CodeInvalidValue, joinField(field, "connector"), fmt.Sprintf("%q is not a connector name", d.Connector))
+		return d, docError(errcode.AuthorityInvalidValue, joinField(field, "connector"), fmt.Sprintf("%q is not a connector name", d.Connector))
 	}
 	for _, name := range []string{"principal_ref", "mandate_ref"} {
 		v, ok := m[name]
@@ -90,7 +92,7 @@ func parseDelegation(field string, raw json.RawMessage) (Delegation, error) {
 			return d, err
 		}
 		if s == "" {
-			return d, docError(CodeInvalidValue, joinField(field, name), "must not be empty; leave it out instead")
+			return d, docError(errcode.AuthorityInvalidValue, joinField(field, name), "must not be empty; leave it out instead")
 		}
 		if name == "principal_ref" {
 			d.PrincipalRef = s
@@ -102,7 +104,7 @@ func parseDelegation(field string, raw json.RawMessage) (Delegation, error) {
 	// mandate, which the receipt cites; a principal without one would leave
 	// the receipt nothing to cite.
 	if d.PrincipalRef != "" && d.MandateRef == "" {
-		return d, docError(CodeMissingField, joinField(field, "mandate_ref"), "is required when principal_ref names an actor")
+		return d, docError(errcode.AuthorityMissingField, joinField(field, "mandate_ref"), "is required when principal_ref names an actor")
 	}
 	tf := joinField(field, "terms")
 	items, err := array(tf, m["terms"])
@@ -110,7 +112,7 @@ func parseDelegation(field string, raw json.RawMessage) (Delegation, error) {
 		return d, err
 	}
 	if len(items) == 0 {
-		return d, docError(CodeInvalidValue, tf, "is empty; a delegation holds at least one term")
+		return d, docError(errcode.AuthorityInvalidValue, tf, "is empty; a delegation holds at least one term")
 	}
 	d.Terms = make([]Term, len(items))
 	for i, item := range items {
@@ -132,21 +134,21 @@ func parseTerm(field string, raw json.RawMessage) (Term, error) {
 	}
 	v, ok := m["verbs"]
 	if !ok {
-		return t, docError(CodeMissingField, joinField(field, "verbs"), "is required")
+		return t, docError(errcode.AuthorityMissingField, joinField(field, "verbs"), "is required")
 	}
 	vf := joinField(field, "verbs")
 	if t.Verbs, err = strs(vf, v); err != nil {
 		return t, err
 	}
 	if len(t.Verbs) == 0 {
-		return t, docError(CodeInvalidValue, vf, "is empty; a term grants at least one verb")
+		return t, docError(errcode.AuthorityInvalidValue, vf, "is empty; a term grants at least one verb")
 	}
 	for i, verb := range t.Verbs {
 		if !slices.Contains(knownVerbs, verb) {
-			return t, docError(CodeInvalidValue, indexField(vf, i), fmt.Sprintf("%q is not a verb; the verbs are %v", verb, knownVerbs))
+			return t, docError(errcode.AuthorityInvalidValue, indexField(vf, i), fmt.Sprintf("%q is not a verb; the verbs are %v", verb, knownVerbs))
 		}
 		if slices.Contains(t.Verbs[:i], verb) {
-			return t, docError(CodeDuplicateEntry, indexField(vf, i), fmt.Sprintf("%q is listed twice", verb))
+			return t, docError(errcode.AuthorityDuplicateEntry, indexField(vf, i), fmt.Sprintf("%q is listed twice", verb))
 		}
 	}
 	if b, ok := m["bounds"]; ok {
@@ -158,7 +160,7 @@ func parseTerm(field string, raw json.RawMessage) (Term, error) {
 		// however the host spaced or ordered them.
 		c, err := canonJSON(b)
 		if err != nil {
-			return t, docError(CodeInvalidJSON, bf, "cannot be written in canonical JSON")
+			return t, docError(errcode.AuthorityInvalidJSON, bf, "cannot be written in canonical JSON")
 		}
 		t.Bounds = c
 	}

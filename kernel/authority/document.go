@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Schema names the authority document's format.
@@ -46,7 +47,7 @@ func Parse(raw []byte) (*Authority, error) {
 	}
 	m, err := object("", raw)
 	if err != nil {
-		return nil, docError(CodeInvalidType, "", "the document must be one JSON object, not "+jsonType(raw))
+		return nil, docError(errcode.AuthorityInvalidType, "", "the document must be one JSON object, not "+jsonType(raw))
 	}
 	if err := onlyFields("", m, documentFields...); err != nil {
 		return nil, err
@@ -73,7 +74,7 @@ func (a *Authority) setField(name string, v json.RawMessage) error {
 	case "schema":
 		var s string
 		if s, err = str(name, v); err == nil && s != Schema {
-			err = docError(CodeInvalidValue, name, fmt.Sprintf("%q is not %s; this runx reads only that format", s, Schema))
+			err = docError(errcode.AuthorityInvalidValue, name, fmt.Sprintf("%q is not %s; this runx reads only that format", s, Schema))
 		}
 	case "effects":
 		a.Effects, err = enumField(name, v, ParseEffects)
@@ -110,7 +111,7 @@ func enumField[T ~uint8](name string, v json.RawMessage, parse func(string) (T, 
 	t, perr := parse(s)
 	if perr != nil || s == "" {
 		want := map[string]string{"effects": "none, ask or allow", "reach": "workspace or inputs"}[name]
-		return 0, docError(CodeInvalidValue, name, fmt.Sprintf("%q is not %s", s, want))
+		return 0, docError(errcode.AuthorityInvalidValue, name, fmt.Sprintf("%q is not %s", s, want))
 	}
 	return t, nil
 }

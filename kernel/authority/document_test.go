@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 const fullDocument = `{
@@ -161,7 +163,7 @@ func TestUnmarshalJSONIsStrict(t *testing.T) {
 		Authority *Authority `json:"authority"`
 	}
 	err := json.Unmarshal([]byte(`{"authority":{"effects":"ask","extra":1}}`), &holder)
-	wantCode(t, err, CodeUnknownField)
+	wantCode(t, err, errcode.AuthorityUnknownField)
 	if err := json.Unmarshal([]byte(`{"authority":{"effects":"none"}}`), &holder); err != nil || holder.Authority.Effects != EffectsNone {
 		t.Errorf("embedded authority: %v %+v", err, holder.Authority)
 	}
@@ -171,124 +173,124 @@ func TestParseRefusals(t *testing.T) {
 	tests := []struct {
 		name  string
 		doc   string
-		code  string
+		code  errcode.Code
 		field string
 	}{
 		// The document as a whole.
-		{"empty input", ``, CodeInvalidJSON, "document"},
-		{"malformed", `{"effects":`, CodeInvalidJSON, "document"},
-		{"trailing data", `{} {}`, CodeInvalidJSON, "document"},
-		{"trailing garbage", `{}x`, CodeInvalidJSON, "document"},
-		{"stray close", `{}}`, CodeInvalidJSON, "document"},
-		{"invalid utf-8", "{\"effects\":\"\xff\"}", CodeInvalidJSON, "document"},
-		{"lone surrogate", `{"delegations":[{"connector":"c","terms":[{"verbs":["read"],"bounds":{"a":"\ud800"}}]}]}`, CodeInvalidJSON, "document"},
-		{"duplicate key", `{"effects":"ask","effects":"allow"}`, CodeInvalidJSON, "effects"},
-		{"nested duplicate key", `{"standing_approvals":[{"edits":{"paths":["a"],"paths":["b"]}}]}`, CodeInvalidJSON, "standing_approvals[0].edits.paths"},
-		{"duplicate key deep in bounds", `{"delegations":[{"connector":"c","terms":[{"verbs":["read"],"bounds":{"x":[{"k":1,"k":2}]}}]}]}`, CodeInvalidJSON, "delegations[0].terms[0].bounds.x[0].k"},
-		{"null document", `null`, CodeInvalidType, "document"},
-		{"array document", `[]`, CodeInvalidType, "document"},
-		{"string document", `"allow"`, CodeInvalidType, "document"},
-		{"too large", `{"packages":["` + strings.Repeat("a", maxDocumentBytes) + `/b"]}`, CodeTooLarge, "document"},
+		{"empty input", ``, errcode.AuthorityInvalidJSON, "document"},
+		{"malformed", `{"effects":`, errcode.AuthorityInvalidJSON, "document"},
+		{"trailing data", `{} {}`, errcode.AuthorityInvalidJSON, "document"},
+		{"trailing garbage", `{}x`, errcode.AuthorityInvalidJSON, "document"},
+		{"stray close", `{}}`, errcode.AuthorityInvalidJSON, "document"},
+		{"invalid utf-8", "{\"effects\":\"\xff\"}", errcode.AuthorityInvalidJSON, "document"},
+		{"lone surrogate", `{"delegations":[{"connector":"c","terms":[{"verbs":["read"],"bounds":{"a":"\ud800"}}]}]}`, errcode.AuthorityInvalidJSON, "document"},
+		{"duplicate key", `{"effects":"ask","effects":"allow"}`, errcode.AuthorityInvalidJSON, "effects"},
+		{"nested duplicate key", `{"standing_approvals":[{"edits":{"paths":["a"],"paths":["b"]}}]}`, errcode.AuthorityInvalidJSON, "standing_approvals[0].edits.paths"},
+		{"duplicate key deep in bounds", `{"delegations":[{"connector":"c","terms":[{"verbs":["read"],"bounds":{"x":[{"k":1,"k":2}]}}]}]}`, errcode.AuthorityInvalidJSON, "delegations[0].terms[0].bounds.x[0].k"},
+		{"null document", `null`, errcode.AuthorityInvalidType, "document"},
+		{"array document", `[]`, errcode.AuthorityInvalidType, "document"},
+		{"string document", `"allow"`, errcode.AuthorityInvalidType, "document"},
+		{"too large", `{"packages":["` + strings.Repeat("a", maxDocumentBytes) + `/b"]}`, errcode.AuthorityTooLarge, "document"},
 
 		// Unknown fields, at every level.
-		{"unknown top-level field", `{"effect":"ask"}`, CodeUnknownField, "effect"},
-		{"another schema", `{"schema":"runx.authority.v2"}`, CodeInvalidValue, "schema"},
-		{"schema not a string", `{"schema":1}`, CodeInvalidType, "schema"},
-		{"unknown standing form", `{"standing_approvals":[{"files":{"paths":["a"]}}]}`, CodeUnknownField, "standing_approvals[0].files"},
-		{"unknown edits field", `{"standing_approvals":[{"edits":{"paths":["a"],"recursive":true}}]}`, CodeUnknownField, "standing_approvals[0].edits.recursive"},
-		{"unknown delegation field", `{"delegations":[{"connector":"c","terms":[{"verbs":["read"]}],"scope":"x"}]}`, CodeUnknownField, "delegations[0].scope"},
-		{"unknown term field", `{"delegations":[{"connector":"c","terms":[{"verbs":["read"],"until":"x"}]}]}`, CodeUnknownField, "delegations[0].terms[0].until"},
-		{"unknown fields named in sorted order", `{"zz":1,"aa":2}`, CodeUnknownField, "aa"},
+		{"unknown top-level field", `{"effect":"ask"}`, errcode.AuthorityUnknownField, "effect"},
+		{"another schema", `{"schema":"runx.authority.v2"}`, errcode.AuthorityInvalidValue, "schema"},
+		{"schema not a string", `{"schema":1}`, errcode.AuthorityInvalidType, "schema"},
+		{"unknown standing form", `{"standing_approvals":[{"files":{"paths":["a"]}}]}`, errcode.AuthorityUnknownField, "standing_approvals[0].files"},
+		{"unknown edits field", `{"standing_approvals":[{"edits":{"paths":["a"],"recursive":true}}]}`, errcode.AuthorityUnknownField, "standing_approvals[0].edits.recursive"},
+		{"unknown delegation field", `{"delegations":[{"connector":"c","terms":[{"verbs":["read"]}],"scope":"x"}]}`, errcode.AuthorityUnknownField, "delegations[0].scope"},
+		{"unknown term field", `{"delegations":[{"connector":"c","terms":[{"verbs":["read"],"until":"x"}]}]}`, errcode.AuthorityUnknownField, "delegations[0].terms[0].until"},
+		{"unknown fields named in sorted order", `{"zz":1,"aa":2}`, errcode.AuthorityUnknownField, "aa"},
 
 		// Effects and reach.
-		{"effects wrong value", `{"effects":"deny"}`, CodeInvalidValue, "effects"},
-		{"effects empty string", `{"effects":""}`, CodeInvalidValue, "effects"},
-		{"effects wrong type", `{"effects":1}`, CodeInvalidType, "effects"},
-		{"effects null", `{"effects":null}`, CodeInvalidType, "effects"},
-		{"reach wrong value", `{"reach":"anywhere"}`, CodeInvalidValue, "reach"},
-		{"reach wrong type", `{"reach":["workspace"]}`, CodeInvalidType, "reach"},
+		{"effects wrong value", `{"effects":"deny"}`, errcode.AuthorityInvalidValue, "effects"},
+		{"effects empty string", `{"effects":""}`, errcode.AuthorityInvalidValue, "effects"},
+		{"effects wrong type", `{"effects":1}`, errcode.AuthorityInvalidType, "effects"},
+		{"effects null", `{"effects":null}`, errcode.AuthorityInvalidType, "effects"},
+		{"reach wrong value", `{"reach":"anywhere"}`, errcode.AuthorityInvalidValue, "reach"},
+		{"reach wrong type", `{"reach":["workspace"]}`, errcode.AuthorityInvalidType, "reach"},
 
 		// Limits.
-		{"max_concurrency zero", `{"max_concurrency":0}`, CodeInvalidValue, "max_concurrency"},
-		{"max_concurrency negative", `{"max_concurrency":-1}`, CodeInvalidValue, "max_concurrency"},
-		{"max_concurrency fraction", `{"max_concurrency":1.5}`, CodeInvalidType, "max_concurrency"},
-		{"max_concurrency integral fraction", `{"max_concurrency":2.0}`, CodeInvalidType, "max_concurrency"},
-		{"max_concurrency exponent", `{"max_concurrency":1e2}`, CodeInvalidType, "max_concurrency"},
-		{"max_concurrency string", `{"max_concurrency":"4"}`, CodeInvalidType, "max_concurrency"},
-		{"max_fanout negative", `{"max_fanout":-1}`, CodeInvalidValue, "max_fanout"},
-		{"max_child_depth bool", `{"max_child_depth":true}`, CodeInvalidType, "max_child_depth"},
-		{"max_spend too large", `{"max_spend_micro_usd":9007199254740992}`, CodeInvalidValue, "max_spend_micro_usd"},
-		{"max_spend beyond int64", `{"max_spend_micro_usd":99999999999999999999}`, CodeInvalidValue, "max_spend_micro_usd"},
-		{"max_spend null", `{"max_spend_micro_usd":null}`, CodeInvalidType, "max_spend_micro_usd"},
+		{"max_concurrency zero", `{"max_concurrency":0}`, errcode.AuthorityInvalidValue, "max_concurrency"},
+		{"max_concurrency negative", `{"max_concurrency":-1}`, errcode.AuthorityInvalidValue, "max_concurrency"},
+		{"max_concurrency fraction", `{"max_concurrency":1.5}`, errcode.AuthorityInvalidType, "max_concurrency"},
+		{"max_concurrency integral fraction", `{"max_concurrency":2.0}`, errcode.AuthorityInvalidType, "max_concurrency"},
+		{"max_concurrency exponent", `{"max_concurrency":1e2}`, errcode.AuthorityInvalidType, "max_concurrency"},
+		{"max_concurrency string", `{"max_concurrency":"4"}`, errcode.AuthorityInvalidType, "max_concurrency"},
+		{"max_fanout negative", `{"max_fanout":-1}`, errcode.AuthorityInvalidValue, "max_fanout"},
+		{"max_child_depth bool", `{"max_child_depth":true}`, errcode.AuthorityInvalidType, "max_child_depth"},
+		{"max_spend too large", `{"max_spend_micro_usd":9007199254740992}`, errcode.AuthorityInvalidValue, "max_spend_micro_usd"},
+		{"max_spend beyond int64", `{"max_spend_micro_usd":99999999999999999999}`, errcode.AuthorityInvalidValue, "max_spend_micro_usd"},
+		{"max_spend null", `{"max_spend_micro_usd":null}`, errcode.AuthorityInvalidType, "max_spend_micro_usd"},
 
 		// Packages.
-		{"packages not a list", `{"packages":"acme/*"}`, CodeInvalidType, "packages"},
-		{"packages item not a string", `{"packages":[1]}`, CodeInvalidType, "packages[0]"},
-		{"package one segment", `{"packages":["acme"]}`, CodeInvalidValue, "packages[0]"},
-		{"package lone star", `{"packages":["*"]}`, CodeInvalidValue, "packages[0]"},
-		{"package partial wildcard", `{"packages":["ac*/tool"]}`, CodeInvalidValue, "packages[0]"},
-		{"package three segments", `{"packages":["a/b/c"]}`, CodeInvalidValue, "packages[0]"},
-		{"package empty project", `{"packages":["project:"]}`, CodeInvalidValue, "packages[0]"},
-		{"package dot segment", `{"packages":["../x"]}`, CodeInvalidValue, "packages[0]"},
-		{"package version", `{"packages":["acme/tool@1.0"]}`, CodeInvalidValue, "packages[0]"},
-		{"package duplicate", `{"packages":["acme/*","acme/*"]}`, CodeDuplicateEntry, "packages[1]"},
+		{"packages not a list", `{"packages":"acme/*"}`, errcode.AuthorityInvalidType, "packages"},
+		{"packages item not a string", `{"packages":[1]}`, errcode.AuthorityInvalidType, "packages[0]"},
+		{"package one segment", `{"packages":["acme"]}`, errcode.AuthorityInvalidValue, "packages[0]"},
+		{"package lone star", `{"packages":["*"]}`, errcode.AuthorityInvalidValue, "packages[0]"},
+		{"package partial wildcard", `{"packages":["ac*/tool"]}`, errcode.AuthorityInvalidValue, "packages[0]"},
+		{"package three segments", `{"packages":["a/b/c"]}`, errcode.AuthorityInvalidValue, "packages[0]"},
+		{"package empty project", `{"packages":["project:"]}`, errcode.AuthorityInvalidValue, "packages[0]"},
+		{"package dot segment", `{"packages":["../x"]}`, errcode.AuthorityInvalidValue, "packages[0]"},
+		{"package version", `{"packages":["acme/tool@1.0"]}`, errcode.AuthorityInvalidValue, "packages[0]"},
+		{"package duplicate", `{"packages":["acme/*","acme/*"]}`, errcode.AuthorityDuplicateEntry, "packages[1]"},
 
 		// Standing approvals.
-		{"standing not a list", `{"standing_approvals":{"local":true}}`, CodeInvalidType, "standing_approvals"},
-		{"standing entry not an object", `{"standing_approvals":["local"]}`, CodeInvalidType, "standing_approvals[0]"},
-		{"standing entry empty", `{"standing_approvals":[{}]}`, CodeInvalidValue, "standing_approvals[0]"},
-		{"standing entry two forms", `{"standing_approvals":[{"local":true,"edits":{"paths":[""]}}]}`, CodeInvalidValue, "standing_approvals[0]"},
-		{"local false", `{"standing_approvals":[{"local":false}]}`, CodeInvalidValue, "standing_approvals[0].local"},
-		{"local not a bool", `{"standing_approvals":[{"local":"yes"}]}`, CodeInvalidType, "standing_approvals[0].local"},
-		{"edits not an object", `{"standing_approvals":[{"edits":["src"]}]}`, CodeInvalidType, "standing_approvals[0].edits"},
-		{"edits missing paths", `{"standing_approvals":[{"edits":{}}]}`, CodeMissingField, "standing_approvals[0].edits.paths"},
-		{"edits empty paths", `{"standing_approvals":[{"edits":{"paths":[]}}]}`, CodeInvalidValue, "standing_approvals[0].edits.paths"},
-		{"edits absolute path", `{"standing_approvals":[{"edits":{"paths":["/etc"]}}]}`, CodeInvalidValue, "standing_approvals[0].edits.paths[0]"},
-		{"edits parent path", `{"standing_approvals":[{"edits":{"paths":["../x"]}}]}`, CodeInvalidValue, "standing_approvals[0].edits.paths[0]"},
-		{"edits trailing slash", `{"standing_approvals":[{"edits":{"paths":["src/"]}}]}`, CodeInvalidValue, "standing_approvals[0].edits.paths[0]"},
-		{"edits dot prefix", `{"standing_approvals":[{"edits":{"paths":["./src"]}}]}`, CodeInvalidValue, "standing_approvals[0].edits.paths[0]"},
-		{"edits dot", `{"standing_approvals":[{"edits":{"paths":["."]}}]}`, CodeInvalidValue, "standing_approvals[0].edits.paths[0]"},
-		{"edits backslash", `{"standing_approvals":[{"edits":{"paths":["src\\a"]}}]}`, CodeInvalidValue, "standing_approvals[0].edits.paths[0]"},
-		{"edits drive", `{"standing_approvals":[{"edits":{"paths":["C:/x"]}}]}`, CodeInvalidValue, "standing_approvals[0].edits.paths[0]"},
-		{"edits duplicate", `{"standing_approvals":[{"edits":{"paths":["a","a"]}}]}`, CodeDuplicateEntry, "standing_approvals[0].edits.paths[1]"},
-		{"commands missing prefix", `{"standing_approvals":[{"commands":{}}]}`, CodeMissingField, "standing_approvals[0].commands.argv_prefix"},
-		{"commands empty prefix", `{"standing_approvals":[{"commands":{"argv_prefix":[]}}]}`, CodeInvalidValue, "standing_approvals[0].commands.argv_prefix"},
-		{"commands empty program", `{"standing_approvals":[{"commands":{"argv_prefix":[""]}}]}`, CodeInvalidValue, "standing_approvals[0].commands.argv_prefix[0]"},
-		{"commands NUL", `{"standing_approvals":[{"commands":{"argv_prefix":["go","a\u0000b"]}}]}`, CodeInvalidValue, "standing_approvals[0].commands.argv_prefix[1]"},
-		{"commands a shell line", `{"standing_approvals":[{"commands":{"argv_prefix":"go test"}}]}`, CodeInvalidType, "standing_approvals[0].commands.argv_prefix"},
-		{"operations empty names", `{"standing_approvals":[{"operations":{"names":[]}}]}`, CodeInvalidValue, "standing_approvals[0].operations.names"},
-		{"operation without connector", `{"standing_approvals":[{"operations":{"names":["issue.create"]}}]}`, CodeInvalidValue, "standing_approvals[0].operations.names[0]"},
-		{"operation bare star", `{"standing_approvals":[{"operations":{"names":["*"]}}]}`, CodeInvalidValue, "standing_approvals[0].operations.names[0]"},
-		{"operation star connector", `{"standing_approvals":[{"operations":{"names":["*/write"]}}]}`, CodeInvalidValue, "standing_approvals[0].operations.names[0]"},
-		{"operation partial star", `{"standing_approvals":[{"operations":{"names":["forge/issue.*"]}}]}`, CodeInvalidValue, "standing_approvals[0].operations.names[0]"},
-		{"operation trailing slash", `{"standing_approvals":[{"operations":{"names":["forge/"]}}]}`, CodeInvalidValue, "standing_approvals[0].operations.names[0]"},
-		{"operation duplicate", `{"standing_approvals":[{"operations":{"names":["f/x","f/x"]}}]}`, CodeDuplicateEntry, "standing_approvals[0].operations.names[1]"},
+		{"standing not a list", `{"standing_approvals":{"local":true}}`, errcode.AuthorityInvalidType, "standing_approvals"},
+		{"standing entry not an object", `{"standing_approvals":["local"]}`, errcode.AuthorityInvalidType, "standing_approvals[0]"},
+		{"standing entry empty", `{"standing_approvals":[{}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0]"},
+		{"standing entry two forms", `{"standing_approvals":[{"local":true,"edits":{"paths":[""]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0]"},
+		{"local false", `{"standing_approvals":[{"local":false}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].local"},
+		{"local not a bool", `{"standing_approvals":[{"local":"yes"}]}`, errcode.AuthorityInvalidType, "standing_approvals[0].local"},
+		{"edits not an object", `{"standing_approvals":[{"edits":["src"]}]}`, errcode.AuthorityInvalidType, "standing_approvals[0].edits"},
+		{"edits missing paths", `{"standing_approvals":[{"edits":{}}]}`, errcode.AuthorityMissingField, "standing_approvals[0].edits.paths"},
+		{"edits empty paths", `{"standing_approvals":[{"edits":{"paths":[]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].edits.paths"},
+		{"edits absolute path", `{"standing_approvals":[{"edits":{"paths":["/etc"]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].edits.paths[0]"},
+		{"edits parent path", `{"standing_approvals":[{"edits":{"paths":["../x"]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].edits.paths[0]"},
+		{"edits trailing slash", `{"standing_approvals":[{"edits":{"paths":["src/"]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].edits.paths[0]"},
+		{"edits dot prefix", `{"standing_approvals":[{"edits":{"paths":["./src"]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].edits.paths[0]"},
+		{"edits dot", `{"standing_approvals":[{"edits":{"paths":["."]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].edits.paths[0]"},
+		{"edits backslash", `{"standing_approvals":[{"edits":{"paths":["src\\a"]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].edits.paths[0]"},
+		{"edits drive", `{"standing_approvals":[{"edits":{"paths":["C:/x"]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].edits.paths[0]"},
+		{"edits duplicate", `{"standing_approvals":[{"edits":{"paths":["a","a"]}}]}`, errcode.AuthorityDuplicateEntry, "standing_approvals[0].edits.paths[1]"},
+		{"commands missing prefix", `{"standing_approvals":[{"commands":{}}]}`, errcode.AuthorityMissingField, "standing_approvals[0].commands.argv_prefix"},
+		{"commands empty prefix", `{"standing_approvals":[{"commands":{"argv_prefix":[]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].commands.argv_prefix"},
+		{"commands empty program", `{"standing_approvals":[{"commands":{"argv_prefix":[""]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].commands.argv_prefix[0]"},
+		{"commands NUL", `{"standing_approvals":[{"commands":{"argv_prefix":["go","a\u0000b"]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].commands.argv_prefix[1]"},
+		{"commands a shell line", `{"standing_approvals":[{"commands":{"argv_prefix":"go test"}}]}`, errcode.AuthorityInvalidType, "standing_approvals[0].commands.argv_prefix"},
+		{"operations empty names", `{"standing_approvals":[{"operations":{"names":[]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].operations.names"},
+		{"operation without connector", `{"standing_approvals":[{"operations":{"names":["issue.create"]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].operations.names[0]"},
+		{"operation bare star", `{"standing_approvals":[{"operations":{"names":["*"]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].operations.names[0]"},
+		{"operation star connector", `{"standing_approvals":[{"operations":{"names":["*/write"]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].operations.names[0]"},
+		{"operation partial star", `{"standing_approvals":[{"operations":{"names":["forge/issue.*"]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].operations.names[0]"},
+		{"operation trailing slash", `{"standing_approvals":[{"operations":{"names":["forge/"]}}]}`, errcode.AuthorityInvalidValue, "standing_approvals[0].operations.names[0]"},
+		{"operation duplicate", `{"standing_approvals":[{"operations":{"names":["f/x","f/x"]}}]}`, errcode.AuthorityDuplicateEntry, "standing_approvals[0].operations.names[1]"},
 
 		// Delegations.
-		{"delegations not a list", `{"delegations":{}}`, CodeInvalidType, "delegations"},
-		{"delegation missing connector", `{"delegations":[{"terms":[{"verbs":["read"]}]}]}`, CodeMissingField, "delegations[0].connector"},
-		{"delegation missing terms", `{"delegations":[{"connector":"c"}]}`, CodeMissingField, "delegations[0].terms"},
-		{"delegation bad connector", `{"delegations":[{"connector":"a b","terms":[{"verbs":["read"]}]}]}`, CodeInvalidValue, "delegations[0].connector"},
-		{"delegation connector not string", `{"delegations":[{"connector":7,"terms":[{"verbs":["read"]}]}]}`, CodeInvalidType, "delegations[0].connector"},
-		{"delegation empty terms", `{"delegations":[{"connector":"c","terms":[]}]}`, CodeInvalidValue, "delegations[0].terms"},
-		{"delegation duplicate connector", `{"delegations":[{"connector":"c","terms":[{"verbs":["read"]}]},{"connector":"c","terms":[{"verbs":["write"]}]}]}`, CodeDuplicateEntry, "delegations[1].connector"},
-		{"delegation principal without mandate", `{"delegations":[{"connector":"c","principal_ref":"actor:x","terms":[{"verbs":["read"]}]}]}`, CodeMissingField, "delegations[0].mandate_ref"},
-		{"delegation empty principal", `{"delegations":[{"connector":"c","principal_ref":"","terms":[{"verbs":["read"]}]}]}`, CodeInvalidValue, "delegations[0].principal_ref"},
-		{"delegation mandate not string", `{"delegations":[{"connector":"c","mandate_ref":1,"terms":[{"verbs":["read"]}]}]}`, CodeInvalidType, "delegations[0].mandate_ref"},
-		{"term missing verbs", `{"delegations":[{"connector":"c","terms":[{"bounds":{}}]}]}`, CodeMissingField, "delegations[0].terms[0].verbs"},
-		{"term empty verbs", `{"delegations":[{"connector":"c","terms":[{"verbs":[]}]}]}`, CodeInvalidValue, "delegations[0].terms[0].verbs"},
-		{"term unknown verb", `{"delegations":[{"connector":"c","terms":[{"verbs":["delete"]}]}]}`, CodeInvalidValue, "delegations[0].terms[0].verbs[0]"},
-		{"term duplicate verb", `{"delegations":[{"connector":"c","terms":[{"verbs":["read","read"]}]}]}`, CodeDuplicateEntry, "delegations[0].terms[0].verbs[1]"},
-		{"term bounds not object", `{"delegations":[{"connector":"c","terms":[{"verbs":["read"],"bounds":[1]}]}]}`, CodeInvalidType, "delegations[0].terms[0].bounds"},
-		{"term not object", `{"delegations":[{"connector":"c","terms":["read"]}]}`, CodeInvalidType, "delegations[0].terms[0]"},
+		{"delegations not a list", `{"delegations":{}}`, errcode.AuthorityInvalidType, "delegations"},
+		{"delegation missing connector", `{"delegations":[{"terms":[{"verbs":["read"]}]}]}`, errcode.AuthorityMissingField, "delegations[0].connector"},
+		{"delegation missing terms", `{"delegations":[{"connector":"c"}]}`, errcode.AuthorityMissingField, "delegations[0].terms"},
+		{"delegation bad connector", `{"delegations":[{"connector":"a b","terms":[{"verbs":["read"]}]}]}`, errcode.AuthorityInvalidValue, "delegations[0].connector"},
+		{"delegation connector not string", `{"delegations":[{"connector":7,"terms":[{"verbs":["read"]}]}]}`, errcode.AuthorityInvalidType, "delegations[0].connector"},
+		{"delegation empty terms", `{"delegations":[{"connector":"c","terms":[]}]}`, errcode.AuthorityInvalidValue, "delegations[0].terms"},
+		{"delegation duplicate connector", `{"delegations":[{"connector":"c","terms":[{"verbs":["read"]}]},{"connector":"c","terms":[{"verbs":["write"]}]}]}`, errcode.AuthorityDuplicateEntry, "delegations[1].connector"},
+		{"delegation principal without mandate", `{"delegations":[{"connector":"c","principal_ref":"actor:x","terms":[{"verbs":["read"]}]}]}`, errcode.AuthorityMissingField, "delegations[0].mandate_ref"},
+		{"delegation empty principal", `{"delegations":[{"connector":"c","principal_ref":"","terms":[{"verbs":["read"]}]}]}`, errcode.AuthorityInvalidValue, "delegations[0].principal_ref"},
+		{"delegation mandate not string", `{"delegations":[{"connector":"c","mandate_ref":1,"terms":[{"verbs":["read"]}]}]}`, errcode.AuthorityInvalidType, "delegations[0].mandate_ref"},
+		{"term missing verbs", `{"delegations":[{"connector":"c","terms":[{"bounds":{}}]}]}`, errcode.AuthorityMissingField, "delegations[0].terms[0].verbs"},
+		{"term empty verbs", `{"delegations":[{"connector":"c","terms":[{"verbs":[]}]}]}`, errcode.AuthorityInvalidValue, "delegations[0].terms[0].verbs"},
+		{"term unknown verb", `{"delegations":[{"connector":"c","terms":[{"verbs":["delete"]}]}]}`, errcode.AuthorityInvalidValue, "delegations[0].terms[0].verbs[0]"},
+		{"term duplicate verb", `{"delegations":[{"connector":"c","terms":[{"verbs":["read","read"]}]}]}`, errcode.AuthorityDuplicateEntry, "delegations[0].terms[0].verbs[1]"},
+		{"term bounds not object", `{"delegations":[{"connector":"c","terms":[{"verbs":["read"],"bounds":[1]}]}]}`, errcode.AuthorityInvalidType, "delegations[0].terms[0].bounds"},
+		{"term not object", `{"delegations":[{"connector":"c","terms":["read"]}]}`, errcode.AuthorityInvalidType, "delegations[0].terms[0]"},
 
 		// The run's actor.
-		{"actor empty", `{"actor_ref":""}`, CodeInvalidValue, "actor_ref"},
-		{"actor not string", `{"actor_ref":7}`, CodeInvalidType, "actor_ref"},
-		{"actor with space", `{"actor_ref":"actor bot"}`, CodeInvalidValue, "actor_ref"},
-		{"actor control", `{"actor_ref":"a\u0007"}`, CodeInvalidValue, "actor_ref"},
-		{"actor too long", `{"actor_ref":"` + strings.Repeat("a", 257) + `"}`, CodeInvalidValue, "actor_ref"},
-		{"delegation to another actor", `{"actor_ref":"actor:a","delegations":[{"connector":"c","principal_ref":"actor:b","mandate_ref":"m","terms":[{"verbs":["read"]}]}]}`, CodeInvalidValue, "delegations[0].principal_ref"},
+		{"actor empty", `{"actor_ref":""}`, errcode.AuthorityInvalidValue, "actor_ref"},
+		{"actor not string", `{"actor_ref":7}`, errcode.AuthorityInvalidType, "actor_ref"},
+		{"actor with space", `{"actor_ref":"actor bot"}`, errcode.AuthorityInvalidValue, "actor_ref"},
+		{"actor control", `{"actor_ref":"a\u0007"}`, errcode.AuthorityInvalidValue, "actor_ref"},
+		{"actor too long", `{"actor_ref":"` + strings.Repeat("a", 257) + `"}`, errcode.AuthorityInvalidValue, "actor_ref"},
+		{"delegation to another actor", `{"actor_ref":"actor:a","delegations":[{"connector":"c","principal_ref":"actor:b","mandate_ref":"m","terms":[{"verbs":["read"]}]}]}`, errcode.AuthorityInvalidValue, "delegations[0].principal_ref"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -332,9 +334,9 @@ func TestParseStandingApprovals(t *testing.T) {
 		t.Fatalf("got %+v, %v", got, err)
 	}
 	_, err = ParseStandingApprovals([]byte(`{"local":true}`))
-	wantCode(t, err, CodeInvalidType)
+	wantCode(t, err, errcode.AuthorityInvalidType)
 	_, err = ParseStandingApprovals([]byte(`[{"local":true,"local":true}]`))
-	wantCode(t, err, CodeInvalidJSON)
+	wantCode(t, err, errcode.AuthorityInvalidJSON)
 	if (StandingApproval{}).Kind() != "" {
 		t.Error("an empty entry has no kind")
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Verdict is the floor's answer for one change.
@@ -35,10 +37,10 @@ const (
 // layer's effects decided and, under ask, which standing approval admitted
 // the change or that none covered it; records and receipts cite it.
 type Decision struct {
-	Verdict  Verdict  `json:"verdict"`
-	GateType GateType `json:"gate_type,omitempty"`
-	Rule     string   `json:"rule"`
-	Code     string   `json:"code,omitempty"`
+	Verdict  Verdict      `json:"verdict"`
+	GateType GateType     `json:"gate_type,omitempty"`
+	Rule     string       `json:"rule"`
+	Code     errcode.Code `json:"code,omitempty"`
 	// Standing lists the standing_approvals entries that admitted the
 	// change, by index, so the record can name each.
 	Standing []int `json:"standing,omitempty"`
@@ -82,11 +84,11 @@ func Floor(eff Effective, change Change, standing []StandingApproval) Decision {
 		// An unknown or missing kind is a caller's bug; refusing keeps it
 		// from running unseen under a floor that does not know what it does
 		// (a zero Change is not "no change": that must be said).
-		d.Verdict, d.Code, d.Rule = VerdictRefuse, CodeChangeInvalid, "the floor knows no change of this kind"
+		d.Verdict, d.Code, d.Rule = VerdictRefuse, errcode.ChangeInvalid, "the floor knows no change of this kind"
 		return d
 	}
 	if change.Kind == ChangeStoreWrite && change.FromTurn {
-		d.Verdict, d.Code = VerdictRefuse, CodeTurnStoreWriteRefused
+		d.Verdict, d.Code = VerdictRefuse, errcode.TurnStoreWriteRefused
 		d.Rule = "a turn's own call never writes to store; a stream is written by a package's deterministic step"
 		return d
 	}
@@ -100,7 +102,7 @@ func Floor(eff Effective, change Change, standing []StandingApproval) Decision {
 		if eff.Effects == EffectsUnset {
 			effects = "effects not decided, so none"
 		}
-		d.Verdict, d.Code, d.Rule = VerdictRefuse, CodeEffectsNoneRefused, effects+" refuses every change"
+		d.Verdict, d.Code, d.Rule = VerdictRefuse, errcode.EffectsNoneRefused, effects+" refuses every change"
 		return d
 	}
 	if change.OwnApproval {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 var (
@@ -97,11 +99,11 @@ var floorTable = []struct {
 	{"own store write whose step carries an approval", Change{Kind: ChangeStoreWrite, OwnStore: true, OwnApproval: true},
 		[11]string{"A", "A", "A", "A", "A", "A", "A", "A", "A", "A", "A"}},
 	{"store write by a turn's own call", Change{Kind: ChangeStoreWrite, FromTurn: true},
-		[11]string{"R:" + CodeTurnStoreWriteRefused, "R:" + CodeTurnStoreWriteRefused, "R:" + CodeTurnStoreWriteRefused, "R:" + CodeTurnStoreWriteRefused, "R:" + CodeTurnStoreWriteRefused, "R:" + CodeTurnStoreWriteRefused, "R:" + CodeTurnStoreWriteRefused, "R:" + CodeTurnStoreWriteRefused, "R:" + CodeTurnStoreWriteRefused, "R:" + CodeTurnStoreWriteRefused, "R:" + CodeTurnStoreWriteRefused}},
+		[11]string{"R:turn_store_write_refused", "R:turn_store_write_refused", "R:turn_store_write_refused", "R:turn_store_write_refused", "R:turn_store_write_refused", "R:turn_store_write_refused", "R:turn_store_write_refused", "R:turn_store_write_refused", "R:turn_store_write_refused", "R:turn_store_write_refused", "R:turn_store_write_refused"}},
 	{"missing change kind", Change{},
-		[11]string{"R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid}},
+		[11]string{"R:change_invalid", "R:change_invalid", "R:change_invalid", "R:change_invalid", "R:change_invalid", "R:change_invalid", "R:change_invalid", "R:change_invalid", "R:change_invalid", "R:change_invalid", "R:change_invalid"}},
 	{"unknown change kind", Change{Kind: "teleport"},
-		[11]string{"R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid, "R:" + CodeChangeInvalid}},
+		[11]string{"R:change_invalid", "R:change_invalid", "R:change_invalid", "R:change_invalid", "R:change_invalid", "R:change_invalid", "R:change_invalid", "R:change_invalid", "R:change_invalid", "R:change_invalid", "R:change_invalid"}},
 }
 
 // outcome writes a decision in the table's notation.
@@ -124,7 +126,7 @@ func outcome(d Decision) string {
 			return "W"
 		}
 	case VerdictRefuse:
-		return "R:" + d.Code
+		return "R:" + string(d.Code)
 	}
 	return fmt.Sprintf("?%+v", d)
 }
@@ -148,7 +150,7 @@ func TestFloorTable(t *testing.T) {
 					}
 				case EffectsNone, EffectsUnset:
 					if row.change.Kind != ChangeNone && !strings.HasPrefix(want, "R:") {
-						want = "R:" + CodeEffectsNoneRefused
+						want = "R:effects_none_refused"
 					}
 				}
 				d := Floor(eff, row.change, sc.standing)
@@ -175,7 +177,7 @@ func checkDecision(t *testing.T, d Decision, eff Effective, standing []StandingA
 			t.Errorf("refusal without code: %+v", d)
 		}
 		wantCode(t, d.Err(), d.Code)
-		if d.Code == CodeEffectsNoneRefused && eff.Effects == EffectsNone && !strings.Contains(d.Rule, "effects none (host authority)") {
+		if d.Code == errcode.EffectsNoneRefused && eff.Effects == EffectsNone && !strings.Contains(d.Rule, "effects none (host authority)") {
 			t.Errorf("refusal does not name the layer: %q", d.Rule)
 		}
 	case VerdictGate:
@@ -248,7 +250,7 @@ func TestFloorRules(t *testing.T) {
 
 func TestFloorRefusalMessage(t *testing.T) {
 	d := Floor(Narrow(Layer{Kind: LayerHost, Effects: EffectsNone}), Change{Kind: ChangeEdit, Paths: []string{"a", "b", "c", "d", "e"}}, nil)
-	e := wantCode(t, d.Err(), CodeEffectsNoneRefused)
+	e := wantCode(t, d.Err(), errcode.EffectsNoneRefused)
 	want := `an edit of "a", "b", "c" and 2 more is refused (effects none (host authority) refuses every change)`
 	if e.Message != want {
 		t.Errorf("message %q, want %q", e.Message, want)

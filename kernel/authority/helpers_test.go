@@ -4,11 +4,13 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // wantCode asserts err is an *Error with code, and that its message names
 // its rule: every refusal must say what refused it.
-func wantCode(tb testing.TB, err error, code string) *Error {
+func wantCode(tb testing.TB, err error, code errcode.Code) *Error {
 	tb.Helper()
 	if code == "" {
 		if err != nil {

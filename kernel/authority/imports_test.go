@@ -28,6 +28,8 @@ var allowedImports = map[string]bool{
 	// The shared secret-name rules; authority calls only its pure
 	// name functions, never Scope, which is the part that reads files.
 	"github.com/runxhq/runx/sdk/pathpolicy": true,
+	// The error-code registry: constants and a string type, nothing else.
+	"github.com/runxhq/runx/sdk/errcode": true,
 }
 
 // TestImportsArePure keeps I/O out of the package: no os, net, filesystem,

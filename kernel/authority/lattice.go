@@ -1,6 +1,10 @@
 package authority
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/runxhq/runx/sdk/errcode"
+)
 
 // Effects is what a run may change. The zero value means a layer states
 // nothing, which narrows nothing; the stated values are ordered
@@ -25,7 +29,7 @@ func ParseEffects(s string) (Effects, error) {
 			return Effects(e), nil
 		}
 	}
-	return EffectsUnset, &Error{Code: CodeInvalidValue, Rule: "effects", Message: fmt.Sprintf("effects %q is not none, ask or allow", s)}
+	return EffectsUnset, &Error{Code: errcode.AuthorityInvalidValue, Rule: "effects", Message: fmt.Sprintf("effects %q is not none, ask or allow", s)}
 }
 
 func (e Effects) String() string {
@@ -79,7 +83,7 @@ func ParseReach(s string) (Reach, error) {
 			return Reach(r), nil
 		}
 	}
-	return ReachUnset, &Error{Code: CodeInvalidValue, Rule: "reach", Message: fmt.Sprintf("reach %q is not workspace or inputs", s)}
+	return ReachUnset, &Error{Code: errcode.AuthorityInvalidValue, Rule: "reach", Message: fmt.Sprintf("reach %q is not workspace or inputs", s)}
 }
 
 func (r Reach) String() string {

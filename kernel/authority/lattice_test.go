@@ -3,21 +3,23 @@ package authority
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestParseEffects(t *testing.T) {
 	tests := []struct {
 		in   string
 		want Effects
-		code string
+		code errcode.Code
 	}{
 		{"", EffectsUnset, ""},
 		{"none", EffectsNone, ""},
 		{"ask", EffectsAsk, ""},
 		{"allow", EffectsAllow, ""},
-		{"Allow", 0, CodeInvalidValue},
-		{"deny", 0, CodeInvalidValue},
-		{" ask", 0, CodeInvalidValue},
+		{"Allow", 0, errcode.AuthorityInvalidValue},
+		{"deny", 0, errcode.AuthorityInvalidValue},
+		{" ask", 0, errcode.AuthorityInvalidValue},
 	}
 	for _, tt := range tests {
 		got, err := ParseEffects(tt.in)
@@ -32,13 +34,13 @@ func TestParseReach(t *testing.T) {
 	tests := []struct {
 		in   string
 		want Reach
-		code string
+		code errcode.Code
 	}{
 		{"", ReachUnset, ""},
 		{"workspace", ReachWorkspace, ""},
 		{"inputs", ReachInputs, ""},
-		{"everywhere", 0, CodeInvalidValue},
-		{"Inputs", 0, CodeInvalidValue},
+		{"everywhere", 0, errcode.AuthorityInvalidValue},
+		{"Inputs", 0, errcode.AuthorityInvalidValue},
 	}
 	for _, tt := range tests {
 		got, err := ParseReach(tt.in)

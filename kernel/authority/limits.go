@@ -3,6 +3,8 @@ package authority
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // maxLimit is the largest limit a document may state: 2^53-1, the largest
@@ -88,7 +90,7 @@ func (l Limits) CheckFanout(n int) error {
 	if l.MaxFanout.Allows(int64(n)) {
 		return nil
 	}
-	return refusal(CodeFanoutLimitExceeded, fmt.Sprintf("max_fanout %d", l.MaxFanout.n),
+	return refusal(errcode.FanoutLimitExceeded, fmt.Sprintf("max_fanout %d", l.MaxFanout.n),
 		fmt.Sprintf("starting %d child runs at once is more than the authority allows", n))
 }
 
@@ -98,7 +100,7 @@ func (l Limits) CheckChildDepth(depth int) error {
 	if l.MaxChildDepth.Allows(int64(depth)) {
 		return nil
 	}
-	return refusal(CodeChildDepthLimitExceeded, fmt.Sprintf("max_child_depth %d", l.MaxChildDepth.n),
+	return refusal(errcode.ChildDepthLimitExceeded, fmt.Sprintf("max_child_depth %d", l.MaxChildDepth.n),
 		fmt.Sprintf("a child run at depth %d nests deeper than the authority allows", depth))
 }
 
@@ -108,7 +110,7 @@ func (l Limits) CheckChildDepth(depth int) error {
 // checked without overflowing, so a huge quote cannot wrap around the limit.
 func (l Limits) CheckSpend(reserved, amount int64) error {
 	if reserved < 0 || amount < 0 {
-		return refusal(CodeSpendAmountInvalid, "max_spend_micro_usd",
+		return refusal(errcode.SpendAmountInvalid, "max_spend_micro_usd",
 			fmt.Sprintf("spend amounts are never negative (reserved %d, quote %d)", reserved, amount))
 	}
 	limit, ok := l.MaxSpendMicroUSD.Value()
@@ -158,7 +160,7 @@ func ParseHostCeiling(s string, def int) (int, error) {
 		if len(shown) > 32 { // an environment value can be anything; show enough to find it
 			shown = shown[:32] + "..."
 		}
-		return 0, refusal(CodeHostCeilingInvalid, "host ceiling",
+		return 0, refusal(errcode.HostCeilingInvalid, "host ceiling",
 			fmt.Sprintf("%q is not a positive integer", shown))
 	}
 	for i := 0; i < len(s); i++ {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestConcurrencyFor(t *testing.T) {
@@ -51,22 +53,22 @@ func TestParseHostCeiling(t *testing.T) {
 		in   string
 		def  int
 		want int
-		code string
+		code errcode.Code
 	}{
 		{"", 16, 16, ""},
 		{"1", 16, 1, ""},
 		{"64", 16, 64, ""},
 		{"30002", 30002, 30002, ""},
-		{"0", 16, 0, CodeHostCeilingInvalid},
-		{"-4", 16, 0, CodeHostCeilingInvalid},
-		{"+4", 16, 0, CodeHostCeilingInvalid},
-		{" 4", 16, 0, CodeHostCeilingInvalid},
-		{"4 ", 16, 0, CodeHostCeilingInvalid},
-		{"4.0", 16, 0, CodeHostCeilingInvalid},
-		{"1e3", 16, 0, CodeHostCeilingInvalid},
-		{"0x10", 16, 0, CodeHostCeilingInvalid},
-		{"four", 16, 0, CodeHostCeilingInvalid},
-		{"99999999999999999999999", 16, 0, CodeHostCeilingInvalid},
+		{"0", 16, 0, errcode.HostCeilingInvalid},
+		{"-4", 16, 0, errcode.HostCeilingInvalid},
+		{"+4", 16, 0, errcode.HostCeilingInvalid},
+		{" 4", 16, 0, errcode.HostCeilingInvalid},
+		{"4 ", 16, 0, errcode.HostCeilingInvalid},
+		{"4.0", 16, 0, errcode.HostCeilingInvalid},
+		{"1e3", 16, 0, errcode.HostCeilingInvalid},
+		{"0x10", 16, 0, errcode.HostCeilingInvalid},
+		{"four", 16, 0, errcode.HostCeilingInvalid},
+		{"99999999999999999999999", 16, 0, errcode.HostCeilingInvalid},
 	}
 	for _, tt := range tests {
 		got, err := ParseHostCeiling(tt.in, tt.def)
@@ -76,7 +78,7 @@ func TestParseHostCeiling(t *testing.T) {
 		}
 	}
 	_, err := ParseHostCeiling(strings.Repeat("9x", 100), 1)
-	if e := wantCode(t, err, CodeHostCeilingInvalid); len(e.Message) > 120 {
+	if e := wantCode(t, err, errcode.HostCeilingInvalid); len(e.Message) > 120 {
 		t.Errorf("a long value must be shortened in the message: %q", e.Message)
 	}
 }
@@ -109,20 +111,20 @@ func TestLimit(t *testing.T) {
 func TestLimitChecks(t *testing.T) {
 	l := Limits{MaxFanout: LimitOf(3), MaxChildDepth: LimitOf(2), MaxSpendMicroUSD: LimitOf(1000)}
 	wantCode(t, l.CheckFanout(3), "")
-	e := wantCode(t, l.CheckFanout(4), CodeFanoutLimitExceeded)
+	e := wantCode(t, l.CheckFanout(4), errcode.FanoutLimitExceeded)
 	if e.Rule != "max_fanout 3" {
 		t.Errorf("rule %q", e.Rule)
 	}
 	wantCode(t, l.CheckChildDepth(2), "")
-	wantCode(t, l.CheckChildDepth(3), CodeChildDepthLimitExceeded)
-	wantCode(t, Limits{MaxFanout: LimitOf(0)}.CheckFanout(1), CodeFanoutLimitExceeded)
+	wantCode(t, l.CheckChildDepth(3), errcode.ChildDepthLimitExceeded)
+	wantCode(t, Limits{MaxFanout: LimitOf(0)}.CheckFanout(1), errcode.FanoutLimitExceeded)
 	wantCode(t, Limits{}.CheckFanout(1_000_000), "")
 	wantCode(t, Limits{}.CheckChildDepth(1_000), "")
 
 	spend := []struct {
 		limits           Limits
 		reserved, amount int64
-		code             string
+		code             errcode.Code
 	}{
 		{l, 0, 1000, ""},
 		{l, 400, 600, ""},
@@ -130,12 +132,12 @@ func TestLimitChecks(t *testing.T) {
 		{l, 1001, 0, CodeCostLimitExceeded},
 		{l, 0, math.MaxInt64, CodeCostLimitExceeded},
 		{l, math.MaxInt64, math.MaxInt64, CodeCostLimitExceeded},
-		{l, -1, 1, CodeSpendAmountInvalid},
-		{l, 0, -1, CodeSpendAmountInvalid},
+		{l, -1, 1, errcode.SpendAmountInvalid},
+		{l, 0, -1, errcode.SpendAmountInvalid},
 		{Limits{MaxSpendMicroUSD: LimitOf(0)}, 0, 0, ""},
 		{Limits{MaxSpendMicroUSD: LimitOf(0)}, 0, 1, CodeCostLimitExceeded},
 		{Limits{}, math.MaxInt64, math.MaxInt64, ""}, // no money limit: no reservation
-		{Limits{}, 0, -1, CodeSpendAmountInvalid},
+		{Limits{}, 0, -1, errcode.SpendAmountInvalid},
 	}
 	for _, tt := range spend {
 		wantCode(t, tt.limits.CheckSpend(tt.reserved, tt.amount), tt.code)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // projectPrefix marks a package the project authored rather than one from a
@@ -57,7 +59,7 @@ func (p Packages) Covers(ref string) bool {
 func (p Packages) CheckChain(chain []string) error {
 	for _, ref := range chain {
 		if !p.Covers(ref) {
-			return refusal(CodePackageNotCovered, fmt.Sprintf("packages %v", p.Patterns),
+			return refusal(errcode.PackageNotCovered, fmt.Sprintf("packages %v", p.Patterns),
 				fmt.Sprintf("package %q in the call's chain %v is not covered by the authority's packages", ref, chain))
 		}
 	}
@@ -122,11 +124,11 @@ func parsePackages(field string, raw json.RawMessage) (Packages, error) {
 	for i, pat := range pats {
 		f := indexField(field, i)
 		if !validPackagePattern(pat) {
-			return Packages{}, docError(CodeInvalidValue, f,
+			return Packages{}, docError(errcode.AuthorityInvalidValue, f,
 				fmt.Sprintf("%q is not <publisher>/<name> or project:<name> (* stands for one whole segment)", pat))
 		}
 		if seen[pat] {
-			return Packages{}, docError(CodeDuplicateEntry, f, fmt.Sprintf("%q is listed twice", pat))
+			return Packages{}, docError(errcode.AuthorityDuplicateEntry, f, fmt.Sprintf("%q is listed twice", pat))
 		}
 		seen[pat] = true
 	}

@@ -3,6 +3,8 @@ package authority
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestPackagesCovers(t *testing.T) {
@@ -45,11 +47,11 @@ func TestPackagesCovers(t *testing.T) {
 func TestPackagesCheckChain(t *testing.T) {
 	p := PackagesOf("acme/*", "project:*")
 	wantCode(t, p.CheckChain([]string{"project:root", "acme/child"}), "")
-	e := wantCode(t, p.CheckChain([]string{"project:root", "acme/child", "evil/grandchild"}), CodePackageNotCovered)
+	e := wantCode(t, p.CheckChain([]string{"project:root", "acme/child", "evil/grandchild"}), errcode.PackageNotCovered)
 	if e.Rule != "packages [acme/* project:*]" {
 		t.Errorf("rule %q", e.Rule)
 	}
-	wantCode(t, PackagesOf().CheckChain([]string{"project:root"}), CodePackageNotCovered)
+	wantCode(t, PackagesOf().CheckChain([]string{"project:root"}), errcode.PackageNotCovered)
 	wantCode(t, Packages{}.CheckChain([]string{"anything/at-all"}), "")
 }
 

@@ -4,6 +4,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // CheckPath decides whether a tool may touch p under reach.
@@ -62,10 +64,10 @@ func checkPath(reach Reach, from *Source, workspaceRoot string, inputRoots []str
 	}
 	if !ok {
 		if reach == ReachInputs {
-			return refusal(CodeReachOutsideInputs, reachRule(reach, from),
+			return refusal(errcode.ReachOutsideInputs, reachRule(reach, from),
 				"path "+strconv.Quote(p)+" is outside the workspace and every root the run's inputs name")
 		}
-		return refusal(CodeReachOutsideWorkspace, reachRule(reach, from), "path "+strconv.Quote(p)+" is outside the workspace")
+		return refusal(errcode.ReachOutsideWorkspace, reachRule(reach, from), "path "+strconv.Quote(p)+" is outside the workspace")
 	}
 	if rel == "" {
 		return nil
@@ -80,7 +82,7 @@ func checkPath(reach Reach, from *Source, workspaceRoot string, inputRoots []str
 		return refusal(CodeReachProtectedDir, reachRule(reach, from)+"; protected directory "+pattern,
 			"path "+strconv.Quote(p)+" is inside "+strings.TrimSuffix(pattern, "/")+", which no tool reaches")
 	}
-	return refusal(CodeReachSecretRefused, reachRule(reach, from)+"; secret pattern "+pattern,
+	return refusal(errcode.ReachSecretRefused, reachRule(reach, from)+"; secret pattern "+pattern,
 		"path "+strconv.Quote(p)+" is a secret no tool may touch")
 }
 
@@ -90,7 +92,7 @@ func checkPath(reach Reach, from *Source, workspaceRoot string, inputRoots []str
 func notClean(reach Reach, from *Source, paths ...string) error {
 	for _, p := range paths {
 		if !cleanAbsolute(p) {
-			return refusal(CodeReachPathInvalid, reachRule(reach, from), "path "+strconv.Quote(p)+" is not a clean absolute path")
+			return refusal(errcode.ReachPathInvalid, reachRule(reach, from), "path "+strconv.Quote(p)+" is not a clean absolute path")
 		}
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Spend codes.
@@ -11,9 +13,6 @@ const (
 	// CodeCostQuoteUnknown refuses, under a money limit, a call whose price
 	// is unknown: missing price information is never zero.
 	CodeCostQuoteUnknown = "cost_quote_unknown"
-	// CodeSpendLimitInvalid refuses a --max-spend that is not a dollar
-	// amount runx can hold exactly in micro-USD.
-	CodeSpendLimitInvalid = "spend_limit_invalid"
 )
 
 // Billing bases a cost declaration names: per request is billable once the
@@ -53,7 +52,7 @@ func (l Limits) AdmitQuote(q Quote, provider bool) error {
 	case !q.Declared && provider:
 		return refusal(CodeCostQuoteUnknown, rule, "the operation declares no cost, so its price is unknown (an undeclared price is not free) and cannot be counted against the run's spend limit")
 	case q.Known && q.MicroUSD < 0:
-		return refusal(CodeSpendAmountInvalid, rule, fmt.Sprintf("a quote is never negative (%d)", q.MicroUSD))
+		return refusal(errcode.SpendAmountInvalid, rule, fmt.Sprintf("a quote is never negative (%d)", q.MicroUSD))
 	}
 	return nil
 }
@@ -83,7 +82,7 @@ func (s Spend) Reserve(l Limits, amount int64) (Spend, error) {
 // refused rather than letting the run spend it twice.
 func (s Spend) Release(amount int64) (Spend, error) {
 	if amount < 0 || amount > s.Held {
-		return s, refusal(CodeSpendAmountInvalid, "max_spend_micro_usd",
+		return s, refusal(errcode.SpendAmountInvalid, "max_spend_micro_usd",
 			fmt.Sprintf("releasing %d micro-USD with %d held", amount, s.Held))
 	}
 	return Spend{Held: s.Held - amount}, nil
@@ -149,7 +148,7 @@ func ParseUSD(s string) (int64, error) {
 		if len(shown) > 32 {
 			shown = shown[:32] + "..."
 		}
-		return 0, refusal(CodeSpendLimitInvalid, "--max-spend", fmt.Sprintf("%q is not a dollar amount: %s", shown, why))
+		return 0, refusal(errcode.SpendLimitInvalid, "--max-spend", fmt.Sprintf("%q is not a dollar amount: %s", shown, why))
 	}
 	whole, frac, dot := strings.Cut(s, ".")
 	if whole == "" && (!dot || frac == "") {

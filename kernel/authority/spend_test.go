@@ -3,6 +3,8 @@ package authority
 import (
 	"math"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func known(n int64, per string) Quote {
@@ -17,7 +19,7 @@ func TestAdmitQuote(t *testing.T) {
 		limits   Limits
 		quote    Quote
 		provider bool
-		code     string
+		code     errcode.Code
 	}{
 		{"priced under a limit", limited, known(10, PerRequest), true, ""},
 		{"free under a limit", limited, known(0, PerSuccess), true, ""},
@@ -25,7 +27,7 @@ func TestAdmitQuote(t *testing.T) {
 		{"metered tool under a limit", limited, metered, false, CodeCostQuoteUnknown},
 		{"undeclared operation under a limit", limited, Quote{}, true, CodeCostQuoteUnknown},
 		{"undeclared local tool under a limit", limited, Quote{}, false, ""},
-		{"negative quote", limited, known(-1, PerRequest), true, CodeSpendAmountInvalid},
+		{"negative quote", limited, known(-1, PerRequest), true, errcode.SpendAmountInvalid},
 		{"zero limit still refuses the unknown", Limits{MaxSpendMicroUSD: LimitOf(0)}, Quote{}, true, CodeCostQuoteUnknown},
 		{"no limit: unknown passes", Limits{}, metered, true, ""},
 		{"no limit: undeclared passes", Limits{}, Quote{}, true, ""},
@@ -40,7 +42,7 @@ func TestSpendReserveAndRelease(t *testing.T) {
 		name      string
 		held      int64
 		amount    int64
-		code      string
+		code      errcode.Code
 		wantAfter int64
 	}{
 		{"fits", 0, 400, "", 400},
@@ -48,7 +50,7 @@ func TestSpendReserveAndRelease(t *testing.T) {
 		{"one over", 600, 401, CodeCostLimitExceeded, 600},
 		{"zero at the limit", 1000, 0, "", 1000},
 		{"overflowing quote", 1, math.MaxInt64, CodeCostLimitExceeded, 1},
-		{"negative quote", 0, -5, CodeSpendAmountInvalid, 0},
+		{"negative quote", 0, -5, errcode.SpendAmountInvalid, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := Spend{Held: tt.held}.Reserve(l, tt.amount)
@@ -69,7 +71,7 @@ func TestSpendReserveAndRelease(t *testing.T) {
 	if _, err := s.Release(301); err == nil {
 		t.Error("releasing more than is held must be refused")
 	}
-	wantCode(t, func() error { _, err := s.Release(-1); return err }(), CodeSpendAmountInvalid)
+	wantCode(t, func() error { _, err := s.Release(-1); return err }(), errcode.SpendAmountInvalid)
 }
 
 func TestSettle(t *testing.T) {
@@ -115,7 +117,7 @@ func TestParseUSD(t *testing.T) {
 	for _, tt := range []struct {
 		in   string
 		want int64
-		code string
+		code errcode.Code
 	}{
 		{"2.50", 2_500_000, ""},
 		{"0.000001", 1, ""},
@@ -123,19 +125,19 @@ func TestParseUSD(t *testing.T) {
 		{".5", 500_000, ""},
 		{"0", 0, ""},
 		{"9007199254.740991", maxLimit, ""},
-		{"9007199254.740992", 0, CodeSpendLimitInvalid},
-		{"99999999999", 0, CodeSpendLimitInvalid},
-		{"0.0000001", 0, CodeSpendLimitInvalid},
-		{"-1", 0, CodeSpendLimitInvalid},
-		{"+1", 0, CodeSpendLimitInvalid},
-		{"1e3", 0, CodeSpendLimitInvalid},
-		{"1.", 0, CodeSpendLimitInvalid},
-		{".", 0, CodeSpendLimitInvalid},
-		{"", 0, CodeSpendLimitInvalid},
-		{"1.2.3", 0, CodeSpendLimitInvalid},
-		{"$5", 0, CodeSpendLimitInvalid},
-		{"1,000", 0, CodeSpendLimitInvalid},
-		{" 1", 0, CodeSpendLimitInvalid},
+		{"9007199254.740992", 0, errcode.SpendLimitInvalid},
+		{"99999999999", 0, errcode.SpendLimitInvalid},
+		{"0.0000001", 0, errcode.SpendLimitInvalid},
+		{"-1", 0, errcode.SpendLimitInvalid},
+		{"+1", 0, errcode.SpendLimitInvalid},
+		{"1e3", 0, errcode.SpendLimitInvalid},
+		{"1.", 0, errcode.SpendLimitInvalid},
+		{".", 0, errcode.SpendLimitInvalid},
+		{"", 0, errcode.SpendLimitInvalid},
+		{"1.2.3", 0, errcode.SpendLimitInvalid},
+		{"$5", 0, errcode.SpendLimitInvalid},
+		{"1,000", 0, errcode.SpendLimitInvalid},
+		{" 1", 0, errcode.SpendLimitInvalid},
 	} {
 		got, err := ParseUSD(tt.in)
 		if tt.code != "" {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // StandingApproval is one entry of standing_approvals: a person's bounded
@@ -96,7 +98,7 @@ func parseStandingApproval(field string, raw json.RawMessage) (StandingApproval,
 		return StandingApproval{}, err
 	}
 	if len(m) != 1 {
-		return StandingApproval{}, docError(CodeInvalidValue, field,
+		return StandingApproval{}, docError(errcode.AuthorityInvalidValue, field,
 			fmt.Sprintf("holds %d forms; an entry is exactly one of edits, commands, operations or local", len(m)))
 	}
 	var s StandingApproval
@@ -134,7 +136,7 @@ func parseStandingApproval(field string, raw json.RawMessage) (StandingApproval,
 			if !local {
 				// false would read as a refusal, which a standing approval
 				// cannot express; an absent entry already approves nothing.
-				return s, docError(CodeInvalidValue, f, "must be true; leave the entry out to approve nothing")
+				return s, docError(errcode.AuthorityInvalidValue, f, "must be true; leave the entry out to approve nothing")
 			}
 			s.Local = true
 		}
@@ -155,7 +157,7 @@ func entryList(field string, raw json.RawMessage, name string, valid func(string
 	}
 	v, ok := m[name]
 	if !ok {
-		return nil, docError(CodeMissingField, joinField(field, name), "is required")
+		return nil, docError(errcode.AuthorityMissingField, joinField(field, name), "is required")
 	}
 	f := joinField(field, name)
 	list, err := strs(f, v)
@@ -163,7 +165,7 @@ func entryList(field string, raw json.RawMessage, name string, valid func(string
 		return nil, err
 	}
 	if len(list) == 0 {
-		return nil, docError(CodeInvalidValue, f, "is empty, which approves nothing; leave the entry out instead")
+		return nil, docError(errcode.AuthorityInvalidValue, f, "is empty, which approves nothing; leave the entry out instead")
 	}
 	if valid == nil {
 		return list, nil
@@ -171,10 +173,10 @@ func entryList(field string, raw json.RawMessage, name string, valid func(string
 	seen := make(map[string]bool, len(list))
 	for i, item := range list {
 		if !valid(item) {
-			return nil, docError(CodeInvalidValue, indexField(f, i), fmt.Sprintf("%q is not %s", item, want))
+			return nil, docError(errcode.AuthorityInvalidValue, indexField(f, i), fmt.Sprintf("%q is not %s", item, want))
 		}
 		if seen[item] {
-			return nil, docError(CodeDuplicateEntry, indexField(f, i), fmt.Sprintf("%q is listed twice", item))
+			return nil, docError(errcode.AuthorityDuplicateEntry, indexField(f, i), fmt.Sprintf("%q is listed twice", item))
 		}
 		seen[item] = true
 	}
@@ -183,11 +185,11 @@ func entryList(field string, raw json.RawMessage, name string, valid func(string
 
 func validArgvPrefix(field string, prefix []string) error {
 	if prefix[0] == "" {
-		return docError(CodeInvalidValue, indexField(field, 0), "the program must not be empty")
+		return docError(errcode.AuthorityInvalidValue, indexField(field, 0), "the program must not be empty")
 	}
 	for i, tok := range prefix {
 		if strings.IndexByte(tok, 0) >= 0 {
-			return docError(CodeInvalidValue, indexField(field, i), "an argv token cannot hold a NUL byte")
+			return docError(errcode.AuthorityInvalidValue, indexField(field, i), "an argv token cannot hold a NUL byte")
 		}
 	}
 	return nil

@@ -3,14 +3,16 @@ package contract
 import (
 	"errors"
 	"fmt"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // ErrorBody is how an error travels in JSON: a stable snake_case code and a
 // message a person can act on. It never holds a secret or echoes a rejected
 // document.
 type ErrorBody struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    errcode.Code `json:"code"`
+	Message string       `json:"message"`
 	// Detail carries structured facts a reader needs beside the message
 	// (never a secret).
 	Detail any `json:"detail,omitempty"`
@@ -18,7 +20,7 @@ type ErrorBody struct {
 
 // Error is a typed refusal or user error raised inside the kernel.
 type Error struct {
-	Code    string
+	Code    errcode.Code
 	Message string
 	Err     error
 }
@@ -27,7 +29,7 @@ func (e *Error) Error() string { return e.Message }
 func (e *Error) Unwrap() error { return e.Err }
 
 // Errorf makes a typed error.
-func Errorf(code, format string, args ...any) *Error {
+func Errorf(code errcode.Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
@@ -35,19 +37,19 @@ func Errorf(code, format string, args ...any) *Error {
 // satisfies it so presentation can read the code without knowing the type.
 type Coded interface {
 	error
-	ErrorCode() string
+	ErrorCode() errcode.Code
 }
 
 // ErrorCode returns the code.
-func (e *Error) ErrorCode() string { return e.Code }
+func (e *Error) ErrorCode() errcode.Code { return e.Code }
 
 // CodeOf returns the stable code an error carries, or "internal_error".
-func CodeOf(err error) string {
+func CodeOf(err error) errcode.Code {
 	var c Coded
 	if errors.As(err, &c) {
 		return c.ErrorCode()
 	}
-	return "internal_error"
+	return errcode.InternalError
 }
 
 // BodyOf converts any error into its JSON form.

@@ -13,6 +13,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/sdk/atomicfile"
 	"github.com/runxhq/runx/sdk/boundedre"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // BindingsFile is the runx home's record of `runx connector use`: which
@@ -63,18 +64,18 @@ func DefaultSecretName(connector string) string {
 
 func (b Binding) check() error {
 	if !ValidConnectorName(b.Connector) {
-		return contract.Errorf("connector_name_invalid", "%q is not a connector name (letters, digits, '.', '-', '_', namespaced at most once with '/')", b.Connector)
+		return contract.Errorf(errcode.ConnectorNameInvalid, "%q is not a connector name (letters, digits, '.', '-', '_', namespaced at most once with '/')", b.Connector)
 	}
 	if b.Variable != "" && !ValidVariableName(b.Variable) {
-		return contract.Errorf("credential_variable_invalid", "%q is not an environment variable name", b.Variable)
+		return contract.Errorf(errcode.CredentialVariableInvalid, "%q is not an environment variable name", b.Variable)
 	}
 	switch {
 	case (b.Env == "") == (b.Secret == ""):
-		return contract.Errorf("credential_binding_invalid", "a connector binding names exactly one of an environment variable or a stored secret")
+		return contract.Errorf(errcode.CredentialBindingInvalid, "a connector binding names exactly one of an environment variable or a stored secret")
 	case b.Env != "" && !ValidVariableName(b.Env):
-		return contract.Errorf("credential_variable_invalid", "%q is not an environment variable name", b.Env)
+		return contract.Errorf(errcode.CredentialVariableInvalid, "%q is not an environment variable name", b.Env)
 	case b.Secret != "" && !ValidSecretName(b.Secret):
-		return contract.Errorf("secret_name_invalid", "%q is not a secret name", b.Secret)
+		return contract.Errorf(errcode.SecretNameInvalid, "%q is not a secret name", b.Secret)
 	}
 	return nil
 }
@@ -88,19 +89,19 @@ func Bindings(homeDir string) (map[string]Binding, error) {
 		return map[string]Binding{}, nil
 	}
 	if err != nil {
-		return nil, contract.Errorf("connector_bindings_unreadable", "cannot read %s: %v", path, err)
+		return nil, contract.Errorf(errcode.ConnectorBindingsUnreadable, "cannot read %s: %v", path, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	var doc bindingsDoc
 	if err := dec.Decode(&doc); err != nil || doc.Schema != BindingsSchema {
-		return nil, contract.Errorf("connector_bindings_invalid", "%s is not a %s document; move it aside and run `runx connector use` again", path, BindingsSchema)
+		return nil, contract.Errorf(errcode.ConnectorBindingsInvalid, "%s is not a %s document; move it aside and run `runx connector use` again", path, BindingsSchema)
 	}
 	out := make(map[string]Binding, len(doc.Connectors))
 	for name, b := range doc.Connectors {
 		b.Connector = name
 		if err := b.check(); err != nil {
-			return nil, contract.Errorf("connector_bindings_invalid", "%s: connector %s: %s", path, name, err.Error())
+			return nil, contract.Errorf(errcode.ConnectorBindingsInvalid, "%s: connector %s: %s", path, name, err.Error())
 		}
 		out[name] = b
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func env(m map[string]string) func(string) (string, bool) {
@@ -69,7 +70,7 @@ func TestSecretRefusals(t *testing.T) {
 		{"ok", "\n", "secret_empty"},
 		{"ok", "a\nb", "secret_invalid"},
 	} {
-		if err := SetSecret(home, c.name, []byte(c.value)); contract.CodeOf(err) != c.code {
+		if err := SetSecret(home, c.name, []byte(c.value)); string(contract.CodeOf(err)) != c.code {
 			t.Errorf("SetSecret(%q): want %s, got %v", c.name, c.code, err)
 		}
 	}
@@ -130,7 +131,7 @@ func TestUseRefusals(t *testing.T) {
 	vars := map[string]string{}
 	for _, c := range []struct {
 		req  UseRequest
-		code string
+		code errcode.Code
 	}{
 		{UseRequest{Connector: "Bad Name"}, "connector_name_invalid"},
 		{UseRequest{Connector: "acme", Env: "A", Secret: "b"}, "credential_source_ambiguous"},

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Resolver finds the value of a connector's credential.
@@ -30,10 +31,10 @@ func (r *Resolver) env(name string) (string, bool) {
 // deliver it. The value is never part of an error.
 func (r *Resolver) Resolve(connector, variable string) (string, error) {
 	if !ValidConnectorName(connector) {
-		return "", contract.Errorf("connector_name_invalid", "%q is not a connector name", connector)
+		return "", contract.Errorf(errcode.ConnectorNameInvalid, "%q is not a connector name", connector)
 	}
 	if variable != "" && !ValidVariableName(variable) {
-		return "", contract.Errorf("credential_variable_invalid", "connector %s declares %q, which is not an environment variable name", connector, variable)
+		return "", contract.Errorf(errcode.CredentialVariableInvalid, "connector %s declares %q, which is not an environment variable name", connector, variable)
 	}
 	all, err := Bindings(r.HomeDir)
 	if err != nil {
@@ -61,7 +62,7 @@ func (r *Resolver) Resolve(connector, variable string) (string, error) {
 	if ok {
 		return v, nil
 	}
-	return "", contract.Errorf("credential_missing", "%s", missingMessage(connector, variable, b, bound))
+	return "", contract.Errorf(errcode.CredentialMissing, "%s", missingMessage(connector, variable, b, bound))
 }
 
 func missingMessage(connector, variable string, b Binding, bound bool) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/sdk/atomicfile"
 	"github.com/runxhq/runx/sdk/boundedre"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // SecretsDir is the directory of stored secrets under the runx home.
@@ -35,14 +36,14 @@ func SecretPath(homeDir, name string) string {
 // adds one. The value is never echoed, including in errors.
 func SetSecret(homeDir, name string, value []byte) error {
 	if !ValidSecretName(name) {
-		return contract.Errorf("secret_name_invalid", "a secret name is letters, digits, '.', '-' and '_' (at most 128, starting with a letter or digit)")
+		return contract.Errorf(errcode.SecretNameInvalid, "a secret name is letters, digits, '.', '-' and '_' (at most 128, starting with a letter or digit)")
 	}
 	v := strings.TrimRight(string(value), "\r\n")
 	if v == "" {
-		return contract.Errorf("secret_empty", "no secret was given on standard input: pipe it, e.g. `printf %%s \"$TOKEN\" | runx secret set %s`", name)
+		return contract.Errorf(errcode.SecretEmpty, "no secret was given on standard input: pipe it, e.g. `printf %%s \"$TOKEN\" | runx secret set %s`", name)
 	}
 	if strings.ContainsAny(v, "\r\n\x00") {
-		return contract.Errorf("secret_invalid", "a secret is one line without NUL bytes")
+		return contract.Errorf(errcode.SecretInvalid, "a secret is one line without NUL bytes")
 	}
 	dir := filepath.Join(homeDir, SecretsDir)
 	if err := ensurePrivateDir(dir); err != nil {
@@ -57,7 +58,7 @@ func SetSecret(homeDir, name string, value []byte) error {
 // private.
 func ReadSecret(homeDir, name string) (value string, ok bool, err error) {
 	if !ValidSecretName(name) {
-		return "", false, contract.Errorf("secret_name_invalid", "%q is not a secret name", name)
+		return "", false, contract.Errorf(errcode.SecretNameInvalid, "%q is not a secret name", name)
 	}
 	dir := filepath.Join(homeDir, SecretsDir)
 	if err := checkPrivate(dir, 0o077); err != nil {
@@ -75,7 +76,7 @@ func ReadSecret(homeDir, name string) (value string, ok bool, err error) {
 	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return "", false, contract.Errorf("secret_unreadable", "cannot read the stored secret %s: %v", name, err)
+		return "", false, contract.Errorf(errcode.SecretUnreadable, "cannot read the stored secret %s: %v", name, err)
 	}
 	v := strings.TrimRight(string(raw), "\r\n")
 	return v, v != "", nil
@@ -90,17 +91,17 @@ func checkPrivate(path string, loose fs.FileMode) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		return contract.Errorf("secret_unreadable", "cannot inspect %s: %v", path, err)
+		return contract.Errorf(errcode.SecretUnreadable, "cannot inspect %s: %v", path, err)
 	}
 	if info.Mode()&fs.ModeSymlink != 0 {
-		return &contract.Error{Code: "secret_permissions_unsafe", Message: fmt.Sprintf("%s is a symbolic link; runx keeps secrets only in its own files: remove it and store the secret again", path)}
+		return &contract.Error{Code: errcode.SecretPermissionsUnsafe, Message: fmt.Sprintf("%s is a symbolic link; runx keeps secrets only in its own files: remove it and store the secret again", path)}
 	}
 	if perm := info.Mode().Perm(); perm&loose != 0 {
 		want := "600"
 		if info.IsDir() {
 			want = "700"
 		}
-		return &contract.Error{Code: "secret_permissions_unsafe", Message: fmt.Sprintf("%s has mode %04o, readable by others; runx refuses it: run `chmod %s %s` (and rotate the secret if others could read it)", path, perm, want, path)}
+		return &contract.Error{Code: errcode.SecretPermissionsUnsafe, Message: fmt.Sprintf("%s has mode %04o, readable by others; runx refuses it: run `chmod %s %s` (and rotate the secret if others could read it)", path, perm, want, path)}
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Redacted is what a tainted value becomes wherever it would leave.
@@ -354,13 +355,13 @@ func (t *Taint) Error(err error) error {
 }
 
 type scrubbedError struct {
-	code string
+	code errcode.Code
 	msg  string
 	err  error
 }
 
-func (e *scrubbedError) Error() string     { return e.msg }
-func (e *scrubbedError) ErrorCode() string { return e.code }
+func (e *scrubbedError) Error() string           { return e.msg }
+func (e *scrubbedError) ErrorCode() errcode.Code { return e.code }
 
 // Is lets errors.Is match the sentinels the original chain holds without
 // exposing the original message through Unwrap.

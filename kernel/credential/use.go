@@ -2,6 +2,7 @@ package credential
 
 import (
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // UseRequest is `runx connector use <connector>` for a connector that
@@ -28,7 +29,7 @@ type UseRequest struct {
 func Use(homeDir string, lookup func(string) (string, bool), req UseRequest) (Binding, error) {
 	b := Binding{Connector: req.Connector, Variable: req.Variable}
 	if !ValidConnectorName(req.Connector) {
-		return b, contract.Errorf("connector_name_invalid", "%q is not a connector name (letters, digits, '.', '-', '_', namespaced at most once with '/')", req.Connector)
+		return b, contract.Errorf(errcode.ConnectorNameInvalid, "%q is not a connector name (letters, digits, '.', '-', '_', namespaced at most once with '/')", req.Connector)
 	}
 	given := 0
 	for _, set := range []bool{req.Env != "", req.Secret != "", len(req.Piped) > 0} {
@@ -37,16 +38,16 @@ func Use(homeDir string, lookup func(string) (string, bool), req UseRequest) (Bi
 		}
 	}
 	if given > 1 {
-		return b, contract.Errorf("credential_source_ambiguous", "give one of --env, --secret or a value on standard input, not several")
+		return b, contract.Errorf(errcode.CredentialSourceAmbiguous, "give one of --env, --secret or a value on standard input, not several")
 	}
 	r := &Resolver{HomeDir: homeDir, LookupEnv: lookup}
 	switch {
 	case req.Env != "":
 		if !ValidVariableName(req.Env) {
-			return b, contract.Errorf("credential_variable_invalid", "--env %q is not an environment variable name", req.Env)
+			return b, contract.Errorf(errcode.CredentialVariableInvalid, "--env %q is not an environment variable name", req.Env)
 		}
 		if _, ok := r.env(req.Env); !ok {
-			return b, contract.Errorf("credential_missing", "--env names %s, which is not set here: export it first, so the binding delivers what it says", req.Env)
+			return b, contract.Errorf(errcode.CredentialMissing, "--env names %s, which is not set here: export it first, so the binding delivers what it says", req.Env)
 		}
 		b.Env = req.Env
 	case req.Secret != "":
@@ -55,7 +56,7 @@ func Use(homeDir string, lookup func(string) (string, bool), req UseRequest) (Bi
 			return b, err
 		}
 		if !ok {
-			return b, contract.Errorf("credential_missing", "no secret %s is stored: run `runx secret set %s` with the value on standard input first", req.Secret, req.Secret)
+			return b, contract.Errorf(errcode.CredentialMissing, "no secret %s is stored: run `runx secret set %s` with the value on standard input first", req.Secret, req.Secret)
 		}
 		b.Secret = req.Secret
 	case len(req.Piped) > 0:
@@ -65,13 +66,13 @@ func Use(homeDir string, lookup func(string) (string, bool), req UseRequest) (Bi
 		}
 	default:
 		if req.Variable == "" {
-			return b, contract.Errorf("credential_missing", "no credential was given for connector %s: pipe it on standard input, or name --env VARIABLE or --secret NAME", req.Connector)
+			return b, contract.Errorf(errcode.CredentialMissing, "no credential was given for connector %s: pipe it on standard input, or name --env VARIABLE or --secret NAME", req.Connector)
 		}
 		if !ValidVariableName(req.Variable) {
-			return b, contract.Errorf("credential_variable_invalid", "connector %s declares %q, which is not an environment variable name", req.Connector, req.Variable)
+			return b, contract.Errorf(errcode.CredentialVariableInvalid, "connector %s declares %q, which is not an environment variable name", req.Connector, req.Variable)
 		}
 		if _, ok := r.env(req.Variable); !ok {
-			return b, contract.Errorf("credential_missing", "connector %s's credential variable %s is not set: export it, pipe the value on standard input, or name --env VARIABLE or --secret NAME", req.Connector, req.Variable)
+			return b, contract.Errorf(errcode.CredentialMissing, "connector %s's credential variable %s is not set: export it, pipe the value on standard input, or name --env VARIABLE or --secret NAME", req.Connector, req.Variable)
 		}
 		b.Env = req.Variable
 	}

@@ -43,7 +43,7 @@ func TestWorkspaceFile(t *testing.T) {
 		"dangling.sqlite":                       "data_migration_path_invalid",
 		".runx/data/events.sqlite/inside-a-file.db": "data_migration_path_invalid",
 	} {
-		if _, err := workspaceFile(ws, path, "--backup"); contract.CodeOf(err) != code {
+		if _, err := workspaceFile(ws, path, "--backup"); string(contract.CodeOf(err)) != code {
 			t.Errorf("%s: want %s, got %v", path, code, err)
 		}
 	}

@@ -31,6 +31,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -121,7 +122,7 @@ type Resolver struct {
 // Resolve returns the binding for ref.
 func (r *Resolver) Resolve(ctx context.Context, ref string) (*Binding, error) {
 	if !refPattern.MatchString(ref) || strings.Contains(ref, "..") {
-		return nil, contract.Errorf("data_source_ref_invalid", "%q is not a data source ref (local://…, tenant://…, runx:data-source:…)", ref)
+		return nil, contract.Errorf(errcode.DataSourceRefInvalid, "%q is not a data source ref (local://…, tenant://…, runx:data-source:…)", ref)
 	}
 	bindings, err := r.load()
 	if err != nil {
@@ -135,13 +136,13 @@ func (r *Resolver) Resolve(ctx context.Context, ref string) (*Binding, error) {
 		name := sanitize(strings.TrimPrefix(ref, "local://")) + "-" + hex.EncodeToString(sum[:6])
 		return r.local(ctx, ref, filepath.Join(r.ProjectDir, "data", "local-sources", name))
 	}
-	return nil, contract.Errorf("data_source_unbound", "data source %s is not bound: bind it in .runx/%s (or RUNX_DATA_SOURCES for one run)", ref, FileName)
+	return nil, contract.Errorf(errcode.DataSourceUnbound, "data source %s is not bound: bind it in .runx/%s (or RUNX_DATA_SOURCES for one run)", ref, FileName)
 }
 
 // local binds a store the kernel places at path (without extension).
 func (r *Resolver) local(ctx context.Context, ref, path string) (*Binding, error) {
 	if r.Local.Adapter == "" || r.Local.PathParam == "" {
-		return nil, contract.Errorf("data_source_unbound", "data source %s is not bound and this runx names no local store adapter: bind it in .runx/%s", ref, FileName)
+		return nil, contract.Errorf(errcode.DataSourceUnbound, "data source %s is not bound and this runx names no local store adapter: bind it in .runx/%s", ref, FileName)
 	}
 	if _, err := r.adapter(ctx, ref, r.Local.Adapter); err != nil {
 		return nil, err
@@ -188,7 +189,7 @@ func (r *Resolver) UseStore(ctx context.Context, binding map[string]any) (*Bindi
 	doc := map[string]map[string]json.RawMessage{"data_sources": {}}
 	if existing, err := os.ReadFile(path); err == nil {
 		if err := json.Unmarshal(existing, &doc); err != nil || doc["data_sources"] == nil {
-			return nil, contract.Errorf("data_sources_invalid", "%s is not a data_sources document; fix it before binding the store", path)
+			return nil, contract.Errorf(errcode.DataSourcesInvalid, "%s is not a data_sources document; fix it before binding the store", path)
 		}
 	}
 	doc["data_sources"][WorkspaceRef] = raw
@@ -218,40 +219,40 @@ func (r *Resolver) load() (map[string]json.RawMessage, error) {
 	raw, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if override {
-			return nil, contract.Errorf("data_sources_missing", "RUNX_DATA_SOURCES names %s, which does not exist: create it or unset RUNX_DATA_SOURCES", path)
+			return nil, contract.Errorf(errcode.DataSourcesMissing, "RUNX_DATA_SOURCES names %s, which does not exist: create it or unset RUNX_DATA_SOURCES", path)
 		}
 		return map[string]json.RawMessage{}, nil
 	}
 	if err != nil {
-		return nil, contract.Errorf("data_sources_unreadable", "cannot read %s: %v", path, err)
+		return nil, contract.Errorf(errcode.DataSourcesUnreadable, "cannot read %s: %v", path, err)
 	}
 	if len(raw) > MaxFileBytes {
-		return nil, contract.Errorf("data_sources_invalid", "%s is %d bytes, over the %d byte ceiling on a data_sources document", path, len(raw), MaxFileBytes)
+		return nil, contract.Errorf(errcode.DataSourcesInvalid, "%s is %d bytes, over the %d byte ceiling on a data_sources document", path, len(raw), MaxFileBytes)
 	}
 	// Read strictly: encoding/json keeps the last of two equal keys and
 	// matches "Data_Sources" to data_sources; either would let the file
 	// mean something other than it shows.
 	dup, err := contract.DuplicateKey(raw)
 	if err != nil {
-		return nil, contract.Errorf("data_sources_invalid", "%s is not one JSON document", path)
+		return nil, contract.Errorf(errcode.DataSourcesInvalid, "%s is not one JSON document", path)
 	}
 	if dup != "" {
-		return nil, contract.Errorf("data_sources_invalid", "%s: key %s appears more than once in one object", path, dup)
+		return nil, contract.Errorf(errcode.DataSourcesInvalid, "%s: key %s appears more than once in one object", path, dup)
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &top); err != nil {
-		return nil, contract.Errorf("data_sources_invalid", "%s is not a data_sources document: it must be a JSON object", path)
+		return nil, contract.Errorf(errcode.DataSourcesInvalid, "%s is not a data_sources document: it must be a JSON object", path)
 	}
 	for k := range top {
 		if k != "data_sources" {
-			return nil, contract.Errorf("data_sources_invalid", "%s is not a data_sources document: unknown field %q (the one field is data_sources, spelled exactly)", path, k)
+			return nil, contract.Errorf(errcode.DataSourcesInvalid, "%s is not a data_sources document: unknown field %q (the one field is data_sources, spelled exactly)", path, k)
 		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	var f file
 	if err := dec.Decode(&f); err != nil {
-		return nil, contract.Errorf("data_sources_invalid", "%s is not a data_sources document: %v", path, err)
+		return nil, contract.Errorf(errcode.DataSourcesInvalid, "%s is not a data_sources document: %v", path, err)
 	}
 	return f.DataSources, nil
 }
@@ -266,14 +267,14 @@ var kernelFields = map[string]bool{"adapter": true, "profile": true, "resources"
 func (r *Resolver) parse(ctx context.Context, ref string, raw json.RawMessage) (*Binding, error) {
 	var loose map[string]any
 	if err := json.Unmarshal(raw, &loose); err != nil || loose == nil {
-		return nil, contract.Errorf("data_sources_invalid", "binding for %s is not an object", ref)
+		return nil, contract.Errorf(errcode.DataSourcesInvalid, "binding for %s is not an object", ref)
 	}
 	for _, k := range sortedKeys(loose) {
 		// A secret's name (credential.IsSecretFieldName) is never a binding's
 		// field: a secret reaches the driver only through the credential
 		// boundary.
 		if credential.IsSecretFieldName(k) {
-			return nil, contract.Errorf("binding_secret_refused", "binding for %s holds %q: a binding names a credential profile and never holds a secret (runx secret set <profile>)", ref, k)
+			return nil, contract.Errorf(errcode.BindingSecretRefused, "binding for %s holds %q: a binding names a credential profile and never holds a secret (runx secret set <profile>)", ref, k)
 		}
 		if err := refuseURLSecret(ref, k, loose[k]); err != nil {
 			return nil, err
@@ -281,7 +282,7 @@ func (r *Resolver) parse(ctx context.Context, ref string, raw json.RawMessage) (
 	}
 	id, _ := loose["adapter"].(string)
 	if id == "" {
-		return nil, contract.Errorf("data_sources_invalid", "binding for %s names no adapter", ref)
+		return nil, contract.Errorf(errcode.DataSourcesInvalid, "binding for %s names no adapter", ref)
 	}
 	adapter, err := r.adapter(ctx, ref, id)
 	if err != nil {
@@ -290,16 +291,16 @@ func (r *Resolver) parse(ctx context.Context, ref string, raw json.RawMessage) (
 	if len(adapter.BindingSchema) > 0 {
 		s, err := compiled(adapter)
 		if err != nil {
-			return nil, contract.Errorf("data_adapter_schema_unsupported", "adapter %s declares a binding schema runx cannot check: %v", id, err)
+			return nil, contract.Errorf(errcode.DataAdapterSchemaUnsupported, "adapter %s declares a binding schema runx cannot check: %v", id, err)
 		}
 		if bad := s.Validate(loose); bad != nil {
-			return nil, contract.Errorf("data_sources_invalid", "binding for %s does not match adapter %s's binding schema: %s", ref, id, bad)
+			return nil, contract.Errorf(errcode.DataSourcesInvalid, "binding for %s does not match adapter %s's binding schema: %s", ref, id, bad)
 		}
 	}
 	b := &Binding{Ref: ref, Adapter: id, Params: map[string]any{}}
 	if p, ok := loose["profile"]; ok {
 		if b.Profile, _ = p.(string); b.Profile == "" {
-			return nil, contract.Errorf("data_sources_invalid", "binding for %s: profile must be a non-empty string", ref)
+			return nil, contract.Errorf(errcode.DataSourcesInvalid, "binding for %s: profile must be a non-empty string", ref)
 		}
 	}
 	if res, ok := loose["resources"]; ok {
@@ -307,7 +308,7 @@ func (r *Resolver) parse(ctx context.Context, ref string, raw json.RawMessage) (
 		dec := json.NewDecoder(bytes.NewReader(rr))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&b.Resources); err != nil {
-			return nil, contract.Errorf("data_sources_invalid", "binding for %s: resources: %v", ref, err)
+			return nil, contract.Errorf(errcode.DataSourcesInvalid, "binding for %s: resources: %v", ref, err)
 		}
 	}
 	for k, v := range loose {
@@ -328,13 +329,13 @@ func refuseURLSecret(ref, field string, v any) error {
 	}
 	u, err := url.Parse(s)
 	if err != nil {
-		return contract.Errorf("data_sources_invalid", "binding for %s: %s is not a URL", ref, field)
+		return contract.Errorf(errcode.DataSourcesInvalid, "binding for %s: %s is not a URL", ref, field)
 	}
 	if _, has := u.User.Password(); has {
-		return contract.Errorf("binding_secret_refused", "binding for %s puts a password in its %s: name a profile and deliver the password with runx secret set", ref, field)
+		return contract.Errorf(errcode.BindingSecretRefused, "binding for %s puts a password in its %s: name a profile and deliver the password with runx secret set", ref, field)
 	}
 	if q := u.Query(); q.Has("password") || q.Has("sslpassword") {
-		return contract.Errorf("binding_secret_refused", "binding for %s puts a password in its %s's query", ref, field)
+		return contract.Errorf(errcode.BindingSecretRefused, "binding for %s puts a password in its %s's query", ref, field)
 	}
 	return nil
 }
@@ -351,7 +352,7 @@ func (r *Resolver) adapter(ctx context.Context, ref, id string) (*sdk.Adapter, e
 			known = strings.Join(ids, ", ")
 		}
 	}
-	return nil, contract.Errorf("data_sources_invalid", "binding for %s names adapter %q, which no installed plugin declares (this runx has: %s)", ref, id, known)
+	return nil, contract.Errorf(errcode.DataSourcesInvalid, "binding for %s names adapter %q, which no installed plugin declares (this runx has: %s)", ref, id, known)
 }
 
 // schemas are the compiled binding schemas, by adapter id and schema text.
@@ -411,7 +412,7 @@ func (r *Resolver) Credentials(ctx context.Context, b *Binding, homeDir string) 
 		return nil, err
 	}
 	if len(a.Credentials) == 0 {
-		return nil, contract.Errorf("credential_unsupported", "data source %s names profile %q, but adapter %s takes no credentials: drop the profile", b.Ref, b.Profile, b.Adapter)
+		return nil, contract.Errorf(errcode.CredentialUnsupported, "data source %s names profile %q, but adapter %s takes no credentials: drop the profile", b.Ref, b.Profile, b.Adapter)
 	}
 	creds := make(map[string]string, len(a.Credentials))
 	for _, name := range a.Credentials {
@@ -429,7 +430,7 @@ func (r *Resolver) Credentials(ctx context.Context, b *Binding, homeDir string) 
 			return nil, err
 		}
 		if !ok {
-			return nil, contract.Errorf("credential_missing", "data source %s names profile %q, whose %s is not delivered: set %s or run `runx secret set %s`", b.Ref, b.Profile, name, variable, secret)
+			return nil, contract.Errorf(errcode.CredentialMissing, "data source %s names profile %q, whose %s is not delivered: set %s or run `runx secret set %s`", b.Ref, b.Profile, name, variable, secret)
 		}
 		creds[name] = v
 	}

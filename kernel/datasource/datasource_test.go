@@ -258,7 +258,7 @@ func TestRefusals(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := resolver(t, tc.doc, nil).Resolve(bg, tc.ref)
-			if contract.CodeOf(err) != tc.code {
+			if string(contract.CodeOf(err)) != tc.code {
 				t.Fatalf("want %s, got %v", tc.code, err)
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -114,8 +115,8 @@ func TestCapabilitySchemasAreEnforcedBothWays(t *testing.T) {
 		}
 	}
 	res, _, err = s.Invoke(ctx, call("testcap.badout", `{"message":"hi"}`), 0)
-	if err != nil || res.Status != sdk.StatusFailed || res.Code != CodeCapabilityOutputInvalid || !strings.Contains(res.Message, "/message") {
-		t.Fatalf("want %s naming /message, got %+v %v", CodeCapabilityOutputInvalid, res, err)
+	if err != nil || res.Status != sdk.StatusFailed || res.Code != errcode.CapabilityOutputInvalid || !strings.Contains(res.Message, "/message") {
+		t.Fatalf("want %s naming /message, got %+v %v", errcode.CapabilityOutputInvalid, res, err)
 	}
 }
 

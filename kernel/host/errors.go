@@ -3,11 +3,13 @@ package host
 import (
 	"errors"
 	"fmt"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Error is a typed host failure with a stable snake_case code.
 type Error struct {
-	Code    string
+	Code    errcode.Code
 	Message string
 	Err     error
 }
@@ -19,7 +21,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // went away under a call: crashed, killed, or its transport broke.
 var ErrPluginUnavailable = errors.New("plugin unavailable")
 
-func hostErr(code string, err error, format string, args ...any) *Error {
+func hostErr(code errcode.Code, err error, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Err: err}
 }
 
@@ -37,7 +39,6 @@ const (
 	CodePluginTransport        = "plugin_transport_failed"
 	CodePluginOutputTooLarge   = "plugin_output_too_large"
 	CodeCapabilityNotFound     = "capability_not_found"
-	CodeCallCancelled          = "call_cancelled"
 	CodePluginDescribeMismatch = "plugin_describe_mismatch"
 	CodePluginDescribeInvalid  = "plugin_describe_invalid"
 	CodeRoleUnserved           = "capability_role_unserved"
@@ -45,4 +46,4 @@ const (
 )
 
 // ErrorCode is the stable code.
-func (e *Error) ErrorCode() string { return e.Code }
+func (e *Error) ErrorCode() errcode.Code { return e.Code }

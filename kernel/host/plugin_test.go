@@ -138,7 +138,7 @@ func hostCode(t *testing.T, err error) string {
 	if !ok {
 		t.Fatalf("want *host.Error, got %T: %v", err, err)
 	}
-	return he.Code
+	return string(he.Code)
 }
 
 func TestPluginRunsInItsOwnProcessAndIsReused(t *testing.T) {

@@ -6,13 +6,13 @@ import (
 	"sync"
 
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
 // Schema refusal codes.
 const (
 	CodeCapabilityInputInvalid      = "capability_input_invalid"
-	CodeCapabilityOutputInvalid     = "capability_output_invalid"
 	CodeCapabilitySchemaUnsupported = "capability_schema_unsupported"
 )
 
@@ -87,10 +87,10 @@ func (cs *capabilitySchemas) checkOutput(plugin string, call *sdk.Call, res *sdk
 	// answers exactly what decoding and Validate answer).
 	bad, err := cs.out.ValidateJSON(res.Output)
 	if err != nil {
-		return &sdk.Result{Status: sdk.StatusFailed, Code: CodeCapabilityOutputInvalid, Message: fmt.Sprintf("plugin %q answered %s with output that is not JSON", plugin, call.Capability), DiscardWorker: res.DiscardWorker}
+		return &sdk.Result{Status: sdk.StatusFailed, Code: errcode.CapabilityOutputInvalid, Message: fmt.Sprintf("plugin %q answered %s with output that is not JSON", plugin, call.Capability), DiscardWorker: res.DiscardWorker}
 	}
 	if bad != nil {
-		return &sdk.Result{Status: sdk.StatusFailed, Code: CodeCapabilityOutputInvalid, Message: fmt.Sprintf("plugin %q answered %s with output that does not match its declared schema: %s (at %s)", plugin, call.Capability, bad, pointerOr(bad.Pointer)), DiscardWorker: res.DiscardWorker}
+		return &sdk.Result{Status: sdk.StatusFailed, Code: errcode.CapabilityOutputInvalid, Message: fmt.Sprintf("plugin %q answered %s with output that does not match its declared schema: %s (at %s)", plugin, call.Capability, bad, pointerOr(bad.Pointer)), DiscardWorker: res.DiscardWorker}
 	}
 	return res
 }

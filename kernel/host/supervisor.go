@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/runxhq/runx/kernel/credential"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 	"github.com/runxhq/runx/sdk/pluginhost"
 	"google.golang.org/grpc/codes"
@@ -448,7 +449,7 @@ func (s *Supervisor) scrubResult(res *sdk.Result) {
 	res.Output = t.ScrubJSON(res.Output)
 	res.Evidence = t.ScrubJSON(res.Evidence)
 	res.Message = t.Scrub(res.Message)
-	res.Code = t.Scrub(res.Code)
+	res.Code = errcode.Code(t.Scrub(string(res.Code)))
 }
 
 // scrubError scrubs a host error's message, which may quote what a plugin
@@ -469,7 +470,7 @@ func (s *Supervisor) invokeError(ctx context.Context, name string, inst *instanc
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return hostErr(CodePluginTimeout, ErrPluginUnavailable, "plugin %q did not answer before the call's deadline; its process was stopped", name)
 	case ctx.Err() != nil:
-		return hostErr(CodeCallCancelled, ctx.Err(), "the call to plugin %q was cancelled", name)
+		return hostErr(errcode.CallCancelled, ctx.Err(), "the call to plugin %q was cancelled", name)
 	}
 	if st, ok := status.FromError(err); ok && st.Code() == codes.Unavailable || inst.client.Exited() {
 		return hostErr(CodePluginCrashed, fmt.Errorf("%w: %v", ErrPluginUnavailable, err), "plugin %q exited during the call; the call failed and the next call starts a fresh process", name)

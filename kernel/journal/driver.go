@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Driver is a held claim to drive one run. The operating system releases it
@@ -27,5 +28,5 @@ func (j *Journal) Drive(runID string) (*Driver, error) {
 }
 
 func drivenElsewhere(runID string) error {
-	return contract.Errorf("run_driven_elsewhere", "run %s is being driven by another runx process; only one driver works a run at a time", runID)
+	return contract.Errorf(errcode.RunDrivenElsewhere, "run %s is being driven by another runx process; only one driver works a run at a time", runID)
 }

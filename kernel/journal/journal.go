@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 	_ "modernc.org/sqlite" // the embedded, cgo-free SQLite driver
 )
 
@@ -75,7 +76,7 @@ func (j *Journal) migrate() error {
 		return fmt.Errorf("read state schema version: %w", err)
 	}
 	if v > schemaVersion {
-		return contract.Errorf("state_schema_newer", "%s was written by a newer runx (schema %d; this runx reads %d)", filepath.Join(j.dir, "state.sqlite"), v, schemaVersion)
+		return contract.Errorf(errcode.StateSchemaNewer, "%s was written by a newer runx (schema %d; this runx reads %d)", filepath.Join(j.dir, "state.sqlite"), v, schemaVersion)
 	}
 	if _, err := j.db.Exec(schema); err != nil {
 		return fmt.Errorf("create state schema: %w", err)
@@ -144,7 +145,7 @@ func (j *Journal) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 var ErrRunNotFound = errors.New("run not found")
 
 func notFound(runID string) error {
-	return &contract.Error{Code: "run_not_found", Message: "no run " + runID + " in this project's run records", Err: ErrRunNotFound}
+	return &contract.Error{Code: errcode.RunNotFound, Message: "no run " + runID + " in this project's run records", Err: ErrRunNotFound}
 }
 
 func raw(s string) json.RawMessage {

@@ -72,7 +72,7 @@ func (e *TransitionError) Error() string {
 
 // ErrorCode is run_transition_refused: a sealed run driven, paused or
 // sealed again, or a paused run marked stopped.
-func (e *TransitionError) ErrorCode() string { return errcode.RunTransitionRefused.String() }
+func (e *TransitionError) ErrorCode() errcode.Code { return errcode.RunTransitionRefused }
 
 // Transition allows the change of a run's state from from to to, or
 // refuses it with a *TransitionError.

@@ -64,7 +64,7 @@ func TestTransition(t *testing.T) {
 			t.Errorf("%s -> %s: got %v, want a *TransitionError", c.from, c.to, err)
 			continue
 		}
-		if code := contract.CodeOf(err); code != errcode.RunTransitionRefused.String() {
+		if code := contract.CodeOf(err); string(code) != errcode.RunTransitionRefused.String() {
 			t.Errorf("%s -> %s: code %s, want %s", c.from, c.to, code, errcode.RunTransitionRefused.String())
 		}
 	}
@@ -132,7 +132,7 @@ func TestRecordedTransitions(t *testing.T) {
 					}
 					return
 				}
-				if code := contract.CodeOf(err); code != errcode.RunTransitionRefused.String() {
+				if code := contract.CodeOf(err); string(code) != errcode.RunTransitionRefused.String() {
 					t.Fatalf("%s from %s: got %v (code %s), want %s", op.name, from, err, code, errcode.RunTransitionRefused.String())
 				}
 				if after, _ := j.Snapshot(ctx, "r"); after != before {

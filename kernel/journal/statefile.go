@@ -12,19 +12,12 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/sdk/atomicfile"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Codes for a state.sqlite runx cannot use. Neither is ever read as an
 // empty history: a project whose run records are gone must say so, or a
 // paused run, its decisions and its effects' custody would vanish quietly.
-const (
-	// CodeStateDamaged: the file is empty, not a SQLite database, or
-	// corrupt. A state file runx made is never any of these.
-	CodeStateDamaged = "state_damaged"
-	// CodeStateUnreadable: the file cannot be opened (permissions, or it
-	// is not a regular file).
-	CodeStateUnreadable = "state_unreadable"
-)
 
 // sqliteHeader begins every SQLite database file.
 const sqliteHeader = "SQLite format 3\x00"
@@ -41,7 +34,7 @@ func prepareStateFile(path string) error {
 	case err != nil:
 		return unreadableState(path, err)
 	case !info.Mode().IsRegular():
-		return contract.Errorf(CodeStateUnreadable, "%s is not a regular file; runx keeps its run records in a regular file there. Move it aside to start new records: mv %s %s.damaged", path, path, path)
+		return contract.Errorf(errcode.StateUnreadable, "%s is not a regular file; runx keeps its run records in a regular file there. Move it aside to start new records: mv %s %s.damaged", path, path, path)
 	case info.Size() == 0:
 		return damagedState(path, "is empty")
 	}
@@ -58,7 +51,7 @@ func prepareStateFile(path string) error {
 }
 
 func damagedState(path, what string) error {
-	return contract.Errorf(CodeStateDamaged, "%s %s, so the project's run records cannot be read (a state file runx made never is); "+
+	return contract.Errorf(errcode.StateDamaged, "%s %s, so the project's run records cannot be read (a state file runx made never is); "+
 		"runx does not start over on it. Move it aside to start new records: mv %s %s.damaged", path, what, path, path)
 }
 
@@ -67,7 +60,7 @@ func unreadableState(path string, err error) error {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return contract.Errorf(CodeStateUnreadable, "cannot open %s (%v); check its permissions", path, err)
+	return contract.Errorf(errcode.StateUnreadable, "cannot open %s (%v); check its permissions", path, err)
 }
 
 // createStateFile makes a new project's state file under another name,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func fixedClock() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
@@ -19,12 +20,12 @@ func TestDamagedStateFileIsRefused(t *testing.T) {
 	tests := []struct {
 		name string
 		make func(path string) error
-		code string
+		code errcode.Code
 	}{
-		{"zero length", func(p string) error { return os.WriteFile(p, nil, 0o600) }, CodeStateDamaged},
-		{"not a database", func(p string) error { return os.WriteFile(p, []byte("not a database at all, only some text"), 0o600) }, CodeStateDamaged},
-		{"header only", func(p string) error { return os.WriteFile(p, []byte(sqliteHeader), 0o600) }, CodeStateDamaged},
-		{"a directory", func(p string) error { return os.Mkdir(p, 0o700) }, CodeStateUnreadable},
+		{"zero length", func(p string) error { return os.WriteFile(p, nil, 0o600) }, errcode.StateDamaged},
+		{"not a database", func(p string) error { return os.WriteFile(p, []byte("not a database at all, only some text"), 0o600) }, errcode.StateDamaged},
+		{"header only", func(p string) error { return os.WriteFile(p, []byte(sqliteHeader), 0o600) }, errcode.StateDamaged},
+		{"a directory", func(p string) error { return os.Mkdir(p, 0o700) }, errcode.StateUnreadable},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // walSync makes the journal's write-ahead log durable after a durable
@@ -64,7 +65,7 @@ func (w *walSync) sync() error {
 		err = datasync(w.f)
 	}
 	if err != nil {
-		w.failed = &contract.Error{Code: "state_sync_failed",
+		w.failed = &contract.Error{Code: errcode.StateSyncFailed,
 			Message: fmt.Sprintf("%s: a transition was committed but could not be made durable (%v); this process records nothing more: check the disk, then restart runx", w.path, err),
 			Err:     err}
 		return w.failed
@@ -137,7 +138,7 @@ func requireWAL(db *sql.DB, path string) error {
 		return fmt.Errorf("read state journal mode: %w", err)
 	}
 	if mode != "wal" {
-		return contract.Errorf("state_wal_unavailable", "%s is in journal mode %q, not WAL: runx keeps its run records only in WAL mode; move the project to a local file system", path, mode)
+		return contract.Errorf(errcode.StateWALUnavailable, "%s is in journal mode %q, not WAL: runx keeps its run records only in WAL mode; move the project to a local file system", path, mode)
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ func TestTurnCallApproval(t *testing.T) {
 	if w := list["waiting"].([]any); len(w) != 2 || w[1].(map[string]any)["address"] != "plan/0" || w[1].(map[string]any)["kind"] != "approval" {
 		t.Fatalf("turn_list = %v", list)
 	}
-	if res, out := call(t, cs, "turn_complete", map[string]any{"turn": "plan", "output": map[string]any{"ok": true}}); errorCode(t, res, out) != kmcp.CodeTurnCallsPending {
+	if res, out := call(t, cs, "turn_complete", map[string]any{"turn": "plan", "output": map[string]any{"ok": true}}); errorCode(t, res, out) != "turn_calls_pending" {
 		t.Errorf("turn_complete with a call pending: %v", out)
 	}
 	if _, again := call(t, cs, "turn_call", build); again["status"] != "pending" {

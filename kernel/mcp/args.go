@@ -9,13 +9,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
-)
-
-// Codes of bad arguments; each message names the field to fix.
-const (
-	CodeArgumentsInvalid = "arguments_invalid"
-	CodeArgumentUnknown  = "argument_unknown"
-	CodeArgumentMissing  = "argument_missing"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // argumentsObject reads a call's arguments as one JSON object ({} when
@@ -27,7 +21,7 @@ func argumentsObject(raw json.RawMessage) (map[string]json.RawMessage, error) {
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		return nil, contract.Errorf(CodeArgumentsInvalid, "arguments must be one JSON object")
+		return nil, contract.Errorf(errcode.ArgumentsInvalid, "arguments must be one JSON object")
 	}
 	return obj, nil
 }
@@ -41,7 +35,7 @@ func decodeArgs(raw json.RawMessage, v any, fields []string) error {
 	}
 	for name := range obj {
 		if !contains(fields, name) {
-			return contract.Errorf(CodeArgumentUnknown, "argument %q is not one this tool takes; it takes %s", name, strings.Join(fields, ", "))
+			return contract.Errorf(errcode.ArgumentUnknown, "argument %q is not one this tool takes; it takes %s", name, strings.Join(fields, ", "))
 		}
 	}
 	if len(obj) == 0 {
@@ -51,9 +45,9 @@ func decodeArgs(raw json.RawMessage, v any, fields []string) error {
 	if err := json.Unmarshal(b, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return contract.Errorf(CodeArgumentsInvalid, "argument %q must be %s", te.Field, typeWord(te.Type.Kind().String()))
+			return contract.Errorf(errcode.ArgumentsInvalid, "argument %q must be %s", te.Field, typeWord(te.Type.Kind().String()))
 		}
-		return contract.Errorf(CodeArgumentsInvalid, "arguments are not valid: %v", err)
+		return contract.Errorf(errcode.ArgumentsInvalid, "arguments are not valid: %v", err)
 	}
 	return nil
 }
@@ -82,7 +76,7 @@ func contains(list []string, s string) bool {
 }
 
 func missing(field string) error {
-	return contract.Errorf(CodeArgumentMissing, "argument %q is required", field)
+	return contract.Errorf(errcode.ArgumentMissing, "argument %q is required", field)
 }
 
 func sortedNames(m map[string]json.RawMessage) []string {

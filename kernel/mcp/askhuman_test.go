@@ -8,6 +8,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	kmcp "github.com/runxhq/runx/kernel/mcp"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // ask_human puts a question to a person: its request joins what the run
@@ -24,7 +25,7 @@ func TestAskHuman(t *testing.T) {
 	}
 	for _, c := range []struct {
 		args map[string]any
-		code string
+		code errcode.Code
 	}{
 		{map[string]any{"turn": "decide", "tool": "ask_human", "input": map[string]any{"reason": "Ship?"}}, "ask_human_call_id_required"},
 		{map[string]any{"turn": "decide", "tool": "ask_human", "call_id": "x", "input": map[string]any{}}, "ask_human_input_invalid"},
@@ -33,7 +34,7 @@ func TestAskHuman(t *testing.T) {
 			map[string]any{"id": "a", "prompt": "?"}, map[string]any{"id": "b", "prompt": "?"}, map[string]any{"id": "c", "prompt": "?"}, map[string]any{"id": "d", "prompt": "?"}}}}, "ask_human_input_invalid"},
 		{map[string]any{"turn": "decide", "tool": "ask_human", "call_id": "x", "input": map[string]any{"surprise": 1}}, "ask_human_input_invalid"},
 	} {
-		if res, out := call(t, cs, "turn_call", c.args); errorCode(t, res, out) != c.code {
+		if res, out := call(t, cs, "turn_call", c.args); errorCode(t, res, out) != string(c.code) {
 			t.Errorf("%v: %v, want %s", c.args["input"], out, c.code)
 		}
 	}
@@ -47,7 +48,7 @@ func TestAskHuman(t *testing.T) {
 	if w := list["waiting"].([]any); len(w) != 2 || w[1].(map[string]any)["address"] != "decide/0" || w[1].(map[string]any)["kind"] != "approval" {
 		t.Fatalf("turn_list = %v", list)
 	}
-	if res, out := call(t, cs, "turn_complete", map[string]any{"turn": "decide", "output": map[string]any{"choice": "x"}}); errorCode(t, res, out) != kmcp.CodeTurnCallsPending {
+	if res, out := call(t, cs, "turn_complete", map[string]any{"turn": "decide", "output": map[string]any{"choice": "x"}}); errorCode(t, res, out) != "turn_calls_pending" {
 		t.Errorf("turn_complete with a call pending: %v", out)
 	}
 	// not answered yet: the same call reports it still pending

@@ -6,6 +6,7 @@ import (
 	kmcp "github.com/runxhq/runx/kernel/mcp"
 	"github.com/runxhq/runx/kernel/run"
 	"github.com/runxhq/runx/kernel/run/reuse"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // A skill call states its act beside the child's inputs and it becomes the
@@ -23,12 +24,12 @@ func TestTurnCallOptions(t *testing.T) {
 	}
 	for _, c := range []struct {
 		args map[string]any
-		code string
+		code errcode.Code
 	}{
 		{map[string]any{"turn": "answer", "tool": "skill:./actor", "reuse": map[string]any{"max_age_seconds": -1}}, reuse.CodeCallReuseInvalid},
 		{map[string]any{"turn": "answer", "tool": "ask_human", "act": "x"}, "call_not_allowed"},
 	} {
-		if res, out := call(t, cs, "turn_call", c.args); errorCode(t, res, out) != c.code {
+		if res, out := call(t, cs, "turn_call", c.args); errorCode(t, res, out) != string(c.code) {
 			t.Errorf("%v: %v, want %s", c.args, out, c.code)
 		}
 	}

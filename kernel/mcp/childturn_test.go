@@ -55,7 +55,7 @@ func TestTurnSkillCallChildTurn(t *testing.T) {
 	if _, st := call(t, cs, "turn_status", map[string]any{"turn": "answer"}); toText(st["made"]) == "[]" {
 		t.Fatalf("the parent's turn lists no call: %v", st["made"])
 	}
-	if res, out := call(t, cs, "turn_complete", map[string]any{"turn": "answer", "output": map[string]any{"done": true}}); errorCode(t, res, out) != kmcp.CodeTurnCallsPending {
+	if res, out := call(t, cs, "turn_complete", map[string]any{"turn": "answer", "output": map[string]any{"done": true}}); errorCode(t, res, out) != "turn_calls_pending" {
 		t.Errorf("turn_complete with the skill call pending: %v", out)
 	}
 	if _, again := call(t, cs, "turn_call", rep); again["status"] != "pending" || again["pinned"] != true {

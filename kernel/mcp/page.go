@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // PageMax is the most characters one turn_read page carries.
@@ -40,13 +41,13 @@ func (s *Server) turnRead(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	offset, limit := 0, PageMax
 	if a.Offset != nil {
 		if *a.Offset < 0 {
-			return errorResult(contract.Errorf(CodeArgumentsInvalid, "argument \"offset\" must be 0 or more")), nil
+			return errorResult(contract.Errorf(errcode.ArgumentsInvalid, "argument \"offset\" must be 0 or more")), nil
 		}
 		offset = *a.Offset
 	}
 	if a.Limit != nil {
 		if *a.Limit < 1 || *a.Limit > PageMax {
-			return errorResult(contract.Errorf(CodeArgumentsInvalid, "argument \"limit\" must be from 1 to %d", PageMax)), nil
+			return errorResult(contract.Errorf(errcode.ArgumentsInvalid, "argument \"limit\" must be from 1 to %d", PageMax)), nil
 		}
 		limit = *a.Limit
 	}
@@ -67,7 +68,7 @@ func (s *Server) turnRead(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 			return res, nil
 		}
 	}
-	return errorResult(contract.Errorf(CodeLocatorUnknown, "turn %s holds no locator %q; turn_status lists its context, and input:<name> and call:<index> name its inputs and calls", t.Address, a.Locator)), nil
+	return errorResult(contract.Errorf(errcode.LocatorUnknown, "turn %s holds no locator %q; turn_status lists its context, and input:<name> and call:<index> name its inputs and calls", t.Address, a.Locator)), nil
 }
 
 // page cuts text at character offsets, never inside a character.

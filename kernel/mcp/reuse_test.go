@@ -13,6 +13,7 @@ import (
 	kmcp "github.com/runxhq/runx/kernel/mcp"
 	"github.com/runxhq/runx/kernel/run"
 	"github.com/runxhq/runx/kernel/run/reuse"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // reuseSession opens a kernel on a clock the test moves, serves the reuse
@@ -224,7 +225,7 @@ func TestSkillCallReuseRefusals(t *testing.T) {
 	for _, c := range []struct {
 		tool  string
 		reuse any
-		code  string
+		code  errcode.Code
 	}{
 		{"skill:./shout", map[string]any{"max_age_seconds": 0}, reuse.CodeCallReuseInvalid},
 		{"skill:./shout", map[string]any{"max_age_seconds": 1.5}, reuse.CodeCallReuseInvalid},
@@ -239,7 +240,7 @@ func TestSkillCallReuseRefusals(t *testing.T) {
 			input = map[string]any{"path": "facts.txt"}
 		}
 		res, out := call(t, cs, "turn_call", map[string]any{"turn": "answer", "tool": c.tool, "input": input, "reuse": c.reuse})
-		if code := errorCode(t, res, out); code != c.code {
+		if code := errorCode(t, res, out); code != string(c.code) {
 			t.Errorf("%s reuse %v: %s, want %s", c.tool, c.reuse, code, c.code)
 		}
 	}

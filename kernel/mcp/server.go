@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Options say what one server serves.
@@ -63,7 +64,7 @@ func New(k *run.Kernel, opts Options) (*Server, error) {
 	}
 	for _, t := range append(tools, s.turnTools()...) {
 		if prev, dup := names[t.tool.Name]; dup {
-			return nil, contract.Errorf("mcp_tool_name_conflict", "%s and %s would both be the tool %q; serve one of them", prev, t.source, t.tool.Name)
+			return nil, contract.Errorf(errcode.MCPToolNameConflict, "%s and %s would both be the tool %q; serve one of them", prev, t.source, t.tool.Name)
 		}
 		names[t.tool.Name] = t.source
 		s.srv.AddTool(t.tool, s.guard(t.handler))

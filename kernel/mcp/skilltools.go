@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // skillTools lists every ref's methods as tools. A ref with #method offers
@@ -74,7 +75,7 @@ func (s *Server) callSkill(ctx context.Context, req *mcp.CallToolRequest, ref st
 	}
 	for _, name := range sortedNames(args) {
 		if m.Input(name) == nil {
-			return errorResult(contract.Errorf(pkg.CodeInputUnknown, "argument %q is not an input of method %s; it takes %s", name, m.Name, inputList(m))), nil
+			return errorResult(contract.Errorf(errcode.InputUnknown, "argument %q is not an input of method %s; it takes %s", name, m.Name, inputList(m))), nil
 		}
 	}
 	doc, _ := json.Marshal(args)

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // openTurn starts the turnlimits package under the authority document doc
@@ -45,8 +45,8 @@ func TestTurnSkillCallsCountTowardMaxFanout(t *testing.T) {
 		}
 	}
 	got := turnCall(t, k, runID, "skill:./actor", "a2", map[string]any{})
-	if got.Status != "refused" || got.Error == nil || got.Error.Code != authority.CodeFanoutLimitExceeded {
-		t.Fatalf("the third skill call under max_fanout 2 = %+v, want %s", got, authority.CodeFanoutLimitExceeded)
+	if got.Status != "refused" || got.Error == nil || got.Error.Code != errcode.FanoutLimitExceeded {
+		t.Fatalf("the third skill call under max_fanout 2 = %+v, want %s", got, errcode.FanoutLimitExceeded)
 	}
 	// The same call made again is the recorded refusal, not a fresh count.
 	if again := turnCall(t, k, runID, "skill:./actor", "a2", map[string]any{}); !again.Pinned || again.Status != "refused" {
@@ -60,8 +60,8 @@ func TestTurnSkillCallHeldToMaxChildDepth(t *testing.T) {
 	k := openKernel(t, "")
 	runID := openTurn(t, k, `{"max_child_depth":0}`)
 	got := turnCall(t, k, runID, "skill:./actor", "a0", map[string]any{})
-	if got.Status != "refused" || got.Error == nil || got.Error.Code != authority.CodeChildDepthLimitExceeded {
-		t.Fatalf("a skill call under max_child_depth 0 = %+v, want %s", got, authority.CodeChildDepthLimitExceeded)
+	if got.Status != "refused" || got.Error == nil || got.Error.Code != errcode.ChildDepthLimitExceeded {
+		t.Fatalf("a skill call under max_child_depth 0 = %+v, want %s", got, errcode.ChildDepthLimitExceeded)
 	}
 }
 
@@ -73,7 +73,7 @@ func TestTurnStoreWriteRefused(t *testing.T) {
 	runID := openTurn(t, k, `{"effects":"allow"}`)
 	in := map[string]any{"resource": "events", "aggregate_id": "a", "idempotency_key": "k1", "event": map[string]any{"type": "x"}}
 	got := turnCall(t, k, runID, "store/events.append", "w0", in)
-	if got.Status != "refused" || got.Error == nil || got.Error.Code != authority.CodeTurnStoreWriteRefused {
-		t.Fatalf("a turn's store write = %+v, want %s", got, authority.CodeTurnStoreWriteRefused)
+	if got.Status != "refused" || got.Error == nil || got.Error.Code != errcode.TurnStoreWriteRefused {
+		t.Fatalf("a turn's store write = %+v, want %s", got, errcode.TurnStoreWriteRefused)
 	}
 }

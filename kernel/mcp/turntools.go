@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // The turn tools' names: fixed, the same in every session.
@@ -21,16 +22,6 @@ const (
 	ToolTurnCall     = "turn_call"
 	ToolTurnComplete = "turn_complete"
 	ToolCallCancel   = "call_cancel"
-)
-
-// Codes the turn tools refuse with.
-const (
-	CodeNoRunOpen        = "mcp_no_run_open"
-	CodeRunAmbiguous     = "mcp_run_ambiguous"
-	CodeTurnComplete     = "turn_complete_invalid"
-	CodeCallUnknown      = "call_unknown"
-	CodeTurnCallsPending = "turn_calls_pending"
-	CodeLocatorUnknown   = "locator_unknown"
 )
 
 var runIDProp = map[string]any{"type": "string", "description": "The run whose turn this is. Needed only when this session has more than one run open."}
@@ -96,7 +87,7 @@ func (s *Server) runFor(ctx context.Context, runID, turn string) (string, *mcp.C
 	}
 	switch len(runs) {
 	case 0:
-		return "", errorResult(contract.Errorf(CodeNoRunOpen, "no run is open in this session yet; call a skill tool first")), nil
+		return "", errorResult(contract.Errorf(errcode.MCPNoRunOpen, "no run is open in this session yet; call a skill tool first")), nil
 	case 1:
 		return runs[0], nil, nil
 	}
@@ -116,7 +107,7 @@ func (s *Server) runFor(ctx context.Context, runID, turn string) (string, *mcp.C
 			return match[0], nil, nil
 		}
 	}
-	return "", errorResult(contract.Errorf(CodeRunAmbiguous, "argument \"run_id\" is required: this session has runs %s open", strings.Join(runs, ", "))), nil
+	return "", errorResult(contract.Errorf(errcode.MCPRunAmbiguous, "argument \"run_id\" is required: this session has runs %s open", strings.Join(runs, ", "))), nil
 }
 
 func runList(runs []string) string {
@@ -194,7 +185,7 @@ func (s *Server) openTurn(ctx context.Context, runID, turn string) (*run.OpenTur
 	run.WaitTurnCallsIdle(ctx, r)
 	t, err := s.k.Turn(ctx, r, turn)
 	if err != nil {
-		if contract.CodeOf(err) == "run_not_found" {
+		if contract.CodeOf(err) == errcode.RunNotFound {
 			return nil, "", nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		}
 		return nil, "", errorResult(err), nil
@@ -263,10 +254,10 @@ func (s *Server) turnComplete(ctx context.Context, req *mcp.CallToolRequest) (*m
 	}
 	hasOutput := len(a.Output) > 0 && string(a.Output) != "null"
 	if hasOutput == (a.Failure != nil) {
-		return errorResult(contract.Errorf(CodeTurnComplete, "give exactly one of \"output\" (the turn's output) and \"failure\" ({\"reason\": ...})")), nil
+		return errorResult(contract.Errorf(errcode.TurnCompleteInvalid, "give exactly one of \"output\" (the turn's output) and \"failure\" ({\"reason\": ...})")), nil
 	}
 	if a.Failure != nil && strings.TrimSpace(a.Failure.Reason) == "" {
-		return errorResult(contract.Errorf(CodeTurnComplete, "argument \"failure.reason\" must say why the act cannot be done")), nil
+		return errorResult(contract.Errorf(errcode.TurnCompleteInvalid, "argument \"failure.reason\" must say why the act cannot be done")), nil
 	}
 	t, runID, refused, err := s.openTurn(ctx, a.RunID, a.Turn)
 	if err != nil || refused != nil {
@@ -274,7 +265,7 @@ func (s *Server) turnComplete(ctx context.Context, req *mcp.CallToolRequest) (*m
 	}
 	for _, c := range t.Calls {
 		if c.Status == contract.CallPending {
-			return errorResult(contract.Errorf(CodeTurnCallsPending, "call %s/%d (%s) still waits on a person; a turn completes once none of its calls is pending (make the call again with call_id %q to collect its answer)", t.Address, c.Index, c.Tool, c.CallID)), nil
+			return errorResult(contract.Errorf(errcode.TurnCallsPending, "call %s/%d (%s) still waits on a person; a turn completes once none of its calls is pending (make the call again with call_id %q to collect its answer)", t.Address, c.Index, c.Tool, c.CallID)), nil
 		}
 	}
 	value := a.Output
@@ -324,7 +315,7 @@ func (s *Server) turnCall(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	defer cancel(nil)
 	res, err := s.k.TurnCall(callCtx, run.TurnCallRequest{RunID: runID, Turn: a.Turn, Tool: a.Tool, Input: a.Input, CallID: a.CallID, Act: a.Act, Reuse: a.Reuse})
 	if err != nil {
-		if contract.CodeOf(err) == "run_not_found" {
+		if contract.CodeOf(err) == errcode.RunNotFound {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		}
 		return errorResult(err), nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	kmcp "github.com/runxhq/runx/kernel/mcp"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // pausedReview starts the review skill through its tool and returns the
@@ -84,11 +85,11 @@ func TestTurnListAndStatus(t *testing.T) {
 		t.Errorf("unknown turn: %s", code)
 	}
 	res, out = call(t, cs, "turn_status", map[string]any{})
-	if code := errorCode(t, res, out); code != kmcp.CodeArgumentMissing || !strings.Contains(textOf(res), `"turn"`) {
+	if code := errorCode(t, res, out); code != "argument_missing" || !strings.Contains(textOf(res), `"turn"`) {
 		t.Errorf("missing turn: %s %s", code, textOf(res))
 	}
 	res, out = call(t, cs, "turn_status", map[string]any{"turn": "draft", "trun": 1})
-	if code := errorCode(t, res, out); code != kmcp.CodeArgumentUnknown || !strings.Contains(textOf(res), `"trun"`) {
+	if code := errorCode(t, res, out); code != "argument_unknown" || !strings.Contains(textOf(res), `"trun"`) {
 		t.Errorf("unknown argument: %s %s", code, textOf(res))
 	}
 }
@@ -126,18 +127,18 @@ func TestTurnReadPages(t *testing.T) {
 	}
 	for _, c := range []struct {
 		args map[string]any
-		code string
+		code errcode.Code
 	}{
-		{map[string]any{"turn": "draft", "locator": "current:9"}, kmcp.CodeLocatorUnknown},
-		{map[string]any{"turn": "draft", "locator": "input:nosuch"}, kmcp.CodeLocatorUnknown},
-		{map[string]any{"turn": "draft", "locator": "call:0"}, kmcp.CodeLocatorUnknown},
-		{map[string]any{"turn": "draft", "locator": "input:notes", "limit": 32001}, kmcp.CodeArgumentsInvalid},
-		{map[string]any{"turn": "draft", "locator": "input:notes", "offset": -1}, kmcp.CodeArgumentsInvalid},
-		{map[string]any{"turn": "draft", "locator": "input:notes", "offset": "x"}, kmcp.CodeArgumentsInvalid},
-		{map[string]any{"turn": "draft"}, kmcp.CodeArgumentMissing},
+		{map[string]any{"turn": "draft", "locator": "current:9"}, errcode.LocatorUnknown},
+		{map[string]any{"turn": "draft", "locator": "input:nosuch"}, errcode.LocatorUnknown},
+		{map[string]any{"turn": "draft", "locator": "call:0"}, errcode.LocatorUnknown},
+		{map[string]any{"turn": "draft", "locator": "input:notes", "limit": 32001}, errcode.ArgumentsInvalid},
+		{map[string]any{"turn": "draft", "locator": "input:notes", "offset": -1}, errcode.ArgumentsInvalid},
+		{map[string]any{"turn": "draft", "locator": "input:notes", "offset": "x"}, errcode.ArgumentsInvalid},
+		{map[string]any{"turn": "draft"}, errcode.ArgumentMissing},
 	} {
 		res, out := call(t, cs, "turn_read", c.args)
-		if code := errorCode(t, res, out); code != c.code {
+		if code := errorCode(t, res, out); code != string(c.code) {
 			t.Errorf("%v: %s, want %s", c.args, code, c.code)
 		}
 	}
@@ -165,7 +166,7 @@ func TestTurnCallsAndComplete(t *testing.T) {
 	if res, out := call(t, cs, "turn_call", map[string]any{"turn": "draft", "tool": "fs.write", "input": map[string]any{}}); errorCode(t, res, out) != "call_not_allowed" {
 		t.Errorf("undeclared call: %v", out)
 	}
-	if res, out := call(t, cs, "turn_call", map[string]any{"turn": "draft"}); errorCode(t, res, out) != kmcp.CodeArgumentMissing {
+	if res, out := call(t, cs, "turn_call", map[string]any{"turn": "draft"}); errorCode(t, res, out) != "argument_missing" {
 		t.Errorf("no tool: %v", out)
 	}
 	// calls made at once each get their own index
@@ -200,7 +201,7 @@ func TestTurnCallsAndComplete(t *testing.T) {
 	if !res.IsError || out["status"] != "needs_agent" {
 		t.Errorf("refused answer: %v", out)
 	}
-	if res, out := call(t, cs, "turn_complete", map[string]any{"turn": "draft"}); errorCode(t, res, out) != kmcp.CodeTurnComplete {
+	if res, out := call(t, cs, "turn_complete", map[string]any{"turn": "draft"}); errorCode(t, res, out) != "turn_complete_invalid" {
 		t.Errorf("neither output nor failure: %v", out)
 	}
 	res, out = call(t, cs, "turn_complete", map[string]any{"turn": "draft", "output": map[string]any{"summary": "ship friday"}})
@@ -239,7 +240,7 @@ func TestTurnReceiptCommitsCalls(t *testing.T) {
 
 func TestTurnFailure(t *testing.T) {
 	cs, _, _ := pausedReview(t)
-	if res, out := call(t, cs, "turn_complete", map[string]any{"turn": "draft", "failure": map[string]any{"reason": ""}}); errorCode(t, res, out) != kmcp.CodeTurnComplete {
+	if res, out := call(t, cs, "turn_complete", map[string]any{"turn": "draft", "failure": map[string]any{"reason": ""}}); errorCode(t, res, out) != "turn_complete_invalid" {
 		t.Errorf("empty reason: %v", out)
 	}
 	res, out := call(t, cs, "turn_complete", map[string]any{"turn": "draft", "failure": map[string]any{"reason": "the notes are empty"}})
@@ -310,7 +311,7 @@ func TestTurnToolsNeedRunIDWhenAmbiguous(t *testing.T) {
 	_, a := call(t, cs, "review", map[string]any{"topic": "a"})
 	_, b := call(t, cs, "review", map[string]any{"topic": "b"})
 	res, out := call(t, cs, "turn_status", map[string]any{"turn": "draft"})
-	if code := errorCode(t, res, out); code != kmcp.CodeRunAmbiguous || !strings.Contains(textOf(res), str(a["run_id"])) || !strings.Contains(textOf(res), str(b["run_id"])) {
+	if code := errorCode(t, res, out); code != "mcp_run_ambiguous" || !strings.Contains(textOf(res), str(a["run_id"])) || !strings.Contains(textOf(res), str(b["run_id"])) {
 		t.Errorf("ambiguous turn: %s %s", code, textOf(res))
 	}
 	if res, out := call(t, cs, "turn_status", map[string]any{"turn": "draft", "run_id": b["run_id"]}); res.IsError || out["run_id"] != b["run_id"] {

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/gowebpki/jcs"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Connector files and where they live. A package carries each connector
@@ -19,15 +21,6 @@ const (
 	ConnectorsDir          = "connectors"
 	AddedConnectorsDir     = "added-connectors"
 	connectorDigestVersion = "runx.connector-operation.v1"
-)
-
-// Refusal codes of connector manifests.
-const (
-	// CodeConnectorInvalid refuses a connector.yaml that breaks its format.
-	CodeConnectorInvalid = "connector_invalid"
-	// CodeConnectorVersionAmbiguous refuses an added connector installed
-	// at more than one version when nothing pins which one a run uses.
-	CodeConnectorVersionAmbiguous = "connector_version_ambiguous"
 )
 
 // Operation verbs.
@@ -193,14 +186,14 @@ func (op *ConnectorOperation) CheckInputs(inputs map[string]any) (map[string]any
 		}
 		spec := op.Input(name)
 		if spec == nil {
-			return nil, refuse(CodeInputUnknown, "operation %s takes no input %q", op.Name, name)
+			return nil, refuse(errcode.InputUnknown, "operation %s takes no input %q", op.Name, name)
 		}
 		if v == nil && !spec.AcceptsNull() {
 			continue
 		}
 		checked, err := spec.check(v)
 		if err != nil {
-			return nil, refuse(CodeInputTypeInvalid, "operation %s input %q %v", op.Name, name, err)
+			return nil, refuse(errcode.InputTypeInvalid, "operation %s input %q %v", op.Name, name, err)
 		}
 		out[name] = checked
 	}
@@ -212,7 +205,7 @@ func (op *ConnectorOperation) CheckInputs(inputs map[string]any) (map[string]any
 		case spec.HasDefault:
 			out[spec.Name] = cloneValue(spec.Default)
 		case spec.Required:
-			return nil, refuse(CodeInputMissing, "operation %s needs input %q%s", op.Name, spec.Name, describeInput(spec))
+			return nil, refuse(errcode.InputMissing, "operation %s needs input %q%s", op.Name, spec.Name, describeInput(spec))
 		}
 	}
 	return out, nil
@@ -227,7 +220,7 @@ func LoadConnector(dir, name string) (*Connector, error) {
 		return nil, err
 	}
 	if src == nil {
-		return nil, refuse(CodeConnectorInvalid, "%s holds no %s", dir, ConnectorFile)
+		return nil, refuse(errcode.ConnectorInvalid, "%s holds no %s", dir, ConnectorFile)
 	}
 	c, err := decodeConnector(path, src, name)
 	if err != nil {
@@ -311,7 +304,7 @@ func LoadAddedConnector(projectDir, name, version string) (*Connector, error) {
 			version = versions[0]
 		default:
 			sort.Strings(versions)
-			return nil, refuse(CodeConnectorVersionAmbiguous, "connector %s is installed at versions %s and nothing pins one; remove the others from %s", name, strings.Join(versions, ", "), base)
+			return nil, refuse(errcode.ConnectorVersionAmbiguous, "connector %s is installed at versions %s and nothing pins one; remove the others from %s", name, strings.Join(versions, ", "), base)
 		}
 	}
 	c, err := LoadConnector(filepath.Join(base, version), name)
@@ -319,7 +312,7 @@ func LoadAddedConnector(projectDir, name, version string) (*Connector, error) {
 		return nil, err
 	}
 	if c.Version != version {
-		return nil, refuse(CodeConnectorInvalid, "connector %s installed under version %s declares version %s", name, version, c.Version)
+		return nil, refuse(errcode.ConnectorInvalid, "connector %s installed under version %s declares version %s", name, version, c.Version)
 	}
 	return c, nil
 }

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Closed vocabularies of connector manifests.
@@ -34,7 +36,7 @@ func decodeConnector(file string, src []byte, name string) (*Connector, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{file: file, code: CodeConnectorInvalid}
+	d := decoder{file: file, code: errcode.ConnectorInvalid}
 	top, err := d.object(root, "connector.yaml", "id", "version", "base_url", "credential", "operations")
 	if err != nil {
 		return nil, err

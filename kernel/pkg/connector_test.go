@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // The fixture connector uses every key; each is read into the model.
@@ -102,11 +104,11 @@ func TestLoadAddedConnector(t *testing.T) {
 	}
 	other := strings.Replace(string(src), "version: 1.0.0", "version: 2.0.0", 1)
 	writeFile(t, filepath.Join(project, "added-connectors/forge/2.0.0/connector.yaml"), other)
-	if _, err := LoadAddedConnector(project, "forge", ""); CodeOf(err) != CodeConnectorVersionAmbiguous {
+	if _, err := LoadAddedConnector(project, "forge", ""); CodeOf(err) != errcode.ConnectorVersionAmbiguous {
 		t.Fatalf("got %v", err)
 	}
 	writeFile(t, filepath.Join(project, "added-connectors/forge/3.0.0/connector.yaml"), other)
-	if _, err := LoadAddedConnector(project, "forge", "3.0.0"); CodeOf(err) != CodeConnectorInvalid {
+	if _, err := LoadAddedConnector(project, "forge", "3.0.0"); CodeOf(err) != errcode.ConnectorInvalid {
 		t.Fatalf("a version directory holding another version: %v", err)
 	}
 }
@@ -128,38 +130,38 @@ func TestConnectorRefusals(t *testing.T) {
 	for _, tc := range []struct {
 		name, yaml, code, at string
 	}{
-		{"unknown top key", head + "region: eu\noperations:\n" + read, CodeYAMLUnknownField, ":4:1"},
-		{"unknown operation key", head + "operations:\n  get:\n    verb: read\n    retries: 3\n    request: { method: GET, path: /x }\n", CodeYAMLUnknownField, ":7:5"},
-		{"id is not the name", "id: other\nversion: 1.0.0\nbase_url: https://x.invalid\noperations:\n" + read, CodeConnectorInvalid, ":1:5"},
-		{"http off loopback", "id: forge\nversion: 1.0.0\nbase_url: http://forge.example\noperations:\n" + read, CodeConnectorInvalid, ":3:11"},
-		{"base url with credentials", "id: forge\nversion: 1.0.0\nbase_url: https://u:p@forge.example\noperations:\n" + read, CodeConnectorInvalid, ":3:11"},
-		{"no verb", head + "operations:\n  get:\n    request: { method: GET, path: /x }\n", CodeConnectorInvalid, ":6:5"},
-		{"bad verb", head + "operations:\n  get:\n    verb: delete\n    request: { method: GET, path: /x }\n", CodeConnectorInvalid, ":6:11"},
-		{"bad approval", head + "operations:\n  put:\n    verb: write\n    approval: always\n    request: { method: POST, path: /x }\n", CodeConnectorInvalid, ":7:15"},
-		{"read asks approval", head + "operations:\n  get:\n    verb: read\n    approval: required\n    request: { method: GET, path: /x }\n", CodeConnectorInvalid, ":7:15"},
-		{"path escapes", head + "operations:\n  get:\n    verb: read\n    request: { method: GET, path: /a/../b }\n", CodeConnectorInvalid, ":7:35"},
-		{"path names no input", head + "operations:\n  get:\n    verb: read\n    request: { method: GET, path: \"/a/{id}\" }\n", CodeConnectorInvalid, ":7:35"},
-		{"body on a GET", head + "operations:\n  get:\n    verb: read\n    request: { method: GET, path: /x, body: { a: 1 } }\n", CodeConnectorInvalid, ":7:39"},
-		{"body names no input", head + "operations:\n  put:\n    verb: write\n    request: { method: POST, path: /x, body: { a: $input.b } }\n", CodeConnectorInvalid, ":7:46"},
-		{"idempotency on a read", head + "operations:\n  get:\n    verb: read\n    idempotency: { header: K, window_seconds: 1 }\n    request: { method: GET, path: /x }\n", CodeConnectorInvalid, ":7:5"},
-		{"idempotency without window", head + "operations:\n  put:\n    verb: write\n    idempotency: { header: K }\n    request: { method: POST, path: /x }\n", CodeConnectorInvalid, ":7:18"},
-		{"negative price", head + "operations:\n  get:\n    verb: read\n    cost: { usd_micro: -1, per: request, source: docs }\n    request: { method: GET, path: /x }\n", CodeConnectorInvalid, ":7:24"},
-		{"cost without basis", head + "operations:\n  get:\n    verb: read\n    cost: { usd_micro: 1 }\n    request: { method: GET, path: /x }\n", CodeConnectorInvalid, ":7:11"},
-		{"readback of a write", head + "operations:\n  put:\n    verb: write\n    request: { method: POST, path: /x }\n    readbacks: [{ operation: put, confirms: { a: b } }]\n", CodeConnectorInvalid, ":6:5"},
-		{"readback without confirms", head + "operations:\n  put:\n    verb: write\n    request: { method: POST, path: /x }\n    readbacks: [{ operation: get }]\n" + read, CodeConnectorInvalid, ":8:17"},
-		{"credential not a variable", head + "credential: { variable: \"my token\", header: Authorization }\noperations:\n" + read, CodeConnectorInvalid, ":4:13"},
-		{"packet output", head + "operations:\n  get:\n    verb: read\n    request: { method: GET, path: /x }\n    outputs: { a: { type: string, packet: true } }\n", CodeOutputFieldUnsupported, ":8:35"},
-		{"payment on a read", head + "operations:\n  get:\n    verb: read\n    cost: { usd_micro: 0, per: request, source: docs }\n    payment: { amount: $input.cents, currency: USD }\n    request: { method: GET, path: /x }\n    inputs: { cents: { type: integer } }\n", CodeConnectorInvalid, ":8:5"},
-		{"payment without a fee", head + "operations:\n  pay:\n    verb: write\n    payment: { amount: $input.cents, currency: USD }\n    request: { method: POST, path: /x }\n    inputs: { cents: { type: integer } }\n", CodeConnectorInvalid, ":7:5"},
-		{"payment amount not an integer input", head + "operations:\n  pay:\n    verb: write\n    cost: { usd_micro: 0, per: request, source: docs }\n    payment: { amount: $input.cents, currency: USD }\n    request: { method: POST, path: /x }\n    inputs: { cents: { type: string } }\n", CodeConnectorInvalid, ":8:24"},
-		{"payment amount a literal", head + "operations:\n  pay:\n    verb: write\n    cost: { usd_micro: 0, per: request, source: docs }\n    payment: { amount: 500, currency: USD }\n    request: { method: POST, path: /x }\n", CodeConnectorInvalid, ":8:24"},
-		{"payment currency", head + "operations:\n  pay:\n    verb: write\n    cost: { usd_micro: 0, per: request, source: docs }\n    payment: { amount: $input.cents, currency: dollars }\n    request: { method: POST, path: /x }\n    inputs: { cents: { type: integer } }\n", CodeConnectorInvalid, ":8:48"},
-		{"anchor", head + "operations:\n  get: &a\n    verb: read\n    request: { method: GET, path: /x }\n", CodeYAMLAnchorRefused, ":5:8"},
+		{"unknown top key", head + "region: eu\noperations:\n" + read, "runx_yaml_unknown_field", ":4:1"},
+		{"unknown operation key", head + "operations:\n  get:\n    verb: read\n    retries: 3\n    request: { method: GET, path: /x }\n", "runx_yaml_unknown_field", ":7:5"},
+		{"id is not the name", "id: other\nversion: 1.0.0\nbase_url: https://x.invalid\noperations:\n" + read, "connector_invalid", ":1:5"},
+		{"http off loopback", "id: forge\nversion: 1.0.0\nbase_url: http://forge.example\noperations:\n" + read, "connector_invalid", ":3:11"},
+		{"base url with credentials", "id: forge\nversion: 1.0.0\nbase_url: https://u:p@forge.example\noperations:\n" + read, "connector_invalid", ":3:11"},
+		{"no verb", head + "operations:\n  get:\n    request: { method: GET, path: /x }\n", "connector_invalid", ":6:5"},
+		{"bad verb", head + "operations:\n  get:\n    verb: delete\n    request: { method: GET, path: /x }\n", "connector_invalid", ":6:11"},
+		{"bad approval", head + "operations:\n  put:\n    verb: write\n    approval: always\n    request: { method: POST, path: /x }\n", "connector_invalid", ":7:15"},
+		{"read asks approval", head + "operations:\n  get:\n    verb: read\n    approval: required\n    request: { method: GET, path: /x }\n", "connector_invalid", ":7:15"},
+		{"path escapes", head + "operations:\n  get:\n    verb: read\n    request: { method: GET, path: /a/../b }\n", "connector_invalid", ":7:35"},
+		{"path names no input", head + "operations:\n  get:\n    verb: read\n    request: { method: GET, path: \"/a/{id}\" }\n", "connector_invalid", ":7:35"},
+		{"body on a GET", head + "operations:\n  get:\n    verb: read\n    request: { method: GET, path: /x, body: { a: 1 } }\n", "connector_invalid", ":7:39"},
+		{"body names no input", head + "operations:\n  put:\n    verb: write\n    request: { method: POST, path: /x, body: { a: $input.b } }\n", "connector_invalid", ":7:46"},
+		{"idempotency on a read", head + "operations:\n  get:\n    verb: read\n    idempotency: { header: K, window_seconds: 1 }\n    request: { method: GET, path: /x }\n", "connector_invalid", ":7:5"},
+		{"idempotency without window", head + "operations:\n  put:\n    verb: write\n    idempotency: { header: K }\n    request: { method: POST, path: /x }\n", "connector_invalid", ":7:18"},
+		{"negative price", head + "operations:\n  get:\n    verb: read\n    cost: { usd_micro: -1, per: request, source: docs }\n    request: { method: GET, path: /x }\n", "connector_invalid", ":7:24"},
+		{"cost without basis", head + "operations:\n  get:\n    verb: read\n    cost: { usd_micro: 1 }\n    request: { method: GET, path: /x }\n", "connector_invalid", ":7:11"},
+		{"readback of a write", head + "operations:\n  put:\n    verb: write\n    request: { method: POST, path: /x }\n    readbacks: [{ operation: put, confirms: { a: b } }]\n", "connector_invalid", ":6:5"},
+		{"readback without confirms", head + "operations:\n  put:\n    verb: write\n    request: { method: POST, path: /x }\n    readbacks: [{ operation: get }]\n" + read, "connector_invalid", ":8:17"},
+		{"credential not a variable", head + "credential: { variable: \"my token\", header: Authorization }\noperations:\n" + read, "connector_invalid", ":4:13"},
+		{"packet output", head + "operations:\n  get:\n    verb: read\n    request: { method: GET, path: /x }\n    outputs: { a: { type: string, packet: true } }\n", "output_field_unsupported", ":8:35"},
+		{"payment on a read", head + "operations:\n  get:\n    verb: read\n    cost: { usd_micro: 0, per: request, source: docs }\n    payment: { amount: $input.cents, currency: USD }\n    request: { method: GET, path: /x }\n    inputs: { cents: { type: integer } }\n", "connector_invalid", ":8:5"},
+		{"payment without a fee", head + "operations:\n  pay:\n    verb: write\n    payment: { amount: $input.cents, currency: USD }\n    request: { method: POST, path: /x }\n    inputs: { cents: { type: integer } }\n", "connector_invalid", ":7:5"},
+		{"payment amount not an integer input", head + "operations:\n  pay:\n    verb: write\n    cost: { usd_micro: 0, per: request, source: docs }\n    payment: { amount: $input.cents, currency: USD }\n    request: { method: POST, path: /x }\n    inputs: { cents: { type: string } }\n", "connector_invalid", ":8:24"},
+		{"payment amount a literal", head + "operations:\n  pay:\n    verb: write\n    cost: { usd_micro: 0, per: request, source: docs }\n    payment: { amount: 500, currency: USD }\n    request: { method: POST, path: /x }\n", "connector_invalid", ":8:24"},
+		{"payment currency", head + "operations:\n  pay:\n    verb: write\n    cost: { usd_micro: 0, per: request, source: docs }\n    payment: { amount: $input.cents, currency: dollars }\n    request: { method: POST, path: /x }\n    inputs: { cents: { type: integer } }\n", "connector_invalid", ":8:48"},
+		{"anchor", head + "operations:\n  get: &a\n    verb: read\n    request: { method: GET, path: /x }\n", "runx_yaml_anchor_refused", ":5:8"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writePackage(t, map[string]string{"forge/connector.yaml": tc.yaml})
 			_, err := LoadConnector(filepath.Join(dir, "forge"), "forge")
-			if CodeOf(err) != tc.code {
+			if string(CodeOf(err)) != tc.code {
 				t.Fatalf("code %q, want %q: %v", CodeOf(err), tc.code, err)
 			}
 			if !strings.Contains(err.Error(), "connector.yaml"+tc.at) {

@@ -3,6 +3,8 @@ package pkg
 import (
 	"slices"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // decoder turns strict YAML nodes into the typed model. code is the refusal
@@ -10,10 +12,10 @@ import (
 // step_invalid, a method's method_invalid), so each error says whose it is.
 type decoder struct {
 	file string
-	code string
+	code errcode.Code
 }
 
-func (d decoder) with(code string) decoder { return decoder{file: d.file, code: code} }
+func (d decoder) with(code errcode.Code) decoder { return decoder{file: d.file, code: code} }
 
 func (d decoder) fail(pos Position, format string, args ...any) error {
 	return refuseAt(d.file, pos, d.code, format, args...)
@@ -46,7 +48,7 @@ func (d decoder) object(n *node, what string, allowed ...string) (fields, error)
 	}
 	for _, e := range n.entries {
 		if !slices.Contains(allowed, e.key) {
-			return fields{}, refuseAt(d.file, e.keyPos, CodeYAMLUnknownField,
+			return fields{}, refuseAt(d.file, e.keyPos, errcode.RunxYAMLUnknownField,
 				"unknown field %q in %s; known fields: %s", e.key, what, strings.Join(allowed, ", "))
 		}
 	}
@@ -183,7 +185,7 @@ func (d decoder) rawMap(e *entry, what string) (map[string]any, error) {
 // unsupported refuses the first of keys that f holds, with code, naming the
 // field and where it is: a field runx reads but does not carry out is
 // refused at admission, never parsed and ignored.
-func (d decoder) unsupported(f fields, code, what string, keys ...string) error {
+func (d decoder) unsupported(f fields, code errcode.Code, what string, keys ...string) error {
 	for _, k := range keys {
 		if e := f.get(k); e != nil {
 			return refuseAt(d.file, e.keyPos, code, "%s%s is not supported by this runx; remove it", what, k)

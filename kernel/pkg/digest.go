@@ -11,6 +11,8 @@ import (
 	"sort"
 
 	"github.com/gowebpki/jcs"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // packageDigestSchema versions the digest's input, so a change to what it
@@ -43,11 +45,11 @@ func PackageDigest(dir string) (string, error) {
 	for _, e := range snap.entries {
 		switch {
 		case e.Type&fs.ModeSymlink != 0:
-			return "", refuse(CodePackageSymlinkRefused, "package file %s is a symbolic link; packages hold regular files only", e.Rel)
+			return "", refuse(errcode.PackageSymlinkRefused, "package file %s is a symbolic link; packages hold regular files only", e.Rel)
 		case e.Type.IsDir():
 			continue
 		case !e.Type.IsRegular():
-			return "", refuse(CodePackageFileUnsupported, "package file %s is not a regular file", e.Rel)
+			return "", refuse(errcode.PackageFileUnsupported, "package file %s is not a regular file", e.Rel)
 		}
 		sum, err := cachedFileDigest(e.Path)
 		if err != nil {

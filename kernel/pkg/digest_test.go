@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestPackageDigestIsStable(t *testing.T) {
@@ -75,9 +77,9 @@ func TestPackageDigestRefusesSymlinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := PackageDigest(dir)
-	wantRefusal(t, err, CodePackageSymlinkRefused, 0, 0)
+	wantRefusal(t, err, errcode.PackageSymlinkRefused, 0, 0)
 	_, err = Load(dir, LoadOptions{RunxVersion: testRunx})
-	wantRefusal(t, err, CodePackageSymlinkRefused, 0, 0)
+	wantRefusal(t, err, errcode.PackageSymlinkRefused, 0, 0)
 }
 
 func TestPackageDirMayBeReachedThroughASymlink(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestPackageDigestRefusesSpecialFiles(t *testing.T) {
@@ -14,5 +16,5 @@ func TestPackageDigestRefusesSpecialFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := PackageDigest(dir)
-	wantRefusal(t, err, CodePackageFileUnsupported, 0, 0)
+	wantRefusal(t, err, errcode.PackageFileUnsupported, 0, 0)
 }

@@ -3,56 +3,14 @@ package pkg
 import (
 	"errors"
 	"fmt"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Codes name every refusal this package makes. They are part of runx's public
 // contract (`--json` errors carry them), so a code is never renamed or reused.
 const (
-	CodePackageNotFound        = "package_not_found"
-	CodePackageCatalogRoot     = "package_catalog_root"
-	CodePackageSymlinkRefused  = "package_symlink_refused"
-	CodePackageFileUnsupported = "package_file_unsupported"
-	// CodePackageFileTooLarge refuses a package file, or the YAML in it,
-	// over its size ceiling before it is parsed.
-	CodePackageFileTooLarge      = "package_file_too_large"
-	CodeSkillMDInvalid           = "skill_md_invalid"
-	CodeYAMLInvalid              = "runx_yaml_invalid"
-	CodeYAMLAnchorRefused        = "runx_yaml_anchor_refused"
-	CodeYAMLAliasRefused         = "runx_yaml_alias_refused"
-	CodeYAMLMergeKeyRefused      = "runx_yaml_merge_key_refused"
-	CodeYAMLTagRefused           = "runx_yaml_tag_refused"
-	CodeYAMLMultipleDocuments    = "runx_yaml_multiple_documents"
-	CodeYAMLDuplicateKey         = "runx_yaml_duplicate_key"
-	CodeYAMLUnknownField         = "runx_yaml_unknown_field"
-	CodeMinimumRunxUnsupported   = "minimum_runx_unsupported"
-	CodeMinimumRunxMissing       = "minimum_runx_missing"
-	CodeMinimumRunxInvalid       = "minimum_runx_invalid"
-	CodeMethodNotFound           = "method_not_found"
-	CodeMethodAmbiguous          = "method_ambiguous"
-	CodeMethodDescriptionMissing = "method_description_missing"
-	CodeMethodInvalid            = "method_invalid"
-	CodeStepInvalid              = "step_invalid"
-	CodeStepIDDuplicate          = "step_id_duplicate"
-	CodeInputUnknown             = "input_unknown"
-	CodeInputMissing             = "input_missing"
-	CodeInputTypeInvalid         = "input_type_invalid"
-	CodeInputPairInvalid         = "input_pair_invalid"
-	CodeInputDuplicate           = "input_duplicate"
-	CodeInputsExclusive          = "inputs_exclusive"
-	CodeInputsDocumentInvalid    = "inputs_document_invalid"
-	CodeInputsDocumentTooLarge   = "inputs_document_too_large"
-	CodeTestInvalid              = "test_invalid"
-	// CodeTestFieldUnsupported refuses a tests/*.yaml field the format
-	// defines but this runx does not carry out, so a test never passes by
-	// ignoring what it declares.
-	CodeTestFieldUnsupported = "test_field_unsupported"
-	// CodeStepFieldUnsupported refuses a run.yaml step field the format
-	// defines but this runx does not carry out (an agent's context, a
-	// call list's load).
-	CodeStepFieldUnsupported = "step_field_unsupported"
-	// CodeOutputFieldUnsupported refuses an output contract field this runx
-	// does not enforce (packet).
-	CodeOutputFieldUnsupported = "output_field_unsupported"
+	CodePackageCatalogRoot = "package_catalog_root"
 )
 
 // Position is a 1-based line and column in a source file.
@@ -64,11 +22,11 @@ type Position struct {
 // Error is a refusal: something an author or a caller can fix. A Go error of
 // any other type from this package means an I/O failure or a bug.
 type Error struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	File    string `json:"file,omitempty"`
-	Line    int    `json:"line,omitempty"`
-	Column  int    `json:"column,omitempty"`
+	Code    errcode.Code `json:"code"`
+	Message string       `json:"message"`
+	File    string       `json:"file,omitempty"`
+	Line    int          `json:"line,omitempty"`
+	Column  int          `json:"column,omitempty"`
 
 	cause error // what the refusal was made from, for errors.As (a *SchemaError)
 }
@@ -98,7 +56,7 @@ func (e *Error) Is(target error) bool {
 
 // CodeOf returns the code of the refusal in err's chain, or "" when err is not
 // a refusal.
-func CodeOf(err error) string {
+func CodeOf(err error) errcode.Code {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Code
@@ -106,10 +64,10 @@ func CodeOf(err error) string {
 	return ""
 }
 
-func refuse(code, format string, args ...any) *Error {
+func refuse(code errcode.Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-func refuseAt(file string, pos Position, code, format string, args ...any) *Error {
+func refuseAt(file string, pos Position, code errcode.Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...), File: file, Line: pos.Line, Column: pos.Column}
 }

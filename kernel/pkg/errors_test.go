@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestErrorFormat(t *testing.T) {
@@ -24,18 +26,18 @@ func TestErrorFormat(t *testing.T) {
 }
 
 func TestErrorMatchesByCode(t *testing.T) {
-	err := fmt.Errorf("loading: %w", refuse(CodeMethodNotFound, "no method"))
-	if !errors.Is(err, &Error{Code: CodeMethodNotFound}) {
+	err := fmt.Errorf("loading: %w", refuse(errcode.MethodNotFound, "no method"))
+	if !errors.Is(err, &Error{Code: errcode.MethodNotFound}) {
 		t.Error("errors.Is does not match the same code through a wrap")
 	}
-	if errors.Is(err, &Error{Code: CodeMethodAmbiguous}) {
+	if errors.Is(err, &Error{Code: errcode.MethodAmbiguous}) {
 		t.Error("errors.Is matches a different code")
 	}
 	var e *Error
 	if !errors.As(err, &e) || e.Message != "no method" {
 		t.Errorf("errors.As = %v", e)
 	}
-	if CodeOf(err) != CodeMethodNotFound || CodeOf(errors.New("x")) != "" || CodeOf(nil) != "" {
+	if CodeOf(err) != errcode.MethodNotFound || CodeOf(errors.New("x")) != "" || CodeOf(nil) != "" {
 		t.Error("CodeOf")
 	}
 }

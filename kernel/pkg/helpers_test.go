@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 const testRunx = "0.1.0"
@@ -52,7 +54,7 @@ func mustLoad(t testing.TB, ref string) *Package {
 
 // wantRefusal asserts err is a refusal with code, and, when line > 0, that it
 // points at line:col.
-func wantRefusal(t testing.TB, err error, code string, line, col int) *Error {
+func wantRefusal(t testing.TB, err error, code errcode.Code, line, col int) *Error {
 	t.Helper()
 	var e *Error
 	if !errors.As(err, &e) {

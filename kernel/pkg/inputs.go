@@ -2,6 +2,8 @@ package pkg
 
 import (
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // InputSource is how a caller supplied a method's inputs (docs/cli.md, runx
@@ -37,14 +39,14 @@ func BindInputs(m *Method, src InputSource) (map[string]any, error) {
 			case spec.HasDefault:
 				v = cloneValue(spec.Default)
 			case spec.Required:
-				return nil, refuse(CodeInputMissing, "method %q needs input %q%s", m.Name, spec.Name, describeInput(spec))
+				return nil, refuse(errcode.InputMissing, "method %q needs input %q%s", m.Name, spec.Name, describeInput(spec))
 			default:
 				continue
 			}
 		}
 		checked, err := spec.check(v)
 		if err != nil {
-			return nil, refuse(CodeInputTypeInvalid, "input %q %v", spec.Name, err)
+			return nil, refuse(errcode.InputTypeInvalid, "input %q %v", spec.Name, err)
 		}
 		bound[spec.Name] = checked
 	}
@@ -55,7 +57,7 @@ func BindInputs(m *Method, src InputSource) (map[string]any, error) {
 func supplied(m *Method, src InputSource) (map[string]any, error) {
 	if src.HasDocument || src.Document != nil {
 		if len(src.Pairs) > 0 || len(src.JSONPairs) > 0 {
-			return nil, refuse(CodeInputsExclusive, "--inputs gives the whole input object, so it cannot be combined with -i or --input-json")
+			return nil, refuse(errcode.InputsExclusive, "--inputs gives the whole input object, so it cannot be combined with -i or --input-json")
 		}
 		doc, err := decodeInputsDocument(src.Document)
 		if err != nil {
@@ -64,7 +66,7 @@ func supplied(m *Method, src InputSource) (map[string]any, error) {
 		for name := range doc {
 			if m.Input(name) == nil {
 				// The key is part of the rejected document, so it is not quoted.
-				return nil, refuse(CodeInputUnknown, "the inputs document holds an input method %q does not declare; it declares %s", m.Name, declaredList(m))
+				return nil, refuse(errcode.InputUnknown, "the inputs document holds an input method %q does not declare; it declares %s", m.Name, declaredList(m))
 			}
 		}
 		return doc, nil
@@ -85,7 +87,7 @@ func supplied(m *Method, src InputSource) (map[string]any, error) {
 		}
 		v, err := decodeJSONValue([]byte(raw))
 		if err != nil {
-			return nil, refuse(CodeInputTypeInvalid, "input %q is %s, so -i %s=<value> is read as JSON, and its value is %v", name, typeNoun(spec.Type), name, err)
+			return nil, refuse(errcode.InputTypeInvalid, "input %q is %s, so -i %s=<value> is read as JSON, and its value is %v", name, typeNoun(spec.Type), name, err)
 		}
 		out[name] = v
 	}
@@ -99,7 +101,7 @@ func supplied(m *Method, src InputSource) (map[string]any, error) {
 		}
 		v, err := decodeJSONValue([]byte(raw))
 		if err != nil {
-			return nil, refuse(CodeInputTypeInvalid, "--input-json %s=<json>: the value is %v", name, err)
+			return nil, refuse(errcode.InputTypeInvalid, "--input-json %s=<json>: the value is %v", name, err)
 		}
 		out[name] = v
 	}
@@ -109,7 +111,7 @@ func supplied(m *Method, src InputSource) (map[string]any, error) {
 func splitPair(flag, pair string) (name, value string, err error) {
 	name, value, ok := strings.Cut(pair, "=")
 	if !ok || name == "" {
-		return "", "", refuse(CodeInputPairInvalid, "%s takes name=value", flag)
+		return "", "", refuse(errcode.InputPairInvalid, "%s takes name=value", flag)
 	}
 	return name, value, nil
 }
@@ -117,10 +119,10 @@ func splitPair(flag, pair string) (name, value string, err error) {
 func lookupInput(m *Method, name string, seen map[string]any) (*InputSpec, error) {
 	spec := m.Input(name)
 	if spec == nil {
-		return nil, refuse(CodeInputUnknown, "method %q has no input %q; it declares %s", m.Name, name, declaredList(m))
+		return nil, refuse(errcode.InputUnknown, "method %q has no input %q; it declares %s", m.Name, name, declaredList(m))
 	}
 	if _, dup := seen[name]; dup {
-		return nil, refuse(CodeInputDuplicate, "input %q is given twice", name)
+		return nil, refuse(errcode.InputDuplicate, "input %q is given twice", name)
 	}
 	return spec, nil
 }

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 const inputsProfile = `minimum_runx: 0.1.0
@@ -53,7 +55,7 @@ func TestBindInputs(t *testing.T) {
 		name string
 		src  InputSource
 		want map[string]any
-		code string
+		code errcode.Code
 	}{
 		{"string as written", pairs("s=42"), base(map[string]any{"s": "42"}), ""},
 		{"string keeps later equals signs", pairs("s=a=b"), base(map[string]any{"s": "a=b"}), ""},
@@ -78,38 +80,38 @@ func TestBindInputs(t *testing.T) {
 		{"document", doc(`{"r":"x","i":5,"j":null}`), base(map[string]any{"i": int64(5), "j": nil}), ""},
 		{"document with whitespace around", doc(" \n{\"r\":\"x\"}\n "), base(nil), ""},
 
-		{"integer not JSON", pairs("i=abc"), nil, CodeInputTypeInvalid},
-		{"integer fraction", pairs("i=1.5"), nil, CodeInputTypeInvalid},
-		{"unsafe integer", pairs("i=9007199254740992"), nil, CodeInputTypeInvalid},
-		{"unsafe negative integer", pairs("i=-9007199254740992"), nil, CodeInputTypeInvalid},
-		{"huge float as integer", pairs("i=1e300"), nil, CodeInputTypeInvalid},
-		{"unsafe integer nested in json", pairs(`j={"id":12345678901234567890}`), nil, CodeInputTypeInvalid},
-		{"boolean spelled yes", pairs("b=yes"), nil, CodeInputTypeInvalid},
-		{"object given an array", pairs("o=[1]"), nil, CodeInputTypeInvalid},
-		{"trailing JSON", pairs("i=1 2"), nil, CodeInputTypeInvalid},
-		{"input-json not coerced", jsonPairs("s=42"), nil, CodeInputTypeInvalid},
-		{"input-json invalid", jsonPairs("o={bad"), nil, CodeInputTypeInvalid},
-		{"schema enum refused", pairs("e=blue"), nil, CodeInputTypeInvalid},
-		{"required missing", InputSource{}, nil, CodeInputMissing},
-		{"required null", InputSource{JSONPairs: []string{"r=null"}}, nil, CodeInputMissing},
-		{"unknown -i", pairs("zz=1"), nil, CodeInputUnknown},
-		{"unknown --input-json", jsonPairs("zz=1"), nil, CodeInputUnknown},
-		{"pair without equals", pairs("s"), nil, CodeInputPairInvalid},
-		{"pair without name", pairs("=x"), nil, CodeInputPairInvalid},
-		{"given twice", pairs("s=a", "s=b"), nil, CodeInputDuplicate},
-		{"given by -i and --input-json", InputSource{Pairs: []string{"r=x", "s=a"}, JSONPairs: []string{`s="b"`}}, nil, CodeInputDuplicate},
-		{"document with -i", InputSource{Pairs: []string{"r=x"}, Document: []byte(`{}`), HasDocument: true}, nil, CodeInputsExclusive},
-		{"document with --input-json", InputSource{JSONPairs: []string{`r="x"`}, Document: []byte(`{}`), HasDocument: true}, nil, CodeInputsExclusive},
-		{"document bytes without the flag", InputSource{Pairs: []string{"r=x"}, Document: []byte(`{}`)}, nil, CodeInputsExclusive},
-		{"empty document", doc(""), nil, CodeInputsDocumentInvalid},
-		{"array document", doc(`[{"r":"x"}]`), nil, CodeInputsDocumentInvalid},
-		{"two documents", doc(`{"r":"x"} {}`), nil, CodeInputsDocumentInvalid},
-		{"trailing garbage", doc(`{"r":"x"} x`), nil, CodeInputsDocumentInvalid},
-		{"unclosed document", doc(`{"r":"x"`), nil, CodeInputsDocumentInvalid},
-		{"key twice", doc(`{"r":"x","r":"y"}`), nil, CodeInputsDocumentInvalid},
-		{"not UTF-8", doc("{\"r\":\"\xff\"}"), nil, CodeInputsDocumentInvalid},
-		{"document missing required", doc(`{"i":1}`), nil, CodeInputMissing},
-		{"document big integer", doc(`{"r":"x","o":{"id":90071992547409930}}`), nil, CodeInputTypeInvalid},
+		{"integer not JSON", pairs("i=abc"), nil, errcode.InputTypeInvalid},
+		{"integer fraction", pairs("i=1.5"), nil, errcode.InputTypeInvalid},
+		{"unsafe integer", pairs("i=9007199254740992"), nil, errcode.InputTypeInvalid},
+		{"unsafe negative integer", pairs("i=-9007199254740992"), nil, errcode.InputTypeInvalid},
+		{"huge float as integer", pairs("i=1e300"), nil, errcode.InputTypeInvalid},
+		{"unsafe integer nested in json", pairs(`j={"id":12345678901234567890}`), nil, errcode.InputTypeInvalid},
+		{"boolean spelled yes", pairs("b=yes"), nil, errcode.InputTypeInvalid},
+		{"object given an array", pairs("o=[1]"), nil, errcode.InputTypeInvalid},
+		{"trailing JSON", pairs("i=1 2"), nil, errcode.InputTypeInvalid},
+		{"input-json not coerced", jsonPairs("s=42"), nil, errcode.InputTypeInvalid},
+		{"input-json invalid", jsonPairs("o={bad"), nil, errcode.InputTypeInvalid},
+		{"schema enum refused", pairs("e=blue"), nil, errcode.InputTypeInvalid},
+		{"required missing", InputSource{}, nil, errcode.InputMissing},
+		{"required null", InputSource{JSONPairs: []string{"r=null"}}, nil, errcode.InputMissing},
+		{"unknown -i", pairs("zz=1"), nil, errcode.InputUnknown},
+		{"unknown --input-json", jsonPairs("zz=1"), nil, errcode.InputUnknown},
+		{"pair without equals", pairs("s"), nil, errcode.InputPairInvalid},
+		{"pair without name", pairs("=x"), nil, errcode.InputPairInvalid},
+		{"given twice", pairs("s=a", "s=b"), nil, errcode.InputDuplicate},
+		{"given by -i and --input-json", InputSource{Pairs: []string{"r=x", "s=a"}, JSONPairs: []string{`s="b"`}}, nil, errcode.InputDuplicate},
+		{"document with -i", InputSource{Pairs: []string{"r=x"}, Document: []byte(`{}`), HasDocument: true}, nil, errcode.InputsExclusive},
+		{"document with --input-json", InputSource{JSONPairs: []string{`r="x"`}, Document: []byte(`{}`), HasDocument: true}, nil, errcode.InputsExclusive},
+		{"document bytes without the flag", InputSource{Pairs: []string{"r=x"}, Document: []byte(`{}`)}, nil, errcode.InputsExclusive},
+		{"empty document", doc(""), nil, errcode.InputsDocumentInvalid},
+		{"array document", doc(`[{"r":"x"}]`), nil, errcode.InputsDocumentInvalid},
+		{"two documents", doc(`{"r":"x"} {}`), nil, errcode.InputsDocumentInvalid},
+		{"trailing garbage", doc(`{"r":"x"} x`), nil, errcode.InputsDocumentInvalid},
+		{"unclosed document", doc(`{"r":"x"`), nil, errcode.InputsDocumentInvalid},
+		{"key twice", doc(`{"r":"x","r":"y"}`), nil, errcode.InputsDocumentInvalid},
+		{"not UTF-8", doc("{\"r\":\"\xff\"}"), nil, errcode.InputsDocumentInvalid},
+		{"document missing required", doc(`{"i":1}`), nil, errcode.InputMissing},
+		{"document big integer", doc(`{"r":"x","o":{"id":90071992547409930}}`), nil, errcode.InputTypeInvalid},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -172,7 +174,7 @@ func TestBindInputsHandBuiltSpec(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := BindInputs(m, InputSource{Pairs: []string{"x=abc"}})
-	wantRefusal(t, err, CodeInputTypeInvalid, 0, 0)
+	wantRefusal(t, err, errcode.InputTypeInvalid, 0, 0)
 }
 
 func TestInputsDocumentCap(t *testing.T) {
@@ -196,9 +198,9 @@ func TestInputsDocumentCap(t *testing.T) {
 	// One byte more is refused, whether given whole or read from a stream.
 	over := append(doc[:len(doc)-len(suffix)], 'a', '"', '}')
 	_, err = BindInputs(m, InputSource{Document: over, HasDocument: true})
-	wantRefusal(t, err, CodeInputsDocumentTooLarge, 0, 0)
+	wantRefusal(t, err, errcode.InputsDocumentTooLarge, 0, 0)
 	_, err = ReadInputsDocument(bytes.NewReader(over))
-	wantRefusal(t, err, CodeInputsDocumentTooLarge, 0, 0)
+	wantRefusal(t, err, errcode.InputsDocumentTooLarge, 0, 0)
 	read, err := ReadInputsDocument(strings.NewReader(`{"text":"a"}`))
 	if err != nil || string(read) != `{"text":"a"}` {
 		t.Fatalf("ReadInputsDocument = %q, %v", read, err)

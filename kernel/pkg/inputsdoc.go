@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // MaxInputsDocumentSize caps an --inputs document. It is a control document,
@@ -43,7 +44,7 @@ func ReadInputsDocument(r io.Reader) ([]byte, error) {
 }
 
 func tooLarge() error {
-	return refuse(CodeInputsDocumentTooLarge, "the inputs document is larger than 64 MiB; put large content behind an artifact and pass its reference")
+	return refuse(errcode.InputsDocumentTooLarge, "the inputs document is larger than 64 MiB; put large content behind an artifact and pass its reference")
 }
 
 // decodeInputsDocument decodes exactly one JSON object. Its messages say
@@ -53,7 +54,7 @@ func decodeInputsDocument(doc []byte) (map[string]any, error) {
 		return nil, tooLarge()
 	}
 	invalid := func(why string) error {
-		return refuse(CodeInputsDocumentInvalid, "the inputs document must be exactly one JSON object: %s", why)
+		return refuse(errcode.InputsDocumentInvalid, "the inputs document must be exactly one JSON object: %s", why)
 	}
 	if !utf8.Valid(doc) {
 		return nil, invalid("it is not valid UTF-8")
@@ -88,7 +89,7 @@ func decodeInputsDocument(doc []byte) (map[string]any, error) {
 			return nil, invalid("it is not valid JSON")
 		}
 		if out[key], err = normalizeJSON(value); err != nil {
-			return nil, refuse(CodeInputTypeInvalid, "the inputs document holds an integer beyond ±(2^53-1); pass large ids and amounts as strings")
+			return nil, refuse(errcode.InputTypeInvalid, "the inputs document holds an integer beyond ±(2^53-1); pass large ids and amounts as strings")
 		}
 	}
 	return out, nil

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Package file names.
@@ -57,7 +59,7 @@ func load(shown, dir string, runx version, opts LoadOptions) (*Package, error) {
 		return nil, err
 	}
 	if skillSrc == nil {
-		return nil, refuse(CodePackageNotFound, "%s holds no %s, so it is not a skill package", shown, SkillFile)
+		return nil, refuse(errcode.PackageNotFound, "%s holds no %s, so it is not a skill package", shown, SkillFile)
 	}
 	doc, err := parseSkillMDCached(skillPath, skillSrc, opts.Cache)
 	if err != nil {
@@ -146,12 +148,12 @@ func readProfileCached(path, dir string, src []byte, name string, runx version, 
 // messages show paths the caller recognizes.
 func packageDir(ref string) (string, error) {
 	if ref == "" {
-		return "", refuse(CodePackageNotFound, "no package named; pass a package directory or its SKILL.md")
+		return "", refuse(errcode.PackageNotFound, "no package named; pass a package directory or its SKILL.md")
 	}
 	info, err := os.Stat(ref)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", refuse(CodePackageNotFound, "no package at %s", ref)
+		return "", refuse(errcode.PackageNotFound, "no package at %s", ref)
 	case err != nil:
 		return "", err
 	case info.IsDir():
@@ -159,7 +161,7 @@ func packageDir(ref string) (string, error) {
 	case filepath.Base(ref) == SkillFile:
 		return filepath.Dir(ref), nil
 	}
-	return "", refuse(CodePackageNotFound, "%s is not a package: pass a directory holding %s, or that %s", ref, SkillFile, SkillFile)
+	return "", refuse(errcode.PackageNotFound, "%s is not a package: pass a directory holding %s, or that %s", ref, SkillFile, SkillFile)
 }
 
 // resolveDir is the package directory shown names: absolute, symbolic
@@ -188,14 +190,14 @@ func readPackageFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	if info.Mode()&fs.ModeSymlink != 0 {
-		return nil, refuse(CodePackageSymlinkRefused, "%s is a symbolic link; packages hold regular files only", path)
+		return nil, refuse(errcode.PackageSymlinkRefused, "%s is a symbolic link; packages hold regular files only", path)
 	}
 	if !info.Mode().IsRegular() {
-		return nil, refuse(CodePackageFileUnsupported, "%s is not a regular file", path)
+		return nil, refuse(errcode.PackageFileUnsupported, "%s is not a regular file", path)
 	}
 	raw, err := readStamped(path, info, MaxPackageFileBytes)
 	if errors.Is(err, ErrFileOverLimit) {
-		return nil, refuse(CodePackageFileTooLarge, "%s is over the %d byte ceiling on a package file (MaxPackageFileBytes); move large content into a file the package reads at run time", path, MaxPackageFileBytes)
+		return nil, refuse(errcode.PackageFileTooLarge, "%s is over the %d byte ceiling on a package file (MaxPackageFileBytes); move large content into a file the package reads at run time", path, MaxPackageFileBytes)
 	}
 	return raw, err
 }
@@ -204,7 +206,7 @@ func readPackageFile(path string) ([]byte, error) {
 // a package with methods into an agent-only one.
 func refuseMisnamedProfile(dir string) error {
 	if _, err := os.Lstat(filepath.Join(dir, "run.yml")); err == nil {
-		return refuse(CodeYAMLInvalid, "%s holds run.yml; runx reads the execution profile from %s only, so rename it", dir, ProfileFile)
+		return refuse(errcode.RunxYAMLInvalid, "%s holds run.yml; runx reads the execution profile from %s only, so rename it", dir, ProfileFile)
 	}
 	return nil
 }
@@ -213,7 +215,7 @@ func refuseMisnamedProfile(dir string) error {
 // agent turn whose task is the manual.
 func (p *Package) useImplicitMethod(skillPath string) error {
 	if strings.TrimSpace(p.Manual) == "" {
-		return refuseAt(skillPath, Position{}, CodeSkillMDInvalid,
+		return refuseAt(skillPath, Position{}, errcode.SkillMDInvalid,
 			"SKILL.md has no manual after its front matter, and without run.yaml the manual is the agent's task")
 	}
 	p.Implicit = true
@@ -249,7 +251,7 @@ func checkModulesExist(profilePath, dir string, methods []*Method) error {
 			}
 			info, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(mod)))
 			if err != nil || !info.Mode().IsRegular() {
-				return refuseAt(profilePath, st.Pos, CodeStepInvalid, "step %q names module %s, which is not a regular file in the package", st.ID, mod)
+				return refuseAt(profilePath, st.Pos, errcode.StepInvalid, "step %q names module %s, which is not a regular file in the package", st.ID, mod)
 			}
 			checked[mod] = true
 		}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestLoadHello(t *testing.T) {
@@ -148,15 +150,15 @@ func TestLoadRefusesNonPackages(t *testing.T) {
 	cases := []struct {
 		name, ref, code string
 	}{
-		{"empty ref", "", CodePackageNotFound},
-		{"missing", filepath.Join(t.TempDir(), "nope"), CodePackageNotFound},
-		{"lone markdown", filepath.Join(noSkill, "README.md"), CodePackageNotFound},
-		{"no SKILL.md", noSkill, CodePackageNotFound},
+		{"empty ref", "", "package_not_found"},
+		{"missing", filepath.Join(t.TempDir(), "nope"), "package_not_found"},
+		{"lone markdown", filepath.Join(noSkill, "README.md"), "package_not_found"},
+		{"no SKILL.md", noSkill, "package_not_found"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Load(c.ref, LoadOptions{RunxVersion: testRunx})
-			wantRefusal(t, err, c.code, 0, 0)
+			wantRefusal(t, err, errcode.Code(c.code), 0, 0)
 		})
 	}
 }
@@ -168,7 +170,7 @@ func TestLoadRefusesSymlinkedSkillMD(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Load(dir, LoadOptions{RunxVersion: testRunx})
-	wantRefusal(t, err, CodePackageSymlinkRefused, 0, 0)
+	wantRefusal(t, err, errcode.PackageSymlinkRefused, 0, 0)
 }
 
 func TestSkillMDRefusals(t *testing.T) {
@@ -192,7 +194,7 @@ func TestSkillMDRefusals(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := writePackage(t, map[string]string{"SKILL.md": c.skill})
 			_, err := Load(dir, LoadOptions{RunxVersion: testRunx})
-			wantRefusal(t, err, CodeSkillMDInvalid, c.line, c.col)
+			wantRefusal(t, err, errcode.SkillMDInvalid, c.line, c.col)
 		})
 	}
 }
@@ -208,7 +210,7 @@ func TestSkillMDAcceptsCRLFAndBOM(t *testing.T) {
 func TestLoadRefusesMisnamedProfile(t *testing.T) {
 	dir := writePackage(t, map[string]string{"SKILL.md": testSkillMD, "run.yml": "minimum_runx: 0.1.0\n"})
 	_, err := Load(dir, LoadOptions{RunxVersion: testRunx})
-	wantRefusal(t, err, CodeYAMLInvalid, 0, 0)
+	wantRefusal(t, err, errcode.RunxYAMLInvalid, 0, 0)
 }
 
 func TestLoadNeedsAValidRunxVersion(t *testing.T) {
@@ -222,26 +224,26 @@ func TestMinimumRunx(t *testing.T) {
 	const methods = "methods:\n  m:\n    steps:\n      - id: a\n        tool: fs.read\n"
 	cases := []struct {
 		name, runx, yaml string
-		code             string
+		code             errcode.Code
 		line, col        int
 	}{
 		{"same version", "0.1.0", "minimum_runx: 0.1.0\n" + methods, "", 0, 0},
 		{"older package", "0.3.1", "minimum_runx: 0.2.9\n" + methods, "", 0, 0},
-		{"newer package", "0.1.0", "minimum_runx: 0.2.0\n" + methods, CodeMinimumRunxUnsupported, 1, 15},
-		{"quoted newer", "0.1.0", "minimum_runx: \"1.0.0\" # comment\n" + methods, CodeMinimumRunxUnsupported, 1, 15},
-		{"pre-release runx", "0.2.0-dev", "minimum_runx: 0.2.0\n" + methods, CodeMinimumRunxUnsupported, 1, 15},
+		{"newer package", "0.1.0", "minimum_runx: 0.2.0\n" + methods, errcode.MinimumRunxUnsupported, 1, 15},
+		{"quoted newer", "0.1.0", "minimum_runx: \"1.0.0\" # comment\n" + methods, errcode.MinimumRunxUnsupported, 1, 15},
+		{"pre-release runx", "0.2.0-dev", "minimum_runx: 0.2.0\n" + methods, errcode.MinimumRunxUnsupported, 1, 15},
 		{"pre-release package", "0.2.0", "minimum_runx: 0.2.0-rc.1\n" + methods, "", 0, 0},
-		{"missing", "0.1.0", methods, CodeMinimumRunxMissing, 1, 1},
-		{"empty file", "0.1.0", "", CodeMinimumRunxMissing, 1, 1},
-		{"not semver", "0.1.0", "minimum_runx: \"1.0\"\n" + methods, CodeMinimumRunxInvalid, 1, 15},
-		{"not a string", "0.1.0", "minimum_runx: 1\n" + methods, CodeMinimumRunxInvalid, 1, 15},
+		{"missing", "0.1.0", methods, errcode.MinimumRunxMissing, 1, 1},
+		{"empty file", "0.1.0", "", errcode.MinimumRunxMissing, 1, 1},
+		{"not semver", "0.1.0", "minimum_runx: \"1.0\"\n" + methods, errcode.MinimumRunxInvalid, 1, 15},
+		{"not a string", "0.1.0", "minimum_runx: 1\n" + methods, errcode.MinimumRunxInvalid, 1, 15},
 		// Read before anything else: a newer package is refused by version
 		// even where this runx cannot parse it or refuses its syntax.
-		{"newer and unparsable", "0.1.0", "minimum_runx: 9.0.0\nmethods: [\n", CodeMinimumRunxUnsupported, 1, 15},
-		{"newer with an anchor", "0.1.0", "minimum_runx: 9.0.0\nx: &a 1\n" + methods, CodeMinimumRunxUnsupported, 1, 15},
-		{"newer after a comment", "0.1.0", "# generated\n\nminimum_runx: 9.0.0\nmethods: [\n", CodeMinimumRunxUnsupported, 3, 15},
-		{"newer with CRLF", "0.1.0", "minimum_runx: 9.0.0\r\nmethods: [\r\n", CodeMinimumRunxUnsupported, 1, 15},
-		{"newer in flow style", "0.1.0", "{minimum_runx: 9.0.0, methods: {}, future: *x}\n", CodeMinimumRunxUnsupported, 1, 16},
+		{"newer and unparsable", "0.1.0", "minimum_runx: 9.0.0\nmethods: [\n", errcode.MinimumRunxUnsupported, 1, 15},
+		{"newer with an anchor", "0.1.0", "minimum_runx: 9.0.0\nx: &a 1\n" + methods, errcode.MinimumRunxUnsupported, 1, 15},
+		{"newer after a comment", "0.1.0", "# generated\n\nminimum_runx: 9.0.0\nmethods: [\n", errcode.MinimumRunxUnsupported, 3, 15},
+		{"newer with CRLF", "0.1.0", "minimum_runx: 9.0.0\r\nmethods: [\r\n", errcode.MinimumRunxUnsupported, 1, 15},
+		{"newer in flow style", "0.1.0", "{minimum_runx: 9.0.0, methods: {}, future: *x}\n", errcode.MinimumRunxUnsupported, 1, 16},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -254,7 +256,7 @@ func TestMinimumRunx(t *testing.T) {
 				return
 			}
 			e := wantRefusal(t, err, c.code, c.line, c.col)
-			if c.code == CodeMinimumRunxUnsupported {
+			if c.code == errcode.MinimumRunxUnsupported {
 				for _, want := range []string{`"sample"`, c.runx} {
 					if !strings.Contains(e.Message, want) {
 						t.Errorf("message %q does not name %s", e.Message, want)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // settledTrees makes every stamp old enough to remember, for the test.
@@ -110,7 +112,7 @@ func TestLoadCacheSeesEveryEdit(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := loadTwice(t, dir, testRunx, c)
-	wantRefusal(t, err, CodeStepInvalid, 6, 9)
+	wantRefusal(t, err, errcode.StepInvalid, 6, 9)
 	write("compose.mjs", "export default () => ({ back: true })\n")
 	prev = p
 	p = load("module restored")
@@ -157,16 +159,16 @@ func TestLoadCacheRefusesAsAFullLoad(t *testing.T) {
 		name, runYAML, code string
 		line, col           int
 	}{
-		{"newer runx", "minimum_runx: 9.0.0\nmethods: {}\n", CodeMinimumRunxUnsupported, 1, 15},
-		{"no methods", "minimum_runx: 0.1.0\n", CodeMethodInvalid, 1, 1},
-		{"bad yaml", "minimum_runx: 0.1.0\nmethods: [\n", CodeYAMLInvalid, 0, 0},
-		{"missing module", "minimum_runx: 0.1.0\nmethods:\n  m:\n    steps:\n      - id: a\n        tool: { module: gone.mjs }\n", CodeStepInvalid, 5, 9},
+		{"newer runx", "minimum_runx: 9.0.0\nmethods: {}\n", "minimum_runx_unsupported", 1, 15},
+		{"no methods", "minimum_runx: 0.1.0\n", "method_invalid", 1, 1},
+		{"bad yaml", "minimum_runx: 0.1.0\nmethods: [\n", "runx_yaml_invalid", 0, 0},
+		{"missing module", "minimum_runx: 0.1.0\nmethods:\n  m:\n    steps:\n      - id: a\n        tool: { module: gone.mjs }\n", "step_invalid", 5, 9},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writePackage(t, map[string]string{"SKILL.md": testSkillMD, "run.yaml": tc.runYAML})
 			for range 3 {
 				_, err := loadTwice(t, dir, testRunx, c)
-				wantRefusal(t, err, tc.code, tc.line, tc.col)
+				wantRefusal(t, err, errcode.Code(tc.code), tc.line, tc.col)
 			}
 		})
 	}
@@ -183,7 +185,7 @@ func TestLoadCacheRefusesAsAFullLoad(t *testing.T) {
 	}
 	for range 2 {
 		_, err := loadTwice(t, dir, "0.1.0", c)
-		wantRefusal(t, err, CodeMinimumRunxUnsupported, 1, 15)
+		wantRefusal(t, err, errcode.MinimumRunxUnsupported, 1, 15)
 	}
 }
 

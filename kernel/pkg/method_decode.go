@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 var methodFields = []string{"description", "inputs", "outputs", "result_from", "effects", "reach", "steps"}
@@ -11,7 +13,7 @@ var methodFields = []string{"description", "inputs", "outputs", "result_from", "
 // decodeMethod reads one method. A method's own shape errors are
 // method_invalid; its steps report step_invalid.
 func decodeMethod(d decoder, name string, n *node) (*Method, error) {
-	d = d.with(CodeMethodInvalid)
+	d = d.with(errcode.MethodInvalid)
 	label := fmt.Sprintf("method %q", name)
 	f, err := d.object(n, label, methodFields...)
 	if err != nil {
@@ -70,7 +72,7 @@ func decodeSteps(d decoder, m *Method, list *node) ([]*Step, error) {
 			return nil, err
 		}
 		if first, dup := firstAt[st.ID]; dup {
-			return nil, refuseAt(d.file, st.Pos, CodeStepIDDuplicate,
+			return nil, refuseAt(d.file, st.Pos, errcode.StepIDDuplicate,
 				"method %q declares step %q twice (first at line %d, column %d)", m.Name, st.ID, first.Line, first.Column)
 		}
 		firstAt[st.ID] = st.Pos

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 const cachedRunYAML = `minimum_runx: 0.1.0
@@ -243,8 +245,8 @@ func TestFrontMatterCacheServesOnlyTheSameBytes(t *testing.T) {
 	}
 	for range 2 {
 		_, err := Load(pkgDir, LoadOptions{RunxVersion: testRunx, Cache: cache})
-		if e, ok := err.(*Error); !ok || e.Code != CodeSkillMDInvalid {
-			t.Fatalf("broken front matter: %v, want %s", err, CodeSkillMDInvalid)
+		if e, ok := err.(*Error); !ok || e.Code != errcode.SkillMDInvalid {
+			t.Fatalf("broken front matter: %v, want %s", err, errcode.SkillMDInvalid)
 		}
 	}
 }

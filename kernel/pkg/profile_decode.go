@@ -1,5 +1,7 @@
 package pkg
 
+import "github.com/runxhq/runx/sdk/errcode"
+
 // profile is what run.yaml declares.
 type profile struct {
 	minimumRunx    string
@@ -45,9 +47,9 @@ func readProfile(file string, src []byte, pkgName string, runx version, runxText
 func decodeProfileRoot(file string, root *node, pkgName string, runx version, runxText string) (*profile, error) {
 	var err error
 	if root.isNull() {
-		return nil, refuseAt(file, Position{Line: 1, Column: 1}, CodeMinimumRunxMissing, "run.yaml is empty; it must declare minimum_runx and methods")
+		return nil, refuseAt(file, Position{Line: 1, Column: 1}, errcode.MinimumRunxMissing, "run.yaml is empty; it must declare minimum_runx and methods")
 	}
-	d := decoder{file: file, code: CodeYAMLInvalid}
+	d := decoder{file: file, code: errcode.RunxYAMLInvalid}
 	top, err := d.object(root, "run.yaml", "minimum_runx", "default_method", "methods")
 	if err != nil {
 		return nil, err
@@ -55,10 +57,10 @@ func decodeProfileRoot(file string, root *node, pkgName string, runx version, ru
 	p := &profile{}
 	me := top.get("minimum_runx")
 	if me == nil {
-		return nil, refuseAt(file, root.pos, CodeMinimumRunxMissing,
+		return nil, refuseAt(file, root.pos, errcode.MinimumRunxMissing,
 			"run.yaml must declare minimum_runx: the oldest runx that reads this package (this is runx %s)", runxText)
 	}
-	if p.minimumRunx, err = d.with(CodeMinimumRunxInvalid).str(me, "minimum_runx"); err != nil {
+	if p.minimumRunx, err = d.with(errcode.MinimumRunxInvalid).str(me, "minimum_runx"); err != nil {
 		return nil, err
 	}
 	if err := checkMinimumRunx(file, pkgName, p.minimumRunx, me.value.pos, runx, runxText); err != nil {
@@ -69,11 +71,11 @@ func decodeProfileRoot(file string, root *node, pkgName string, runx version, ru
 		return nil, err
 	}
 	if de := top.get("default_method"); de != nil {
-		if p.defaultMethod, err = d.with(CodeMethodInvalid).str(de, "default_method"); err != nil {
+		if p.defaultMethod, err = d.with(errcode.MethodInvalid).str(de, "default_method"); err != nil {
 			return nil, err
 		}
 		if !hasMethod(p.methods, p.defaultMethod) {
-			return nil, refuseAt(file, de.value.pos, CodeMethodNotFound, "default_method %q names no method of this package", p.defaultMethod)
+			return nil, refuseAt(file, de.value.pos, errcode.MethodNotFound, "default_method %q names no method of this package", p.defaultMethod)
 		}
 	}
 	return p, nil
@@ -84,14 +86,14 @@ func decodeMethods(d decoder, e *entry, at Position) ([]*Method, error) {
 		if e != nil {
 			at = e.value.pos
 		}
-		return nil, refuseAt(d.file, at, CodeMethodInvalid, "run.yaml must declare methods: a mapping of method names to methods")
+		return nil, refuseAt(d.file, at, errcode.MethodInvalid, "run.yaml must declare methods: a mapping of method names to methods")
 	}
 	several := len(e.value.entries) > 1
 	methods := make([]*Method, 0, len(e.value.entries))
 	for i := range e.value.entries {
 		me := &e.value.entries[i]
 		if !isName(me.key) {
-			return nil, refuseAt(d.file, me.keyPos, CodeMethodInvalid,
+			return nil, refuseAt(d.file, me.keyPos, errcode.MethodInvalid,
 				"method name %q must start with a letter or _ and hold only letters, digits, _ and -", me.key)
 		}
 		m, err := decodeMethod(d, me.key, me.value)
@@ -101,7 +103,7 @@ func decodeMethods(d decoder, e *entry, at Position) ([]*Method, error) {
 		// A model chooses among several methods by their descriptions, so
 		// each must have its own; only a sole method borrows the package's.
 		if several && m.Description == "" {
-			return nil, refuseAt(d.file, me.keyPos, CodeMethodDescriptionMissing,
+			return nil, refuseAt(d.file, me.keyPos, errcode.MethodDescriptionMissing,
 				"method %q has no description; in a package with several methods each says what it does and when to use it", me.key)
 		}
 		methods = append(methods, m)

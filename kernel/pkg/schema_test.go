@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // schemaDoc reads a schema written as JSON into the shared value shape.
@@ -221,13 +223,13 @@ func TestSchemaViolationDoesNotQuoteTheValue(t *testing.T) {
 // cause is the typed SchemaError.
 func TestLoadRefusesUnsupportedSchemaKeyword(t *testing.T) {
 	_, _, err := loadProfile(t, "minimum_runx: 0.1.0\nmethods:\n  m:\n    inputs:\n      email: { type: string, schema: { format: email } }\n    steps: [{ id: a, tool: fs.read }]\n")
-	e := wantRefusal(t, err, CodeMethodInvalid, 5, 38)
+	e := wantRefusal(t, err, errcode.MethodInvalid, 5, 38)
 	var se *SchemaError
 	if !errors.As(err, &se) || se.Keyword != "format" || !strings.Contains(e.Message, `"format"`) {
 		t.Fatalf("%v (cause %v)", err, se)
 	}
 	_, _, err = loadProfile(t, "minimum_runx: 0.1.0\nmethods:\n  m:\n    steps:\n      - id: a\n        tool: fs.read\n        outputs: { o: { schema: { $ref: \"https://x/s.json\" } } }\n")
-	wantRefusal(t, err, CodeStepInvalid, 7, 33)
+	wantRefusal(t, err, errcode.StepInvalid, 7, 33)
 	if !errors.As(err, &se) || se.Keyword != "$ref" {
 		t.Fatalf("%v", err)
 	}

@@ -1,6 +1,10 @@
 package pkg
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
+)
 
 // SplitRef splits "path#method" at its last '#'. A ref without '#' names no
 // method. `runx skill <ref> <method>` means the same as "<ref>#<method>"; the
@@ -21,18 +25,18 @@ func (p *Package) SelectMethod(name string) (*Method, error) {
 		if m := p.Method(name); m != nil {
 			return m, nil
 		}
-		return nil, refuse(CodeMethodNotFound, "package %q has no method %q; its methods are %s",
+		return nil, refuse(errcode.MethodNotFound, "package %q has no method %q; its methods are %s",
 			p.Name, name, strings.Join(p.MethodNames(), ", "))
 	}
 	if p.DefaultMethod != "" {
 		if m := p.Method(p.DefaultMethod); m != nil {
 			return m, nil
 		}
-		return nil, refuse(CodeMethodNotFound, "package %q names default_method %q, which it does not declare", p.Name, p.DefaultMethod)
+		return nil, refuse(errcode.MethodNotFound, "package %q names default_method %q, which it does not declare", p.Name, p.DefaultMethod)
 	}
 	if len(p.Methods) == 1 {
 		return p.Methods[0], nil
 	}
-	return nil, refuse(CodeMethodAmbiguous, "package %q has several methods and no default_method; name one as <ref>#<method>: %s",
+	return nil, refuse(errcode.MethodAmbiguous, "package %q has several methods and no default_method; name one as <ref>#<method>: %s",
 		p.Name, strings.Join(p.MethodNames(), ", "))
 }

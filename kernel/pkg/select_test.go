@@ -3,6 +3,8 @@ package pkg
 import (
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestSplitRef(t *testing.T) {
@@ -34,8 +36,8 @@ func TestSelectMethod(t *testing.T) {
 		{"default", withDefault, "", "b", ""},
 		{"sole method", sole, "", "only", ""},
 		{"sole method by name", sole, "only", "only", ""},
-		{"unknown name", sole, "nope", "", CodeMethodNotFound},
-		{"several, none named", several, "", "", CodeMethodAmbiguous},
+		{"unknown name", sole, "nope", "", "method_not_found"},
+		{"several, none named", several, "", "", "method_ambiguous"},
 		{"several, one named", several, "b", "b", ""},
 	}
 	for _, c := range cases {
@@ -46,7 +48,7 @@ func TestSelectMethod(t *testing.T) {
 			}
 			m, err := p.SelectMethod(c.ask)
 			if c.code != "" {
-				e := wantRefusal(t, err, c.code, 0, 0)
+				e := wantRefusal(t, err, errcode.Code(c.code), 0, 0)
 				if !strings.Contains(e.Message, "a, b") && !strings.Contains(e.Message, "only") {
 					t.Errorf("refusal does not list the methods: %s", e.Message)
 				}
@@ -62,5 +64,5 @@ func TestSelectMethod(t *testing.T) {
 func TestSelectMethodOnHandBuiltPackage(t *testing.T) {
 	p := &Package{Name: "x", DefaultMethod: "gone", Methods: []*Method{{Name: "a"}, {Name: "b"}}}
 	_, err := p.SelectMethod("")
-	wantRefusal(t, err, CodeMethodNotFound, 0, 0)
+	wantRefusal(t, err, errcode.MethodNotFound, 0, 0)
 }

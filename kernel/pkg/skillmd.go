@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // skillDoc is SKILL.md split into what it declares and what it teaches.
@@ -30,35 +32,35 @@ func parseSkillMD(file string, src []byte) (*skillDoc, error) {
 // check of the decoded fields still runs on each load.
 func parseSkillMDCached(file string, src []byte, cache *PlanCache) (*skillDoc, error) {
 	if !utf8.Valid(src) {
-		return nil, refuseAt(file, Position{}, CodeSkillMDInvalid, "SKILL.md is not valid UTF-8")
+		return nil, refuseAt(file, Position{}, errcode.SkillMDInvalid, "SKILL.md is not valid UTF-8")
 	}
 	src = bytes.TrimPrefix(src, []byte("\ufeff"))
 	first, rest, _ := bytes.Cut(src, []byte("\n"))
 	if strings.TrimRight(string(first), " \t\r") != "---" {
-		return nil, refuseAt(file, Position{Line: 1, Column: 1}, CodeSkillMDInvalid,
+		return nil, refuseAt(file, Position{Line: 1, Column: 1}, errcode.SkillMDInvalid,
 			"SKILL.md must start with YAML front matter between --- lines, declaring name and description")
 	}
 	front, manual, ok := cutFrontMatter(rest)
 	if !ok {
-		return nil, refuseAt(file, Position{Line: 1, Column: 1}, CodeSkillMDInvalid, "the front matter opened on line 1 is never closed by a --- line")
+		return nil, refuseAt(file, Position{Line: 1, Column: 1}, errcode.SkillMDInvalid, "the front matter opened on line 1 is never closed by a --- line")
 	}
 	root, err := cache.frontMatter(file, front)
 	if err != nil {
-		if e, ok := err.(*Error); ok && e.Code != CodePackageFileTooLarge {
-			e.Code = CodeSkillMDInvalid
+		if e, ok := err.(*Error); ok && e.Code != errcode.PackageFileTooLarge {
+			e.Code = errcode.SkillMDInvalid
 		}
 		return nil, err
 	}
-	d := decoder{file: file, code: CodeSkillMDInvalid}
+	d := decoder{file: file, code: errcode.SkillMDInvalid}
 	if root == nil || root.kind != mapNode {
-		return nil, refuseAt(file, Position{Line: 2, Column: 1}, CodeSkillMDInvalid, "the front matter must be a mapping declaring name and description")
+		return nil, refuseAt(file, Position{Line: 2, Column: 1}, errcode.SkillMDInvalid, "the front matter must be a mapping declaring name and description")
 	}
 	doc := &skillDoc{manual: string(manual)}
 	f := fields{n: root}
 	for _, key := range []string{"name", "description"} {
 		e := f.get(key)
 		if e == nil {
-			return nil, refuseAt(file, root.pos, CodeSkillMDInvalid, "the front matter must declare %s", key)
+			return nil, refuseAt(file, root.pos, errcode.SkillMDInvalid, "the front matter must declare %s", key)
 		}
 		s, err := d.str(e, key)
 		if err != nil {

@@ -3,6 +3,8 @@ package pkg
 import (
 	"fmt"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 const (
@@ -21,7 +23,7 @@ var (
 // decodeStep reads one step. index is its place in the method, for naming a
 // step that has no id yet.
 func decodeStep(d decoder, n *node, index int, sc refScope) (*Step, error) {
-	d = d.with(CodeStepInvalid)
+	d = d.with(errcode.StepInvalid)
 	label := fmt.Sprintf("step %d of method %q", index+1, sc.method)
 	f, err := d.object(n, label, stepFields...)
 	if err != nil {
@@ -208,7 +210,7 @@ func decodeOutputs(d decoder, e *entry, what string) (map[string]*OutputSpec, er
 			return nil, err
 		}
 		// An output is not yet kept as an artifact of its packet.
-		if err := d.unsupported(f, CodeOutputFieldUnsupported, label+" ", "packet"); err != nil {
+		if err := d.unsupported(f, errcode.OutputFieldUnsupported, label+" ", "packet"); err != nil {
 			return nil, err
 		}
 		spec := &OutputSpec{}

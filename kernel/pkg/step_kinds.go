@@ -1,6 +1,10 @@
 package pkg
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
+)
 
 // maxScriptCalls is the kernel's ceiling on the calls one script step makes;
 // the receipt-tree bound (30,002) is derived from it.
@@ -174,7 +178,7 @@ func decodeOperation(d decoder, e *entry, f fields, label string, sc refScope) (
 		}
 	}
 	// Nothing holds an operation's result to a required list yet: refused.
-	if err := d.unsupported(f, CodeStepFieldUnsupported, label+" ", "result"); err != nil {
+	if err := d.unsupported(f, errcode.StepFieldUnsupported, label+" ", "result"); err != nil {
 		return nil, err
 	}
 	return op, nil
@@ -216,7 +220,7 @@ func decodeAgent(d decoder, e *entry, label string) (*AgentStep, error) {
 	}
 	// No turn loads advisory skills yet: a context would be parsed and
 	// ignored, so it is refused.
-	if err := d.unsupported(f, CodeStepFieldUnsupported, label+" agent ", "context"); err != nil {
+	if err := d.unsupported(f, errcode.StepFieldUnsupported, label+" agent ", "context"); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -230,7 +234,7 @@ func decodeCalls(d decoder, e *entry, what string) (*Calls, error) {
 		return nil, err
 	}
 	// Nothing loads packages under catalog rules yet: load is refused.
-	if err := d.unsupported(f, CodeStepFieldUnsupported, what+" ", "load"); err != nil {
+	if err := d.unsupported(f, errcode.StepFieldUnsupported, what+" ", "load"); err != nil {
 		return nil, err
 	}
 	c := &Calls{}

@@ -2,6 +2,8 @@ package pkg
 
 import (
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // profileWith returns a one-step run.yaml whose step inputs (from line 8,
@@ -13,39 +15,39 @@ func profileWith(body string) string {
 func TestStrictSubsetRefusals(t *testing.T) {
 	cases := []struct {
 		name, yaml string
-		code       string
+		code       errcode.Code
 		line, col  int
 	}{
-		{"anchor", profileWith("          x: &v 1\n"), CodeYAMLAnchorRefused, 8, 14},
-		{"alias", profileWith("          x: 1\n          y: *v\n"), CodeYAMLAliasRefused, 9, 14},
-		{"merge key", profileWith("          <<: {a: 1}\n"), CodeYAMLMergeKeyRefused, 8, 11},
-		{"core tag", profileWith("          x: !!str 4\n"), CodeYAMLTagRefused, 8, 14},
-		{"custom tag", profileWith("          x: !custom 4\n"), CodeYAMLTagRefused, 8, 14},
-		{"tag on document", "!custom\n" + profileWith("          x: 1\n"), CodeYAMLTagRefused, 1, 1},
-		{"multiple documents", profileWith("          x: 1\n---\nminimum_runx: 0.1.0\n"), CodeYAMLMultipleDocuments, 9, 1},
-		{"directive", "%YAML 1.2\n---\n" + profileWith("          x: 1\n"), CodeYAMLInvalid, 1, 1},
-		{"duplicate key", profileWith("          x: 1\n          x: 2\n"), CodeYAMLDuplicateKey, 9, 11},
-		{"duplicate top-level key", "minimum_runx: 0.1.0\nminimum_runx: 0.1.0\n", CodeYAMLDuplicateKey, 2, 1},
-		{"syntax", profileWith("          x: [1, 2\n"), CodeYAMLInvalid, 8, 14},
-		{"bad indentation", "minimum_runx: 0.1.0\nmethods: 1\n  m: 2\n", CodeYAMLInvalid, 2, 10},
-		{"hex integer", profileWith("          x: 0x1F\n"), CodeYAMLInvalid, 8, 14},
-		{"octal-looking integer", profileWith("          x: 0777\n"), CodeYAMLInvalid, 8, 14},
-		{"unsafe integer", profileWith("          x: 9007199254740992\n"), CodeYAMLInvalid, 8, 14},
-		{"integer beyond int64", profileWith("          x: 99999999999999999999\n"), CodeYAMLInvalid, 8, 14},
-		{"infinity", profileWith("          x: .inf\n"), CodeYAMLInvalid, 8, 14},
-		{"explicit key", profileWith("          ? x\n          : 1\n"), CodeYAMLInvalid, 8, 11},
-		{"invalid utf-8", profileWith("          x: \xff\n"), CodeYAMLInvalid, 0, 0},
-		{"not a mapping", "- 1\n", CodeYAMLInvalid, 1, 1},
+		{"anchor", profileWith("          x: &v 1\n"), errcode.RunxYAMLAnchorRefused, 8, 14},
+		{"alias", profileWith("          x: 1\n          y: *v\n"), errcode.RunxYAMLAliasRefused, 9, 14},
+		{"merge key", profileWith("          <<: {a: 1}\n"), errcode.RunxYAMLMergeKeyRefused, 8, 11},
+		{"core tag", profileWith("          x: !!str 4\n"), errcode.RunxYAMLTagRefused, 8, 14},
+		{"custom tag", profileWith("          x: !custom 4\n"), errcode.RunxYAMLTagRefused, 8, 14},
+		{"tag on document", "!custom\n" + profileWith("          x: 1\n"), errcode.RunxYAMLTagRefused, 1, 1},
+		{"multiple documents", profileWith("          x: 1\n---\nminimum_runx: 0.1.0\n"), errcode.RunxYAMLMultipleDocuments, 9, 1},
+		{"directive", "%YAML 1.2\n---\n" + profileWith("          x: 1\n"), errcode.RunxYAMLInvalid, 1, 1},
+		{"duplicate key", profileWith("          x: 1\n          x: 2\n"), errcode.RunxYAMLDuplicateKey, 9, 11},
+		{"duplicate top-level key", "minimum_runx: 0.1.0\nminimum_runx: 0.1.0\n", errcode.RunxYAMLDuplicateKey, 2, 1},
+		{"syntax", profileWith("          x: [1, 2\n"), errcode.RunxYAMLInvalid, 8, 14},
+		{"bad indentation", "minimum_runx: 0.1.0\nmethods: 1\n  m: 2\n", errcode.RunxYAMLInvalid, 2, 10},
+		{"hex integer", profileWith("          x: 0x1F\n"), errcode.RunxYAMLInvalid, 8, 14},
+		{"octal-looking integer", profileWith("          x: 0777\n"), errcode.RunxYAMLInvalid, 8, 14},
+		{"unsafe integer", profileWith("          x: 9007199254740992\n"), errcode.RunxYAMLInvalid, 8, 14},
+		{"integer beyond int64", profileWith("          x: 99999999999999999999\n"), errcode.RunxYAMLInvalid, 8, 14},
+		{"infinity", profileWith("          x: .inf\n"), errcode.RunxYAMLInvalid, 8, 14},
+		{"explicit key", profileWith("          ? x\n          : 1\n"), errcode.RunxYAMLInvalid, 8, 11},
+		{"invalid utf-8", profileWith("          x: \xff\n"), errcode.RunxYAMLInvalid, 0, 0},
+		{"not a mapping", "- 1\n", errcode.RunxYAMLInvalid, 1, 1},
 		// Unknown fields are refused at every level.
-		{"unknown top-level field", "minimum_runx: 0.1.0\nmethod: {}\n", CodeYAMLUnknownField, 2, 1},
-		{"unknown method field", "minimum_runx: 0.1.0\nmethods:\n  m:\n    step: []\n", CodeYAMLUnknownField, 4, 5},
-		{"unknown step field", "minimum_runx: 0.1.0\nmethods:\n  m:\n    steps:\n      - id: a\n        tool: fs.read\n        input: {}\n", CodeYAMLUnknownField, 7, 9},
-		{"unknown input spec field", "minimum_runx: 0.1.0\nmethods:\n  m:\n    inputs:\n      n: { type: string, requried: true }\n    steps: [{id: a, tool: fs.read}]\n", CodeYAMLUnknownField, 5, 26},
-		{"unknown output field", "minimum_runx: 0.1.0\nmethods:\n  m:\n    outputs: { o: { kind: string } }\n    steps: [{id: a, tool: fs.read}]\n", CodeYAMLUnknownField, 4, 21},
-		{"unknown tool field", "minimum_runx: 0.1.0\nmethods:\n  m:\n    steps:\n      - id: a\n        tool: { module: compose.mjs, entry: main }\n", CodeYAMLUnknownField, 6, 38},
-		{"unknown calls field", "minimum_runx: 0.1.0\nmethods:\n  m:\n    steps:\n      - id: a\n        agent: { task: t, calls: { tool: [x] } }\n", CodeYAMLUnknownField, 6, 36},
-		{"unknown retry field", "minimum_runx: 0.1.0\nmethods:\n  m:\n    steps:\n      - id: a\n        tool: fs.read\n        retry: { attempts: 2 }\n", CodeYAMLUnknownField, 7, 18},
-		{"unknown question field", "minimum_runx: 0.1.0\nmethods:\n  m:\n    steps:\n      - id: a\n        ask: { questions: [{ id: q, prompt: p, hint: h }] }\n", CodeYAMLUnknownField, 6, 48},
+		{"unknown top-level field", "minimum_runx: 0.1.0\nmethod: {}\n", errcode.RunxYAMLUnknownField, 2, 1},
+		{"unknown method field", "minimum_runx: 0.1.0\nmethods:\n  m:\n    step: []\n", errcode.RunxYAMLUnknownField, 4, 5},
+		{"unknown step field", "minimum_runx: 0.1.0\nmethods:\n  m:\n    steps:\n      - id: a\n        tool: fs.read\n        input: {}\n", errcode.RunxYAMLUnknownField, 7, 9},
+		{"unknown input spec field", "minimum_runx: 0.1.0\nmethods:\n  m:\n    inputs:\n      n: { type: string, requried: true }\n    steps: [{id: a, tool: fs.read}]\n", errcode.RunxYAMLUnknownField, 5, 26},
+		{"unknown output field", "minimum_runx: 0.1.0\nmethods:\n  m:\n    outputs: { o: { kind: string } }\n    steps: [{id: a, tool: fs.read}]\n", errcode.RunxYAMLUnknownField, 4, 21},
+		{"unknown tool field", "minimum_runx: 0.1.0\nmethods:\n  m:\n    steps:\n      - id: a\n        tool: { module: compose.mjs, entry: main }\n", errcode.RunxYAMLUnknownField, 6, 38},
+		{"unknown calls field", "minimum_runx: 0.1.0\nmethods:\n  m:\n    steps:\n      - id: a\n        agent: { task: t, calls: { tool: [x] } }\n", errcode.RunxYAMLUnknownField, 6, 36},
+		{"unknown retry field", "minimum_runx: 0.1.0\nmethods:\n  m:\n    steps:\n      - id: a\n        tool: fs.read\n        retry: { attempts: 2 }\n", errcode.RunxYAMLUnknownField, 7, 18},
+		{"unknown question field", "minimum_runx: 0.1.0\nmethods:\n  m:\n    steps:\n      - id: a\n        ask: { questions: [{ id: q, prompt: p, hint: h }] }\n", errcode.RunxYAMLUnknownField, 6, 48},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

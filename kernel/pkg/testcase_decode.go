@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // TestsDir is where a package keeps its tests.
@@ -49,16 +51,16 @@ func LoadTest(path string) (*TestCase, error) {
 		return nil, err
 	}
 	if src == nil {
-		return nil, refuse(CodePackageNotFound, "no test at %s", path)
+		return nil, refuse(errcode.PackageNotFound, "no test at %s", path)
 	}
 	root, err := parseStrict(path, src, 0)
 	if err != nil {
 		return nil, err
 	}
 	if root.isNull() {
-		return nil, refuseAt(path, Position{Line: 1, Column: 1}, CodeTestInvalid, "the test is empty; it needs at least expect.status")
+		return nil, refuseAt(path, Position{Line: 1, Column: 1}, errcode.TestInvalid, "the test is empty; it needs at least expect.status")
 	}
-	d := decoder{file: path, code: CodeTestInvalid}
+	d := decoder{file: path, code: errcode.TestInvalid}
 	f, err := d.object(root, "the test", "name", "method", "package", "inputs", "setup", "host", "providers", "expect")
 	if err != nil {
 		return nil, err

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // decodeTestProviders reads providers: processes and http are carried out;
@@ -14,7 +16,7 @@ func decodeTestProviders(d decoder, e *entry) (*TestProviders, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := d.unsupported(f, CodeTestFieldUnsupported, "providers.", "mcp", "hosted"); err != nil {
+	if err := d.unsupported(f, errcode.TestFieldUnsupported, "providers.", "mcp", "hosted"); err != nil {
 		return nil, err
 	}
 	p := &TestProviders{}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // A remembered listing and remembered bytes are served only while nothing
@@ -162,5 +164,5 @@ func TestTreeCacheRefusesANewSymlink(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := PackageDigest(dir)
-	wantRefusal(t, err, CodePackageSymlinkRefused, 0, 0)
+	wantRefusal(t, err, errcode.PackageSymlinkRefused, 0, 0)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // version is a semantic version (MAJOR.MINOR.PATCH with an optional
@@ -134,10 +136,10 @@ func scanMinimumRunx(src []byte) (value string, pos Position, found bool) {
 func checkMinimumRunx(file, pkgName, minimum string, pos Position, runx version, runxText string) error {
 	need, err := parseVersion(minimum)
 	if err != nil {
-		return refuseAt(file, pos, CodeMinimumRunxInvalid, "minimum_runx: %v", err)
+		return refuseAt(file, pos, errcode.MinimumRunxInvalid, "minimum_runx: %v", err)
 	}
 	if need.compare(runx) > 0 {
-		return refuseAt(file, pos, CodeMinimumRunxUnsupported,
+		return refuseAt(file, pos, errcode.MinimumRunxUnsupported,
 			"package %q needs runx %s or newer (minimum_runx); this is runx %s", pkgName, minimum, runxText)
 	}
 	return nil

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // yamlBombs are files a few hundred kilobytes long, each under MaxYAMLBytes,
@@ -90,9 +92,9 @@ func TestYAMLBombChild(t *testing.T) {
 		runx, _ := parseVersion(testRunx)
 		_, err = decodeProfile("run.yaml", []byte(bomb.src), "p", runx, testRunx)
 	}
-	want := CodeYAMLInvalid
+	want := errcode.RunxYAMLInvalid
 	if bomb.kind == "SKILL.md" {
-		want = CodeSkillMDInvalid
+		want = errcode.SkillMDInvalid
 	}
 	var e *Error
 	if !errors.As(err, &e) || e.Code != want {
@@ -162,8 +164,8 @@ func TestPackageFileCeilings(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Load(writePackage(t, c.files), LoadOptions{RunxVersion: testRunx})
 			var e *Error
-			if !errors.As(err, &e) || e.Code != CodePackageFileTooLarge || !strings.Contains(e.Message, c.want) {
-				t.Fatalf("got %v, want %s naming the %s", err, CodePackageFileTooLarge, c.want)
+			if !errors.As(err, &e) || e.Code != errcode.PackageFileTooLarge || !strings.Contains(e.Message, c.want) {
+				t.Fatalf("got %v, want %s naming the %s", err, errcode.PackageFileTooLarge, c.want)
 			}
 		})
 	}
@@ -172,8 +174,8 @@ func TestPackageFileCeilings(t *testing.T) {
 			dir := writePackage(t, map[string]string{name: big})
 			_, err := readPackageFile(dir + "/" + name)
 			var e *Error
-			if !errors.As(err, &e) || e.Code != CodePackageFileTooLarge {
-				t.Fatalf("got %v, want %s", err, CodePackageFileTooLarge)
+			if !errors.As(err, &e) || e.Code != errcode.PackageFileTooLarge {
+				t.Fatalf("got %v, want %s", err, errcode.PackageFileTooLarge)
 			}
 		})
 	}
@@ -192,7 +194,7 @@ func TestInputsDocumentKeyTwiceAtAnyDepth(t *testing.T) {
 	} {
 		_, err := decodeInputsDocument([]byte(doc))
 		var e *Error
-		if !errors.As(err, &e) || (e.Code != CodeInputsDocumentInvalid && e.Code != CodeInputTypeInvalid) || !strings.Contains(e.Message, says) {
+		if !errors.As(err, &e) || (e.Code != errcode.InputsDocumentInvalid && e.Code != errcode.InputTypeInvalid) || !strings.Contains(e.Message, says) {
 			t.Errorf("%s: got %v, want a refusal saying %q", doc, err, says)
 		}
 	}

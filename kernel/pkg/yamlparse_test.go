@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // readYAML parses src as a whole file and returns its value.
@@ -161,78 +163,78 @@ func TestYAMLParserPositions(t *testing.T) {
 func TestYAMLParserRefusals(t *testing.T) {
 	cases := []struct {
 		name, yaml string
-		code       string
+		code       errcode.Code
 		line, col  int
 	}{
 		// The subset's own refusals, at what they refuse.
-		{"anchor on a value", "a: &x 1\n", CodeYAMLAnchorRefused, 1, 4},
-		{"anchor on a mapping", "a: &x\n  b: 1\n", CodeYAMLAnchorRefused, 1, 4},
-		{"anchor on a key", "&x a: 1\n", CodeYAMLAnchorRefused, 1, 1},
-		{"anchor in flow", "a: [&x 1]\n", CodeYAMLAnchorRefused, 1, 5},
-		{"alias", "a: *x\n", CodeYAMLAliasRefused, 1, 4},
-		{"alias in flow", "a: {b: *x}\n", CodeYAMLAliasRefused, 1, 8},
-		{"alias as key", "*x : 1\n", CodeYAMLAliasRefused, 1, 1},
-		{"tag", "a: !!str 1\n", CodeYAMLTagRefused, 1, 4},
-		{"verbatim tag", "a: !<tag:x> 1\n", CodeYAMLTagRefused, 1, 4},
-		{"tag on a list", "a: !seq\n  - 1\n", CodeYAMLTagRefused, 1, 4},
-		{"merge key", "a: 1\n<<: {b: 2}\n", CodeYAMLMergeKeyRefused, 2, 1},
-		{"merge key in flow", "a: {<<: {b: 2}}\n", CodeYAMLMergeKeyRefused, 1, 5},
-		{"duplicate key", "a: 1\nb: 2\na: 3\n", CodeYAMLDuplicateKey, 3, 1},
-		{"duplicate key quoted and plain", "a: 1\n\"a\": 2\n", CodeYAMLDuplicateKey, 2, 1},
-		{"duplicate key in flow", "x: {a: 1, a: 2}\n", CodeYAMLDuplicateKey, 1, 11},
-		{"duplicate key in a large mapping", largeMapping(40) + "k7: 1\n", CodeYAMLDuplicateKey, 41, 1},
-		{"second document", "a: 1\n---\nb: 2\n", CodeYAMLMultipleDocuments, 2, 1},
-		{"document after an end marker", "a: 1\n...\nb: 2\n", CodeYAMLMultipleDocuments, 3, 1},
-		{"empty second document", "a: 1\n---\n", CodeYAMLMultipleDocuments, 2, 1},
-		{"directive", "%YAML 1.2\n---\na: 1\n", CodeYAMLInvalid, 1, 1},
-		{"explicit key", "? a\n: 1\n", CodeYAMLInvalid, 1, 1},
-		{"explicit key in flow", "a: {? b: 1}\n", CodeYAMLInvalid, 1, 5},
-		{"flow key", "[a]: 1\n", CodeYAMLInvalid, 1, 4},
-		{"flow key in flow", "a: {[b]: 1}\n", CodeYAMLInvalid, 1, 8},
-		{"null key", "~: 1\n", CodeYAMLInvalid, 1, 1},
-		{"infinite key", ".inf: 1\n", CodeYAMLInvalid, 1, 1},
+		{"anchor on a value", "a: &x 1\n", errcode.RunxYAMLAnchorRefused, 1, 4},
+		{"anchor on a mapping", "a: &x\n  b: 1\n", errcode.RunxYAMLAnchorRefused, 1, 4},
+		{"anchor on a key", "&x a: 1\n", errcode.RunxYAMLAnchorRefused, 1, 1},
+		{"anchor in flow", "a: [&x 1]\n", errcode.RunxYAMLAnchorRefused, 1, 5},
+		{"alias", "a: *x\n", errcode.RunxYAMLAliasRefused, 1, 4},
+		{"alias in flow", "a: {b: *x}\n", errcode.RunxYAMLAliasRefused, 1, 8},
+		{"alias as key", "*x : 1\n", errcode.RunxYAMLAliasRefused, 1, 1},
+		{"tag", "a: !!str 1\n", errcode.RunxYAMLTagRefused, 1, 4},
+		{"verbatim tag", "a: !<tag:x> 1\n", errcode.RunxYAMLTagRefused, 1, 4},
+		{"tag on a list", "a: !seq\n  - 1\n", errcode.RunxYAMLTagRefused, 1, 4},
+		{"merge key", "a: 1\n<<: {b: 2}\n", errcode.RunxYAMLMergeKeyRefused, 2, 1},
+		{"merge key in flow", "a: {<<: {b: 2}}\n", errcode.RunxYAMLMergeKeyRefused, 1, 5},
+		{"duplicate key", "a: 1\nb: 2\na: 3\n", errcode.RunxYAMLDuplicateKey, 3, 1},
+		{"duplicate key quoted and plain", "a: 1\n\"a\": 2\n", errcode.RunxYAMLDuplicateKey, 2, 1},
+		{"duplicate key in flow", "x: {a: 1, a: 2}\n", errcode.RunxYAMLDuplicateKey, 1, 11},
+		{"duplicate key in a large mapping", largeMapping(40) + "k7: 1\n", errcode.RunxYAMLDuplicateKey, 41, 1},
+		{"second document", "a: 1\n---\nb: 2\n", errcode.RunxYAMLMultipleDocuments, 2, 1},
+		{"document after an end marker", "a: 1\n...\nb: 2\n", errcode.RunxYAMLMultipleDocuments, 3, 1},
+		{"empty second document", "a: 1\n---\n", errcode.RunxYAMLMultipleDocuments, 2, 1},
+		{"directive", "%YAML 1.2\n---\na: 1\n", errcode.RunxYAMLInvalid, 1, 1},
+		{"explicit key", "? a\n: 1\n", errcode.RunxYAMLInvalid, 1, 1},
+		{"explicit key in flow", "a: {? b: 1}\n", errcode.RunxYAMLInvalid, 1, 5},
+		{"flow key", "[a]: 1\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"flow key in flow", "a: {[b]: 1}\n", errcode.RunxYAMLInvalid, 1, 8},
+		{"null key", "~: 1\n", errcode.RunxYAMLInvalid, 1, 1},
+		{"infinite key", ".inf: 1\n", errcode.RunxYAMLInvalid, 1, 1},
 		// Values JSON cannot hold, or that YAML versions read differently.
-		{"infinity", "a: -.inf\n", CodeYAMLInvalid, 1, 4},
-		{"not a number", "a: [.nan]\n", CodeYAMLInvalid, 1, 5},
-		{"octal", "a: 0o17\n", CodeYAMLInvalid, 1, 4},
-		{"binary", "a: 0b101\n", CodeYAMLInvalid, 1, 4},
-		{"underscored integer", "a: 1_000\n", CodeYAMLInvalid, 1, 4},
-		{"unsafe integer", "a: -9007199254740992\n", CodeYAMLInvalid, 1, 4},
-		{"float out of range", "a: 1e999\n", CodeYAMLInvalid, 1, 4},
+		{"infinity", "a: -.inf\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"not a number", "a: [.nan]\n", errcode.RunxYAMLInvalid, 1, 5},
+		{"octal", "a: 0o17\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"binary", "a: 0b101\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"underscored integer", "a: 1_000\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"unsafe integer", "a: -9007199254740992\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"float out of range", "a: 1e999\n", errcode.RunxYAMLInvalid, 1, 4},
 		// Syntax.
-		{"unclosed flow list", "a: [1, 2\n", CodeYAMLInvalid, 1, 4},
-		{"unclosed flow mapping", "a: {b: 1\n\n", CodeYAMLInvalid, 1, 4},
-		{"flow entry without a comma", "a: [x\nb: y]\n", CodeYAMLInvalid, 2, 1},
-		{"empty flow entry", "a: [1, , 2]\n", CodeYAMLInvalid, 1, 8},
-		{"unclosed double quote", "a: \"abc\nb: 1\n", CodeYAMLInvalid, 1, 4},
-		{"unclosed single quote", "a: 'abc\n", CodeYAMLInvalid, 1, 4},
-		{"document marker in a quote", "a: \"x\n---\ny\"\n", CodeYAMLInvalid, 2, 1},
-		{"document marker in flow", "a: [x,\n---\n]\n", CodeYAMLInvalid, 1, 4},
-		{"unknown escape", "a: \"\\q\"\n", CodeYAMLInvalid, 1, 6},
-		{"short hex escape", "a: \"\\x4\"\n", CodeYAMLInvalid, 1, 4},
-		{"surrogate escape", "a: \"\\uD800\"\n", CodeYAMLInvalid, 1, 5},
-		{"tab indentation", "a:\n\tb: 1\n", CodeYAMLInvalid, 2, 1},
-		{"deeper line after a value", "a: \"x\"\n  b: 1\n", CodeYAMLInvalid, 2, 3},
-		{"plain value runs into a key", "a: 1\n  b: 2\n", CodeYAMLInvalid, 1, 4},
-		{"mapping on its key's line", "a: b: c\n", CodeYAMLInvalid, 1, 4},
-		{"list on its key's line", "a: - b\n", CodeYAMLInvalid, 1, 4},
-		{"text after a quoted value", "a: \"b\" c\n", CodeYAMLInvalid, 1, 8},
-		{"text after a flow value", "a: [b] c\n", CodeYAMLInvalid, 1, 8},
-		{"key without a colon", "a: 1\nb\n", CodeYAMLInvalid, 2, 1},
-		{"first key over two lines", "\"a\n b\": 1\n", CodeYAMLInvalid, 1, 1},
-		{"key over two lines", "x: 1\n'a\n b': 1\n", CodeYAMLInvalid, 2, 1},
-		{"item where a key belongs", "a: 1\n- b\n", CodeYAMLInvalid, 2, 1},
-		{"deeper line in a list", "- 'a'\n - b\n", CodeYAMLInvalid, 2, 2},
-		{"block scalar header", "a: |x\n  y\n", CodeYAMLInvalid, 1, 4},
-		{"reserved indicator", "a: @b\n", CodeYAMLInvalid, 1, 4},
-		{"control character", "a: b\x01c\n", CodeYAMLInvalid, 1, 5},
-		{"delete character", "a:\n  - \x7f\n", CodeYAMLInvalid, 2, 5},
-		{"content after the document", "- a\nb: 1\n", CodeYAMLInvalid, 2, 1},
-		{"empty item then a key", "a:\n- 1\n-\nb: 3\n", CodeYAMLInvalid, 4, 1},
-		{"value at its key's indentation", "a:\nb\n", CodeYAMLInvalid, 2, 1},
-		{"value left of its key's indentation", "x:\n  a:\n b: 1\n", CodeYAMLInvalid, 3, 2},
-		{"nesting too deep", strings.Repeat("[", maxYAMLDepth+2) + strings.Repeat("]", maxYAMLDepth+2) + "\n", CodeYAMLInvalid, 1, maxYAMLDepth + 2},
-		{"block nesting too deep", deepBlock(maxYAMLDepth + 2), CodeYAMLInvalid, maxYAMLDepth + 2, maxYAMLDepth + 3},
+		{"unclosed flow list", "a: [1, 2\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"unclosed flow mapping", "a: {b: 1\n\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"flow entry without a comma", "a: [x\nb: y]\n", errcode.RunxYAMLInvalid, 2, 1},
+		{"empty flow entry", "a: [1, , 2]\n", errcode.RunxYAMLInvalid, 1, 8},
+		{"unclosed double quote", "a: \"abc\nb: 1\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"unclosed single quote", "a: 'abc\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"document marker in a quote", "a: \"x\n---\ny\"\n", errcode.RunxYAMLInvalid, 2, 1},
+		{"document marker in flow", "a: [x,\n---\n]\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"unknown escape", "a: \"\\q\"\n", errcode.RunxYAMLInvalid, 1, 6},
+		{"short hex escape", "a: \"\\x4\"\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"surrogate escape", "a: \"\\uD800\"\n", errcode.RunxYAMLInvalid, 1, 5},
+		{"tab indentation", "a:\n\tb: 1\n", errcode.RunxYAMLInvalid, 2, 1},
+		{"deeper line after a value", "a: \"x\"\n  b: 1\n", errcode.RunxYAMLInvalid, 2, 3},
+		{"plain value runs into a key", "a: 1\n  b: 2\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"mapping on its key's line", "a: b: c\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"list on its key's line", "a: - b\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"text after a quoted value", "a: \"b\" c\n", errcode.RunxYAMLInvalid, 1, 8},
+		{"text after a flow value", "a: [b] c\n", errcode.RunxYAMLInvalid, 1, 8},
+		{"key without a colon", "a: 1\nb\n", errcode.RunxYAMLInvalid, 2, 1},
+		{"first key over two lines", "\"a\n b\": 1\n", errcode.RunxYAMLInvalid, 1, 1},
+		{"key over two lines", "x: 1\n'a\n b': 1\n", errcode.RunxYAMLInvalid, 2, 1},
+		{"item where a key belongs", "a: 1\n- b\n", errcode.RunxYAMLInvalid, 2, 1},
+		{"deeper line in a list", "- 'a'\n - b\n", errcode.RunxYAMLInvalid, 2, 2},
+		{"block scalar header", "a: |x\n  y\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"reserved indicator", "a: @b\n", errcode.RunxYAMLInvalid, 1, 4},
+		{"control character", "a: b\x01c\n", errcode.RunxYAMLInvalid, 1, 5},
+		{"delete character", "a:\n  - \x7f\n", errcode.RunxYAMLInvalid, 2, 5},
+		{"content after the document", "- a\nb: 1\n", errcode.RunxYAMLInvalid, 2, 1},
+		{"empty item then a key", "a:\n- 1\n-\nb: 3\n", errcode.RunxYAMLInvalid, 4, 1},
+		{"value at its key's indentation", "a:\nb\n", errcode.RunxYAMLInvalid, 2, 1},
+		{"value left of its key's indentation", "x:\n  a:\n b: 1\n", errcode.RunxYAMLInvalid, 3, 2},
+		{"nesting too deep", strings.Repeat("[", maxYAMLDepth+2) + strings.Repeat("]", maxYAMLDepth+2) + "\n", errcode.RunxYAMLInvalid, 1, maxYAMLDepth + 2},
+		{"block nesting too deep", deepBlock(maxYAMLDepth + 2), errcode.RunxYAMLInvalid, maxYAMLDepth + 2, maxYAMLDepth + 3},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -266,14 +268,14 @@ func deepBlock(n int) string {
 func TestYAMLParserRefusalOrder(t *testing.T) {
 	cases := []struct {
 		name, yaml string
-		code       string
+		code       errcode.Code
 		line, col  int
 	}{
-		{"syntax error after an anchor", "a: &x 1\nb: [\n", CodeYAMLInvalid, 2, 4},
-		{"first refusal in the file", "a: *x\nb: &y 1\n", CodeYAMLAliasRefused, 1, 4},
-		{"second document before an anchor", "a: &x 1\n---\nb: 1\n", CodeYAMLMultipleDocuments, 2, 1},
-		{"directive before a second document", "a: 1\n...\n%TAG ! x\n---\nb: 1\n", CodeYAMLInvalid, 3, 1},
-		{"duplicate key after a tag", "a: !t 1\na: 2\n", CodeYAMLTagRefused, 1, 4},
+		{"syntax error after an anchor", "a: &x 1\nb: [\n", errcode.RunxYAMLInvalid, 2, 4},
+		{"first refusal in the file", "a: *x\nb: &y 1\n", errcode.RunxYAMLAliasRefused, 1, 4},
+		{"second document before an anchor", "a: &x 1\n---\nb: 1\n", errcode.RunxYAMLMultipleDocuments, 2, 1},
+		{"directive before a second document", "a: 1\n...\n%TAG ! x\n---\nb: 1\n", errcode.RunxYAMLInvalid, 3, 1},
+		{"duplicate key after a tag", "a: !t 1\na: 2\n", errcode.RunxYAMLTagRefused, 1, 4},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -285,7 +287,7 @@ func TestYAMLParserRefusalOrder(t *testing.T) {
 
 func TestYAMLParserLineOffset(t *testing.T) {
 	_, err := parseStrict("SKILL.md", []byte("name: x\ndescription: &d y\n"), 1)
-	wantRefusal(t, err, CodeYAMLAnchorRefused, 3, 14)
+	wantRefusal(t, err, errcode.RunxYAMLAnchorRefused, 3, 14)
 }
 
 func TestYAMLPeekIgnoresTheSubset(t *testing.T) {
@@ -297,7 +299,7 @@ func TestYAMLPeekIgnoresTheSubset(t *testing.T) {
 	if !ok || v != "9.0.0" || pos != (Position{Line: 1, Column: 16}) {
 		t.Fatalf("peek = %q %v %v", v, pos, ok)
 	}
-	if _, err := doc.body(); CodeOf(err) != CodeYAMLAliasRefused {
+	if _, err := doc.body(); CodeOf(err) != errcode.RunxYAMLAliasRefused {
 		t.Fatalf("body: %v", err)
 	}
 	doc, err = parseYAML("run.yaml", []byte("{minimum_runx: 1, x: *a}\n"), 0)

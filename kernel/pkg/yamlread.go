@@ -13,6 +13,8 @@ import (
 	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // run.yaml, tests/*.yaml and SKILL.md front matter are read with
@@ -46,11 +48,11 @@ func parseStrict(file string, src []byte, lineOffset int) (*node, error) {
 func parseYAML(file string, src []byte, lineOffset int) (yamlDoc, error) {
 	c := converter{file: file, lineOffset: lineOffset}
 	if len(src) > MaxYAMLBytes {
-		return yamlDoc{}, refuseAt(file, Position{}, CodePackageFileTooLarge,
+		return yamlDoc{}, refuseAt(file, Position{}, errcode.PackageFileTooLarge,
 			"the YAML is %d bytes, over the %d byte ceiling on a package's YAML (MaxYAMLBytes); move large content into a file the package reads", len(src), MaxYAMLBytes)
 	}
 	if !utf8.Valid(src) {
-		return yamlDoc{}, refuseAt(file, Position{}, CodeYAMLInvalid, "the file is not valid UTF-8")
+		return yamlDoc{}, refuseAt(file, Position{}, errcode.RunxYAMLInvalid, "the file is not valid UTF-8")
 	}
 	if err := checkCharacters(file, src, lineOffset); err != nil {
 		return yamlDoc{}, err
@@ -123,10 +125,10 @@ func checkCharacters(file string, src []byte, lineOffset int) error {
 			continue
 		case r == '\t' || r == '\r':
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0 && r != 0x85) || r == 0xfffe || r == 0xffff:
-			return refuseAt(file, Position{Line: line + lineOffset, Column: col}, CodeYAMLInvalid,
+			return refuseAt(file, Position{Line: line + lineOffset, Column: col}, errcode.RunxYAMLInvalid,
 				"control character U+%04X is not allowed in a YAML file", r)
 		case r == 0xfeff && (line != 1 || col != 1):
-			return refuseAt(file, Position{Line: line + lineOffset, Column: col}, CodeYAMLInvalid,
+			return refuseAt(file, Position{Line: line + lineOffset, Column: col}, errcode.RunxYAMLInvalid,
 				"a byte order mark is allowed only at the start of the file")
 		}
 		col++
@@ -141,7 +143,7 @@ func (c converter) document(f *ast.File) (*node, error) {
 	// a directive as a document of its own.
 	for _, d := range f.Docs {
 		if dir, ok := d.Body.(*ast.DirectiveNode); ok {
-			return nil, c.refuse(dir, CodeYAMLInvalid, "YAML directives (%%%s) are not part of the runx YAML subset", dir.Name.GetToken().Value)
+			return nil, c.refuse(dir, errcode.RunxYAMLInvalid, "YAML directives (%%%s) are not part of the runx YAML subset", dir.Name.GetToken().Value)
 		}
 	}
 	if len(f.Docs) > 1 {
@@ -152,7 +154,7 @@ func (c converter) document(f *ast.File) (*node, error) {
 		} else if second.Body != nil {
 			pos = c.startPos(second.Body)
 		}
-		return nil, refuseAt(c.file, pos, CodeYAMLMultipleDocuments, "a runx file holds exactly one YAML document; remove the document separator")
+		return nil, refuseAt(c.file, pos, errcode.RunxYAMLMultipleDocuments, "a runx file holds exactly one YAML document; remove the document separator")
 	}
 	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
 		return nil, nil
@@ -192,10 +194,10 @@ func (c converter) peekString(f *ast.File, key string) (string, Position, bool) 
 func goccySyntaxError(file string, lineOffset int, err error) error {
 	var se *yaml.SyntaxError
 	if errors.As(err, &se) && se.Token != nil {
-		return &Error{Code: CodeYAMLInvalid, Message: se.Message, File: file,
+		return &Error{Code: errcode.RunxYAMLInvalid, Message: se.Message, File: file,
 			Line: se.Token.Position.Line + lineOffset, Column: se.Token.Position.Column}
 	}
-	return &Error{Code: CodeYAMLInvalid, Message: err.Error(), File: file}
+	return &Error{Code: errcode.RunxYAMLInvalid, Message: err.Error(), File: file}
 }
 
 type converter struct {
@@ -239,27 +241,27 @@ func (c converter) checkIndent(at Position, v ast.Node, sameColumn bool, what st
 	if pos.Column > at.Column || (sameColumn && pos.Column == at.Column) {
 		return nil
 	}
-	return refuseAt(c.file, pos, CodeYAMLInvalid,
+	return refuseAt(c.file, pos, errcode.RunxYAMLInvalid,
 		"this value is not indented under its %s at line %d, column %d; indent it, or write null", what, at.Line, at.Column)
 }
 
-func (c converter) refuse(n ast.Node, code, format string, args ...any) *Error {
+func (c converter) refuse(n ast.Node, code errcode.Code, format string, args ...any) *Error {
 	return refuseAt(c.file, c.pos(n), code, format, args...)
 }
 
 func (c converter) convert(n ast.Node, depth int) (*node, error) {
 	if depth > maxYAMLDepth {
-		return nil, c.refuse(n, CodeYAMLInvalid, "values nest deeper than %d levels", maxYAMLDepth)
+		return nil, c.refuse(n, errcode.RunxYAMLInvalid, "values nest deeper than %d levels", maxYAMLDepth)
 	}
 	switch n := n.(type) {
 	case *ast.AnchorNode:
-		return nil, c.refuse(n, CodeYAMLAnchorRefused, "anchors (&%s) are not part of the runx YAML subset; write the value out", n.Name.GetToken().Value)
+		return nil, c.refuse(n, errcode.RunxYAMLAnchorRefused, "anchors (&%s) are not part of the runx YAML subset; write the value out", n.Name.GetToken().Value)
 	case *ast.AliasNode:
-		return nil, c.refuse(n, CodeYAMLAliasRefused, "aliases (*%s) are not part of the runx YAML subset; write the value out", n.Value.GetToken().Value)
+		return nil, c.refuse(n, errcode.RunxYAMLAliasRefused, "aliases (*%s) are not part of the runx YAML subset; write the value out", n.Value.GetToken().Value)
 	case *ast.TagNode:
-		return nil, c.refuse(n, CodeYAMLTagRefused, "tags (%s) are not part of the runx YAML subset; a value's type comes from how it is written", n.Start.Value)
+		return nil, c.refuse(n, errcode.RunxYAMLTagRefused, "tags (%s) are not part of the runx YAML subset; a value's type comes from how it is written", n.Start.Value)
 	case *ast.MergeKeyNode:
-		return nil, c.refuse(n, CodeYAMLMergeKeyRefused, "merge keys (<<) are not part of the runx YAML subset; write the fields out")
+		return nil, c.refuse(n, errcode.RunxYAMLMergeKeyRefused, "merge keys (<<) are not part of the runx YAML subset; write the fields out")
 	case *ast.MappingNode:
 		m, err := c.mapping(n, n.Values, depth)
 		if err == nil && n.IsFlowStyle {
@@ -301,7 +303,7 @@ func (c converter) mapping(at ast.Node, pairs []*ast.MappingValueNode, depth int
 			return nil, err
 		}
 		if first, dup := seen[key]; dup {
-			return nil, refuseAt(c.file, keyPos, CodeYAMLDuplicateKey, "key %q is defined twice (first at line %d, column %d)", key, first.Line, first.Column)
+			return nil, refuseAt(c.file, keyPos, errcode.RunxYAMLDuplicateKey, "key %q is defined twice (first at line %d, column %d)", key, first.Line, first.Column)
 		}
 		seen[key] = keyPos
 		if !p.IsFlowStyle && p.Value != nil {
@@ -327,19 +329,19 @@ func (c converter) key(k ast.MapKeyNode) (string, Position, error) {
 	pos := c.pos(k)
 	switch k := k.(type) {
 	case *ast.MergeKeyNode:
-		return "", pos, c.refuse(k, CodeYAMLMergeKeyRefused, "merge keys (<<) are not part of the runx YAML subset; write the fields out")
+		return "", pos, c.refuse(k, errcode.RunxYAMLMergeKeyRefused, "merge keys (<<) are not part of the runx YAML subset; write the fields out")
 	case *ast.StringNode:
 		return k.Value, pos, nil
 	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
 		return k.GetToken().Value, pos, nil
 	case *ast.MappingKeyNode:
-		return "", pos, c.refuse(k, CodeYAMLInvalid, "explicit keys (?) are not part of the runx YAML subset")
+		return "", pos, c.refuse(k, errcode.RunxYAMLInvalid, "explicit keys (?) are not part of the runx YAML subset")
 	}
 	// Anchors, aliases and tags on keys get their own codes from convert.
 	if _, err := c.convert(k, maxYAMLDepth); err != nil {
 		return "", pos, err
 	}
-	return "", pos, c.refuse(k, CodeYAMLInvalid, "a mapping key must be a plain name")
+	return "", pos, c.refuse(k, errcode.RunxYAMLInvalid, "a mapping key must be a plain name")
 }
 
 func (c converter) scalar(n ast.Node) (*node, error) {
@@ -361,7 +363,7 @@ func (c converter) scalar(n ast.Node) (*node, error) {
 		if n.Token.Type == token.StringType && looksLikeJSONNumber(n.Value) {
 			v, err := numberFromText(strings.TrimPrefix(n.Value, "+"))
 			if err != nil {
-				return nil, c.refuse(n, CodeYAMLInvalid, "%v; quote it to pass a string", err)
+				return nil, c.refuse(n, errcode.RunxYAMLInvalid, "%v; quote it to pass a string", err)
 			}
 			out.value = v
 		}
@@ -369,23 +371,23 @@ func (c converter) scalar(n ast.Node) (*node, error) {
 	case *ast.IntegerNode:
 		text := strings.TrimPrefix(n.Token.Value, "+")
 		if !isDecimalInteger(text) {
-			return nil, c.refuse(n, CodeYAMLInvalid, "write integers in decimal (%s is read differently by YAML 1.1 and 1.2); quote it to pass a string", n.Token.Value)
+			return nil, c.refuse(n, errcode.RunxYAMLInvalid, "write integers in decimal (%s is read differently by YAML 1.1 and 1.2); quote it to pass a string", n.Token.Value)
 		}
 		v, err := numberFromText(text)
 		if err != nil {
-			return nil, c.refuse(n, CodeYAMLInvalid, "%v; quote it to pass a string", err)
+			return nil, c.refuse(n, errcode.RunxYAMLInvalid, "%v; quote it to pass a string", err)
 		}
 		out.value = v
 		return out, nil
 	case *ast.FloatNode:
 		f, err := strconv.ParseFloat(strings.ReplaceAll(n.Token.Value, "_", ""), 64)
 		if err != nil {
-			return nil, c.refuse(n, CodeYAMLInvalid, "%s is not a number JSON can hold", n.Token.Value)
+			return nil, c.refuse(n, errcode.RunxYAMLInvalid, "%s is not a number JSON can hold", n.Token.Value)
 		}
 		out.value = f
 		return out, nil
 	case *ast.InfinityNode, *ast.NanNode:
-		return nil, c.refuse(n, CodeYAMLInvalid, "%s is not a number JSON can hold", n.GetToken().Value)
+		return nil, c.refuse(n, errcode.RunxYAMLInvalid, "%s is not a number JSON can hold", n.GetToken().Value)
 	}
-	return nil, c.refuse(n, CodeYAMLInvalid, "unsupported YAML node %s", fmt.Sprint(n.Type()))
+	return nil, c.refuse(n, errcode.RunxYAMLInvalid, "unsupported YAML node %s", fmt.Sprint(n.Type()))
 }

@@ -2,6 +2,8 @@ package pkg
 
 import (
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // checkShape bounds what the parser would build from tokens before it
@@ -30,7 +32,7 @@ func (c converter) checkShape(tokens token.Tokens) error {
 	flow := 0
 	line, segCol := 0, 0 // where the current key or value began on its line
 	deeper := func(tk *token.Token) error {
-		return refuseAt(c.file, c.tokenPos(tk), CodeYAMLInvalid, "values nest deeper than %d levels", maxYAMLDepth)
+		return refuseAt(c.file, c.tokenPos(tk), errcode.RunxYAMLInvalid, "values nest deeper than %d levels", maxYAMLDepth)
 	}
 	var open func(col int, seq bool, tk *token.Token) error
 	open = func(col int, seq bool, tk *token.Token) error {
@@ -43,7 +45,7 @@ func (c converter) checkShape(tokens token.Tokens) error {
 				if !seq {
 					top.keys++
 					if top.keys > maxYAMLMappingKeys {
-						return refuseAt(c.file, c.tokenPos(tk), CodeYAMLInvalid,
+						return refuseAt(c.file, c.tokenPos(tk), errcode.RunxYAMLInvalid,
 							"a mapping holds more than %d keys, the ceiling on keys in one block mapping; split it or write it as a flow mapping", maxYAMLMappingKeys)
 					}
 				}

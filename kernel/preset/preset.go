@@ -18,6 +18,7 @@ import (
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/sdk/boundedre"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Schema names a saved preset.
@@ -52,7 +53,7 @@ func dir(home string) string { return filepath.Join(home, "authority") }
 
 func path(home, name string) (string, error) {
 	if !presetName.MatchString(name) {
-		return "", contract.Errorf("authority_preset_name_invalid", "a preset name is lowercase letters, digits, '.', '-' and '_' (at most 64)")
+		return "", contract.Errorf(errcode.AuthorityPresetNameInvalid, "a preset name is lowercase letters, digits, '.', '-' and '_' (at most 64)")
 	}
 	return filepath.Join(dir(home), name+".json"), nil
 }
@@ -96,14 +97,14 @@ func Show(home, name string) (*Preset, error) {
 	}
 	raw, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, contract.Errorf("authority_preset_not_found", "no authority preset %q (runx authority list shows them)", name)
+		return nil, contract.Errorf(errcode.AuthorityPresetNotFound, "no authority preset %q (runx authority list shows them)", name)
 	}
 	if err != nil {
 		return nil, err
 	}
 	var pr Preset
 	if err := json.Unmarshal(raw, &pr); err != nil || pr.Schema != Schema {
-		return nil, contract.Errorf("authority_preset_invalid", "authority preset %q is not a %s document", name, Schema)
+		return nil, contract.Errorf(errcode.AuthorityPresetInvalid, "authority preset %q is not a %s document", name, Schema)
 	}
 	return &pr, nil
 }
@@ -160,7 +161,7 @@ func Resolve(home, name, workspace string) (json.RawMessage, error) {
 		return nil, err
 	}
 	if !slices.Contains(pr.Workspaces, id) {
-		return nil, contract.Errorf("authority_preset_not_for_workspace", "authority preset %q does not list this workspace (%s); save it here to use it here", name, id)
+		return nil, contract.Errorf(errcode.AuthorityPresetNotForWorkspace, "authority preset %q does not list this workspace (%s); save it here to use it here", name, id)
 	}
 	return pr.Authority, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func artifactsBody(runID string, arts ...Artifact) Body {
@@ -42,7 +44,7 @@ func TestArtifactsAreSignedAndVerified(t *testing.T) {
 		}
 		overwrite(t, st, x.r.ID, []byte(changed))
 		rep := Verify(context.Background(), st, x.r.ID, keys, Limits{})
-		wantProblem(t, rep, StatusInvalid, CodeDigestMismatch, x.r.ID)
+		wantProblem(t, rep, StatusInvalid, "receipt_digest_mismatch", x.r.ID)
 	}
 }
 
@@ -62,7 +64,7 @@ func TestArtifactsRefusals(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, _, err := sg.Seal(artifactsBody("run-1", arts...))
-			wantCode(t, err, CodeBodyInvalid)
+			wantCode(t, err, errcode.ReceiptBodyInvalid)
 		})
 	}
 }

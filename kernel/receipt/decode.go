@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // bodyPrefix opens every canonical receipt: "body" sorts first among the
@@ -17,14 +19,14 @@ const bodyPrefix = `{"body":`
 func decodeStored(canonical []byte) (Receipt, []byte, error) {
 	var r Receipt
 	if err := decodeStrict(canonical, &r); err != nil {
-		return Receipt{}, nil, refuse(CodeMalformed, "stored receipt is not a runx.receipt.v1 document", err)
+		return Receipt{}, nil, refuse(errcode.ReceiptMalformed, "stored receipt is not a runx.receipt.v1 document", err)
 	}
 	if r.Schema != Schema {
-		return Receipt{}, nil, refuse(CodeMalformed, fmt.Sprintf("schema %q is not %s; this runx does not read it", r.Schema, Schema), nil)
+		return Receipt{}, nil, refuse(errcode.ReceiptMalformed, fmt.Sprintf("schema %q is not %s; this runx does not read it", r.Schema, Schema), nil)
 	}
 	body, ok := bodySpan(canonical)
 	if !ok {
-		return Receipt{}, nil, refuse(CodeMalformed, "stored receipt does not open with its body object", nil)
+		return Receipt{}, nil, refuse(errcode.ReceiptMalformed, "stored receipt does not open with its body object", nil)
 	}
 	return r, body, nil
 }
@@ -83,7 +85,7 @@ func decodeStrict(data []byte, v any) error {
 func Decode(data []byte) (*Receipt, error) {
 	var r Receipt
 	if err := decodeStrict(data, &r); err != nil {
-		return nil, refuse(CodeMalformed, "not a runx.receipt.v1 document", err)
+		return nil, refuse(errcode.ReceiptMalformed, "not a runx.receipt.v1 document", err)
 	}
 	return &r, nil
 }

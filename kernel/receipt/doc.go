@@ -9,8 +9,9 @@
 // is content-addressed from the root down and a child never names its parent.
 //
 // receipt imports only the standard library, github.com/gowebpki/jcs,
-// sdk/canon, sdk/atomicfile (itself standard library only) and
-// kernel/contract/seal (the outcomes and seal reasons, a leaf). It must not
-// import the run state machine, the journal, the plugin host or any plugin:
-// those seal receipts through this package, never the other way round.
+// sdk/canon, sdk/atomicfile (itself standard library only),
+// kernel/contract/seal (the outcomes and seal reasons, a leaf) and the
+// error-code registry sdk/errcode. It must not import the run state
+// machine, the journal, the plugin host or any plugin: those seal receipts
+// through this package, never the other way round.
 package receipt

@@ -13,6 +13,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 const (
@@ -157,7 +158,7 @@ func overwrite(tb testing.TB, st *Store, id string, data []byte) {
 	}
 }
 
-func wantCode(tb testing.TB, err error, code string) {
+func wantCode(tb testing.TB, err error, code errcode.Code) {
 	tb.Helper()
 	var e *Error
 	if !errors.As(err, &e) {
@@ -178,7 +179,7 @@ func wantProblem(tb testing.TB, rep Report, status VerifyStatus, code, id string
 		tb.Fatalf("status %s, want %s; problems: %s", rep.Status, status, describe(rep))
 	}
 	for _, p := range rep.Problems {
-		if p.Code == code && p.ReceiptID == id {
+		if string(p.Code) == code && p.ReceiptID == id {
 			return
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/runxhq/runx/kernel/contract/seal"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // IndexEntry is one line of index.jsonl: enough to list and find receipts
@@ -159,7 +160,7 @@ func (s *Store) scanIndex(each func(IndexEntry)) error {
 			if torn {
 				return nil
 			}
-			return refuse(CodeIndexMalformed, fmt.Sprintf("%s line %d is not an index entry", filepath.Join(s.dir, IndexFile), n), jerr)
+			return refuse(errcode.ReceiptIndexMalformed, fmt.Sprintf("%s line %d is not an index entry", filepath.Join(s.dir, IndexFile), n), jerr)
 		}
 		each(e)
 		if torn {

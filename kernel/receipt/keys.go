@@ -14,6 +14,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // KeyPath is where the runx home keeps its signing key.
@@ -123,10 +125,10 @@ func loadKey(path string) (ed25519.PrivateKey, error) {
 		return nil, fmt.Errorf("stat signing key: %w", err)
 	}
 	if !info.Mode().IsRegular() {
-		return nil, refuse(CodeKeyMalformed, fmt.Sprintf("%s is not a regular file; move it aside and runx will make a new key", path), nil)
+		return nil, refuse(errcode.KeyMalformed, fmt.Sprintf("%s is not a regular file; move it aside and runx will make a new key", path), nil)
 	}
 	if perm := info.Mode().Perm(); perm&0o077 != 0 {
-		return nil, refuse(CodeKeyPermissions, fmt.Sprintf("%s has mode %04o; others may read it. run: chmod 600 %s", path, perm, path), nil)
+		return nil, refuse(errcode.KeyPermissionsUnsafe, fmt.Sprintf("%s has mode %04o; others may read it. run: chmod 600 %s", path, perm, path), nil)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxKeyFileSize+1))
 	if err != nil {
@@ -134,7 +136,7 @@ func loadKey(path string) (ed25519.PrivateKey, error) {
 	}
 	key, err := parseKey(data)
 	if err != nil {
-		return nil, refuse(CodeKeyMalformed, fmt.Sprintf("%s does not hold a PKCS#8 PEM ed25519 key; move it aside and runx will make a new key", path), err)
+		return nil, refuse(errcode.KeyMalformed, fmt.Sprintf("%s does not hold a PKCS#8 PEM ed25519 key; move it aside and runx will make a new key", path), err)
 	}
 	return key, nil
 }

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestLoadOrCreateKeyCreatesOnceWithTightModes(t *testing.T) {
@@ -84,7 +86,7 @@ func TestLoadOrCreateKeyRefusesGroupReadableKey(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := LoadOrCreateKey(home)
-		wantCode(t, err, CodeKeyPermissions)
+		wantCode(t, err, errcode.KeyPermissionsUnsafe)
 	}
 }
 
@@ -116,7 +118,7 @@ func TestLoadOrCreateKeyRefusesMalformedKey(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err := LoadOrCreateKey(home)
-			wantCode(t, err, CodeKeyMalformed)
+			wantCode(t, err, errcode.KeyMalformed)
 			// The bad file is left for the user to inspect, not replaced.
 			got, _ := os.ReadFile(KeyPath(home))
 			if !bytes.Equal(got, data) {
@@ -132,7 +134,7 @@ func TestLoadOrCreateKeyRefusesDirectoryAtKeyPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := LoadOrCreateKey(home)
-	wantCode(t, err, CodeKeyMalformed)
+	wantCode(t, err, errcode.KeyMalformed)
 }
 
 func TestLoadOrCreateKeyRefusesEmptyHome(t *testing.T) {

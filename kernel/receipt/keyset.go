@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // KeySet is the set of public keys whose signatures make a receipt verified.
@@ -27,9 +29,9 @@ type KeySet struct {
 // reported, so one bad file neither breaks every verification nor is
 // trusted.
 type SkippedKey struct {
-	Path    string `json:"path"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Path    string       `json:"path"`
+	Code    errcode.Code `json:"code"`
+	Message string       `json:"message"`
 }
 
 // Skipped lists the trusted key files left out of the set, in path order.
@@ -130,10 +132,10 @@ func loadPublicKey(path string) (ed25519.PublicKey, error) {
 		return nil, fmt.Errorf("stat trusted key: %w", err)
 	}
 	if !info.Mode().IsRegular() {
-		return nil, refuse(CodeKeyMalformed, fmt.Sprintf("trusted key %s is not a regular file", path), nil)
+		return nil, refuse(errcode.KeyMalformed, fmt.Sprintf("trusted key %s is not a regular file", path), nil)
 	}
 	if perm := info.Mode().Perm(); perm&0o022 != 0 {
-		return nil, refuse(CodeKeyPermissions, fmt.Sprintf("trusted key %s has mode %04o; others may change it. run: chmod 644 %s", path, perm, path), nil)
+		return nil, refuse(errcode.KeyPermissionsUnsafe, fmt.Sprintf("trusted key %s has mode %04o; others may change it. run: chmod 644 %s", path, perm, path), nil)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxKeyFileSize+1))
 	if err != nil {
@@ -141,7 +143,7 @@ func loadPublicKey(path string) (ed25519.PublicKey, error) {
 	}
 	raw, err := base64.StdEncoding.DecodeString(string(bytes.TrimSpace(data)))
 	if err != nil || len(raw) != ed25519.PublicKeySize {
-		return nil, refuse(CodeKeyMalformed, fmt.Sprintf("trusted key %s is not the base64 of a 32-byte ed25519 public key", path), err)
+		return nil, refuse(errcode.KeyMalformed, fmt.Sprintf("trusted key %s is not the base64 of a 32-byte ed25519 public key", path), err)
 	}
 	return ed25519.PublicKey(raw), nil
 }

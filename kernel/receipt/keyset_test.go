@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func writeTrusted(tb testing.TB, home, name, content string, mode os.FileMode) {
@@ -79,12 +81,12 @@ func TestLoadKeySetSkipsBadTrustedKeys(t *testing.T) {
 		name    string
 		content string
 		mode    os.FileMode
-		code    string
+		code    errcode.Code
 	}{
-		{"not base64", "!!!", 0o644, CodeKeyMalformed},
-		{"wrong length", EncodePublicKey(make([]byte, 16)), 0o644, CodeKeyMalformed},
-		{"world writable", EncodePublicKey(pubOf(testKey("w"))), 0o666, CodeKeyPermissions},
-		{"group writable", EncodePublicKey(pubOf(testKey("g"))), 0o664, CodeKeyPermissions},
+		{"not base64", "!!!", 0o644, errcode.KeyMalformed},
+		{"wrong length", EncodePublicKey(make([]byte, 16)), 0o644, errcode.KeyMalformed},
+		{"world writable", EncodePublicKey(pubOf(testKey("w"))), 0o666, errcode.KeyPermissionsUnsafe},
+		{"group writable", EncodePublicKey(pubOf(testKey("g"))), 0o664, errcode.KeyPermissionsUnsafe},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,8 +129,8 @@ func TestVerifyWithOneBadTrustedKey(t *testing.T) {
 	if rep.Status != StatusVerified {
 		t.Fatalf("status %s: %s", rep.Status, describe(rep))
 	}
-	if len(rep.SkippedKeys) != 1 || rep.SkippedKeys[0].Code != CodeKeyMalformed {
-		t.Fatalf("skipped keys %+v, want broken.pub as %s", rep.SkippedKeys, CodeKeyMalformed)
+	if len(rep.SkippedKeys) != 1 || rep.SkippedKeys[0].Code != errcode.KeyMalformed {
+		t.Fatalf("skipped keys %+v, want broken.pub as %s", rep.SkippedKeys, errcode.KeyMalformed)
 	}
 }
 
@@ -141,7 +143,7 @@ func TestLoadKeySetRefusesUnsafeOwnKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := LoadKeySet(home)
-	wantCode(t, err, CodeKeyPermissions)
+	wantCode(t, err, errcode.KeyPermissionsUnsafe)
 }
 
 func TestKeySetZeroValueAndCopies(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // checkPool runs the checks of a receipt that the walk does not need to go
@@ -51,7 +52,7 @@ func (p *checkPool) work() {
 			p.checkCanonical(j)
 		}
 		if _, err := checkSignature(j.body, j.sig); err != nil {
-			p.problems.add(j.seq, stageSignature, true, j.id, CodeSignatureInvalid, err.Error())
+			p.problems.add(j.seq, stageSignature, true, j.id, errcode.SignatureInvalid, err.Error())
 		}
 	}
 }
@@ -67,17 +68,17 @@ func (p *checkPool) checkCanonical(j checkJob) {
 // bytes, so they must also be their own canonical form. Bytes that are not
 // (a duplicate key, a reordered member) would let two JSON readers disagree
 // about what was signed.
-func committedNotCanonical(committed []byte, parent string) (code, msg string, bad bool) {
+func committedNotCanonical(committed []byte, parent string) (code errcode.Code, msg string, bad bool) {
 	if canon.IsCanonical(committed) {
 		return "", "", false
 	}
 	// Only a failure pays for canonicalising, to say what is wrong.
 	c, err := canon.CanonicalJSON(committed)
 	if err != nil {
-		return CodeMalformed, fmt.Sprintf("stored receipt is not json: %v", err), true
+		return errcode.ReceiptMalformed, fmt.Sprintf("stored receipt is not json: %v", err), true
 	}
 	if !bytes.Equal(c, committed) {
-		return CodeChildCommitment, fmt.Sprintf("parent %s commits signed digest %s, but the stored receipt digests to %s once canonical",
+		return errcode.ChildCommitmentMismatch, fmt.Sprintf("parent %s commits signed digest %s, but the stored receipt digests to %s once canonical",
 			parent, canon.DigestBytes(committed), canon.DigestBytes(c)), true
 	}
 	return "", "", false

@@ -3,6 +3,8 @@ package receipt
 import (
 	"sort"
 	"sync"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Stages order a receipt's problems the way a sequential check would find
@@ -36,7 +38,7 @@ type ordered struct {
 	p          Problem
 }
 
-func (s *problemSet) add(seq, stage int, invalid bool, id, code, msg string) {
+func (s *problemSet) add(seq, stage int, invalid bool, id string, code errcode.Code, msg string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if invalid {

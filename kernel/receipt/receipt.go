@@ -1,6 +1,7 @@
 package receipt
 
 import "github.com/runxhq/runx/kernel/contract/seal"
+import "github.com/runxhq/runx/sdk/errcode"
 
 // Schema names the receipt format; a receipt with another schema is not read.
 const Schema = "runx.receipt.v1"
@@ -29,7 +30,7 @@ type Body struct {
 	Capability      string         `json:"capability,omitempty"`
 	Children        []ChildRef     `json:"children,omitempty"`
 	ClosureDigest   string         `json:"closure_digest,omitempty"`
-	ErrorCode       string         `json:"error_code,omitempty"`
+	ErrorCode       errcode.Code   `json:"error_code,omitempty"`
 	Execution       string         `json:"execution,omitempty"` // native, deterministic_module, trusted_host_process, graph
 	Extra           map[string]any `json:"extra,omitempty"`     // later features (approvals etc.)
 	InputsDigest    string         `json:"inputs_digest,omitempty"`

@@ -1,5 +1,7 @@
 package receipt
 
+import "github.com/runxhq/runx/sdk/errcode"
+
 // VerifyStatus is what verifying a receipt tree found.
 type VerifyStatus string
 
@@ -19,18 +21,8 @@ const (
 // Problem codes a verification can report. Every code but
 // CodeSignatureUntrusted and CodeVerifyCancelled makes the tree invalid.
 const (
-	CodeDigestMismatch     = "receipt_digest_mismatch"
-	CodeSignatureInvalid   = "signature_invalid"
-	CodeSignatureUntrusted = "signature_untrusted"
-	CodeChildCommitment    = "child_commitment_mismatch"
-	CodeCommittedTwice     = "receipt_committed_twice"
-	CodeMissing            = "receipt_missing"
-	CodeTreeTooLarge       = "receipt_tree_too_large"
-	CodeTreeTooDeep        = "receipt_tree_too_deep"
-	CodeUnreadable         = "receipt_unreadable"
-	CodeVerifyCancelled    = "verify_cancelled"
-	// CodeMalformed, CodeBodyInvalid and CodeIDInvalid (errors.go) also
-	// appear as problems.
+// CodeMalformed, CodeBodyInvalid and CodeIDInvalid (errors.go) also
+// appear as problems.
 )
 
 // Report is the outcome of verifying one tree.
@@ -51,7 +43,7 @@ type Report struct {
 
 // Problem names the receipt it is about.
 type Problem struct {
-	ReceiptID string `json:"receipt_id"`
-	Code      string `json:"code"`
-	Message   string `json:"message"`
+	ReceiptID string       `json:"receipt_id"`
+	Code      errcode.Code `json:"code"`
+	Message   string       `json:"message"`
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Signer seals receipt bodies with one ed25519 key. It is safe for
@@ -112,16 +113,16 @@ func SealedRef(r *Receipt, canonical []byte) ChildRef {
 func ChildRefOf(receiptBytes []byte) (ChildRef, error) {
 	c, err := canon.CanonicalJSON(receiptBytes)
 	if err != nil {
-		return ChildRef{}, refuse(CodeMalformed, "child receipt is not json", err)
+		return ChildRef{}, refuse(errcode.ReceiptMalformed, "child receipt is not json", err)
 	}
 	var head struct {
 		ID string `json:"id"`
 	}
 	if err := json.Unmarshal(c, &head); err != nil {
-		return ChildRef{}, refuse(CodeMalformed, "child receipt is not a json object", err)
+		return ChildRef{}, refuse(errcode.ReceiptMalformed, "child receipt is not a json object", err)
 	}
 	if !canon.ValidDigest(head.ID) {
-		return ChildRef{}, refuse(CodeIDInvalid, "child receipt has no valid id", nil)
+		return ChildRef{}, refuse(errcode.ReceiptIDInvalid, "child receipt has no valid id", nil)
 	}
 	return ChildRef{ReceiptID: head.ID, SignedDigest: canon.DigestBytes(c)}, nil
 }

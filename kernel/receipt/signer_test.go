@@ -10,6 +10,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestSealBindsBodyAndSignature(t *testing.T) {
@@ -120,7 +121,7 @@ func TestSealRefusesInvalidBody(t *testing.T) {
 			if r != nil || whole != nil {
 				t.Fatal("Seal returned a receipt for an invalid body")
 			}
-			wantCode(t, err, CodeBodyInvalid)
+			wantCode(t, err, errcode.ReceiptBodyInvalid)
 		})
 	}
 }
@@ -149,9 +150,9 @@ func TestChildRefOf(t *testing.T) {
 	}
 
 	_, err = ChildRefOf([]byte("not json"))
-	wantCode(t, err, CodeMalformed)
+	wantCode(t, err, errcode.ReceiptMalformed)
 	_, err = ChildRefOf([]byte(`{"id":"nope"}`))
-	wantCode(t, err, CodeIDInvalid)
+	wantCode(t, err, errcode.ReceiptIDInvalid)
 }
 
 func TestNewSignerRefusesShortKey(t *testing.T) {

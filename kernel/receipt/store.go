@@ -12,6 +12,7 @@ import (
 
 	"github.com/runxhq/runx/sdk/atomicfile"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // IndexFile marks a directory as a receipt store this runx wrote.
@@ -52,7 +53,7 @@ func Open(dir string) (*Store, error) {
 	case err != nil:
 		return nil, fmt.Errorf("open receipt store: %w", err)
 	case !info.IsDir():
-		return nil, refuse(CodeStoreUnrecognized, fmt.Sprintf("%s is not a directory; pass a directory for the receipt store", dir), nil)
+		return nil, refuse(errcode.ReceiptStoreUnrecognized, fmt.Sprintf("%s is not a directory; pass a directory for the receipt store", dir), nil)
 	}
 
 	idx, err := os.Lstat(filepath.Join(dir, IndexFile))
@@ -88,7 +89,7 @@ func (s *Store) initDurable() error {
 }
 
 func unrecognized(dir string) *Error {
-	return refuse(CodeStoreUnrecognized, fmt.Sprintf(
+	return refuse(errcode.ReceiptStoreUnrecognized, fmt.Sprintf(
 		"%s holds files but no %s, so it is not a receipt store this runx wrote and this runx does not read it; "+
 			"move it aside to start a new store: mv %s %s.old", dir, IndexFile, dir, dir), nil)
 }
@@ -148,7 +149,7 @@ func (s *Store) Close() error {
 func (s *Store) path(id string) (string, error) {
 	hexDigits, ok := canon.DigestHex(id)
 	if !ok {
-		return "", refuse(CodeIDInvalid, fmt.Sprintf("%q is not a receipt id (sha256:<64 lowercase hex>)", id), nil)
+		return "", refuse(errcode.ReceiptIDInvalid, fmt.Sprintf("%q is not a receipt id (sha256:<64 lowercase hex>)", id), nil)
 	}
 	return filepath.Join(s.dir, "sha256-"+hexDigits+".json"), nil
 }
@@ -164,12 +165,12 @@ func (s *Store) readRaw(id string) ([]byte, error) {
 		return nil, refuse(CodeNotFound, fmt.Sprintf("receipt %s is not in %s", id, s.dir), err)
 	}
 	if errors.Is(err, errNotRegular) {
-		return nil, refuse(CodeFileUnsafe, fmt.Sprintf("receipt %s in %s is a symbolic link or not a regular file, so it is not read; a receipt is a regular file inside the store", id, s.dir), err)
+		return nil, refuse(errcode.ReceiptFileUnsafe, fmt.Sprintf("receipt %s in %s is a symbolic link or not a regular file, so it is not read; a receipt is a regular file inside the store", id, s.dir), err)
 	}
 	if err != nil {
 		// Past the size bound, or an I/O failure: the receipt cannot be
 		// read, which a caller reports as it reports a missing one.
-		return nil, refuse(CodeUnreadable, fmt.Sprintf("receipt %s in %s cannot be read: %v", id, s.dir, err), err)
+		return nil, refuse(errcode.ReceiptUnreadable, fmt.Sprintf("receipt %s in %s cannot be read: %v", id, s.dir, err), err)
 	}
 	return data, nil
 }
@@ -183,7 +184,7 @@ func (s *Store) Get(id string) (*Receipt, []byte, error) {
 	}
 	var r Receipt
 	if err := decodeStrict(data, &r); err != nil {
-		return nil, nil, refuse(CodeMalformed, fmt.Sprintf("stored receipt %s is not a runx.receipt.v1 document", id), err)
+		return nil, nil, refuse(errcode.ReceiptMalformed, fmt.Sprintf("stored receipt %s is not a runx.receipt.v1 document", id), err)
 	}
 	return &r, data, nil
 }
@@ -260,7 +261,7 @@ func (s *Store) put(r *Receipt, canonical []byte, root bool) error {
 // checkPut refuses what cannot be put and returns where r goes.
 func (s *Store) checkPut(r *Receipt, canonical []byte) (string, error) {
 	if r == nil || len(canonical) == 0 {
-		return "", refuse(CodeMalformed, "put needs a sealed receipt and its canonical bytes", nil)
+		return "", refuse(errcode.ReceiptMalformed, "put needs a sealed receipt and its canonical bytes", nil)
 	}
 	p, err := s.path(r.ID)
 	if err != nil {
@@ -269,7 +270,7 @@ func (s *Store) checkPut(r *Receipt, canonical []byte) (string, error) {
 	// A cheap guard against a caller pairing one receipt with another's
 	// bytes, which would file them under the wrong name and index line.
 	if !bytes.Contains(canonical, []byte(`,"id":"`+r.ID+`","schema":`)) {
-		return "", refuse(CodeMalformed, fmt.Sprintf("the bytes given are not receipt %s; pass the bytes Seal returned with it", r.ID), nil)
+		return "", refuse(errcode.ReceiptMalformed, fmt.Sprintf("the bytes given are not receipt %s; pass the bytes Seal returned with it", r.ID), nil)
 	}
 	return p, nil
 }
@@ -281,7 +282,7 @@ func (s *Store) sameBytes(p, id string, canonical []byte) error {
 		return fmt.Errorf("store receipt %s: %w", id, err)
 	}
 	if !bytes.Equal(existing, canonical) {
-		return refuse(CodeConflict, fmt.Sprintf("%s already holds different bytes for receipt %s; two signed bodies under one id are ambiguous, so the stored one is kept", s.dir, id), nil)
+		return refuse(errcode.ReceiptConflict, fmt.Sprintf("%s already holds different bytes for receipt %s; two signed bodies under one id are ambiguous, so the stored one is kept", s.dir, id), nil)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract/seal"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestOpenInitialisesMissingAndEmptyDirs(t *testing.T) {
@@ -67,7 +68,7 @@ func TestOpenRefusesDirectoryWithoutIndex(t *testing.T) {
 	if s != nil {
 		t.Fatal("Open returned a store for an unrecognised directory")
 	}
-	wantCode(t, err, CodeStoreUnrecognized)
+	wantCode(t, err, errcode.ReceiptStoreUnrecognized)
 	msg := err.Error()
 	for _, want := range []string{"does not read it", "move it aside", fmt.Sprintf("mv %s %s.old", dir, dir)} {
 		if !strings.Contains(msg, want) {
@@ -86,7 +87,7 @@ func TestOpenRefusesNonStores(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := Open(p)
-		wantCode(t, err, CodeStoreUnrecognized)
+		wantCode(t, err, errcode.ReceiptStoreUnrecognized)
 	})
 	t.Run("index is a directory", func(t *testing.T) {
 		dir := t.TempDir()
@@ -94,7 +95,7 @@ func TestOpenRefusesNonStores(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := Open(dir)
-		wantCode(t, err, CodeStoreUnrecognized)
+		wantCode(t, err, errcode.ReceiptStoreUnrecognized)
 	})
 	t.Run("only a hidden file", func(t *testing.T) {
 		dir := t.TempDir()
@@ -102,7 +103,7 @@ func TestOpenRefusesNonStores(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := Open(dir)
-		wantCode(t, err, CodeStoreUnrecognized)
+		wantCode(t, err, errcode.ReceiptStoreUnrecognized)
 	})
 }
 
@@ -224,9 +225,9 @@ func TestPutConflictingBytesRefused(t *testing.T) {
 		t.Fatal("test setup: want one id with two signed forms")
 	}
 	err := st.Put(b.r, b.bytes)
-	wantCode(t, err, CodeConflict)
+	wantCode(t, err, errcode.ReceiptConflict)
 	err = st.PutRoot(b.r, b.bytes)
-	wantCode(t, err, CodeConflict)
+	wantCode(t, err, errcode.ReceiptConflict)
 	_, raw, err := st.Get(a.r.ID)
 	if err != nil || !bytes.Equal(raw, a.bytes) {
 		t.Fatalf("the stored receipt changed after a refused put (%v)", err)
@@ -236,13 +237,13 @@ func TestPutConflictingBytesRefused(t *testing.T) {
 func TestPutRefusesBadInput(t *testing.T) {
 	st := newTestStore(t)
 	x := sealBody(t, newTestSigner(t, "bad"), stepBody("run-1", "s"))
-	wantCode(t, st.Put(nil, x.bytes), CodeMalformed)
-	wantCode(t, st.Put(x.r, nil), CodeMalformed)
+	wantCode(t, st.Put(nil, x.bytes), errcode.ReceiptMalformed)
+	wantCode(t, st.Put(x.r, nil), errcode.ReceiptMalformed)
 	bad := *x.r
 	bad.ID = "sha256:../../etc/passwd"
-	wantCode(t, st.Put(&bad, x.bytes), CodeIDInvalid)
+	wantCode(t, st.Put(&bad, x.bytes), errcode.ReceiptIDInvalid)
 	other := sealBody(t, newTestSigner(t, "bad"), stepBody("run-1", "other"))
-	wantCode(t, st.Put(x.r, other.bytes), CodeMalformed)
+	wantCode(t, st.Put(x.r, other.bytes), errcode.ReceiptMalformed)
 	if entries, _ := os.ReadDir(st.Dir()); len(entries) != 1 {
 		t.Fatalf("refused puts left %d entries, want only the index", len(entries))
 	}
@@ -255,14 +256,14 @@ func TestGetRefusals(t *testing.T) {
 	_, _, err := st.Get(x.r.ID)
 	wantCode(t, err, CodeNotFound)
 	_, _, err = st.Get("sha256:ABC")
-	wantCode(t, err, CodeIDInvalid)
+	wantCode(t, err, errcode.ReceiptIDInvalid)
 
 	overwrite(t, st, x.r.ID, []byte("{not json"))
 	_, _, err = st.Get(x.r.ID)
-	wantCode(t, err, CodeMalformed)
+	wantCode(t, err, errcode.ReceiptMalformed)
 	overwrite(t, st, x.r.ID, []byte(`{"schema":"runx.receipt.v1","surprise":1}`))
 	_, _, err = st.Get(x.r.ID)
-	wantCode(t, err, CodeMalformed)
+	wantCode(t, err, errcode.ReceiptMalformed)
 }
 
 func TestIndexSkipsTornLastLine(t *testing.T) {
@@ -299,7 +300,7 @@ func TestIndexRefusesMalformedLine(t *testing.T) {
 	f.Close()
 	sealAndPut(t, st, sg, stepBody("run-1", "t"))
 	_, err = st.Index()
-	wantCode(t, err, CodeIndexMalformed)
+	wantCode(t, err, errcode.ReceiptIndexMalformed)
 	if !strings.Contains(err.Error(), "line 2") {
 		t.Fatalf("error %q does not name the line", err)
 	}
@@ -370,13 +371,13 @@ func TestGetRefusesOversizedAndSpecialFiles(t *testing.T) {
 	x := sealBody(t, newTestSigner(t, "big"), stepBody("run-1", "s"))
 	overwrite(t, st, x.r.ID, bytes.Repeat([]byte(" "), maxReceiptSize+1))
 	_, _, err := st.Get(x.r.ID)
-	wantCode(t, err, CodeUnreadable)
+	wantCode(t, err, errcode.ReceiptUnreadable)
 	y := sealBody(t, newTestSigner(t, "big"), stepBody("run-1", "dir"))
 	if err := os.Mkdir(receiptPath(t, st, y.r.ID), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	_, _, err = st.Get(y.r.ID)
-	wantCode(t, err, CodeFileUnsafe)
+	wantCode(t, err, errcode.ReceiptFileUnsafe)
 	rep := Verify(context.Background(), st, x.r.ID, KeySet{}, Limits{})
-	wantProblem(t, rep, StatusInvalid, CodeUnreadable, x.r.ID)
+	wantProblem(t, rep, StatusInvalid, "receipt_unreadable", x.r.ID)
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // A crash or a power cut can leave the index ending in part of a line: a
@@ -74,7 +75,7 @@ func (s *Store) Reindex(id string, root bool) error {
 		return err
 	}
 	if r.ID != id {
-		return refuse(CodeMalformed, fmt.Sprintf("stored receipt %s names itself %s", id, r.ID), nil)
+		return refuse(errcode.ReceiptMalformed, fmt.Sprintf("stored receipt %s names itself %s", id, r.ID), nil)
 	}
 	line, err := indexLine(entryOf(r, root))
 	if err != nil {
@@ -136,7 +137,7 @@ func (s *Store) wholeTail(f *os.File, size int64) (int64, *TornTail, error) {
 	}
 	nl := bytes.LastIndexByte(buf, '\n')
 	if nl < 0 && size > n {
-		return size, nil, refuse(CodeIndexMalformed, fmt.Sprintf("%s ends in a line longer than %d bytes; move it aside to start a new store", s.indexPath, maxIndexLine), nil)
+		return size, nil, refuse(errcode.ReceiptIndexMalformed, fmt.Sprintf("%s ends in a line longer than %d bytes; move it aside to start a new store", s.indexPath, maxIndexLine), nil)
 	}
 	tail := buf[nl+1:]
 	torn := &TornTail{Offset: size - int64(len(tail)), Bytes: len(tail), ReceiptID: tornID(tail)}

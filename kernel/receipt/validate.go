@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // validateBody checks what every runx.receipt.v1 body must hold. Seal runs it
@@ -88,5 +89,5 @@ func validateChildren(children []ChildRef) error {
 }
 
 func bodyInvalid(msg string) *Error {
-	return refuse(CodeBodyInvalid, msg, nil)
+	return refuse(errcode.ReceiptBodyInvalid, msg, nil)
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Verify checks the tree under rootID, reading each receipt from store as the
@@ -75,24 +76,26 @@ func (w *walker) visit(id string, depth int, commitment, parent string) {
 	}
 	seq := w.seq
 	w.seq++
-	add := func(invalid bool, code, msg string) { w.problems.add(seq, stageWalk, invalid, id, code, msg) }
+	add := func(invalid bool, code errcode.Code, msg string) {
+		w.problems.add(seq, stageWalk, invalid, id, code, msg)
+	}
 
 	if err := w.ctx.Err(); err != nil {
-		add(false, CodeVerifyCancelled, fmt.Sprintf("verification stopped before this receipt: %v", err))
+		add(false, errcode.VerifyCancelled, fmt.Sprintf("verification stopped before this receipt: %v", err))
 		w.stopped = true
 		return
 	}
 	key, ok := idKey(id)
 	if !ok {
-		add(true, CodeIDInvalid, fmt.Sprintf("%q is not a receipt id (sha256:<64 lowercase hex>)%s", id, by(parent)))
+		add(true, errcode.ReceiptIDInvalid, fmt.Sprintf("%q is not a receipt id (sha256:<64 lowercase hex>)%s", id, by(parent)))
 		return
 	}
 	if _, dup := w.seen[key]; dup {
-		add(true, CodeCommittedTwice, fmt.Sprintf("receipt is committed more than once in this tree%s; each receipt must be committed by exactly one parent", by(parent)))
+		add(true, errcode.ReceiptCommittedTwice, fmt.Sprintf("receipt is committed more than once in this tree%s; each receipt must be committed by exactly one parent", by(parent)))
 		return
 	}
 	if depth > w.limits.MaxDepth {
-		add(true, CodeTreeTooDeep, fmt.Sprintf("receipt is %d levels below the root; a tree may hold at most %d", depth, w.limits.MaxDepth))
+		add(true, errcode.ReceiptTreeTooDeep, fmt.Sprintf("receipt is %d levels below the root; a tree may hold at most %d", depth, w.limits.MaxDepth))
 		return
 	}
 	w.seen[key] = struct{}{}
@@ -105,7 +108,7 @@ func (w *walker) visit(id string, depth int, commitment, parent string) {
 	// of it is walked. Reserving the children this way also bounds the
 	// child lists held on the path to MaxReceipts entries in all.
 	if w.receipts+w.pending+len(children) > w.limits.MaxReceipts {
-		add(true, CodeTreeTooLarge, fmt.Sprintf(
+		add(true, errcode.ReceiptTreeTooLarge, fmt.Sprintf(
 			"receipt commits %d children, which would take the tree past %d receipts (%d reached, %d more committed)",
 			len(children), w.limits.MaxReceipts, w.receipts, w.pending))
 		w.stopped = true
@@ -122,18 +125,18 @@ func (w *walker) visit(id string, depth int, commitment, parent string) {
 // Everything it read is garbage once it returns, except the body a pending
 // signature check holds; only the child list stays on the path.
 func (w *walker) check(seq int, id, commitment, parent string) []ChildRef {
-	add := func(stage int, code, msg string) { w.problems.add(seq, stage, true, id, code, msg) }
+	add := func(stage int, code errcode.Code, msg string) { w.problems.add(seq, stage, true, id, code, msg) }
 
 	raw, err := w.store.readRaw(id)
 	switch {
 	case errors.Is(err, ErrNotFound):
-		add(stageWalk, CodeMissing, fmt.Sprintf("receipt is not in the store%s", by(parent)))
+		add(stageWalk, errcode.ReceiptMissing, fmt.Sprintf("receipt is not in the store%s", by(parent)))
 		return nil
 	case errors.Is(err, ErrFileUnsafe):
-		add(stageWalk, CodeFileUnsafe, err.Error())
+		add(stageWalk, errcode.ReceiptFileUnsafe, err.Error())
 		return nil
 	case err != nil:
-		add(stageWalk, CodeUnreadable, err.Error())
+		add(stageWalk, errcode.ReceiptUnreadable, err.Error())
 		return nil
 	}
 	c, committed, ok := w.canonical(raw, commitment, parent, add)
@@ -150,14 +153,14 @@ func (w *walker) check(seq int, id, commitment, parent string) []ChildRef {
 				add(stageCommitment, code, msg)
 			}
 		}
-		add(stageWalk, CodeMalformed, problemMessage(err))
+		add(stageWalk, errcode.ReceiptMalformed, problemMessage(err))
 		return nil
 	}
 	if r.ID != id {
-		add(stageDigest, CodeDigestMismatch, fmt.Sprintf("the stored file for this id holds a receipt that names itself %s", r.ID))
+		add(stageDigest, errcode.ReceiptDigestMismatch, fmt.Sprintf("the stored file for this id holds a receipt that names itself %s", r.ID))
 	}
 	if got := canon.DigestBytes(body); got != id {
-		add(stageDigest, CodeDigestMismatch, fmt.Sprintf("body digests to %s, not to the receipt id", got))
+		add(stageDigest, errcode.ReceiptDigestMismatch, fmt.Sprintf("body digests to %s, not to the receipt id", got))
 	}
 	job := checkJob{seq: seq, id: id, parent: parent, body: body, sig: r.Signature}
 	if committed {
@@ -166,7 +169,7 @@ func (w *walker) check(seq int, id, commitment, parent string) []ChildRef {
 	w.checks.check(job)
 	w.checkTrust(seq, id, r.Signature)
 	if err := validateFields(&r.Body); err != nil {
-		add(stageBody, CodeBodyInvalid, problemMessage(err))
+		add(stageBody, errcode.ReceiptBodyInvalid, problemMessage(err))
 	}
 	return r.Body.Children
 }
@@ -177,18 +180,18 @@ func (w *walker) check(seq int, id, commitment, parent string) []ChildRef {
 // true: the check pool confirms they are canonical off the walk. Otherwise
 // (the root, or a file reformatted or altered since) the walk canonicalises
 // them itself and compares.
-func (w *walker) canonical(raw []byte, commitment, parent string, add func(int, string, string)) (c []byte, committed, ok bool) {
+func (w *walker) canonical(raw []byte, commitment, parent string, add func(int, errcode.Code, string)) (c []byte, committed, ok bool) {
 	if commitment != "" && canon.DigestBytes(raw) == commitment {
 		return raw, true, true
 	}
 	c, err := canon.CanonicalJSON(raw)
 	if err != nil {
-		add(stageWalk, CodeMalformed, fmt.Sprintf("stored receipt is not json: %v", err))
+		add(stageWalk, errcode.ReceiptMalformed, fmt.Sprintf("stored receipt is not json: %v", err))
 		return nil, false, false
 	}
 	if commitment != "" {
 		if got := canon.DigestBytes(c); got != commitment {
-			add(stageCommitment, CodeChildCommitment, fmt.Sprintf("parent %s commits signed digest %s, but the stored receipt digests to %s", parent, commitment, got))
+			add(stageCommitment, errcode.ChildCommitmentMismatch, fmt.Sprintf("parent %s commits signed digest %s, but the stored receipt digests to %s", parent, commitment, got))
 		}
 	}
 	return c, false, true
@@ -203,7 +206,7 @@ func (w *walker) checkTrust(seq int, id string, sig Signature) {
 		trusted := err == nil && len(pub) == ed25519.PublicKeySize && w.keys.Trusts(pub)
 		w.trust[sig.PublicKey] = trusted
 		if !trusted && err == nil && len(pub) == ed25519.PublicKeySize {
-			w.problems.add(seq, stageTrust, false, id, CodeSignatureUntrusted, fmt.Sprintf(
+			w.problems.add(seq, stageTrust, false, id, errcode.SignatureUntrusted, fmt.Sprintf(
 				"signed by key %s, which this verifier does not trust (other receipts signed by it are not listed); "+
 					"to trust it, put its public key %s in a .pub file under the runx home's keys/trusted/", KeyID(pub), sig.PublicKey))
 		}

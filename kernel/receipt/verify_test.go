@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // tree is a small run: root -> (step a -> child run -> child step, step b).
@@ -88,7 +89,7 @@ func TestVerifyBodyChangeIsDigestMismatch(t *testing.T) {
 	x := sealAndPutRoot(t, st, sg, runBody("run-1"))
 	overwrite(t, st, x.r.ID, []byte(strings.Replace(string(x.bytes), `"run-1"`, `"run-2"`, 1)))
 	rep := Verify(context.Background(), st, x.r.ID, NewKeySet(sg.PublicKey()), Limits{})
-	wantProblem(t, rep, StatusInvalid, CodeDigestMismatch, x.r.ID)
+	wantProblem(t, rep, StatusInvalid, "receipt_digest_mismatch", x.r.ID)
 }
 
 func TestVerifyBadSignatureIsInvalid(t *testing.T) {
@@ -104,7 +105,7 @@ func TestVerifyBadSignatureIsInvalid(t *testing.T) {
 	}
 	overwrite(t, st, x.r.ID, b)
 	rep := Verify(context.Background(), st, x.r.ID, NewKeySet(sg.PublicKey()), Limits{})
-	wantProblem(t, rep, StatusInvalid, CodeSignatureInvalid, x.r.ID)
+	wantProblem(t, rep, StatusInvalid, "signature_invalid", x.r.ID)
 }
 
 func TestVerifyUnknownKeyIsUnverified(t *testing.T) {
@@ -112,7 +113,7 @@ func TestVerifyUnknownKeyIsUnverified(t *testing.T) {
 	stranger := newTestSigner(t, "stranger")
 	tr := buildTree(t, st, stranger)
 	rep := Verify(context.Background(), st, tr.root.r.ID, NewKeySet(newTestSigner(t, "own").PublicKey()), Limits{})
-	wantProblem(t, rep, StatusUnverified, CodeSignatureUntrusted, tr.root.r.ID)
+	wantProblem(t, rep, StatusUnverified, "signature_untrusted", tr.root.r.ID)
 	if len(rep.Problems) != 1 {
 		t.Fatalf("one untrusted key gave %d problems: %s", len(rep.Problems), describe(rep))
 	}
@@ -133,7 +134,7 @@ func TestVerifyFixtureKeyTrustedOnlyWhenAdded(t *testing.T) {
 	x := sealAndPutRoot(t, st, fx, runBody("run-1"))
 	var keys KeySet
 	rep := Verify(context.Background(), st, x.r.ID, keys, Limits{})
-	wantProblem(t, rep, StatusUnverified, CodeSignatureUntrusted, x.r.ID)
+	wantProblem(t, rep, StatusUnverified, "signature_untrusted", x.r.ID)
 	keys.Add(fx.PublicKey())
 	if rep := Verify(context.Background(), st, x.r.ID, keys, Limits{}); rep.Status != StatusVerified {
 		t.Fatalf("status %s with the fixture key added: %s", rep.Status, describe(rep))
@@ -148,8 +149,8 @@ func TestVerifyInvalidOutranksUnverified(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := Verify(context.Background(), st, tr.root.r.ID, KeySet{}, Limits{})
-	wantProblem(t, rep, StatusInvalid, CodeMissing, tr.childStep.r.ID)
-	wantProblem(t, rep, StatusInvalid, CodeSignatureUntrusted, tr.root.r.ID)
+	wantProblem(t, rep, StatusInvalid, "receipt_missing", tr.childStep.r.ID)
+	wantProblem(t, rep, StatusInvalid, "signature_untrusted", tr.root.r.ID)
 }
 
 func TestVerifyTamperedChildMakesRootInvalid(t *testing.T) {
@@ -167,7 +168,7 @@ func TestVerifyTamperedChildMakesRootInvalid(t *testing.T) {
 	}
 	overwrite(t, st, tr.childStep.r.ID, resigned.bytes)
 	rep := Verify(context.Background(), st, tr.root.r.ID, keys, Limits{})
-	wantProblem(t, rep, StatusInvalid, CodeChildCommitment, tr.childStep.r.ID)
+	wantProblem(t, rep, StatusInvalid, "child_commitment_mismatch", tr.childStep.r.ID)
 	if len(rep.Problems) != 1 {
 		t.Fatalf("want only the commitment problem: %s", describe(rep))
 	}
@@ -184,7 +185,7 @@ func TestVerifyMissingChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := Verify(context.Background(), st, tr.root.r.ID, NewKeySet(sg.PublicKey()), Limits{})
-	wantProblem(t, rep, StatusInvalid, CodeMissing, tr.stepB.r.ID)
+	wantProblem(t, rep, StatusInvalid, "receipt_missing", tr.stepB.r.ID)
 	if rep.Receipts != 5 {
 		t.Fatalf("a missing receipt should still count as reached: %d", rep.Receipts)
 	}
@@ -194,13 +195,13 @@ func TestVerifyMissingRoot(t *testing.T) {
 	st := newTestStore(t)
 	id := canon.DigestBytes([]byte("nothing"))
 	rep := Verify(context.Background(), st, id, KeySet{}, Limits{})
-	wantProblem(t, rep, StatusInvalid, CodeMissing, id)
+	wantProblem(t, rep, StatusInvalid, "receipt_missing", id)
 }
 
 func TestVerifyInvalidRootID(t *testing.T) {
 	st := newTestStore(t)
 	rep := Verify(context.Background(), st, "sha256:../../etc", KeySet{}, Limits{})
-	wantProblem(t, rep, StatusInvalid, CodeIDInvalid, "sha256:../../etc")
+	wantProblem(t, rep, StatusInvalid, "receipt_id_invalid", "sha256:../../etc")
 }
 
 func TestVerifyCommittedByTwoParents(t *testing.T) {
@@ -211,7 +212,7 @@ func TestVerifyCommittedByTwoParents(t *testing.T) {
 	b := sealAndPut(t, st, sg, stepBody("run-1", "b", shared.ref))
 	root := sealAndPutRoot(t, st, sg, runBody("run-1", a.ref, b.ref))
 	rep := Verify(context.Background(), st, root.r.ID, NewKeySet(sg.PublicKey()), Limits{})
-	wantProblem(t, rep, StatusInvalid, CodeCommittedTwice, shared.r.ID)
+	wantProblem(t, rep, StatusInvalid, "receipt_committed_twice", shared.r.ID)
 	if !strings.Contains(rep.Problems[0].Message, b.r.ID) {
 		t.Fatalf("message does not name the second parent: %s", rep.Problems[0].Message)
 	}
@@ -225,7 +226,7 @@ func TestVerifyCommittedTwiceByOneParent(t *testing.T) {
 	root := sealUnchecked(t, sg, runBody("run-1", child.ref, child.ref))
 	put(t, st, root)
 	rep := Verify(context.Background(), st, root.r.ID, NewKeySet(sg.PublicKey()), Limits{})
-	wantProblem(t, rep, StatusInvalid, CodeCommittedTwice, child.r.ID)
+	wantProblem(t, rep, StatusInvalid, "receipt_committed_twice", child.r.ID)
 	if rep.Receipts != 2 {
 		t.Fatalf("a receipt committed twice was read twice: %d receipts", rep.Receipts)
 	}
@@ -264,17 +265,17 @@ func TestVerifyDepthBound(t *testing.T) {
 	st3 := newTestStore(t)
 	deep := chain(t, st3, sg, MaxTreeDepth+1)
 	rep = Verify(context.Background(), st3, deep[0], keys, Limits{})
-	wantProblem(t, rep, StatusInvalid, CodeTreeTooDeep, deep[MaxTreeDepth+1])
+	wantProblem(t, rep, StatusInvalid, "receipt_tree_too_deep", deep[MaxTreeDepth+1])
 	if rep.Receipts != MaxTreeDepth+1 {
 		t.Fatalf("the too-deep receipt was read: %d receipts", rep.Receipts)
 	}
 
 	// A caller may hold a tree to less.
 	rep = Verify(context.Background(), st, ok[0], keys, Limits{MaxDepth: 3})
-	wantProblem(t, rep, StatusInvalid, CodeTreeTooDeep, ok[4])
+	wantProblem(t, rep, StatusInvalid, "receipt_tree_too_deep", ok[4])
 	// But not to more: the bound is one rule for every verifier.
 	rep = Verify(context.Background(), st3, deep[0], keys, Limits{MaxDepth: 1000})
-	wantProblem(t, rep, StatusInvalid, CodeTreeTooDeep, deep[MaxTreeDepth+1])
+	wantProblem(t, rep, StatusInvalid, "receipt_tree_too_deep", deep[MaxTreeDepth+1])
 }
 
 func TestVerifySizeBound(t *testing.T) {
@@ -289,7 +290,7 @@ func TestVerifySizeBound(t *testing.T) {
 	// The child run's one child would be the fifth receipt: the child run
 	// is named, and nothing below it is read.
 	rep := Verify(context.Background(), st, tr.root.r.ID, keys, Limits{MaxReceipts: 4})
-	wantProblem(t, rep, StatusInvalid, CodeTreeTooLarge, tr.childRun.r.ID)
+	wantProblem(t, rep, StatusInvalid, "receipt_tree_too_large", tr.childRun.r.ID)
 	if rep.Receipts != 3 {
 		t.Fatalf("read %d receipts under a bound of 4, want 3", rep.Receipts)
 	}
@@ -312,7 +313,7 @@ func TestVerifyMalformedChild(t *testing.T) {
 			tr := buildTree(t, st, sg)
 			overwrite(t, st, tr.stepB.r.ID, data)
 			rep := Verify(context.Background(), st, tr.root.r.ID, NewKeySet(sg.PublicKey()), Limits{})
-			wantProblem(t, rep, StatusInvalid, CodeMalformed, tr.stepB.r.ID)
+			wantProblem(t, rep, StatusInvalid, "receipt_malformed", tr.stepB.r.ID)
 		})
 	}
 }
@@ -325,7 +326,7 @@ func TestVerifyBodyOutsideTheSchema(t *testing.T) {
 	x := sealUnchecked(t, sg, b)
 	put(t, st, x)
 	rep := Verify(context.Background(), st, x.r.ID, NewKeySet(sg.PublicKey()), Limits{})
-	wantProblem(t, rep, StatusInvalid, CodeBodyInvalid, x.r.ID)
+	wantProblem(t, rep, StatusInvalid, "receipt_body_invalid", x.r.ID)
 }
 
 func TestVerifyInvalidChildID(t *testing.T) {
@@ -334,7 +335,7 @@ func TestVerifyInvalidChildID(t *testing.T) {
 	x := sealUnchecked(t, sg, runBody("run-1", ChildRef{ReceiptID: "nope", SignedDigest: canon.DigestBytes(nil)}))
 	put(t, st, x)
 	rep := Verify(context.Background(), st, x.r.ID, NewKeySet(sg.PublicKey()), Limits{})
-	wantProblem(t, rep, StatusInvalid, CodeIDInvalid, "nope")
+	wantProblem(t, rep, StatusInvalid, "receipt_id_invalid", "nope")
 }
 
 func TestVerifyCancelled(t *testing.T) {
@@ -344,7 +345,7 @@ func TestVerifyCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	rep := Verify(ctx, st, tr.root.r.ID, NewKeySet(sg.PublicKey()), Limits{})
-	wantProblem(t, rep, StatusUnverified, CodeVerifyCancelled, tr.root.r.ID)
+	wantProblem(t, rep, StatusUnverified, "verify_cancelled", tr.root.r.ID)
 	if rep.Receipts != 0 {
 		t.Fatalf("read %d receipts after cancellation", rep.Receipts)
 	}
@@ -373,7 +374,7 @@ func TestVerifyNonCanonicalCommittedChild(t *testing.T) {
 	tests := []struct {
 		name string
 		make func(canonical []byte) []byte
-		code string
+		code errcode.Code
 	}{
 		{"reindented", func(c []byte) []byte {
 			var b bytes.Buffer
@@ -381,10 +382,10 @@ func TestVerifyNonCanonicalCommittedChild(t *testing.T) {
 				t.Fatal(err)
 			}
 			return b.Bytes()
-		}, CodeChildCommitment},
+		}, errcode.ChildCommitmentMismatch},
 		{"duplicate key", func(c []byte) []byte {
 			return bytes.Replace(c, []byte(`"id":`), []byte(`"schema":"runx.receipt.v1","id":`), 1)
-		}, CodeMalformed},
+		}, errcode.ReceiptMalformed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -394,7 +395,7 @@ func TestVerifyNonCanonicalCommittedChild(t *testing.T) {
 			overwrite(t, st, child.r.ID, stored) // as another signer's store would hold it
 			root := sealAndPutRoot(t, st, sg, runBody("run-1", ChildRef{ReceiptID: child.r.ID, SignedDigest: canon.DigestBytes(stored)}))
 			rep := Verify(context.Background(), st, root.r.ID, NewKeySet(sg.PublicKey()), Limits{})
-			wantProblem(t, rep, StatusInvalid, tt.code, child.r.ID)
+			wantProblem(t, rep, StatusInvalid, string(tt.code), child.r.ID)
 		})
 	}
 }
@@ -456,7 +457,7 @@ func TestVerifyRefusesAnOversizedChildList(t *testing.T) {
 	}
 	root := sealAndPutRoot(t, st, sg, runBody("run-1", refs...))
 	rep := Verify(context.Background(), st, root.r.ID, NewKeySet(sg.PublicKey()), Limits{MaxReceipts: 6})
-	wantProblem(t, rep, StatusInvalid, CodeTreeTooLarge, root.r.ID)
+	wantProblem(t, rep, StatusInvalid, "receipt_tree_too_large", root.r.ID)
 	if rep.Receipts != 1 || len(rep.Problems) != 1 {
 		t.Fatalf("walked past the refusal: %d receipts, problems %s", rep.Receipts, describe(rep))
 	}
@@ -482,7 +483,7 @@ func TestVerifyRefusesASymlinkOutOfTheStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err := st.Get(child.r.ID)
-	wantCode(t, err, CodeFileUnsafe)
+	wantCode(t, err, errcode.ReceiptFileUnsafe)
 	rep := Verify(context.Background(), st, root.r.ID, NewKeySet(sg.PublicKey()), Limits{})
-	wantProblem(t, rep, StatusInvalid, CodeFileUnsafe, child.r.ID)
+	wantProblem(t, rep, StatusInvalid, "receipt_file_unsafe", child.r.ID)
 }

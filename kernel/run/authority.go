@@ -167,7 +167,7 @@ func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, input
 	if !v.Approved {
 		body := rc.stepBody(step, local)
 		body.Extra = extra
-		r := rc.settle(ctx, step, local, body, contract.StepRefused, nil, &contract.ErrorBody{Code: string(errcode.ApprovalDeclined), Message: "step " + step.ID + " was declined: " + v.Reason}, nil)
+		r := rc.settle(ctx, step, local, body, contract.StepRefused, nil, &contract.ErrorBody{Code: errcode.ApprovalDeclined, Message: "step " + step.ID + " was declined: " + v.Reason}, nil)
 		return &r
 	}
 	return nil

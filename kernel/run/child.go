@@ -15,6 +15,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/gate"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // childRunID is derived from the parent's run id and the step's address, so
@@ -133,7 +134,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 	if env.Outcome != seal.OutcomeCompleted {
 		failure := env.Error
 		if failure == nil {
-			failure = &contract.ErrorBody{Code: "child_" + string(env.Outcome), Message: "child skill " + step.Skill + " sealed " + string(env.Outcome)}
+			failure = &contract.ErrorBody{Code: errcode.Code("child_" + string(env.Outcome)), Message: "child skill " + step.Skill + " sealed " + string(env.Outcome)}
 		}
 		failure = &contract.ErrorBody{Code: failure.Code, Message: fmt.Sprintf("child skill %s (run %s): %s", step.Skill, env.RunID, failure.Message)}
 		if env.Outcome == seal.OutcomeKilled && env.SealReason == seal.ReasonCancelled {

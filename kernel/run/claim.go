@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/runstate"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -203,7 +204,7 @@ func (rc *runCtx) unconfirmedWait(step *pkg.Step, local string, failure *contrac
 
 // neverSent are the host's failures that come before a call leaves for
 // its plugin: nothing was started, checked or found to send it to.
-var neverSent = map[string]bool{
+var neverSent = map[errcode.Code]bool{
 	host.CodePluginNotFound:         true,
 	host.CodePluginUnpinned:         true,
 	host.CodePluginChecksumMismatch: true,

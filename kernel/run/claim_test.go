@@ -8,6 +8,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -108,8 +109,8 @@ func TestNeverSentFailures(t *testing.T) {
 		host.CodePluginTransport:      false,
 		host.CodePluginOutputTooLarge: false,
 	} {
-		if neverSent[code] != want {
-			t.Errorf("%s: never sent %v, want %v", code, neverSent[code], want)
+		if neverSent[errcode.Code(code)] != want {
+			t.Errorf("%s: never sent %v, want %v", code, neverSent[errcode.Code(code)], want)
 		}
 	}
 }

@@ -86,7 +86,7 @@ func (e *engine) close(ctx context.Context, rec *journal.Run, doc *contract.Resu
 		if !errors.As(err, &rerr) || ctx.Err() != nil {
 			return nil, err
 		}
-		unsettled = rerr.code + ": " + rerr.msg
+		unsettled = string(rerr.code) + ": " + rerr.msg
 	}
 	env, _, err := e.closeRun(ctx, rec, outcome, unsettled)
 	return env, err
@@ -112,7 +112,7 @@ func (e *engine) closeRun(ctx context.Context, rec *journal.Run, closeAs seal.Ou
 		return nil, receipt.ChildRef{}, err
 	}
 	out := &outcome{state: driveSealed, outcome: closeAs, reason: seal.ReasonHostClosed,
-		failure: &contract.ErrorBody{Code: string(errcode.HostClosed), Message: "the host closed run " + rec.RunID + " as " + string(closeAs)}}
+		failure: &contract.ErrorBody{Code: errcode.HostClosed, Message: "the host closed run " + rec.RunID + " as " + string(closeAs)}}
 	if unsettled != "" {
 		out.failure.Message += "; a change a crash left begun could not be settled, so the workspace may hold part of it (" + unsettled + ")"
 	}

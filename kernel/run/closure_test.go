@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -175,7 +176,7 @@ func TestResumeOfASealedRunHoldsTheStatedDigests(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		req  ResumeRequest
-		code string
+		code errcode.Code
 	}{
 		{"package", ResumeRequest{PackageDigest: wrong}, CodeBindingPackageMismatch},
 		{"closure", ResumeRequest{ClosureDigest: wrong}, CodeBindingClosureMismatch},

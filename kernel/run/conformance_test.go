@@ -71,7 +71,7 @@ func errCode(env *contract.SkillRun) string {
 	if env.Error == nil {
 		return ""
 	}
-	return env.Error.Code
+	return string(env.Error.Code)
 }
 
 func TestConformanceStepKindsAndAdmission(t *testing.T) {

@@ -207,12 +207,12 @@ func (rc *runCtx) appendSettled(step *pkg.Step, s *settled, out *outcome) {
 func (rc *runCtx) fail(s *settled, out *outcome) {
 	out.failure = s.failure
 	switch {
-	case s.failure != nil && s.failure.Code == string(errcode.ReceiptBudgetExceeded):
+	case s.failure != nil && s.failure.Code == errcode.ReceiptBudgetExceeded:
 		out.outcome, out.reason = seal.OutcomeRefused, seal.ReasonReceiptBudgetExceeded
-	case s.failure != nil && s.failure.Code == string(errcode.CostLimitExceeded):
+	case s.failure != nil && s.failure.Code == errcode.CostLimitExceeded:
 		// The money limit stopped it: the run is blocked, not failed.
 		out.outcome, out.reason = seal.OutcomeBlocked, seal.ReasonCostLimitExceeded
-	case s.failure != nil && s.failure.Code == string(errcode.ApprovalDeclined):
+	case s.failure != nil && s.failure.Code == errcode.ApprovalDeclined:
 		out.outcome, out.reason = seal.OutcomeDeclined, seal.ReasonApprovalDeclined
 	case s.status == contract.StepRefused:
 		out.outcome, out.reason = seal.OutcomeRefused, seal.ReasonStepRefused

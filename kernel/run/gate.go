@@ -126,7 +126,7 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 			output = map[string]any{"approved": true, "reason": v.Reason}
 		} else {
 			status = contract.StepFailed
-			failure = &contract.ErrorBody{Code: string(errcode.ApprovalDeclined), Message: fmt.Sprintf("step %s was declined: %s", step.ID, v.Reason)}
+			failure = &contract.ErrorBody{Code: errcode.ApprovalDeclined, Message: fmt.Sprintf("step %s was declined: %s", step.ID, v.Reason)}
 		}
 	case contract.RequestQuestion:
 		if err := json.Unmarshal(d.Value, &output); err != nil {
@@ -164,7 +164,7 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 	return stepRun{settled: s}
 }
 
-func refusedAnswer(wait stepRun, address, code, message string) stepRun {
+func refusedAnswer(wait stepRun, address string, code errcode.Code, message string) stepRun {
 	wait.refused = []contract.RefusedAnswer{{Address: address, Error: contract.ErrorBody{Code: code, Message: message}}}
 	return wait
 }

@@ -199,7 +199,7 @@ func TestModuleSourcesAreTheLoadedFiles(t *testing.T) {
 	sources := func(p *pkg.Package, want string) {
 		t.Helper()
 		files, err := readModuleFiles(p)
-		if err != nil || files["m.mjs"] != want {
+		if err != nil || files["m.mjs"] != string(want) {
 			t.Fatalf("sources %q %v, want %q", files["m.mjs"], err, want)
 		}
 	}

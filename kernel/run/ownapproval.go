@@ -98,7 +98,7 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 	body.Extra = extra
 	body.InputsDigest = mustDigest(input)
 	r := rc.settle(ctx, step, local, body, contract.StepRefused, nil, &contract.ErrorBody{
-		Code:    string(errcode.ApprovalDeclined),
+		Code:    errcode.ApprovalDeclined,
 		Message: "operation " + step.Operation.Ref + " of step " + step.ID + " was declined, so nothing was sent: " + v.Reason,
 	}, nil)
 	return &r

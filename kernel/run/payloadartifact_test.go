@@ -16,6 +16,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/sdk/artifactstore"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // largeSend is an operation its connector declares approval: required, so
@@ -311,7 +312,7 @@ func TestPayloadArtifactUnavailableIsRefused(t *testing.T) {
 		Inputs: pkg.InputSource{Document: in, HasDocument: true}, Authority: []byte(`{"effects":"allow"}`)})
 	code := contract.CodeOf(err)
 	if err == nil && env != nil {
-		code = errCode(env)
+		code = errcode.Code(errCode(env))
 	}
 	if code != CodePayloadArtifactUnavailable {
 		t.Fatalf("a payload the store cannot keep: err %v, envelope %+v", err, env)

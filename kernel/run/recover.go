@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/kernel/wslock"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -114,8 +115,8 @@ func (e *engine) recoverBegun(ctx context.Context, runID, joinToken string) erro
 			return err
 		}
 		if err != nil {
-			code := "recover_failed"
-			var coded interface{ ErrorCode() string }
+			code := errcode.RecoverFailed
+			var coded interface{ ErrorCode() errcode.Code }
 			if errors.As(err, &coded) {
 				code = coded.ErrorCode()
 			}
@@ -128,7 +129,10 @@ func (e *engine) recoverBegun(ctx context.Context, runID, joinToken string) erro
 	return nil
 }
 
-type recoverError struct{ code, msg string }
+type recoverError struct {
+	code errcode.Code
+	msg  string
+}
 
-func (r *recoverError) Error() string     { return "recovering a change a crash left begun: " + r.msg }
-func (r *recoverError) ErrorCode() string { return r.code }
+func (r *recoverError) Error() string           { return "recovering a change a crash left begun: " + r.msg }
+func (r *recoverError) ErrorCode() errcode.Code { return r.code }

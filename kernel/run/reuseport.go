@@ -196,7 +196,7 @@ func readAgain(ctx context.Context, rc *runCtx, s *pkg.Step, sc *scope, rec *jou
 		}
 	}
 	if failure != nil {
-		return reuse.ReadChanged, "step " + s.ID + "'s read made again failed (" + failure.Code + ")", nil
+		return reuse.ReadChanged, "step " + s.ID + "'s read made again failed (" + string(failure.Code) + ")", nil
 	}
 	now, err := canon.Canonical(out)
 	if err != nil {

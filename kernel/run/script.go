@@ -16,6 +16,7 @@ import (
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/script"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -448,7 +449,7 @@ func (rc *runCtx) scriptRead(ctx context.Context, step *pkg.Step, address string
 	}
 	_ = json.Unmarshal(p.Input, &doc)
 	rec := &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: step.ID}
-	fail := func(code, message string) error {
+	fail := func(code errcode.Code, message string) error {
 		rec.Status = contract.StepFailed
 		var err error
 		rec.Error, err = json.Marshal(&contract.ErrorBody{Code: code, Message: message,

@@ -74,7 +74,7 @@ func (rc *runCtx) runStep(ctx context.Context, step *pkg.Step, sc *scope) stepRu
 func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, level int) stepRun {
 	if level > TreeMaxDepth || !rc.Budget.Admit(unitReceipts(step)) {
 		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{
-			Code:    string(errcode.ReceiptBudgetExceeded),
+			Code:    errcode.ReceiptBudgetExceeded,
 			Message: "step " + rc.address(local) + " would take the receipt tree past " + rc.Budget.Bound() + ", so it was refused before it ran",
 		}}}
 	}
@@ -149,7 +149,7 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 			// workspace lock cut short, a plugin closed under it): never
 			// recorded as its outcome, the unit is left for the next
 			// driver, which runs it again or waits at its retry.
-			failure, status = &contract.ErrorBody{Code: CodeCallInterrupted, Message: "step " + step.ID + ": the run was stopped while it ran (" + failure.Code + "); a resume takes it up"}, contract.StepStopped
+			failure, status = &contract.ErrorBody{Code: CodeCallInterrupted, Message: "step " + step.ID + ": the run was stopped while it ran (" + string(failure.Code) + "); a resume takes it up"}, contract.StepStopped
 		}
 	}
 	if err != nil {
@@ -224,7 +224,7 @@ func (rc *runCtx) stepBody(step *pkg.Step, local string) receipt.Body {
 // settleNow seals a unit that ran nothing (skipped, or failed before dispatch).
 func (rc *runCtx) settleNow(ctx context.Context, step *pkg.Step, local string, level int, status contract.StepStatus, output any, failure *contract.ErrorBody, children []receipt.ChildRef) stepRun {
 	if level > TreeMaxDepth || !rc.Budget.Admit(1) {
-		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: string(errcode.ReceiptBudgetExceeded), Message: "the receipt tree is at " + rc.Budget.Bound()}}}
+		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: errcode.ReceiptBudgetExceeded, Message: "the receipt tree is at " + rc.Budget.Bound()}}}
 	}
 	body := rc.stepBody(step, local)
 	if status == contract.StepSkipped {

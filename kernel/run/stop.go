@@ -83,7 +83,7 @@ func stopping(ctx context.Context) bool {
 // package's, so nothing is sealed, nothing ran and the start can be made
 // again.
 func stoppedBeforeStart(cause error) error {
-	return contract.Errorf(string(errcode.Interrupted), "the run was stopped before its first step (%s); nothing ran and nothing was recorded, so start it again", contract.CodeOf(cause))
+	return contract.Errorf(errcode.Interrupted, "the run was stopped before its first step (%s); nothing ran and nothing was recorded, so start it again", contract.CodeOf(cause))
 }
 
 // recordStopped notes in the run's record that a stop interrupted the unit

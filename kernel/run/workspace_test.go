@@ -10,6 +10,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func mkdirs(t *testing.T, paths ...string) {
@@ -29,8 +30,8 @@ func writeFile(t *testing.T, path, body string) {
 	}
 }
 
-func codeOf(err error) string {
-	var c interface{ ErrorCode() string }
+func codeOf(err error) errcode.Code {
+	var c interface{ ErrorCode() errcode.Code }
 	if errors.As(err, &c) {
 		return c.ErrorCode()
 	}
@@ -105,7 +106,7 @@ func TestFindWorkspacePassesAForeignRunx(t *testing.T) {
 // nothing is written into it.
 func TestOpenRefusesAForeignProjectDirectory(t *testing.T) {
 	cases := map[string]struct {
-		code  string
+		code  errcode.Code
 		plant func(t *testing.T, runx string)
 	}{
 		"unrecognized": {CodeProjectUnrecognized, func(t *testing.T, runx string) {

@@ -11,12 +11,9 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run"
 	"github.com/runxhq/runx/kernel/run/native"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
-
-// CodeProcessUnmatched fails a process call no providers.processes entry
-// answers: with stand-ins declared, the real process never starts.
-const CodeProcessUnmatched = "test_process_unmatched"
 
 // processStandIn answers a test's process tool calls from its
 // providers.processes, passing every other call to the real host. Admission,
@@ -52,7 +49,7 @@ func (s *processStandIn) Invoke(ctx context.Context, call *sdk.Call, maxOutput i
 	s.mu.Unlock()
 	if p == nil {
 		shown, _ := json.Marshal(argv)
-		return &sdk.Result{Status: sdk.StatusFailed, Code: CodeProcessUnmatched,
+		return &sdk.Result{Status: sdk.StatusFailed, Code: errcode.TestProcessUnmatched,
 			Message: fmt.Sprintf("no providers.processes entry answers %s; the process was not started", shown)}, host.PluginRef{}, nil
 	}
 	stdout, err := json.Marshal(p.Result)

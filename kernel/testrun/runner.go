@@ -17,6 +17,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // FixedClock is the instant every test run reads, so receipts reproduce.
@@ -284,7 +285,7 @@ func Find(cwd string, packageDir func(string) string, target string) (string, []
 		return "", nil, err
 	}
 	if len(cases) == 0 {
-		return "", nil, contract.Errorf("tests_not_found", "no tests under %s", filepath.Join(pkgDir, "tests"))
+		return "", nil, contract.Errorf(errcode.TestsNotFound, "no tests under %s", filepath.Join(pkgDir, "tests"))
 	}
 	return pkgDir, cases, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // setupAuthority is the test's setup.authority as the run's host-stated
@@ -105,7 +106,7 @@ func storeCredentials(tc *pkg.TestCase, p *pkg.Package, home string) error {
 			}
 		}
 		if len(names) == 0 {
-			return contract.Errorf("test_credential_unknown", "setup.credentials: no connector of package %s declares the credential variable %s", p.Name, variable)
+			return contract.Errorf(errcode.TestCredentialUnknown, "setup.credentials: no connector of package %s declares the credential variable %s", p.Name, variable)
 		}
 		sort.Strings(names)
 		for _, name := range names {

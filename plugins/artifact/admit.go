@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -36,7 +37,7 @@ func (s *store) admit(ctx context.Context, call *plugin.Call, req *admitRequest)
 		return res
 	}
 	if target.Info == nil || !target.Info.Mode().IsRegular() {
-		return plugin.Refused(CodeNotRegularFile, fmt.Sprintf("%s is not a regular file; artifact.admit snapshots one file", req.Path))
+		return plugin.Refused(errcode.ArtifactNotRegularFile, fmt.Sprintf("%s is not a regular file; artifact.admit snapshots one file", req.Path))
 	}
 	ref := refFor(call)
 	return s.withRunLock(call.Context.RunID, func(dir string) *plugin.Result {
@@ -45,7 +46,7 @@ func (s *store) admit(ctx context.Context, call *plugin.Call, req *admitRequest)
 		}
 		used, err := admitted(dir)
 		if err != nil {
-			return plugin.Failed(CodeStoreUnavailable, "cannot total the run's admissions: "+err.Error())
+			return plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot total the run's admissions: "+err.Error())
 		}
 		room := int64(MaxRunAdmission) - used
 		if target.Info.Size() > room {
@@ -65,14 +66,14 @@ func (s *store) admit(ctx context.Context, call *plugin.Call, req *admitRequest)
 		r := &record{Ref: ref, RunID: call.Context.RunID, Digest: digest, Bytes: size, MediaType: mt,
 			Sharing: sharingOf(req.Labels), Origin: originAdmitted, Source: target.Real}
 		if err := writeRecord(dir, r); err != nil {
-			return plugin.Failed(CodeStoreUnavailable, "cannot record the artifact: "+err.Error())
+			return plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot record the artifact: "+err.Error())
 		}
 		return answer(descriptorOf(r))
 	})
 }
 
 func limitRefusal(path string, size, used int64) *plugin.Result {
-	return plugin.Refused(CodeAdmissionLimit, fmt.Sprintf("admitting %s (%d bytes) would take this run past its %d MiB admission ceiling (%d bytes admitted already)", path, size, MaxRunAdmission>>20, used))
+	return plugin.Refused(errcode.ArtifactAdmissionLimit, fmt.Sprintf("admitting %s (%d bytes) would take this run past its %d MiB admission ceiling (%d bytes admitted already)", path, size, MaxRunAdmission>>20, used))
 }
 
 // snapshot copies the file into the blob store, hashing it as it goes,
@@ -84,19 +85,19 @@ func (s *store) snapshot(ctx context.Context, target *pathpolicy.Target, room in
 	// refused rather than followed.
 	f, err := os.OpenFile(target.Real, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
-		return "", 0, nil, plugin.Refused(CodeNotRegularFile, fmt.Sprintf("%s cannot be opened: %v", target.Display, err))
+		return "", 0, nil, plugin.Refused(errcode.ArtifactNotRegularFile, fmt.Sprintf("%s cannot be opened: %v", target.Display, err))
 	}
 	defer f.Close()
 	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() || !os.SameFile(info, target.Info) {
-		return "", 0, nil, plugin.Refused(CodeNotRegularFile, fmt.Sprintf("%s changed while it was admitted", target.Display))
+		return "", 0, nil, plugin.Refused(errcode.ArtifactNotRegularFile, fmt.Sprintf("%s changed while it was admitted", target.Display))
 	}
 	tmpDir := filepath.Join(s.dir, "tmp")
 	if err := os.MkdirAll(tmpDir, 0o700); err != nil {
-		return "", 0, nil, plugin.Failed(CodeStoreUnavailable, "cannot create the artifact store: "+err.Error())
+		return "", 0, nil, plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot create the artifact store: "+err.Error())
 	}
 	tmp, err := os.CreateTemp(tmpDir, "admit-*")
 	if err != nil {
-		return "", 0, nil, plugin.Failed(CodeStoreUnavailable, "cannot create a snapshot: "+err.Error())
+		return "", 0, nil, plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot create a snapshot: "+err.Error())
 	}
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
@@ -105,9 +106,9 @@ func (s *store) snapshot(ctx context.Context, target *pathpolicy.Target, room in
 	n, err := io.Copy(io.MultiWriter(tmp, h, hw), &ctxReader{ctx: ctx, r: io.LimitReader(f, room+1)})
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return "", 0, nil, plugin.Failed("artifact_cancelled", "the admission was cancelled; nothing was kept")
+			return "", 0, nil, plugin.Failed(errcode.ArtifactCancelled, "the admission was cancelled; nothing was kept")
 		}
-		return "", 0, nil, plugin.Failed(CodeStoreUnavailable, "cannot copy the file: "+err.Error())
+		return "", 0, nil, plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot copy the file: "+err.Error())
 	}
 	if n > room {
 		return "", n, nil, nil
@@ -115,13 +116,13 @@ func (s *store) snapshot(ctx context.Context, target *pathpolicy.Target, room in
 	hexSum := hex.EncodeToString(h.Sum(nil))
 	digest = "sha256:" + hexSum
 	if err := tmp.Chmod(0o400); err != nil {
-		return "", 0, nil, plugin.Failed(CodeStoreUnavailable, err.Error())
+		return "", 0, nil, plugin.Failed(errcode.ArtifactStoreUnavailable, err.Error())
 	}
 	if err := tmp.Sync(); err != nil {
-		return "", 0, nil, plugin.Failed(CodeStoreUnavailable, "cannot keep the snapshot: "+err.Error())
+		return "", 0, nil, plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot keep the snapshot: "+err.Error())
 	}
 	if err := s.keepBlob(tmp.Name(), digest); err != nil {
-		return "", 0, nil, plugin.Failed(CodeStoreUnavailable, "cannot keep the snapshot: "+err.Error())
+		return "", 0, nil, plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot keep the snapshot: "+err.Error())
 	}
 	return digest, n, hw.b, nil
 }

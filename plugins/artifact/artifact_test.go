@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 )
 
@@ -51,7 +52,7 @@ func TestAdmitSnapshotsAndBase64PagesTileIt(t *testing.T) {
 		t.Fatal("the pages are not the snapshot")
 	}
 	// A page past the end is refused; the end itself is an empty last page.
-	refused(t, e.invoke(ReadCapability, map[string]any{"ref": d.Ref, "offset": len(content) + 1}), CodeOffsetInvalid)
+	refused(t, e.invoke(ReadCapability, map[string]any{"ref": d.Ref, "offset": len(content) + 1}), errcode.ArtifactOffsetInvalid)
 	last := ok[pageDoc](t, e.invoke(ReadCapability, map[string]any{"ref": d.Ref, "offset": len(content)}))
 	if !last.EOF || len(last.content(t)) != 0 {
 		t.Fatalf("page at the end %+v", last)
@@ -86,10 +87,10 @@ func TestUTF8PagesEndOnACharacter(t *testing.T) {
 		}
 	}
 	// An offset inside a character, and a file that is not UTF-8.
-	refused(t, e.invoke(ReadCapability, map[string]any{"ref": d.Ref, "offset": 2, "encoding": "utf8"}), CodeOffsetInvalid)
+	refused(t, e.invoke(ReadCapability, map[string]any{"ref": d.Ref, "offset": 2, "encoding": "utf8"}), errcode.ArtifactOffsetInvalid)
 	e.write("bad.txt", []byte("ok \xff\xfe not text"))
 	bad := ok[Descriptor](t, e.invoke(AdmitCapability, map[string]any{"path": "bad.txt"}))
-	refused(t, e.invoke(ReadCapability, map[string]any{"ref": bad.Ref, "encoding": "utf8"}), CodeNotUTF8)
+	refused(t, e.invoke(ReadCapability, map[string]any{"ref": bad.Ref, "encoding": "utf8"}), errcode.ArtifactNotUTF8)
 }
 
 // JSON-array pages hold whole items, at least one, and tile the array.
@@ -133,13 +134,13 @@ func TestJSONArrayPagesHoldWholeItems(t *testing.T) {
 	if len(first.Items) != 1 {
 		t.Fatalf("a page smaller than an item holds %d items", len(first.Items))
 	}
-	refused(t, e.invoke(ReadCapability, map[string]any{"ref": d.Ref, "encoding": "json_array", "offset": 4}), CodeOffsetInvalid)
+	refused(t, e.invoke(ReadCapability, map[string]any{"ref": d.Ref, "encoding": "json_array", "offset": 4}), errcode.ArtifactOffsetInvalid)
 	e.write("obj.json", []byte(`{"not":"an array"}`))
 	obj := ok[Descriptor](t, e.invoke(AdmitCapability, map[string]any{"path": "obj.json"}))
-	refused(t, e.invoke(ReadCapability, map[string]any{"ref": obj.Ref, "encoding": "json_array"}), CodeNotJSONArray)
+	refused(t, e.invoke(ReadCapability, map[string]any{"ref": obj.Ref, "encoding": "json_array"}), errcode.ArtifactNotJSONArray)
 	e.write("trail.json", []byte(`[1,2] x`))
 	trail := ok[Descriptor](t, e.invoke(AdmitCapability, map[string]any{"path": "trail.json"}))
-	refused(t, e.invoke(ReadCapability, map[string]any{"ref": trail.Ref, "encoding": "json_array"}), CodeNotJSONArray)
+	refused(t, e.invoke(ReadCapability, map[string]any{"ref": trail.Ref, "encoding": "json_array"}), errcode.ArtifactNotJSONArray)
 	e.write("empty.json", []byte(`[]`))
 	empty := ok[Descriptor](t, e.invoke(AdmitCapability, map[string]any{"path": "empty.json"}))
 	if p := ok[pageDoc](t, e.invoke(ReadCapability, map[string]any{"ref": empty.Ref, "encoding": "json_array"})); !p.EOF || p.Items == nil || len(p.Items) != 0 {
@@ -148,7 +149,7 @@ func TestJSONArrayPagesHoldWholeItems(t *testing.T) {
 	big := `["` + strings.Repeat("x", MaxPageBytes) + `"]`
 	e.write("big.json", []byte(big))
 	bigD := ok[Descriptor](t, e.invoke(AdmitCapability, map[string]any{"path": "big.json"}))
-	refused(t, e.invoke(ReadCapability, map[string]any{"ref": bigD.Ref, "encoding": "json_array"}), CodeRecordTooLarge)
+	refused(t, e.invoke(ReadCapability, map[string]any{"ref": bigD.Ref, "encoding": "json_array"}), errcode.ArtifactRecordTooLarge)
 }
 
 // A run admits at most 512 MiB in all; past it admission is refused with
@@ -171,7 +172,7 @@ func TestAdmissionCeilingPerRun(t *testing.T) {
 	}
 	f.Truncate(MaxRunAdmission)
 	f.Close()
-	refused(t, e.invoke(AdmitCapability, map[string]any{"path": "big.bin"}), CodeAdmissionLimit)
+	refused(t, e.invoke(AdmitCapability, map[string]any{"path": "big.bin"}), errcode.ArtifactAdmissionLimit)
 	blobs, _ := os.ReadDir(filepath.Join(e.project, "artifacts", "blobs"))
 	if len(blobs) != 1 {
 		t.Fatalf("%d blobs kept; the refused admission kept something", len(blobs))
@@ -181,13 +182,13 @@ func TestAdmissionCeilingPerRun(t *testing.T) {
 	f, _ = os.OpenFile(big, os.O_WRONLY, 0)
 	f.Truncate(MaxRunAdmission - 5)
 	f.Close()
-	refused(t, e.invoke(AdmitCapability, map[string]any{"path": "missing.bin"}), CodeNotRegularFile)
+	refused(t, e.invoke(AdmitCapability, map[string]any{"path": "missing.bin"}), errcode.ArtifactNotRegularFile)
 	e.run = "run-1"
 	// Exactly to the ceiling passes the pre-check; one byte past does not.
 	f, _ = os.OpenFile(big, os.O_WRONLY, 0)
 	f.Truncate(MaxRunAdmission - 4)
 	f.Close()
-	refused(t, e.invoke(AdmitCapability, map[string]any{"path": "big.bin"}), CodeAdmissionLimit)
+	refused(t, e.invoke(AdmitCapability, map[string]any{"path": "big.bin"}), errcode.ArtifactAdmissionLimit)
 }
 
 // Admission reads only what the step's reach holds: no directory, nothing
@@ -198,17 +199,17 @@ func TestAdmitRefusals(t *testing.T) {
 	e.write(".env", []byte("TOKEN=1"))
 	outside := filepath.Join(t.TempDir(), "out.txt")
 	os.WriteFile(outside, []byte("outside"), 0o644)
-	refused(t, e.invoke(AdmitCapability, map[string]any{"path": "dir"}), CodeNotRegularFile)
-	refused(t, e.invoke(AdmitCapability, map[string]any{"path": outside}), pathpolicy.CodeOutsideWorkspace)
-	refused(t, e.invoke(AdmitCapability, map[string]any{"path": ".env"}), pathpolicy.CodeSecretRefused)
+	refused(t, e.invoke(AdmitCapability, map[string]any{"path": "dir"}), errcode.ArtifactNotRegularFile)
+	refused(t, e.invoke(AdmitCapability, map[string]any{"path": outside}), errcode.ReachOutsideWorkspace)
+	refused(t, e.invoke(AdmitCapability, map[string]any{"path": ".env"}), errcode.ReachSecretRefused)
 	os.Symlink(outside, filepath.Join(e.root, "link.txt"))
-	refused(t, e.invoke(AdmitCapability, map[string]any{"path": "link.txt"}), pathpolicy.CodeSymlinkEscape)
+	refused(t, e.invoke(AdmitCapability, map[string]any{"path": "link.txt"}), errcode.ReachSymlinkEscape)
 	e.write(".runx/state.txt", []byte("state"))
-	refused(t, e.invoke(AdmitCapability, map[string]any{"path": ".runx/state.txt"}), pathpolicy.CodeProtectedDir)
+	refused(t, e.invoke(AdmitCapability, map[string]any{"path": ".runx/state.txt"}), errcode.ReachProtectedDir)
 	c := e.context()
 	c.Binding = nil
-	refused(t, e.invokeCtx(c, AdmitCapability, map[string]any{"path": "dir/x.txt"}), CodeStateMissing)
-	refused(t, e.invoke(AdmitCapability, map[string]any{"path": 7}), CodeRequestInvalid)
+	refused(t, e.invokeCtx(c, AdmitCapability, map[string]any{"path": "dir/x.txt"}), errcode.ArtifactStateMissing)
+	refused(t, e.invoke(AdmitCapability, map[string]any{"path": 7}), errcode.ArtifactRequestInvalid)
 }
 
 // A reference grants nothing: it names an artifact of its own run only,
@@ -225,13 +226,13 @@ func TestReferenceGrantsNoPermission(t *testing.T) {
 		t.Fatalf("page %+v", p)
 	}
 	e.reach, e.roots = pathpolicy.ReachWorkspace, nil
-	refused(t, e.invoke(ReadCapability, map[string]any{"ref": d.Ref}), CodeReachRefused)
+	refused(t, e.invoke(ReadCapability, map[string]any{"ref": d.Ref}), errcode.ArtifactReachRefused)
 	e.reach, e.roots = pathpolicy.ReachInputs, nil // inputs, but not that root
-	refused(t, e.invoke(ReadCapability, map[string]any{"ref": d.Ref}), CodeReachRefused)
+	refused(t, e.invoke(ReadCapability, map[string]any{"ref": d.Ref}), errcode.ArtifactReachRefused)
 	e.reach, e.roots = pathpolicy.ReachInputs, []string{dir}
 	e.run = "run-other"
-	refused(t, e.invoke(ReadCapability, map[string]any{"ref": d.Ref}), CodeRefUnknown)
-	refused(t, e.invoke(ReadCapability, map[string]any{"ref": "art_00000000000000000000000000000000"}), CodeRefUnknown)
+	refused(t, e.invoke(ReadCapability, map[string]any{"ref": d.Ref}), errcode.ArtifactRefUnknown)
+	refused(t, e.invoke(ReadCapability, map[string]any{"ref": "art_00000000000000000000000000000000"}), errcode.ArtifactRefUnknown)
 }
 
 // artifact.store keeps a value's canonical JSON; artifact.open checks root,
@@ -240,7 +241,7 @@ func TestReferenceGrantsNoPermission(t *testing.T) {
 func TestStoreAndOpen(t *testing.T) {
 	e := newEnv(t)
 	value := map[string]any{"b": []any{1, 2.5, "x"}, "a": "é"}
-	refused(t, e.invoke(StoreCapability, map[string]any{"value": value}), CodeReachRequired)
+	refused(t, e.invoke(StoreCapability, map[string]any{"value": value}), errcode.ArtifactReachRequired)
 	e.reach = pathpolicy.ReachInputs
 	stored := ok[Descriptor](t, e.invoke(StoreCapability, map[string]any{"value": value}))
 	canonical := `{"a":"é","b":[1,2.5,"x"]}`
@@ -253,24 +254,24 @@ func TestStoreAndOpen(t *testing.T) {
 		t.Fatalf("opened page %+v", p)
 	}
 	e.reach = pathpolicy.ReachWorkspace
-	refused(t, e.invoke(ReadCapability, map[string]any{"ref": opened.Ref}), CodeReachRefused)
-	refused(t, e.invoke(OpenCapability, map[string]any{"artifact": stored}), CodeReachRequired)
+	refused(t, e.invoke(ReadCapability, map[string]any{"ref": opened.Ref}), errcode.ArtifactReachRefused)
+	refused(t, e.invoke(OpenCapability, map[string]any{"artifact": stored}), errcode.ArtifactReachRequired)
 	e.reach = pathpolicy.ReachInputs
 
 	other := stored
 	other.Root = digestOf([]byte("another project"))
-	refused(t, e.invoke(OpenCapability, map[string]any{"artifact": other}), CodeRootMismatch)
+	refused(t, e.invoke(OpenCapability, map[string]any{"artifact": other}), errcode.ArtifactRootMismatch)
 	other = stored
 	other.Bytes++
-	refused(t, e.invoke(OpenCapability, map[string]any{"artifact": other}), CodeSizeMismatch)
+	refused(t, e.invoke(OpenCapability, map[string]any{"artifact": other}), errcode.ArtifactSizeMismatch)
 	other = stored
 	other.Digest, other.ArtifactID = digestOf([]byte("nothing")), digestOf([]byte("nothing"))
-	refused(t, e.invoke(OpenCapability, map[string]any{"artifact": other}), CodeNotFound)
+	refused(t, e.invoke(OpenCapability, map[string]any{"artifact": other}), errcode.ArtifactNotFound)
 	// Content changed behind the store's back, at the same size.
 	blob := filepath.Join(e.project, "artifacts", "blobs", strings.TrimPrefix(stored.Digest, "sha256:"))
 	os.Chmod(blob, 0o600)
 	os.WriteFile(blob, []byte(strings.Replace(canonical, "x", "y", 1)), 0o600)
-	refused(t, e.invoke(OpenCapability, map[string]any{"artifact": stored}), CodeDigestMismatch)
+	refused(t, e.invoke(OpenCapability, map[string]any{"artifact": stored}), errcode.ArtifactDigestMismatch)
 	var raw json.RawMessage = []byte(`{"schema":"runx.artifact.v1"}`)
-	refused(t, e.invoke(OpenCapability, map[string]any{"artifact": raw, "extra": 1}), CodeRootMismatch)
+	refused(t, e.invoke(OpenCapability, map[string]any{"artifact": raw, "extra": 1}), errcode.ArtifactRootMismatch)
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -76,7 +77,7 @@ func ok[T any](t testing.TB, res *plugin.Result) T {
 	return v
 }
 
-func refused(t testing.TB, res *plugin.Result, code string) {
+func refused(t testing.TB, res *plugin.Result, code errcode.Code) {
 	t.Helper()
 	if res.Status == plugin.StatusOK || res.Code != code {
 		t.Fatalf("got %s %s %s; want refused %s", res.Status, res.Code, res.Message, code)

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/jsontext"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -51,11 +52,11 @@ func (s *store) read(call *plugin.Call, req *readRequest) *plugin.Result {
 		req.Encoding = encodingBase64
 	}
 	if req.Offset > r.Bytes {
-		return plugin.Refused(CodeOffsetInvalid, fmt.Sprintf("offset %d is past the end of %s (%d bytes)", req.Offset, r.Ref, r.Bytes))
+		return plugin.Refused(errcode.ArtifactOffsetInvalid, fmt.Sprintf("offset %d is past the end of %s (%d bytes)", req.Offset, r.Ref, r.Bytes))
 	}
 	f, err := os.Open(s.blobPath(r.Digest))
 	if err != nil {
-		return plugin.Failed(CodeNotFound, fmt.Sprintf("the content of %s is missing from the artifact store", r.Ref))
+		return plugin.Failed(errcode.ArtifactNotFound, fmt.Sprintf("the content of %s is missing from the artifact store", r.Ref))
 	}
 	defer f.Close()
 	key := pageKey{project: s.project, run: call.Context.RunID, ref: r.Ref, digest: r.Digest, bytes: r.Bytes,
@@ -103,7 +104,7 @@ func (s *store) buildPage(f *os.File, r *record, req *readRequest) ([]byte, int6
 	want := min(int64(req.MaxBytes)+utf8.UTFMax, r.Bytes-req.Offset)
 	buf := (*bufp)[:want]
 	if _, err := f.ReadAt(buf, req.Offset); err != nil && err != io.EOF {
-		return nil, 0, plugin.Failed(CodeStoreUnavailable, "cannot read the artifact: "+err.Error())
+		return nil, 0, plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot read the artifact: "+err.Error())
 	}
 	var p page
 	var res *plugin.Result
@@ -134,7 +135,7 @@ type page struct {
 // max_bytes is smaller than it.
 func (p *page) utf8(buf []byte, req *readRequest) *plugin.Result {
 	if len(buf) > 0 && !utf8.RuneStart(buf[0]) {
-		return plugin.Refused(CodeOffsetInvalid, fmt.Sprintf("offset %d is inside a UTF-8 character; start at 0 or a next_offset", req.Offset))
+		return plugin.Refused(errcode.ArtifactOffsetInvalid, fmt.Sprintf("offset %d is inside a UTF-8 character; start at 0 or a next_offset", req.Offset))
 	}
 	end := len(buf)
 	if end > req.MaxBytes {
@@ -147,7 +148,7 @@ func (p *page) utf8(buf []byte, req *readRequest) *plugin.Result {
 		}
 	}
 	if !utf8.Valid(buf[:end]) {
-		return plugin.Refused(CodeNotUTF8, fmt.Sprintf("%s is not UTF-8 text in bytes %d-%d; read it with encoding base64", req.Ref, req.Offset, req.Offset+int64(end)))
+		return plugin.Refused(errcode.ArtifactNotUTF8, fmt.Sprintf("%s is not UTF-8 text in bytes %d-%d; read it with encoding base64", req.Ref, req.Offset, req.Offset+int64(end)))
 	}
 	p.raw = buf[:end]
 	p.next = req.Offset + int64(end)

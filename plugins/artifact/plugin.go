@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/runxhq/runx/sdk/artifactstore"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -36,27 +37,6 @@ const (
 	MaxPageBytes = 4 << 20
 	// DefaultPageBytes is a page when the call names no max_bytes.
 	DefaultPageBytes = 1 << 20
-)
-
-// Refusal codes.
-const (
-	CodeRequestInvalid   = "artifact_request_invalid"
-	CodeStateMissing     = "artifact_state_missing"
-	CodeNotRegularFile   = "artifact_not_regular_file"
-	CodeAdmissionLimit   = "artifact_admission_limit"
-	CodeRefUnknown       = "artifact_ref_unknown"
-	CodeReachRefused     = "artifact_reach_refused"
-	CodeReachRequired    = "artifact_reach_required"
-	CodeOffsetInvalid    = "artifact_offset_invalid"
-	CodeNotUTF8          = "artifact_not_utf8"
-	CodeNotJSONArray     = "artifact_not_json_array"
-	CodeRecordTooLarge   = "artifact_record_too_large"
-	CodeRootMismatch     = "artifact_root_mismatch"
-	CodeNotFound         = "artifact_not_found"
-	CodeSizeMismatch     = "artifact_size_mismatch"
-	CodeDigestMismatch   = "artifact_digest_mismatch"
-	CodeValueInvalid     = "artifact_value_invalid"
-	CodeStoreUnavailable = "artifact_store_unavailable"
 )
 
 // Plugin serves artifact.*.
@@ -138,12 +118,12 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 		}
 		return st.open(call, &req)
 	}
-	return plugin.Refused("capability_unknown", "the artifact plugin serves no capability "+call.Capability)
+	return plugin.Refused(errcode.CapabilityUnknown, "the artifact plugin serves no capability "+call.Capability)
 }
 
 func decode(call *plugin.Call, v any) *plugin.Result {
 	if err := json.Unmarshal(call.Input, v); err != nil {
-		return plugin.Refused(CodeRequestInvalid, call.Capability+" input is not a valid request: "+err.Error())
+		return plugin.Refused(errcode.ArtifactRequestInvalid, call.Capability+" input is not a valid request: "+err.Error())
 	}
 	return nil
 }
@@ -151,7 +131,7 @@ func decode(call *plugin.Call, v any) *plugin.Result {
 func answer(v any) *plugin.Result {
 	out, err := json.Marshal(v)
 	if err != nil {
-		return plugin.Failed(CodeStoreUnavailable, "cannot write the answer: "+err.Error())
+		return plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot write the answer: "+err.Error())
 	}
 	return plugin.OK(out, nil)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 )
 
@@ -85,11 +86,11 @@ func TestPrefetchedPageNeedsTheAskAdmitted(t *testing.T) {
 	waitHeld(t, 1)
 
 	e.reach, e.roots = pathpolicy.ReachInputs, nil // inputs, but not that root
-	refused(t, e.invoke(ReadCapability, next), CodeReachRefused)
+	refused(t, e.invoke(ReadCapability, next), errcode.ArtifactReachRefused)
 	e.reach, e.roots = pathpolicy.ReachWorkspace, nil
-	refused(t, e.invoke(ReadCapability, next), CodeReachRefused)
+	refused(t, e.invoke(ReadCapability, next), errcode.ArtifactReachRefused)
 	e.reach, e.roots, e.run = pathpolicy.ReachInputs, []string{dir}, "run-other"
-	refused(t, e.invoke(ReadCapability, next), CodeRefUnknown)
+	refused(t, e.invoke(ReadCapability, next), errcode.ArtifactRefUnknown)
 	if pages.held() != 1 {
 		t.Fatalf("refused asks changed the prepared pages: %d held", pages.held())
 	}
@@ -100,7 +101,7 @@ func TestPrefetchedPageNeedsTheAskAdmitted(t *testing.T) {
 		t.Fatal(res.Message)
 	}
 	os.Rename(s.blobPath(d.Digest), s.blobPath(d.Digest)+".away")
-	if res := e.invoke(ReadCapability, next); res.Code != CodeNotFound {
+	if res := e.invoke(ReadCapability, next); res.Code != errcode.ArtifactNotFound {
 		t.Fatalf("with the blob gone: %s %s", res.Code, res.Message)
 	}
 	os.Rename(s.blobPath(d.Digest)+".away", s.blobPath(d.Digest))

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -24,9 +25,9 @@ var errIncomplete = errors.New("the value runs past the bytes read")
 // max_bytes+1 of them). oneItem stops after the first item.
 func (p *page) jsonArray(f *os.File, buf []byte, req *readRequest, total int64, oneItem bool) *plugin.Result {
 	notArray := func(at int) *plugin.Result {
-		return plugin.Refused(CodeNotJSONArray, fmt.Sprintf("%s is not a JSON array at byte %d; read it with encoding utf8 or base64", req.Ref, req.Offset+int64(at)))
+		return plugin.Refused(errcode.ArtifactNotJSONArray, fmt.Sprintf("%s is not a JSON array at byte %d; read it with encoding utf8 or base64", req.Ref, req.Offset+int64(at)))
 	}
-	noItem := plugin.Refused(CodeOffsetInvalid, fmt.Sprintf("no item of %s begins at offset %d; start at 0 or a next_offset", req.Ref, req.Offset))
+	noItem := plugin.Refused(errcode.ArtifactOffsetInvalid, fmt.Sprintf("no item of %s begins at offset %d; start at 0 or a next_offset", req.Ref, req.Offset))
 	p.items = [][]byte{}
 	i := skipSpace(buf, 0)
 	if i >= len(buf) && int64(len(buf)) < total-req.Offset && !oneItem {
@@ -78,7 +79,7 @@ func (p *page) jsonArray(f *os.File, buf []byte, req *readRequest, total int64, 
 			return nil
 		}
 		if pageEnd > MaxPageBytes {
-			return plugin.Refused(CodeRecordTooLarge, fmt.Sprintf("the item of %s at offset %d is longer than the %d MiB page ceiling", req.Ref, req.Offset+int64(i), MaxPageBytes>>20))
+			return plugin.Refused(errcode.ArtifactRecordTooLarge, fmt.Sprintf("the item of %s at offset %d is longer than the %d MiB page ceiling", req.Ref, req.Offset+int64(i), MaxPageBytes>>20))
 		}
 		p.items = append(p.items, buf[i:end])
 		p.raw, p.next = buf[:pageEnd], req.Offset+int64(pageEnd)
@@ -106,7 +107,7 @@ func (p *page) close(f *os.File, buf []byte, after int, req *readRequest, total 
 		}
 		tail := make([]byte, rest)
 		if _, err := f.ReadAt(tail, req.Offset+int64(after)); err != nil && err != io.EOF {
-			return plugin.Failed(CodeStoreUnavailable, "cannot read the artifact: "+err.Error())
+			return plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot read the artifact: "+err.Error())
 		}
 		raw = append(append(make([]byte, 0, after+len(tail)), buf[:after]...), tail...)
 	}
@@ -121,7 +122,7 @@ func (p *page) close(f *os.File, buf []byte, after int, req *readRequest, total 
 // max_bytes: a page always holds one whole item at least.
 func (p *page) longFirstItem(f *os.File, req *readRequest, total int64) *plugin.Result {
 	if req.MaxBytes >= MaxPageBytes {
-		return plugin.Refused(CodeRecordTooLarge, fmt.Sprintf("the item of %s at offset %d is longer than the %d MiB page ceiling", req.Ref, req.Offset, MaxPageBytes>>20))
+		return plugin.Refused(errcode.ArtifactRecordTooLarge, fmt.Sprintf("the item of %s at offset %d is longer than the %d MiB page ceiling", req.Ref, req.Offset, MaxPageBytes>>20))
 	}
 	wider := *req
 	wider.MaxBytes = MaxPageBytes
@@ -129,7 +130,7 @@ func (p *page) longFirstItem(f *os.File, req *readRequest, total int64) *plugin.
 	// written. A first item this long is rare.
 	buf := make([]byte, min(int64(MaxPageBytes)+1, total-req.Offset))
 	if _, err := f.ReadAt(buf, req.Offset); err != nil && err != io.EOF {
-		return plugin.Failed(CodeStoreUnavailable, "cannot read the artifact: "+err.Error())
+		return plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot read the artifact: "+err.Error())
 	}
 	*p = page{}
 	return p.jsonArray(f, buf, &wider, total, true)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/runxhq/runx/sdk/atomicfile"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -43,7 +44,7 @@ func (s *store) root() string { return "sha256:" + hexDigest([]byte(s.project)) 
 // workspace the step was given.
 func needsInputsReach(call *plugin.Call) *plugin.Result {
 	if call.Context.Reach != pathpolicy.ReachInputs {
-		return plugin.Refused(CodeReachRequired, fmt.Sprintf("%s needs a step with reach: inputs (this one has reach: %s)", call.Capability, orWorkspace(call.Context.Reach)))
+		return plugin.Refused(errcode.ArtifactReachRequired, fmt.Sprintf("%s needs a step with reach: inputs (this one has reach: %s)", call.Capability, orWorkspace(call.Context.Reach)))
 	}
 	return nil
 }
@@ -63,20 +64,20 @@ func (s *store) retain(call *plugin.Call, req *storeRequest) *plugin.Result {
 	}
 	content, err := canon.CanonicalJSON(req.Value)
 	if err != nil {
-		return plugin.Refused(CodeValueInvalid, "the value has no canonical JSON: "+err.Error())
+		return plugin.Refused(errcode.ArtifactValueInvalid, "the value has no canonical JSON: "+err.Error())
 	}
 	digest := canon.DigestBytes(content)
 	if _, err := os.Lstat(s.blobPath(digest)); errors.Is(err, fs.ErrNotExist) {
 		tmpDir := filepath.Join(s.dir, "tmp")
 		if err := os.MkdirAll(tmpDir, 0o700); err != nil {
-			return plugin.Failed(CodeStoreUnavailable, "cannot create the artifact store: "+err.Error())
+			return plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot create the artifact store: "+err.Error())
 		}
 		tmp := filepath.Join(tmpDir, "store-"+hexDigest([]byte(call.Context.CallID)))
 		if err := atomicfile.Write(tmp, content, 0o400); err != nil {
-			return plugin.Failed(CodeStoreUnavailable, "cannot keep the artifact: "+err.Error())
+			return plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot keep the artifact: "+err.Error())
 		}
 		if err := s.keepBlob(tmp, digest); err != nil {
-			return plugin.Failed(CodeStoreUnavailable, "cannot keep the artifact: "+err.Error())
+			return plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot keep the artifact: "+err.Error())
 		}
 	}
 	return answer(&Descriptor{Schema: ArtifactSchema, ArtifactID: digest, Root: s.root(), Digest: digest,
@@ -92,32 +93,32 @@ func (s *store) open(call *plugin.Call, req *openRequest) *plugin.Result {
 	}
 	a := &req.Artifact
 	if a.Root != s.root() {
-		return plugin.Refused(CodeRootMismatch, "the artifact was retained by another project's store; artifact.open opens only this project's artifacts")
+		return plugin.Refused(errcode.ArtifactRootMismatch, "the artifact was retained by another project's store; artifact.open opens only this project's artifacts")
 	}
 	if a.ArtifactID != a.Digest {
-		return plugin.Refused(CodeDigestMismatch, "the descriptor's artifact_id and digest differ; a retained artifact is named by its digest")
+		return plugin.Refused(errcode.ArtifactDigestMismatch, "the descriptor's artifact_id and digest differ; a retained artifact is named by its digest")
 	}
 	f, err := os.Open(s.blobPath(a.Digest))
 	if errors.Is(err, fs.ErrNotExist) {
-		return plugin.Refused(CodeNotFound, "this project's store holds no artifact "+a.ArtifactID)
+		return plugin.Refused(errcode.ArtifactNotFound, "this project's store holds no artifact "+a.ArtifactID)
 	}
 	if err != nil {
-		return plugin.Failed(CodeStoreUnavailable, "cannot open the artifact: "+err.Error())
+		return plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot open the artifact: "+err.Error())
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return plugin.Failed(CodeStoreUnavailable, "cannot open the artifact: "+err.Error())
+		return plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot open the artifact: "+err.Error())
 	}
 	if info.Size() != a.Bytes {
-		return plugin.Refused(CodeSizeMismatch, fmt.Sprintf("the stored artifact holds %d bytes and the descriptor says %d", info.Size(), a.Bytes))
+		return plugin.Refused(errcode.ArtifactSizeMismatch, fmt.Sprintf("the stored artifact holds %d bytes and the descriptor says %d", info.Size(), a.Bytes))
 	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return plugin.Failed(CodeStoreUnavailable, "cannot read the artifact: "+err.Error())
+		return plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot read the artifact: "+err.Error())
 	}
 	if got := "sha256:" + hex.EncodeToString(h.Sum(nil)); got != a.Digest {
-		return plugin.Refused(CodeDigestMismatch, "the stored content's digest is not the descriptor's; the artifact was changed after it was retained")
+		return plugin.Refused(errcode.ArtifactDigestMismatch, "the stored content's digest is not the descriptor's; the artifact was changed after it was retained")
 	}
 	mt := a.MediaType
 	if mt == "" {
@@ -128,7 +129,7 @@ func (s *store) open(call *plugin.Call, req *openRequest) *plugin.Result {
 		r := &record{Ref: ref, RunID: call.Context.RunID, Digest: a.Digest, Bytes: a.Bytes, MediaType: mt,
 			Sharing: sharingOf(a.Labels), Origin: originOpened, Reach: pathpolicy.ReachInputs}
 		if err := writeRecord(dir, r); err != nil {
-			return plugin.Failed(CodeStoreUnavailable, "cannot record the artifact: "+err.Error())
+			return plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot record the artifact: "+err.Error())
 		}
 		return answer(descriptorOf(r))
 	})

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/sdk/artifactstore"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -35,18 +36,18 @@ func openStore(c plugin.Context) (*store, *plugin.Result) {
 	var b binding
 	if len(c.Binding) > 0 {
 		if err := json.Unmarshal(c.Binding, &b); err != nil {
-			return nil, plugin.Refused(CodeStateMissing, "the call's binding is not a JSON object with project_dir: "+err.Error())
+			return nil, plugin.Refused(errcode.ArtifactStateMissing, "the call's binding is not a JSON object with project_dir: "+err.Error())
 		}
 	}
 	if b.ProjectDir == "" || !filepath.IsAbs(b.ProjectDir) {
-		return nil, plugin.Refused(CodeStateMissing, "the call names no absolute project state directory (binding project_dir), so no artifact can be kept")
+		return nil, plugin.Refused(errcode.ArtifactStateMissing, "the call names no absolute project state directory (binding project_dir), so no artifact can be kept")
 	}
 	if c.RunID == "" {
-		return nil, plugin.Refused(CodeStateMissing, "the call names no run, and every artifact reference belongs to one")
+		return nil, plugin.Refused(errcode.ArtifactStateMissing, "the call names no run, and every artifact reference belongs to one")
 	}
 	st, err := artifactstore.Open(b.ProjectDir)
 	if err != nil {
-		return nil, plugin.Failed(CodeStoreUnavailable, "cannot open the project's artifact store: "+err.Error())
+		return nil, plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot open the project's artifact store: "+err.Error())
 	}
 	return &store{Store: st, dir: st.Dir, project: st.Project}, nil
 }
@@ -98,7 +99,7 @@ func refFor(call *plugin.Call) string {
 func (s *store) withRunLock(runID string, fn func(dir string) *plugin.Result) *plugin.Result {
 	var res *plugin.Result
 	if err := s.WithRunLock(runID, func(dir string) error { res = fn(dir); return nil }); err != nil {
-		return plugin.Failed(CodeStoreUnavailable, "cannot lock the run's artifacts: "+err.Error())
+		return plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot lock the run's artifacts: "+err.Error())
 	}
 	return res
 }
@@ -109,11 +110,11 @@ func (s *store) lookup(runID, ref string) (*record, *plugin.Result) {
 	r, err := s.Lookup(runID, ref)
 	switch {
 	case errors.Is(err, artifactstore.ErrRefUnknown):
-		return nil, plugin.Refused(CodeRefUnknown, fmt.Sprintf("%s names no artifact of this run; a reference is good only in the run that admitted or opened it", ref))
+		return nil, plugin.Refused(errcode.ArtifactRefUnknown, fmt.Sprintf("%s names no artifact of this run; a reference is good only in the run that admitted or opened it", ref))
 	case errors.Is(err, artifactstore.ErrDamaged):
-		return nil, plugin.Failed(CodeStoreUnavailable, "the artifact reference record is damaged")
+		return nil, plugin.Failed(errcode.ArtifactStoreUnavailable, "the artifact reference record is damaged")
 	case err != nil:
-		return nil, plugin.Failed(CodeStoreUnavailable, "cannot read the artifact reference: "+err.Error())
+		return nil, plugin.Failed(errcode.ArtifactStoreUnavailable, "cannot read the artifact reference: "+err.Error())
 	}
 	return r, nil
 }
@@ -148,7 +149,7 @@ func writeRecord(dir string, r *record) error { return artifactstore.WriteRecord
 // reference grants nothing its holder's reach does not.
 func scopeAllows(c plugin.Context, r *record) *plugin.Result {
 	if r.Reach == pathpolicy.ReachInputs && c.Reach != pathpolicy.ReachInputs {
-		return plugin.Refused(CodeReachRefused, fmt.Sprintf("%s is a retained artifact, which only a step with reach: inputs reads, as only such a step opens one", r.Ref))
+		return plugin.Refused(errcode.ArtifactReachRefused, fmt.Sprintf("%s is a retained artifact, which only a step with reach: inputs reads, as only such a step opens one", r.Ref))
 	}
 	if r.Source == "" {
 		return nil
@@ -158,7 +159,7 @@ func scopeAllows(c plugin.Context, r *record) *plugin.Result {
 		return res
 	}
 	if _, res := scope.Resolve(r.Source); res != nil {
-		return plugin.Refused(CodeReachRefused, fmt.Sprintf("%s was admitted from a file this step's reach does not hold (%s); holding a reference grants no permission", r.Ref, res.Code))
+		return plugin.Refused(errcode.ArtifactReachRefused, fmt.Sprintf("%s was admitted from a file this step's reach does not hold (%s); holding a reference grants no permission", r.Ref, res.Code))
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -106,24 +107,24 @@ type changeSet struct {
 
 func planWrite(scope *Scope, req *WriteRequest) (*changeSet, *plugin.Result) {
 	if req.Content == nil {
-		return nil, plugin.Refused(CodeRequestInvalid, "fs.write needs content (an empty string writes an empty file)")
+		return nil, plugin.Refused(errcode.FSRequestInvalid, "fs.write needs content (an empty string writes an empty file)")
 	}
 	return planChanges(scope, []BundleChange{{Path: req.Path, Content: req.Content, ExpectedDigest: req.ExpectedDigest, Create: req.Create}})
 }
 
 func planBundle(scope *Scope, req *BundleRequest) (*changeSet, *plugin.Result) {
 	if len(req.Changes) == 0 {
-		return nil, plugin.Refused(CodeRequestInvalid, "fs.apply_bundle needs at least one change")
+		return nil, plugin.Refused(errcode.FSRequestInvalid, "fs.apply_bundle needs at least one change")
 	}
 	if len(req.Changes) > ApplyBundleMaxFiles {
-		return nil, plugin.Refused(CodeChangeTooLarge, fmt.Sprintf("the bundle changes %d files, more than the %d one call may change; split it", len(req.Changes), ApplyBundleMaxFiles))
+		return nil, plugin.Refused(errcode.FSChangeTooLarge, fmt.Sprintf("the bundle changes %d files, more than the %d one call may change; split it", len(req.Changes), ApplyBundleMaxFiles))
 	}
 	return planChanges(scope, req.Changes)
 }
 
 func planEdit(scope *Scope, req *EditRequest) (*changeSet, *plugin.Result) {
 	if len(req.Edits) == 0 {
-		return nil, plugin.Refused(CodeRequestInvalid, "fs.edit needs at least one edit")
+		return nil, plugin.Refused(errcode.FSRequestInvalid, "fs.edit needs at least one edit")
 	}
 	if req.ExpectedDigest != "" && !digestPattern.MatchString(req.ExpectedDigest) {
 		return nil, badDigest(req.Path, req.ExpectedDigest)
@@ -133,10 +134,10 @@ func planEdit(scope *Scope, req *EditRequest) (*changeSet, *plugin.Result) {
 		return nil, res
 	}
 	if !fc.existed {
-		return nil, plugin.Refused(CodeNotFound, fmt.Sprintf("%s does not exist; fs.edit changes an existing file, fs.write creates one", req.Path))
+		return nil, plugin.Refused(errcode.FSNotFound, fmt.Sprintf("%s does not exist; fs.edit changes an existing file, fs.write creates one", req.Path))
 	}
 	if !isText(fc.before) {
-		return nil, plugin.Refused(CodeBinaryRefused, fmt.Sprintf("%s is not UTF-8 text; fs.edit edits text only", req.Path))
+		return nil, plugin.Refused(errcode.FSBinaryRefused, fmt.Sprintf("%s is not UTF-8 text; fs.edit edits text only", req.Path))
 	}
 	if req.ExpectedDigest != "" && req.ExpectedDigest != fc.beforeDigest {
 		return nil, mismatch(req.Path, req.ExpectedDigest, fc.beforeDigest)
@@ -181,15 +182,15 @@ func planChanges(scope *Scope, changes []BundleChange) (*changeSet, *plugin.Resu
 func checkShape(c BundleChange) *plugin.Result {
 	switch {
 	case c.Path == "":
-		return plugin.Refused(CodeRequestInvalid, "every change needs a path")
+		return plugin.Refused(errcode.FSRequestInvalid, "every change needs a path")
 	case c.Delete != nil && *c.Delete && !c.deletes():
-		return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("the change to %s is marked delete but carries content; a delete is {path, expected_digest}", c.Path))
+		return plugin.Refused(errcode.FSRequestInvalid, fmt.Sprintf("the change to %s is marked delete but carries content; a delete is {path, expected_digest}", c.Path))
 	case c.Delete != nil && !*c.Delete && c.deletes():
-		return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("the change to %s is marked delete: false but carries no content; a write needs content, a delete is {path, expected_digest}", c.Path))
+		return plugin.Refused(errcode.FSRequestInvalid, fmt.Sprintf("the change to %s is marked delete: false but carries no content; a write needs content, a delete is {path, expected_digest}", c.Path))
 	case c.deletes() && c.Create:
-		return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("the change to %s creates a file but carries no content", c.Path))
+		return plugin.Refused(errcode.FSRequestInvalid, fmt.Sprintf("the change to %s creates a file but carries no content", c.Path))
 	case c.Create && c.ExpectedDigest != "":
-		return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("the change to %s names both create and expected_digest; a file is either new or replaced", c.Path))
+		return plugin.Refused(errcode.FSRequestInvalid, fmt.Sprintf("the change to %s names both create and expected_digest; a file is either new or replaced", c.Path))
 	case c.ExpectedDigest != "" && !digestPattern.MatchString(c.ExpectedDigest):
 		return badDigest(c.Path, c.ExpectedDigest)
 	}
@@ -202,13 +203,13 @@ func checkShape(c BundleChange) *plugin.Result {
 func expect(fc *fileChange, c BundleChange) *plugin.Result {
 	switch {
 	case c.deletes() && c.ExpectedDigest == "":
-		return plugin.Refused(CodeBlindWriteRefused, fmt.Sprintf("the delete of %s names no expected_digest; read the file and name the content_digest you mean to remove", c.Path))
+		return plugin.Refused(errcode.FSBlindWriteRefused, fmt.Sprintf("the delete of %s names no expected_digest; read the file and name the content_digest you mean to remove", c.Path))
 	case c.Create && fc.existed:
-		return plugin.Refused(CodeCreateExists, fmt.Sprintf("%s already exists, so it cannot be created; read it and name its content_digest as expected_digest to replace it", c.Path))
+		return plugin.Refused(errcode.FSCreateExists, fmt.Sprintf("%s already exists, so it cannot be created; read it and name its content_digest as expected_digest to replace it", c.Path))
 	case c.ExpectedDigest == "" && fc.existed:
-		return plugin.Refused(CodeBlindWriteRefused, fmt.Sprintf("%s exists and the write names no expected_digest; a blind overwrite is refused: read it and name the content_digest you mean to replace", c.Path))
+		return plugin.Refused(errcode.FSBlindWriteRefused, fmt.Sprintf("%s exists and the write names no expected_digest; a blind overwrite is refused: read it and name the content_digest you mean to replace", c.Path))
 	case c.ExpectedDigest != "" && !fc.existed:
-		return plugin.Refused(CodeDigestMismatch, fmt.Sprintf("%s no longer exists, but the change expects it to hold %s; read the workspace again", c.Path, c.ExpectedDigest))
+		return plugin.Refused(errcode.FSDigestMismatch, fmt.Sprintf("%s no longer exists, but the change expects it to hold %s; read the workspace again", c.Path, c.ExpectedDigest))
 	case c.ExpectedDigest != "" && c.ExpectedDigest != fc.beforeDigest:
 		return mismatch(c.Path, c.ExpectedDigest, fc.beforeDigest)
 	}
@@ -224,18 +225,18 @@ func expect(fc *fileChange, c BundleChange) *plugin.Result {
 }
 
 func mismatch(path, expected, actual string) *plugin.Result {
-	return plugin.Refused(CodeDigestMismatch, fmt.Sprintf("%s holds %s, not the expected %s: it changed since it was read; read it again and redo the change", path, actual, expected))
+	return plugin.Refused(errcode.FSDigestMismatch, fmt.Sprintf("%s holds %s, not the expected %s: it changed since it was read; read it again and redo the change", path, actual, expected))
 }
 
 func badDigest(path, d string) *plugin.Result {
-	return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("expected_digest %q for %s is not a sha256:<64 hex> content_digest", d, path))
+	return plugin.Refused(errcode.FSRequestInvalid, fmt.Sprintf("expected_digest %q for %s is not a sha256:<64 hex> content_digest", d, path))
 }
 
 // resolveChange contains a path under every rule of the read side and reads
 // what it holds now.
 func resolveChange(scope *Scope, asked string, forDelete bool) (*fileChange, *plugin.Result) {
 	if asked == "" {
-		return nil, plugin.Refused(CodeRequestInvalid, "every change needs a path")
+		return nil, plugin.Refused(errcode.FSRequestInvalid, "every change needs a path")
 	}
 	t, res := scope.Resolve(asked)
 	if res != nil {
@@ -245,23 +246,23 @@ func resolveChange(scope *Scope, asked string, forDelete bool) (*fileChange, *pl
 	// tool writes there or into .runx at any reach: a hook or a journal
 	// written by a tool would run or be trusted as runx's own.
 	if dir := ProtectedDir(t.Rel); dir != "" {
-		return nil, plugin.Refused(CodeProtectedDir, fmt.Sprintf("%s is inside %s, which no change tool writes", asked, dir))
+		return nil, plugin.Refused(errcode.ReachProtectedDir, fmt.Sprintf("%s is inside %s, which no change tool writes", asked, dir))
 	}
 	fc := &fileChange{asked: asked, target: t, beforeMode: newFileMode}
 	if t.Info == nil {
 		return fc, nil
 	}
 	if t.Info.IsDir() {
-		return nil, plugin.Refused(CodeNotAFile, fmt.Sprintf("%s is a directory; the fs tools change files", asked))
+		return nil, plugin.Refused(errcode.FSNotAFile, fmt.Sprintf("%s is a directory; the fs tools change files", asked))
 	}
 	if !t.Info.Mode().IsRegular() {
-		return nil, plugin.Refused(CodeNotAFile, fmt.Sprintf("%s is not a regular file", asked))
+		return nil, plugin.Refused(errcode.FSNotAFile, fmt.Sprintf("%s is not a regular file", asked))
 	}
 	if forDelete && t.Lexical != t.Real {
 		// Deleting through a link would remove the file it points to and
 		// leave the link dangling; nobody means that by naming the link.
 		if info, err := os.Lstat(t.Lexical); err == nil && info.Mode()&os.ModeSymlink != 0 {
-			return nil, plugin.Refused(CodeNotAFile, fmt.Sprintf("%s is a symbolic link; delete the file it points to by its own path", asked))
+			return nil, plugin.Refused(errcode.FSNotAFile, fmt.Sprintf("%s is a symbolic link; delete the file it points to by its own path", asked))
 		}
 	}
 	if t.Info.Size() > ChangeMaxFileBytes {
@@ -303,7 +304,7 @@ func isText(b []byte) bool {
 }
 
 func changeTooLarge(asked string, size int64) *plugin.Result {
-	return plugin.Refused(CodeChangeTooLarge, fmt.Sprintf("%s would take %d bytes, more than the %d one file change may replace or write", asked, size, ChangeMaxFileBytes))
+	return plugin.Refused(errcode.FSChangeTooLarge, fmt.Sprintf("%s would take %d bytes, more than the %d one file change may replace or write", asked, size, ChangeMaxFileBytes))
 }
 
 // outside refuses a change that would land in dir (the project directory
@@ -315,7 +316,7 @@ func (cs *changeSet) outside(dir string) *plugin.Result {
 	}
 	for _, fc := range cs.files {
 		if within(real, fc.target.Real) {
-			return plugin.Refused(CodeProtectedDir, fmt.Sprintf("%s is inside the project directory %s, where runx keeps its state", fc.asked, dir))
+			return plugin.Refused(errcode.ReachProtectedDir, fmt.Sprintf("%s is inside the project directory %s, where runx keeps its state", fc.asked, dir))
 		}
 	}
 	return nil
@@ -328,13 +329,13 @@ func (cs *changeSet) finish() *plugin.Result {
 	var total int64
 	for _, fc := range cs.files {
 		if first, dup := seen[fc.target.Real]; dup {
-			return plugin.Refused(CodeBundlePathRepeated, fmt.Sprintf("%s and %s name the same file; a bundle changes each file once", first, fc.asked))
+			return plugin.Refused(errcode.FSBundlePathRepeated, fmt.Sprintf("%s and %s name the same file; a bundle changes each file once", first, fc.asked))
 		}
 		seen[fc.target.Real] = fc.asked
 		total += int64(len(fc.before) + len(fc.after))
 	}
 	if total > ChangeMaxBundleBytes {
-		return plugin.Refused(CodeChangeTooLarge, fmt.Sprintf("the call would journal and write %d bytes, more than the %d one call may", total, ChangeMaxBundleBytes))
+		return plugin.Refused(errcode.FSChangeTooLarge, fmt.Sprintf("the call would journal and write %d bytes, more than the %d one call may", total, ChangeMaxBundleBytes))
 	}
 	dirs := map[string]bool{}
 	for _, fc := range cs.files {
@@ -347,7 +348,7 @@ func (cs *changeSet) finish() *plugin.Result {
 		}
 		for _, d := range missing {
 			if asked, clash := seen[d]; clash {
-				return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("%s is both a file this call writes and a directory %s needs", asked, fc.asked))
+				return plugin.Refused(errcode.FSRequestInvalid, fmt.Sprintf("%s is both a file this call writes and a directory %s needs", asked, fc.asked))
 			}
 			if !dirs[d] {
 				dirs[d] = true
@@ -371,14 +372,14 @@ func missingParents(fc *fileChange) ([]string, *plugin.Result) {
 			slices.Reverse(missing)
 			return missing, nil
 		case err == nil:
-			return nil, plugin.Refused(CodeNotADirectory, fmt.Sprintf("%s cannot be written: %s is not a directory", fc.asked, displayDir(fc.target, dir)))
+			return nil, plugin.Refused(errcode.FSNotADirectory, fmt.Sprintf("%s cannot be written: %s is not a directory", fc.asked, displayDir(fc.target, dir)))
 		case errors.Is(err, iofs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 			missing = append(missing, dir)
 		default:
-			return nil, plugin.Failed(CodeReadFailed, fmt.Sprintf("cannot inspect %s: %v", displayDir(fc.target, dir), err))
+			return nil, plugin.Failed(errcode.FSReadFailed, fmt.Sprintf("cannot inspect %s: %v", displayDir(fc.target, dir), err))
 		}
 		if dir == filepath.Dir(dir) {
-			return nil, plugin.Failed(CodeReadFailed, fmt.Sprintf("no directory above %s exists", fc.asked))
+			return nil, plugin.Failed(errcode.FSReadFailed, fmt.Sprintf("no directory above %s exists", fc.asked))
 		}
 	}
 }

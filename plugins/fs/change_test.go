@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -77,42 +78,42 @@ func TestChangeRefusals(t *testing.T) {
 	for name, tc := range map[string]struct {
 		capability string
 		input      any
-		code       string
+		code       errcode.Code
 	}{
-		"blind overwrite":           {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x")}, CodeBlindWriteRefused},
-		"blind delete":              {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt"}}}, CodeBlindWriteRefused},
-		"blind overwrite in bundle": {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "new.txt", Content: str("n")}, {Path: "a.txt", Content: str("x")}}}, CodeBlindWriteRefused},
-		"create existing":           {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x"), Create: true}, CodeCreateExists},
-		"create existing in bundle": {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", Content: str("x"), Create: true}}}, CodeCreateExists},
-		"stale digest":              {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x"), ExpectedDigest: digest("b")}, CodeDigestMismatch},
-		"digest of a missing file":  {CapabilityWrite, WriteRequest{Path: "gone.txt", Content: str("x"), ExpectedDigest: digest("b")}, CodeDigestMismatch},
-		"stale delete":              {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", ExpectedDigest: digest("b")}}}, CodeDigestMismatch},
-		"stale edit digest":         {CapabilityEdit, EditRequest{Path: "a.txt", Edits: []Edit{{Old: "a", New: "b"}}, ExpectedDigest: digest("b")}, CodeDigestMismatch},
-		"directory":                 {CapabilityWrite, WriteRequest{Path: "dir", Content: str("x"), ExpectedDigest: digest("b")}, CodeNotAFile},
-		"parent is a file":          {CapabilityWrite, WriteRequest{Path: "file/x.txt", Content: str("x")}, CodeNotADirectory},
-		"edit a missing file":       {CapabilityEdit, EditRequest{Path: "nope.txt", Edits: []Edit{{Old: "a", New: "b"}}}, CodeNotFound},
-		"edit a binary file":        {CapabilityEdit, EditRequest{Path: "bin.dat", Edits: []Edit{{Old: "a", New: "b"}}}, CodeBinaryRefused},
-		"replace too large a file":  {CapabilityWrite, WriteRequest{Path: "big.txt", Content: str("x"), ExpectedDigest: digest("x")}, CodeChangeTooLarge},
-		"write too much":            {CapabilityWrite, WriteRequest{Path: "huge.txt", Content: &bigWrite}, CodeChangeTooLarge},
-		"path repeated":             {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "dup.txt", ExpectedDigest: digest("d")}, {Path: "./dup.txt", Content: str("x"), ExpectedDigest: digest("d")}}}, CodeBundlePathRepeated},
-		"file and directory":        {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "p", Content: str("x")}, {Path: "p/q", Content: str("y")}}}, CodeRequestInvalid},
-		"empty bundle":              {CapabilityApplyBundle, BundleRequest{}, CodeRequestInvalid},
-		"no content":                {CapabilityWrite, WriteRequest{Path: "n.txt"}, CodeRequestInvalid},
-		"create and digest":         {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x"), Create: true, ExpectedDigest: digest("a")}, CodeRequestInvalid},
-		"malformed digest":          {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x"), ExpectedDigest: "md5:abc"}, CodeRequestInvalid},
-		"delete with content":       {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", Delete: flag(true), Content: str("x"), ExpectedDigest: digest("a")}}}, CodeRequestInvalid},
-		"delete false, no content":  {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", Delete: flag(false), ExpectedDigest: digest("a")}}}, CodeRequestInvalid},
-		"create without content":    {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "n.txt", Create: true}}}, CodeRequestInvalid},
-		"unknown field":             {CapabilityWrite, map[string]any{"path": "a.txt", "content": "x", "force": true}, CodeRequestInvalid},
-		"no path":                   {CapabilityWrite, WriteRequest{Content: str("x")}, CodeRequestInvalid},
-		"outside the workspace":     {CapabilityWrite, WriteRequest{Path: filepath.Join(outside, "o.txt"), Content: str("x"), ExpectedDigest: digest("o")}, CodeOutsideWorkspace},
-		"climbing out":              {CapabilityWrite, WriteRequest{Path: "../x.txt", Content: str("x")}, CodeOutsideWorkspace},
-		"into .git":                 {CapabilityWrite, WriteRequest{Path: ".git/hooks/pre-commit", Content: str("x")}, CodeProtectedDir},
-		"into .runx":                {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: ".runx/journal/x", Content: str("x")}}}, CodeProtectedDir},
-		"an env file":               {CapabilityWrite, WriteRequest{Path: ".env", Content: str("TOKEN=x")}, CodeSecretRefused},
-		"a key by name":             {CapabilityWrite, WriteRequest{Path: "deploy/id_ed25519", Content: str("x")}, CodeSecretRefused},
-		"a private key into a pem":  {CapabilityWrite, WriteRequest{Path: "cert.pem", Content: str(testPrivateKey)}, CodeSecretRefused},
-		"delete .npmrc":             {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: ".npmrc", ExpectedDigest: digest("x")}}}, CodeSecretRefused},
+		"blind overwrite":           {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x")}, errcode.FSBlindWriteRefused},
+		"blind delete":              {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt"}}}, errcode.FSBlindWriteRefused},
+		"blind overwrite in bundle": {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "new.txt", Content: str("n")}, {Path: "a.txt", Content: str("x")}}}, errcode.FSBlindWriteRefused},
+		"create existing":           {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x"), Create: true}, errcode.FSCreateExists},
+		"create existing in bundle": {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", Content: str("x"), Create: true}}}, errcode.FSCreateExists},
+		"stale digest":              {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x"), ExpectedDigest: digest("b")}, errcode.FSDigestMismatch},
+		"digest of a missing file":  {CapabilityWrite, WriteRequest{Path: "gone.txt", Content: str("x"), ExpectedDigest: digest("b")}, errcode.FSDigestMismatch},
+		"stale delete":              {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", ExpectedDigest: digest("b")}}}, errcode.FSDigestMismatch},
+		"stale edit digest":         {CapabilityEdit, EditRequest{Path: "a.txt", Edits: []Edit{{Old: "a", New: "b"}}, ExpectedDigest: digest("b")}, errcode.FSDigestMismatch},
+		"directory":                 {CapabilityWrite, WriteRequest{Path: "dir", Content: str("x"), ExpectedDigest: digest("b")}, errcode.FSNotAFile},
+		"parent is a file":          {CapabilityWrite, WriteRequest{Path: "file/x.txt", Content: str("x")}, errcode.FSNotADirectory},
+		"edit a missing file":       {CapabilityEdit, EditRequest{Path: "nope.txt", Edits: []Edit{{Old: "a", New: "b"}}}, errcode.FSNotFound},
+		"edit a binary file":        {CapabilityEdit, EditRequest{Path: "bin.dat", Edits: []Edit{{Old: "a", New: "b"}}}, errcode.FSBinaryRefused},
+		"replace too large a file":  {CapabilityWrite, WriteRequest{Path: "big.txt", Content: str("x"), ExpectedDigest: digest("x")}, errcode.FSChangeTooLarge},
+		"write too much":            {CapabilityWrite, WriteRequest{Path: "huge.txt", Content: &bigWrite}, errcode.FSChangeTooLarge},
+		"path repeated":             {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "dup.txt", ExpectedDigest: digest("d")}, {Path: "./dup.txt", Content: str("x"), ExpectedDigest: digest("d")}}}, errcode.FSBundlePathRepeated},
+		"file and directory":        {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "p", Content: str("x")}, {Path: "p/q", Content: str("y")}}}, errcode.FSRequestInvalid},
+		"empty bundle":              {CapabilityApplyBundle, BundleRequest{}, errcode.FSRequestInvalid},
+		"no content":                {CapabilityWrite, WriteRequest{Path: "n.txt"}, errcode.FSRequestInvalid},
+		"create and digest":         {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x"), Create: true, ExpectedDigest: digest("a")}, errcode.FSRequestInvalid},
+		"malformed digest":          {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x"), ExpectedDigest: "md5:abc"}, errcode.FSRequestInvalid},
+		"delete with content":       {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", Delete: flag(true), Content: str("x"), ExpectedDigest: digest("a")}}}, errcode.FSRequestInvalid},
+		"delete false, no content":  {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", Delete: flag(false), ExpectedDigest: digest("a")}}}, errcode.FSRequestInvalid},
+		"create without content":    {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "n.txt", Create: true}}}, errcode.FSRequestInvalid},
+		"unknown field":             {CapabilityWrite, map[string]any{"path": "a.txt", "content": "x", "force": true}, errcode.FSRequestInvalid},
+		"no path":                   {CapabilityWrite, WriteRequest{Content: str("x")}, errcode.FSRequestInvalid},
+		"outside the workspace":     {CapabilityWrite, WriteRequest{Path: filepath.Join(outside, "o.txt"), Content: str("x"), ExpectedDigest: digest("o")}, errcode.ReachOutsideWorkspace},
+		"climbing out":              {CapabilityWrite, WriteRequest{Path: "../x.txt", Content: str("x")}, errcode.ReachOutsideWorkspace},
+		"into .git":                 {CapabilityWrite, WriteRequest{Path: ".git/hooks/pre-commit", Content: str("x")}, errcode.ReachProtectedDir},
+		"into .runx":                {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: ".runx/journal/x", Content: str("x")}}}, errcode.ReachProtectedDir},
+		"an env file":               {CapabilityWrite, WriteRequest{Path: ".env", Content: str("TOKEN=x")}, errcode.ReachSecretRefused},
+		"a key by name":             {CapabilityWrite, WriteRequest{Path: "deploy/id_ed25519", Content: str("x")}, errcode.ReachSecretRefused},
+		"a private key into a pem":  {CapabilityWrite, WriteRequest{Path: "cert.pem", Content: str(testPrivateKey)}, errcode.ReachSecretRefused},
+		"delete .npmrc":             {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: ".npmrc", ExpectedDigest: digest("x")}}}, errcode.ReachSecretRefused},
 	} {
 		t.Run(name, func(t *testing.T) {
 			root := workspace(t, files)
@@ -136,20 +137,20 @@ func TestChangeRefusalsOfReachAndJournal(t *testing.T) {
 	must(t, os.Symlink("a.txt", filepath.Join(root, "alias.txt")))
 	write := WriteRequest{Path: "a.txt", Content: str("x"), ExpectedDigest: digest("a")}
 
-	wantCode(t, call(t, changeContext(root), CapabilityWrite, WriteRequest{Path: "escape.txt", Content: str("x"), ExpectedDigest: digest("o")}, nil), CodeSymlinkEscape)
-	wantCode(t, call(t, changeContext(root), CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "alias.txt", ExpectedDigest: digest("a")}}}, nil), CodeNotAFile)
+	wantCode(t, call(t, changeContext(root), CapabilityWrite, WriteRequest{Path: "escape.txt", Content: str("x"), ExpectedDigest: digest("o")}, nil), errcode.ReachSymlinkEscape)
+	wantCode(t, call(t, changeContext(root), CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "alias.txt", ExpectedDigest: digest("a")}}}, nil), errcode.FSNotAFile)
 
 	noProject := changeContext(root)
 	noProject.Binding = nil
-	wantCode(t, call(t, noProject, CapabilityWrite, write, nil), CodeJournalUnavailable)
+	wantCode(t, call(t, noProject, CapabilityWrite, write, nil), errcode.FSJournalUnavailable)
 	relative := changeContext(root)
 	relative.Binding = projectBinding(".runx")
-	wantCode(t, call(t, relative, CapabilityWrite, write, nil), CodeJournalUnavailable)
+	wantCode(t, call(t, relative, CapabilityWrite, write, nil), errcode.FSJournalUnavailable)
 	noRun := changeContext(root)
 	noRun.RunID = ""
-	wantCode(t, call(t, noRun, CapabilityWrite, write, nil), CodeJournalUnavailable)
+	wantCode(t, call(t, noRun, CapabilityWrite, write, nil), errcode.FSJournalUnavailable)
 	wantCode(t, call(t, plugin.Context{Reach: ReachWorkspace, RunID: "r", CallID: "c", Binding: projectBinding(filepath.Join(root, ".runx"))},
-		CapabilityWrite, write, nil), CodeWorkspaceMissing)
+		CapabilityWrite, write, nil), errcode.ReachWorkspaceMissing)
 
 	// Under reach inputs a change may go to an input root, and every other
 	// rule still holds there.
@@ -163,15 +164,15 @@ func TestChangeRefusalsOfReachAndJournal(t *testing.T) {
 	if resp.Path != filepath.Join(outside, "o.txt") || readFile(t, filepath.Join(outside, "o.txt")) != "p" {
 		t.Fatalf("got %+v", resp)
 	}
-	wantCode(t, call(t, inputs(), CapabilityWrite, WriteRequest{Path: filepath.Join(outside, "o.txt"), Content: str("q")}, nil), CodeBlindWriteRefused)
-	wantCode(t, call(t, inputs(), CapabilityWrite, WriteRequest{Path: filepath.Join(outside, ".env.local"), Content: str("q")}, nil), CodeSecretRefused)
+	wantCode(t, call(t, inputs(), CapabilityWrite, WriteRequest{Path: filepath.Join(outside, "o.txt"), Content: str("q")}, nil), errcode.FSBlindWriteRefused)
+	wantCode(t, call(t, inputs(), CapabilityWrite, WriteRequest{Path: filepath.Join(outside, ".env.local"), Content: str("q")}, nil), errcode.ReachSecretRefused)
 	// Reach inputs may read another repository's .git; no change writes it.
-	wantCode(t, call(t, inputs(), CapabilityWrite, WriteRequest{Path: filepath.Join(outside, ".git/hooks/pre-commit"), Content: str("q")}, nil), CodeProtectedDir)
+	wantCode(t, call(t, inputs(), CapabilityWrite, WriteRequest{Path: filepath.Join(outside, ".git/hooks/pre-commit"), Content: str("q")}, nil), errcode.ReachProtectedDir)
 
 	// The project directory is runx's whatever it is called.
 	elsewhere := changeContext(root)
 	elsewhere.Binding = projectBinding(filepath.Join(root, "state"))
-	wantCode(t, call(t, elsewhere, CapabilityWrite, WriteRequest{Path: "state/journal/bundles/x.json", Content: str("{}")}, nil), CodeProtectedDir)
+	wantCode(t, call(t, elsewhere, CapabilityWrite, WriteRequest{Path: "state/journal/bundles/x.json", Content: str("{}")}, nil), errcode.ReachProtectedDir)
 }
 
 func TestCallSentAgainAnswersFromItsJournal(t *testing.T) {
@@ -186,7 +187,7 @@ func TestCallSentAgainAnswersFromItsJournal(t *testing.T) {
 	if first != again {
 		t.Fatalf("resend answered %+v, first %+v", again, first)
 	}
-	wantCode(t, call(t, pc, CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("c"), ExpectedDigest: digest("b")}, nil), CodeCallReused)
+	wantCode(t, call(t, pc, CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("c"), ExpectedDigest: digest("b")}, nil), errcode.FSCallReused)
 	if got := readFile(t, filepath.Join(root, "a.txt")); got != "b" {
 		t.Fatalf("file holds %q", got)
 	}
@@ -234,7 +235,7 @@ func TestFileChangedBeforeItsRenameRollsTheBundleBack(t *testing.T) {
 		{Path: "n/new.txt", Content: str("N"), Create: true},
 		{Path: "b.txt", Content: str("B"), ExpectedDigest: digest("b")},
 	}}, nil)
-	wantCode(t, res, CodeDigestMismatch)
+	wantCode(t, res, errcode.FSDigestMismatch)
 	if !strings.Contains(res.Message, "b.txt") || !strings.Contains(res.Message, "nothing of this call was applied") {
 		t.Fatalf("message %q", res.Message)
 	}
@@ -284,8 +285,8 @@ func TestBundleDeleteIsPathAndExpectedDigest(t *testing.T) {
 	if len(resp.Files) != 1 || resp.Files[0].Op != OpDelete {
 		t.Fatalf("got %+v", resp.Files)
 	}
-	wantCode(t, call(t, changeContext(root), CapabilityApplyBundle, map[string]any{"changes": []any{map[string]any{"path": "b.txt", "expected_digest": digest("other")}}}, nil), CodeDigestMismatch)
-	wantCode(t, call(t, changeContext(root), CapabilityApplyBundle, map[string]any{"changes": []any{map[string]any{"path": "b.txt"}}}, nil), CodeBlindWriteRefused)
+	wantCode(t, call(t, changeContext(root), CapabilityApplyBundle, map[string]any{"changes": []any{map[string]any{"path": "b.txt", "expected_digest": digest("other")}}}, nil), errcode.FSDigestMismatch)
+	wantCode(t, call(t, changeContext(root), CapabilityApplyBundle, map[string]any{"changes": []any{map[string]any{"path": "b.txt"}}}, nil), errcode.FSBlindWriteRefused)
 	mustOK(t, call(t, changeContext(root), CapabilityApplyBundle, map[string]any{"changes": []any{map[string]any{"path": "b.txt", "expected_digest": digest("b"), "delete": true}}}, nil))
 	sameTree(t, map[string]string{}, snapshot(t, root))
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -62,7 +63,7 @@ func planCall(scope *Scope, call *plugin.Call) (*changeSet, *plugin.Result) {
 		}
 		return planBundle(scope, &req)
 	}
-	return nil, plugin.Refused("preview_unsupported", fmt.Sprintf("plugin %s does not preview capability %q", Name, call.Capability))
+	return nil, plugin.Refused(errcode.PreviewUnsupported, fmt.Sprintf("plugin %s does not preview capability %q", Name, call.Capability))
 }
 
 // changeSetOp names an fs op in the change set's vocabulary: a file written

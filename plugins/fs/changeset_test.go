@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 	"github.com/runxhq/runx/sdk/plugin/plugintest"
 )
@@ -76,14 +77,14 @@ func TestPreviewRPCRefusesWhatTheChangeWould(t *testing.T) {
 	for name, tc := range map[string]struct {
 		capability string
 		input      any
-		code       string
+		code       errcode.Code
 	}{
-		"blind":         {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x")}, CodeBlindWriteRefused},
-		"ambiguous":     {CapabilityEdit, EditRequest{Path: "a.txt", Edits: []Edit{{Old: "a", New: "b"}}}, CodeEditAmbiguous},
-		"stale":         {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", ExpectedDigest: digest("b")}}}, CodeDigestMismatch},
-		"secret":        {CapabilityWrite, WriteRequest{Path: ".env", Content: str("x")}, CodeSecretRefused},
-		"escape":        {CapabilityWrite, WriteRequest{Path: "../out.txt", Content: str("x")}, CodeOutsideWorkspace},
-		"unknown field": {CapabilityWrite, map[string]any{"path": "x", "content": "y", "mode": 7}, CodeRequestInvalid},
+		"blind":         {CapabilityWrite, WriteRequest{Path: "a.txt", Content: str("x")}, errcode.FSBlindWriteRefused},
+		"ambiguous":     {CapabilityEdit, EditRequest{Path: "a.txt", Edits: []Edit{{Old: "a", New: "b"}}}, errcode.FSEditAmbiguous},
+		"stale":         {CapabilityApplyBundle, BundleRequest{Changes: []BundleChange{{Path: "a.txt", ExpectedDigest: digest("b")}}}, errcode.FSDigestMismatch},
+		"secret":        {CapabilityWrite, WriteRequest{Path: ".env", Content: str("x")}, errcode.ReachSecretRefused},
+		"escape":        {CapabilityWrite, WriteRequest{Path: "../out.txt", Content: str("x")}, errcode.ReachOutsideWorkspace},
+		"unknown field": {CapabilityWrite, map[string]any{"path": "x", "content": "y", "mode": 7}, errcode.FSRequestInvalid},
 		"a read":        {CapabilityRead, ReadRequest{Path: "a.txt"}, "preview_unsupported"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -122,7 +123,7 @@ func TestRecoverRPCRollsBackWhatACrashLeftBegun(t *testing.T) {
 func TestRecoverRPCNeedsARun(t *testing.T) {
 	pc := recoverContext(t.TempDir())
 	pc.RunID = ""
-	wantCode(t, recoverOver(t, CapabilityWrite, pc), CodeRequestInvalid)
+	wantCode(t, recoverOver(t, CapabilityWrite, pc), errcode.FSRequestInvalid)
 }
 
 func TestDescribeDeclaresPathsPreviewAndRecovery(t *testing.T) {

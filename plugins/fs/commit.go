@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -46,11 +47,11 @@ func projectDirOf(call *plugin.Call) (string, *plugin.Result) {
 	var b changeBinding
 	if len(call.Context.Binding) > 0 {
 		if err := json.Unmarshal(call.Context.Binding, &b); err != nil {
-			return "", plugin.Refused(CodeJournalUnavailable, "the call's binding is not a JSON object naming project_dir: "+err.Error())
+			return "", plugin.Refused(errcode.FSJournalUnavailable, "the call's binding is not a JSON object naming project_dir: "+err.Error())
 		}
 	}
 	if b.ProjectDir == "" || !filepath.IsAbs(b.ProjectDir) {
-		return "", plugin.Refused(CodeJournalUnavailable, call.Capability+" needs an absolute project_dir in its binding to journal the change; the kernel passes .runx")
+		return "", plugin.Refused(errcode.FSJournalUnavailable, call.Capability+" needs an absolute project_dir in its binding to journal the change; the kernel passes .runx")
 	}
 	return filepath.Clean(b.ProjectDir), nil
 }
@@ -65,15 +66,15 @@ func projectDirOf(call *plugin.Call) (string, *plugin.Result) {
 func lockCommits(ctx context.Context, projectDir string) (func(), *plugin.Result) {
 	dir := filepath.Join(projectDir, "journal")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, plugin.Failed(CodeJournalFailed, fmt.Sprintf("cannot make the journal directory %s: %v", dir, err))
+		return nil, plugin.Failed(errcode.FSJournalFailed, fmt.Sprintf("cannot make the journal directory %s: %v", dir, err))
 	}
 	l := flock.New(filepath.Join(dir, "fs-commit.lock"))
 	ok, err := l.TryLockContext(ctx, commitLockRetry)
 	if !ok {
 		if ctx.Err() != nil {
-			return nil, plugin.Refused(CodeCancelled, "the call was cancelled while waiting for another change to finish; nothing was changed")
+			return nil, plugin.Refused(errcode.FSCancelled, "the call was cancelled while waiting for another change to finish; nothing was changed")
 		}
-		return nil, plugin.Failed(CodeJournalFailed, fmt.Sprintf("cannot take the fs commit lock: %v", err))
+		return nil, plugin.Failed(errcode.FSJournalFailed, fmt.Sprintf("cannot take the fs commit lock: %v", err))
 	}
 	return func() { _ = l.Unlock() }, nil
 }
@@ -87,7 +88,7 @@ func runChange(ctx context.Context, call *plugin.Call, plan func(*Scope) (*chang
 		return res
 	}
 	if call.Context.RunID == "" || call.Context.CallID == "" {
-		return plugin.Refused(CodeJournalUnavailable, call.Capability+" needs the run id and call id its journal entry is named by")
+		return plugin.Refused(errcode.FSJournalUnavailable, call.Capability+" needs the run id and call id its journal entry is named by")
 	}
 	scope, res := NewScope(call.Context)
 	if res != nil {
@@ -102,7 +103,7 @@ func runChange(ctx context.Context, call *plugin.Call, plan func(*Scope) (*chang
 	inputDigest := callDigest(call)
 	prior, err := readJournal(ref.Path)
 	if err != nil {
-		return plugin.Failed(CodeJournalFailed, fmt.Sprintf("cannot read the journal %s: %v", ref.Path, err))
+		return plugin.Failed(errcode.FSJournalFailed, fmt.Sprintf("cannot read the journal %s: %v", ref.Path, err))
 	}
 	if prior != nil {
 		switch prior.State {
@@ -110,7 +111,7 @@ func runChange(ctx context.Context, call *plugin.Call, plan func(*Scope) (*chang
 			// The same call sent again: it already landed, so it answers
 			// what it did rather than changing anything twice.
 			if prior.InputDigest != inputDigest {
-				return plugin.Refused(CodeCallReused, fmt.Sprintf("call %s already committed a different change (journal %s); a call id names one change", call.Context.CallID, ref.ID))
+				return plugin.Refused(errcode.FSCallReused, fmt.Sprintf("call %s already committed a different change (journal %s); a call id names one change", call.Context.CallID, ref.ID))
 			}
 			return encode(answer(prior, ref))
 		case JournalBegun:
@@ -156,7 +157,7 @@ func commit(call *plugin.Call, ref JournalRef, inputDigest string, scope *Scope,
 		})
 	}
 	if err := writeJournal(ref.Path, rec); err != nil {
-		return nil, plugin.Failed(CodeJournalFailed, fmt.Sprintf("cannot write the journal %s, so nothing was changed: %v", ref.Path, err))
+		return nil, plugin.Failed(errcode.FSJournalFailed, fmt.Sprintf("cannot write the journal %s, so nothing was changed: %v", ref.Path, err))
 	}
 	defer closeHeld(cs.files)
 	landed := 0
@@ -165,11 +166,11 @@ func commit(call *plugin.Call, ref JournalRef, inputDigest string, scope *Scope,
 	}
 	for _, d := range cs.createdDirs {
 		if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, iofs.ErrExist) {
-			return fail(plugin.Failed(CodeWriteFailed, fmt.Sprintf("cannot create the directory %s: %v", scope.DisplayPath(d), err)))
+			return fail(plugin.Failed(errcode.FSWriteFailed, fmt.Sprintf("cannot create the directory %s: %v", scope.DisplayPath(d), err)))
 		}
 	}
 	if err := stageAll(cs.files); err != nil {
-		return fail(plugin.Failed(CodeWriteFailed, fmt.Sprintf("cannot stage the new content: %v", err)))
+		return fail(plugin.Failed(errcode.FSWriteFailed, fmt.Sprintf("cannot stage the new content: %v", err)))
 	}
 	crashBetween := crashArmed(CrashBetweenRenames) && len(cs.files) > 1
 	for i, fc := range cs.files {
@@ -180,7 +181,7 @@ func commit(call *plugin.Call, ref JournalRef, inputDigest string, scope *Scope,
 			return fail(res)
 		}
 		if err := land(fc); err != nil {
-			return fail(plugin.Failed(CodeWriteFailed, fmt.Sprintf("cannot change %s: %v", fc.asked, err)))
+			return fail(plugin.Failed(errcode.FSWriteFailed, fmt.Sprintf("cannot change %s: %v", fc.asked, err)))
 		}
 		landed++
 		if i == 0 && crashBetween {
@@ -188,12 +189,12 @@ func commit(call *plugin.Call, ref JournalRef, inputDigest string, scope *Scope,
 		}
 	}
 	if err := syncParents(cs); err != nil {
-		return fail(plugin.Failed(CodeWriteFailed, fmt.Sprintf("cannot make the renames durable: %v", err)))
+		return fail(plugin.Failed(errcode.FSWriteFailed, fmt.Sprintf("cannot make the renames durable: %v", err)))
 	}
 	rec.State, rec.EndedAt = JournalCommitted, timeOf(call)
 	if err := writeJournal(ref.Path, rec); err != nil {
 		rec.State = JournalBegun
-		return fail(plugin.Failed(CodeJournalFailed, fmt.Sprintf("cannot mark the journal %s committed: %v", ref.Path, err)))
+		return fail(plugin.Failed(errcode.FSJournalFailed, fmt.Sprintf("cannot mark the journal %s committed: %v", ref.Path, err)))
 	}
 	return rec, nil
 }
@@ -204,7 +205,7 @@ func commit(call *plugin.Call, ref JournalRef, inputDigest string, scope *Scope,
 func abandon(ref JournalRef, rec *journalRecord, landed int, now time.Time, why *plugin.Result) *plugin.Result {
 	report, err := rollBack(rec, landed)
 	if err != nil {
-		return plugin.Failed(CodeWriteFailed, fmt.Sprintf("%s; putting the workspace back failed too (%v), so journal %s stays begun for recovery", why.Message, err, ref.ID))
+		return plugin.Failed(errcode.FSWriteFailed, fmt.Sprintf("%s; putting the workspace back failed too (%v), so journal %s stays begun for recovery", why.Message, err, ref.ID))
 	}
 	rec.State, rec.EndedAt, rec.Rollback = JournalRolledBack, now, report
 	// The workspace is already back; a journal left begun by a failed
@@ -222,11 +223,11 @@ func abandon(ref JournalRef, rec *journalRecord, landed int, now time.Time, why 
 func settleBegun(ref JournalRef, rec *journalRecord, now time.Time) *plugin.Result {
 	report, err := rollBack(rec, allLanded)
 	if err != nil {
-		return plugin.Failed(CodeRecoverFailed, fmt.Sprintf("journal %s was left begun by an earlier attempt and cannot be rolled back: %v", ref.ID, err))
+		return plugin.Failed(errcode.FSRecoverFailed, fmt.Sprintf("journal %s was left begun by an earlier attempt and cannot be rolled back: %v", ref.ID, err))
 	}
 	rec.State, rec.EndedAt, rec.Rollback = JournalRolledBack, now, report
 	if err := writeJournal(ref.Path, rec); err != nil {
-		return plugin.Failed(CodeJournalFailed, fmt.Sprintf("cannot mark the journal %s rolled back: %v", ref.ID, err))
+		return plugin.Failed(errcode.FSJournalFailed, fmt.Sprintf("cannot mark the journal %s rolled back: %v", ref.ID, err))
 	}
 	return nil
 }
@@ -285,13 +286,13 @@ func recheck(fc *fileChange) *plugin.Result {
 	exists, digest, fd, err := digestHeld(fc.target.Real)
 	fc.held = fd
 	if err != nil {
-		return plugin.Failed(CodeReadFailed, fmt.Sprintf("cannot check %s before changing it: %v", fc.asked, err))
+		return plugin.Failed(errcode.FSReadFailed, fmt.Sprintf("cannot check %s before changing it: %v", fc.asked, err))
 	}
 	switch {
 	case !fc.existed && exists:
-		return plugin.Refused(CodeCreateExists, fmt.Sprintf("%s was created by something else while this call was being applied", fc.asked))
+		return plugin.Refused(errcode.FSCreateExists, fmt.Sprintf("%s was created by something else while this call was being applied", fc.asked))
 	case fc.existed && !exists:
-		return plugin.Refused(CodeDigestMismatch, fmt.Sprintf("%s was removed while this call was being applied; it was expected to hold %s", fc.asked, fc.beforeDigest))
+		return plugin.Refused(errcode.FSDigestMismatch, fmt.Sprintf("%s was removed while this call was being applied; it was expected to hold %s", fc.asked, fc.beforeDigest))
 	case fc.existed && digest != fc.beforeDigest:
 		return mismatch(fc.asked, fc.beforeDigest, digest)
 	}
@@ -355,7 +356,7 @@ func timeOf(call *plugin.Call) time.Time {
 func encode(out any) *plugin.Result {
 	b, err := json.Marshal(out)
 	if err != nil {
-		return plugin.Failed("fs_output_invalid", err.Error())
+		return plugin.Failed(errcode.FSOutputInvalid, err.Error())
 	}
 	return plugin.OK(b, nil)
 }

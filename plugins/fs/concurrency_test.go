@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -35,8 +36,8 @@ func TestConcurrentWritesInOneProcessOnePasses(t *testing.T) {
 			switch {
 			case res.Status == plugin.StatusOK:
 				passed++
-			case res.Code != CodeDigestMismatch:
-				t.Fatalf("round %d: the loser was refused %s (%s), want %s", round, res.Code, res.Message, CodeDigestMismatch)
+			case res.Code != errcode.FSDigestMismatch:
+				t.Fatalf("round %d: the loser was refused %s (%s), want %s", round, res.Code, res.Message, errcode.FSDigestMismatch)
 			}
 		}
 		if passed != 1 {
@@ -70,7 +71,7 @@ func TestConcurrentWritesInTwoProcessesOnePasses(t *testing.T) {
 			case res.Status == plugin.StatusOK:
 				passed++
 				winner = fmt.Sprintf("round %d by %d", round+1, w)
-			case res.Code != CodeDigestMismatch:
+			case res.Code != "fs_digest_mismatch":
 				t.Fatalf("round %d: the loser was refused %s (%s)", round, res.Code, res.Message)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -24,38 +25,38 @@ func TestReachRefusals(t *testing.T) {
 	for name, tc := range map[string]struct {
 		path, code string
 	}{
-		"parent climb":            {"../x", CodeOutsideWorkspace},
-		"absolute outside":        {filepath.Join(outside, "elsewhere.txt"), CodeOutsideWorkspace},
-		"absolute system file":    {"/etc/passwd", CodeOutsideWorkspace},
-		"symlink to a file":       {"escape.txt", CodeSymlinkEscape},
-		"symlink to a directory":  {"escape-dir/elsewhere.txt", CodeSymlinkEscape},
-		"dangling symlink":        {"dangling", CodeSymlinkEscape},
-		"inside .git":             {".git/config", CodeProtectedDir},
-		".git itself":             {".git", CodeProtectedDir},
-		"inside .runx":            {".runx/state", CodeProtectedDir},
-		"nested worktree's .git":  {"sub/.git/HEAD", CodeProtectedDir},
-		"symlink into .git":       {"gitlink/config", CodeProtectedDir},
-		"case-folded .GIT":        {".GIT/config", CodeProtectedDir},
-		"dot-dot back into .git":  {"sub/../.git/config", CodeProtectedDir},
-		"NUL in path":             {"ok\x00.txt", CodeOutsideWorkspace},
-		"climb hidden in the way": {"sub/../../x", CodeOutsideWorkspace},
-		"symlink loop":            {"loop-a/x", CodeUnresolvable},
+		"parent climb":            {"../x", "reach_outside_workspace"},
+		"absolute outside":        {filepath.Join(outside, "elsewhere.txt"), "reach_outside_workspace"},
+		"absolute system file":    {"/etc/passwd", "reach_outside_workspace"},
+		"symlink to a file":       {"escape.txt", "reach_symlink_escape"},
+		"symlink to a directory":  {"escape-dir/elsewhere.txt", "reach_symlink_escape"},
+		"dangling symlink":        {"dangling", "reach_symlink_escape"},
+		"inside .git":             {".git/config", "reach_protected_dir"},
+		".git itself":             {".git", "reach_protected_dir"},
+		"inside .runx":            {".runx/state", "reach_protected_dir"},
+		"nested worktree's .git":  {"sub/.git/HEAD", "reach_protected_dir"},
+		"symlink into .git":       {"gitlink/config", "reach_protected_dir"},
+		"case-folded .GIT":        {".GIT/config", "reach_protected_dir"},
+		"dot-dot back into .git":  {"sub/../.git/config", "reach_protected_dir"},
+		"NUL in path":             {"ok\x00.txt", "reach_outside_workspace"},
+		"climb hidden in the way": {"sub/../../x", "reach_outside_workspace"},
+		"symlink loop":            {"loop-a/x", "reach_unresolvable"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			wantCode(t, call(t, wsContext(root), CapabilityRead, ReadRequest{Path: tc.path}, nil), tc.code)
+			wantCode(t, call(t, wsContext(root), CapabilityRead, ReadRequest{Path: tc.path}, nil), errcode.Code(tc.code))
 		})
 	}
 }
 
 func TestScopeRefusals(t *testing.T) {
 	root := workspace(t, map[string]string{"a.txt": "a"})
-	wantCode(t, call(t, plugin.Context{Reach: ReachWorkspace}, CapabilityRead, ReadRequest{Path: "a.txt"}, nil), CodeWorkspaceMissing)
-	wantCode(t, call(t, plugin.Context{WorkspaceRoot: "relative", Reach: ReachWorkspace}, CapabilityRead, ReadRequest{Path: "a.txt"}, nil), CodeWorkspaceMissing)
-	wantCode(t, call(t, plugin.Context{WorkspaceRoot: root, Reach: "everywhere"}, CapabilityRead, ReadRequest{Path: "a.txt"}, nil), CodeReachUnknown)
+	wantCode(t, call(t, plugin.Context{Reach: ReachWorkspace}, CapabilityRead, ReadRequest{Path: "a.txt"}, nil), errcode.ReachWorkspaceMissing)
+	wantCode(t, call(t, plugin.Context{WorkspaceRoot: "relative", Reach: ReachWorkspace}, CapabilityRead, ReadRequest{Path: "a.txt"}, nil), errcode.ReachWorkspaceMissing)
+	wantCode(t, call(t, plugin.Context{WorkspaceRoot: root, Reach: "everywhere"}, CapabilityRead, ReadRequest{Path: "a.txt"}, nil), errcode.ReachUnknown)
 	// An absent reach is the narrower one.
 	outside := workspace(t, map[string]string{"b.txt": "b"})
 	wantCode(t, call(t, plugin.Context{WorkspaceRoot: root, ReachRoots: []string{outside}}, CapabilityRead,
-		ReadRequest{Path: filepath.Join(outside, "b.txt")}, nil), CodeOutsideWorkspace)
+		ReadRequest{Path: filepath.Join(outside, "b.txt")}, nil), errcode.ReachOutsideWorkspace)
 }
 
 func TestSecretsAreRefusedToRead(t *testing.T) {
@@ -69,7 +70,7 @@ func TestSecretsAreRefusedToRead(t *testing.T) {
 	for p := range files {
 		t.Run(p, func(t *testing.T) {
 			res := call(t, wsContext(root), CapabilityRead, ReadRequest{Path: p}, nil)
-			wantCode(t, res, CodeSecretRefused)
+			wantCode(t, res, errcode.ReachSecretRefused)
 			if strings.Contains(res.Message, "K=v") || strings.Contains(res.Message, "PRIVATE") {
 				t.Fatalf("refusal leaks content: %s", res.Message)
 			}
@@ -102,7 +103,7 @@ func TestTemplatesAndPublicFilesAreNotSecrets(t *testing.T) {
 func TestSymlinkToASecretIsRefused(t *testing.T) {
 	root := workspace(t, map[string]string{".env": "K=v"})
 	must(t, os.Symlink(".env", filepath.Join(root, "innocent.txt")))
-	wantCode(t, call(t, wsContext(root), CapabilityRead, ReadRequest{Path: "innocent.txt"}, nil), CodeSecretRefused)
+	wantCode(t, call(t, wsContext(root), CapabilityRead, ReadRequest{Path: "innocent.txt"}, nil), errcode.ReachSecretRefused)
 }
 
 func TestSymlinkInsideTheWorkspaceIsFollowed(t *testing.T) {
@@ -140,8 +141,8 @@ func TestReachInputsAddsTheInputRoots(t *testing.T) {
 	mustOK(t, call(t, pc, CapabilityRead, ReadRequest{Path: "a.txt"}, nil))
 	// Under inputs a request may name a place inside .git; secrets stay shut.
 	mustOK(t, call(t, pc, CapabilityRead, ReadRequest{Path: filepath.Join(other, ".git/config")}, nil))
-	wantCode(t, call(t, pc, CapabilityRead, ReadRequest{Path: filepath.Join(other, ".env")}, nil), CodeSecretRefused)
-	wantCode(t, call(t, pc, CapabilityRead, ReadRequest{Path: filepath.Join(stranger, "c.txt")}, nil), CodeOutsideWorkspace)
+	wantCode(t, call(t, pc, CapabilityRead, ReadRequest{Path: filepath.Join(other, ".env")}, nil), errcode.ReachSecretRefused)
+	wantCode(t, call(t, pc, CapabilityRead, ReadRequest{Path: filepath.Join(stranger, "c.txt")}, nil), errcode.ReachOutsideWorkspace)
 }
 
 func TestSecretName(t *testing.T) {

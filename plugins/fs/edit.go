@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -23,16 +24,16 @@ func applyEdits(asked, content string, edits []Edit) (string, []int, *plugin.Res
 	counts := make([]int, len(edits))
 	for i, e := range edits {
 		if e.Old == "" {
-			return "", nil, plugin.Refused(CodeRequestInvalid,
+			return "", nil, plugin.Refused(errcode.FSRequestInvalid,
 				fmt.Sprintf("edit %d of %s has an empty old; name the exact text to replace", i+1, asked))
 		}
 		n := strings.Count(content, e.Old)
 		switch {
 		case n == 0:
-			return "", nil, plugin.Refused(CodeEditNotFound,
+			return "", nil, plugin.Refused(errcode.FSEditNotFound,
 				fmt.Sprintf("edit %d of %s: old text was not found in the file as it stands after the edits before it; read the file again and copy the text exactly", i+1, asked))
 		case n > 1 && !e.ReplaceAll:
-			return "", nil, plugin.Refused(CodeEditAmbiguous,
+			return "", nil, plugin.Refused(errcode.FSEditAmbiguous,
 				fmt.Sprintf("edit %d of %s: old text occurs %d times; include more surrounding text so it occurs once, or set replace_all", i+1, asked, n))
 		}
 		if e.ReplaceAll {

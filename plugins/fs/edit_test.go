@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestApplyEdits(t *testing.T) {
@@ -13,19 +15,19 @@ func TestApplyEdits(t *testing.T) {
 		edits   []Edit
 		want    string
 		counts  []int
-		code    string
+		code    errcode.Code
 	}{
 		"once":                   {"a b c", []Edit{{Old: "b", New: "B"}}, "a B c", []int{1}, ""},
 		"replace_all":            {"x y x y x", []Edit{{Old: "x", New: "z", ReplaceAll: true}}, "z y z y z", []int{3}, ""},
 		"replace_all of one":     {"x y", []Edit{{Old: "x", New: "z", ReplaceAll: true}}, "z y", []int{1}, ""},
 		"in order":               {"one", []Edit{{Old: "one", New: "two"}, {Old: "two", New: "three"}}, "three", []int{1, 1}, ""},
 		"to nothing":             {"keep drop keep", []Edit{{Old: " drop", New: ""}}, "keep keep", []int{1}, ""},
-		"not found":              {"abc", []Edit{{Old: "z", New: "y"}}, "", nil, CodeEditNotFound},
-		"not found after":        {"abc", []Edit{{Old: "abc", New: "x"}, {Old: "abc", New: "y"}}, "", nil, CodeEditNotFound},
-		"ambiguous":              {"x x", []Edit{{Old: "x", New: "y"}}, "", nil, CodeEditAmbiguous},
-		"made ambiguous":         {"x y", []Edit{{Old: "y", New: "x"}, {Old: "x", New: "z"}}, "", nil, CodeEditAmbiguous},
-		"empty old":              {"x", []Edit{{Old: "", New: "y"}}, "", nil, CodeRequestInvalid},
-		"whitespace is exact":    {"a  b", []Edit{{Old: "a b", New: "c"}}, "", nil, CodeEditNotFound},
+		"not found":              {"abc", []Edit{{Old: "z", New: "y"}}, "", nil, errcode.FSEditNotFound},
+		"not found after":        {"abc", []Edit{{Old: "abc", New: "x"}, {Old: "abc", New: "y"}}, "", nil, errcode.FSEditNotFound},
+		"ambiguous":              {"x x", []Edit{{Old: "x", New: "y"}}, "", nil, errcode.FSEditAmbiguous},
+		"made ambiguous":         {"x y", []Edit{{Old: "y", New: "x"}, {Old: "x", New: "z"}}, "", nil, errcode.FSEditAmbiguous},
+		"empty old":              {"x", []Edit{{Old: "", New: "y"}}, "", nil, errcode.FSRequestInvalid},
+		"whitespace is exact":    {"a  b", []Edit{{Old: "a b", New: "c"}}, "", nil, errcode.FSEditNotFound},
 		"overlapping is counted": {"aaa", []Edit{{Old: "aa", New: "b"}}, "ba", []int{1}, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -70,13 +72,13 @@ func TestEditRefusalsChangeNothing(t *testing.T) {
 	content := "x = 1\nx = 1\ny = 2\n"
 	for name, tc := range map[string]struct {
 		edits []Edit
-		code  string
+		code  errcode.Code
 	}{
-		"not found": {[]Edit{{Old: "z = 3", New: "z = 4"}}, CodeEditNotFound},
-		"ambiguous": {[]Edit{{Old: "x = 1", New: "x = 2"}}, CodeEditAmbiguous},
+		"not found": {[]Edit{{Old: "z = 3", New: "z = 4"}}, errcode.FSEditNotFound},
+		"ambiguous": {[]Edit{{Old: "x = 1", New: "x = 2"}}, errcode.FSEditAmbiguous},
 		// The first edit would apply; the whole call is still refused.
-		"second fails": {[]Edit{{Old: "y = 2", New: "y = 3"}, {Old: "w", New: "v"}}, CodeEditNotFound},
-		"no edits":     {nil, CodeRequestInvalid},
+		"second fails": {[]Edit{{Old: "y = 2", New: "y = 3"}, {Old: "w", New: "v"}}, errcode.FSEditNotFound},
+		"no edits":     {nil, errcode.FSRequestInvalid},
 	} {
 		t.Run(name, func(t *testing.T) {
 			root := workspace(t, map[string]string{"f.txt": content})

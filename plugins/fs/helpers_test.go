@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -66,7 +67,7 @@ func mustOK(tb testing.TB, res *plugin.Result) {
 	}
 }
 
-func wantCode(tb testing.TB, res *plugin.Result, code string) {
+func wantCode(tb testing.TB, res *plugin.Result, code errcode.Code) {
 	tb.Helper()
 	if res.Code != code {
 		tb.Fatalf("want %s, got %s %s: %s", code, res.Status, res.Code, res.Message)

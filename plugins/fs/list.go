@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"syscall"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -47,17 +48,17 @@ func list(ctx context.Context, scope *Scope, req *ListRequest) (*ListResponse, *
 		limit = ListDefaultMaxEntries
 	}
 	if limit < 0 || limit > ListMaxEntries {
-		return nil, plugin.Refused(CodeRequestInvalid, fmt.Sprintf("max_entries must be between 1 and %d", ListMaxEntries))
+		return nil, plugin.Refused(errcode.FSRequestInvalid, fmt.Sprintf("max_entries must be between 1 and %d", ListMaxEntries))
 	}
 	t, res := scope.Resolve(req.Path)
 	if res != nil {
 		return nil, res
 	}
 	if t.Info == nil {
-		return nil, plugin.Refused(CodeNotFound, fmt.Sprintf("%s does not exist", orRoot(req.Path)))
+		return nil, plugin.Refused(errcode.FSNotFound, fmt.Sprintf("%s does not exist", orRoot(req.Path)))
 	}
 	if !t.Info.IsDir() {
-		return nil, plugin.Refused(CodeNotADirectory, fmt.Sprintf("%s is not a directory; fs.read reads a file", orRoot(req.Path)))
+		return nil, plugin.Refused(errcode.FSNotADirectory, fmt.Sprintf("%s is not a directory; fs.read reads a file", orRoot(req.Path)))
 	}
 	resp := &ListResponse{Path: t.Display, Entries: []ListEntry{}}
 	var buf []byte
@@ -128,9 +129,9 @@ func fileHead(real string, buf *[]byte) ([]byte, bool) {
 
 func walkFailure(ctx context.Context, asked string, err error) *plugin.Result {
 	if ctx.Err() != nil {
-		return plugin.Failed(CodeCancelled, "the call was cancelled before the walk finished")
+		return plugin.Failed(errcode.FSCancelled, "the call was cancelled before the walk finished")
 	}
-	return plugin.Failed(CodeReadFailed, fmt.Sprintf("cannot read %s: %v", orRoot(asked), err))
+	return plugin.Failed(errcode.FSReadFailed, fmt.Sprintf("cannot read %s: %v", orRoot(asked), err))
 }
 
 func orRoot(p string) string {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestListOneLevelInOrder(t *testing.T) {
@@ -93,7 +95,7 @@ func TestListDoesNotFollowSymlinks(t *testing.T) {
 	if len(resp.Entries) != 2 || resp.Entries[1].Path != "out" || resp.Entries[1].Kind != KindSymlink {
 		t.Fatalf("got %+v", resp.Entries)
 	}
-	wantCode(t, call(t, wsContext(root), CapabilityList, ListRequest{Path: "out"}, nil), CodeSymlinkEscape)
+	wantCode(t, call(t, wsContext(root), CapabilityList, ListRequest{Path: "out"}, nil), errcode.ReachSymlinkEscape)
 }
 
 func TestListBounds(t *testing.T) {
@@ -111,16 +113,16 @@ func TestListBounds(t *testing.T) {
 	if resp.Count != 10 || resp.Truncated {
 		t.Fatalf("exactly enough room is not truncation: %+v", resp)
 	}
-	wantCode(t, call(t, wsContext(root), CapabilityList, ListRequest{MaxEntries: ListMaxEntries + 1}, nil), CodeRequestInvalid)
+	wantCode(t, call(t, wsContext(root), CapabilityList, ListRequest{MaxEntries: ListMaxEntries + 1}, nil), errcode.FSRequestInvalid)
 }
 
 func TestListRefusals(t *testing.T) {
 	root := workspace(t, map[string]string{"file.txt": "", ".git/HEAD": ""})
 	pc := wsContext(root)
-	wantCode(t, call(t, pc, CapabilityList, ListRequest{Path: "file.txt"}, nil), CodeNotADirectory)
-	wantCode(t, call(t, pc, CapabilityList, ListRequest{Path: "missing"}, nil), CodeNotFound)
-	wantCode(t, call(t, pc, CapabilityList, ListRequest{Path: ".git"}, nil), CodeProtectedDir)
-	wantCode(t, call(t, pc, CapabilityList, ListRequest{Path: ".."}, nil), CodeOutsideWorkspace)
+	wantCode(t, call(t, pc, CapabilityList, ListRequest{Path: "file.txt"}, nil), errcode.FSNotADirectory)
+	wantCode(t, call(t, pc, CapabilityList, ListRequest{Path: "missing"}, nil), errcode.FSNotFound)
+	wantCode(t, call(t, pc, CapabilityList, ListRequest{Path: ".git"}, nil), errcode.ReachProtectedDir)
+	wantCode(t, call(t, pc, CapabilityList, ListRequest{Path: ".."}, nil), errcode.ReachOutsideWorkspace)
 }
 
 func TestADirectoryWithASecretsNameIsWalked(t *testing.T) {

@@ -60,7 +60,7 @@ func serveChild() int {
 	} else {
 		res = New().Invoke(context.Background(), &plugin.Call{Capability: c.Capability, Context: c.Context, Input: c.Input})
 	}
-	out, _ := json.Marshal(childResult{Status: res.Status, Code: res.Code, Message: res.Message, Output: res.Output})
+	out, _ := json.Marshal(childResult{Status: res.Status, Code: string(res.Code), Message: res.Message, Output: res.Output})
 	os.Stdout.Write(out)
 	return 0
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -27,33 +28,7 @@ const (
 
 // Refusal and failure codes of the fs tools (the reach codes live with the
 // containment rules).
-const (
-	CodeRequestInvalid = "fs_request_invalid"
-	CodeNotFound       = "fs_not_found"
-	CodeNotAFile       = "fs_not_a_file"
-	CodeNotADirectory  = "fs_not_a_directory"
-	CodeBinaryRefused  = "fs_binary_refused"
-	CodeReadTooLarge   = "fs_read_too_large"
-	CodeQueryEmpty     = "fs_search_query_empty"
-	CodeRegexInvalid   = "fs_search_regex_invalid"
-	CodeReadFailed     = "fs_read_failed"
-	CodeChanged        = "fs_changed_during_read"
-	CodeCancelled      = "fs_cancelled"
-
-	// Codes of the change tools.
-	CodeBlindWriteRefused  = "fs_blind_write_refused"
-	CodeCreateExists       = "fs_create_exists"
-	CodeDigestMismatch     = "fs_digest_mismatch"
-	CodeEditNotFound       = "fs_edit_not_found"
-	CodeEditAmbiguous      = "fs_edit_ambiguous"
-	CodeChangeTooLarge     = "fs_change_too_large"
-	CodeBundlePathRepeated = "fs_bundle_path_repeated"
-	CodeCallReused         = "fs_call_reused"
-	CodeJournalUnavailable = "fs_journal_unavailable"
-	CodeJournalFailed      = "fs_journal_failed"
-	CodeWriteFailed        = "fs_write_failed"
-	CodeRecoverFailed      = "fs_recover_failed"
-)
+const ()
 
 // Plugin serves the workspace file tools. It holds no state: every call's
 // authority arrives in its context, and every change's record lives in the
@@ -141,7 +116,7 @@ func (*Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 		}
 		return runChange(ctx, call, func(s *Scope) (*changeSet, *plugin.Result) { return planBundle(s, &req) }, bundleAnswer)
 	}
-	return plugin.Refused("capability_not_found", fmt.Sprintf("plugin %s serves no capability %q", Name, call.Capability))
+	return plugin.Refused(errcode.CapabilityNotFound, fmt.Sprintf("plugin %s serves no capability %q", Name, call.Capability))
 }
 
 // run decodes a request, builds the call's scope and encodes the answer.
@@ -160,7 +135,7 @@ func run[Req, Resp any](call *plugin.Call, do func(*Scope, *Req) (*Resp, *plugin
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
-		return plugin.Failed("fs_output_invalid", err.Error())
+		return plugin.Failed(errcode.FSOutputInvalid, err.Error())
 	}
 	return plugin.OK(b, nil)
 }
@@ -171,7 +146,7 @@ func decode(call *plugin.Call, into any) *plugin.Result {
 	dec := json.NewDecoder(bytes.NewReader(call.Input))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(into); err != nil {
-		return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("%s input is not a valid request: %v", call.Capability, err))
+		return plugin.Refused(errcode.FSRequestInvalid, fmt.Sprintf("%s input is not a valid request: %v", call.Capability, err))
 	}
 	return nil
 }

@@ -12,17 +12,6 @@ const (
 	ReachInputs    = pathpolicy.ReachInputs
 )
 
-// Refusal codes of the reach rules.
-const (
-	CodeOutsideWorkspace = pathpolicy.CodeOutsideWorkspace
-	CodeSymlinkEscape    = pathpolicy.CodeSymlinkEscape
-	CodeProtectedDir     = pathpolicy.CodeProtectedDir
-	CodeSecretRefused    = pathpolicy.CodeSecretRefused
-	CodeWorkspaceMissing = pathpolicy.CodeWorkspaceMissing
-	CodeReachUnknown     = pathpolicy.CodeReachUnknown
-	CodeUnresolvable     = pathpolicy.CodeUnresolvable
-)
-
 // Secret patterns fs names.
 const (
 	PatternGitDir        = pathpolicy.PatternGitDir

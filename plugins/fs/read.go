@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -40,14 +41,14 @@ type ReadResponse struct {
 
 func read(scope *Scope, req *ReadRequest) (*ReadResponse, *plugin.Result) {
 	if req.Path == "" {
-		return nil, plugin.Refused(CodeRequestInvalid, "fs.read needs a path")
+		return nil, plugin.Refused(errcode.FSRequestInvalid, "fs.read needs a path")
 	}
 	limit := req.MaxBytes
 	if limit == 0 {
 		limit = ReadDefaultMaxBytes
 	}
 	if limit < 0 || limit > ReadMaxBytes {
-		return nil, plugin.Refused(CodeRequestInvalid, fmt.Sprintf("max_bytes must be between 1 and %d", ReadMaxBytes))
+		return nil, plugin.Refused(errcode.FSRequestInvalid, fmt.Sprintf("max_bytes must be between 1 and %d", ReadMaxBytes))
 	}
 	t, res := scope.Resolve(req.Path)
 	if res != nil {
@@ -58,7 +59,7 @@ func read(scope *Scope, req *ReadRequest) (*ReadResponse, *plugin.Result) {
 		return nil, res
 	}
 	if bytes.IndexByte(content, 0) >= 0 || !utf8.Valid(content) {
-		return nil, plugin.Refused(CodeBinaryRefused, fmt.Sprintf("%s is not UTF-8 text; fs.read returns text only", req.Path))
+		return nil, plugin.Refused(errcode.FSBinaryRefused, fmt.Sprintf("%s is not UTF-8 text; fs.read returns text only", req.Path))
 	}
 	// Resolve judged the key by the file on disk; judging the bytes read as
 	// well closes the gap in which the file could have changed.
@@ -79,34 +80,34 @@ func read(scope *Scope, req *ReadRequest) (*ReadResponse, *plugin.Result) {
 // opened is the file Resolve judged.
 func readContained(t *Target, asked string, limit int64) ([]byte, *plugin.Result) {
 	if t.Info == nil {
-		return nil, plugin.Refused(CodeNotFound, fmt.Sprintf("%s does not exist", asked))
+		return nil, plugin.Refused(errcode.FSNotFound, fmt.Sprintf("%s does not exist", asked))
 	}
 	if !t.Info.Mode().IsRegular() {
-		return nil, plugin.Refused(CodeNotAFile, fmt.Sprintf("%s is not a regular file", asked))
+		return nil, plugin.Refused(errcode.FSNotAFile, fmt.Sprintf("%s is not a regular file", asked))
 	}
 	if t.Info.Size() > limit {
 		return nil, tooLarge(asked, t.Info.Size(), limit)
 	}
 	root, err := os.OpenRoot(t.Root)
 	if err != nil {
-		return nil, plugin.Failed(CodeReadFailed, fmt.Sprintf("cannot open the root holding %s: %v", asked, err))
+		return nil, plugin.Failed(errcode.FSReadFailed, fmt.Sprintf("cannot open the root holding %s: %v", asked, err))
 	}
 	defer root.Close()
 	f, err := root.OpenFile(filepath.FromSlash(t.Rel), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, iofs.ErrNotExist) {
-			return nil, plugin.Refused(CodeNotFound, fmt.Sprintf("%s does not exist", asked))
+			return nil, plugin.Refused(errcode.FSNotFound, fmt.Sprintf("%s does not exist", asked))
 		}
-		return nil, plugin.Failed(CodeReadFailed, fmt.Sprintf("cannot open %s: %v", asked, err))
+		return nil, plugin.Failed(errcode.FSReadFailed, fmt.Sprintf("cannot open %s: %v", asked, err))
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil || !os.SameFile(info, t.Info) {
-		return nil, plugin.Failed(CodeChanged, fmt.Sprintf("%s changed while it was being opened; read it again", asked))
+		return nil, plugin.Failed(errcode.FSChangedDuringRead, fmt.Sprintf("%s changed while it was being opened; read it again", asked))
 	}
 	content, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, plugin.Failed(CodeReadFailed, fmt.Sprintf("cannot read %s: %v", asked, err))
+		return nil, plugin.Failed(errcode.FSReadFailed, fmt.Sprintf("cannot read %s: %v", asked, err))
 	}
 	if int64(len(content)) > limit {
 		return nil, tooLarge(asked, int64(len(content)), limit)
@@ -115,7 +116,7 @@ func readContained(t *Target, asked string, limit int64) ([]byte, *plugin.Result
 }
 
 func tooLarge(asked string, size, limit int64) *plugin.Result {
-	return plugin.Refused(CodeReadTooLarge, fmt.Sprintf("%s holds %d bytes, more than the %d this read allows (at most %d); read a smaller file or raise max_bytes",
+	return plugin.Refused(errcode.FSReadTooLarge, fmt.Sprintf("%s holds %d bytes, more than the %d this read allows (at most %d); read a smaller file or raise max_bytes",
 		asked, size, limit, ReadMaxBytes))
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestReadReturnsContentAndDigest(t *testing.T) {
@@ -29,12 +31,12 @@ func TestReadBounds(t *testing.T) {
 	})
 	pc := wsContext(root)
 	mustOK(t, call(t, pc, CapabilityRead, ReadRequest{Path: "small.txt", MaxBytes: 100}, nil))
-	wantCode(t, call(t, pc, CapabilityRead, ReadRequest{Path: "small.txt", MaxBytes: 99}, nil), CodeReadTooLarge)
-	wantCode(t, call(t, pc, CapabilityRead, ReadRequest{Path: "big.txt"}, nil), CodeReadTooLarge)
+	wantCode(t, call(t, pc, CapabilityRead, ReadRequest{Path: "small.txt", MaxBytes: 99}, nil), errcode.FSReadTooLarge)
+	wantCode(t, call(t, pc, CapabilityRead, ReadRequest{Path: "big.txt"}, nil), errcode.FSReadTooLarge)
 	mustOK(t, call(t, pc, CapabilityRead, ReadRequest{Path: "big.txt", MaxBytes: ReadMaxBytes}, nil))
-	wantCode(t, call(t, pc, CapabilityRead, ReadRequest{Path: "huge.txt", MaxBytes: ReadMaxBytes}, nil), CodeReadTooLarge)
-	wantCode(t, call(t, pc, CapabilityRead, ReadRequest{Path: "small.txt", MaxBytes: ReadMaxBytes + 1}, nil), CodeRequestInvalid)
-	wantCode(t, call(t, pc, CapabilityRead, ReadRequest{Path: "small.txt", MaxBytes: -1}, nil), CodeRequestInvalid)
+	wantCode(t, call(t, pc, CapabilityRead, ReadRequest{Path: "huge.txt", MaxBytes: ReadMaxBytes}, nil), errcode.FSReadTooLarge)
+	wantCode(t, call(t, pc, CapabilityRead, ReadRequest{Path: "small.txt", MaxBytes: ReadMaxBytes + 1}, nil), errcode.FSRequestInvalid)
+	wantCode(t, call(t, pc, CapabilityRead, ReadRequest{Path: "small.txt", MaxBytes: -1}, nil), errcode.FSRequestInvalid)
 }
 
 func TestReadRefusals(t *testing.T) {
@@ -43,17 +45,17 @@ func TestReadRefusals(t *testing.T) {
 	pc := wsContext(root)
 	for name, tc := range map[string]struct {
 		input any
-		code  string
+		code  errcode.Code
 	}{
-		"NUL byte":       {ReadRequest{Path: "bin.dat"}, CodeBinaryRefused},
-		"invalid UTF-8":  {ReadRequest{Path: "latin1.txt"}, CodeBinaryRefused},
-		"missing":        {ReadRequest{Path: "nope.txt"}, CodeNotFound},
-		"directory":      {ReadRequest{Path: "dir"}, CodeNotAFile},
-		"fifo":           {ReadRequest{Path: "fifo"}, CodeNotAFile},
-		"no path":        {ReadRequest{}, CodeRequestInvalid},
-		"unknown field":  {map[string]any{"path": "a", "offset": 3}, CodeRequestInvalid},
-		"not an object":  {[]int{1}, CodeRequestInvalid},
-		"missing parent": {ReadRequest{Path: "no/such/dir/x"}, CodeNotFound},
+		"NUL byte":       {ReadRequest{Path: "bin.dat"}, errcode.FSBinaryRefused},
+		"invalid UTF-8":  {ReadRequest{Path: "latin1.txt"}, errcode.FSBinaryRefused},
+		"missing":        {ReadRequest{Path: "nope.txt"}, errcode.FSNotFound},
+		"directory":      {ReadRequest{Path: "dir"}, errcode.FSNotAFile},
+		"fifo":           {ReadRequest{Path: "fifo"}, errcode.FSNotAFile},
+		"no path":        {ReadRequest{}, errcode.FSRequestInvalid},
+		"unknown field":  {map[string]any{"path": "a", "offset": 3}, errcode.FSRequestInvalid},
+		"not an object":  {[]int{1}, errcode.FSRequestInvalid},
+		"missing parent": {ReadRequest{Path: "no/such/dir/x"}, errcode.FSNotFound},
 	} {
 		t.Run(name, func(t *testing.T) {
 			wantCode(t, call(t, pc, CapabilityRead, tc.input, nil), tc.code)

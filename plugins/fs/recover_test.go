@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -174,15 +175,15 @@ func TestRecoverRefusals(t *testing.T) {
 	root := workspace(t, nil)
 	pc := recoverContext(root)
 	pc.RunID = ""
-	wantCode(t, recoverInto(t, pc, nil), CodeRequestInvalid)
+	wantCode(t, recoverInto(t, pc, nil), errcode.FSRequestInvalid)
 	pc.Binding, pc.RunID = nil, "r"
-	wantCode(t, recoverInto(t, pc, nil), CodeJournalUnavailable)
+	wantCode(t, recoverInto(t, pc, nil), errcode.FSJournalUnavailable)
 
 	dir := journalDir(filepath.Join(root, ".runx"), "run-1")
 	must(t, os.MkdirAll(dir, 0o700))
 	must(t, os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"schema":"something.else"}`), 0o600))
 	res := recoverInto(t, recoverContext(root), nil)
-	if res.Status != plugin.StatusFailed || res.Code != CodeRecoverFailed {
+	if res.Status != plugin.StatusFailed || res.Code != errcode.FSRecoverFailed {
 		t.Fatalf("got %+v", res)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -172,7 +173,7 @@ func recoverRun(ctx context.Context, call *plugin.Call) *plugin.Result {
 	}
 	runID := call.Context.RunID
 	if runID == "" {
-		return plugin.Refused(CodeRequestInvalid, "recovery needs the run whose changes it settles")
+		return plugin.Refused(errcode.FSRequestInvalid, "recovery needs the run whose changes it settles")
 	}
 	unlock, res := lockCommits(ctx, projectDir)
 	if res != nil {
@@ -186,7 +187,7 @@ func recoverRun(ctx context.Context, call *plugin.Call) *plugin.Result {
 		return encode(resp)
 	}
 	if err != nil {
-		return plugin.Failed(CodeRecoverFailed, fmt.Sprintf("cannot list the journals of run %s: %v", runID, err))
+		return plugin.Failed(errcode.FSRecoverFailed, fmt.Sprintf("cannot list the journals of run %s: %v", runID, err))
 	}
 	var failures []string
 	// A journal write a crash cut short is settled first (leftover.go):
@@ -226,7 +227,7 @@ func recoverRun(ctx context.Context, call *plugin.Call) *plugin.Result {
 		}
 	}
 	if len(failures) > 0 {
-		return plugin.Failed(CodeRecoverFailed, fmt.Sprintf("run %s: %d journal(s) could not be settled (%s); %d rolled back", runID, len(failures), strings.Join(failures, "; "), len(resp.RolledBack)))
+		return plugin.Failed(errcode.FSRecoverFailed, fmt.Sprintf("run %s: %d journal(s) could not be settled (%s); %d rolled back", runID, len(failures), strings.Join(failures, "; "), len(resp.RolledBack)))
 	}
 	return encode(resp)
 }

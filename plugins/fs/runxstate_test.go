@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 )
 
@@ -22,15 +23,15 @@ func TestProtectedRootsOutOfReach(t *testing.T) {
 		pc.Reach = reach
 		pc.ProtectedRoots = []string{filepath.Join(root, "home")}
 		for _, p := range []string{"home/secrets/x", "peek/x", "sub/../home/secrets/x", filepath.Join(root, "home/secrets/x")} {
-			wantCode(t, call(t, pc, CapabilityRead, ReadRequest{Path: p}, nil), CodeProtectedDir)
+			wantCode(t, call(t, pc, CapabilityRead, ReadRequest{Path: p}, nil), errcode.ReachProtectedDir)
 		}
 		for _, p := range []string{"home/keys/trusted/forged.pub", "plant.pub"} {
-			wantCode(t, call(t, pc, CapabilityWrite, WriteRequest{Path: p, Content: str("AAAA"), Create: true}, nil), CodeProtectedDir)
+			wantCode(t, call(t, pc, CapabilityWrite, WriteRequest{Path: p, Content: str("AAAA"), Create: true}, nil), errcode.ReachProtectedDir)
 		}
 		if _, err := os.Lstat(filepath.Join(root, "home/keys/trusted/forged.pub")); !os.IsNotExist(err) {
 			t.Fatalf("%s: a key was planted: %v", reach, err)
 		}
-		wantCode(t, call(t, pc, CapabilityList, ListRequest{Path: "home"}, nil), CodeProtectedDir)
+		wantCode(t, call(t, pc, CapabilityList, ListRequest{Path: "home"}, nil), errcode.ReachProtectedDir)
 		var list ListResponse
 		mustOK(t, call(t, pc, CapabilityList, ListRequest{Path: ".", Recursive: true}, &list))
 		var paths []string
@@ -56,7 +57,7 @@ func TestSecretContentUnderAnyName(t *testing.T) {
 	pc := changeContext(root)
 	for _, p := range []string{"notes.txt", "backup.ini"} {
 		res := call(t, pc, CapabilityRead, ReadRequest{Path: p}, nil)
-		wantCode(t, res, CodeSecretRefused)
+		wantCode(t, res, errcode.ReachSecretRefused)
 		if strings.Contains(res.Message, "AKIA") || strings.Contains(res.Message, "b3Bl") {
 			t.Errorf("the refusal shows the secret: %s", res.Message)
 		}
@@ -69,7 +70,7 @@ func TestSecretContentUnderAnyName(t *testing.T) {
 		}
 	}
 	res := call(t, pc, CapabilityWrite, WriteRequest{Path: "todo.txt", Content: str(testPrivateKey), Create: true}, nil)
-	wantCode(t, res, CodeSecretRefused)
+	wantCode(t, res, errcode.ReachSecretRefused)
 	if !strings.Contains(res.Message, pathpolicy.PatternPrivateKeyContent) {
 		t.Errorf("the refusal names no rule: %s", res.Message)
 	}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -63,20 +64,20 @@ type fileResult struct {
 
 func search(ctx context.Context, scope *Scope, req *SearchRequest) (*SearchResponse, *plugin.Result) {
 	if req.Query == "" {
-		return nil, plugin.Refused(CodeQueryEmpty, "fs.search needs a non-empty query")
+		return nil, plugin.Refused(errcode.FSSearchQueryEmpty, "fs.search needs a non-empty query")
 	}
 	limit := req.MaxMatches
 	if limit == 0 {
 		limit = SearchDefaultMaxMatches
 	}
 	if limit < 0 || limit > SearchMaxMatches {
-		return nil, plugin.Refused(CodeRequestInvalid, fmt.Sprintf("max_matches must be between 1 and %d", SearchMaxMatches))
+		return nil, plugin.Refused(errcode.FSRequestInvalid, fmt.Sprintf("max_matches must be between 1 and %d", SearchMaxMatches))
 	}
 	var f finder = literalFinder(req.Query)
 	if req.Regex {
 		re, err := regexp.Compile("(?m)" + req.Query)
 		if err != nil {
-			return nil, plugin.Refused(CodeRegexInvalid, fmt.Sprintf("query is not a valid regular expression: %v", err))
+			return nil, plugin.Refused(errcode.FSSearchRegexInvalid, fmt.Sprintf("query is not a valid regular expression: %v", err))
 		}
 		f = regexFinder{re}
 	}
@@ -85,7 +86,7 @@ func search(ctx context.Context, scope *Scope, req *SearchRequest) (*SearchRespo
 		return nil, res
 	}
 	if t.Info == nil {
-		return nil, plugin.Refused(CodeNotFound, fmt.Sprintf("%s does not exist", orRoot(req.Path)))
+		return nil, plugin.Refused(errcode.FSNotFound, fmt.Sprintf("%s does not exist", orRoot(req.Path)))
 	}
 	resp := &SearchResponse{Path: t.Display, Query: req.Query, Regex: req.Regex, Matches: []Match{}}
 	switch {
@@ -102,7 +103,7 @@ func search(ctx context.Context, scope *Scope, req *SearchRequest) (*SearchRespo
 		resp.add(results, limit)
 		resp.Truncated = resp.Truncated || capped
 	default:
-		return nil, plugin.Refused(CodeNotAFile, fmt.Sprintf("%s is neither a file nor a directory", req.Path))
+		return nil, plugin.Refused(errcode.FSNotAFile, fmt.Sprintf("%s is neither a file nor a directory", req.Path))
 	}
 	resp.Count = len(resp.Matches)
 	return resp, nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -50,8 +51,8 @@ func TestSearchRegex(t *testing.T) {
 	if got := matchPaths(resp); !slices.Equal(got, []string{"a.go:1:1", "a.go:3:1"}) {
 		t.Fatalf("got %q", got)
 	}
-	wantCode(t, call(t, wsContext(root), CapabilitySearch, SearchRequest{Query: "(", Regex: true}, nil), CodeRegexInvalid)
-	wantCode(t, call(t, wsContext(root), CapabilitySearch, SearchRequest{}, nil), CodeQueryEmpty)
+	wantCode(t, call(t, wsContext(root), CapabilitySearch, SearchRequest{Query: "(", Regex: true}, nil), errcode.FSSearchRegexInvalid)
+	wantCode(t, call(t, wsContext(root), CapabilitySearch, SearchRequest{}, nil), errcode.FSSearchQueryEmpty)
 }
 
 func TestSearchTheOneFileItsPathNames(t *testing.T) {
@@ -75,9 +76,9 @@ func TestSearchNeverSearchesSecrets(t *testing.T) {
 	if got := matchPaths(resp); !slices.Equal(got, []string{".env.example:1:1", "app.go:1:12"}) {
 		t.Fatalf("got %q", got)
 	}
-	wantCode(t, call(t, wsContext(root), CapabilitySearch, SearchRequest{Path: ".env", Query: "TOKEN"}, nil), CodeSecretRefused)
-	wantCode(t, call(t, wsContext(root), CapabilitySearch, SearchRequest{Path: "tls/key.crt", Query: "TOKEN"}, nil), CodeSecretRefused)
-	wantCode(t, call(t, wsContext(root), CapabilitySearch, SearchRequest{Path: ".git", Query: "TOKEN"}, nil), CodeProtectedDir)
+	wantCode(t, call(t, wsContext(root), CapabilitySearch, SearchRequest{Path: ".env", Query: "TOKEN"}, nil), errcode.ReachSecretRefused)
+	wantCode(t, call(t, wsContext(root), CapabilitySearch, SearchRequest{Path: "tls/key.crt", Query: "TOKEN"}, nil), errcode.ReachSecretRefused)
+	wantCode(t, call(t, wsContext(root), CapabilitySearch, SearchRequest{Path: ".git", Query: "TOKEN"}, nil), errcode.ReachProtectedDir)
 }
 
 func TestSearchSkipsNestedWorktreesUnlessNamed(t *testing.T) {
@@ -146,7 +147,7 @@ func TestSearchBoundsAreExactAndDeterministic(t *testing.T) {
 	if all.Count != 600 || all.Truncated {
 		t.Fatalf("exactly enough room is not truncation: count %d truncated %v", all.Count, all.Truncated)
 	}
-	wantCode(t, call(t, wsContext(root), CapabilitySearch, SearchRequest{Query: "x", MaxMatches: SearchMaxMatches + 1}, nil), CodeRequestInvalid)
+	wantCode(t, call(t, wsContext(root), CapabilitySearch, SearchRequest{Query: "x", MaxMatches: SearchMaxMatches + 1}, nil), errcode.FSRequestInvalid)
 }
 
 func TestSearchBoundsLineText(t *testing.T) {
@@ -166,10 +167,10 @@ func TestSearchRefusals(t *testing.T) {
 	root := workspace(t, nil)
 	must(t, os.Symlink("/etc", filepath.Join(root, "etc")))
 	pc := wsContext(root)
-	wantCode(t, call(t, pc, CapabilitySearch, SearchRequest{Path: "missing", Query: "x"}, nil), CodeNotFound)
-	wantCode(t, call(t, pc, CapabilitySearch, SearchRequest{Path: "etc", Query: "x"}, nil), CodeSymlinkEscape)
-	wantCode(t, call(t, pc, CapabilitySearch, SearchRequest{Path: "/", Query: "x"}, nil), CodeOutsideWorkspace)
-	wantCode(t, call(t, pc, CapabilitySearch, map[string]any{"query": "x", "include": 3}, nil), CodeRequestInvalid)
+	wantCode(t, call(t, pc, CapabilitySearch, SearchRequest{Path: "missing", Query: "x"}, nil), errcode.FSNotFound)
+	wantCode(t, call(t, pc, CapabilitySearch, SearchRequest{Path: "etc", Query: "x"}, nil), errcode.ReachSymlinkEscape)
+	wantCode(t, call(t, pc, CapabilitySearch, SearchRequest{Path: "/", Query: "x"}, nil), errcode.ReachOutsideWorkspace)
+	wantCode(t, call(t, pc, CapabilitySearch, map[string]any{"query": "x", "include": 3}, nil), errcode.FSRequestInvalid)
 }
 
 func TestSearchStopsWhenCancelled(t *testing.T) {
@@ -178,7 +179,7 @@ func TestSearchStopsWhenCancelled(t *testing.T) {
 	cancel()
 	in, _ := json.Marshal(SearchRequest{Query: "x"})
 	res := New().Invoke(ctx, &plugin.Call{Capability: CapabilitySearch, Context: wsContext(root), Input: in})
-	wantCode(t, res, CodeCancelled)
+	wantCode(t, res, errcode.FSCancelled)
 }
 
 func TestSearchUnderReachInputs(t *testing.T) {

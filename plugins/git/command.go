@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -147,15 +148,15 @@ func gitFailure(ctx context.Context, what string, err error) *plugin.Result {
 	var exit *errGitExit
 	switch {
 	case errors.Is(err, exec.ErrNotFound):
-		return plugin.Failed(CodeGitNotFound, "git is not installed or not on PATH")
+		return plugin.Failed(errcode.GitNotFound, "git is not installed or not on PATH")
 	case ctx.Err() != nil:
-		return plugin.Failed(CodeCancelled, what+" was cancelled")
+		return plugin.Failed(errcode.GitCancelled, what+" was cancelled")
 	case errors.Is(err, context.DeadlineExceeded):
-		return plugin.Failed(CodeTimeout, fmt.Sprintf("%s took longer than %s", what, gitTimeout))
+		return plugin.Failed(errcode.GitTimeout, fmt.Sprintf("%s took longer than %s", what, gitTimeout))
 	case errors.As(err, &exit):
-		return plugin.Failed(CodeGitFailed, fmt.Sprintf("%s failed: %s", what, firstLines(exit.stderr, 5)))
+		return plugin.Failed(errcode.GitFailed, fmt.Sprintf("%s failed: %s", what, firstLines(exit.stderr, 5)))
 	}
-	return plugin.Failed(CodeGitFailed, fmt.Sprintf("%s failed: %v", what, err))
+	return plugin.Failed(errcode.GitFailed, fmt.Sprintf("%s failed: %v", what, err))
 }
 
 func firstLines(s string, n int) string {

@@ -3,6 +3,7 @@ package git
 import (
 	"context"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -57,7 +58,7 @@ func gitDiff(ctx context.Context, r *repo, req *DiffRequest) (*DiffResponse, *pl
 	}
 	entries, _, perr := parseRaw(raw.stdout, 0)
 	if perr != nil {
-		return nil, plugin.Failed(CodeGitFailed, "git diff printed a change list this tool cannot read")
+		return nil, plugin.Failed(errcode.GitFailed, "git diff printed a change list this tool cannot read")
 	}
 	s, res := r.sortChanges(ctx, entries, true, resp.WorkingTree)
 	if res != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -87,7 +88,7 @@ func mustOK(tb testing.TB, res *plugin.Result) {
 	}
 }
 
-func wantCode(tb testing.TB, res *plugin.Result, code string) {
+func wantCode(tb testing.TB, res *plugin.Result, code errcode.Code) {
 	tb.Helper()
 	if res.Code != code {
 		tb.Fatalf("want %s, got %s %s: %s", code, res.Status, res.Code, res.Message)

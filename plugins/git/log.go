@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -62,7 +63,7 @@ func gitLog(ctx context.Context, r *repo, req *LogRequest) (*LogResponse, *plugi
 		count = LogDefaultMaxCount
 	}
 	if count < 0 || count > LogMaxCount {
-		return nil, plugin.Refused(CodeRequestInvalid, fmt.Sprintf("max_count must be between 1 and %d", LogMaxCount))
+		return nil, plugin.Refused(errcode.GitRequestInvalid, fmt.Sprintf("max_count must be between 1 and %d", LogMaxCount))
 	}
 	rev, res := r.resolveRange(ctx, req.Rev)
 	if res != nil {

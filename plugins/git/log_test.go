@@ -3,6 +3,8 @@ package git
 import (
 	"slices"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestLogListsCommitsWithTheirFiles(t *testing.T) {
@@ -69,7 +71,7 @@ func TestLogPathRangeAndBounds(t *testing.T) {
 	if resp.Count != 3 || resp.Truncated {
 		t.Fatalf("exactly max_count is not truncated: %+v", resp)
 	}
-	wantCode(t, call(t, pc, CapabilityLog, LogRequest{MaxCount: LogMaxCount + 1}, nil), CodeRequestInvalid)
+	wantCode(t, call(t, pc, CapabilityLog, LogRequest{MaxCount: LogMaxCount + 1}, nil), errcode.GitRequestInvalid)
 }
 
 func TestLogOfAnEmptyCommitAndAMerge(t *testing.T) {

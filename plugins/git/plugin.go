@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -21,24 +22,6 @@ const (
 	CapabilityLog  = "git.log"
 	CapabilityShow = "git.show"
 	CapabilityDiff = "git.diff"
-)
-
-// Refusal and failure codes of the git tools. Reach refusals carry the fs
-// plugin's reach_* codes, since the same rules decide them.
-const (
-	CodeRequestInvalid = "git_request_invalid"
-	CodeNotARepository = "git_not_a_repository"
-	CodeRevInvalid     = "git_rev_invalid"
-	CodeRevNotFound    = "git_rev_not_found"
-	CodePathNotFound   = "git_path_not_found"
-	CodeBinaryRefused  = "git_binary_refused"
-	CodeFileTooLarge   = "git_file_too_large"
-	CodeChangeTooLarge = "git_change_too_large"
-	CodeTooManySecrets = "git_too_many_secrets"
-	CodeGitNotFound    = "git_not_found"
-	CodeGitFailed      = "git_failed"
-	CodeTimeout        = "git_timeout"
-	CodeCancelled      = "git_cancelled"
 )
 
 // Plugin serves git.log, git.show and git.diff by driving the git binary.
@@ -83,7 +66,7 @@ func (*Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 		return run(ctx, call, func(r *repo, req *DiffRequest) (*DiffResponse, *plugin.Result) { return gitDiff(ctx, r, req) },
 			func(req *DiffRequest) string { return req.Path })
 	}
-	return plugin.Refused("capability_not_found", fmt.Sprintf("plugin %s serves no capability %q", Name, call.Capability))
+	return plugin.Refused(errcode.CapabilityNotFound, fmt.Sprintf("plugin %s serves no capability %q", Name, call.Capability))
 }
 
 // run decodes a request, contains its path, finds its repository and
@@ -107,7 +90,7 @@ func run[Req, Resp any](ctx context.Context, call *plugin.Call, do func(*repo, *
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
-		return plugin.Failed("git_output_invalid", err.Error())
+		return plugin.Failed(errcode.GitOutputInvalid, err.Error())
 	}
 	return plugin.OK(b, nil)
 }
@@ -118,7 +101,7 @@ func decode(call *plugin.Call, into any) *plugin.Result {
 	dec := json.NewDecoder(bytes.NewReader(call.Input))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(into); err != nil {
-		return plugin.Refused(CodeRequestInvalid, fmt.Sprintf("%s input is not a valid request: %v", call.Capability, err))
+		return plugin.Refused(errcode.GitRequestInvalid, fmt.Sprintf("%s input is not a valid request: %v", call.Capability, err))
 	}
 	return nil
 }

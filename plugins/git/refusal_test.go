@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -24,21 +25,21 @@ func TestRefusals(t *testing.T) {
 		pc         plugin.Context
 		capability string
 		input      any
-		code       string
+		code       errcode.Code
 	}{
-		"option as rev":         {pc, CapabilityShow, ShowRequest{Rev: "--output=/tmp/x"}, CodeRevInvalid},
-		"whitespace in rev":     {pc, CapabilityLog, LogRequest{Rev: "HEAD --all"}, CodeRevInvalid},
-		"option in a range":     {pc, CapabilityLog, LogRequest{Rev: "--all..HEAD"}, CodeRevInvalid},
-		"unknown rev":           {pc, CapabilityShow, ShowRequest{Rev: "no-such-branch"}, CodeRevNotFound},
-		"unknown diff base":     {pc, CapabilityDiff, DiffRequest{From: "v9.9"}, CodeRevNotFound},
-		"not a repository":      {wsContext(plain), CapabilityLog, LogRequest{}, CodeNotARepository},
-		"outside the workspace": {pc, CapabilityLog, LogRequest{Path: "../"}, pathpolicy.CodeOutsideWorkspace},
-		"symlink escape":        {pc, CapabilityLog, LogRequest{Path: "out"}, pathpolicy.CodeSymlinkEscape},
-		"inside .git":           {pc, CapabilityLog, LogRequest{Path: ".git"}, pathpolicy.CodeProtectedDir},
-		"secret path":           {pc, CapabilityLog, LogRequest{Path: ".env"}, pathpolicy.CodeSecretRefused},
-		"secret in diff":        {pc, CapabilityDiff, DiffRequest{Path: ".env"}, pathpolicy.CodeSecretRefused},
-		"unknown field":         {pc, CapabilityLog, map[string]any{"all": true}, CodeRequestInvalid},
-		"no workspace":          {plugin.Context{Reach: pathpolicy.ReachWorkspace}, CapabilityLog, LogRequest{}, pathpolicy.CodeWorkspaceMissing},
+		"option as rev":         {pc, CapabilityShow, ShowRequest{Rev: "--output=/tmp/x"}, errcode.GitRevInvalid},
+		"whitespace in rev":     {pc, CapabilityLog, LogRequest{Rev: "HEAD --all"}, errcode.GitRevInvalid},
+		"option in a range":     {pc, CapabilityLog, LogRequest{Rev: "--all..HEAD"}, errcode.GitRevInvalid},
+		"unknown rev":           {pc, CapabilityShow, ShowRequest{Rev: "no-such-branch"}, errcode.GitRevNotFound},
+		"unknown diff base":     {pc, CapabilityDiff, DiffRequest{From: "v9.9"}, errcode.GitRevNotFound},
+		"not a repository":      {wsContext(plain), CapabilityLog, LogRequest{}, errcode.GitNotARepository},
+		"outside the workspace": {pc, CapabilityLog, LogRequest{Path: "../"}, errcode.ReachOutsideWorkspace},
+		"symlink escape":        {pc, CapabilityLog, LogRequest{Path: "out"}, errcode.ReachSymlinkEscape},
+		"inside .git":           {pc, CapabilityLog, LogRequest{Path: ".git"}, errcode.ReachProtectedDir},
+		"secret path":           {pc, CapabilityLog, LogRequest{Path: ".env"}, errcode.ReachSecretRefused},
+		"secret in diff":        {pc, CapabilityDiff, DiffRequest{Path: ".env"}, errcode.ReachSecretRefused},
+		"unknown field":         {pc, CapabilityLog, map[string]any{"all": true}, errcode.GitRequestInvalid},
+		"no workspace":          {plugin.Context{Reach: pathpolicy.ReachWorkspace}, CapabilityLog, LogRequest{}, errcode.ReachWorkspaceMissing},
 		"unknown capability":    {pc, "git.push", LogRequest{}, "capability_not_found"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -52,7 +53,7 @@ func TestRefusals(t *testing.T) {
 func TestAWorkspaceInsideALargerRepositoryIsRefused(t *testing.T) {
 	r := newRepo(t)
 	r.commit("base", map[string]string{"sub/a.txt": "a", "secret-elsewhere.txt": "x"})
-	wantCode(t, call(t, wsContext(filepath.Join(r.dir, "sub")), CapabilityLog, LogRequest{}, nil), pathpolicy.CodeOutsideWorkspace)
+	wantCode(t, call(t, wsContext(filepath.Join(r.dir, "sub")), CapabilityLog, LogRequest{}, nil), errcode.ReachOutsideWorkspace)
 }
 
 func TestANestedRepositoryIsUsedWhenNamed(t *testing.T) {
@@ -82,7 +83,7 @@ func TestReachInputsReachesAnotherRepository(t *testing.T) {
 	if resp.Commits[0].Hash != hash {
 		t.Fatalf("got %+v", resp)
 	}
-	wantCode(t, call(t, wsContext(ws.dir), CapabilityLog, LogRequest{Path: other.dir}, nil), pathpolicy.CodeOutsideWorkspace)
+	wantCode(t, call(t, wsContext(ws.dir), CapabilityLog, LogRequest{Path: other.dir}, nil), errcode.ReachOutsideWorkspace)
 }
 
 // Repository configuration can name programs for git to run. A read must
@@ -131,9 +132,9 @@ func TestAChangeTooLargeToScreenIsRefused(t *testing.T) {
 	r.commit("many", map[string]string{"a.txt": "a", "b.txt": "b", "c.txt": "c"})
 	defer func(old int) { rawMaxBytes = old }(rawMaxBytes)
 	rawMaxBytes = 100
-	wantCode(t, call(t, wsContext(r.dir), CapabilityShow, ShowRequest{Rev: "HEAD"}, nil), CodeChangeTooLarge)
+	wantCode(t, call(t, wsContext(r.dir), CapabilityShow, ShowRequest{Rev: "HEAD"}, nil), errcode.GitChangeTooLarge)
 	r.write(map[string]string{"a.txt": "A", "b.txt": "B", "c.txt": "C"})
-	wantCode(t, call(t, wsContext(r.dir), CapabilityDiff, DiffRequest{}, nil), CodeChangeTooLarge)
+	wantCode(t, call(t, wsContext(r.dir), CapabilityDiff, DiffRequest{}, nil), errcode.GitChangeTooLarge)
 }
 
 func TestTooManySecretsIsRefused(t *testing.T) {
@@ -141,7 +142,7 @@ func TestTooManySecretsIsRefused(t *testing.T) {
 	r.commit("secrets", map[string]string{".env": "a", "b/.env": "b"})
 	defer func(old int) { maxExcludes = old }(maxExcludes)
 	maxExcludes = 1
-	wantCode(t, call(t, wsContext(r.dir), CapabilityShow, ShowRequest{Rev: "HEAD"}, nil), CodeTooManySecrets)
+	wantCode(t, call(t, wsContext(r.dir), CapabilityShow, ShowRequest{Rev: "HEAD"}, nil), errcode.GitTooManySecrets)
 }
 
 func TestACancelledCallRunsNoGit(t *testing.T) {
@@ -151,5 +152,5 @@ func TestACancelledCallRunsNoGit(t *testing.T) {
 	cancel()
 	in, _ := json.Marshal(LogRequest{})
 	res := New().Invoke(ctx, &plugin.Call{Capability: CapabilityLog, Context: wsContext(r.dir), Input: in})
-	wantCode(t, res, CodeCancelled)
+	wantCode(t, res, errcode.GitCancelled)
 }

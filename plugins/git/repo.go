@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -43,16 +44,16 @@ func locate(ctx context.Context, scope *pathpolicy.Scope, path string) (*repo, *
 	if err != nil {
 		var exit *errGitExit
 		if errors.As(err, &exit) {
-			return nil, plugin.Refused(CodeNotARepository, fmt.Sprintf("%s is not inside a git worktree", displayOr(path)))
+			return nil, plugin.Refused(errcode.GitNotARepository, fmt.Sprintf("%s is not inside a git worktree", displayOr(path)))
 		}
 		return nil, gitFailure(ctx, "finding the repository", err)
 	}
 	top, err := filepath.EvalSymlinks(strings.TrimRight(string(out.stdout), "\n"))
 	if err != nil {
-		return nil, plugin.Failed(CodeGitFailed, fmt.Sprintf("cannot resolve the repository top: %v", err))
+		return nil, plugin.Failed(errcode.GitFailed, fmt.Sprintf("cannot resolve the repository top: %v", err))
 	}
 	if !scope.Contains(top) {
-		return nil, plugin.Refused(pathpolicy.CodeOutsideWorkspace,
+		return nil, plugin.Refused(errcode.ReachOutsideWorkspace,
 			fmt.Sprintf("%s belongs to the repository at %s, whose top lies outside the reach", displayOr(path), top))
 	}
 	r := &repo{top: top, display: scope.DisplayPath(top), scope: scope}
@@ -106,13 +107,13 @@ func plausibleRev(rev string) bool {
 // never the text the request carried.
 func (r *repo) resolveRev(ctx context.Context, rev string) (string, *plugin.Result) {
 	if !plausibleRev(rev) {
-		return "", plugin.Refused(CodeRevInvalid, fmt.Sprintf("%q is not a revision this tool accepts", rev))
+		return "", plugin.Refused(errcode.GitRevInvalid, fmt.Sprintf("%q is not a revision this tool accepts", rev))
 	}
 	out, err := r.git(ctx, 4096, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
 	if err != nil {
 		var exit *errGitExit
 		if errors.As(err, &exit) {
-			return "", plugin.Refused(CodeRevNotFound, fmt.Sprintf("%s names no commit in %s", rev, r.display))
+			return "", plugin.Refused(errcode.GitRevNotFound, fmt.Sprintf("%s names no commit in %s", rev, r.display))
 		}
 		return "", gitFailure(ctx, "resolving "+rev, err)
 	}

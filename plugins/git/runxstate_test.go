@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 )
 
@@ -34,6 +35,6 @@ func TestRunxStateAndSecretContentOutOfGit(t *testing.T) {
 	if strings.Contains(diff.Patch, "topsecret") || strings.Contains(diff.Patch, "PRIVATE KEY") {
 		t.Errorf("the patch shows what it omits:\n%s", diff.Patch)
 	}
-	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: b, Path: "home/secrets/x"}, nil), pathpolicy.CodeProtectedDir)
-	wantCode(t, call(t, wsContext(r.dir), CapabilityShow, ShowRequest{Rev: b, Path: "notes.txt"}, nil), pathpolicy.CodeSecretRefused)
+	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: b, Path: "home/secrets/x"}, nil), errcode.ReachProtectedDir)
+	wantCode(t, call(t, wsContext(r.dir), CapabilityShow, ShowRequest{Rev: b, Path: "notes.txt"}, nil), errcode.ReachSecretRefused)
 }

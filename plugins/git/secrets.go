@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -84,7 +85,7 @@ func (r *repo) sortChanges(ctx context.Context, entries []rawEntry, inspect, wor
 		}
 	}
 	if len(s.excludes) > maxExcludes {
-		return nil, plugin.Refused(CodeTooManySecrets, fmt.Sprintf("this change touches %d secret paths; name a narrower path", len(s.excludes)))
+		return nil, plugin.Refused(errcode.GitTooManySecrets, fmt.Sprintf("this change touches %d secret paths; name a narrower path", len(s.excludes)))
 	}
 	return s, nil
 }

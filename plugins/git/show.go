@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -62,7 +63,7 @@ func patchLimit(maxBytes int) (int, *plugin.Result) {
 		return PatchDefaultMaxBytes, nil
 	}
 	if maxBytes < 0 || maxBytes > PatchMaxBytes {
-		return 0, plugin.Refused(CodeRequestInvalid, fmt.Sprintf("max_bytes must be between 1 and %d", PatchMaxBytes))
+		return 0, plugin.Refused(errcode.GitRequestInvalid, fmt.Sprintf("max_bytes must be between 1 and %d", PatchMaxBytes))
 	}
 	return maxBytes, nil
 }
@@ -73,7 +74,7 @@ func gitShow(ctx context.Context, r *repo, req *ShowRequest) (*ShowResponse, *pl
 		return nil, res
 	}
 	if req.Rev == "" {
-		return nil, plugin.Refused(CodeRequestInvalid, "git.show needs a rev")
+		return nil, plugin.Refused(errcode.GitRequestInvalid, "git.show needs a rev")
 	}
 	hash, res := r.resolveRev(ctx, req.Rev)
 	if res != nil {
@@ -83,7 +84,7 @@ func gitShow(ctx context.Context, r *repo, req *ShowRequest) (*ShowResponse, *pl
 	if r.pathspec != "" {
 		kind, err := r.git(ctx, 64, "cat-file", "-t", hash+":"+r.pathspec)
 		if err != nil {
-			return nil, plugin.Refused(CodePathNotFound, fmt.Sprintf("%s does not exist at %s", req.Path, req.Rev))
+			return nil, plugin.Refused(errcode.GitPathNotFound, fmt.Sprintf("%s does not exist at %s", req.Path, req.Rev))
 		}
 		if strings.TrimSpace(string(kind.stdout)) == "blob" {
 			file, res := r.fileAt(ctx, hash, req, limit)
@@ -104,11 +105,11 @@ func gitShow(ctx context.Context, r *repo, req *ShowRequest) (*ShowResponse, *pl
 	}
 	h, next, perr := parseHeader(raw.stdout, 0)
 	if perr != nil {
-		return nil, plugin.Failed(CodeGitFailed, "git show printed output this tool cannot read")
+		return nil, plugin.Failed(errcode.GitFailed, "git show printed output this tool cannot read")
 	}
 	entries, _, perr := parseRaw(raw.stdout, next)
 	if perr != nil {
-		return nil, plugin.Failed(CodeGitFailed, "git show printed a change list this tool cannot read")
+		return nil, plugin.Failed(errcode.GitFailed, "git show printed a change list this tool cannot read")
 	}
 	commit, s, res := r.commitOf(ctx, h, entries, true)
 	if res != nil {
@@ -138,7 +139,7 @@ func (r *repo) fileAt(ctx context.Context, hash string, req *ShowRequest, limit 
 	}
 	size, _ := strconv.ParseInt(strings.TrimSpace(string(sizeOut.stdout)), 10, 64)
 	if size > int64(limit) {
-		return nil, plugin.Refused(CodeFileTooLarge, fmt.Sprintf("%s at %s holds %d bytes, more than the %d this call allows (at most %d)",
+		return nil, plugin.Refused(errcode.GitFileTooLarge, fmt.Sprintf("%s at %s holds %d bytes, more than the %d this call allows (at most %d)",
 			req.Path, req.Rev, size, limit, PatchMaxBytes))
 	}
 	out, err := r.git(ctx, limit, "cat-file", "blob", object)
@@ -146,14 +147,14 @@ func (r *repo) fileAt(ctx context.Context, hash string, req *ShowRequest, limit 
 		return nil, gitFailure(ctx, "reading "+req.Path, err)
 	}
 	if out.truncated {
-		return nil, plugin.Refused(CodeFileTooLarge, fmt.Sprintf("%s at %s is larger than %d bytes", req.Path, req.Rev, limit))
+		return nil, plugin.Refused(errcode.GitFileTooLarge, fmt.Sprintf("%s at %s is larger than %d bytes", req.Path, req.Rev, limit))
 	}
 	content := out.stdout
 	if bytes.IndexByte(content, 0) >= 0 || !utf8.Valid(content) {
-		return nil, plugin.Refused(CodeBinaryRefused, fmt.Sprintf("%s at %s is not UTF-8 text", req.Path, req.Rev))
+		return nil, plugin.Refused(errcode.GitBinaryRefused, fmt.Sprintf("%s at %s is not UTF-8 text", req.Path, req.Rev))
 	}
 	if pattern := pathpolicy.SecretContentOf(content, r.pathspec); pattern != "" {
-		return nil, plugin.Refused(pathpolicy.CodeSecretRefused, fmt.Sprintf("%s at %s is a secret (%s)", req.Path, req.Rev, pattern))
+		return nil, plugin.Refused(errcode.ReachSecretRefused, fmt.Sprintf("%s at %s is a secret (%s)", req.Path, req.Rev, pattern))
 	}
 	return &FileAtRevision{
 		Path:          r.scope.DisplayPath(r.top + "/" + r.pathspec),
@@ -182,5 +183,5 @@ func (r *repo) patch(ctx context.Context, args, excludes []string, limit int) (s
 }
 
 func tooManyChanges(what string) *plugin.Result {
-	return plugin.Refused(CodeChangeTooLarge, fmt.Sprintf("%s changes more files than can be screened for secrets in one call; name a narrower path", what))
+	return plugin.Refused(errcode.GitChangeTooLarge, fmt.Sprintf("%s changes more files than can be screened for secrets in one call; name a narrower path", what))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 )
 
@@ -77,9 +78,9 @@ func TestShowOneFileAtARevision(t *testing.T) {
 		resp.File.ContentDigest != canon.DigestBytes([]byte("version one\n")) || len(resp.File.Blob) != 40 {
 		t.Fatalf("got %+v", resp)
 	}
-	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: "HEAD", Path: "img.bin"}, nil), CodeBinaryRefused)
-	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: "HEAD", Path: "docs/guide.md", MaxBytes: 5}, nil), CodeFileTooLarge)
-	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: "HEAD", Path: "docs/missing.md"}, nil), CodePathNotFound)
+	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: "HEAD", Path: "img.bin"}, nil), errcode.GitBinaryRefused)
+	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: "HEAD", Path: "docs/guide.md", MaxBytes: 5}, nil), errcode.GitFileTooLarge)
+	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: "HEAD", Path: "docs/missing.md"}, nil), errcode.GitPathNotFound)
 }
 
 func TestShowADirectoryLimitsTheCommit(t *testing.T) {
@@ -96,10 +97,10 @@ func TestShowOfASecretFileIsRefused(t *testing.T) {
 	r := newRepo(t)
 	r.commit("config", map[string]string{".env": "API_KEY=hunter2", "server.pem": testPrivateKey})
 	pc := wsContext(r.dir)
-	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: "HEAD", Path: ".env"}, nil), pathpolicy.CodeSecretRefused)
+	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: "HEAD", Path: ".env"}, nil), errcode.ReachSecretRefused)
 	// Gone from the working tree, the key is still judged by its content.
 	r.run("rm", "-q", "server.pem")
-	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: "HEAD", Path: "server.pem"}, nil), pathpolicy.CodeSecretRefused)
+	wantCode(t, call(t, pc, CapabilityShow, ShowRequest{Rev: "HEAD", Path: "server.pem"}, nil), errcode.ReachSecretRefused)
 }
 
 func TestShowPatchIsBounded(t *testing.T) {
@@ -110,6 +111,6 @@ func TestShowPatchIsBounded(t *testing.T) {
 	if !resp.Truncated || len(*resp.Patch) > 1000 || !strings.HasSuffix(*resp.Patch, "\n") {
 		t.Fatalf("truncated %v, %d bytes", resp.Truncated, len(*resp.Patch))
 	}
-	wantCode(t, call(t, wsContext(r.dir), CapabilityShow, ShowRequest{Rev: "HEAD", MaxBytes: PatchMaxBytes + 1}, nil), CodeRequestInvalid)
-	wantCode(t, call(t, wsContext(r.dir), CapabilityShow, ShowRequest{}, nil), CodeRequestInvalid)
+	wantCode(t, call(t, wsContext(r.dir), CapabilityShow, ShowRequest{Rev: "HEAD", MaxBytes: PatchMaxBytes + 1}, nil), errcode.GitRequestInvalid)
+	wantCode(t, call(t, wsContext(r.dir), CapabilityShow, ShowRequest{}, nil), errcode.GitRequestInvalid)
 }

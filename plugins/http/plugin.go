@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -101,7 +102,7 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 	b := *bp
 	var inputs map[string]any
 	if len(call.Input) > MaxRequestBytes {
-		return plugin.Refused("connector_request_too_large", fmt.Sprintf("operation %s/%s: its input is over the %d-byte request ceiling; nothing was sent", b.Connector, b.Operation, MaxRequestBytes))
+		return plugin.Refused(errcode.ConnectorRequestTooLarge, fmt.Sprintf("operation %s/%s: its input is over the %d-byte request ceiling; nothing was sent", b.Connector, b.Operation, MaxRequestBytes))
 	}
 	if err := json.Unmarshal(call.Input, &inputs); err != nil {
 		return plugin.Refused(plugin.CodeRequestInvalid, "the operation's inputs must be one JSON object")
@@ -111,7 +112,7 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 		return plugin.Refused(plugin.CodeRequestInvalid, fmt.Sprintf("operation %s/%s: %v; nothing was sent", b.Connector, b.Operation, err))
 	}
 	if len(r.Body) > MaxRequestBytes {
-		return plugin.Refused("connector_request_too_large", fmt.Sprintf("operation %s/%s: its request body is over the %d-byte ceiling; nothing was sent", b.Connector, b.Operation, MaxRequestBytes))
+		return plugin.Refused(errcode.ConnectorRequestTooLarge, fmt.Sprintf("operation %s/%s: its request body is over the %d-byte ceiling; nothing was sent", b.Connector, b.Operation, MaxRequestBytes))
 	}
 	origin, err := checkDestination(b.BaseURL, r.URL)
 	if err != nil {
@@ -129,7 +130,7 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 	if c := b.Credential; c != nil {
 		v := call.Context.Credentials[c.Variable]
 		if v == "" {
-			return plugin.Refused("credential_missing", fmt.Sprintf("connector %s needs its credential %s, and none was delivered; bind one with runx connector use %s", b.Connector, c.Variable, b.Connector))
+			return plugin.Refused(errcode.CredentialMissing, fmt.Sprintf("connector %s needs its credential %s, and none was delivered; bind one with runx connector use %s", b.Connector, c.Variable, b.Connector))
 		}
 		if c.Scheme != "" {
 			v = c.Scheme + " " + v
@@ -210,14 +211,14 @@ func send(req *http.Request, transport http.RoundTripper, origin string, b *plug
 	}}
 	resp, err := client.Do(req)
 	if replay != nil && replay.unmatched != "" {
-		return plugin.Refused(plugin.CodeExchangeUnmatched, fmt.Sprintf("operation %s sent %s, which no declared exchange matches; it was refused without reaching the network (a test has no live fallback)", op, replay.unmatched))
+		return plugin.Refused(errcode.HTTPExchangeUnmatched, fmt.Sprintf("operation %s sent %s, which no declared exchange matches; it was refused without reaching the network (a test has no live fallback)", op, replay.unmatched))
 	}
 	if err != nil {
 		if errors.Is(err, errRedirect) {
 			if write {
 				return plugin.Failed(plugin.CodeAmbiguousCommit, fmt.Sprintf("operation %s: %v, after its request was sent; whether it took effect is unknown", op, errors.Unwrap(err)))
 			}
-			return plugin.Failed(plugin.CodeProviderUnavailable, fmt.Sprintf("operation %s: %v", op, err))
+			return plugin.Failed(errcode.ProviderUnavailable, fmt.Sprintf("operation %s: %v", op, err))
 		}
 		return transportFailure(op, write, wrote.Load() || replay != nil, err)
 	}
@@ -238,7 +239,7 @@ func send(req *http.Request, transport http.RoundTripper, origin string, b *plug
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
 		return plugin.OK(responseJSON(resp.StatusCode, raw), ev)
 	case resp.StatusCode >= 400 && resp.StatusCode < 500:
-		code := plugin.CodeProviderRefused
+		code := errcode.ProviderRefused
 		if resp.StatusCode == http.StatusNotFound {
 			code = plugin.CodeProviderNotFound
 		}
@@ -262,7 +263,7 @@ func transportFailure(op string, write, left bool, err error) *plugin.Result {
 	if write && left {
 		return plugin.Failed(plugin.CodeAmbiguousCommit, fmt.Sprintf("operation %s: %s after it was sent and no answer was read; whether it took effect is unknown", op, what))
 	}
-	return plugin.Failed(plugin.CodeProviderUnavailable, fmt.Sprintf("operation %s: %s; the provider did not answer", op, what))
+	return plugin.Failed(errcode.ProviderUnavailable, fmt.Sprintf("operation %s: %s; the provider did not answer", op, what))
 }
 
 // answerFailure types an answer runx cannot use: for a write, the act may
@@ -271,7 +272,7 @@ func answerFailure(op string, write bool, why string) *plugin.Result {
 	if write {
 		return plugin.Failed(plugin.CodeAmbiguousCommit, fmt.Sprintf("operation %s: %s; whether it took effect is unknown", op, why))
 	}
-	return plugin.Failed(plugin.CodeProviderUnavailable, fmt.Sprintf("operation %s: %s", op, why))
+	return plugin.Failed(errcode.ProviderUnavailable, fmt.Sprintf("operation %s: %s", op, why))
 }
 
 // responseJSON is the ConnectorResponse for an answer: its body as JSON

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -71,7 +72,7 @@ func TestProviderRefusal(t *testing.T) {
 	}))
 	defer srv.Close()
 	res := New().Invoke(context.Background(), call(t, srv.URL, "write", "POST", "/posts", nil, nil))
-	if res.Status != plugin.StatusRefused || res.Code != plugin.CodeProviderRefused {
+	if res.Status != plugin.StatusRefused || res.Code != errcode.ProviderRefused {
 		t.Fatalf("got %+v", res)
 	}
 	if !strings.Contains(res.Message, "422") || !strings.Contains(res.Message, "title taken") || strings.Contains(res.Message, "RAW-INTERNALS") || strings.Contains(res.Message, "s3cret") {
@@ -106,13 +107,13 @@ func TestTypedFailures(t *testing.T) {
 	if res := New().Invoke(context.Background(), call(t, hangup.URL, "write", "POST", "/posts", map[string]any{"a": 1}, nil)); res.Code != plugin.CodeAmbiguousCommit || res.Status != plugin.StatusFailed {
 		t.Fatalf("write, hung up: %+v", res)
 	}
-	if res := New().Invoke(context.Background(), call(t, hangup.URL, "read", "GET", "/posts", nil, nil)); res.Code != plugin.CodeProviderUnavailable {
+	if res := New().Invoke(context.Background(), call(t, hangup.URL, "read", "GET", "/posts", nil, nil)); res.Code != errcode.ProviderUnavailable {
 		t.Fatalf("read, hung up: %+v", res)
 	}
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
 	dead := "http://" + l.Addr().String()
 	l.Close()
-	if res := New().Invoke(context.Background(), call(t, dead, "write", "POST", "/posts", map[string]any{"a": 1}, nil)); res.Code != plugin.CodeProviderUnavailable {
+	if res := New().Invoke(context.Background(), call(t, dead, "write", "POST", "/posts", map[string]any{"a": 1}, nil)); res.Code != errcode.ProviderUnavailable {
 		t.Fatalf("write, unreachable: %+v", res)
 	}
 	fivexx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503) }))
@@ -142,7 +143,7 @@ func TestRedirectsStayInOrigin(t *testing.T) {
 	if res := New().Invoke(context.Background(), call(t, srv.URL, "read", "GET", "/here", nil, nil)); res.Status != plugin.StatusOK {
 		t.Fatalf("same-origin redirect: %+v", res)
 	}
-	if res := New().Invoke(context.Background(), call(t, srv.URL, "read", "GET", "/away", nil, nil)); res.Code != plugin.CodeProviderUnavailable || !strings.Contains(res.Message, "out of its origin") {
+	if res := New().Invoke(context.Background(), call(t, srv.URL, "read", "GET", "/away", nil, nil)); res.Code != errcode.ProviderUnavailable || !strings.Contains(res.Message, "out of its origin") {
 		t.Fatalf("cross-origin redirect: %+v", res)
 	}
 }
@@ -173,7 +174,7 @@ func TestResponseBound(t *testing.T) {
 		w.Write([]byte(strings.Repeat("x", MaxResponseBytes+10)))
 	}))
 	defer srv.Close()
-	if res := New().Invoke(context.Background(), call(t, srv.URL, "read", "GET", "/x", nil, nil)); res.Code != plugin.CodeProviderUnavailable || !strings.Contains(res.Message, "ceiling") {
+	if res := New().Invoke(context.Background(), call(t, srv.URL, "read", "GET", "/x", nil, nil)); res.Code != errcode.ProviderUnavailable || !strings.Contains(res.Message, "ceiling") {
 		t.Fatalf("got %+v", res)
 	}
 }
@@ -196,7 +197,7 @@ func TestReplayAnswersOnlyFromExchanges(t *testing.T) {
 	}
 	b.Exchanges = b.Exchanges[:1]
 	c.Context.Binding, _ = json.Marshal(b)
-	if res := New().Invoke(context.Background(), c); res.Code != plugin.CodeExchangeUnmatched || res.Status != plugin.StatusRefused {
+	if res := New().Invoke(context.Background(), c); res.Code != errcode.HTTPExchangeUnmatched || res.Status != plugin.StatusRefused {
 		t.Fatalf("unmatched: %+v", res)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -94,7 +95,7 @@ func answerPart(session string, n int) *plugin.Result {
 func partAnswer(a ScriptAnswer) *plugin.Result {
 	out, err := encodeAnswer(a)
 	if err != nil {
-		return plugin.Failed("module_crashed", "js.script could not encode its answer: "+err.Error())
+		return plugin.Failed(errcode.ModuleCrashed, "js.script could not encode its answer: "+err.Error())
 	}
 	return plugin.OK(out, nil)
 }

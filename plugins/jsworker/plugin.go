@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/plugins/jsworker/engine"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -86,14 +87,14 @@ func (*Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 	case Capability:
 		return invokeModule(ctx, call)
 	}
-	return plugin.Refused("capability_not_found", fmt.Sprintf("plugin %s serves no capability %q", Name, call.Capability))
+	return plugin.Refused(errcode.CapabilityNotFound, fmt.Sprintf("plugin %s serves no capability %q", Name, call.Capability))
 }
 
 // invokeModule bundles (or reuses) the module and runs it once.
 func invokeModule(ctx context.Context, call *plugin.Call) *plugin.Result {
 	var req Request
 	if err := decodeStrict(call.Input, &req); err != nil {
-		return plugin.Refused("module_request_invalid", "js.module input is not a valid request: "+err.Error())
+		return plugin.Refused(errcode.ModuleRequestInvalid, "js.module input is not a valid request: "+err.Error())
 	}
 	prog, ecall, refusal := prepare(Capability, call, req)
 	if refusal != nil {
@@ -125,12 +126,12 @@ func prepare(capability string, call *plugin.Call, req Request) (*engine.Program
 	clock := ModuleEpoch
 	if capability == ScriptCapability {
 		if clock = call.Context.Clock; clock.IsZero() {
-			return nil, engine.Call{}, plugin.Refused("module_clock_missing", capability+" needs the run's clock; the worker never reads the host's")
+			return nil, engine.Call{}, plugin.Refused(errcode.ModuleClockMissing, capability+" needs the run's clock; the worker never reads the host's")
 		}
 	}
 	seed, err := Seed(prog.Digest(), req.Input)
 	if err != nil {
-		return nil, engine.Call{}, plugin.Refused("module_request_invalid", capability+" input is not one JSON document: "+err.Error())
+		return nil, engine.Call{}, plugin.Refused(errcode.ModuleRequestInvalid, capability+" input is not one JSON document: "+err.Error())
 	}
 	return prog, engine.Call{
 		Input:       req.Input,
@@ -146,7 +147,7 @@ func resultOf(err error, status string) *plugin.Result {
 	if errors.As(err, &ee) {
 		return &plugin.Result{Status: status, Code: ee.Code, Message: ee.Message, DiscardWorker: ee.Discard}
 	}
-	return &plugin.Result{Status: plugin.StatusFailed, Code: "module_crashed", Message: err.Error(), DiscardWorker: true}
+	return &plugin.Result{Status: plugin.StatusFailed, Code: errcode.ModuleCrashed, Message: err.Error(), DiscardWorker: true}
 }
 
 const requestSchema = `{"type":"object","required":["entry","files","input"],"properties":{` +

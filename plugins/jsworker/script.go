@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/runxhq/runx/plugins/jsworker/engine"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -74,7 +75,7 @@ var scriptDefinition = plugin.Definition{
 func invokeScript(ctx context.Context, call *plugin.Call) *plugin.Result {
 	var req ScriptRequest
 	if err := decodeStrict(call.Input, &req); err != nil {
-		return plugin.Refused("module_request_invalid", "js.script input is not a valid request: "+err.Error())
+		return plugin.Refused(errcode.ModuleRequestInvalid, "js.script input is not a valid request: "+err.Error())
 	}
 	if req.OutputPart > 0 {
 		return answerPart(req.Session, req.OutputPart)
@@ -95,13 +96,13 @@ func invokeScript(ctx context.Context, call *plugin.Call) *plugin.Result {
 		answer = ScriptAnswer{Status: ScriptSuspended, Pending: res.Suspended}
 	case len(res.Output) > answerOutputBytes:
 		if req.Session == "" {
-			return plugin.Failed("module_output_too_large", fmt.Sprintf("the script's output is %d bytes, more than one answer carries (%d), and the call names no session to send it in parts", len(res.Output), answerOutputBytes))
+			return plugin.Failed(errcode.ModuleOutputTooLarge, fmt.Sprintf("the script's output is %d bytes, more than one answer carries (%d), and the call names no session to send it in parts", len(res.Output), answerOutputBytes))
 		}
 		answer = keepParts(req.Session, res.Output)
 	}
 	out, err := encodeAnswer(answer)
 	if err != nil {
-		return plugin.Failed("module_crashed", "js.script could not encode its answer: "+err.Error())
+		return plugin.Failed(errcode.ModuleCrashed, "js.script could not encode its answer: "+err.Error())
 	}
 	return plugin.OK(out, nil)
 }

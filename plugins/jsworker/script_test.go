@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/plugins/jsworker/engine"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -117,12 +118,12 @@ func TestScriptFailuresAreTypedResults(t *testing.T) {
 	for name, tc := range map[string]struct {
 		req    ScriptRequest
 		status string
-		code   string
+		code   errcode.Code
 	}{
-		"nondeterministic":  {asksOther, plugin.StatusFailed, engine.CodeScriptNondeterministic},
-		"max_calls missing": {noMax, plugin.StatusFailed, engine.CodeScriptMaxCallsInvalid},
-		"max_calls":         {tooMany, plugin.StatusFailed, engine.CodeScriptMaxCallsExceeded},
-		"bare import":       {bare, plugin.StatusRefused, engine.CodeImportBare},
+		"nondeterministic":  {asksOther, plugin.StatusFailed, errcode.ScriptNondeterministic},
+		"max_calls missing": {noMax, plugin.StatusFailed, errcode.ScriptMaxCallsInvalid},
+		"max_calls":         {tooMany, plugin.StatusFailed, errcode.ScriptMaxCallsExceeded},
+		"bare import":       {bare, plugin.StatusRefused, errcode.ModuleImportBare},
 	} {
 		t.Run(name, func(t *testing.T) {
 			res := invoke(t, ScriptCapability, tc.req)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -18,24 +19,21 @@ const (
 	ArgvMaxBytes = 1 << 20
 )
 
-// CodeArgvTooLarge refuses an argv over the budget, naming the ceiling.
-const CodeArgvTooLarge = "command_argv_too_large"
-
 // checkArgv refuses an argv no process can receive: a NUL byte (with code
 // invalid, the caller's request code), or one over the argv budget.
-func checkArgv(argv []string, invalid string) *plugin.Result {
+func checkArgv(argv []string, invalid errcode.Code) *plugin.Result {
 	total := 0
 	for i, a := range argv {
 		if strings.ContainsRune(a, 0) {
 			return plugin.Refused(invalid, fmt.Sprintf("argv[%d] holds a NUL byte, which no process can receive", i))
 		}
 		if len(a) >= ArgvMaxArgBytes {
-			return plugin.Refused(CodeArgvTooLarge, fmt.Sprintf("argv[%d] is %d bytes, over the %d byte ceiling on one argument (ArgvMaxArgBytes); pass large content in a file", i, len(a), ArgvMaxArgBytes-1))
+			return plugin.Refused(errcode.CommandArgvTooLarge, fmt.Sprintf("argv[%d] is %d bytes, over the %d byte ceiling on one argument (ArgvMaxArgBytes); pass large content in a file", i, len(a), ArgvMaxArgBytes-1))
 		}
 		total += len(a) + 1
 	}
 	if total > ArgvMaxBytes {
-		return plugin.Refused(CodeArgvTooLarge, fmt.Sprintf("argv is %d bytes, over the %d byte argv budget (ArgvMaxBytes); pass large content in a file", total, ArgvMaxBytes))
+		return plugin.Refused(errcode.CommandArgvTooLarge, fmt.Sprintf("argv is %d bytes, over the %d byte argv budget (ArgvMaxBytes); pass large content in a file", total, ArgvMaxBytes))
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -39,14 +40,6 @@ const (
 // defaultSearchPath is PATH when neither the kernel nor the plugin's own
 // environment names one.
 const defaultSearchPath = "/usr/local/bin:/usr/bin:/bin"
-
-// Refusal codes of command.execute (containment refusals keep fs's reach_*
-// codes, so a refusal reads the same from every tool).
-const (
-	CodeCommandRequestInvalid = "command_request_invalid"
-	CodeCommandCwdInvalid     = "command_cwd_invalid"
-	CodeCommandEnvInvalid     = "command_environment_invalid"
-)
 
 // CommandRequest is command.execute's input: argv only, never a shell line.
 // Cwd is a directory in the workspace (default its root).
@@ -117,13 +110,13 @@ func (*Command) Info() plugin.Info {
 // Invoke runs the command the request names.
 func (c *Command) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 	if call.Capability != CommandCapability {
-		return plugin.Refused("capability_not_found", fmt.Sprintf("plugin %s serves no capability %q", CommandName, call.Capability))
+		return plugin.Refused(errcode.CapabilityNotFound, fmt.Sprintf("plugin %s serves no capability %q", CommandName, call.Capability))
 	}
 	var req CommandRequest
 	dec := json.NewDecoder(bytes.NewReader(call.Input))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return plugin.Refused(CodeCommandRequestInvalid, "command.execute input is not a valid request: "+err.Error())
+		return plugin.Refused(errcode.CommandRequestInvalid, "command.execute input is not a valid request: "+err.Error())
 	}
 	sp, cwd, res := commandSpec(call, &req)
 	if res != nil {
@@ -152,7 +145,7 @@ func (c *Command) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result 
 		Process: CommandProcess{Kind: CommandKind, ID: CommandProcessID(call.Context)},
 	})
 	if err != nil {
-		return plugin.Failed("process_output_invalid", err.Error())
+		return plugin.Failed(errcode.ProcessOutputInvalid, err.Error())
 	}
 	return plugin.OK(out, nil)
 }
@@ -167,9 +160,9 @@ func CommandProcessID(c plugin.Context) string {
 // says exactly what will run, and where (as outputs name it).
 func commandSpec(call *plugin.Call, req *CommandRequest) (*spec, string, *plugin.Result) {
 	if len(req.Argv) == 0 || req.Argv[0] == "" {
-		return nil, "", plugin.Refused(CodeCommandRequestInvalid, "command.execute needs argv with a command: argv[0] is empty")
+		return nil, "", plugin.Refused(errcode.CommandRequestInvalid, "command.execute needs argv with a command: argv[0] is empty")
 	}
-	if res := checkArgv(req.Argv, CodeCommandRequestInvalid); res != nil {
+	if res := checkArgv(req.Argv, errcode.CommandRequestInvalid); res != nil {
 		return nil, "", res
 	}
 	timeout := req.TimeoutSeconds
@@ -177,7 +170,7 @@ func commandSpec(call *plugin.Call, req *CommandRequest) (*spec, string, *plugin
 		timeout = CommandDefaultTimeoutSeconds
 	}
 	if timeout < 0 || timeout > CommandMaxTimeoutSeconds {
-		return nil, "", plugin.Refused(CodeCommandRequestInvalid, fmt.Sprintf("timeout_seconds must be between 1 and %d", CommandMaxTimeoutSeconds))
+		return nil, "", plugin.Refused(errcode.CommandRequestInvalid, fmt.Sprintf("timeout_seconds must be between 1 and %d", CommandMaxTimeoutSeconds))
 	}
 	// The directory is contained by the fs tools' own rules, so a command
 	// starts nowhere a file tool could not go.
@@ -190,7 +183,7 @@ func commandSpec(call *plugin.Call, req *CommandRequest) (*spec, string, *plugin
 		return nil, "", res
 	}
 	if t.Info == nil || !t.Info.IsDir() {
-		return nil, "", plugin.Refused(CodeCommandCwdInvalid, fmt.Sprintf("cwd %s is not a directory in the workspace", orRoot(req.Cwd)))
+		return nil, "", plugin.Refused(errcode.CommandCwdInvalid, fmt.Sprintf("cwd %s is not a directory in the workspace", orRoot(req.Cwd)))
 	}
 	env, res := commandEnvironment(call.Context.Binding)
 	if res != nil {
@@ -213,7 +206,7 @@ func commandEnvironment(raw json.RawMessage) (map[string]string, *plugin.Result)
 	var b CommandBinding
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &b); err != nil {
-			return nil, plugin.Refused(CodeCommandEnvInvalid, "the call's binding is not a JSON object with environment and lock_token: "+err.Error())
+			return nil, plugin.Refused(errcode.CommandEnvironmentInvalid, "the call's binding is not a JSON object with environment and lock_token: "+err.Error())
 		}
 	}
 	env := map[string]string{"PATH": os.Getenv("PATH")}
@@ -222,7 +215,7 @@ func commandEnvironment(raw json.RawMessage) (map[string]string, *plugin.Result)
 	}
 	for k, v := range b.Environment {
 		if k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(v, 0) {
-			return nil, plugin.Refused(CodeCommandEnvInvalid, fmt.Sprintf("environment variable %q cannot be passed to a process", k))
+			return nil, plugin.Refused(errcode.CommandEnvironmentInvalid, fmt.Sprintf("environment variable %q cannot be passed to a process", k))
 		}
 		env[k] = v
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -125,26 +126,26 @@ func TestCommandRefusals(t *testing.T) {
 	for name, tc := range map[string]struct {
 		pc   plugin.Context
 		req  any
-		code string
+		code errcode.Code
 	}{
-		"empty argv":         {commandContext(root), CommandRequest{Argv: []string{}}, CodeCommandRequestInvalid},
-		"empty command":      {commandContext(root), CommandRequest{Argv: []string{""}}, CodeCommandRequestInvalid},
-		"NUL in argv":        {commandContext(root), CommandRequest{Argv: []string{"echo", "a\x00b"}}, CodeCommandRequestInvalid},
-		"argument too long":  {commandContext(root), CommandRequest{Argv: []string{"echo", strings.Repeat("a", ArgvMaxArgBytes)}}, CodeArgvTooLarge},
-		"argv over budget":   {commandContext(root), CommandRequest{Argv: append([]string{"echo"}, slices.Repeat([]string{strings.Repeat("a", 100<<10)}, 11)...)}, CodeArgvTooLarge},
-		"a shell line":       {commandContext(root), map[string]any{"command": "ls -la"}, CodeCommandRequestInvalid},
-		"unknown field":      {commandContext(root), map[string]any{"argv": ok, "env": map[string]string{"A": "b"}}, CodeCommandRequestInvalid},
-		"negative timeout":   {commandContext(root), CommandRequest{Argv: ok, TimeoutSeconds: -1}, CodeCommandRequestInvalid},
-		"too long a timeout": {commandContext(root), CommandRequest{Argv: ok, TimeoutSeconds: CommandMaxTimeoutSeconds + 1}, CodeCommandRequestInvalid},
-		"cwd outside":        {commandContext(root), CommandRequest{Argv: ok, Cwd: "../"}, pathpolicy.CodeOutsideWorkspace},
-		"cwd absolute":       {commandContext(root), CommandRequest{Argv: ok, Cwd: outside}, pathpolicy.CodeOutsideWorkspace},
-		"cwd through a link": {commandContext(root), CommandRequest{Argv: ok, Cwd: "escape"}, pathpolicy.CodeSymlinkEscape},
-		"cwd in .git":        {commandContext(root), CommandRequest{Argv: ok, Cwd: ".git/hooks"}, pathpolicy.CodeProtectedDir},
-		"cwd a file":         {commandContext(root), CommandRequest{Argv: ok, Cwd: "file.txt"}, CodeCommandCwdInvalid},
-		"cwd missing":        {commandContext(root), CommandRequest{Argv: ok, Cwd: "nope"}, CodeCommandCwdInvalid},
-		"no workspace":       {plugin.Context{Reach: pathpolicy.ReachWorkspace}, CommandRequest{Argv: ok}, pathpolicy.CodeWorkspaceMissing},
-		"bad variable name":  {withBinding(commandContext(root), CommandBinding{Environment: map[string]string{"A=B": "c"}}), CommandRequest{Argv: ok}, CodeCommandEnvInvalid},
-		"binding not object": {func() plugin.Context { pc := commandContext(root); pc.Binding = []byte(`[1]`); return pc }(), CommandRequest{Argv: ok}, CodeCommandEnvInvalid},
+		"empty argv":         {commandContext(root), CommandRequest{Argv: []string{}}, errcode.CommandRequestInvalid},
+		"empty command":      {commandContext(root), CommandRequest{Argv: []string{""}}, errcode.CommandRequestInvalid},
+		"NUL in argv":        {commandContext(root), CommandRequest{Argv: []string{"echo", "a\x00b"}}, errcode.CommandRequestInvalid},
+		"argument too long":  {commandContext(root), CommandRequest{Argv: []string{"echo", strings.Repeat("a", ArgvMaxArgBytes)}}, errcode.CommandArgvTooLarge},
+		"argv over budget":   {commandContext(root), CommandRequest{Argv: append([]string{"echo"}, slices.Repeat([]string{strings.Repeat("a", 100<<10)}, 11)...)}, errcode.CommandArgvTooLarge},
+		"a shell line":       {commandContext(root), map[string]any{"command": "ls -la"}, errcode.CommandRequestInvalid},
+		"unknown field":      {commandContext(root), map[string]any{"argv": ok, "env": map[string]string{"A": "b"}}, errcode.CommandRequestInvalid},
+		"negative timeout":   {commandContext(root), CommandRequest{Argv: ok, TimeoutSeconds: -1}, errcode.CommandRequestInvalid},
+		"too long a timeout": {commandContext(root), CommandRequest{Argv: ok, TimeoutSeconds: CommandMaxTimeoutSeconds + 1}, errcode.CommandRequestInvalid},
+		"cwd outside":        {commandContext(root), CommandRequest{Argv: ok, Cwd: "../"}, errcode.ReachOutsideWorkspace},
+		"cwd absolute":       {commandContext(root), CommandRequest{Argv: ok, Cwd: outside}, errcode.ReachOutsideWorkspace},
+		"cwd through a link": {commandContext(root), CommandRequest{Argv: ok, Cwd: "escape"}, errcode.ReachSymlinkEscape},
+		"cwd in .git":        {commandContext(root), CommandRequest{Argv: ok, Cwd: ".git/hooks"}, errcode.ReachProtectedDir},
+		"cwd a file":         {commandContext(root), CommandRequest{Argv: ok, Cwd: "file.txt"}, errcode.CommandCwdInvalid},
+		"cwd missing":        {commandContext(root), CommandRequest{Argv: ok, Cwd: "nope"}, errcode.CommandCwdInvalid},
+		"no workspace":       {plugin.Context{Reach: pathpolicy.ReachWorkspace}, CommandRequest{Argv: ok}, errcode.ReachWorkspaceMissing},
+		"bad variable name":  {withBinding(commandContext(root), CommandBinding{Environment: map[string]string{"A=B": "c"}}), CommandRequest{Argv: ok}, errcode.CommandEnvironmentInvalid},
+		"binding not object": {func() plugin.Context { pc := commandContext(root); pc.Binding = []byte(`[1]`); return pc }(), CommandRequest{Argv: ok}, errcode.CommandEnvironmentInvalid},
 		"missing binary":     {commandContext(root), CommandRequest{Argv: []string{"runx-no-such-command"}}, "process_command_not_found"},
 		"unknown capability": {commandContext(root), CommandRequest{Argv: ok}, "capability_not_found"},
 	} {

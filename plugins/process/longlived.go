@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -50,21 +51,6 @@ const (
 // at least half of it). A variable so tests can watch a log drop its start.
 var LogMaxBytes int64 = 128 << 20
 
-// Refusal codes of the process tools.
-const (
-	CodeProcessRequestInvalid = "process_request_invalid"
-	CodeProcessStateMissing   = "process_state_unavailable"
-	CodeProcessNotFound       = "process_not_found"
-	CodeProcessNotRunning     = "process_not_running"
-	CodeProcessNotTerminal    = "process_not_a_terminal"
-	CodeProcessCallConflict   = "process_call_conflict"
-	CodeProcessStartFailed    = "process_start_failed"
-	CodeProcessUnconfirmed    = "process_start_unconfirmed"
-	CodeProcessCursorInvalid  = "process_cursor_invalid"
-	CodeProcessInputNone      = "process_input_unsupported"
-	CodeProcessActorForbidden = "process_actor_forbidden"
-)
-
 // Binding is what the kernel (or the person's CLI) tells the process tools
 // in a call's binding: where the project's runx state is and whose call it
 // is. AllActors is the person's own view through `runx process`.
@@ -82,11 +68,11 @@ func processBinding(c plugin.Context) (*Binding, *plugin.Result) {
 	var b Binding
 	if len(c.Binding) > 0 {
 		if err := json.Unmarshal(c.Binding, &b); err != nil {
-			return nil, plugin.Refused(CodeProcessStateMissing, "the call's binding is not a JSON object with project_dir: "+err.Error())
+			return nil, plugin.Refused(errcode.ProcessStateUnavailable, "the call's binding is not a JSON object with project_dir: "+err.Error())
 		}
 	}
 	if b.ProjectDir == "" {
-		return nil, plugin.Refused(CodeProcessStateMissing, "the call names no project state directory (binding project_dir), so no process can be kept")
+		return nil, plugin.Refused(errcode.ProcessStateUnavailable, "the call names no project state directory (binding project_dir), so no process can be kept")
 	}
 	if b.Actor == "" {
 		b.Actor = DefaultActor
@@ -184,7 +170,7 @@ func invokeLongLived(ctx context.Context, call *plugin.Call) (*plugin.Result, bo
 
 func decodeStrict(raw []byte, v any, capability string) *plugin.Result {
 	if err := decodeJSONStrict(raw, v); err != nil {
-		return plugin.Refused(CodeProcessRequestInvalid, fmt.Sprintf("%s input is not a valid request: %v", capability, err))
+		return plugin.Refused(errcode.ProcessRequestInvalid, fmt.Sprintf("%s input is not a valid request: %v", capability, err))
 	}
 	return nil
 }
@@ -192,7 +178,7 @@ func decodeStrict(raw []byte, v any, capability string) *plugin.Result {
 func answer(v any) *plugin.Result {
 	out, err := json.Marshal(v)
 	if err != nil {
-		return plugin.Failed("process_output_invalid", err.Error())
+		return plugin.Failed(errcode.ProcessOutputInvalid, err.Error())
 	}
 	return plugin.OK(out, nil)
 }

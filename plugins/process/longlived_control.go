@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // A supervisor answers one request per connection on a Unix socket in its
@@ -26,11 +28,11 @@ type controlRequest struct {
 }
 
 type controlReply struct {
-	OK             bool   `json:"ok"`
-	Bytes          int    `json:"bytes,omitempty"`
-	AlreadyApplied bool   `json:"already_applied,omitempty"`
-	Code           string `json:"code,omitempty"`
-	Message        string `json:"message,omitempty"`
+	OK             bool         `json:"ok"`
+	Bytes          int          `json:"bytes,omitempty"`
+	AlreadyApplied bool         `json:"already_applied,omitempty"`
+	Code           errcode.Code `json:"code,omitempty"`
+	Message        string       `json:"message,omitempty"`
 }
 
 // writeTimeout bounds a write to a child that reads nothing.
@@ -121,10 +123,10 @@ func (s *supervisor) handle(req *controlRequest) *controlReply {
 		return s.writeInput(req)
 	case "resize":
 		if s.term == nil {
-			return &controlReply{Code: CodeProcessNotTerminal, Message: "the process runs without a terminal, so it has no size"}
+			return &controlReply{Code: errcode.ProcessNotATerminal, Message: "the process runs without a terminal, so it has no size"}
 		}
 		if err := pty.Setsize(s.term, &pty.Winsize{Rows: uint16(req.Rows), Cols: uint16(req.Cols)}); err != nil {
-			return &controlReply{Code: "process_resize_failed", Message: err.Error()}
+			return &controlReply{Code: errcode.ProcessResizeFailed, Message: err.Error()}
 		}
 		return &controlReply{OK: true}
 	case "stop":
@@ -135,7 +137,7 @@ func (s *supervisor) handle(req *controlRequest) *controlReply {
 		}
 		return &controlReply{OK: true}
 	}
-	return &controlReply{Code: "process_control_invalid", Message: fmt.Sprintf("no control operation %q", req.Op)}
+	return &controlReply{Code: errcode.ProcessControlInvalid, Message: fmt.Sprintf("no control operation %q", req.Op)}
 }
 
 // writeInput types input once per call: a call sent again is answered with
@@ -148,18 +150,18 @@ func (s *supervisor) writeInput(req *controlRequest) *controlReply {
 	}
 	select {
 	case <-s.done:
-		return &controlReply{Code: CodeProcessNotRunning, Message: "the process has exited"}
+		return &controlReply{Code: errcode.ProcessNotRunning, Message: "the process has exited"}
 	default:
 	}
 	_ = s.stdin.SetWriteDeadline(time.Now().Add(writeTimeout))
 	n, err := s.stdin.WriteString(req.Input)
 	s.applied[req.CallID] = n
 	if err != nil {
-		code := "process_write_failed"
+		code := errcode.ProcessWriteFailed
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			code = "process_write_blocked"
+			code = errcode.ProcessWriteBlocked
 		} else if errors.Is(err, syscall.EPIPE) {
-			code = CodeProcessNotRunning
+			code = errcode.ProcessNotRunning
 		}
 		return &controlReply{Code: code, Bytes: n, Message: fmt.Sprintf("%d of %d bytes were written: %v", n, len(req.Input), err)}
 	}

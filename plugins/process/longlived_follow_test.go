@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -43,7 +44,7 @@ func TestCommandIsFollowedAsAProcess(t *testing.T) {
 	if strings.Contains(text, "never") {
 		t.Fatalf("log %q", text)
 	}
-	wantCode(t, e.invoke(WriteCapability, WriteRequest{ProcessID: id, Input: "x"}), CodeProcessInputNone)
+	wantCode(t, e.invoke(WriteCapability, WriteRequest{ProcessID: id, Input: "x"}), errcode.ProcessInputUnsupported)
 	stopped := ok[Process](t, e.invoke(StopCapability, IDRequest{ProcessID: id}))
 	if stopped.State != StateStopped || stopped.Running {
 		t.Fatalf("stopped %+v", stopped)

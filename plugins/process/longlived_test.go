@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -84,7 +85,7 @@ func ok[T any](t testing.TB, res *plugin.Result) *T {
 	return &v
 }
 
-func wantCode(t *testing.T, res *plugin.Result, code string) {
+func wantCode(t *testing.T, res *plugin.Result, code errcode.Code) {
 	t.Helper()
 	if res.Code != code {
 		t.Fatalf("want %s, got %s %s: %s", code, res.Status, res.Code, res.Message)
@@ -169,7 +170,7 @@ func TestProcessStartReadWriteStopList(t *testing.T) {
 		t.Fatalf("list %+v", list)
 	}
 	// A stopped process takes no input; stopping it again says how it ended.
-	wantCode(t, e.invoke(WriteCapability, WriteRequest{ProcessID: p.ProcessID, Input: "x"}), CodeProcessNotRunning)
+	wantCode(t, e.invoke(WriteCapability, WriteRequest{ProcessID: p.ProcessID, Input: "x"}), errcode.ProcessNotRunning)
 	if again := ok[Process](t, e.invoke(StopCapability, IDRequest{ProcessID: p.ProcessID})); again.State != StateStopped {
 		t.Fatalf("stop again %+v", again)
 	}
@@ -205,7 +206,7 @@ func TestProcessStartSentAgainReturnsTheSameProcess(t *testing.T) {
 		t.Fatalf("%d processes", len(views))
 	}
 	// The same call with another request is refused, naming the process.
-	wantCode(t, e.invokeAs("run-1#s@1", StartCapability, StartRequest{Command: "sleep", Args: []string{"31"}}), CodeProcessCallConflict)
+	wantCode(t, e.invokeAs("run-1#s@1", StartCapability, StartRequest{Command: "sleep", Args: []string{"31"}}), errcode.ProcessCallConflict)
 }
 
 func TestUnconfirmedStartSettlesFailed(t *testing.T) {
@@ -224,7 +225,7 @@ func TestUnconfirmedStartSettlesFailed(t *testing.T) {
 	if err := writeJSONAtomic(filepath.Join(dir, recordFile), rec, true); err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, e.invokeAs("run-1#s@9", StartCapability, req), CodeProcessUnconfirmed)
+	wantCode(t, e.invokeAs("run-1#s@9", StartCapability, req), errcode.ProcessStartUnconfirmed)
 	list := ok[List](t, e.invoke(ListCapability, ListRequest{}))
 	if len(list.Processes) != 1 || list.Processes[0].State != StateFailed || list.Processes[0].Running {
 		t.Fatalf("list %+v", list.Processes[0])
@@ -372,12 +373,12 @@ func TestProcessesBelongToTheirActor(t *testing.T) {
 	p := e.start(StartRequest{Command: "sleep", Args: []string{"30"}})
 	other := *e
 	other.actor = "someone-else"
-	wantCode(t, other.invoke(ReadCapability, ReadRequest{ProcessID: p.ProcessID}), CodeProcessNotFound)
-	wantCode(t, other.invoke(StopCapability, IDRequest{ProcessID: p.ProcessID}), CodeProcessNotFound)
+	wantCode(t, other.invoke(ReadCapability, ReadRequest{ProcessID: p.ProcessID}), errcode.ProcessNotFound)
+	wantCode(t, other.invoke(StopCapability, IDRequest{ProcessID: p.ProcessID}), errcode.ProcessNotFound)
 	if list := ok[List](t, other.invoke(ListCapability, ListRequest{})); len(list.Processes) != 0 {
 		t.Fatalf("another actor lists %+v", list.Processes)
 	}
-	wantCode(t, other.invoke(ListCapability, ListRequest{Actor: "local"}), CodeProcessActorForbidden)
+	wantCode(t, other.invoke(ListCapability, ListRequest{Actor: "local"}), errcode.ProcessActorForbidden)
 	// The person's own view reaches every actor's, and filters by actor.
 	b, _ := json.Marshal(Binding{ProjectDir: e.project, AllActors: true})
 	pc := e.context("cli")
@@ -428,25 +429,25 @@ func TestProcessToolRefusals(t *testing.T) {
 	for name, tc := range map[string]struct {
 		capability string
 		in         any
-		code       string
+		code       errcode.Code
 	}{
-		"no command":          {StartCapability, map[string]any{"args": []string{"x"}}, CodeProcessRequestInvalid},
-		"unknown field":       {StartCapability, map[string]any{"command": "true", "shell": true}, CodeProcessRequestInvalid},
-		"NUL in args":         {StartCapability, StartRequest{Command: "echo", Args: []string{"a\x00"}}, CodeProcessRequestInvalid},
-		"max_seconds too big": {StartCapability, StartRequest{Command: "true", MaxSeconds: StartMaxSeconds + 1}, CodeProcessRequestInvalid},
-		"tty of no size":      {StartCapability, StartRequest{Command: "true", TTY: &TTY{}}, CodeProcessRequestInvalid},
-		"cwd outside":         {StartCapability, StartRequest{Command: "true", Cwd: "../"}, pathpolicy.CodeOutsideWorkspace},
-		"cwd a file":          {StartCapability, StartRequest{Command: "true", Cwd: "file.txt"}, CodeCommandCwdInvalid},
-		"bad env name":        {StartCapability, StartRequest{Command: "true", Env: map[string]string{"A=B": "c"}}, CodeCommandEnvInvalid},
+		"no command":          {StartCapability, map[string]any{"args": []string{"x"}}, errcode.ProcessRequestInvalid},
+		"unknown field":       {StartCapability, map[string]any{"command": "true", "shell": true}, errcode.ProcessRequestInvalid},
+		"NUL in args":         {StartCapability, StartRequest{Command: "echo", Args: []string{"a\x00"}}, errcode.ProcessRequestInvalid},
+		"max_seconds too big": {StartCapability, StartRequest{Command: "true", MaxSeconds: StartMaxSeconds + 1}, errcode.ProcessRequestInvalid},
+		"tty of no size":      {StartCapability, StartRequest{Command: "true", TTY: &TTY{}}, errcode.ProcessRequestInvalid},
+		"cwd outside":         {StartCapability, StartRequest{Command: "true", Cwd: "../"}, errcode.ReachOutsideWorkspace},
+		"cwd a file":          {StartCapability, StartRequest{Command: "true", Cwd: "file.txt"}, errcode.CommandCwdInvalid},
+		"bad env name":        {StartCapability, StartRequest{Command: "true", Env: map[string]string{"A=B": "c"}}, errcode.CommandEnvironmentInvalid},
 		"missing binary":      {StartCapability, StartRequest{Command: "runx-no-such-command"}, "process_command_not_found"},
-		"unknown process":     {ReadCapability, ReadRequest{ProcessID: "proc_00000000000000000000000000"}, CodeProcessNotFound},
-		"no process id":       {ReadCapability, map[string]any{}, CodeProcessRequestInvalid},
-		"bad cursor":          {ReadCapability, ReadRequest{ProcessID: plain.ProcessID, After: "x1"}, CodeProcessCursorInvalid},
-		"cursor past the end": {ReadCapability, ReadRequest{ProcessID: plain.ProcessID, After: "99999"}, CodeProcessCursorInvalid},
-		"max_bytes too big":   {ReadCapability, ReadRequest{ProcessID: plain.ProcessID, MaxBytes: ReadMaxBytes + 1}, CodeProcessRequestInvalid},
-		"resize no terminal":  {ResizeCapability, ResizeRequest{ProcessID: plain.ProcessID, Rows: 1, Cols: 1}, CodeProcessNotTerminal},
-		"resize to nothing":   {ResizeCapability, ResizeRequest{ProcessID: plain.ProcessID}, CodeProcessRequestInvalid},
-		"write too much":      {WriteCapability, WriteRequest{ProcessID: plain.ProcessID, Input: strings.Repeat("x", WriteMaxBytes+1)}, CodeProcessRequestInvalid},
+		"unknown process":     {ReadCapability, ReadRequest{ProcessID: "proc_00000000000000000000000000"}, errcode.ProcessNotFound},
+		"no process id":       {ReadCapability, map[string]any{}, errcode.ProcessRequestInvalid},
+		"bad cursor":          {ReadCapability, ReadRequest{ProcessID: plain.ProcessID, After: "x1"}, errcode.ProcessCursorInvalid},
+		"cursor past the end": {ReadCapability, ReadRequest{ProcessID: plain.ProcessID, After: "99999"}, errcode.ProcessCursorInvalid},
+		"max_bytes too big":   {ReadCapability, ReadRequest{ProcessID: plain.ProcessID, MaxBytes: ReadMaxBytes + 1}, errcode.ProcessRequestInvalid},
+		"resize no terminal":  {ResizeCapability, ResizeRequest{ProcessID: plain.ProcessID, Rows: 1, Cols: 1}, errcode.ProcessNotATerminal},
+		"resize to nothing":   {ResizeCapability, ResizeRequest{ProcessID: plain.ProcessID}, errcode.ProcessRequestInvalid},
+		"write too much":      {WriteCapability, WriteRequest{ProcessID: plain.ProcessID, Input: strings.Repeat("x", WriteMaxBytes+1)}, errcode.ProcessRequestInvalid},
 	} {
 		t.Run(name, func(t *testing.T) {
 			wantCode(t, e.invoke(tc.capability, tc.in), tc.code)
@@ -456,7 +457,7 @@ func TestProcessToolRefusals(t *testing.T) {
 	pc := e.context("c")
 	pc.Binding = nil
 	in, _ := json.Marshal(StartRequest{Command: "true"})
-	wantCode(t, New().Invoke(context.Background(), &plugin.Call{Capability: StartCapability, Context: pc, Input: in}), CodeProcessStateMissing)
+	wantCode(t, New().Invoke(context.Background(), &plugin.Call{Capability: StartCapability, Context: pc, Input: in}), errcode.ProcessStateUnavailable)
 }
 
 func TestProcessToolsDescribeThemselves(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	"github.com/runxhq/runx/sdk/plugin"
 )
@@ -92,22 +93,22 @@ func startProcess(_ context.Context, call *plugin.Call, b *Binding) *plugin.Resu
 	}
 	argv := append([]string{req.Command}, req.Args...)
 	if req.Command == "" {
-		return plugin.Refused(CodeProcessRequestInvalid, "process.start needs a command")
+		return plugin.Refused(errcode.ProcessRequestInvalid, "process.start needs a command")
 	}
-	if res := checkArgv(argv, CodeProcessRequestInvalid); res != nil {
+	if res := checkArgv(argv, errcode.ProcessRequestInvalid); res != nil {
 		return res
 	}
 	if req.MaxSeconds == 0 {
 		req.MaxSeconds = StartDefaultMaxSeconds
 	}
 	if req.MaxSeconds < 1 || req.MaxSeconds > StartMaxSeconds {
-		return plugin.Refused(CodeProcessRequestInvalid, fmt.Sprintf("max_seconds must be between 1 and %d", StartMaxSeconds))
+		return plugin.Refused(errcode.ProcessRequestInvalid, fmt.Sprintf("max_seconds must be between 1 and %d", StartMaxSeconds))
 	}
 	if t := req.TTY; t != nil && (t.Rows < 1 || t.Cols < 1 || t.Rows > 65535 || t.Cols > 65535) {
-		return plugin.Refused(CodeProcessRequestInvalid, "tty rows and cols must be between 1 and 65535")
+		return plugin.Refused(errcode.ProcessRequestInvalid, "tty rows and cols must be between 1 and 65535")
 	}
 	if call.Context.CallID == "" {
-		return plugin.Refused(CodeProcessRequestInvalid, "process.start needs the call's id, which keys the start")
+		return plugin.Refused(errcode.ProcessRequestInvalid, "process.start needs the call's id, which keys the start")
 	}
 	scope, res := pathpolicy.NewScope(call.Context)
 	if res != nil {
@@ -118,7 +119,7 @@ func startProcess(_ context.Context, call *plugin.Call, b *Binding) *plugin.Resu
 		return res
 	}
 	if t.Info == nil || !t.Info.IsDir() {
-		return plugin.Refused(CodeCommandCwdInvalid, fmt.Sprintf("cwd %s is not a directory in the workspace", orRoot(req.Cwd)))
+		return plugin.Refused(errcode.CommandCwdInvalid, fmt.Sprintf("cwd %s is not a directory in the workspace", orRoot(req.Cwd)))
 	}
 	env := map[string]string{"PATH": os.Getenv("PATH")}
 	if env["PATH"] == "" {
@@ -126,13 +127,13 @@ func startProcess(_ context.Context, call *plugin.Call, b *Binding) *plugin.Resu
 	}
 	for k, v := range req.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(v, 0) {
-			return plugin.Refused(CodeCommandEnvInvalid, fmt.Sprintf("environment variable %q cannot be passed to a process", k))
+			return plugin.Refused(errcode.CommandEnvironmentInvalid, fmt.Sprintf("environment variable %q cannot be passed to a process", k))
 		}
 		env[k] = v
 	}
 	path, err := resolveCommand(req.Command, t.Real, env["PATH"])
 	if err != nil {
-		return plugin.Refused("process_command_not_found", fmt.Sprintf("command %q was not found", req.Command))
+		return plugin.Refused(errcode.ProcessCommandNotFound, fmt.Sprintf("command %q was not found", req.Command))
 	}
 	sum := sha256.Sum256(call.Input)
 	id := startID(call.Context.CallID)
@@ -153,10 +154,10 @@ func startProcess(_ context.Context, call *plugin.Call, b *Binding) *plugin.Resu
 		if lerr == nil && v.exit != nil && v.exit.Message != "" {
 			msg = v.exit.Message
 		}
-		return plugin.Failed(CodeProcessStartFailed, fmt.Sprintf("process %s did not start: %s", id, msg))
+		return plugin.Failed(errcode.ProcessStartFailed, fmt.Sprintf("process %s did not start: %s", id, msg))
 	}
 	if lerr != nil {
-		return plugin.Failed(CodeProcessStartFailed, lerr.Error())
+		return plugin.Failed(errcode.ProcessStartFailed, lerr.Error())
 	}
 	return answer(v.document())
 }
@@ -167,18 +168,18 @@ func resentStart(dir string, rec *record) *plugin.Result {
 	v, err := loadView(dir, now)
 	if err != nil {
 		if os.IsNotExist(err) {
-			return plugin.Failed(CodeProcessUnconfirmed, "an earlier send of this call began a start that recorded nothing; send it under a new call")
+			return plugin.Failed(errcode.ProcessStartUnconfirmed, "an earlier send of this call began a start that recorded nothing; send it under a new call")
 		}
-		return plugin.Failed(CodeProcessStartFailed, err.Error())
+		return plugin.Failed(errcode.ProcessStartFailed, err.Error())
 	}
 	if v.rec.RequestHash != rec.RequestHash {
-		return plugin.Refused(CodeProcessCallConflict, fmt.Sprintf("call %s already started process %s with a different request", rec.CallID, v.rec.ProcessID))
+		return plugin.Refused(errcode.ProcessCallConflict, fmt.Sprintf("call %s already started process %s with a different request", rec.CallID, v.rec.ProcessID))
 	}
 	if err := awaitConfirmed(v, now); err != nil {
-		return plugin.Failed(CodeProcessStartFailed, err.Error())
+		return plugin.Failed(errcode.ProcessStartFailed, err.Error())
 	}
 	if v.confirmed == nil {
-		return plugin.Failed(CodeProcessUnconfirmed, fmt.Sprintf("process %s was never confirmed by a supervisor: %s", v.rec.ProcessID, v.exit.Message))
+		return plugin.Failed(errcode.ProcessStartUnconfirmed, fmt.Sprintf("process %s was never confirmed by a supervisor: %s", v.rec.ProcessID, v.exit.Message))
 	}
 	return answer(v.document())
 }
@@ -187,18 +188,18 @@ func resentStart(dir string, rec *record) *plugin.Result {
 // for the person's own view.
 func reachable(b *Binding, id string) (*view, *plugin.Result) {
 	if id == "" {
-		return nil, plugin.Refused(CodeProcessRequestInvalid, "process_id is required")
+		return nil, plugin.Refused(errcode.ProcessRequestInvalid, "process_id is required")
 	}
 	v, err := loadView(processDir(b.ProjectDir, id), now)
 	if err != nil {
 		if os.IsNotExist(err) {
-			return nil, plugin.Refused(CodeProcessNotFound, fmt.Sprintf("no process %s in this project", id))
+			return nil, plugin.Refused(errcode.ProcessNotFound, fmt.Sprintf("no process %s in this project", id))
 		}
-		return nil, plugin.Failed("process_state_unreadable", err.Error())
+		return nil, plugin.Failed(errcode.ProcessStateUnreadable, err.Error())
 	}
 	if v.rec.ProcessID != id || (!b.AllActors && v.rec.Actor != b.Actor) {
 		// Another actor's process is not there for this caller.
-		return nil, plugin.Refused(CodeProcessNotFound, fmt.Sprintf("no process %s in this project", id))
+		return nil, plugin.Refused(errcode.ProcessNotFound, fmt.Sprintf("no process %s in this project", id))
 	}
 	return v, nil
 }
@@ -241,13 +242,13 @@ func readProcess(_ context.Context, call *plugin.Call, b *Binding) *plugin.Resul
 		req.MaxBytes = ReadDefaultMaxBytes
 	}
 	if req.MaxBytes < 1 || req.MaxBytes > ReadMaxBytes {
-		return plugin.Refused(CodeProcessRequestInvalid, fmt.Sprintf("max_bytes must be between 1 and %d", ReadMaxBytes))
+		return plugin.Refused(errcode.ProcessRequestInvalid, fmt.Sprintf("max_bytes must be between 1 and %d", ReadMaxBytes))
 	}
 	var after int64
 	if req.After != "" {
 		n, err := strconv.ParseInt(req.After, 10, 64)
 		if err != nil || n < 0 {
-			return plugin.Refused(CodeProcessCursorInvalid, fmt.Sprintf("cursor %q is not one process.read returned", req.After))
+			return plugin.Refused(errcode.ProcessCursorInvalid, fmt.Sprintf("cursor %q is not one process.read returned", req.After))
 		}
 		after = n
 	}
@@ -261,9 +262,9 @@ func readProcess(_ context.Context, call *plugin.Call, b *Binding) *plugin.Resul
 	page, err := readLog(v.dir, after, req.MaxBytes)
 	if err != nil {
 		if errors.Is(err, errCursorInvalid) {
-			return plugin.Refused(CodeProcessCursorInvalid, fmt.Sprintf("cursor %q is not one process.read returned for %s", req.After, req.ProcessID))
+			return plugin.Refused(errcode.ProcessCursorInvalid, fmt.Sprintf("cursor %q is not one process.read returned for %s", req.After, req.ProcessID))
 		}
-		return plugin.Failed("process_log_unreadable", err.Error())
+		return plugin.Failed(errcode.ProcessLogUnreadable, err.Error())
 	}
 	out := &Output{
 		Schema: ProcessOutputSchema, ProcessID: req.ProcessID,
@@ -298,14 +299,14 @@ func writeProcess(_ context.Context, call *plugin.Call, b *Binding) *plugin.Resu
 		return res
 	}
 	if len(req.Input) > WriteMaxBytes {
-		return plugin.Refused(CodeProcessRequestInvalid, fmt.Sprintf("input holds %d bytes; one write takes at most %d", len(req.Input), WriteMaxBytes))
+		return plugin.Refused(errcode.ProcessRequestInvalid, fmt.Sprintf("input holds %d bytes; one write takes at most %d", len(req.Input), WriteMaxBytes))
 	}
 	v, res := runningProcess(b, req.ProcessID)
 	if res != nil {
 		return res
 	}
 	if v.rec.Kind != KindProcess {
-		return plugin.Refused(CodeProcessInputNone, fmt.Sprintf("%s is a %s, which takes no input", req.ProcessID, v.rec.Kind))
+		return plugin.Refused(errcode.ProcessInputUnsupported, fmt.Sprintf("%s is a %s, which takes no input", req.ProcessID, v.rec.Kind))
 	}
 	rep, res := controlled(v, controlRequest{Op: "write", CallID: call.Context.CallID, Input: req.Input})
 	if res != nil {
@@ -327,14 +328,14 @@ func resizeProcess(_ context.Context, call *plugin.Call, b *Binding) *plugin.Res
 		return res
 	}
 	if req.Rows < 1 || req.Cols < 1 || req.Rows > 65535 || req.Cols > 65535 {
-		return plugin.Refused(CodeProcessRequestInvalid, "rows and cols must be between 1 and 65535")
+		return plugin.Refused(errcode.ProcessRequestInvalid, "rows and cols must be between 1 and 65535")
 	}
 	v, res := runningProcess(b, req.ProcessID)
 	if res != nil {
 		return res
 	}
 	if v.rec.TTY == nil {
-		return plugin.Refused(CodeProcessNotTerminal, fmt.Sprintf("%s runs without a terminal, so it has no size", req.ProcessID))
+		return plugin.Refused(errcode.ProcessNotATerminal, fmt.Sprintf("%s runs without a terminal, so it has no size", req.ProcessID))
 	}
 	if _, res := controlled(v, controlRequest{Op: "resize", Rows: req.Rows, Cols: req.Cols}); res != nil {
 		return res
@@ -358,7 +359,7 @@ func stopProcess(_ context.Context, call *plugin.Call, b *Binding) *plugin.Resul
 	}
 	if v.running() {
 		if err := stopRunning(v); err != nil {
-			return plugin.Failed("process_stop_failed", err.Error())
+			return plugin.Failed(errcode.ProcessStopFailed, err.Error())
 		}
 		if v, res = reachable(b, req.ProcessID); res != nil {
 			return res
@@ -411,7 +412,7 @@ func runningProcess(b *Binding, id string) (*view, *plugin.Result) {
 		return nil, res
 	}
 	if !v.running() || v.confirmed == nil {
-		return nil, plugin.Refused(CodeProcessNotRunning, fmt.Sprintf("process %s is %s", id, v.state()))
+		return nil, plugin.Refused(errcode.ProcessNotRunning, fmt.Sprintf("process %s is %s", id, v.state()))
 	}
 	return v, nil
 }
@@ -420,9 +421,9 @@ func controlled(v *view, req controlRequest) (*controlReply, *plugin.Result) {
 	rep, err := control(v.dir, req, writeTimeout+5*time.Second)
 	if err != nil {
 		if lv, lerr := loadView(v.dir, now); lerr == nil && !lv.running() {
-			return nil, plugin.Refused(CodeProcessNotRunning, fmt.Sprintf("process %s is %s", v.rec.ProcessID, lv.state()))
+			return nil, plugin.Refused(errcode.ProcessNotRunning, fmt.Sprintf("process %s is %s", v.rec.ProcessID, lv.state()))
 		}
-		return nil, plugin.Failed("process_unreachable", fmt.Sprintf("the supervisor of %s did not answer: %v", v.rec.ProcessID, err))
+		return nil, plugin.Failed(errcode.ProcessUnreachable, fmt.Sprintf("the supervisor of %s did not answer: %v", v.rec.ProcessID, err))
 	}
 	if !rep.OK {
 		return nil, plugin.Failed(rep.Code, rep.Message)
@@ -450,11 +451,11 @@ func listProcesses(_ context.Context, call *plugin.Call, b *Binding) *plugin.Res
 	if b.AllActors {
 		actor = req.Actor
 	} else if req.Actor != "" && req.Actor != b.Actor {
-		return plugin.Refused(CodeProcessActorForbidden, fmt.Sprintf("a run lists only its own actor's processes, not %s's", req.Actor))
+		return plugin.Refused(errcode.ProcessActorForbidden, fmt.Sprintf("a run lists only its own actor's processes, not %s's", req.Actor))
 	}
 	views, err := listViews(b.ProjectDir, now)
 	if err != nil {
-		return plugin.Failed("process_state_unreadable", err.Error())
+		return plugin.Failed(errcode.ProcessStateUnreadable, err.Error())
 	}
 	out := &List{Schema: ProcessListSchema, Processes: []*Process{}}
 	for _, v := range views {

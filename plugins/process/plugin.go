@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -86,7 +87,7 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 	}
 	var req Request
 	if err := json.Unmarshal(call.Input, &req); err != nil {
-		return plugin.Refused("process_request_invalid", "process.run input is not a valid request: "+err.Error())
+		return plugin.Refused(errcode.ProcessRequestInvalid, "process.run input is not a valid request: "+err.Error())
 	}
 	if res := validate(&req); res != nil {
 		return res
@@ -107,26 +108,26 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 		DurationMS: o.durationMS, TimedOut: o.timedOut, Stopped: o.stopped,
 	})
 	if err != nil {
-		return plugin.Failed("process_output_invalid", err.Error())
+		return plugin.Failed(errcode.ProcessOutputInvalid, err.Error())
 	}
 	return plugin.OK(out, nil)
 }
 
 func validate(req *Request) *plugin.Result {
 	if len(req.Argv) == 0 || req.Argv[0] == "" {
-		return plugin.Refused("process_argv_empty", "process.run needs a command: argv[0] is empty")
+		return plugin.Refused(errcode.ProcessArgvEmpty, "process.run needs a command: argv[0] is empty")
 	}
 	if req.Cwd == "" {
-		return plugin.Refused("process_cwd_missing", "process.run needs an absolute working directory")
+		return plugin.Refused(errcode.ProcessCwdMissing, "process.run needs an absolute working directory")
 	}
 	if info, err := os.Stat(req.Cwd); err != nil || !info.IsDir() {
-		return plugin.Refused("process_cwd_invalid", fmt.Sprintf("working directory %s is not a directory", req.Cwd))
+		return plugin.Refused(errcode.ProcessCwdInvalid, fmt.Sprintf("working directory %s is not a directory", req.Cwd))
 	}
 	if req.TimeoutMS == 0 {
 		req.TimeoutMS = ProcessDefaultTimeoutMS
 	}
 	if req.TimeoutMS < 0 || req.TimeoutMS > ProcessMaxTimeoutMS {
-		return plugin.Refused("process_timeout_invalid", fmt.Sprintf("timeout must be between 1 ms and %d ms", ProcessMaxTimeoutMS))
+		return plugin.Refused(errcode.ProcessTimeoutInvalid, fmt.Sprintf("timeout must be between 1 ms and %d ms", ProcessMaxTimeoutMS))
 	}
 	if req.MaxStdoutBytes <= 0 || req.MaxStdoutBytes > ProcessMaxStdoutBytes {
 		req.MaxStdoutBytes = ProcessMaxStdoutBytes

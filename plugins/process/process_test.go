@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -104,7 +105,7 @@ func TestBoundedOutput(t *testing.T) {
 func TestRefusals(t *testing.T) {
 	for name, tc := range map[string]struct {
 		req  Request
-		code string
+		code errcode.Code
 	}{
 		"empty argv":     {Request{Argv: []string{}, Cwd: "/"}, "process_argv_empty"},
 		"no cwd":         {Request{Argv: []string{"true"}}, "process_cwd_missing"},

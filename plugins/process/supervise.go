@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -133,7 +134,7 @@ func resolveCommand(argv0, cwd, searchPath string) (string, error) {
 func (s *supervised) run(ctx context.Context, sp *spec) (*outcome, *plugin.Result) {
 	path, err := resolveCommand(sp.argv[0], sp.dir, sp.searchPath)
 	if err != nil {
-		return nil, plugin.Failed("process_command_not_found", fmt.Sprintf("command %q was not found", sp.argv[0]))
+		return nil, plugin.Failed(errcode.ProcessCommandNotFound, fmt.Sprintf("command %q was not found", sp.argv[0]))
 	}
 	cmd := exec.Command(path, sp.argv[1:]...)
 	cmd.Args[0] = sp.argv[0]
@@ -162,7 +163,7 @@ func (s *supervised) run(ctx context.Context, sp *spec) (*outcome, *plugin.Resul
 
 	started := time.Now()
 	if err := cmd.Start(); err != nil {
-		return nil, plugin.Failed("process_start_failed", fmt.Sprintf("command %q could not start: %v", sp.argv[0], err))
+		return nil, plugin.Failed(errcode.ProcessStartFailed, fmt.Sprintf("command %q could not start: %v", sp.argv[0], err))
 	}
 	s.mu.Lock()
 	s.pgid = cmd.Process.Pid
@@ -204,13 +205,13 @@ func (s *supervised) run(ctx context.Context, sp *spec) (*outcome, *plugin.Resul
 		}
 	case errors.Is(waitErr, exec.ErrWaitDelay):
 	default:
-		return nil, plugin.Failed("process_wait_failed", waitErr.Error())
+		return nil, plugin.Failed(errcode.ProcessWaitFailed, waitErr.Error())
 	}
 	s.mu.Lock()
 	out.stopped = s.stopped
 	s.mu.Unlock()
 	if stdout.exceeded && !sp.stdoutTail {
-		return nil, plugin.Failed("process_output_too_large", fmt.Sprintf("command %q printed more than the %d byte output ceiling and was killed", sp.argv[0], sp.maxStdout))
+		return nil, plugin.Failed(errcode.ProcessOutputTooLarge, fmt.Sprintf("command %q printed more than the %d byte output ceiling and was killed", sp.argv[0], sp.maxStdout))
 	}
 	if !out.stopped && elapsed >= sp.timeout && out.signal != "" {
 		out.timedOut = true

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/runxhq/runx/plugins/store/driver/sqlite"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
@@ -59,11 +60,11 @@ func migrateDefinition() plugin.Definition {
 func (p *Plugin) migrate(ctx context.Context, call *plugin.Call) *plugin.Result {
 	var b migrationBinding
 	if err := json.Unmarshal(call.Context.Binding, &b); err != nil || b.Migration.DatabasePath == "" || b.Migration.BackupPath == "" {
-		return plugin.Refused("store_migration_binding_missing", "store/migrate runs only as `runx data migrate`, which resolves the database and backup paths")
+		return plugin.Refused(errcode.StoreMigrationBindingMissing, "store/migrate runs only as `runx data migrate`, which resolves the database and backup paths")
 	}
 	var req migrationRequest
 	if err := json.Unmarshal(call.Input, &req); err != nil {
-		return plugin.Refused("store_request_invalid", "the migration's inputs are not a migration request: "+err.Error())
+		return plugin.Refused(errcode.StoreRequestInvalid, "the migration's inputs are not a migration request: "+err.Error())
 	}
 	proof, err := sqlite.Migrate(ctx, sqlite.MigrateConfig{
 		Path: b.Migration.DatabasePath, BackupPath: b.Migration.BackupPath, Source: req.Source,
@@ -71,19 +72,19 @@ func (p *Plugin) migrate(ctx context.Context, call *plugin.Call) *plugin.Result 
 	})
 	var de *driver.Error
 	if err != nil && !errors.As(err, &de) {
-		return plugin.Failed("data_migration_failed", err.Error())
+		return plugin.Failed(errcode.DataMigrationFailed, err.Error())
 	}
 	if err != nil {
 		status := plugin.StatusRefused
 		switch de.Code {
-		case sqlite.CodeMigrationUnverified, driver.CodeProviderUnavailable, driver.CodeStoreCorrupt, driver.CodeAmbiguousCommit:
+		case errcode.DataMigrationUnverified, errcode.ProviderUnavailable, errcode.StoreCorrupt, errcode.AmbiguousCommit:
 			status = plugin.StatusFailed
 		}
-		return &plugin.Result{Status: status, Code: string(de.Code), Message: de.Message}
+		return &plugin.Result{Status: status, Code: de.Code, Message: de.Message}
 	}
 	out, err := json.Marshal(proof)
 	if err != nil {
-		return plugin.Failed("store_packet_invalid", err.Error())
+		return plugin.Failed(errcode.StorePacketInvalid, err.Error())
 	}
 	return plugin.OK(out, nil)
 }

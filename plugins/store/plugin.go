@@ -15,6 +15,7 @@ import (
 	"github.com/runxhq/runx/plugins/store/driver/postgres"
 	"github.com/runxhq/runx/plugins/store/driver/redis"
 	"github.com/runxhq/runx/plugins/store/driver/sqlite"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
@@ -110,24 +111,24 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 	}
 	var b binding
 	if err := json.Unmarshal(call.Context.Binding, &b); err != nil || b.DataSource.Adapter == "" {
-		return plugin.Refused("store_binding_missing", "the store plugin needs the binding the kernel resolves for the step's data source")
+		return plugin.Refused(errcode.StoreBindingMissing, "the store plugin needs the binding the kernel resolves for the step's data source")
 	}
 	if path := b.DataSource.DatabasePath; path != "" && !filepath.IsAbs(path) {
 		// A binding names its file as the operator wrote it, relative to
 		// the workspace.
 		if call.Context.WorkspaceRoot == "" {
-			return plugin.Refused("store_binding_missing", "the binding names a workspace-relative database_path, but the call names no workspace root")
+			return plugin.Refused(errcode.StoreBindingMissing, "the binding names a workspace-relative database_path, but the call names no workspace root")
 		}
 		b.DataSource.DatabasePath = filepath.Join(call.Context.WorkspaceRoot, path)
 	}
 	var req request
 	if err := json.Unmarshal(call.Input, &req); err != nil {
-		return plugin.Refused("store_request_invalid", "the operation's inputs are not an operation envelope: "+err.Error())
+		return plugin.Refused(errcode.StoreRequestInvalid, "the operation's inputs are not an operation envelope: "+err.Error())
 	}
 	limit := 0 // the driver's default page
 	if req.Limit != nil {
 		if *req.Limit == 0 {
-			err := driver.Errorf(driver.CodeInvalidRequest, "limit must be 1..%d; omit it for the default page of %d", driver.MaxPageEvents, driver.DefaultPageEvents)
+			err := driver.Errorf(errcode.InvalidRequest, "limit must be 1..%d; omit it for the default page of %d", driver.MaxPageEvents, driver.DefaultPageEvents)
 			return failure(driver.Failure("", call.Capability, driver.StreamID{Source: b.DataSource.Ref, Resource: req.Resource, Key: req.AggregateID}, err), err)
 		}
 		limit = *req.Limit
@@ -164,14 +165,14 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 		r, e := d.ListKeys(ctx, driver.ListRequest{Source: source, Resource: res, Cursor: req.Cursor, Limit: limit})
 		packet, err = r.Packet(), e
 	default:
-		return plugin.Refused("capability_not_found", "the store plugin serves no "+call.Capability)
+		return plugin.Refused(errcode.CapabilityNotFound, "the store plugin serves no "+call.Capability)
 	}
 	if err != nil {
 		return failure(driver.Failure(d.Provider(), call.Capability, stream.ID(), err), err)
 	}
 	out, err := json.Marshal(packet)
 	if err != nil {
-		return plugin.Failed("store_packet_invalid", err.Error())
+		return plugin.Failed(errcode.StorePacketInvalid, err.Error())
 	}
 	return plugin.OK(out, nil)
 }
@@ -180,13 +181,13 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 // failed read is never an empty list.
 func failure(packet driver.FailurePacket, err error) *plugin.Result {
 	evidence, _ := json.Marshal(packet)
-	code := string(driver.CodeOf(err))
+	code := driver.CodeOf(err)
 	if code == "" {
-		code = "provider_unavailable"
+		code = errcode.ProviderUnavailable
 	}
 	status := plugin.StatusFailed
 	var de *driver.Error
-	if errors.As(err, &de) && de.Code.Refusal() {
+	if errors.As(err, &de) && driver.Refusal(de.Code) {
 		status = plugin.StatusRefused
 	}
 	return &plugin.Result{Status: status, Code: code, Message: err.Error(), Evidence: evidence}
@@ -197,12 +198,12 @@ func failure(packet driver.FailurePacket, err error) *plugin.Result {
 // takes any resource as an event stream: its binding is the package's own.
 func resourceFor(b *binding, name string) (driver.Resource, error) {
 	if name == "" {
-		return driver.Resource{}, driver.Errorf(driver.CodeSchemaRequired, "an operation names its resource")
+		return driver.Resource{}, driver.Errorf(errcode.SchemaRequired, "an operation names its resource")
 	}
 	declared, ok := b.DataSource.Resources[name]
 	if !ok {
 		if !b.DataSource.Default || len(b.DataSource.Resources) > 0 {
-			return driver.Resource{}, driver.Errorf(driver.CodeSchemaRequired, "data source %s declares no resource %q", b.DataSource.Ref, name)
+			return driver.Resource{}, driver.Errorf(errcode.SchemaRequired, "data source %s declares no resource %q", b.DataSource.Ref, name)
 		}
 		declared = resourceBinding{Kind: string(driver.KindEventStream), PartitionKey: "aggregate_id"}
 	}
@@ -235,7 +236,7 @@ func (p *Plugin) driverFor(ctx context.Context, b *binding, creds map[string]str
 	case AdapterRedis:
 		d, err = redis.Open(ctx, redis.Config{Endpoint: ds.Endpoint, Password: creds[CredentialPassword], KeyPrefix: ds.KeyPrefix, Now: now})
 	default:
-		return nil, driver.Errorf(driver.CodeSchemaRequired, "no store driver for adapter %q", ds.Adapter)
+		return nil, driver.Errorf(errcode.SchemaRequired, "no store driver for adapter %q", ds.Adapter)
 	}
 	if err != nil {
 		return nil, err

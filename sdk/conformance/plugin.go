@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"google.golang.org/grpc/codes"
@@ -122,7 +123,7 @@ func testUnknownCapability(t *testing.T, b Binary, info *plugin.Info) {
 		if err != nil {
 			t.Fatalf("Invoke %s: %v", id, err)
 		}
-		if res.Status != plugin.StatusRefused || res.Code != "capability_not_found" {
+		if res.Status != plugin.StatusRefused || res.Code != errcode.CapabilityNotFound {
 			t.Errorf("Invoke %s answered %s %s, want refused capability_not_found", id, res.Status, res.Code)
 		}
 	}
@@ -156,7 +157,7 @@ func testTypedAnswers(t *testing.T, b Binary, info *plugin.Info) {
 			switch res.Status {
 			case plugin.StatusOK:
 			case plugin.StatusRefused, plugin.StatusFailed:
-				if !codePattern.MatchString(res.Code) || res.Message == "" {
+				if !codePattern.MatchString(string(res.Code)) || res.Message == "" {
 					t.Errorf("%s with input %d: %s without a snake_case code and a message (%q, %q)", d.ID, i, res.Status, res.Code, res.Message)
 				}
 			default:
@@ -189,7 +190,7 @@ func testPayload(t *testing.T, b Binary, pc payloadCase) {
 	if err != nil {
 		t.Fatalf("%d bytes to %s: transport failure %v", len(in), pc.capability, err)
 	}
-	if res.Status != plugin.StatusOK && !codePattern.MatchString(res.Code) {
+	if res.Status != plugin.StatusOK && !codePattern.MatchString(string(res.Code)) {
 		t.Fatalf("%s answered %s without a code", pc.capability, res.Status)
 	}
 	if pc.wantOK && (res.Status != plugin.StatusOK || len(res.Output) < PayloadBytes) {

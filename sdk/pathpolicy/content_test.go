@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -60,27 +61,27 @@ func TestScopeRules(t *testing.T) {
 		t.Fatalf("a.txt: %+v %+v", tgt, res)
 	}
 	for p, code := range map[string]string{
-		"../x":             CodeOutsideWorkspace,
-		"/etc/passwd":      CodeOutsideWorkspace,
-		"out/file":         CodeSymlinkEscape,
-		".git/config":      CodeProtectedDir,
-		".runx/state":      CodeProtectedDir,
-		".env":             CodeSecretRefused,
-		".git-credentials": CodeSecretRefused,
-		"keys/server.crt":  CodeSecretRefused,
-		"a\x00b":           CodeOutsideWorkspace,
+		"../x":             "reach_outside_workspace",
+		"/etc/passwd":      "reach_outside_workspace",
+		"out/file":         "reach_symlink_escape",
+		".git/config":      "reach_protected_dir",
+		".runx/state":      "reach_protected_dir",
+		".env":             "reach_secret_refused",
+		".git-credentials": "reach_secret_refused",
+		"keys/server.crt":  "reach_secret_refused",
+		"a\x00b":           "reach_outside_workspace",
 	} {
-		if _, res := scope.Resolve(p); res == nil || res.Code != code {
+		if _, res := scope.Resolve(p); res == nil || string(res.Code) != code {
 			t.Errorf("Resolve(%q) = %+v, want %s", p, res, code)
 		}
 	}
 	bad := contextFor(ws)
 	bad.Reach = "everywhere"
-	if _, res := NewScope(bad); res == nil || res.Code != CodeReachUnknown {
+	if _, res := NewScope(bad); res == nil || res.Code != errcode.ReachUnknown {
 		t.Errorf("unknown reach: %+v", res)
 	}
 	bad = contextFor("relative/ws")
-	if _, res := NewScope(bad); res == nil || res.Code != CodeWorkspaceMissing {
+	if _, res := NewScope(bad); res == nil || res.Code != errcode.ReachWorkspaceMissing {
 		t.Errorf("relative workspace: %+v", res)
 	}
 }
@@ -119,8 +120,8 @@ func TestProtectedRootsRefused(t *testing.T) {
 		}
 		for _, p := range []string{"home", "home/secrets/x", "home/keys/trusted/forged.pub", filepath.Join(home, "secrets/x"),
 			"a/../home/secrets/x", "peek/x", "plant.pub"} {
-			if _, res := scope.Resolve(p); res == nil || res.Code != CodeProtectedDir {
-				t.Errorf("%s: Resolve(%q) = %+v, want %s", reach, p, res, CodeProtectedDir)
+			if _, res := scope.Resolve(p); res == nil || res.Code != errcode.ReachProtectedDir {
+				t.Errorf("%s: Resolve(%q) = %+v, want %s", reach, p, res, errcode.ReachProtectedDir)
 			}
 		}
 		if _, res := scope.Resolve("a.txt"); res != nil {
@@ -169,8 +170,8 @@ func TestSecretByContent(t *testing.T) {
 		switch {
 		case f.pattern == "" && res != nil:
 			t.Errorf("%s refused: %+v", name, res)
-		case f.pattern != "" && (res == nil || res.Code != CodeSecretRefused || !strings.Contains(res.Message, f.pattern)):
-			t.Errorf("%s: %+v, want %s naming %q", name, res, CodeSecretRefused, f.pattern)
+		case f.pattern != "" && (res == nil || res.Code != errcode.ReachSecretRefused || !strings.Contains(res.Message, f.pattern)):
+			t.Errorf("%s: %+v, want %s naming %q", name, res, errcode.ReachSecretRefused, f.pattern)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -17,17 +18,6 @@ import (
 const (
 	ReachWorkspace = "workspace"
 	ReachInputs    = "inputs"
-)
-
-// Refusal codes of the reach rules. Every refusal message names the rule.
-const (
-	CodeOutsideWorkspace = "reach_outside_workspace"
-	CodeSymlinkEscape    = "reach_symlink_escape"
-	CodeProtectedDir     = "reach_protected_dir"
-	CodeSecretRefused    = "reach_secret_refused"
-	CodeWorkspaceMissing = "reach_workspace_missing"
-	CodeReachUnknown     = "reach_unknown"
-	CodeUnresolvable     = "reach_unresolvable"
 )
 
 // maxSymlinkHops matches Linux's own limit on links followed in one lookup.
@@ -80,15 +70,15 @@ func NewScope(c plugin.Context) (*Scope, *plugin.Result) {
 		reach = ReachWorkspace
 	}
 	if reach != ReachWorkspace && reach != ReachInputs {
-		return nil, plugin.Refused(CodeReachUnknown, fmt.Sprintf("reach %q is neither workspace nor inputs", c.Reach))
+		return nil, plugin.Refused(errcode.ReachUnknown, fmt.Sprintf("reach %q is neither workspace nor inputs", c.Reach))
 	}
 	if c.WorkspaceRoot == "" || !filepath.IsAbs(c.WorkspaceRoot) {
-		return nil, plugin.Refused(CodeWorkspaceMissing, "the call carries no absolute workspace root, so no path can be contained")
+		return nil, plugin.Refused(errcode.ReachWorkspaceMissing, "the call carries no absolute workspace root, so no path can be contained")
 	}
 	s := &Scope{reach: reach}
 	ws, err := newScopeRoot(c.WorkspaceRoot)
 	if err != nil {
-		return nil, plugin.Refused(CodeWorkspaceMissing, fmt.Sprintf("workspace root %s cannot be resolved: %v", c.WorkspaceRoot, err))
+		return nil, plugin.Refused(errcode.ReachWorkspaceMissing, fmt.Sprintf("workspace root %s cannot be resolved: %v", c.WorkspaceRoot, err))
 	}
 	s.roots = append(s.roots, ws)
 	if reach == ReachInputs {
@@ -98,18 +88,18 @@ func NewScope(c plugin.Context) (*Scope, *plugin.Result) {
 			}
 			sr, err := newScopeRoot(r)
 			if err != nil {
-				return nil, plugin.Refused(CodeOutsideWorkspace, fmt.Sprintf("input root %s cannot be resolved: %v", r, err))
+				return nil, plugin.Refused(errcode.ReachOutsideWorkspace, fmt.Sprintf("input root %s cannot be resolved: %v", r, err))
 			}
 			s.roots = append(s.roots, sr)
 		}
 	}
 	for _, r := range c.ProtectedRoots {
 		if !filepath.IsAbs(r) {
-			return nil, plugin.Refused(CodeWorkspaceMissing, fmt.Sprintf("protected root %q is not absolute", r))
+			return nil, plugin.Refused(errcode.ReachWorkspaceMissing, fmt.Sprintf("protected root %q is not absolute", r))
 		}
 		sr, err := newScopeRoot(r)
 		if err != nil {
-			return nil, plugin.Refused(CodeUnresolvable, fmt.Sprintf("protected root %s cannot be resolved: %v", r, err))
+			return nil, plugin.Refused(errcode.ReachUnresolvable, fmt.Sprintf("protected root %s cannot be resolved: %v", r, err))
 		}
 		s.protected = append(s.protected, sr)
 	}
@@ -141,7 +131,7 @@ func (s *Scope) Resolve(p string) (*Target, *plugin.Result) {
 		p = "."
 	}
 	if strings.ContainsRune(p, 0) {
-		return nil, plugin.Refused(CodeOutsideWorkspace, "a path may not contain a NUL byte")
+		return nil, plugin.Refused(errcode.ReachOutsideWorkspace, "a path may not contain a NUL byte")
 	}
 	lexical := filepath.Clean(p)
 	if !filepath.IsAbs(lexical) {
@@ -152,7 +142,7 @@ func (s *Scope) Resolve(p string) (*Target, *plugin.Result) {
 	}
 	named, ok := s.lexicalRoot(lexical)
 	if !ok {
-		return nil, plugin.Refused(CodeOutsideWorkspace, fmt.Sprintf("%s is outside %s", p, s.describeRoots()))
+		return nil, plugin.Refused(errcode.ReachOutsideWorkspace, fmt.Sprintf("%s is outside %s", p, s.describeRoots()))
 	}
 	// Rebase onto the root's real path so a workspace reached through a
 	// symlink (such as /tmp on some systems) compares as one tree.
@@ -162,14 +152,14 @@ func (s *Scope) Resolve(p string) (*Target, *plugin.Result) {
 	if err != nil {
 		// A symlink loop or an unreadable directory: nothing escaped, but
 		// nothing can be contained either.
-		return nil, plugin.Refused(CodeUnresolvable, fmt.Sprintf("%s cannot be resolved: %v", p, err))
+		return nil, plugin.Refused(errcode.ReachUnresolvable, fmt.Sprintf("%s cannot be resolved: %v", p, err))
 	}
 	if res := s.refuseProtected(p, lexicalReal, real); res != nil {
 		return nil, res
 	}
 	root, ok := s.realRoot(real)
 	if !ok {
-		return nil, plugin.Refused(CodeSymlinkEscape, fmt.Sprintf("%s resolves through a symlink to %s, outside %s", p, real, s.describeRoots()))
+		return nil, plugin.Refused(errcode.ReachSymlinkEscape, fmt.Sprintf("%s resolves through a symlink to %s, outside %s", p, real, s.describeRoots()))
 	}
 	rel := SlashRel(root, real)
 	display := lexical
@@ -182,7 +172,7 @@ func (s *Scope) Resolve(p string) (*Target, *plugin.Result) {
 	if s.reach == ReachWorkspace {
 		for _, candidate := range []string{SlashRel(named.real, lexicalReal), rel} {
 			if dir := ProtectedDir(candidate); dir != "" {
-				return nil, plugin.Refused(CodeProtectedDir, fmt.Sprintf("%s is inside %s, which reach workspace never opens", p, dir))
+				return nil, plugin.Refused(errcode.ReachProtectedDir, fmt.Sprintf("%s is inside %s, which reach workspace never opens", p, dir))
 			}
 		}
 	}
@@ -229,7 +219,7 @@ func fileSecretContent(p string, names ...string) (string, error) {
 func (s *Scope) refuseProtected(p string, forms ...string) *plugin.Result {
 	for _, form := range forms {
 		if root, ok := s.protectedRoot(form); ok {
-			return plugin.Refused(CodeProtectedDir, fmt.Sprintf("%s is inside %s, where runx keeps its own state; no tool reaches it, at any reach", p, root))
+			return plugin.Refused(errcode.ReachProtectedDir, fmt.Sprintf("%s is inside %s, where runx keeps its own state; no tool reaches it, at any reach", p, root))
 		}
 	}
 	return nil
@@ -254,7 +244,7 @@ func (s *Scope) Protected(p string) bool {
 
 // SecretRefusal is the refusal of a path that names a secret.
 func SecretRefusal(p, pattern string) *plugin.Result {
-	return plugin.Refused(CodeSecretRefused, fmt.Sprintf("%s is a secret (%s); no tool reads, lists, searches or shows a secret", p, pattern))
+	return plugin.Refused(errcode.ReachSecretRefused, fmt.Sprintf("%s is a secret (%s); no tool reads, lists, searches or shows a secret", p, pattern))
 }
 
 // lexicalRoot is the root whose given or real path holds p, before any

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/proto/pluginv1"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -71,7 +72,7 @@ func (s *server) Preview(stream pluginv1.Capability_PreviewServer) error {
 	}
 	def := s.definition(call.Capability)
 	if def == nil || !def.Previews {
-		return sendResult(stream, Refused("preview_unsupported",
+		return sendResult(stream, Refused(errcode.PreviewUnsupported,
 			fmt.Sprintf("plugin %s does not preview capability %q", s.info.Name, call.Capability)))
 	}
 	return sendResult(stream, s.recovered(call, func() *Result { return previewer.Preview(stream.Context(), call) }))
@@ -85,15 +86,15 @@ func (s *server) Recover(ctx context.Context, req *pluginv1.RecoverRequest) (*pl
 	call := &Call{Capability: req.GetCapability(), Context: contextFromProto(req.GetContext())}
 	var res *Result
 	if def := s.definition(call.Capability); def == nil || !def.Recovers {
-		res = Refused("recover_unsupported", fmt.Sprintf("plugin %s does not recover capability %q", s.info.Name, call.Capability))
+		res = Refused(errcode.RecoverUnsupported, fmt.Sprintf("plugin %s does not recover capability %q", s.info.Name, call.Capability))
 	} else {
 		res = s.recovered(call, func() *Result { return recoverer.Recover(ctx, call) })
 	}
 	if len(res.Output) > MaxChunkBytes {
-		res = Failed("recover_output_too_large", fmt.Sprintf("plugin %s answered Recover with more than %d bytes", s.info.Name, MaxChunkBytes))
+		res = Failed(errcode.RecoverOutputTooLarge, fmt.Sprintf("plugin %s answered Recover with more than %d bytes", s.info.Name, MaxChunkBytes))
 	}
 	return &pluginv1.RecoverResponse{Output: res.Output, Result: &pluginv1.InvokeResult{
-		Status: res.Status, Code: res.Code, Message: res.Message, Evidence: res.Evidence,
+		Status: res.Status, Code: string(res.Code), Message: res.Message, Evidence: res.Evidence,
 		DiscardWorker: res.DiscardWorker, OutputSize: int64(len(res.Output)),
 	}}, nil
 }

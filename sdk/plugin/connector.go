@@ -19,11 +19,6 @@ const RoleConnectorRequest = "connector.request"
 
 // Typed failures of a connector request.
 const (
-	// CodeProviderUnavailable: the request never reached the provider, or
-	// a read got no usable answer; nothing was done.
-	CodeProviderUnavailable = "provider_unavailable"
-	// CodeProviderRefused: the provider answered and refused (4xx).
-	CodeProviderRefused = "provider_refused"
 	// CodeProviderNotFound: the provider answered that what the request
 	// names does not exist (404). A readback that gets it proves the
 	// write's act absent, so the kernel reads this code, never a message.
@@ -34,9 +29,6 @@ const (
 	// CodeRequestInvalid: the request cannot be rendered or would leave the
 	// connector's declared origin; nothing was sent.
 	CodeRequestInvalid = "connector_request_invalid"
-	// CodeExchangeUnmatched: under runx test, a request no declared
-	// exchange matches; it was refused without reaching the network.
-	CodeExchangeUnmatched = "http_exchange_unmatched"
 )
 
 // ConnectorBinding is what the kernel tells the connector.request

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/proto/pluginv1"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -88,7 +89,7 @@ func (s *server) Invoke(stream pluginv1.Capability_InvokeServer) error {
 	}
 	effect, known := s.effectOf(call.Capability)
 	if !known {
-		return sendResult(stream, Refused("capability_not_found",
+		return sendResult(stream, Refused(errcode.CapabilityNotFound,
 			fmt.Sprintf("plugin %s serves no capability %q", s.info.Name, call.Capability)))
 	}
 	ctx, cancel := context.WithCancel(stream.Context())
@@ -123,13 +124,13 @@ func (s *server) recovered(call *Call, answer func() *Result) (res *Result) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.logger.Error("plugin panicked", "capability", call.Capability, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-			res = Failed("plugin_panicked", fmt.Sprintf("plugin %s failed unexpectedly while running %s", s.info.Name, call.Capability))
+			res = Failed(errcode.PluginPanicked, fmt.Sprintf("plugin %s failed unexpectedly while running %s", s.info.Name, call.Capability))
 			res.DiscardWorker = true
 		}
 	}()
 	res = answer()
 	if res == nil {
-		res = Failed("plugin_no_answer", fmt.Sprintf("plugin %s gave no answer for %s", s.info.Name, call.Capability))
+		res = Failed(errcode.PluginNoAnswer, fmt.Sprintf("plugin %s gave no answer for %s", s.info.Name, call.Capability))
 	}
 	return res
 }
@@ -210,7 +211,7 @@ func sendResult(stream pluginv1.Capability_InvokeServer, res *Result) error {
 	}
 	return stream.Send(&pluginv1.InvokeResponse{OutputChunk: res.Output[last:], Result: &pluginv1.InvokeResult{
 		Status:        res.Status,
-		Code:          res.Code,
+		Code:          string(res.Code),
 		Message:       res.Message,
 		Evidence:      res.Evidence,
 		DiscardWorker: res.DiscardWorker,

@@ -3,6 +3,8 @@ package plugin
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Version is the SDK's own version, reported in Describe.
@@ -178,7 +180,7 @@ type Call struct {
 // a Go error: an error means the transport failed or there is a bug.
 type Result struct {
 	Status   string
-	Code     string
+	Code     errcode.Code
 	Message  string
 	Output   []byte
 	Evidence json.RawMessage
@@ -192,11 +194,11 @@ func OK(output []byte, evidence json.RawMessage) *Result {
 }
 
 // Refused is a typed refusal: the call was not carried out.
-func Refused(code, message string) *Result {
+func Refused(code errcode.Code, message string) *Result {
 	return &Result{Status: StatusRefused, Code: code, Message: message}
 }
 
 // Failed is a typed failure: the call was attempted and did not succeed.
-func Failed(code, message string) *Result {
+func Failed(code errcode.Code, message string) *Result {
 	return &Result{Status: StatusFailed, Code: code, Message: message}
 }

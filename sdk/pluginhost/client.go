@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/internal/wire"
 	"github.com/runxhq/runx/sdk/plugin"
 	"github.com/runxhq/runx/sdk/proto/pluginv1"
@@ -101,7 +102,7 @@ func receiveResult(stream grpc.ClientStream, maxOutput int64) (*plugin.Result, e
 func resultFromProto(r *pluginv1.InvokeResult, output []byte) *plugin.Result {
 	return &plugin.Result{
 		Status:        r.GetStatus(),
-		Code:          r.GetCode(),
+		Code:          errcode.Code(r.GetCode()),
 		Message:       r.GetMessage(),
 		Output:        output,
 		Evidence:      r.GetEvidence(),

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -23,7 +24,7 @@ func TestPluginCredentialFromDescription(t *testing.T) {
 	}
 	for _, c := range []struct {
 		info *sdk.Info
-		code string
+		code errcode.Code
 	}{
 		{info(nil, nil), "connector_credential_unsupported"},
 		{info([]string{"A"}, []string{"B"}), CodeConnectorCredentialAmbiguous},

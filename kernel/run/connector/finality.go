@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/runstate"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -330,7 +331,7 @@ func unsettledAttempt(step *pkg.Step, w *writeCall, row *journal.OperationKey) *
 // ambiguousCodes are the failures after which a write's outcome is
 // unknown: its request may have left and no usable answer was read. Any
 // other failure happened before anything was sent.
-var ambiguousCodes = map[string]bool{
+var ambiguousCodes = map[errcode.Code]bool{
 	sdk.CodeAmbiguousCommit:       true,
 	"provider_answer_invalid":     true,
 	host.CodePluginCrashed:        true,

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // A payment is read from the call's checked inputs: USD counts as cents and
@@ -17,7 +18,7 @@ func TestPaymentFromInputs(t *testing.T) {
 		in        map[string]any
 		micro     int64
 		countable bool
-		code      string
+		code      errcode.Code
 	}{
 		{"usd cents", map[string]any{"cents": int64(50), "currency": "USD"}, 500000, true, ""},
 		{"usdc units", map[string]any{"cents": float64(250000), "currency": "USDC"}, 250000, true, ""},

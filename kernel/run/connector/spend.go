@@ -16,6 +16,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/runstate"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -212,7 +213,7 @@ func PayerOf(body *receipt.Body, actor string) string {
 
 // notSent are the host's failures that happen before a plugin receives the
 // call: nothing can have left.
-var notSent = map[string]bool{
+var notSent = map[errcode.Code]bool{
 	host.CodePluginNotFound: true, host.CodePluginUnpinned: true, host.CodePluginChecksumMismatch: true,
 	host.CodePluginLockInvalid: true, host.CodeProtocolUnsupported: true, host.CodePluginStartFailed: true,
 	host.CodeCapabilityNotFound: true, host.CodePluginDescribeMismatch: true, host.CodePluginDescribeInvalid: true,

@@ -15,6 +15,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -202,7 +203,7 @@ type ProcessOutputTail struct {
 // processFailure is a failed process tool's error: the message ends with
 // what it printed last (stderr, else stdout), so a person sees why it
 // failed, and the detail keeps both tails for the run's record.
-func processFailure(ans *processAnswer, code, message string) *contract.ErrorBody {
+func processFailure(ans *processAnswer, code errcode.Code, message string) *contract.ErrorBody {
 	var t ProcessOutputTail
 	t.Stderr, t.StderrTruncated = outputTail(ans.Stderr)
 	t.Stdout, t.StdoutTruncated = outputTail(ans.Stdout)

@@ -14,6 +14,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // A failed process tool's error keeps the end of what it printed, bounded:
@@ -23,7 +24,7 @@ func TestProcessFailureKeepsBoundedOutputTail(t *testing.T) {
 	long := strings.Repeat("é", ProcessFailureTailBytes) + "\nerror: the last line\n"
 	for name, tc := range map[string]struct {
 		answer  processAnswer
-		code    string
+		code    errcode.Code
 		tail    string
 		cut     bool
 		noTails bool
@@ -109,7 +110,7 @@ func TestPrepareProcess(t *testing.T) {
 	} {
 		_, err := PrepareProcess(step(tc.c), pkgDir, lookup, inputs, time.Second)
 		var ce *contract.Error
-		if !errors.As(err, &ce) || ce.Code != tc.code {
+		if !errors.As(err, &ce) || string(ce.Code) != tc.code {
 			t.Errorf("%s: got %v, want %s", name, err, tc.code)
 		}
 	}

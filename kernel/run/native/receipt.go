@@ -15,6 +15,7 @@ import (
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/runstate"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -101,7 +102,7 @@ type ReceiptMetadata struct {
 	Execution       string       `json:"execution,omitempty"`
 	Outcome         seal.Outcome `json:"outcome"`
 	SealReason      seal.Reason  `json:"seal_reason,omitempty"`
-	ErrorCode       string       `json:"error_code,omitempty"`
+	ErrorCode       errcode.Code `json:"error_code,omitempty"`
 	PackageDigest   string       `json:"package_digest,omitempty"`
 	ClosureDigest   string       `json:"closure_digest,omitempty"`
 	AuthorityDigest string       `json:"authority_digest,omitempty"`

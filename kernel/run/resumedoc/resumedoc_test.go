@@ -49,7 +49,7 @@ func TestParseResumeDocumentRefusals(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Parse([]byte(c.doc))
-			if got := contract.CodeOf(err); got != c.code || !strings.Contains(err.Error(), c.says) {
+			if got := contract.CodeOf(err); string(got) != c.code || !strings.Contains(err.Error(), c.says) {
 				t.Fatalf("got %s %v, want %s saying %q", got, err, c.code, c.says)
 			}
 			if len(err.Error()) > 400 {
@@ -108,7 +108,7 @@ func FuzzResumeDocument(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		doc, err := Parse(raw)
 		if err != nil {
-			if code := contract.CodeOf(err); !strings.HasPrefix(code, "resume_") {
+			if code := contract.CodeOf(err); !strings.HasPrefix(string(code), "resume_") {
 				t.Fatalf("untyped refusal %s: %v", code, err)
 			}
 			return

@@ -9,6 +9,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Script ceilings, named for the capability they constrain.
@@ -35,8 +36,8 @@ type Recorded struct {
 // code and message, never its detail, which the worker's protocol does not
 // take.
 type Error struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    errcode.Code `json:"code"`
+	Message string       `json:"message"`
 }
 
 // Pending is a request the script waits on.

@@ -58,7 +58,7 @@ func TestCallStep(t *testing.T) {
 		{agentStep(false), AskHuman, "call_not_allowed"},
 		{&pkg.Step{ID: "x", Kind: pkg.KindTool}, "fs.read", "turn_not_agent"},
 	} {
-		if _, err := CallStep(c.step, c.tool); contract.CodeOf(err) != c.code {
+		if _, err := CallStep(c.step, c.tool); string(contract.CodeOf(err)) != c.code {
 			t.Errorf("%s: %v, want %s", c.tool, err, c.code)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // bundleGlobal is the global the bundle assigns the entry's default export
@@ -47,7 +49,7 @@ func (p *Program) Entry() string { return p.entry }
 func compile(src Source, digest string) (p *Program, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			p, err = nil, fault(CodeCrashed, "bundling panicked: %v", r)
+			p, err = nil, fault(errcode.ModuleCrashed, "bundling panicked: %v", r)
 		}
 	}()
 	entry, refusal := src.validate()
@@ -73,7 +75,7 @@ func compile(src Source, digest string) (p *Program, err error) {
 	}
 	code, err := goja.Compile("bundle:"+entry, js, true)
 	if err != nil {
-		return nil, refuse(CodeSyntaxError, "the bundled module does not compile: %v", err)
+		return nil, refuse(errcode.ModuleSyntaxError, "the bundled module does not compile: %v", err)
 	}
 	return &Program{entry: entry, digest: digest, code: code, size: len(js), usesBuffers: mentionsBuffers(js)}, nil
 }
@@ -138,7 +140,7 @@ func bundle(src Source, entry string, define map[string]string) (string, *Error)
 		return "", bundleError(result.Errors[0])
 	}
 	if len(result.OutputFiles) != 1 {
-		return "", fault(CodeCrashed, "esbuild produced %d outputs, want 1", len(result.OutputFiles))
+		return "", fault(errcode.ModuleCrashed, "esbuild produced %d outputs, want 1", len(result.OutputFiles))
 	}
 	return string(result.OutputFiles[0].Contents), nil
 }
@@ -158,7 +160,7 @@ func resolve(src Source, entry string, args api.OnResolveArgs, refusal **Error) 
 	case args.Namespace == entryNamespace:
 		return api.OnResolveResult{Path: entry, Namespace: moduleNamespace}, nil
 	case args.Kind == api.ResolveJSDynamicImport || args.Kind == api.ResolveJSRequireCall || args.Kind == api.ResolveJSRequireResolve:
-		return fail(refuse(CodeImportDynamic, "%s loads %q with import() or require(); only static import declarations are allowed", args.Importer, args.Path))
+		return fail(refuse(errcode.ModuleImportDynamic, "%s loads %q with import() or require(); only static import declarations are allowed", args.Importer, args.Path))
 	}
 	target, e := resolveSpecifier(args.Importer, args.Path, src.Files)
 	if e != nil {
@@ -174,13 +176,13 @@ func bundleError(m api.Message) *Error {
 	where := ""
 	if loc := m.Location; loc != nil {
 		if strings.HasPrefix(loc.File, entryNamespace+":") {
-			return refuse(CodeNoDefaultExport, "the entry module has no default export; write export default function (input, { environment }) { ... }")
+			return refuse(errcode.ModuleNoDefaultExport, "the entry module has no default export; write export default function (input, { environment }) { ... }")
 		}
 		where = fmt.Sprintf("%s:%d:%d: ", strings.TrimPrefix(loc.File, moduleNamespace+":"), loc.Line, loc.Column)
 	}
 	switch m.ID {
 	case "unsupported-dynamic-import", "unsupported-require-call":
-		return refuse(CodeImportDynamic, "%s%s; only static import declarations are allowed", where, m.Text)
+		return refuse(errcode.ModuleImportDynamic, "%s%s; only static import declarations are allowed", where, m.Text)
 	}
-	return refuse(CodeSyntaxError, "%s%s", where, m.Text)
+	return refuse(errcode.ModuleSyntaxError, "%s%s", where, m.Text)
 }

@@ -4,10 +4,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // refusedBundle asserts that bundling files (entry main.mjs) is refused with code.
-func refusedBundle(t *testing.T, code string, files map[string]string) *Error {
+func refusedBundle(t *testing.T, code errcode.Code, files map[string]string) *Error {
 	t.Helper()
 	start := time.Now()
 	_, err := NewCache(0).Bundle(closure("main.mjs", files))
@@ -21,24 +23,24 @@ func TestBundleRefusesImports(t *testing.T) {
 	cases := []struct {
 		name, code, main string
 	}{
-		{"node builtin", CodeImportBuiltin, `import fs from "node:fs"; export default () => ({ fs })`},
-		{"bare builtin", CodeImportBuiltin, `import { readFileSync } from "fs"; export default () => ({})`},
-		{"bare package", CodeImportBare, `import _ from "lodash"; export default () => ({})`},
-		{"url", CodeImportURL, `import x from "https://example.com/x.mjs"; export default () => ({})`},
-		{"absolute", CodeImportAbsolute, `import x from "/etc/x.mjs"; export default () => ({})`},
-		{"escape", CodeImportEscape, `import x from "../outside.mjs"; export default () => ({})`},
-		{"missing", CodeImportMissing, `import x from "./nope.mjs"; export default () => ({})`},
-		{"extension", CodeImportExtension, `import x from "./util"; export default () => ({})`},
-		{"json", CodeImportExtension, `import x from "./data.json"; export default () => ({})`},
-		{"re-export", CodeImportBare, `export { x } from "pkg"; export default () => ({})`},
-		{"dynamic literal", CodeImportDynamic, `export default async () => ({ m: await import("./util.mjs") })`},
-		{"dynamic computed", CodeImportDynamic, `export default async (i) => ({ m: await import(i.path) })`},
-		{"require literal", CodeImportDynamic, `export default () => ({ m: require("./util.mjs") })`},
-		{"require computed", CodeImportDynamic, `export default (i) => ({ m: require(i.path) })`},
+		{"node builtin", "module_import_builtin", `import fs from "node:fs"; export default () => ({ fs })`},
+		{"bare builtin", "module_import_builtin", `import { readFileSync } from "fs"; export default () => ({})`},
+		{"bare package", "module_import_bare", `import _ from "lodash"; export default () => ({})`},
+		{"url", "module_import_url", `import x from "https://example.com/x.mjs"; export default () => ({})`},
+		{"absolute", "module_import_absolute", `import x from "/etc/x.mjs"; export default () => ({})`},
+		{"escape", "module_import_escape", `import x from "../outside.mjs"; export default () => ({})`},
+		{"missing", "module_import_missing", `import x from "./nope.mjs"; export default () => ({})`},
+		{"extension", "module_import_extension", `import x from "./util"; export default () => ({})`},
+		{"json", "module_import_extension", `import x from "./data.json"; export default () => ({})`},
+		{"re-export", "module_import_bare", `export { x } from "pkg"; export default () => ({})`},
+		{"dynamic literal", "module_import_dynamic", `export default async () => ({ m: await import("./util.mjs") })`},
+		{"dynamic computed", "module_import_dynamic", `export default async (i) => ({ m: await import(i.path) })`},
+		{"require literal", "module_import_dynamic", `export default () => ({ m: require("./util.mjs") })`},
+		{"require computed", "module_import_dynamic", `export default (i) => ({ m: require(i.path) })`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e := refusedBundle(t, c.code, map[string]string{"main.mjs": c.main, "util.mjs": "export default 1"})
+			e := refusedBundle(t, errcode.Code(c.code), map[string]string{"main.mjs": c.main, "util.mjs": "export default 1"})
 			if e.Discard {
 				t.Errorf("a refused import asks to discard the process")
 			}
@@ -47,7 +49,7 @@ func TestBundleRefusesImports(t *testing.T) {
 }
 
 func TestBundleRefusesTransitiveImport(t *testing.T) {
-	e := refusedBundle(t, CodeImportBuiltin, map[string]string{
+	e := refusedBundle(t, errcode.ModuleImportBuiltin, map[string]string{
 		"main.mjs":    `import { f } from "./lib/a.mjs"; export default () => ({ v: f() })`,
 		"lib/a.mjs":   `export { f } from "./b.mjs"`,
 		"lib/b.mjs":   `import os from "node:os"; export const f = () => os.hostname()`,
@@ -61,24 +63,24 @@ func TestBundleRefusesTransitiveImport(t *testing.T) {
 }
 
 func TestBundleRefusesMissingDefaultExport(t *testing.T) {
-	refusedBundle(t, CodeNoDefaultExport, map[string]string{"main.mjs": `export const f = () => ({})`})
-	refusedBundle(t, CodeNoDefaultExport, map[string]string{"main.mjs": `const x = 1`})
+	refusedBundle(t, errcode.ModuleNoDefaultExport, map[string]string{"main.mjs": `export const f = () => ({})`})
+	refusedBundle(t, errcode.ModuleNoDefaultExport, map[string]string{"main.mjs": `const x = 1`})
 
 	notFunction := compileModule(t, `export default { a: 1 }`)
 	_, err := call(t, notFunction, `{}`, 5*time.Second)
-	wantCode(t, err, CodeNoDefaultExport)
+	wantCode(t, err, errcode.ModuleNoDefaultExport)
 }
 
 func TestBundleRefusesSyntaxErrors(t *testing.T) {
-	e := refusedBundle(t, CodeSyntaxError, map[string]string{"main.mjs": "export default function ( {"})
+	e := refusedBundle(t, errcode.ModuleSyntaxError, map[string]string{"main.mjs": "export default function ( {"})
 	if !strings.Contains(e.Message, "main.mjs:") {
 		t.Fatalf("the syntax error does not say where: %s", e.Message)
 	}
-	refusedBundle(t, CodeSyntaxError, map[string]string{"main.mjs": "await 1; export default () => ({})"})
+	refusedBundle(t, errcode.ModuleSyntaxError, map[string]string{"main.mjs": "await 1; export default () => ({})"})
 }
 
 func TestBundleRefusesOversizedSource(t *testing.T) {
-	refusedBundle(t, CodeSourceTooLarge, map[string]string{
+	refusedBundle(t, errcode.ModuleSourceTooLarge, map[string]string{
 		"main.mjs": "export default () => ({})",
 		"big.mjs":  strings.Repeat("/", MaxSourceBytes),
 	})
@@ -86,9 +88,9 @@ func TestBundleRefusesOversizedSource(t *testing.T) {
 
 func TestBundleRefusesDeepNesting(t *testing.T) {
 	bomb := "export default () => ({ x: " + strings.Repeat("[", 200000) + strings.Repeat("]", 200000) + " })"
-	refusedBundle(t, CodeSourceTooDeep, map[string]string{"main.mjs": bomb})
+	refusedBundle(t, errcode.ModuleSourceTooDeep, map[string]string{"main.mjs": bomb})
 	arrows := "export default () => ({ f: " + strings.Repeat("a=>", 150000) + "1 })"
-	refusedBundle(t, CodeSourceTooDeep, map[string]string{"main.mjs": arrows})
+	refusedBundle(t, errcode.ModuleSourceTooDeep, map[string]string{"main.mjs": arrows})
 }
 
 func TestBundleRelativeImports(t *testing.T) {

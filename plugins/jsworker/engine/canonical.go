@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/gowebpki/jcs"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // A script request's input is digested, and the kernel digests the same
@@ -21,7 +23,7 @@ import (
 func (e *outputEncoder) number(f float64) *Error {
 	text, err := jcs.NumberToJSON(f)
 	if err != nil { // NaN and infinities, which value writes as null first
-		return refuse(CodeOutputInvalid, "%s holds a number JSON cannot carry", e.subject)
+		return refuse(errcode.ModuleOutputInvalid, "%s holds a number JSON cannot carry", e.subject)
 	}
 	return e.write(text)
 }

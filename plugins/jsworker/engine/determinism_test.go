@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestClockIsTheRunsClock(t *testing.T) {
@@ -134,7 +136,7 @@ func TestTimeoutMustBeInRange(t *testing.T) {
 	p := compileModule(t, `export default () => ({})`)
 	for _, d := range []time.Duration{time.Millisecond, MinTimeout - 1, MaxTimeout + 1, -time.Second} {
 		_, err := call(t, p, `{}`, quick, func(c *Call) { c.Timeout = d })
-		wantCode(t, err, CodeTimeoutInvalid)
+		wantCode(t, err, errcode.ModuleTimeoutInvalid)
 	}
 	for _, d := range []time.Duration{0, MinTimeout, MaxTimeout} {
 		if _, err := call(t, p, `{}`, quick, func(c *Call) { c.Timeout = d }); err != nil {

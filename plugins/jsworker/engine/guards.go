@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"github.com/dop251/goja"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // goja runs builtins as Go code, and it checks for an interrupt only between
@@ -80,14 +82,14 @@ func wrapMethod(rt *goja.Runtime, stop func(*Error), on *goja.Object, name strin
 
 func checkUnits(what string, units float64) *Error {
 	if units > maxStringUnits {
-		return fault(CodeMemoryExceeded, "%s would build a string of %.0f UTF-16 units, more than fits in the %d-byte heap ceiling", what, units, MaxHeapBytes)
+		return fault(errcode.ModuleMemoryExceeded, "%s would build a string of %.0f UTF-16 units, more than fits in the %d-byte heap ceiling", what, units, MaxHeapBytes)
 	}
 	return nil
 }
 
 func checkElements(what string, n float64) *Error {
 	if n > maxArrayElements {
-		return fault(CodeMemoryExceeded, "%s would touch %.0f elements, more than fit in the %d-byte heap ceiling", what, n, MaxHeapBytes)
+		return fault(errcode.ModuleMemoryExceeded, "%s would touch %.0f elements, more than fit in the %d-byte heap ceiling", what, n, MaxHeapBytes)
 	}
 	return nil
 }
@@ -266,7 +268,7 @@ func checkJSONParse(call *goja.FunctionCall) *Error {
 		return nil
 	}
 	if depth := jsonDepth(call.Arguments[0].String()); depth > MaxNestingDepth {
-		return refuse(CodeStackExceeded, "JSON.parse was given text nesting %d levels deep, more than %d", depth, MaxNestingDepth)
+		return refuse(errcode.ModuleStackExceeded, "JSON.parse was given text nesting %d levels deep, more than %d", depth, MaxNestingDepth)
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // bufferConstructors allocate a Go byte slice sized by their argument. goja
@@ -102,7 +104,7 @@ func checkBufferBytes(name string, elementSize int64, args []goja.Value) *Error 
 		count = arg.ToFloat()
 	}
 	if bytes := count * float64(elementSize); bytes > MaxHeapBytes {
-		return fault(CodeMemoryExceeded, "new %s would allocate %.0f bytes, more than the %d-byte heap ceiling", name, bytes, MaxHeapBytes)
+		return fault(errcode.ModuleMemoryExceeded, "new %s would allocate %.0f bytes, more than the %d-byte heap ceiling", name, bytes, MaxHeapBytes)
 	}
 	return nil
 }

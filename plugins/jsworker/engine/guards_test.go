@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
+)
 
 // Conversions a module controls (valueOf, toString, a String object
 // receiver, a negative split limit) must not carry a size past a guard.
@@ -23,7 +27,7 @@ func TestGuardsSeeThroughConversions(t *testing.T) {
 		t.Run(alloc, func(t *testing.T) {
 			p := compileModule(t, `export default function () { try { return { n: (`+alloc+`).length } } catch (e) { return { caught: String(e) } } }`)
 			_, err := call(t, p, `{}`, quick)
-			wantCode(t, err, CodeMemoryExceeded)
+			wantCode(t, err, errcode.ModuleMemoryExceeded)
 		})
 	}
 }

@@ -1,6 +1,10 @@
 package engine
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/runxhq/runx/sdk/errcode"
+)
 
 // helpers are the Runx.* functions the engine implements. A package declares
 // the newer ones it needs (tool: {module: x.mjs, requires: [...]}) so that
@@ -23,7 +27,7 @@ func HelperNames() []string {
 func CheckRequires(requires []string) error {
 	for _, name := range requires {
 		if !helpers[name] {
-			return refuse(CodeRequiresUnsupported, "the module requires Runx.%s, which this runtime does not provide (it provides %v)", name, HelperNames())
+			return refuse(errcode.ModuleRequiresUnsupported, "the module requires Runx.%s, which this runtime does not provide (it provides %v)", name, HelperNames())
 		}
 	}
 	return nil

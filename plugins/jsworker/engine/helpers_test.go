@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // testClock is a fixed run clock, far from any real now.
@@ -51,7 +53,7 @@ func call(tb testing.TB, p *Program, input string, bound time.Duration, edit ...
 }
 
 // wantCode asserts that err is an *Error with code, and returns it.
-func wantCode(tb testing.TB, err error, code string) *Error {
+func wantCode(tb testing.TB, err error, code errcode.Code) *Error {
 	tb.Helper()
 	var e *Error
 	if !errors.As(err, &e) {
@@ -69,7 +71,7 @@ func wantOutput(tb testing.TB, res Result, err error, want string) {
 	if err != nil {
 		tb.Fatalf("call failed: %v", err)
 	}
-	if string(res.Output) != want {
+	if string(res.Output) != string(want) {
 		tb.Fatalf("output %s, want %s", res.Output, want)
 	}
 }

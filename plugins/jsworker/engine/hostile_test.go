@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // The hostile-module contract: each module is refused or stopped with its
@@ -18,28 +20,28 @@ func TestHostileNodeBuiltin(t *testing.T) {
 	_, err := NewCache(0).Bundle(closure("main.mjs", map[string]string{
 		"main.mjs": `import fs from "node:fs"; export default () => ({ x: fs.readFileSync("/etc/passwd", "utf8") })`,
 	}))
-	wantCode(t, err, CodeImportBuiltin)
+	wantCode(t, err, errcode.ModuleImportBuiltin)
 }
 
 func TestHostileBareSpecifier(t *testing.T) {
 	_, err := NewCache(0).Bundle(closure("main.mjs", map[string]string{
 		"main.mjs": `import axios from "axios"; export default async () => ({ x: await axios.get("https://example.com") })`,
 	}))
-	wantCode(t, err, CodeImportBare)
+	wantCode(t, err, errcode.ModuleImportBare)
 }
 
 func TestHostileEscape(t *testing.T) {
 	_, err := NewCache(0).Bundle(closure("main.mjs", map[string]string{
 		"main.mjs": `import secret from "../outside.mjs"; export default () => ({ secret })`,
 	}))
-	wantCode(t, err, CodeImportEscape)
+	wantCode(t, err, errcode.ModuleImportEscape)
 }
 
 func TestHostileInfiniteLoop(t *testing.T) {
 	p := compileModule(t, `export default function () { while (true) {} }`)
 	start := time.Now()
 	_, err := call(t, p, `{}`, MinTimeout+quick, func(c *Call) { c.Timeout = MinTimeout })
-	e := wantCode(t, err, CodeTimeout)
+	e := wantCode(t, err, errcode.ModuleTimeout)
 	if !e.Discard {
 		t.Error("a timeout does not ask to discard the process")
 	}
@@ -52,7 +54,7 @@ func TestHostileDefaultTimeout(t *testing.T) {
 	p := compileModule(t, `export default function () { for (;;) {} }`)
 	start := time.Now()
 	_, err := call(t, p, `{}`, DefaultTimeout+quick)
-	wantCode(t, err, CodeTimeout)
+	wantCode(t, err, errcode.ModuleTimeout)
 	if took := time.Since(start); took < DefaultTimeout {
 		t.Errorf("stopped after %v, before the default %v", took, DefaultTimeout)
 	}
@@ -79,7 +81,7 @@ func TestHostileGigabyteAllocations(t *testing.T) {
 		t.Run(alloc, func(t *testing.T) {
 			p := compileModule(t, `export default function () { let caught; try { const x = `+alloc+`; return { n: x.length } } catch (e) { caught = String(e) } return { caught } }`)
 			_, err := call(t, p, `{}`, quick)
-			e := wantCode(t, err, CodeMemoryExceeded)
+			e := wantCode(t, err, errcode.ModuleMemoryExceeded)
 			if !e.Discard {
 				t.Error("a memory fault does not ask to discard the process")
 			}
@@ -90,13 +92,13 @@ func TestHostileGigabyteAllocations(t *testing.T) {
 func TestHostileGrowingHeap(t *testing.T) {
 	p := compileModule(t, `export default function () { const keep = []; for (let i = 0; ; i++) keep.push({ i, s: "item " + i }) }`)
 	_, err := call(t, p, `{}`, 10*time.Second, func(c *Call) { c.Timeout = 8 * time.Second })
-	wantCode(t, err, CodeMemoryExceeded)
+	wantCode(t, err, errcode.ModuleMemoryExceeded)
 }
 
 func TestHostileConsole(t *testing.T) {
 	p := compileModule(t, `export default function () { console.log("x"); return {} }`)
 	_, err := call(t, p, `{}`, quick)
-	e := wantCode(t, err, CodeThrew)
+	e := wantCode(t, err, errcode.ModuleThrew)
 	if !strings.Contains(e.Message, "ReferenceError: console is not defined") {
 		t.Fatalf("message %q does not carry the JavaScript error", e.Message)
 	}
@@ -127,7 +129,7 @@ func TestHostileCodeGeneration(t *testing.T) {
 		t.Run(code, func(t *testing.T) {
 			p := compileModule(t, `export default function () { return { v: `+code+` } }`)
 			_, err := call(t, p, `{}`, quick)
-			e := wantCode(t, err, CodeThrew)
+			e := wantCode(t, err, errcode.ModuleThrew)
 			if !strings.Contains(e.Message, "EvalError") {
 				t.Fatalf("message %q is not an EvalError", e.Message)
 			}
@@ -148,7 +150,7 @@ func TestHostileFunctionStillWorksAsAType(t *testing.T) {
 func TestHostileThrow(t *testing.T) {
 	p := compileModule(t, `export default function () { throw new TypeError("bad input: " + "x".repeat(10000)) }`)
 	_, err := call(t, p, `{}`, quick)
-	e := wantCode(t, err, CodeThrew)
+	e := wantCode(t, err, errcode.ModuleThrew)
 	if !strings.HasPrefix(e.Message, "TypeError: bad input: xxx") {
 		t.Fatalf("message %.60q does not carry the JavaScript error", e.Message)
 	}
@@ -169,7 +171,7 @@ func TestHostileThrowsNonErrors(t *testing.T) {
 	} {
 		p := compileModule(t, `export default function () { `+code+` }`)
 		_, err := call(t, p, `{}`, quick)
-		if e := wantCode(t, err, CodeThrew); !strings.Contains(e.Message, want) {
+		if e := wantCode(t, err, errcode.ModuleThrew); !strings.Contains(e.Message, want) {
 			t.Errorf("%s: message %q, want it to contain %q", code, e.Message, want)
 		}
 	}
@@ -182,7 +184,7 @@ func TestHostileNonObjectOutputs(t *testing.T) {
 		t.Run(v, func(t *testing.T) {
 			p := compileModule(t, `export default function () { return `+v+` }`)
 			_, err := call(t, p, `{}`, quick)
-			wantCode(t, err, CodeOutputInvalid)
+			wantCode(t, err, errcode.ModuleOutputInvalid)
 		})
 	}
 }
@@ -191,7 +193,7 @@ func TestHostileUnserialisableOutputs(t *testing.T) {
 	for _, v := range []string{`(() => { const o = {}; o.self = o; return o })()`, `{ big: 10n }`, `{ deep: [[[1n]]] }`} {
 		p := compileModule(t, `export default function () { return `+v+` }`)
 		_, err := call(t, p, `{}`, quick)
-		wantCode(t, err, CodeOutputInvalid)
+		wantCode(t, err, errcode.ModuleOutputInvalid)
 	}
 }
 
@@ -199,7 +201,7 @@ func TestHostileOversizedInput(t *testing.T) {
 	p := compileModule(t, `export default function (input) { return { n: input.s.length } }`)
 	input := `{"s":"` + strings.Repeat("x", MaxInputBytes) + `"}`
 	_, err := call(t, p, input, quick)
-	wantCode(t, err, CodeInputTooLarge)
+	wantCode(t, err, errcode.ModuleInputTooLarge)
 
 	fits := `{"s":"` + strings.Repeat("x", MaxInputBytes-8) + `"}`
 	res, err := call(t, p, fits, quick)
@@ -216,7 +218,7 @@ func TestHostileOversizedOutput(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			p := compileModule(t, `export default function () { `+body+` }`)
 			_, err := call(t, p, `{}`, 10*time.Second, func(c *Call) { c.Timeout = 8 * time.Second })
-			wantCode(t, err, CodeOutputTooLarge)
+			wantCode(t, err, errcode.ModuleOutputTooLarge)
 		})
 	}
 }
@@ -224,7 +226,7 @@ func TestHostileOversizedOutput(t *testing.T) {
 func TestHostileStackOverflow(t *testing.T) {
 	p := compileModule(t, `export default function () { const f = (n) => f(n + 1) + 1; return { v: f(0) } }`)
 	_, err := call(t, p, `{}`, quick)
-	wantCode(t, err, CodeStackExceeded)
+	wantCode(t, err, errcode.ModuleStackExceeded)
 
 	deep := compileModule(t, `export default function () { const f = (n) => n === 0 ? 0 : f(n - 1) + 1; return { v: f(5000) } }`)
 	res, err := call(t, deep, `{}`, quick)
@@ -234,7 +236,7 @@ func TestHostileStackOverflow(t *testing.T) {
 func TestHostileJSONParseNesting(t *testing.T) {
 	p := compileModule(t, `export default function () { return { v: JSON.parse("[".repeat(1e6) + "]".repeat(1e6)) } }`)
 	_, err := call(t, p, `{}`, quick)
-	wantCode(t, err, CodeStackExceeded)
+	wantCode(t, err, errcode.ModuleStackExceeded)
 }
 
 // The job bound is on jobs queued at once, not jobs run: a module awaiting
@@ -247,7 +249,7 @@ func TestHostilePromiseJobs(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := call(t, compileModule(t, src), `{}`, quick)
-			wantCode(t, err, CodeJobsExceeded)
+			wantCode(t, err, errcode.ModuleJobsExceeded)
 		})
 	}
 
@@ -255,7 +257,7 @@ func TestHostilePromiseJobs(t *testing.T) {
 	// ends it.
 	p := compileModule(t, `export default async function () { for (;;) await null }`)
 	_, err := call(t, p, `{}`, MinTimeout+quick, func(c *Call) { c.Timeout = MinTimeout })
-	wantCode(t, err, CodeTimeout)
+	wantCode(t, err, errcode.ModuleTimeout)
 
 	for _, n := range []string{"5000", "100000"} {
 		seq := compileModule(t, `export default async function () { let n = 0; for (let i = 0; i < `+n+`; i++) n += await 1; return { n } }`)
@@ -275,13 +277,13 @@ func TestHostilePromiseJobs(t *testing.T) {
 func TestHostilePromiseNeverSettles(t *testing.T) {
 	p := compileModule(t, `export default function () { return new Promise(() => {}) }`)
 	_, err := call(t, p, `{}`, quick)
-	wantCode(t, err, CodePromisePending)
+	wantCode(t, err, errcode.ModulePromisePending)
 }
 
 func TestHostileRejection(t *testing.T) {
 	p := compileModule(t, `export default async function () { await null; throw new RangeError("late") }`)
 	_, err := call(t, p, `{}`, quick)
-	if e := wantCode(t, err, CodeThrew); !strings.Contains(e.Message, "RangeError: late") {
+	if e := wantCode(t, err, errcode.ModuleThrew); !strings.Contains(e.Message, "RangeError: late") {
 		t.Fatalf("message %q does not carry the rejection", e.Message)
 	}
 }
@@ -292,13 +294,13 @@ func TestHostileCancellation(t *testing.T) {
 	time.AfterFunc(100*time.Millisecond, cancel)
 	start := time.Now()
 	_, err := Run(ctx, p, Call{Input: []byte(`{}`), Clock: testClock, Timeout: MaxTimeout})
-	wantCode(t, err, CodeCancelled)
+	wantCode(t, err, errcode.ModuleCancelled)
 	if took := time.Since(start); took > quick {
 		t.Fatalf("cancellation took %v", took)
 	}
 
 	_, err = Run(ctx, p, Call{Input: []byte(`{}`), Clock: testClock})
-	wantCode(t, err, CodeCancelled)
+	wantCode(t, err, errcode.ModuleCancelled)
 }
 
 // A builtin walking a huge array-like in Go ignores interrupts; Run must
@@ -308,7 +310,7 @@ func TestHostileStuckBuiltin(t *testing.T) {
 	p := compileModule(t, `export default function () { return { i: Array.prototype.indexOf.call({ length: 3e7 }, 1) } }`)
 	start := time.Now()
 	_, err := call(t, p, `{}`, MinTimeout+quick, func(c *Call) { c.Timeout = MinTimeout })
-	e := wantCode(t, err, CodeTimeout)
+	e := wantCode(t, err, errcode.ModuleTimeout)
 	if !e.Discard || !strings.Contains(e.Message, "did not stop") {
 		t.Fatalf("a VM that would not stop was not reported for discarding: %+v", e)
 	}
@@ -327,7 +329,7 @@ func TestHostileCrashIsRecovered(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := supervise(context.Background(), inv, DefaultTimeout)
-	e := wantCode(t, err, CodeCrashed)
+	e := wantCode(t, err, errcode.ModuleCrashed)
 	if !e.Discard || !strings.Contains(e.Message, "index out of range in the engine") {
 		t.Fatalf("crash not reported for discarding with its cause: %+v", e)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // maxSafeInteger is Number.MAX_SAFE_INTEGER, 2^53-1.
@@ -31,17 +33,17 @@ func decodeInput(rt *goja.Runtime, input []byte) (goja.Value, *Error) {
 	d := inputDecoder{rt: rt, dec: dec, subject: "the input"}
 	first, err := dec.Token()
 	if err != nil {
-		return nil, refuse(CodeInputInvalid, "the input is not JSON: %v", err)
+		return nil, refuse(errcode.ModuleInputInvalid, "the input is not JSON: %v", err)
 	}
 	if first != json.Delim('{') {
-		return nil, refuse(CodeInputInvalid, "the input must be a JSON object")
+		return nil, refuse(errcode.ModuleInputInvalid, "the input must be a JSON object")
 	}
 	v, e := d.object(nil, 1)
 	if e != nil {
 		return nil, e
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, refuse(CodeInputInvalid, "the input has data after its JSON object")
+		return nil, refuse(errcode.ModuleInputInvalid, "the input has data after its JSON object")
 	}
 	return v, nil
 }
@@ -65,7 +67,7 @@ func decodeTokens(rt *goja.Runtime, doc []byte, subject string) (goja.Value, *Er
 		return nil, e
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, refuse(CodeInputInvalid, "%s has data after its JSON document", subject)
+		return nil, refuse(errcode.ModuleInputInvalid, "%s has data after its JSON document", subject)
 	}
 	return v, nil
 }
@@ -99,7 +101,7 @@ func (d *inputDecoder) value(tok json.Token, path *valuePath, depth int) (goja.V
 	switch t := tok.(type) {
 	case json.Delim:
 		if depth >= MaxNestingDepth {
-			return nil, refuse(CodeInputInvalid, "%s nests deeper than %d levels at %s", d.subject, MaxNestingDepth, path)
+			return nil, refuse(errcode.ModuleInputInvalid, "%s nests deeper than %d levels at %s", d.subject, MaxNestingDepth, path)
 		}
 		if t == '{' {
 			return d.object(path, depth+1)
@@ -114,7 +116,7 @@ func (d *inputDecoder) value(tok json.Token, path *valuePath, depth int) (goja.V
 	case nil:
 		return goja.Null(), nil
 	}
-	return nil, refuse(CodeInputInvalid, "%s has an unexpected token at %s", d.subject, path)
+	return nil, refuse(errcode.ModuleInputInvalid, "%s has an unexpected token at %s", d.subject, path)
 }
 
 func (d *inputDecoder) object(path *valuePath, depth int) (goja.Value, *Error) {
@@ -122,7 +124,7 @@ func (d *inputDecoder) object(path *valuePath, depth int) (goja.Value, *Error) {
 	for d.dec.More() {
 		keyTok, err := d.dec.Token()
 		if err != nil {
-			return nil, refuse(CodeInputInvalid, "%s is not JSON: %v", d.subject, err)
+			return nil, refuse(errcode.ModuleInputInvalid, "%s is not JSON: %v", d.subject, err)
 		}
 		key, _ := keyTok.(string)
 		child := &valuePath{parent: path, key: key, index: -1}
@@ -133,11 +135,11 @@ func (d *inputDecoder) object(path *valuePath, depth int) (goja.Value, *Error) {
 		// Define, never Set: a "__proto__" key must become an own property,
 		// as JSON.parse makes it, not replace the object's prototype.
 		if err := obj.DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
-			return nil, refuse(CodeInputInvalid, "%s key %s cannot be defined: %v", d.subject, child, err)
+			return nil, refuse(errcode.ModuleInputInvalid, "%s key %s cannot be defined: %v", d.subject, child, err)
 		}
 	}
 	if _, err := d.dec.Token(); err != nil { // the closing brace
-		return nil, refuse(CodeInputInvalid, "%s is not JSON: %v", d.subject, err)
+		return nil, refuse(errcode.ModuleInputInvalid, "%s is not JSON: %v", d.subject, err)
 	}
 	return obj, nil
 }
@@ -152,7 +154,7 @@ func (d *inputDecoder) array(path *valuePath, depth int) (goja.Value, *Error) {
 		items = append(items, v)
 	}
 	if _, err := d.dec.Token(); err != nil { // the closing bracket
-		return nil, refuse(CodeInputInvalid, "%s is not JSON: %v", d.subject, err)
+		return nil, refuse(errcode.ModuleInputInvalid, "%s is not JSON: %v", d.subject, err)
 	}
 	return d.rt.NewArray(items...), nil
 }
@@ -160,7 +162,7 @@ func (d *inputDecoder) array(path *valuePath, depth int) (goja.Value, *Error) {
 func (d *inputDecoder) next(path *valuePath, depth int) (goja.Value, *Error) {
 	tok, err := d.dec.Token()
 	if err != nil {
-		return nil, refuse(CodeInputInvalid, "%s is not JSON: %v", d.subject, err)
+		return nil, refuse(errcode.ModuleInputInvalid, "%s is not JSON: %v", d.subject, err)
 	}
 	return d.value(tok, path, depth)
 }
@@ -170,7 +172,7 @@ func (d *inputDecoder) number(n json.Number, path *valuePath) (goja.Value, *Erro
 	if !strings.ContainsAny(text, ".eE") {
 		i, err := strconv.ParseInt(text, 10, 64)
 		if err != nil || i > maxSafeInteger || i < -maxSafeInteger {
-			return nil, refuse(CodeInputUnsafeInteger,
+			return nil, refuse(errcode.ModuleInputUnsafeInteger,
 				"%s integer %s at %s is outside JavaScript's safe integer range (±%d); pass exact large ids or amounts as strings",
 				d.subject, text, path, int64(maxSafeInteger))
 		}
@@ -181,7 +183,7 @@ func (d *inputDecoder) number(n json.Number, path *valuePath) (goja.Value, *Erro
 	}
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return nil, refuse(CodeInputInvalid, "%s number %s at %s is not a number", d.subject, text, path)
+		return nil, refuse(errcode.ModuleInputInvalid, "%s number %s at %s is not a number", d.subject, text, path)
 	}
 	return d.rt.ToValue(f), nil // an out-of-range float is ±Infinity, as in JSON.parse
 }

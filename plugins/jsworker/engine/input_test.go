@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestInputIntegersMustBeSafe(t *testing.T) {
@@ -24,7 +26,7 @@ func TestInputIntegersMustBeSafe(t *testing.T) {
 		`{"nested":{"list":[1,2,12345678901234567890]}}`,
 	} {
 		_, err := call(t, p, in, quick)
-		if e := wantCode(t, err, CodeInputUnsafeInteger); !strings.Contains(e.Message, "string") {
+		if e := wantCode(t, err, errcode.ModuleInputUnsafeInteger); !strings.Contains(e.Message, "string") {
 			t.Errorf("%s: the refusal does not say to send a string: %s", in, e.Message)
 		}
 	}
@@ -33,7 +35,7 @@ func TestInputIntegersMustBeSafe(t *testing.T) {
 func TestInputUnsafeIntegerNamesItsPath(t *testing.T) {
 	p := compileModule(t, `export default () => ({})`)
 	_, err := call(t, p, `{"order":{"lines":[{"qty":1},{"id":9007199254740993}]}}`, quick)
-	if e := wantCode(t, err, CodeInputUnsafeInteger); !strings.Contains(e.Message, "$.order.lines[1].id") {
+	if e := wantCode(t, err, errcode.ModuleInputUnsafeInteger); !strings.Contains(e.Message, "$.order.lines[1].id") {
 		t.Fatalf("message %q does not locate the integer", e.Message)
 	}
 }
@@ -42,11 +44,11 @@ func TestInputMustBeAJSONObject(t *testing.T) {
 	p := compileModule(t, `export default () => ({})`)
 	for _, in := range []string{``, `[]`, `"s"`, `1`, `null`, `{"a":}`, `{"a":1} {}`, `{"a":1`, `{} x`} {
 		_, err := call(t, p, in, quick)
-		wantCode(t, err, CodeInputInvalid)
+		wantCode(t, err, errcode.ModuleInputInvalid)
 	}
 	deep := strings.Repeat(`{"a":`, MaxNestingDepth+1) + "1" + strings.Repeat("}", MaxNestingDepth+1)
 	_, err := call(t, p, deep, quick)
-	wantCode(t, err, CodeInputInvalid)
+	wantCode(t, err, errcode.ModuleInputInvalid)
 }
 
 func TestInputKeepsJSONParseSemantics(t *testing.T) {

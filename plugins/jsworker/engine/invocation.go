@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // invocation is one call of one program: its own runtime, used once.
@@ -163,7 +165,7 @@ func defaultExport(rt *goja.Runtime) (goja.Callable, *Error) {
 	def := rt.Get(bundleGlobal)
 	fn, ok := goja.AssertFunction(def)
 	if !ok {
-		return nil, refuse(CodeNoDefaultExport, "the module's default export is %s, not a function", describe(def))
+		return nil, refuse(errcode.ModuleNoDefaultExport, "the module's default export is %s, not a function", describe(def))
 	}
 	return fn, nil
 }
@@ -182,7 +184,7 @@ func settle(rt *goja.Runtime, in *intrinsics, v goja.Value) (goja.Value, *Error)
 	case state == goja.PromiseStateRejected:
 		return nil, rejected(v)
 	case state == goja.PromiseStatePending:
-		return nil, refuse(CodePromisePending, "the module's promise never settled; nothing outside the module can settle it (there are no timers or I/O)")
+		return nil, refuse(errcode.ModulePromisePending, "the module's promise never settled; nothing outside the module can settle it (there are no timers or I/O)")
 	}
 	return v, nil
 }
@@ -209,7 +211,7 @@ func settled(rt *goja.Runtime, in *intrinsics, v goja.Value) (goja.PromiseState,
 }
 
 func rejected(reason goja.Value) *Error {
-	return refuse(CodeThrew, "the module's promise rejected: %s", valueText(reason))
+	return refuse(errcode.ModuleThrew, "the module's promise rejected: %s", valueText(reason))
 }
 
 // jobQueue is how the engine sees goja's queue of promise jobs waiting to
@@ -247,7 +249,7 @@ func (j *jobCounter) queued() int { return j.rt.Field(jobQueue).Len() }
 func (j *jobCounter) check() {
 	if n := j.queued(); n >= MaxQueuedJobs && !j.over {
 		j.over = true
-		j.enforce(refuse(CodeJobsExceeded, "the module queued more than %d promise jobs at once", MaxQueuedJobs))
+		j.enforce(refuse(errcode.ModuleJobsExceeded, "the module queued more than %d promise jobs at once", MaxQueuedJobs))
 	}
 }
 
@@ -261,13 +263,13 @@ func fromGoja(err error) *Error {
 	case errors.As(err, &own): // an interrupt the engine raised, unwrapped
 		return own
 	case errors.As(err, &overflow):
-		return refuse(CodeStackExceeded, "the module exceeded the %d-frame (about %d-byte) call stack", MaxCallDepth, MaxStackBytes)
+		return refuse(errcode.ModuleStackExceeded, "the module exceeded the %d-frame (about %d-byte) call stack", MaxCallDepth, MaxStackBytes)
 	case errors.As(err, &interrupted):
-		return fault(CodeCrashed, "the module was interrupted for an unknown reason: %v", interrupted.Value())
+		return fault(errcode.ModuleCrashed, "the module was interrupted for an unknown reason: %v", interrupted.Value())
 	case errors.As(err, &thrown):
-		return refuse(CodeThrew, "%s", exceptionText(thrown))
+		return refuse(errcode.ModuleThrew, "%s", exceptionText(thrown))
 	}
-	return refuse(CodeThrew, "%v", err)
+	return refuse(errcode.ModuleThrew, "%v", err)
 }
 
 // fromPanic maps a panic that escaped the VM. goja delivers interrupts and
@@ -282,7 +284,7 @@ func fromPanic(r any) *Error {
 			return fromGoja(err)
 		}
 	}
-	return fault(CodeCrashed, "the JavaScript engine panicked: %v\n%s", r, debug.Stack())
+	return fault(errcode.ModuleCrashed, "the JavaScript engine panicked: %v\n%s", r, debug.Stack())
 }
 
 // exceptionText is the thrown value's text and where in the bundle it was

@@ -3,6 +3,8 @@ package engine
 import (
 	"sort"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // MaxSourceNesting bounds how deeply a closure file may nest. esbuild and
@@ -23,7 +25,7 @@ func checkNesting(src Source) *Error {
 	sort.Strings(names) // the same closure always gives the same answer
 	for _, name := range names {
 		if depth := nestingDepth(src.Files[name]); depth > MaxSourceNesting {
-			return refuse(CodeSourceTooDeep, "%s nests more than %d levels deep (estimated %d); the parsers recurse once per level", name, MaxSourceNesting, depth)
+			return refuse(errcode.ModuleSourceTooDeep, "%s nests more than %d levels deep (estimated %d); the parsers recurse once per level", name, MaxSourceNesting, depth)
 		}
 	}
 	return nil

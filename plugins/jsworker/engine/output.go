@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // encodeOutput serialises a module's answer with JSON.stringify's rules
@@ -30,7 +32,7 @@ func encodeOutput(rt *goja.Runtime, in *intrinsics, v goja.Value, halted *atomic
 func encodeOutputUpTo(rt *goja.Runtime, in *intrinsics, v goja.Value, halted *atomic.Bool, limit int) ([]byte, *Error) {
 	obj, ok := v.(*goja.Object)
 	if !ok || !isPlainObject(obj, in) {
-		return nil, refuse(CodeOutputInvalid, "the module must return a plain object (or a promise of one), not %s", describe(v))
+		return nil, refuse(errcode.ModuleOutputInvalid, "the module must return a plain object (or a promise of one), not %s", describe(v))
 	}
 	e := outputEncoder{rt: rt, subject: "the output", buf: make([]byte, 0, 512), open: map[*goja.Object]bool{}, halted: halted, limit: limit}
 	written, err := e.value("", v, nil, 0)
@@ -38,7 +40,7 @@ func encodeOutputUpTo(rt *goja.Runtime, in *intrinsics, v goja.Value, halted *at
 		return nil, err
 	}
 	if !written || len(e.buf) == 0 || e.buf[0] != '{' {
-		return nil, refuse(CodeOutputInvalid, "the module's answer does not serialise to a JSON object (its toJSON returned something else)")
+		return nil, refuse(errcode.ModuleOutputInvalid, "the module's answer does not serialise to a JSON object (its toJSON returned something else)")
 	}
 	return e.buf, nil
 }
@@ -65,7 +67,7 @@ type outputEncoder struct {
 }
 
 // errHalted ends a walk the supervisor has already answered for.
-var errHalted = &Error{Code: CodeCancelled, Message: "the call was stopped while its output was serialised"}
+var errHalted = &Error{Code: errcode.ModuleCancelled, Message: "the call was stopped while its output was serialised"}
 
 // value appends v's JSON text and reports whether v serialised at all
 // (undefined, functions and symbols do not).
@@ -91,7 +93,7 @@ func (e *outputEncoder) value(key string, v goja.Value, path *valuePath, depth i
 		case "Boolean":
 			v = e.rt.ToValue(obj.Export())
 		case "BigInt":
-			return false, refuse(CodeOutputInvalid, "%s has a BigInt at %s; JSON has no BigInt (convert it to a string)", e.subject, path)
+			return false, refuse(errcode.ModuleOutputInvalid, "%s has a BigInt at %s; JSON has no BigInt (convert it to a string)", e.subject, path)
 		}
 	}
 	switch {
@@ -131,17 +133,17 @@ func (e *outputEncoder) value(key string, v goja.Value, path *valuePath, depth i
 		}
 		return true, e.write(v.String()) // ECMAScript Number::toString, as JSON.stringify
 	case *big.Int:
-		return false, refuse(CodeOutputInvalid, "%s has a BigInt at %s; JSON has no BigInt (convert it to a string)", e.subject, path)
+		return false, refuse(errcode.ModuleOutputInvalid, "%s has a BigInt at %s; JSON has no BigInt (convert it to a string)", e.subject, path)
 	}
 	return false, nil
 }
 
 func (e *outputEncoder) composite(obj *goja.Object, path *valuePath, depth int) *Error {
 	if depth >= MaxNestingDepth {
-		return refuse(CodeOutputInvalid, "%s nests deeper than %d levels at %s", e.subject, MaxNestingDepth, path)
+		return refuse(errcode.ModuleOutputInvalid, "%s nests deeper than %d levels at %s", e.subject, MaxNestingDepth, path)
 	}
 	if e.open[obj] {
-		return refuse(CodeOutputInvalid, "%s is cyclic at %s", e.subject, path)
+		return refuse(errcode.ModuleOutputInvalid, "%s is cyclic at %s", e.subject, path)
 	}
 	e.open[obj] = true
 	defer delete(e.open, obj)
@@ -156,7 +158,7 @@ func (e *outputEncoder) array(obj *goja.Object, path *valuePath, depth int) *Err
 	// Every element costs at least one byte and a comma, so a longer array
 	// cannot fit; refuse before walking what may be a sparse 2^32 slots.
 	if n > int64(e.max()/2) {
-		return refuse(CodeOutputTooLarge, "%s array at %s has %d elements, more than fit in %d bytes", e.subject, path, n, e.max())
+		return refuse(errcode.ModuleOutputTooLarge, "%s array at %s has %d elements, more than fit in %d bytes", e.subject, path, n, e.max())
 	}
 	if err := e.write("["); err != nil {
 		return err
@@ -223,7 +225,7 @@ func (e *outputEncoder) write(s string) *Error {
 
 func (e *outputEncoder) check() *Error {
 	if len(e.buf) > e.max() {
-		return refuse(CodeOutputTooLarge, "%s is larger than %d bytes", e.subject, e.max())
+		return refuse(errcode.ModuleOutputTooLarge, "%s is larger than %d bytes", e.subject, e.max())
 	}
 	return nil
 }
@@ -232,10 +234,10 @@ func (e *outputEncoder) check() *Error {
 // is also exactly the escaping RFC 8785 prescribes.
 func (e *outputEncoder) quote(s string) *Error {
 	if len(e.buf)+len(s) > e.max() {
-		return refuse(CodeOutputTooLarge, "%s is larger than %d bytes", e.subject, e.max())
+		return refuse(errcode.ModuleOutputTooLarge, "%s is larger than %d bytes", e.subject, e.max())
 	}
 	if e.canonical && !utf8.ValidString(s) {
-		return refuse(CodeOutputInvalid, "%s holds a string that is not valid Unicode", e.subject)
+		return refuse(errcode.ModuleOutputInvalid, "%s holds a string that is not valid Unicode", e.subject)
 	}
 	const hex = "0123456789abcdef"
 	e.buf = append(e.buf, '"')

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestOutputFollowsJSONStringify(t *testing.T) {
@@ -44,7 +46,7 @@ func TestOutputNestingIsBounded(t *testing.T) {
 	// most time a runner may select, so a loaded machine still reaches the
 	// nesting check.
 	_, err := call(t, p, `{"n":20000}`, MaxTimeout+time.Second, func(c *Call) { c.Timeout = MaxTimeout })
-	if e := wantCode(t, err, CodeOutputInvalid); !strings.Contains(e.Message, "nests deeper") {
+	if e := wantCode(t, err, errcode.ModuleOutputInvalid); !strings.Contains(e.Message, "nests deeper") {
 		t.Fatalf("message %q does not explain the refusal", e.Message)
 	}
 }

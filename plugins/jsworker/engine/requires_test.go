@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
+)
 
 func TestCheckRequires(t *testing.T) {
 	if names := HelperNames(); len(names) != 1 || names[0] != "parseUrl" {
@@ -12,5 +16,5 @@ func TestCheckRequires(t *testing.T) {
 	if err := CheckRequires(nil); err != nil {
 		t.Fatalf("no requirements refused: %v", err)
 	}
-	wantCode(t, CheckRequires([]string{"parseUrl", "parseData"}), CodeRequiresUnsupported)
+	wantCode(t, CheckRequires([]string{"parseUrl", "parseData"}), errcode.ModuleRequiresUnsupported)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Call is one invocation of a module's default export.
@@ -62,13 +64,13 @@ func admit(ctx context.Context, p *Program, call Call) (time.Duration, error) {
 		timeout = DefaultTimeout
 	}
 	if timeout < MinTimeout || timeout > MaxTimeout {
-		return 0, refuse(CodeTimeoutInvalid, "the timeout %v is outside %v to %v", call.Timeout, MinTimeout, MaxTimeout)
+		return 0, refuse(errcode.ModuleTimeoutInvalid, "the timeout %v is outside %v to %v", call.Timeout, MinTimeout, MaxTimeout)
 	}
 	if len(call.Input) > MaxInputBytes {
-		return 0, refuse(CodeInputTooLarge, "the input is %d bytes, more than %d", len(call.Input), MaxInputBytes)
+		return 0, refuse(errcode.ModuleInputTooLarge, "the input is %d bytes, more than %d", len(call.Input), MaxInputBytes)
 	}
 	if err := ctx.Err(); err != nil {
-		return 0, refuse(CodeCancelled, "the call was cancelled before the module ran: %v", err)
+		return 0, refuse(errcode.ModuleCancelled, "the call was cancelled before the module ran: %v", err)
 	}
 	return timeout, nil
 }
@@ -108,9 +110,9 @@ func superviseWith(ctx context.Context, inv *invocation, timeout time.Duration, 
 		case o := <-done:
 			return finish(o, heap)
 		case <-deadline.C:
-			reason = fault(CodeTimeout, "the module ran longer than %v", timeout)
+			reason = fault(errcode.ModuleTimeout, "the module ran longer than %v", timeout)
 		case <-ctx.Done():
-			reason = refuse(CodeCancelled, "the call was cancelled: %v", context.Cause(ctx))
+			reason = refuse(errcode.ModuleCancelled, "the call was cancelled: %v", context.Cause(ctx))
 		case <-tick.C:
 			if grown, over := heap.poll(); over {
 				reason = memoryExceeded(grown)
@@ -142,5 +144,5 @@ func finish(o outcome, heap *heapMeter) (outcome, error) {
 }
 
 func memoryExceeded(grown uint64) *Error {
-	return fault(CodeMemoryExceeded, "the module's heap grew by %d bytes, more than the %d-byte ceiling", grown, MaxHeapBytes)
+	return fault(errcode.ModuleMemoryExceeded, "the module's heap grew by %d bytes, more than the %d-byte ceiling", grown, MaxHeapBytes)
 }

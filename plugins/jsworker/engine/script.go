@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Kinds of request a script makes, as Recorded.Kind and Pending.Kind.
@@ -66,8 +68,8 @@ type Recorded struct {
 
 // RecordedError is a call or read that failed.
 type RecordedError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    errcode.Code `json:"code"`
+	Message string       `json:"message"`
 }
 
 // Pending is a request the script waits on and the record does not hold.
@@ -114,7 +116,7 @@ func RunScript(ctx context.Context, p *Program, call Call, script ScriptCall) (S
 		return runSession(ctx, p, call, script, timeout)
 	}
 	if script.RecordFrom != 0 {
-		return ScriptResult{}, refuse(CodeScriptRecordInvalid, "record_from needs a session")
+		return ScriptResult{}, refuse(errcode.ScriptRecordInvalid, "record_from needs a session")
 	}
 	state, refusal := newScriptState(script)
 	if refusal != nil {
@@ -134,7 +136,7 @@ func RunScript(ctx context.Context, p *Program, call Call, script ScriptCall) (S
 // it.
 func newScriptState(script ScriptCall) (*scriptState, *Error) {
 	if script.MaxCalls < 1 || script.MaxCalls > MaxScriptCalls {
-		return nil, refuse(CodeScriptMaxCallsInvalid, "max_calls is %d; it must be 1 to %d", script.MaxCalls, MaxScriptCalls)
+		return nil, refuse(errcode.ScriptMaxCallsInvalid, "max_calls is %d; it must be 1 to %d", script.MaxCalls, MaxScriptCalls)
 	}
 	record := make(map[int]*Recorded, len(script.Record))
 	for i := range script.Record {
@@ -143,7 +145,7 @@ func newScriptState(script ScriptCall) (*scriptState, *Error) {
 			return nil, err
 		}
 		if _, dup := record[r.Index]; dup {
-			return nil, refuse(CodeScriptRecordInvalid, "the record holds request %d twice", r.Index)
+			return nil, refuse(errcode.ScriptRecordInvalid, "the record holds request %d twice", r.Index)
 		}
 		record[r.Index] = r
 	}
@@ -155,7 +157,7 @@ func newScriptState(script ScriptCall) (*scriptState, *Error) {
 // refused: they change nothing the replay does.
 func checkRecorded(r *Recorded) *Error {
 	invalid := func(why string) *Error {
-		return refuse(CodeScriptRecordInvalid, "record entry %d (%s) %s", r.Index, r.Kind, why)
+		return refuse(errcode.ScriptRecordInvalid, "record entry %d (%s) %s", r.Index, r.Kind, why)
 	}
 	if r.Index < 0 {
 		return invalid("has a negative index")
@@ -182,7 +184,7 @@ func checkRecorded(r *Recorded) *Error {
 			return invalid("has an output or error; a wait settles only with settled_at")
 		}
 	default:
-		return refuse(CodeScriptRecordInvalid, "record entry %d has kind %q; it must be call, read or wait", r.Index, r.Kind)
+		return refuse(errcode.ScriptRecordInvalid, "record entry %d has kind %q; it must be call, read or wait", r.Index, r.Kind)
 	}
 	return nil
 }

@@ -70,7 +70,7 @@ func wantSuspended(tb testing.TB, res ScriptResult, err error, want string) {
 		tb.Fatalf("script finished with %s, want it suspended", res.Output)
 	}
 	got, _ := json.Marshal(res.Suspended)
-	if string(got) != want {
+	if string(got) != string(want) {
 		tb.Fatalf("suspended on %s, want %s", got, want)
 	}
 }
@@ -85,7 +85,7 @@ func wantScriptOutput(tb testing.TB, res ScriptResult, err error, want string) {
 		got, _ := json.Marshal(res.Suspended)
 		tb.Fatalf("script suspended on %s, want output %s", got, want)
 	}
-	if string(res.Output) != want {
+	if string(res.Output) != string(want) {
 		tb.Fatalf("output %s, want %s", res.Output, want)
 	}
 }

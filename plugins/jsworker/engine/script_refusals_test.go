@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestScriptReplayAskingSomethingElseIsRefused(t *testing.T) {
@@ -18,7 +20,7 @@ func TestScriptReplayAskingSomethingElseIsRefused(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := runScript(t, p, `{"n":1}`, ScriptCall{Record: []Recorded{rec}})
-			if e := wantCode(t, err, CodeScriptNondeterministic); !strings.Contains(e.Message, "request 0") {
+			if e := wantCode(t, err, errcode.ScriptNondeterministic); !strings.Contains(e.Message, "request 0") {
 				t.Fatalf("message %q does not name the index", e.Message)
 			}
 		})
@@ -31,7 +33,7 @@ func TestScriptNondeterminismCannotBeCaught(t *testing.T) {
 		return { caught: false };
 	}`)
 	_, err := runScript(t, p, `{}`, ScriptCall{Record: []Recorded{recordCall(0, "theirs", `{}`, `{}`)}})
-	wantCode(t, err, CodeScriptNondeterministic)
+	wantCode(t, err, errcode.ScriptNondeterministic)
 }
 
 func TestScriptFinishingWithUnusedRecordIsRefused(t *testing.T) {
@@ -42,7 +44,7 @@ func TestScriptFinishingWithUnusedRecordIsRefused(t *testing.T) {
 		recordCall(4, "echo", `{"n":3}`, `{"n":3}`),
 	}
 	_, err := runScript(t, p, `{"n":1}`, ScriptCall{Record: record})
-	if e := wantCode(t, err, CodeScriptNondeterministic); !strings.Contains(e.Message, "request 4") {
+	if e := wantCode(t, err, errcode.ScriptNondeterministic); !strings.Contains(e.Message, "request 4") {
 		t.Fatalf("message %q does not name the unused index", e.Message)
 	}
 }
@@ -53,7 +55,7 @@ func TestScriptMaxCallsExceeded(t *testing.T) {
 		return {};
 	}`)
 	_, err := runScript(t, p, `{}`, ScriptCall{MaxCalls: 2})
-	wantCode(t, err, CodeScriptMaxCallsExceeded)
+	wantCode(t, err, errcode.ScriptMaxCallsExceeded)
 
 	res, err := runScript(t, p, `{}`, ScriptCall{MaxCalls: 3})
 	if err != nil || len(res.Suspended) != 3 {
@@ -66,7 +68,7 @@ func TestScriptMaxCallsExceeded(t *testing.T) {
 		return {};
 	}`)
 	_, invocations, err := drive(t, seq, `{}`, 3, echo)
-	wantCode(t, err, CodeScriptMaxCallsExceeded)
+	wantCode(t, err, errcode.ScriptMaxCallsExceeded)
 	if invocations != 4 {
 		t.Fatalf("failed at invocation %d, want 4", invocations)
 	}
@@ -76,7 +78,7 @@ func TestScriptMaxCallsMustBeInRange(t *testing.T) {
 	p := compileModule(t, twoCalls)
 	for _, n := range []int{-1, 0, MaxScriptCalls + 1} {
 		_, err := RunScript(context.Background(), p, Call{Input: []byte(`{}`), Clock: testClock}, ScriptCall{MaxCalls: n})
-		wantCode(t, err, CodeScriptMaxCallsInvalid)
+		wantCode(t, err, errcode.ScriptMaxCallsInvalid)
 	}
 	_, err := RunScript(context.Background(), p, Call{Input: []byte(`{"n":1}`), Clock: testClock}, ScriptCall{MaxCalls: MaxScriptCalls})
 	if err != nil {
@@ -101,7 +103,7 @@ func TestScriptMalformedRecordIsRefused(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := runScript(t, p, `{"n":1}`, ScriptCall{Record: rec})
-			wantCode(t, err, CodeScriptRecordInvalid)
+			wantCode(t, err, errcode.ScriptRecordInvalid)
 		})
 	}
 }
@@ -110,12 +112,12 @@ func TestScriptRecordedOutputIsDecodedSafely(t *testing.T) {
 	p := compileModule(t, `export default async function (input, ctx) { return { r: await ctx.call("t", {}) } }`)
 	rec := recordCall(0, "t", `{}`, `{"id":12345678901234567890}`)
 	_, err := runScript(t, p, `{}`, ScriptCall{Record: []Recorded{rec}})
-	if e := wantCode(t, err, CodeInputUnsafeInteger); !strings.Contains(e.Message, "recorded output of request 0") {
+	if e := wantCode(t, err, errcode.ModuleInputUnsafeInteger); !strings.Contains(e.Message, "recorded output of request 0") {
 		t.Fatalf("message %q does not name the request", e.Message)
 	}
 	rec = recordCall(0, "t", `{}`, `{"a":`)
 	_, err = runScript(t, p, `{}`, ScriptCall{Record: []Recorded{rec}})
-	wantCode(t, err, CodeInputInvalid)
+	wantCode(t, err, errcode.ModuleInputInvalid)
 
 	rec = recordCall(0, "t", `{}`, `null`)
 	res, err := runScript(t, p, `{}`, ScriptCall{Record: []Recorded{rec}})
@@ -124,19 +126,19 @@ func TestScriptRecordedOutputIsDecodedSafely(t *testing.T) {
 
 func TestScriptSettlesAsAModule(t *testing.T) {
 	for name, tc := range map[string]struct{ body, code string }{
-		"pending without a request": {`return new Promise(() => {})`, CodePromisePending},
-		"rejected":                  {`await null; throw new Error("late")`, CodeThrew},
-		"not an object":             {`return [1]`, CodeOutputInvalid},
+		"pending without a request": {`return new Promise(() => {})`, "module_promise_pending"},
+		"rejected":                  {`await null; throw new Error("late")`, "module_threw"},
+		"not an object":             {`return [1]`, "module_output_invalid"},
 		// Past one answer (4 MiB) an output comes in parts; past
 		// MaxScriptOutputBytes it is refused.
-		"too large":            {`const s = "x".repeat(1 << 20); return { a: Array(25).fill(s) }`, CodeOutputTooLarge},
-		"runaway jobs":         {`for (;;) Promise.resolve().then(() => {})`, CodeJobsExceeded},
-		"runaway inline reads": {`const all = []; for (;;) all.push(ctx.read(1).then(v => v))`, CodeJobsExceeded},
+		"too large":            {`const s = "x".repeat(1 << 20); return { a: Array(25).fill(s) }`, "module_output_too_large"},
+		"runaway jobs":         {`for (;;) Promise.resolve().then(() => {})`, "module_jobs_exceeded"},
+		"runaway inline reads": {`const all = []; for (;;) all.push(ctx.read(1).then(v => v))`, "module_jobs_exceeded"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := compileModule(t, `export default async function (input, ctx) { `+tc.body+` }`)
 			_, err := runScript(t, p, `{}`, ScriptCall{}, func(c *Call) { c.Timeout = MaxTimeout })
-			wantCode(t, err, tc.code)
+			wantCode(t, err, errcode.Code(tc.code))
 		})
 	}
 }

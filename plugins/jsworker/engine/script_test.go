@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 const twoCalls = `export default async function (input, ctx) {
@@ -66,7 +68,7 @@ func TestScriptRecordedErrorRejectsWithCode(t *testing.T) {
 	// Uncaught, the rejection fails the script.
 	uncaught := compileModule(t, `export default async function (input, ctx) { await ctx.call("github.issue", { n: 1 }); return {} }`)
 	_, err = runScript(t, uncaught, `{}`, ScriptCall{Record: []Recorded{rec}})
-	if e := wantCode(t, err, CodeThrew); !strings.Contains(e.Message, "no issue 1") {
+	if e := wantCode(t, err, errcode.ModuleThrew); !strings.Contains(e.Message, "no issue 1") {
 		t.Fatalf("message %q does not carry the recorded error", e.Message)
 	}
 }
@@ -118,7 +120,7 @@ func TestScriptReadOfAReferenceIsARequest(t *testing.T) {
 	two := compileModule(t, `export default async function (input, ctx) {
 		await ctx.read({ $ref: "a" }); await ctx.read({ $ref: "b" }); return {} }`)
 	_, _, err = drive(t, two, `{}`, 1, echo)
-	wantCode(t, err, CodeScriptMaxCallsExceeded)
+	wantCode(t, err, errcode.ScriptMaxCallsExceeded)
 }
 
 func TestScriptWaitIsAlwaysARequest(t *testing.T) {
@@ -274,7 +276,7 @@ func TestScriptDeterministicAcrossReplays(t *testing.T) {
 		record = append(record, echo(res.Suspended[0]))
 	}
 	_, err = runScript(t, p, `{}`, ScriptCall{Record: record}, func(c *Call) { c.Seed = 2 })
-	wantCode(t, err, CodeScriptNondeterministic)
+	wantCode(t, err, errcode.ScriptNondeterministic)
 }
 
 func TestScriptRecordBeyondTheReplayIsFineWhileSuspended(t *testing.T) {

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"github.com/dop251/goja"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // scriptState is one script invocation's side of the replay: the record it
@@ -111,7 +113,7 @@ func (s *scriptState) wait(c goja.FunctionCall) goja.Value {
 func (s *scriptState) count() bool {
 	s.calls++
 	if s.calls > s.maxCalls {
-		s.inv.enforce(refuse(CodeScriptMaxCallsExceeded, "the script made more than %d calls and reads of a reference (max_calls) at request %d", s.maxCalls, s.next))
+		s.inv.enforce(refuse(errcode.ScriptMaxCallsExceeded, "the script made more than %d calls and reads of a reference (max_calls) at request %d", s.maxCalls, s.next))
 		return false
 	}
 	return true
@@ -213,7 +215,7 @@ func (s *scriptState) finish(answer goja.Value) outcome {
 	case len(s.pending) > 0:
 		return outcome{suspended: s.pending}
 	case state == goja.PromiseStatePending:
-		return outcome{err: refuse(CodePromisePending, "the script's promise never settled, and it waits on no request of ctx.call, ctx.read or ctx.wait")}
+		return outcome{err: refuse(errcode.ModulePromisePending, "the script's promise never settled, and it waits on no request of ctx.call, ctx.read or ctx.wait")}
 	}
 	if refusal := s.unasked(); refusal != nil {
 		return outcome{err: refusal}
@@ -237,7 +239,7 @@ func (s *scriptState) unasked() *Error {
 	if first < 0 {
 		return nil
 	}
-	return refuse(CodeScriptNondeterministic,
+	return refuse(errcode.ScriptNondeterministic,
 		"the script finished after %d requests, but the record holds request %d; a replay must ask what the run it replays asked (is the module deterministic?)",
 		s.next, first)
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/gowebpki/jcs"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // encodeRequest is the canonical (RFC 8785) JSON of a ctx.call input: a
@@ -21,7 +23,7 @@ func encodeRequest(rt *goja.Runtime, in *intrinsics, v goja.Value, halted *atomi
 	const subject = "the input"
 	obj, ok := v.(*goja.Object)
 	if !ok || !isPlainObject(obj, in) {
-		return nil, refuse(CodeOutputInvalid, "%s must be a plain object, not %s", subject, describe(v))
+		return nil, refuse(errcode.ModuleOutputInvalid, "%s must be a plain object, not %s", subject, describe(v))
 	}
 	e := outputEncoder{rt: rt, subject: subject, canonical: true, buf: make([]byte, 0, 128), open: map[*goja.Object]bool{}, halted: halted}
 	written, refusal := e.value("", v, nil, 0)
@@ -29,7 +31,7 @@ func encodeRequest(rt *goja.Runtime, in *intrinsics, v goja.Value, halted *atomi
 		return nil, refusal
 	}
 	if !written || len(e.buf) == 0 || e.buf[0] != '{' {
-		return nil, refuse(CodeOutputInvalid, "%s does not serialise to a JSON object (its toJSON returned something else)", subject)
+		return nil, refuse(errcode.ModuleOutputInvalid, "%s does not serialise to a JSON object (its toJSON returned something else)", subject)
 	}
 	return e.buf, nil
 }
@@ -93,7 +95,7 @@ func matches(rec *Recorded, index int, kind, tool string, input []byte) *Error {
 	asked := describeRequest(kind, tool)
 	held := describeRequest(rec.Kind, rec.Tool)
 	if rec.Kind != kind || (kind == KindCall && rec.Tool != tool) {
-		return refuse(CodeScriptNondeterministic,
+		return refuse(errcode.ScriptNondeterministic,
 			"request %d is %s, but the record holds %s there; a replay must ask what the run it replays asked (is the module deterministic?)",
 			index, asked, held)
 	}
@@ -101,7 +103,7 @@ func matches(rec *Recorded, index int, kind, tool string, input []byte) *Error {
 		return nil
 	}
 	if d := digest(input); d != rec.InputDigest {
-		return refuse(CodeScriptNondeterministic,
+		return refuse(errcode.ScriptNondeterministic,
 			"request %d is %s with input %s, but the record holds it with input %s; a replay must ask what the run it replays asked (is the module deterministic?)",
 			index, asked, d, rec.InputDigest)
 	}

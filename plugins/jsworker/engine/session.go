@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Live sessions keep a suspended script's runtime between invocations, so
@@ -165,7 +167,7 @@ func (s *session) resume(ctx context.Context, delta []Recorded, timeout time.Dur
 		}
 		p, ok := waiting[r.Index]
 		if !ok {
-			return ScriptResult{}, refuse(CodeScriptRecordInvalid, "record entry %d settles no request the script waits on", r.Index)
+			return ScriptResult{}, refuse(errcode.ScriptRecordInvalid, "record entry %d settles no request the script waits on", r.Index)
 		}
 		if refusal := matches(r, p.Index, p.Kind, p.Tool, p.Input); refusal != nil {
 			return ScriptResult{}, refusal
@@ -210,7 +212,7 @@ func (s *session) resume(ctx context.Context, delta []Recorded, timeout time.Dur
 	s.grown += grown
 	s.record = append(s.record, entries...)
 	var e *Error
-	if errors.As(err, &e) && e.Code == CodeTimeout && !e.Discard {
+	if errors.As(err, &e) && e.Code == errcode.ModuleTimeout && !e.Discard {
 		// The session ran out of the time one replay has: a replay from
 		// the start, under the full limit, judges the script.
 		return ScriptResult{ReplayNeeded: true}, nil

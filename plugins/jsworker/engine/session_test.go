@@ -2,6 +2,8 @@ package engine
 
 import (
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // driveSession drives a script as the kernel does with a session: the first
@@ -86,7 +88,7 @@ func TestSessionLostAsksForTheWholeRecord(t *testing.T) {
 		t.Fatalf("another input: %+v %v", res, err)
 	}
 	_, err = runScript(t, p, `{"n":3}`, ScriptCall{RecordFrom: 1})
-	wantCode(t, err, CodeScriptRecordInvalid)
+	wantCode(t, err, errcode.ScriptRecordInvalid)
 }
 
 // heldSession starts a session and resumes it once, so it holds one entry
@@ -111,13 +113,13 @@ func TestSessionHoldsEntriesToWhatWasAsked(t *testing.T) {
 	stray := echo(waiting)
 	stray.Index = 7
 	_, err := runScript(t, p, `{"n":3}`, ScriptCall{Record: []Recorded{stray}, RecordFrom: 1, Session: "a"})
-	wantCode(t, err, CodeScriptRecordInvalid)
+	wantCode(t, err, errcode.ScriptRecordInvalid)
 
 	waiting = heldSession(t, p, "b")
 	other := echo(waiting)
 	other.InputDigest = sha256Digest([]byte(`{"other":true}`))
 	_, err = runScript(t, p, `{"n":3}`, ScriptCall{Record: []Recorded{other}, RecordFrom: 1, Session: "b"})
-	wantCode(t, err, CodeScriptNondeterministic)
+	wantCode(t, err, errcode.ScriptNondeterministic)
 
 	// The right entry resumes it where it stopped.
 	waiting = heldSession(t, p, "c")

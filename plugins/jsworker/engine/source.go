@@ -7,6 +7,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Source is a module closure as the kernel sends it: in memory, never a
@@ -41,7 +43,7 @@ func (s Source) checkSize() *Error {
 	for _, body := range s.Files {
 		total += len(body)
 		if total > MaxSourceBytes {
-			return refuse(CodeSourceTooLarge, "the module closure is larger than %d bytes", MaxSourceBytes)
+			return refuse(errcode.ModuleSourceTooLarge, "the module closure is larger than %d bytes", MaxSourceBytes)
 		}
 	}
 	return nil
@@ -61,11 +63,11 @@ func (s Source) entry() (string, *Error) {
 func checkFileName(name string) *Error {
 	switch {
 	case name == "" || path.Clean(name) != name || strings.ContainsAny(name, "\\\x00"):
-		return refuse(CodeSourceInvalid, "closure file %q is not a clean package-relative slash path", name)
+		return refuse(errcode.ModuleSourceInvalid, "closure file %q is not a clean package-relative slash path", name)
 	case strings.HasPrefix(name, "/") || name == ".." || strings.HasPrefix(name, "../"):
-		return refuse(CodeSourceInvalid, "closure file %q lies outside the package", name)
+		return refuse(errcode.ModuleSourceInvalid, "closure file %q lies outside the package", name)
 	case !hasModuleExtension(name):
-		return refuse(CodeSourceInvalid, "closure file %q is not a .js or .mjs file", name)
+		return refuse(errcode.ModuleSourceInvalid, "closure file %q is not a .js or .mjs file", name)
 	}
 	return nil
 }

@@ -3,14 +3,16 @@ package engine
 import (
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func TestSourceValidateRefusesBadNames(t *testing.T) {
 	for _, name := range []string{"", "./main.mjs", "a//b.mjs", "a/../b.mjs", "/abs.mjs", "../up.mjs", `a\b.mjs`, "nul\x00.mjs", "readme.md", "lib/"} {
 		src := closure("main.mjs", map[string]string{"main.mjs": "export default () => ({})", name: ""})
 		_, err := src.validate()
-		if err == nil || err.Code != CodeSourceInvalid {
-			t.Errorf("file %q: got %v, want %s", name, err, CodeSourceInvalid)
+		if err == nil || err.Code != errcode.ModuleSourceInvalid {
+			t.Errorf("file %q: got %v, want %s", name, err, errcode.ModuleSourceInvalid)
 		}
 	}
 }
@@ -22,8 +24,8 @@ func TestSourceValidateSize(t *testing.T) {
 		t.Fatalf("a closure of exactly %d bytes: %v", MaxSourceBytes, err)
 	}
 	over := closure("main.mjs", map[string]string{"main.mjs": half, "b.mjs": half + " "})
-	if _, err := over.validate(); err == nil || err.Code != CodeSourceTooLarge {
-		t.Fatalf("a closure one byte over: got %v, want %s", err, CodeSourceTooLarge)
+	if _, err := over.validate(); err == nil || err.Code != errcode.ModuleSourceTooLarge {
+		t.Fatalf("a closure one byte over: got %v, want %s", err, errcode.ModuleSourceTooLarge)
 	}
 }
 
@@ -36,10 +38,10 @@ func TestSourceEntryForms(t *testing.T) {
 		}
 	}
 	for entry, code := range map[string]string{
-		"missing.mjs": CodeImportMissing, "/main.mjs": CodeImportAbsolute, "../main.mjs": CodeImportEscape,
-		"main": CodeImportExtension, "https://x/main.mjs": CodeImportURL, "": CodeImportMissing,
+		"missing.mjs": "module_import_missing", "/main.mjs": "module_import_absolute", "../main.mjs": "module_import_escape",
+		"main": "module_import_extension", "https://x/main.mjs": "module_import_url", "": "module_import_missing",
 	} {
-		if _, err := closure(entry, files).validate(); err == nil || err.Code != code {
+		if _, err := closure(entry, files).validate(); err == nil || string(err.Code) != code {
 			t.Errorf("entry %q: got %v, want %s", entry, err, code)
 		}
 	}

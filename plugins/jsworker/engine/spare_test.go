@@ -3,6 +3,8 @@ package engine
 import (
 	"runtime"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // withSpare makes sure a prepared runtime waits in the slot and returns a
@@ -123,7 +125,7 @@ func TestSpareRuntimeGuardsStopTheCallThatTakesIt(t *testing.T) {
 			p := compileModule(t, `export default function () { const x = `+alloc+`; return { n: x.length } }`)
 			took := withSpare(t)
 			_, err := call(t, p, `{}`, quick)
-			wantCode(t, err, CodeMemoryExceeded)
+			wantCode(t, err, errcode.ModuleMemoryExceeded)
 			took()
 		})
 	}

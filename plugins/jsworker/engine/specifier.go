@@ -3,6 +3,8 @@ package engine
 import (
 	"path"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // nodeBuiltins are the Node.js core modules a bare specifier may name. They
@@ -25,28 +27,28 @@ var nodeBuiltins = map[string]bool{
 func resolveSpecifier(importer, spec string, files map[string][]byte) (string, *Error) {
 	switch {
 	case spec == "":
-		return "", refuse(CodeImportMissing, "%s imports an empty specifier", importer)
+		return "", refuse(errcode.ModuleImportMissing, "%s imports an empty specifier", importer)
 	case strings.HasPrefix(spec, "node:"):
-		return "", refuse(CodeImportBuiltin, "%s imports %q: Node.js built-in modules are not available to deterministic modules", importer, spec)
+		return "", refuse(errcode.ModuleImportBuiltin, "%s imports %q: Node.js built-in modules are not available to deterministic modules", importer, spec)
 	case hasScheme(spec):
-		return "", refuse(CodeImportURL, "%s imports %q: URL imports are not allowed; ship the file in the package and import it by relative path", importer, spec)
+		return "", refuse(errcode.ModuleImportURL, "%s imports %q: URL imports are not allowed; ship the file in the package and import it by relative path", importer, spec)
 	case strings.HasPrefix(spec, "/") || strings.HasPrefix(spec, `\`):
-		return "", refuse(CodeImportAbsolute, "%s imports %q: absolute paths are not allowed; import package files by relative path", importer, spec)
+		return "", refuse(errcode.ModuleImportAbsolute, "%s imports %q: absolute paths are not allowed; import package files by relative path", importer, spec)
 	case !isRelative(spec):
 		if nodeBuiltins[strings.SplitN(spec, "/", 2)[0]] {
-			return "", refuse(CodeImportBuiltin, "%s imports %q: Node.js built-in modules are not available to deterministic modules", importer, spec)
+			return "", refuse(errcode.ModuleImportBuiltin, "%s imports %q: Node.js built-in modules are not available to deterministic modules", importer, spec)
 		}
-		return "", refuse(CodeImportBare, "%s imports %q: bare package specifiers are not allowed; vendor the code into the package and import it by relative path", importer, spec)
+		return "", refuse(errcode.ModuleImportBare, "%s imports %q: bare package specifiers are not allowed; vendor the code into the package and import it by relative path", importer, spec)
 	}
 	target := path.Join(path.Dir(importer), spec)
 	if target == ".." || strings.HasPrefix(target, "../") {
-		return "", refuse(CodeImportEscape, "%s imports %q, which resolves outside the package", importer, spec)
+		return "", refuse(errcode.ModuleImportEscape, "%s imports %q, which resolves outside the package", importer, spec)
 	}
 	if !hasModuleExtension(target) {
-		return "", refuse(CodeImportExtension, "%s imports %q: only .js and .mjs files can be imported, named with their extension", importer, spec)
+		return "", refuse(errcode.ModuleImportExtension, "%s imports %q: only .js and .mjs files can be imported, named with their extension", importer, spec)
 	}
 	if _, ok := files[target]; !ok {
-		return "", refuse(CodeImportMissing, "%s imports %q, but %s is not in the module closure", importer, spec, target)
+		return "", refuse(errcode.ModuleImportMissing, "%s imports %q, but %s is not in the module closure", importer, spec, target)
 	}
 	return target, nil
 }

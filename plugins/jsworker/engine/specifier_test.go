@@ -1,6 +1,8 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+)
 
 func TestResolveSpecifier(t *testing.T) {
 	files := map[string][]byte{
@@ -16,31 +18,31 @@ func TestResolveSpecifier(t *testing.T) {
 		{"lib/deep/b.mjs", "../a.mjs", "lib/a.mjs", ""},
 		{"lib/a.mjs", "./deep/../a.mjs", "lib/a.mjs", ""},
 		{"main.mjs", "./data.json.mjs", "data.json.mjs", ""},
-		{"main.mjs", "node:fs", "", CodeImportBuiltin},
-		{"main.mjs", "fs", "", CodeImportBuiltin},
-		{"main.mjs", "fs/promises", "", CodeImportBuiltin},
-		{"main.mjs", "child_process", "", CodeImportBuiltin},
-		{"main.mjs", "lodash", "", CodeImportBare},
-		{"main.mjs", "@scope/pkg", "", CodeImportBare},
-		{"main.mjs", "lodash/fp.js", "", CodeImportBare},
-		{"main.mjs", "https://example.com/x.mjs", "", CodeImportURL},
-		{"main.mjs", "data:text/javascript,export default 1", "", CodeImportURL},
-		{"main.mjs", "file:///etc/passwd", "", CodeImportURL},
-		{"main.mjs", "C:/x.mjs", "", CodeImportURL},
-		{"main.mjs", "/etc/x.mjs", "", CodeImportAbsolute},
-		{"main.mjs", `\x.mjs`, "", CodeImportAbsolute},
-		{"main.mjs", "../outside.mjs", "", CodeImportEscape},
-		{"lib/a.mjs", "../../outside.mjs", "", CodeImportEscape},
-		{"lib/deep/b.mjs", "./../../../x.mjs", "", CodeImportEscape},
-		{"main.mjs", "..", "", CodeImportEscape},
-		{"main.mjs", "./missing.mjs", "", CodeImportMissing},
-		{"main.mjs", "./lib/A.mjs", "", CodeImportMissing},
-		{"main.mjs", "", "", CodeImportMissing},
-		{"main.mjs", "./util", "", CodeImportExtension},
-		{"main.mjs", "./data.json", "", CodeImportExtension},
-		{"main.mjs", "./lib", "", CodeImportExtension},
-		{"main.mjs", "./native.node", "", CodeImportExtension},
-		{"main.mjs", "./x.ts", "", CodeImportExtension},
+		{"main.mjs", "node:fs", "", "module_import_builtin"},
+		{"main.mjs", "fs", "", "module_import_builtin"},
+		{"main.mjs", "fs/promises", "", "module_import_builtin"},
+		{"main.mjs", "child_process", "", "module_import_builtin"},
+		{"main.mjs", "lodash", "", "module_import_bare"},
+		{"main.mjs", "@scope/pkg", "", "module_import_bare"},
+		{"main.mjs", "lodash/fp.js", "", "module_import_bare"},
+		{"main.mjs", "https://example.com/x.mjs", "", "module_import_url"},
+		{"main.mjs", "data:text/javascript,export default 1", "", "module_import_url"},
+		{"main.mjs", "file:///etc/passwd", "", "module_import_url"},
+		{"main.mjs", "C:/x.mjs", "", "module_import_url"},
+		{"main.mjs", "/etc/x.mjs", "", "module_import_absolute"},
+		{"main.mjs", `\x.mjs`, "", "module_import_absolute"},
+		{"main.mjs", "../outside.mjs", "", "module_import_escape"},
+		{"lib/a.mjs", "../../outside.mjs", "", "module_import_escape"},
+		{"lib/deep/b.mjs", "./../../../x.mjs", "", "module_import_escape"},
+		{"main.mjs", "..", "", "module_import_escape"},
+		{"main.mjs", "./missing.mjs", "", "module_import_missing"},
+		{"main.mjs", "./lib/A.mjs", "", "module_import_missing"},
+		{"main.mjs", "", "", "module_import_missing"},
+		{"main.mjs", "./util", "", "module_import_extension"},
+		{"main.mjs", "./data.json", "", "module_import_extension"},
+		{"main.mjs", "./lib", "", "module_import_extension"},
+		{"main.mjs", "./native.node", "", "module_import_extension"},
+		{"main.mjs", "./x.ts", "", "module_import_extension"},
 	}
 	for _, c := range cases {
 		got, err := resolveSpecifier(c.importer, c.spec, files)
@@ -49,7 +51,7 @@ func TestResolveSpecifier(t *testing.T) {
 			t.Errorf("%s imports %q: refused %v, want %s", c.importer, c.spec, err, c.want)
 		case c.code == "" && got != c.want:
 			t.Errorf("%s imports %q: resolved %s, want %s", c.importer, c.spec, got, c.want)
-		case c.code != "" && (err == nil || err.Code != c.code):
+		case c.code != "" && (err == nil || string(err.Code) != c.code):
 			t.Errorf("%s imports %q: got (%q, %v), want code %s", c.importer, c.spec, got, err, c.code)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -75,7 +76,7 @@ func testAppendDerivesEventType(t *testing.T, d driver.Driver) {
 		}
 	}
 	_, err := d.Append(ctxFor(t), driver.AppendRequest{Stream: s, IdempotencyKey: "bad-type", Event: json.RawMessage(`{"type":"has space"}`)})
-	requireCode(t, err, driver.CodeInvalidEvent)
+	requireCode(t, err, errcode.InvalidEvent)
 }
 
 func testAppendStaleVersionRefused(t *testing.T, d driver.Driver) {
@@ -83,7 +84,7 @@ func testAppendStaleVersionRefused(t *testing.T, d driver.Driver) {
 	appendN(t, d, s, "k", 3)
 	for _, expected := range []int64{0, 2, 4, 100} {
 		_, err := d.Append(ctxFor(t), driver.AppendRequest{Stream: s, ExpectedVersion: version(expected), IdempotencyKey: "late", Event: ev("late", 0)})
-		e := requireCode(t, err, driver.CodeVersionConflict)
+		e := requireCode(t, err, errcode.VersionConflict)
 		if e.CurrentVersion == nil || *e.CurrentVersion != 3 {
 			t.Fatalf("expected %d: the conflict names version %v, want 3", expected, e.CurrentVersion)
 		}
@@ -141,7 +142,7 @@ func testIdempotencyConflict(t *testing.T, d driver.Driver) {
 	s := freshStream(t)
 	appendOK(t, d, s, version(0), "key", ev("t", 1))
 	_, err := d.Append(ctxFor(t), driver.AppendRequest{Stream: s, ExpectedVersion: version(1), IdempotencyKey: "key", Event: ev("t", 2)})
-	e := requireCode(t, err, driver.CodeIdempotencyConflict)
+	e := requireCode(t, err, errcode.IdempotencyConflict)
 	if e.CurrentVersion == nil || *e.CurrentVersion != 1 {
 		t.Fatalf("conflict names version %v", e.CurrentVersion)
 	}

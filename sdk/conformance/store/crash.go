@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -108,7 +109,7 @@ func proveStream(t *testing.T, crashed, fresh driver.Driver, s driver.Stream, lo
 	code := driver.CodeOf(failed.err)
 	var typed *driver.Error
 	errors.As(failed.err, &typed)
-	if code != driver.CodeProviderUnavailable && code != driver.CodeAmbiguousCommit {
+	if code != errcode.ProviderUnavailable && code != errcode.AmbiguousCommit {
 		t.Fatalf("an append cut off by the crash failed with %v; want provider_unavailable or ambiguous_commit", failed.err)
 	}
 	before := readAll(t, fresh, s)
@@ -122,7 +123,7 @@ func proveStream(t *testing.T, crashed, fresh driver.Driver, s driver.Stream, lo
 		t.Fatalf("the stream holds %d events for %d attempts", len(before), len(log))
 	}
 	state := typed.Evidence[driver.EvidenceCommitState]
-	if landed && code == driver.CodeProviderUnavailable && state != driver.CommitUnknown {
+	if landed && code == errcode.ProviderUnavailable && state != driver.CommitUnknown {
 		t.Fatalf("the append was reported provably uncommitted (%s) but it committed", state)
 	}
 
@@ -130,7 +131,7 @@ func proveStream(t *testing.T, crashed, fresh driver.Driver, s driver.Stream, lo
 	var err error
 	for range 50 { // the crashed driver's pooled connections recover on use
 		r, err = crashed.Append(ctxFor(t), driver.AppendRequest{Stream: s, ExpectedVersion: version(failed.expected), IdempotencyKey: failed.key, Event: failed.event})
-		if driver.CodeOf(err) != driver.CodeProviderUnavailable {
+		if driver.CodeOf(err) != errcode.ProviderUnavailable {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -40,7 +41,7 @@ func testConcurrentAppenders(t *testing.T, d driver.Driver) {
 				for {
 					r, err := d.Append(ctx, driver.AppendRequest{Stream: s, ExpectedVersion: version(known), IdempotencyKey: key, Event: event})
 					var e *driver.Error
-					if errors.As(err, &e) && e.Code == driver.CodeVersionConflict && e.CurrentVersion != nil {
+					if errors.As(err, &e) && e.Code == errcode.VersionConflict && e.CurrentVersion != nil {
 						known = *e.CurrentVersion
 						conflicts[w]++
 						continue

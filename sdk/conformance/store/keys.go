@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -97,13 +98,13 @@ func testListKeysRefusals(t *testing.T, d driver.Driver) {
 	}
 	other := base.Resource
 	other.Name = "other_events"
-	requireCode(t, list(driver.ListRequest{Source: base.Source, Resource: other, Cursor: first.NextCursor}), driver.CodeCursorInvalid)
-	requireCode(t, list(driver.ListRequest{Source: base.Source + "x", Resource: base.Resource, Cursor: first.NextCursor}), driver.CodeCursorInvalid)
-	requireCode(t, list(driver.ListRequest{Source: base.Source, Resource: base.Resource, Cursor: "offset=1"}), driver.CodeCursorInvalid)
-	requireCode(t, list(driver.ListRequest{Source: base.Source, Resource: base.Resource, Limit: driver.MaxPageEvents + 1}), driver.CodePageLimitExceeded)
-	requireCode(t, list(driver.ListRequest{Source: base.Source, Resource: driver.Resource{Name: base.Resource.Name}}), driver.CodeSchemaRequired)
-	requireCode(t, list(driver.ListRequest{Source: base.Source}), driver.CodeInvalidRequest)
-	requireCode(t, list(driver.ListRequest{Resource: base.Resource}), driver.CodeInvalidRequest)
+	requireCode(t, list(driver.ListRequest{Source: base.Source, Resource: other, Cursor: first.NextCursor}), errcode.CursorInvalid)
+	requireCode(t, list(driver.ListRequest{Source: base.Source + "x", Resource: base.Resource, Cursor: first.NextCursor}), errcode.CursorInvalid)
+	requireCode(t, list(driver.ListRequest{Source: base.Source, Resource: base.Resource, Cursor: "offset=1"}), errcode.CursorInvalid)
+	requireCode(t, list(driver.ListRequest{Source: base.Source, Resource: base.Resource, Limit: driver.MaxPageEvents + 1}), errcode.PageLimitExceeded)
+	requireCode(t, list(driver.ListRequest{Source: base.Source, Resource: driver.Resource{Name: base.Resource.Name}}), errcode.SchemaRequired)
+	requireCode(t, list(driver.ListRequest{Source: base.Source}), errcode.InvalidRequest)
+	requireCode(t, list(driver.ListRequest{Resource: base.Resource}), errcode.InvalidRequest)
 }
 
 // testCanceledContext: a call whose context is done fails with a typed error
@@ -114,12 +115,12 @@ func testCanceledContext(t *testing.T, d driver.Driver) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := d.Append(ctx, driver.AppendRequest{Stream: s, ExpectedVersion: version(1), IdempotencyKey: "late", Event: ev("t", 1)})
-	e := requireCode(t, err, driver.CodeProviderUnavailable)
+	e := requireCode(t, err, errcode.ProviderUnavailable)
 	if e.Evidence[driver.EvidenceCommitState] != driver.CommitNotSent {
 		t.Fatalf("a canceled append claims commit state %q", e.Evidence[driver.EvidenceCommitState])
 	}
 	_, err = d.Read(ctx, driver.ReadRequest{Stream: s})
-	requireCode(t, err, driver.CodeProviderUnavailable)
+	requireCode(t, err, errcode.ProviderUnavailable)
 	if h := head(t, d, s); h.Version != 1 {
 		t.Fatalf("a canceled append wrote: %d", h.Version)
 	}
@@ -138,11 +139,11 @@ func testClosed(t *testing.T, d driver.Driver) {
 	}
 	ctx := ctxFor(t)
 	_, err := d.Append(ctx, driver.AppendRequest{Stream: s, IdempotencyKey: "k", Event: ev("t", 1)})
-	requireCode(t, err, driver.CodeProviderUnavailable)
+	requireCode(t, err, errcode.ProviderUnavailable)
 	_, err = d.Read(ctx, driver.ReadRequest{Stream: s})
-	requireCode(t, err, driver.CodeProviderUnavailable)
+	requireCode(t, err, errcode.ProviderUnavailable)
 	_, err = d.InspectKey(ctx, driver.InspectRequest{Stream: s})
-	requireCode(t, err, driver.CodeProviderUnavailable)
+	requireCode(t, err, errcode.ProviderUnavailable)
 	_, err = d.ListKeys(ctx, driver.ListRequest{Source: s.Source, Resource: s.Resource})
-	requireCode(t, err, driver.CodeProviderUnavailable)
+	requireCode(t, err, errcode.ProviderUnavailable)
 }

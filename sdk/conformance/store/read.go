@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -100,24 +101,24 @@ func testReadRefusals(t *testing.T, d driver.Driver) {
 		_, err := d.Read(ctxFor(t), r)
 		return err
 	}
-	requireCode(t, read(driver.ReadRequest{Stream: s, Limit: driver.MaxPageEvents + 1}), driver.CodePageLimitExceeded)
-	requireCode(t, read(driver.ReadRequest{Stream: s, Limit: -1}), driver.CodeInvalidRequest)
-	requireCode(t, read(driver.ReadRequest{Stream: s, AfterVersion: version(-1)}), driver.CodeInvalidRequest)
-	e := requireCode(t, read(driver.ReadRequest{Stream: s, AfterVersion: version(4)}), driver.CodeCursorAhead)
+	requireCode(t, read(driver.ReadRequest{Stream: s, Limit: driver.MaxPageEvents + 1}), errcode.PageLimitExceeded)
+	requireCode(t, read(driver.ReadRequest{Stream: s, Limit: -1}), errcode.InvalidRequest)
+	requireCode(t, read(driver.ReadRequest{Stream: s, AfterVersion: version(-1)}), errcode.InvalidRequest)
+	e := requireCode(t, read(driver.ReadRequest{Stream: s, AfterVersion: version(4)}), errcode.CursorAhead)
 	if e.CurrentVersion == nil || *e.CurrentVersion != 3 {
 		t.Fatalf("cursor_ahead names %v", e.CurrentVersion)
 	}
-	requireCode(t, read(driver.ReadRequest{Stream: s, AfterVersion: version(1), PreviousAfterVersion: version(2)}), driver.CodeCursorBackwards)
+	requireCode(t, read(driver.ReadRequest{Stream: s, AfterVersion: version(1), PreviousAfterVersion: version(2)}), errcode.CursorBackwards)
 	noKey := s
 	noKey.Key = ""
-	requireCode(t, read(driver.ReadRequest{Stream: noKey}), driver.CodeBroadRead)
+	requireCode(t, read(driver.ReadRequest{Stream: noKey}), errcode.BroadRead)
 	schemaFree := s
 	schemaFree.Resource = driver.Resource{Name: s.Resource.Name}
-	requireCode(t, read(driver.ReadRequest{Stream: schemaFree}), driver.CodeSchemaRequired)
+	requireCode(t, read(driver.ReadRequest{Stream: schemaFree}), errcode.SchemaRequired)
 	_, err := d.InspectKey(ctxFor(t), driver.InspectRequest{Stream: noKey})
-	requireCode(t, err, driver.CodeBroadRead)
+	requireCode(t, err, errcode.BroadRead)
 	_, err = d.InspectKey(ctxFor(t), driver.InspectRequest{Stream: schemaFree})
-	requireCode(t, err, driver.CodeSchemaRequired)
+	requireCode(t, err, errcode.SchemaRequired)
 }
 
 // testReadResponseBytesCap: a page stops at the response cap (default 4 MiB)

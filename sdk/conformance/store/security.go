@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -18,18 +19,18 @@ func testRequestRefusals(t *testing.T, d driver.Driver) {
 		mut  func(r *driver.AppendRequest)
 		code driver.Code
 	}{
-		{"no source", func(r *driver.AppendRequest) { r.Source = "" }, driver.CodeInvalidRequest},
-		{"no resource", func(r *driver.AppendRequest) { r.Resource.Name = "" }, driver.CodeInvalidRequest},
-		{"schema-free", func(r *driver.AppendRequest) { r.Resource.Kind = "" }, driver.CodeSchemaRequired},
-		{"undeclared kind", func(r *driver.AppendRequest) { r.Resource.Kind = "table" }, driver.CodeSchemaRequired},
-		{"no partition key", func(r *driver.AppendRequest) { r.Key = "" }, driver.CodeBroadRead},
-		{"unsafe partition key", func(r *driver.AppendRequest) { r.Key = "a b" }, driver.CodeInvalidRequest},
-		{"no idempotency key", func(r *driver.AppendRequest) { r.IdempotencyKey = "" }, driver.CodeIdempotencyKeyRequired},
-		{"negative expected version", func(r *driver.AppendRequest) { r.ExpectedVersion = version(-1) }, driver.CodeInvalidRequest},
-		{"not an object", func(r *driver.AppendRequest) { r.Event = json.RawMessage(`[1]`) }, driver.CodeInvalidEvent},
-		{"malformed", func(r *driver.AppendRequest) { r.Event = json.RawMessage(`{"a":`) }, driver.CodeInvalidEvent},
-		{"duplicate keys", func(r *driver.AppendRequest) { r.Event = json.RawMessage(`{"a":1,"a":1}`) }, driver.CodeInvalidEvent},
-		{"too large", func(r *driver.AppendRequest) { r.Event = big }, driver.CodeEventTooLarge},
+		{"no source", func(r *driver.AppendRequest) { r.Source = "" }, errcode.InvalidRequest},
+		{"no resource", func(r *driver.AppendRequest) { r.Resource.Name = "" }, errcode.InvalidRequest},
+		{"schema-free", func(r *driver.AppendRequest) { r.Resource.Kind = "" }, errcode.SchemaRequired},
+		{"undeclared kind", func(r *driver.AppendRequest) { r.Resource.Kind = "table" }, errcode.SchemaRequired},
+		{"no partition key", func(r *driver.AppendRequest) { r.Key = "" }, errcode.BroadRead},
+		{"unsafe partition key", func(r *driver.AppendRequest) { r.Key = "a b" }, errcode.InvalidRequest},
+		{"no idempotency key", func(r *driver.AppendRequest) { r.IdempotencyKey = "" }, errcode.IdempotencyKeyRequired},
+		{"negative expected version", func(r *driver.AppendRequest) { r.ExpectedVersion = version(-1) }, errcode.InvalidRequest},
+		{"not an object", func(r *driver.AppendRequest) { r.Event = json.RawMessage(`[1]`) }, errcode.InvalidEvent},
+		{"malformed", func(r *driver.AppendRequest) { r.Event = json.RawMessage(`{"a":`) }, errcode.InvalidEvent},
+		{"duplicate keys", func(r *driver.AppendRequest) { r.Event = json.RawMessage(`{"a":1,"a":1}`) }, errcode.InvalidEvent},
+		{"too large", func(r *driver.AppendRequest) { r.Event = big }, errcode.EventTooLarge},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -37,11 +38,11 @@ func (echo) Invoke(_ context.Context, call *plugin.Call) *plugin.Result {
 		Message *string `json:"message"`
 	}
 	if err := json.Unmarshal(call.Input, &in); err != nil || in.Message == nil {
-		return plugin.Refused("input_invalid", "echo.shout takes {\"message\": string}")
+		return plugin.Refused(errcode.InputInvalid, "echo.shout takes {\"message\": string}")
 	}
 	out, err := json.Marshal(map[string]any{"shout": strings.ToUpper(*in.Message), "pid": os.Getpid()})
 	if err != nil {
-		return plugin.Failed("output_invalid", err.Error())
+		return plugin.Failed(errcode.OutputInvalid, err.Error())
 	}
 	return plugin.OK(out, nil)
 }

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -62,7 +63,7 @@ type binding struct {
 func decode(call *plugin.Call) (*request, *binding, *plugin.Result) {
 	var req request
 	if err := json.Unmarshal(call.Input, &req); err != nil {
-		return nil, nil, plugin.Refused("notes_request_invalid", "notes.put takes {changes: [{path, text}]}")
+		return nil, nil, plugin.Refused(errcode.NotesRequestInvalid, "notes.put takes {changes: [{path, text}]}")
 	}
 	var b binding
 	_ = json.Unmarshal(call.Context.Binding, &b)
@@ -136,7 +137,7 @@ func (notes) Invoke(_ context.Context, call *plugin.Call) *plugin.Result {
 		return res
 	}
 	if b.ProjectDir == "" {
-		return plugin.Refused("notes_journal_unavailable", "notes.put needs the project directory in its binding to journal the change")
+		return plugin.Refused(errcode.NotesJournalUnavailable, "notes.put needs the project directory in its binding to journal the change")
 	}
 	j := journal{Prior: map[string]*string{}}
 	for _, c := range req.Changes {
@@ -149,7 +150,7 @@ func (notes) Invoke(_ context.Context, call *plugin.Call) *plugin.Result {
 	}
 	jp := journalPath(b, call.Context.RunID)
 	if err := writeSynced(jp, mustJSON(j)); err != nil {
-		return plugin.Failed("notes_journal_failed", err.Error())
+		return plugin.Failed(errcode.NotesJournalFailed, err.Error())
 	}
 	var written []string
 	for i, c := range req.Changes {
@@ -157,7 +158,7 @@ func (notes) Invoke(_ context.Context, call *plugin.Call) *plugin.Result {
 			os.Exit(3)
 		}
 		if err := writeSynced(target(call, c.Path), []byte(c.Text)); err != nil {
-			return plugin.Failed("notes_write_failed", err.Error())
+			return plugin.Failed(errcode.NotesWriteFailed, err.Error())
 		}
 		written = append(written, c.Path)
 	}
@@ -178,7 +179,7 @@ func (notes) Recover(_ context.Context, call *plugin.Call) *plugin.Result {
 	}
 	var j journal
 	if err != nil || json.Unmarshal(raw, &j) != nil {
-		return plugin.Failed("notes_recover_failed", "the journal of a begun change cannot be read")
+		return plugin.Failed(errcode.NotesRecoverFailed, "the journal of a begun change cannot be read")
 	}
 	var rolled []string
 	for p, prior := range j.Prior {
@@ -192,12 +193,12 @@ func (notes) Recover(_ context.Context, call *plugin.Call) *plugin.Result {
 			err = writeSynced(target(call, p), []byte(*prior))
 		}
 		if err != nil {
-			return plugin.Failed("notes_recover_failed", err.Error())
+			return plugin.Failed(errcode.NotesRecoverFailed, err.Error())
 		}
 		rolled = append(rolled, p)
 	}
 	if err := os.Remove(jp); err != nil {
-		return plugin.Failed("notes_recover_failed", err.Error())
+		return plugin.Failed(errcode.NotesRecoverFailed, err.Error())
 	}
 	out, _ := json.Marshal(map[string]any{"rolled_back": rolled})
 	return plugin.OK(out, nil)

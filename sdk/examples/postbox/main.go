@@ -32,6 +32,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -113,24 +114,24 @@ func connect(call *plugin.Call) (*client, *plugin.Result) {
 	_ = json.Unmarshal(call.Context.Binding, &b)
 	raw, err := os.ReadFile(filepath.Join(b.ProjectDir, "postbox.json"))
 	if err != nil {
-		return nil, plugin.Refused("postbox_not_configured", "write the provider's address to .runx/postbox.json as {\"base_url\": \"https://...\"}")
+		return nil, plugin.Refused(errcode.PostboxNotConfigured, "write the provider's address to .runx/postbox.json as {\"base_url\": \"https://...\"}")
 	}
 	var conf struct {
 		BaseURL string `json:"base_url"`
 	}
 	if json.Unmarshal(raw, &conf) != nil {
-		return nil, plugin.Refused("postbox_not_configured", ".runx/postbox.json is not {\"base_url\": \"https://...\"}")
+		return nil, plugin.Refused(errcode.PostboxNotConfigured, ".runx/postbox.json is not {\"base_url\": \"https://...\"}")
 	}
 	u, perr := url.Parse(conf.BaseURL)
 	if perr != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil, plugin.Refused("postbox_not_configured", "base_url in .runx/postbox.json is not an http(s) URL")
+		return nil, plugin.Refused(errcode.PostboxNotConfigured, "base_url in .runx/postbox.json is not an http(s) URL")
 	}
 	if u.Scheme == "http" && !loopback(u.Hostname()) {
-		return nil, plugin.Refused("postbox_endpoint_insecure", "plain http is allowed only to a loopback address; use https")
+		return nil, plugin.Refused(errcode.PostboxEndpointInsecure, "plain http is allowed only to a loopback address; use https")
 	}
 	token := call.Context.Credentials[tokenVariable]
 	if token == "" {
-		return nil, plugin.Refused("postbox_token_missing", "runx delivered no "+tokenVariable+"; bind it with `runx connector use postbox`")
+		return nil, plugin.Refused(errcode.PostboxTokenMissing, "runx delivered no "+tokenVariable+"; bind it with `runx connector use postbox`")
 	}
 	return &client{base: strings.TrimSuffix(u.String(), "/"), token: token, http: &http.Client{
 		Timeout: 20 * time.Second,
@@ -159,7 +160,7 @@ type answer struct {
 func (c *client) do(ctx context.Context, method, path string, body []byte, header map[string]string) (*answer, *plugin.Result) {
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, bytes.NewReader(body))
 	if err != nil {
-		return nil, plugin.Failed("provider_unavailable", "the request could not be built")
+		return nil, plugin.Failed(errcode.ProviderUnavailable, "the request could not be built")
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+c.token)
@@ -169,14 +170,14 @@ func (c *client) do(ctx context.Context, method, path string, body []byte, heade
 	res, err := c.http.Do(req)
 	if err != nil {
 		if errors.Is(err, syscall.ECONNREFUSED) {
-			return nil, plugin.Failed("provider_unavailable", "the provider refused the connection; nothing was sent")
+			return nil, plugin.Failed(errcode.ProviderUnavailable, "the provider refused the connection; nothing was sent")
 		}
-		return nil, plugin.Failed("ambiguous_commit", "the request may have reached the provider, and no answer came back")
+		return nil, plugin.Failed(errcode.AmbiguousCommit, "the request may have reached the provider, and no answer came back")
 	}
 	defer res.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer+1))
 	if err != nil || len(raw) > maxAnswer {
-		return nil, plugin.Failed("ambiguous_commit", "the provider's answer could not be read whole")
+		return nil, plugin.Failed(errcode.AmbiguousCommit, "the provider's answer could not be read whole")
 	}
 	return &answer{status: res.StatusCode, body: raw, replayed: res.Header.Get("Idempotent-Replayed") == "true"}, nil
 }
@@ -202,7 +203,7 @@ func send(ctx context.Context, c *client, input []byte) *plugin.Result {
 		IdempotencyKey string `json:"idempotency_key"`
 	}
 	if err := json.Unmarshal(input, &in); err != nil {
-		return plugin.Refused("input_invalid", opSend+" takes {to, text, idempotency_key}")
+		return plugin.Refused(errcode.InputInvalid, opSend+" takes {to, text, idempotency_key}")
 	}
 	body, _ := json.Marshal(map[string]string{"to": in.To, "text": in.Text})
 	key := providerKey(in.IdempotencyKey, in.To)
@@ -212,17 +213,17 @@ func send(ctx context.Context, c *client, input []byte) *plugin.Result {
 	}
 	switch {
 	case a.status == http.StatusConflict:
-		return plugin.Failed("idempotency_in_flight", "an attempt under the same key is still in flight at the provider; try again once it settles")
+		return plugin.Failed(errcode.IdempotencyInFlight, "an attempt under the same key is still in flight at the provider; try again once it settles")
 	case a.status == http.StatusUnprocessableEntity:
-		return plugin.Refused("idempotency_key_reused", "the provider already holds a different message under this idempotency key; one key means one intent")
+		return plugin.Refused(errcode.IdempotencyKeyReused, "the provider already holds a different message under this idempotency key; one key means one intent")
 	case a.status >= 500:
-		return plugin.Failed("provider_unavailable", fmt.Sprintf("the provider answered %d", a.status))
+		return plugin.Failed(errcode.ProviderUnavailable, fmt.Sprintf("the provider answered %d", a.status))
 	case a.status >= 400:
-		return plugin.Refused("provider_refused", fmt.Sprintf("the provider refused the message (%d)", a.status))
+		return plugin.Refused(errcode.ProviderRefused, fmt.Sprintf("the provider refused the message (%d)", a.status))
 	}
 	var m message
 	if err := json.Unmarshal(a.body, &m); err != nil || m.ID == "" {
-		return plugin.Failed("ambiguous_commit", "the provider acknowledged the message without an id runx can read back")
+		return plugin.Failed(errcode.AmbiguousCommit, "the provider acknowledged the message without an id runx can read back")
 	}
 	// Readback: success is what the provider holds, not what it said.
 	rb, failed := c.do(ctx, http.MethodGet, "/v1/messages/"+url.PathEscape(m.ID), nil, nil)
@@ -231,7 +232,7 @@ func send(ctx context.Context, c *client, input []byte) *plugin.Result {
 	}
 	var held message
 	if rb.status != http.StatusOK || json.Unmarshal(rb.body, &held) != nil || held.ID != m.ID || held.To != in.To || held.Text != in.Text {
-		return plugin.Failed("ambiguous_commit", "the provider acknowledged "+m.ID+" but reading it back did not confirm it")
+		return plugin.Failed(errcode.AmbiguousCommit, "the provider acknowledged "+m.ID+" but reading it back did not confirm it")
 	}
 	out, _ := json.Marshal(map[string]any{"message_id": m.ID, "to": held.To, "confirmed": true, "replayed": a.replayed})
 	evidence, _ := json.Marshal(map[string]any{"provider_key": key, "readback": "GET /v1/messages/" + m.ID})
@@ -244,13 +245,13 @@ func list(ctx context.Context, c *client, to string) *plugin.Result {
 		return failed
 	}
 	if a.status != http.StatusOK {
-		return plugin.Failed("provider_unavailable", fmt.Sprintf("the provider answered %d", a.status))
+		return plugin.Failed(errcode.ProviderUnavailable, fmt.Sprintf("the provider answered %d", a.status))
 	}
 	var page struct {
 		Messages []message `json:"messages"`
 	}
 	if err := json.Unmarshal(a.body, &page); err != nil {
-		return plugin.Failed("provider_answer_invalid", "the provider's list is not JSON")
+		return plugin.Failed(errcode.ProviderAnswerInvalid, "the provider's list is not JSON")
 	}
 	msgs := []message{}
 	for _, m := range page.Messages {
@@ -279,7 +280,7 @@ func (postbox) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 		_ = json.Unmarshal(call.Input, &in)
 		return list(ctx, c, in.To)
 	}
-	return plugin.Refused("capability_not_found", call.Capability)
+	return plugin.Refused(errcode.CapabilityNotFound, call.Capability)
 }
 
 func main() { plugin.Serve(postbox{}) }

@@ -3,57 +3,20 @@ package driver
 import (
 	"errors"
 	"fmt"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
-// Code is the stable snake_case code of a store refusal or failure. Codes are
-// part of the wire contract: add new ones, never rename.
-type Code string
-
-// Refusals: the request, the caller's view of the stream, or the caller's
-// cursor is wrong. Nothing was written. Retrying the same request gives the
-// same answer.
-const (
-	CodeInvalidRequest          Code = "invalid_request"           // a malformed field; the message names it
-	CodeSchemaRequired          Code = "schema_required"           // no resource declaration: schema-free access
-	CodeBroadRead               Code = "broad_read"                // a read without its explicit key
-	CodeIdempotencyKeyRequired  Code = "idempotency_key_required"  // a write without an idempotency key
-	CodeInvalidEvent            Code = "invalid_event"             // not a JSON object, or an unusable type
-	CodeEventTooLarge           Code = "event_too_large"           // over Limits.MaxEventBytes
-	CodePageLimitExceeded       Code = "page_limit_exceeded"       // a limit over Limits.MaxPageEvents
-	CodeResponseTooLarge        Code = "response_too_large"        // one stored event alone exceeds the response cap
-	CodeVersionConflict         Code = "version_conflict"          // expected_version is stale; CurrentVersion names the head
-	CodeIdempotencyConflict     Code = "idempotency_conflict"      // the key was committed with a different event
-	CodeCursorBackwards         Code = "cursor_backwards"          // a continuation moved its cursor backwards
-	CodeCursorAhead             Code = "cursor_ahead"              // after_version beyond the stream's version
-	CodeCursorInvalid           Code = "cursor_invalid"            // a stream-head cursor this listing did not issue
-	CodeCredentialInEndpoint    Code = "credential_in_endpoint"    // a driver endpoint that embeds a secret
-	CodeInvalidConfig           Code = "invalid_config"            // a driver configuration that cannot work
-	CodeStoreNeedsMigration     Code = "store_needs_migration"     // a recognized legacy schema; run `runx data migrate`
-	CodeStoreSchemaUnrecognized Code = "store_schema_unrecognized" // neither current nor a recognized legacy schema
-)
-
-// Failures: the provider failed. Each says what is known about the commit.
-const (
-	// CodeProviderUnavailable: the provider could not do the operation and
-	// nothing was committed — provably: the write was never sent, or the
-	// provider reported it rolled back, or a fenced readback found no commit.
-	// Retry later with the same idempotency key.
-	CodeProviderUnavailable Code = "provider_unavailable"
-	// CodeAmbiguousCommit: the write was sent and its outcome could not be
-	// proven either way. The driver fails closed: the append is not reported
-	// committed. A retry with the same idempotency key is safe: it returns the
-	// committed result if the write landed, or commits it once.
-	CodeAmbiguousCommit Code = "ambiguous_commit"
-	// CodeStoreCorrupt: the store contradicts its own invariants (a gap in
-	// versions, a head that disagrees with its stream). Nothing is guessed.
-	CodeStoreCorrupt Code = "store_corrupt"
-)
+// Code is the stable snake_case code of a store refusal or failure, one of
+// the registry's (sdk/errcode). Codes are part of the wire contract: add new
+// ones, never rename.
+type Code = errcode.Code
 
 // Refusal reports whether the code is a refusal of the request rather than a
 // failure of the provider.
-func (c Code) Refusal() bool {
+func Refusal(c Code) bool {
 	switch c {
-	case CodeProviderUnavailable, CodeAmbiguousCommit, CodeStoreCorrupt:
+	case errcode.ProviderUnavailable, errcode.AmbiguousCommit, errcode.StoreCorrupt:
 		return false
 	}
 	return true
@@ -93,26 +56,26 @@ func (e *Error) Is(target error) bool {
 
 // Sentinels for errors.Is. They carry only a code.
 var (
-	ErrInvalidRequest          = &Error{Code: CodeInvalidRequest}
-	ErrSchemaRequired          = &Error{Code: CodeSchemaRequired}
-	ErrBroadRead               = &Error{Code: CodeBroadRead}
-	ErrIdempotencyKeyRequired  = &Error{Code: CodeIdempotencyKeyRequired}
-	ErrInvalidEvent            = &Error{Code: CodeInvalidEvent}
-	ErrEventTooLarge           = &Error{Code: CodeEventTooLarge}
-	ErrPageLimitExceeded       = &Error{Code: CodePageLimitExceeded}
-	ErrResponseTooLarge        = &Error{Code: CodeResponseTooLarge}
-	ErrVersionConflict         = &Error{Code: CodeVersionConflict}
-	ErrIdempotencyConflict     = &Error{Code: CodeIdempotencyConflict}
-	ErrCursorBackwards         = &Error{Code: CodeCursorBackwards}
-	ErrCursorAhead             = &Error{Code: CodeCursorAhead}
-	ErrCursorInvalid           = &Error{Code: CodeCursorInvalid}
-	ErrCredentialInEndpoint    = &Error{Code: CodeCredentialInEndpoint}
-	ErrInvalidConfig           = &Error{Code: CodeInvalidConfig}
-	ErrStoreNeedsMigration     = &Error{Code: CodeStoreNeedsMigration}
-	ErrStoreSchemaUnrecognized = &Error{Code: CodeStoreSchemaUnrecognized}
-	ErrProviderUnavailable     = &Error{Code: CodeProviderUnavailable}
-	ErrAmbiguousCommit         = &Error{Code: CodeAmbiguousCommit}
-	ErrStoreCorrupt            = &Error{Code: CodeStoreCorrupt}
+	ErrInvalidRequest          = &Error{Code: errcode.InvalidRequest}
+	ErrSchemaRequired          = &Error{Code: errcode.SchemaRequired}
+	ErrBroadRead               = &Error{Code: errcode.BroadRead}
+	ErrIdempotencyKeyRequired  = &Error{Code: errcode.IdempotencyKeyRequired}
+	ErrInvalidEvent            = &Error{Code: errcode.InvalidEvent}
+	ErrEventTooLarge           = &Error{Code: errcode.EventTooLarge}
+	ErrPageLimitExceeded       = &Error{Code: errcode.PageLimitExceeded}
+	ErrResponseTooLarge        = &Error{Code: errcode.ResponseTooLarge}
+	ErrVersionConflict         = &Error{Code: errcode.VersionConflict}
+	ErrIdempotencyConflict     = &Error{Code: errcode.IdempotencyConflict}
+	ErrCursorBackwards         = &Error{Code: errcode.CursorBackwards}
+	ErrCursorAhead             = &Error{Code: errcode.CursorAhead}
+	ErrCursorInvalid           = &Error{Code: errcode.CursorInvalid}
+	ErrCredentialInEndpoint    = &Error{Code: errcode.CredentialInEndpoint}
+	ErrInvalidConfig           = &Error{Code: errcode.InvalidConfig}
+	ErrStoreNeedsMigration     = &Error{Code: errcode.StoreNeedsMigration}
+	ErrStoreSchemaUnrecognized = &Error{Code: errcode.StoreSchemaUnrecognized}
+	ErrProviderUnavailable     = &Error{Code: errcode.ProviderUnavailable}
+	ErrAmbiguousCommit         = &Error{Code: errcode.AmbiguousCommit}
+	ErrStoreCorrupt            = &Error{Code: errcode.StoreCorrupt}
 )
 
 // Errorf makes a typed error with a formatted message.
@@ -143,14 +106,14 @@ func (e *Error) WithCurrentVersion(v int64) *Error {
 
 // VersionConflict is the refusal of a stale expected_version.
 func VersionConflict(expected, current int64) *Error {
-	return Errorf(CodeVersionConflict,
+	return Errorf(errcode.VersionConflict,
 		"expected version %d but the stream is at version %d; nothing was appended: read the stream and retry from version %d",
 		expected, current, current).WithCurrentVersion(current)
 }
 
 // IdempotencyConflict is the refusal of a key reused with a different event.
 func IdempotencyConflict(current int64) *Error {
-	return Errorf(CodeIdempotencyConflict,
+	return Errorf(errcode.IdempotencyConflict,
 		"the idempotency key was already committed with a different event; nothing was appended: use a new key for a new event").
 		WithCurrentVersion(current)
 }
@@ -172,5 +135,5 @@ func AsError(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
-	return Errorf(CodeAmbiguousCommit, "the store failed unexpectedly; nothing is known about a commit: retry with the same idempotency key").WithCause(err)
+	return Errorf(errcode.AmbiguousCommit, "the store failed unexpectedly; nothing is known about a commit: retry with the same idempotency key").WithCause(err)
 }

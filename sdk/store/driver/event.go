@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // DefaultEventType labels an event that carries neither a type nor an
@@ -40,19 +41,19 @@ func PrepareAppend(req AppendRequest, lim Limits) (*PreparedAppend, error) {
 		return nil, err
 	}
 	if req.ExpectedVersion != nil && *req.ExpectedVersion < 0 {
-		return nil, Errorf(CodeInvalidRequest, "expected_version must be 0 or more")
+		return nil, Errorf(errcode.InvalidRequest, "expected_version must be 0 or more")
 	}
 	// A whitespace-padded document may be larger than its canonical form, but
 	// not without bound: refuse before parsing anything huge.
 	if len(req.Event) > 2*lim.MaxEventBytes {
-		return nil, Errorf(CodeEventTooLarge, "the event is %d bytes; the cap is %d", len(req.Event), lim.MaxEventBytes)
+		return nil, Errorf(errcode.EventTooLarge, "the event is %d bytes; the cap is %d", len(req.Event), lim.MaxEventBytes)
 	}
 	event, redactions, err := canonicalEvent(req.Event, req.Resource)
 	if err != nil {
 		return nil, err
 	}
 	if len(event) > lim.MaxEventBytes {
-		return nil, Errorf(CodeEventTooLarge, "the event is %d bytes in canonical form; the cap is %d", len(event), lim.MaxEventBytes)
+		return nil, Errorf(errcode.EventTooLarge, "the event is %d bytes in canonical form; the cap is %d", len(event), lim.MaxEventBytes)
 	}
 	eventType, err := deriveEventType(event)
 	if err != nil {
@@ -110,12 +111,12 @@ func CanonicalJSON(doc []byte) ([]byte, error) {
 func canonicalEvent(raw []byte, r Resource) ([]byte, []Redaction, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
-		return nil, nil, Errorf(CodeInvalidEvent, "event must be a JSON object")
+		return nil, nil, Errorf(errcode.InvalidEvent, "event must be a JSON object")
 	}
 	if !hasRules(r) {
 		out, err := canon.CanonicalJSON(raw)
 		if err != nil {
-			return nil, nil, Errorf(CodeInvalidEvent, "event is not valid JSON: %s", safeJSONError(err))
+			return nil, nil, Errorf(errcode.InvalidEvent, "event is not valid JSON: %s", safeJSONError(err))
 		}
 		return out, nil, nil
 	}
@@ -123,11 +124,11 @@ func canonicalEvent(raw []byte, r Resource) ([]byte, []Redaction, error) {
 	// refused exactly as without rules, then redact the canonical document.
 	canonical, err := canon.CanonicalJSON(raw)
 	if err != nil {
-		return nil, nil, Errorf(CodeInvalidEvent, "event is not valid JSON: %s", safeJSONError(err))
+		return nil, nil, Errorf(errcode.InvalidEvent, "event is not valid JSON: %s", safeJSONError(err))
 	}
 	doc, err := decodeJSON(canonical)
 	if err != nil {
-		return nil, nil, Errorf(CodeInvalidEvent, "event is not valid JSON: %s", safeJSONError(err))
+		return nil, nil, Errorf(errcode.InvalidEvent, "event is not valid JSON: %s", safeJSONError(err))
 	}
 	doc, redactions := redact(doc, r)
 	if len(redactions) == 0 {
@@ -135,7 +136,7 @@ func canonicalEvent(raw []byte, r Resource) ([]byte, []Redaction, error) {
 	}
 	out, err := encodeCanonical(doc)
 	if err != nil {
-		return nil, nil, Errorf(CodeInvalidEvent, "event is not valid JSON: %s", safeJSONError(err))
+		return nil, nil, Errorf(errcode.InvalidEvent, "event is not valid JSON: %s", safeJSONError(err))
 	}
 	return out, redactions, nil
 }

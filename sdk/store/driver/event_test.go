@@ -3,6 +3,8 @@ package driver
 import (
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func board() Resource {
@@ -46,16 +48,16 @@ func TestEventRefusals(t *testing.T) {
 		event string
 		code  Code
 	}{
-		{"array", `[1,2]`, CodeInvalidEvent},
-		{"string", `"x"`, CodeInvalidEvent},
-		{"malformed", `{"a":}`, CodeInvalidEvent},
-		{"trailing", `{"a":1} {}`, CodeInvalidEvent},
-		{"duplicate keys", `{"a":1,"a":2}`, CodeInvalidEvent},
-		{"type not a string", `{"type":5}`, CodeInvalidEvent},
-		{"type with space", `{"type":"a b"}`, CodeInvalidEvent},
-		{"empty type", `{"type":""}`, CodeInvalidEvent},
-		{"bad operation", `{"effect_family":"a","operation":"b c"}`, CodeInvalidEvent},
-		{"empty", ``, CodeInvalidEvent},
+		{"array", `[1,2]`, errcode.InvalidEvent},
+		{"string", `"x"`, errcode.InvalidEvent},
+		{"malformed", `{"a":}`, errcode.InvalidEvent},
+		{"trailing", `{"a":1} {}`, errcode.InvalidEvent},
+		{"duplicate keys", `{"a":1,"a":2}`, errcode.InvalidEvent},
+		{"type not a string", `{"type":5}`, errcode.InvalidEvent},
+		{"type with space", `{"type":"a b"}`, errcode.InvalidEvent},
+		{"empty type", `{"type":""}`, errcode.InvalidEvent},
+		{"bad operation", `{"effect_family":"a","operation":"b c"}`, errcode.InvalidEvent},
+		{"empty", ``, errcode.InvalidEvent},
 	}
 	for _, c := range cases {
 		_, err := PrepareAppend(appendReq(c.event), mustLimits(t))
@@ -71,11 +73,11 @@ func TestEventTooLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	big := `{"payload":"` + strings.Repeat("x", 100) + `"}`
-	if _, err := PrepareAppend(appendReq(big), lim); CodeOf(err) != CodeEventTooLarge {
+	if _, err := PrepareAppend(appendReq(big), lim); CodeOf(err) != errcode.EventTooLarge {
 		t.Fatalf("got %v, want event_too_large", err)
 	}
 	padded := `{"a":1` + strings.Repeat(" ", 300) + `}`
-	if _, err := PrepareAppend(appendReq(padded), lim); CodeOf(err) != CodeEventTooLarge {
+	if _, err := PrepareAppend(appendReq(padded), lim); CodeOf(err) != errcode.EventTooLarge {
 		t.Fatalf("a grossly padded event is refused before parsing: got %v", err)
 	}
 }
@@ -110,20 +112,20 @@ func TestAppendRequestRefusals(t *testing.T) {
 		mut  func(r *AppendRequest)
 		code Code
 	}{
-		{"no source", func(r *AppendRequest) { r.Source = "" }, CodeInvalidRequest},
-		{"source with newline", func(r *AppendRequest) { r.Source = "a\nb" }, CodeInvalidRequest},
-		{"no resource", func(r *AppendRequest) { r.Resource.Name = "" }, CodeInvalidRequest},
-		{"resource with colon", func(r *AppendRequest) { r.Resource.Name = "a:b" }, CodeInvalidRequest},
-		{"undeclared resource", func(r *AppendRequest) { r.Resource.Kind = "" }, CodeSchemaRequired},
-		{"other kind", func(r *AppendRequest) { r.Resource.Kind = "table" }, CodeSchemaRequired},
-		{"no key", func(r *AppendRequest) { r.Key = "" }, CodeBroadRead},
-		{"key with space", func(r *AppendRequest) { r.Key = "a b" }, CodeInvalidRequest},
-		{"key too long", func(r *AppendRequest) { r.Key = strings.Repeat("k", 193) }, CodeInvalidRequest},
-		{"no idempotency key", func(r *AppendRequest) { r.IdempotencyKey = "" }, CodeIdempotencyKeyRequired},
-		{"idempotency key with control", func(r *AppendRequest) { r.IdempotencyKey = "a\x00" }, CodeInvalidRequest},
-		{"negative expected version", func(r *AppendRequest) { r.ExpectedVersion = &neg }, CodeInvalidRequest},
-		{"bad redaction pointer", func(r *AppendRequest) { r.Resource.Secret = []string{"payload"} }, CodeInvalidRequest},
-		{"whole-event redaction", func(r *AppendRequest) { r.Resource.Private = []string{""} }, CodeInvalidRequest},
+		{"no source", func(r *AppendRequest) { r.Source = "" }, errcode.InvalidRequest},
+		{"source with newline", func(r *AppendRequest) { r.Source = "a\nb" }, errcode.InvalidRequest},
+		{"no resource", func(r *AppendRequest) { r.Resource.Name = "" }, errcode.InvalidRequest},
+		{"resource with colon", func(r *AppendRequest) { r.Resource.Name = "a:b" }, errcode.InvalidRequest},
+		{"undeclared resource", func(r *AppendRequest) { r.Resource.Kind = "" }, errcode.SchemaRequired},
+		{"other kind", func(r *AppendRequest) { r.Resource.Kind = "table" }, errcode.SchemaRequired},
+		{"no key", func(r *AppendRequest) { r.Key = "" }, errcode.BroadRead},
+		{"key with space", func(r *AppendRequest) { r.Key = "a b" }, errcode.InvalidRequest},
+		{"key too long", func(r *AppendRequest) { r.Key = strings.Repeat("k", 193) }, errcode.InvalidRequest},
+		{"no idempotency key", func(r *AppendRequest) { r.IdempotencyKey = "" }, errcode.IdempotencyKeyRequired},
+		{"idempotency key with control", func(r *AppendRequest) { r.IdempotencyKey = "a\x00" }, errcode.InvalidRequest},
+		{"negative expected version", func(r *AppendRequest) { r.ExpectedVersion = &neg }, errcode.InvalidRequest},
+		{"bad redaction pointer", func(r *AppendRequest) { r.Resource.Secret = []string{"payload"} }, errcode.InvalidRequest},
+		{"whole-event redaction", func(r *AppendRequest) { r.Resource.Private = []string{""} }, errcode.InvalidRequest},
 	}
 	for _, c := range cases {
 		r := ok
@@ -160,7 +162,7 @@ func TestLimitsNormalize(t *testing.T) {
 		{MaxEventBytes: 2000, MaxResponseBytes: 1000},
 		{MaxPageEvents: -1},
 	} {
-		if _, err := l.Normalize(); CodeOf(err) != CodeInvalidConfig {
+		if _, err := l.Normalize(); CodeOf(err) != errcode.InvalidConfig {
 			t.Errorf("%+v: got %v, want invalid_config", l, err)
 		}
 	}

@@ -3,6 +3,8 @@ package driver
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // deriveEventType labels a canonical event: its "type", else
@@ -25,12 +27,12 @@ func deriveEventType(event []byte) (string, error) {
 			operation = value
 		}
 	}) {
-		return "", Errorf(CodeInvalidEvent, "event must be a JSON object")
+		return "", Errorf(errcode.InvalidEvent, "event must be a JSON object")
 	}
 	if typ != nil {
 		t, ok := canonicalString(typ)
 		if !ok || !isEventType(t) {
-			return "", Errorf(CodeInvalidEvent, "event type must be a string of 1..%d letters, digits and . _ : - starting with a letter or digit", maxEventTypeBytes)
+			return "", Errorf(errcode.InvalidEvent, "event type must be a string of 1..%d letters, digits and . _ : - starting with a letter or digit", maxEventTypeBytes)
 		}
 		return t, nil
 	}
@@ -41,7 +43,7 @@ func deriveEventType(event []byte) (string, error) {
 	o, ok2 := canonicalString(operation)
 	t := f + "." + o
 	if !ok1 || !ok2 || !isEventType(f) || !isEventType(o) || !isEventType(t) {
-		return "", Errorf(CodeInvalidEvent, "effect_family and operation must be strings of letters, digits and . _ : - that make an event type of at most %d bytes", maxEventTypeBytes)
+		return "", Errorf(errcode.InvalidEvent, "effect_family and operation must be strings of letters, digits and . _ : - that make an event type of at most %d bytes", maxEventTypeBytes)
 	}
 	return t, nil
 }

@@ -2,6 +2,8 @@ package driver
 
 import (
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Evidence keys drivers use in failures.
@@ -59,11 +61,11 @@ func (s Scrubber) Scrub(msg string) string {
 // the commit state: an append whose outcome is unknown is ambiguous_commit;
 // anything provably uncommitted (and every read) is provider_unavailable.
 func (s Scrubber) Failure(provider, stage, commitState string, cause error) *Error {
-	code := CodeProviderUnavailable
+	code := errcode.ProviderUnavailable
 	msg := "the " + provider + " store is unavailable (" + stage + "); nothing was committed: retry later with the same idempotency key"
 	switch commitState {
 	case CommitUnknown:
-		code = CodeAmbiguousCommit
+		code = errcode.AmbiguousCommit
 		msg = "the " + provider + " store failed after the append was sent and its commit could not be proven either way; it is not reported committed: retry with the same idempotency key, which returns the committed result if it landed"
 	case "":
 		msg = "the " + provider + " store is unavailable (" + stage + "): retry later"
@@ -94,7 +96,7 @@ func (e scrubbedError) Unwrap() error { return e.err }
 
 // Closed is the failure of a call on a closed driver.
 func Closed(provider string) *Error {
-	return Errorf(CodeProviderUnavailable, "the %s store driver is closed", provider).
+	return Errorf(errcode.ProviderUnavailable, "the %s store driver is closed", provider).
 		WithEvidence(EvidenceProvider, provider).
 		WithEvidence(EvidenceCommitState, CommitNotSent)
 }

@@ -1,5 +1,7 @@
 package driver
 
+import "github.com/runxhq/runx/sdk/errcode"
+
 // Ceilings no configuration may raise. A binding or an operator may narrow
 // them; nothing widens them, so every store answers within the same bounds.
 const (
@@ -46,14 +48,14 @@ func (l Limits) Normalize() (Limits, error) {
 	}
 	switch {
 	case l.MaxEventBytes < 0 || l.MaxEventBytes > MaxEventBytesCeiling:
-		return l, Errorf(CodeInvalidConfig, "max event bytes must be 1..%d", MaxEventBytesCeiling)
+		return l, Errorf(errcode.InvalidConfig, "max event bytes must be 1..%d", MaxEventBytesCeiling)
 	case l.MaxResponseBytes < 0 || l.MaxResponseBytes > MaxResponseBytesCeiling:
-		return l, Errorf(CodeInvalidConfig, "max response bytes must be 1..%d", MaxResponseBytesCeiling)
+		return l, Errorf(errcode.InvalidConfig, "max response bytes must be 1..%d", MaxResponseBytesCeiling)
 	case l.MaxPageEvents < 0 || l.MaxPageEvents > MaxPageEvents:
-		return l, Errorf(CodeInvalidConfig, "max page events must be 1..%d", MaxPageEvents)
+		return l, Errorf(errcode.InvalidConfig, "max page events must be 1..%d", MaxPageEvents)
 	case l.MaxEventBytes > l.MaxResponseBytes:
 		// Otherwise an event could be stored that no page can return.
-		return l, Errorf(CodeInvalidConfig, "max event bytes (%d) must not exceed max response bytes (%d)", l.MaxEventBytes, l.MaxResponseBytes)
+		return l, Errorf(errcode.InvalidConfig, "max event bytes (%d) must not exceed max response bytes (%d)", l.MaxEventBytes, l.MaxResponseBytes)
 	}
 	return l, nil
 }
@@ -64,9 +66,9 @@ func (l Limits) pageLimit(requested int) (int, error) {
 	case requested == 0:
 		return min(DefaultPageEvents, l.MaxPageEvents), nil
 	case requested < 0:
-		return 0, Errorf(CodeInvalidRequest, "limit must be positive")
+		return 0, Errorf(errcode.InvalidRequest, "limit must be positive")
 	case requested > l.MaxPageEvents:
-		return 0, Errorf(CodePageLimitExceeded, "limit %d exceeds the page cap of %d; page with after_version instead", requested, l.MaxPageEvents)
+		return 0, Errorf(errcode.PageLimitExceeded, "limit %d exceeds the page cap of %d; page with after_version instead", requested, l.MaxPageEvents)
 	}
 	return requested, nil
 }

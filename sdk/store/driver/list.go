@@ -3,6 +3,8 @@ package driver
 import (
 	"encoding/base64"
 	"encoding/json"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // ListPlan is a validated stream-head listing. The driver fetches up to
@@ -38,13 +40,13 @@ func PrepareList(req ListRequest, lim Limits) (*ListPlan, error) {
 // Finish builds the page from the heads the driver fetched.
 func (p *ListPlan) Finish(provider string, heads []Head) (ListResult, error) {
 	if len(heads) > p.Limit+1 {
-		return ListResult{}, Errorf(CodeStoreCorrupt, "the store returned %d heads for a page of %d", len(heads), p.Limit)
+		return ListResult{}, Errorf(errcode.StoreCorrupt, "the store returned %d heads for a page of %d", len(heads), p.Limit)
 	}
 	last := p.AfterKey
 	for i := range heads {
 		h := &heads[i]
 		if h.Key <= last || h.Version <= 0 {
-			return ListResult{}, Errorf(CodeStoreCorrupt, "the store's stream heads are out of order or empty")
+			return ListResult{}, Errorf(errcode.StoreCorrupt, "the store's stream heads are out of order or empty")
 		}
 		last = h.Key
 		h.Provider = provider
@@ -84,7 +86,7 @@ func encodeCursor(scope, key string) string {
 }
 
 func decodeCursor(s, scope string) (string, error) {
-	invalid := Errorf(CodeCursorInvalid, "cursor is not one this listing issued: start again without a cursor")
+	invalid := Errorf(errcode.CursorInvalid, "cursor is not one this listing issued: start again without a cursor")
 	if len(s) > maxCursorBytes {
 		return "", invalid
 	}
@@ -97,7 +99,7 @@ func decodeCursor(s, scope string) (string, error) {
 		return "", invalid
 	}
 	if c.Q != scope {
-		return "", Errorf(CodeCursorInvalid, "cursor belongs to another source or resource: start this listing without a cursor")
+		return "", Errorf(errcode.CursorInvalid, "cursor belongs to another source or resource: start this listing without a cursor")
 	}
 	return c.K, nil
 }

@@ -190,7 +190,7 @@ type FailurePacket struct {
 func Failure(provider, operation string, id StreamID, err error) FailurePacket {
 	e := AsError(err)
 	status := StatusFailed
-	if e.Code.Refusal() {
+	if Refusal(e.Code) {
 		status = StatusRefused
 	}
 	return FailurePacket{

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/gowebpki/jcs"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 var fixedTime = time.Date(2026, 7, 14, 0, 0, 0, 0, time.UTC)
@@ -31,7 +33,7 @@ func TestProjectionDefinition(t *testing.T) {
 	if err != nil || folded != got {
 		t.Fatalf("recompute %s %v", folded, err)
 	}
-	if _, err := NextProjection("sha256:XYZ", e); CodeOf(err) != CodeStoreCorrupt {
+	if _, err := NextProjection("sha256:XYZ", e); CodeOf(err) != errcode.StoreCorrupt {
 		t.Fatalf("a malformed stored digest: %v", err)
 	}
 }
@@ -94,13 +96,13 @@ func orderedKeys(t *testing.T, b []byte) []string {
 func TestFailurePacket(t *testing.T) {
 	id := StreamID{Source: "tenant://a", Resource: "r", Key: "k"}
 	f := Failure("sqlite", OperationAppend, id, VersionConflict(1, 4))
-	if f.Status != StatusRefused || f.Code != CodeVersionConflict || f.CurrentVersion == nil || *f.CurrentVersion != 4 {
+	if f.Status != StatusRefused || f.Code != errcode.VersionConflict || f.CurrentVersion == nil || *f.CurrentVersion != 4 {
 		t.Fatalf("version conflict packet %+v", f)
 	}
 	s := NewScrubber("s3cret")
 	fail := s.Failure("postgres", "append", CommitUnknown, errors.New("dial postgres://u:s3cret@h: reset"))
 	f = Failure("postgres", OperationAppend, id, fail)
-	if f.Status != StatusFailed || f.Code != CodeAmbiguousCommit || f.Evidence[EvidenceCommitState] != CommitUnknown {
+	if f.Status != StatusFailed || f.Code != errcode.AmbiguousCommit || f.Evidence[EvidenceCommitState] != CommitUnknown {
 		t.Fatalf("ambiguous packet %+v", f)
 	}
 	b, _ := json.Marshal(f)
@@ -110,7 +112,7 @@ func TestFailurePacket(t *testing.T) {
 	if !errors.Is(fail, ErrAmbiguousCommit) || errors.Is(fail, ErrProviderUnavailable) {
 		t.Fatal("errors.Is does not match by code")
 	}
-	if Failure("x", OperationRead, id, errors.New("bug")).Code != CodeAmbiguousCommit {
+	if Failure("x", OperationRead, id, errors.New("bug")).Code != errcode.AmbiguousCommit {
 		t.Fatal("an untyped error must fail closed")
 	}
 }

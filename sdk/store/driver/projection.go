@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // The projection digest is a constant-size rolling commitment to a stream's
@@ -66,11 +68,11 @@ func ValidDigest(s string) bool {
 func rawDigest(s string) ([]byte, error) {
 	hexPart, ok := strings.CutPrefix(s, DigestPrefix)
 	if !ok || len(hexPart) != 64 || strings.ToLower(hexPart) != hexPart {
-		return nil, Errorf(CodeStoreCorrupt, "a stored digest is malformed")
+		return nil, Errorf(errcode.StoreCorrupt, "a stored digest is malformed")
 	}
 	b, err := hex.DecodeString(hexPart)
 	if err != nil {
-		return nil, Errorf(CodeStoreCorrupt, "a stored digest is malformed")
+		return nil, Errorf(errcode.StoreCorrupt, "a stored digest is malformed")
 	}
 	return b, nil
 }

@@ -1,6 +1,10 @@
 package driver
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/runxhq/runx/sdk/errcode"
+)
 
 // ReadPlan is a validated read: what a driver must fetch and how to turn it
 // into a page.
@@ -24,14 +28,14 @@ func PrepareRead(req ReadRequest, lim Limits) (*ReadPlan, error) {
 		return nil, err
 	}
 	if req.AfterVersion != nil && *req.AfterVersion < 0 {
-		return nil, Errorf(CodeInvalidRequest, "after_version must be 0 or more (0 reads from the first event)")
+		return nil, Errorf(errcode.InvalidRequest, "after_version must be 0 or more (0 reads from the first event)")
 	}
 	if req.PreviousAfterVersion != nil {
 		if req.AfterVersion == nil {
-			return nil, Errorf(CodeInvalidRequest, "a continuation needs after_version: pass the previous page's next_after_version")
+			return nil, Errorf(errcode.InvalidRequest, "a continuation needs after_version: pass the previous page's next_after_version")
 		}
 		if *req.AfterVersion < *req.PreviousAfterVersion {
-			return nil, Errorf(CodeCursorBackwards,
+			return nil, Errorf(errcode.CursorBackwards,
 				"after_version %d is behind the previous page's cursor %d: cursors only move forward; continue with the previous page's next_after_version",
 				*req.AfterVersion, *req.PreviousAfterVersion)
 		}
@@ -51,7 +55,7 @@ func (p *ReadPlan) Finish(provider string, version int64, projection string, eve
 		projection = GenesisProjection
 	}
 	if p.AfterVersion != nil && *p.AfterVersion > version {
-		return ReadResult{}, Errorf(CodeCursorAhead,
+		return ReadResult{}, Errorf(errcode.CursorAhead,
 			"after_version %d is beyond the stream's version %d: the cursor did not come from this stream, or the store was restored or rebound; read again from 0",
 			*p.AfterVersion, version).WithCurrentVersion(version)
 	}
@@ -105,11 +109,11 @@ func (p *ReadPlan) Finish(provider string, version int64, projection string, eve
 // than passing a gap or a reordering on to a reducer.
 func (p *ReadPlan) checkSequence(version int64, events []Event) error {
 	if len(events) > p.Limit {
-		return Errorf(CodeStoreCorrupt, "the store returned %d events for a page of %d", len(events), p.Limit)
+		return Errorf(errcode.StoreCorrupt, "the store returned %d events for a page of %d", len(events), p.Limit)
 	}
 	if len(events) == 0 {
 		if version > 0 && (p.AfterVersion == nil || *p.AfterVersion < version) {
-			return Errorf(CodeStoreCorrupt, "the stream is at version %d but its events are missing", version)
+			return Errorf(errcode.StoreCorrupt, "the stream is at version %d but its events are missing", version)
 		}
 		return nil
 	}
@@ -121,14 +125,14 @@ func (p *ReadPlan) checkSequence(version int64, events []Event) error {
 	}
 	for i, e := range events {
 		if e.Version != first+int64(i) || e.Version > version {
-			return Errorf(CodeStoreCorrupt, "the stream's versions are not contiguous at version %d (head %d)", e.Version, version)
+			return Errorf(errcode.StoreCorrupt, "the stream's versions are not contiguous at version %d (head %d)", e.Version, version)
 		}
 	}
 	if p.AfterVersion == nil && events[len(events)-1].Version != version {
-		return Errorf(CodeStoreCorrupt, "the stream's tail ends at version %d but its head is at %d", events[len(events)-1].Version, version)
+		return Errorf(errcode.StoreCorrupt, "the stream's tail ends at version %d but its head is at %d", events[len(events)-1].Version, version)
 	}
 	if p.AfterVersion != nil && len(events) < p.Limit && events[len(events)-1].Version != version {
-		return Errorf(CodeStoreCorrupt, "the stream's events end at version %d but its head is at %d", events[len(events)-1].Version, version)
+		return Errorf(errcode.StoreCorrupt, "the stream's events end at version %d but its head is at %d", events[len(events)-1].Version, version)
 	}
 	return nil
 }
@@ -162,7 +166,7 @@ func (p *ReadPlan) capBytes(events []Event) ([]Event, error) {
 }
 
 func (p *ReadPlan) tooLarge(e Event) error {
-	return Errorf(CodeResponseTooLarge, "event version %d alone is %d bytes, over the response cap of %d", e.Version, len(e.Data), p.maxBytes)
+	return Errorf(errcode.ResponseTooLarge, "event version %d alone is %d bytes, over the response cap of %d", e.Version, len(e.Data), p.maxBytes)
 }
 
 // PrepareInspect validates an inspection.

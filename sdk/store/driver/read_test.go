@@ -2,6 +2,8 @@ package driver
 
 import (
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func readReq(after *int64, limit int) ReadRequest {
@@ -61,29 +63,29 @@ func TestReadPaging(t *testing.T) {
 
 func TestReadRefusals(t *testing.T) {
 	lim := mustLimits(t)
-	if _, err := PrepareRead(readReq(nil, 501), lim); CodeOf(err) != CodePageLimitExceeded {
+	if _, err := PrepareRead(readReq(nil, 501), lim); CodeOf(err) != errcode.PageLimitExceeded {
 		t.Errorf("limit 501: %v", err)
 	}
-	if _, err := PrepareRead(readReq(ptr(-1), 1), lim); CodeOf(err) != CodeInvalidRequest {
+	if _, err := PrepareRead(readReq(ptr(-1), 1), lim); CodeOf(err) != errcode.InvalidRequest {
 		t.Errorf("negative cursor: %v", err)
 	}
 	back := readReq(ptr(4), 1)
 	back.PreviousAfterVersion = ptr(5)
-	if _, err := PrepareRead(back, lim); CodeOf(err) != CodeCursorBackwards {
+	if _, err := PrepareRead(back, lim); CodeOf(err) != errcode.CursorBackwards {
 		t.Errorf("backwards: %v", err)
 	}
 	plan, _ := PrepareRead(readReq(ptr(11), 1), lim)
-	if _, err := plan.Finish("p", 10, GenesisProjection, nil); CodeOf(err) != CodeCursorAhead {
+	if _, err := plan.Finish("p", 10, GenesisProjection, nil); CodeOf(err) != errcode.CursorAhead {
 		t.Errorf("ahead: %v", err)
 	}
 	noKey := readReq(nil, 1)
 	noKey.Key = ""
-	if _, err := PrepareRead(noKey, lim); CodeOf(err) != CodeBroadRead {
+	if _, err := PrepareRead(noKey, lim); CodeOf(err) != errcode.BroadRead {
 		t.Errorf("broad read: %v", err)
 	}
 	schemaFree := readReq(nil, 1)
 	schemaFree.Resource.Kind = ""
-	if _, err := PrepareRead(schemaFree, lim); CodeOf(err) != CodeSchemaRequired {
+	if _, err := PrepareRead(schemaFree, lim); CodeOf(err) != errcode.SchemaRequired {
 		t.Errorf("schema-free read: %v", err)
 	}
 }
@@ -92,14 +94,14 @@ func TestReadIntegrity(t *testing.T) {
 	lim := mustLimits(t)
 	plan, _ := PrepareRead(readReq(ptr(0), 5), lim)
 	gap := append(events(1, 2, 1), events(4, 4, 1)...)
-	if _, err := plan.Finish("p", 10, GenesisProjection, gap); CodeOf(err) != CodeStoreCorrupt {
+	if _, err := plan.Finish("p", 10, GenesisProjection, gap); CodeOf(err) != errcode.StoreCorrupt {
 		t.Errorf("gap: %v", err)
 	}
-	if _, err := plan.Finish("p", 10, GenesisProjection, events(1, 2, 1)); CodeOf(err) != CodeStoreCorrupt {
+	if _, err := plan.Finish("p", 10, GenesisProjection, events(1, 2, 1)); CodeOf(err) != errcode.StoreCorrupt {
 		t.Errorf("short page before the head: %v", err)
 	}
 	tail, _ := PrepareRead(readReq(nil, 5), lim)
-	if _, err := tail.Finish("p", 3, GenesisProjection, nil); CodeOf(err) != CodeStoreCorrupt {
+	if _, err := tail.Finish("p", 3, GenesisProjection, nil); CodeOf(err) != errcode.StoreCorrupt {
 		t.Errorf("missing events: %v", err)
 	}
 }
@@ -117,7 +119,7 @@ func TestReadResponseBytesCap(t *testing.T) {
 		t.Fatalf("capped tail %+v %v", r, err)
 	}
 	big, _ := PrepareRead(readReq(ptr(0), 5), lim)
-	if _, err := big.Finish("p", 1, GenesisProjection, events(1, 1, 30)); CodeOf(err) != CodeResponseTooLarge {
+	if _, err := big.Finish("p", 1, GenesisProjection, events(1, 1, 30)); CodeOf(err) != errcode.ResponseTooLarge {
 		t.Fatalf("oversized event: %v", err)
 	}
 }
@@ -138,20 +140,20 @@ func TestListCursor(t *testing.T) {
 	}
 	other := req
 	other.Resource.Name = "other"
-	if _, err := PrepareList(other, lim); CodeOf(err) != CodeCursorInvalid {
+	if _, err := PrepareList(other, lim); CodeOf(err) != errcode.CursorInvalid {
 		t.Errorf("foreign cursor: %v", err)
 	}
 	for _, bad := range []string{"!!", "e30", r.NextCursor + "x"} {
 		req.Cursor = bad
-		if _, err := PrepareList(req, lim); CodeOf(err) != CodeCursorInvalid {
+		if _, err := PrepareList(req, lim); CodeOf(err) != errcode.CursorInvalid {
 			t.Errorf("cursor %q: %v", bad, err)
 		}
 	}
-	if _, err := plan.Finish("p", []Head{{StreamID: StreamID{Key: "b"}, Version: 1}, {StreamID: StreamID{Key: "a"}, Version: 1}}); CodeOf(err) != CodeStoreCorrupt {
+	if _, err := plan.Finish("p", []Head{{StreamID: StreamID{Key: "b"}, Version: 1}, {StreamID: StreamID{Key: "a"}, Version: 1}}); CodeOf(err) != errcode.StoreCorrupt {
 		t.Errorf("out of order heads: %v", err)
 	}
 	noResource := ListRequest{Source: "tenant://a"}
-	if _, err := PrepareList(noResource, lim); CodeOf(err) != CodeInvalidRequest {
+	if _, err := PrepareList(noResource, lim); CodeOf(err) != errcode.InvalidRequest {
 		t.Errorf("list without resource: %v", err)
 	}
 }

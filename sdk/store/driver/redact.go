@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Redaction classes, as a resource declares them.
@@ -43,15 +45,15 @@ const maxPointerSegments = 32
 
 func parsePointer(p string) (pointer, error) {
 	if p == "" || p[0] != '/' || len(p) > maxPointerBytes {
-		return nil, Errorf(CodeInvalidRequest, "a redacted field must be a JSON Pointer of 2..%d bytes starting with '/' (the whole event cannot be redacted)", maxPointerBytes)
+		return nil, Errorf(errcode.InvalidRequest, "a redacted field must be a JSON Pointer of 2..%d bytes starting with '/' (the whole event cannot be redacted)", maxPointerBytes)
 	}
 	segs := strings.Split(p[1:], "/")
 	if len(segs) > maxPointerSegments {
-		return nil, Errorf(CodeInvalidRequest, "a redacted field may have at most %d segments", maxPointerSegments)
+		return nil, Errorf(errcode.InvalidRequest, "a redacted field may have at most %d segments", maxPointerSegments)
 	}
 	for i, s := range segs {
 		if strings.Contains(strings.ReplaceAll(strings.ReplaceAll(s, "~0", ""), "~1", ""), "~") {
-			return nil, Errorf(CodeInvalidRequest, "a redacted field has a '~' that is not ~0 or ~1")
+			return nil, Errorf(errcode.InvalidRequest, "a redacted field has a '~' that is not ~0 or ~1")
 		}
 		segs[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
 	}
@@ -130,7 +132,7 @@ func redactStored(data []byte, r Resource, ref string) ([]byte, []Redaction, err
 	}
 	doc, err := decodeJSON(data)
 	if err != nil {
-		return nil, nil, Errorf(CodeStoreCorrupt, "stored event %s is not valid JSON", ref)
+		return nil, nil, Errorf(errcode.StoreCorrupt, "stored event %s is not valid JSON", ref)
 	}
 	doc, redactions := redact(doc, r)
 	if len(redactions) == 0 {
@@ -138,7 +140,7 @@ func redactStored(data []byte, r Resource, ref string) ([]byte, []Redaction, err
 	}
 	out, err := encodeCanonical(doc)
 	if err != nil {
-		return nil, nil, Errorf(CodeStoreCorrupt, "stored event %s cannot be re-encoded", ref)
+		return nil, nil, Errorf(errcode.StoreCorrupt, "stored event %s cannot be re-encoded", ref)
 	}
 	for i := range redactions {
 		redactions[i].EventRef = ref

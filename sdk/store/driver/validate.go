@@ -3,6 +3,8 @@ package driver
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Field bounds. They keep keys indexable everywhere (a PostgreSQL btree entry,
@@ -24,32 +26,32 @@ func ValidateStream(s Stream) error {
 		return err
 	}
 	if s.Key == "" {
-		return Errorf(CodeBroadRead, "%s is required: a store reads and writes one explicit stream, never a whole resource", partitionKeyName(s.Resource))
+		return Errorf(errcode.BroadRead, "%s is required: a store reads and writes one explicit stream, never a whole resource", partitionKeyName(s.Resource))
 	}
 	if !isKey(s.Key) {
-		return Errorf(CodeInvalidRequest, "%s must be 1..%d bytes of letters, digits and . _ : - @ / starting with a letter or digit", partitionKeyName(s.Resource), maxKeyBytes)
+		return Errorf(errcode.InvalidRequest, "%s must be 1..%d bytes of letters, digits and . _ : - @ / starting with a letter or digit", partitionKeyName(s.Resource), maxKeyBytes)
 	}
 	return nil
 }
 
 func validateSourceAndResource(source string, r Resource) error {
 	if source == "" {
-		return Errorf(CodeInvalidRequest, "data_source_ref is required")
+		return Errorf(errcode.InvalidRequest, "data_source_ref is required")
 	}
 	if !isSource(source) {
-		return Errorf(CodeInvalidRequest, "data_source_ref must be 1..%d bytes of printable UTF-8 with no surrounding space", maxSourceBytes)
+		return Errorf(errcode.InvalidRequest, "data_source_ref must be 1..%d bytes of printable UTF-8 with no surrounding space", maxSourceBytes)
 	}
 	if r.Name == "" {
-		return Errorf(CodeInvalidRequest, "resource is required")
+		return Errorf(errcode.InvalidRequest, "resource is required")
 	}
 	if !isResourceName(r.Name) {
-		return Errorf(CodeInvalidRequest, "resource must be 1..%d bytes of letters, digits and . _ - / starting with a letter or digit", maxResourceBytes)
+		return Errorf(errcode.InvalidRequest, "resource must be 1..%d bytes of letters, digits and . _ - / starting with a letter or digit", maxResourceBytes)
 	}
 	if r.Kind == "" {
-		return Errorf(CodeSchemaRequired, "resource %q has no declaration: declare it in the data source's binding (kind: event_stream) before reading or writing it", r.Name)
+		return Errorf(errcode.SchemaRequired, "resource %q has no declaration: declare it in the data source's binding (kind: event_stream) before reading or writing it", r.Name)
 	}
 	if r.Kind != KindEventStream {
-		return Errorf(CodeSchemaRequired, "resource %q is declared as %q; this store serves kind event_stream", r.Name, r.Kind)
+		return Errorf(errcode.SchemaRequired, "resource %q is declared as %q; this store serves kind event_stream", r.Name, r.Kind)
 	}
 	if err := validateRules(r); err != nil {
 		return err
@@ -59,7 +61,7 @@ func validateSourceAndResource(source string, r Resource) error {
 
 func validateRules(r Resource) error {
 	if len(r.Secret)+len(r.Private) > maxRedactionRules {
-		return Errorf(CodeInvalidRequest, "resource %q declares more than %d redacted fields", r.Name, maxRedactionRules)
+		return Errorf(errcode.InvalidRequest, "resource %q declares more than %d redacted fields", r.Name, maxRedactionRules)
 	}
 	for _, p := range append(append([]string(nil), r.Secret...), r.Private...) {
 		if _, err := parsePointer(p); err != nil {
@@ -121,14 +123,14 @@ func isToken(s string, maxBytes int, extra string) bool {
 
 func validateIdempotencyKey(k string) error {
 	if k == "" {
-		return Errorf(CodeIdempotencyKeyRequired, "idempotency_key is required: every write needs one so that a retry cannot append twice")
+		return Errorf(errcode.IdempotencyKeyRequired, "idempotency_key is required: every write needs one so that a retry cannot append twice")
 	}
 	if len(k) > maxIdempotencyKeyBytes || !utf8.ValidString(k) || strings.TrimSpace(k) != k {
-		return Errorf(CodeInvalidRequest, "idempotency_key must be 1..%d bytes of printable UTF-8 with no surrounding space", maxIdempotencyKeyBytes)
+		return Errorf(errcode.InvalidRequest, "idempotency_key must be 1..%d bytes of printable UTF-8 with no surrounding space", maxIdempotencyKeyBytes)
 	}
 	for _, r := range k {
 		if r < 0x20 || r == 0x7f {
-			return Errorf(CodeInvalidRequest, "idempotency_key must not hold control characters")
+			return Errorf(errcode.InvalidRequest, "idempotency_key must not hold control characters")
 		}
 	}
 	return nil

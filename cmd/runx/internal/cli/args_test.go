@@ -8,6 +8,7 @@ import (
 	"github.com/runxhq/runx/cmd/runx/internal/cli/clitest"
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/spf13/cobra"
 )
 
@@ -82,8 +83,8 @@ func TestMaxSpend(t *testing.T) {
 	}
 	for _, bad := range []string{"2.5000001", "-1", "lots"} {
 		_ = m.Set(bad)
-		if _, err := m.Limit(); contract.CodeOf(err) != authority.CodeSpendLimitInvalid {
-			t.Errorf("%s: %v, want %s", bad, err, authority.CodeSpendLimitInvalid)
+		if _, err := m.Limit(); contract.CodeOf(err) != errcode.SpendLimitInvalid {
+			t.Errorf("%s: %v, want %s", bad, err, errcode.SpendLimitInvalid)
 		}
 	}
 }

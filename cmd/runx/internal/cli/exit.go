@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // ExitCode is a process exit status with a meaning.
@@ -41,8 +42,8 @@ func StdIO() *IO { return &IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr} }
 // UsageError marks a wrong command line (exit 2).
 type UsageError struct{ Msg string }
 
-func (e *UsageError) Error() string     { return e.Msg }
-func (e *UsageError) ErrorCode() string { return "usage_error" }
+func (e *UsageError) Error() string           { return e.Msg }
+func (e *UsageError) ErrorCode() errcode.Code { return errcode.UsageError }
 
 // Usagef makes a usage error.
 func Usagef(format string, args ...any) error { return &UsageError{Msg: fmt.Sprintf(format, args...)} }

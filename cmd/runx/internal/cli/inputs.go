@@ -9,6 +9,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // ReadInputsDocument reads an --inputs argument: "-" is stdin, anything else a
@@ -26,32 +27,32 @@ func ReadInputsDocument(stdin io.Reader, workspace, cwd, arg string) ([]byte, er
 		path = filepath.Clean(path)
 		real, err := filepath.EvalSymlinks(path)
 		if err != nil {
-			return nil, contract.Errorf("inputs_document_unreadable", "cannot read the --inputs file %s", arg)
+			return nil, contract.Errorf(errcode.InputsDocumentUnreadable, "cannot read the --inputs file %s", arg)
 		}
 		ws, _ := filepath.EvalSymlinks(workspace)
 		if rel, err := filepath.Rel(ws, real); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-			return nil, contract.Errorf("inputs_document_outside_workspace", "the --inputs file %s is outside the workspace", arg)
+			return nil, contract.Errorf(errcode.InputsDocumentOutsideWorkspace, "the --inputs file %s is outside the workspace", arg)
 		}
 		info, err := os.Stat(real)
 		if err != nil || !info.Mode().IsRegular() {
-			return nil, contract.Errorf("inputs_document_unreadable", "the --inputs file %s is not a regular file", arg)
+			return nil, contract.Errorf(errcode.InputsDocumentUnreadable, "the --inputs file %s is not a regular file", arg)
 		}
 		f, err := os.Open(real)
 		if err != nil {
-			return nil, contract.Errorf("inputs_document_unreadable", "cannot open the --inputs file %s", arg)
+			return nil, contract.Errorf(errcode.InputsDocumentUnreadable, "cannot open the --inputs file %s", arg)
 		}
 		defer f.Close()
 		r = f
 	}
 	raw, err := pkg.ReadInputsDocument(r)
 	if err != nil {
-		if contract.CodeOf(err) != "internal_error" {
+		if contract.CodeOf(err) != errcode.InternalError {
 			return nil, err
 		}
-		return nil, contract.Errorf("inputs_document_unreadable", "cannot read the --inputs document: %v", err)
+		return nil, contract.Errorf(errcode.InputsDocumentUnreadable, "cannot read the --inputs document: %v", err)
 	}
 	if !utf8.Valid(raw) {
-		return nil, contract.Errorf("inputs_document_invalid", "the --inputs document is not UTF-8")
+		return nil, contract.Errorf(errcode.InputsDocumentInvalid, "the --inputs document is not UTF-8")
 	}
 	return raw, nil
 }

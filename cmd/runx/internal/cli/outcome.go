@@ -6,6 +6,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/contract/seal"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // ExitError carries a command's exit code through cobra.
@@ -23,7 +24,7 @@ func Exit(code ExitCode) error {
 
 // Signal causes recorded on a command's context by the root.
 var (
-	ErrInterrupted = errors.New("interrupted")
+	ErrInterrupted = errors.New(string(errcode.Interrupted))
 	ErrTerminated  = errors.New("terminated")
 )
 

@@ -14,6 +14,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/spf13/cobra"
 )
 
@@ -250,7 +251,7 @@ func storeBinding(rawURL, profile string) (map[string]any, error) {
 	case strings.HasPrefix(rawURL, "sqlite://"), !strings.Contains(rawURL, "://"):
 		b["adapter"], b["database_path"] = "data.sqlite", strings.TrimPrefix(rawURL, "sqlite://")
 	default:
-		return nil, contract.Errorf("store_url_invalid", "--parameter url takes a SQLite path, postgres://… or redis://…")
+		return nil, contract.Errorf(errcode.StoreURLInvalid, "--parameter url takes a SQLite path, postgres://… or redis://…")
 	}
 	if profile != "" {
 		b["profile"] = profile

@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // maxSecretBytes bounds a value read from standard input: credentials are
@@ -25,7 +26,7 @@ const maxSecretBytes = 64 << 10
 // nothing any run asks.
 func declaredVariable(opts run.Options, o *UseOptions, plugin func(string) (string, error)) (string, error) {
 	if !credential.ValidConnectorName(o.Connector) {
-		return "", contract.Errorf("connector_name_invalid", "%q is not a connector name", o.Connector)
+		return "", contract.Errorf(errcode.ConnectorNameInvalid, "%q is not a connector name", o.Connector)
 	}
 	c, err := pkg.LoadAddedConnector(opts.ProjectDir, o.Connector, "")
 	if err != nil {
@@ -57,7 +58,7 @@ func declaredVariable(opts run.Options, o *UseOptions, plugin func(string) (stri
 		return v, err
 	}
 	if c.Credential == nil {
-		return "", contract.Errorf("connector_credential_unsupported", "connector %s declares no credential, so there is nothing to bind", o.Connector)
+		return "", contract.Errorf(errcode.ConnectorCredentialUnsupported, "connector %s declares no credential, so there is nothing to bind", o.Connector)
 	}
 	return c.Credential.Variable, nil
 }
@@ -70,7 +71,7 @@ func readPiped(in io.Reader, required bool) ([]byte, error) {
 	if f, ok := in.(*os.File); ok {
 		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
 			if required {
-				return nil, contract.Errorf("secret_stdin_terminal", "runx reads a secret only from a pipe, never a prompt: e.g. `printf %%s \"$TOKEN\" | runx secret set <name>`")
+				return nil, contract.Errorf(errcode.SecretStdinTerminal, "runx reads a secret only from a pipe, never a prompt: e.g. `printf %%s \"$TOKEN\" | runx secret set <name>`")
 			}
 			return nil, nil
 		}
@@ -80,10 +81,10 @@ func readPiped(in io.Reader, required bool) ([]byte, error) {
 	}
 	raw, err := io.ReadAll(io.LimitReader(in, maxSecretBytes+1))
 	if err != nil {
-		return nil, contract.Errorf("secret_unreadable", "cannot read standard input: %v", err)
+		return nil, contract.Errorf(errcode.SecretUnreadable, "cannot read standard input: %v", err)
 	}
 	if len(raw) > maxSecretBytes {
-		return nil, contract.Errorf("secret_too_large", "a secret is at most %d bytes", maxSecretBytes)
+		return nil, contract.Errorf(errcode.SecretTooLarge, "a secret is at most %d bytes", maxSecretBytes)
 	}
 	if len(raw) == 0 && !required {
 		return nil, nil

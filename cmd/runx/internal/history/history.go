@@ -9,6 +9,7 @@ import (
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/spf13/cobra"
 )
 
@@ -53,10 +54,10 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	return opts.Factory.ReadKernel(ctx, opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		if opts.Payload != "" {
 			if opts.RunID == "" {
-				return cli.ReportError(io, opts.JSON, contract.Errorf("history_payload_needs_run", "--payload reads a request of one run: give its run id"))
+				return cli.ReportError(io, opts.JSON, contract.Errorf(errcode.HistoryPayloadNeedsRun, "--payload reads a request of one run: give its run id"))
 			}
 			if opts.After != "" {
-				return cli.ReportError(io, opts.JSON, contract.Errorf("history_flags_conflict", "--payload reads one request's payload and takes no --after cursor; read events with --after alone"))
+				return cli.ReportError(io, opts.JSON, contract.Errorf(errcode.HistoryFlagsConflict, "--payload reads one request's payload and takes no --after cursor; read events with --after alone"))
 			}
 			payload, err := k.ReadRequestPayload(ctx, opts.RunID, opts.Payload)
 			if err != nil {

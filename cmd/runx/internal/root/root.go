@@ -33,6 +33,7 @@ import (
 	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/datasource"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 	"github.com/spf13/cobra"
 )
@@ -185,15 +186,12 @@ type stopSignal struct {
 // (when it drove one) and the command that continues it.
 func interruptedError(sig os.Signal, runID string) *contract.ErrorBody {
 	if runID == "" {
-		return &contract.ErrorBody{Code: CodeInterrupted, Message: fmt.Sprintf("runx was interrupted (%s) and stopped; a run it started stays where it was: runx history lists it, and runx resume <run-id> continues it", sig)}
+		return &contract.ErrorBody{Code: errcode.Interrupted, Message: fmt.Sprintf("runx was interrupted (%s) and stopped; a run it started stays where it was: runx history lists it, and runx resume <run-id> continues it", sig)}
 	}
 	resume := "runx resume " + runID
 	return &contract.ErrorBody{
-		Code:    CodeInterrupted,
+		Code:    errcode.Interrupted,
 		Message: fmt.Sprintf("runx was interrupted (%s) and stopped; run %s stays where it was, and `%s` continues it", sig, runID, resume),
 		Detail:  map[string]any{"run_id": runID, "resume": resume},
 	}
 }
-
-// CodeInterrupted is the error of a command an interrupt stopped.
-const CodeInterrupted = "interrupted"

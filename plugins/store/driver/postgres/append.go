@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -80,9 +81,9 @@ func (d *Driver) appendOnce(ctx context.Context, p *driver.PreparedAppend) (res 
 			break
 		}
 		return p.Result(Provider, *version, *projection, committedAt.UTC(), outcome == "replayed"), false, nil
-	case "idempotency_conflict":
+	case string(errcode.IdempotencyConflict):
 		return res, false, driver.IdempotencyConflict(current)
-	case "version_conflict":
+	case string(errcode.VersionConflict):
 		if p.ExpectedVersion == nil {
 			// Only a head created concurrently can answer this without an
 			// expected version; the routine retries that itself, so this is
@@ -91,7 +92,7 @@ func (d *Driver) appendOnce(ctx context.Context, p *driver.PreparedAppend) (res 
 		}
 		return res, false, driver.VersionConflict(*p.ExpectedVersion, current)
 	}
-	return res, false, driver.Errorf(driver.CodeStoreCorrupt, "the append routine answered %q, which this driver does not know", outcome)
+	return res, false, driver.Errorf(errcode.StoreCorrupt, "the append routine answered %q, which this driver does not know", outcome)
 }
 
 // appendFailed classifies a failed call by what it proves about the commit.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -79,10 +80,10 @@ func Open(ctx context.Context, cfg Config) (*Driver, error) {
 func (d *Driver) configure() (*pgx.ConnConfig, error) {
 	u, err := url.Parse(d.cfg.URL)
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
-		return nil, driver.Errorf(driver.CodeInvalidConfig, "the endpoint must be a postgres:// URL with a host")
+		return nil, driver.Errorf(errcode.InvalidConfig, "the endpoint must be a postgres:// URL with a host")
 	}
 	if _, has := u.User.Password(); has || u.Query().Has("password") || strings.Contains(strings.ToLower(u.RawQuery), "password") {
-		return nil, driver.Errorf(driver.CodeCredentialInEndpoint,
+		return nil, driver.Errorf(errcode.CredentialInEndpoint,
 			"the endpoint URL holds a password; remove it and deliver the password as a credential (runx secret set, or the environment variable the binding's profile names)")
 	}
 	lim, err := d.cfg.Limits.Normalize()
@@ -97,7 +98,7 @@ func (d *Driver) configure() (*pgx.ConnConfig, error) {
 		d.cfg.Schema = "runx_store"
 	}
 	if !validSchemaName(d.cfg.Schema) {
-		return nil, driver.Errorf(driver.CodeInvalidConfig, "the schema name must be 1..63 lowercase letters, digits and _, not starting with pg_")
+		return nil, driver.Errorf(errcode.InvalidConfig, "the schema name must be 1..63 lowercase letters, digits and _, not starting with pg_")
 	}
 	if d.cfg.MaxConns <= 0 {
 		d.cfg.MaxConns = 8
@@ -108,7 +109,7 @@ func (d *Driver) configure() (*pgx.ConnConfig, error) {
 	connCfg, err := pgx.ParseConfig(d.cfg.URL)
 	if err != nil {
 		// pgx quotes the connection string in its errors; say only what is wrong.
-		return nil, driver.Errorf(driver.CodeInvalidConfig, "the endpoint URL cannot be parsed as a PostgreSQL connection string")
+		return nil, driver.Errorf(errcode.InvalidConfig, "the endpoint URL cannot be parsed as a PostgreSQL connection string")
 	}
 	connCfg.Password = d.cfg.Password
 	return connCfg, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/runxhq/runx/internal/testserver"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -64,7 +65,7 @@ func testCredentialInEndpoint(t *testing.T, server *testserver.Postgres) {
 		server.URL() + "&password=" + server.Password,
 	} {
 		_, err := Open(context.Background(), Config{URL: u})
-		if driver.CodeOf(err) != driver.CodeCredentialInEndpoint || strings.Contains(err.Error(), server.Password) {
+		if driver.CodeOf(err) != errcode.CredentialInEndpoint || strings.Contains(err.Error(), server.Password) {
 			t.Fatalf("%v, want credential_in_endpoint without the secret", err)
 		}
 	}
@@ -74,7 +75,7 @@ func testWrongPassword(t *testing.T, server *testserver.Postgres) {
 	wrong := "not-" + server.Password
 	_, err := Open(context.Background(), Config{URL: server.URL(), Password: wrong})
 	var e *driver.Error
-	if !errors.As(err, &e) || e.Code != driver.CodeProviderUnavailable {
+	if !errors.As(err, &e) || e.Code != errcode.ProviderUnavailable {
 		t.Fatalf("%v, want provider_unavailable", err)
 	}
 	b, _ := json.Marshal(driver.Failure(Provider, driver.OperationAppend, driver.StreamID{}, err))
@@ -93,7 +94,7 @@ func testConfigRefusals(t *testing.T, server *testserver.Postgres) {
 		{URL: server.URL(), Schema: "pg_catalog"},
 		{URL: server.URL(), Limits: driver.Limits{MaxEventBytes: driver.MaxEventBytesCeiling + 1}},
 	} {
-		if _, err := Open(context.Background(), cfg); driver.CodeOf(err) != driver.CodeInvalidConfig {
+		if _, err := Open(context.Background(), cfg); driver.CodeOf(err) != errcode.InvalidConfig {
 			t.Errorf("%+v: %v, want invalid_config", cfg.Schema, err)
 		}
 	}
@@ -113,7 +114,7 @@ func testUnrecognizedSchema(t *testing.T, server *testserver.Postgres) {
 	}
 	for _, schema := range []string{"foreign_a", "foreign_b"} {
 		_, err := Open(ctx, Config{URL: server.URL(), Password: server.Password, Schema: schema})
-		if driver.CodeOf(err) != driver.CodeStoreSchemaUnrecognized {
+		if driver.CodeOf(err) != errcode.StoreSchemaUnrecognized {
 			t.Fatalf("%s: %v, want store_schema_unrecognized", schema, err)
 		}
 	}
@@ -195,7 +196,7 @@ func testFenceNoCommit(t *testing.T, server *testserver.Postgres) {
 	time.Sleep(200 * time.Millisecond) // let it block on the row lock
 	_, err = d.prove(ctx, p, pid, errors.New("the answer was lost"))
 	var e *driver.Error
-	if !errors.As(err, &e) || e.Code != driver.CodeProviderUnavailable || e.Evidence[driver.EvidenceCommitState] != driver.CommitNotCommitted {
+	if !errors.As(err, &e) || e.Code != errcode.ProviderUnavailable || e.Evidence[driver.EvidenceCommitState] != driver.CommitNotCommitted {
 		t.Fatalf("proof of an uncommitted append: %v %v", err, e)
 	}
 	if err := <-done; err == nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -198,7 +199,7 @@ func (d *Driver) ensureSchema(ctx context.Context, conn *pgx.Conn) error {
 }
 
 func (d *Driver) unrecognized() error {
-	return driver.Errorf(driver.CodeStoreSchemaUnrecognized,
+	return driver.Errorf(errcode.StoreSchemaUnrecognized,
 		"the PostgreSQL schema %q holds store tables this driver does not recognize; it was left untouched: use another schema or migrate it", d.cfg.Schema)
 }
 

@@ -11,6 +11,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -95,13 +96,13 @@ func (d *Driver) Append(ctx context.Context, req driver.AppendRequest) (driver.A
 			snapshot = arg
 			d.heads.put(k.id, arg)
 			continue
-		case "version_conflict", "idempotency_conflict":
+		case string(errcode.VersionConflict), string(errcode.IdempotencyConflict):
 			h, ok := decodeHead(arg)
 			if !ok {
 				return driver.AppendResult{}, corrupt("stream head")
 			}
 			d.heads.put(k.id, arg)
-			if status == "idempotency_conflict" {
+			if status == string(errcode.IdempotencyConflict) {
 				return driver.AppendResult{}, driver.IdempotencyConflict(h.version)
 			}
 			return driver.AppendResult{}, driver.VersionConflict(*p.ExpectedVersion, h.version)

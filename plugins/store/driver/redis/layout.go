@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -148,5 +149,5 @@ func decodeHead(s string) (headRecord, bool) {
 }
 
 func corrupt(what string) *driver.Error {
-	return driver.Errorf(driver.CodeStoreCorrupt, "the redis store holds a malformed %s; it was not written by this driver or was altered", what)
+	return driver.Errorf(errcode.StoreCorrupt, "the redis store holds a malformed %s; it was not written by this driver or was altered", what)
 }

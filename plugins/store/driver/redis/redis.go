@@ -8,6 +8,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -78,10 +79,10 @@ func Open(ctx context.Context, cfg Config) (*Driver, error) {
 func (d *Driver) configure() (*goredis.Options, error) {
 	u, err := url.Parse(d.cfg.Endpoint)
 	if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
-		return nil, driver.Errorf(driver.CodeInvalidConfig, "the endpoint must be a redis:// or rediss:// URL with a host")
+		return nil, driver.Errorf(errcode.InvalidConfig, "the endpoint must be a redis:// or rediss:// URL with a host")
 	}
 	if u.User != nil || u.Query().Has("password") {
-		return nil, driver.Errorf(driver.CodeCredentialInEndpoint,
+		return nil, driver.Errorf(errcode.CredentialInEndpoint,
 			"the endpoint URL holds credentials; remove them and deliver the password as a credential (runx secret set, or the environment variable the binding's profile names)")
 	}
 	lim, err := d.cfg.Limits.Normalize()
@@ -96,7 +97,7 @@ func (d *Driver) configure() (*goredis.Options, error) {
 		d.cfg.KeyPrefix = DefaultKeyPrefix
 	}
 	if !validPrefix(d.cfg.KeyPrefix) {
-		return nil, driver.Errorf(driver.CodeInvalidConfig, "key_prefix must be 1..192 letters, digits and . _ : / - (with at most one {hash tag}), starting with a letter or digit")
+		return nil, driver.Errorf(errcode.InvalidConfig, "key_prefix must be 1..192 letters, digits and . _ : / - (with at most one {hash tag}), starting with a letter or digit")
 	}
 	if d.cfg.PoolSize <= 0 {
 		d.cfg.PoolSize = 8
@@ -108,7 +109,7 @@ func (d *Driver) configure() (*goredis.Options, error) {
 	d.locks = newStreamLocks()
 	opts, err := goredis.ParseURL(d.cfg.Endpoint)
 	if err != nil {
-		return nil, driver.Errorf(driver.CodeInvalidConfig, "the endpoint URL cannot be parsed as a Redis URL")
+		return nil, driver.Errorf(errcode.InvalidConfig, "the endpoint URL cannot be parsed as a Redis URL")
 	}
 	opts.Username, opts.Password = d.cfg.Username, d.cfg.Password
 	opts.PoolSize = d.cfg.PoolSize

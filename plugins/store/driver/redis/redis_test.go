@@ -12,6 +12,7 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/runxhq/runx/internal/testserver"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -56,7 +57,7 @@ func testCredentialInEndpoint(t *testing.T, server *testserver.Redis) {
 		server.Endpoint() + "?password=" + server.Password,
 	} {
 		_, err := Open(context.Background(), Config{Endpoint: u})
-		if driver.CodeOf(err) != driver.CodeCredentialInEndpoint || strings.Contains(err.Error(), server.Password) {
+		if driver.CodeOf(err) != errcode.CredentialInEndpoint || strings.Contains(err.Error(), server.Password) {
 			t.Fatalf("%v, want credential_in_endpoint without the secret", err)
 		}
 	}
@@ -65,7 +66,7 @@ func testCredentialInEndpoint(t *testing.T, server *testserver.Redis) {
 func testWrongPassword(t *testing.T, server *testserver.Redis) {
 	wrong := "not-" + server.Password
 	_, err := Open(context.Background(), Config{Endpoint: server.Endpoint(), Password: wrong})
-	if driver.CodeOf(err) != driver.CodeProviderUnavailable {
+	if driver.CodeOf(err) != errcode.ProviderUnavailable {
 		t.Fatalf("%v, want provider_unavailable", err)
 	}
 	b, _ := json.Marshal(driver.Failure(Provider, driver.OperationAppend, driver.StreamID{}, err))
@@ -85,7 +86,7 @@ func testConfigRefusals(t *testing.T, server *testserver.Redis) {
 		{Endpoint: server.Endpoint(), KeyPrefix: ":leading"},
 		{Endpoint: server.Endpoint(), Limits: driver.Limits{MaxPageEvents: 501}},
 	} {
-		if _, err := Open(context.Background(), cfg); driver.CodeOf(err) != driver.CodeInvalidConfig {
+		if _, err := Open(context.Background(), cfg); driver.CodeOf(err) != errcode.InvalidConfig {
 			t.Errorf("%+v: %v, want invalid_config", cfg.KeyPrefix, err)
 		}
 	}
@@ -134,13 +135,13 @@ func testPausedServer(t *testing.T, server *testserver.Redis) {
 	req := driver.AppendRequest{Stream: stream("k"), IdempotencyKey: "paused", Event: []byte(`{"type":"t"}`)}
 	_, err := d.Append(ctx, req)
 	var e *driver.Error
-	if !errors.As(err, &e) || e.Code != driver.CodeAmbiguousCommit || e.Evidence[driver.EvidenceCommitState] != driver.CommitUnknown {
+	if !errors.As(err, &e) || e.Code != errcode.AmbiguousCommit || e.Evidence[driver.EvidenceCommitState] != driver.CommitUnknown {
 		t.Fatalf("append during a pause: %v", err)
 	}
 	time.Sleep(1100 * time.Millisecond)
 	var r driver.AppendResult
 	for range 20 {
-		if r, err = d.Append(ctx, req); driver.CodeOf(err) != driver.CodeAmbiguousCommit {
+		if r, err = d.Append(ctx, req); driver.CodeOf(err) != errcode.AmbiguousCommit {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -165,7 +166,7 @@ func testForeignData(t *testing.T, server *testserver.Redis) {
 		t.Fatal(err)
 	}
 	_, err := d.Append(ctx, driver.AppendRequest{Stream: stream("k"), IdempotencyKey: "x", Event: []byte(`{"type":"t"}`)})
-	if driver.CodeOf(err) != driver.CodeStoreCorrupt {
+	if driver.CodeOf(err) != errcode.StoreCorrupt {
 		t.Fatalf("append over a foreign key: %v, want store_corrupt", err)
 	}
 	if n, _ := c.HLen(ctx, k.idem).Result(); n != 0 {
@@ -176,7 +177,7 @@ func testForeignData(t *testing.T, server *testserver.Redis) {
 		t.Fatal(err)
 	}
 	c.LSet(ctx, k2.events, 0, "garbage")
-	if _, err := d.Read(ctx, driver.ReadRequest{Stream: stream("k2")}); driver.CodeOf(err) != driver.CodeStoreCorrupt {
+	if _, err := d.Read(ctx, driver.ReadRequest{Stream: stream("k2")}); driver.CodeOf(err) != errcode.StoreCorrupt {
 		t.Fatalf("read of a malformed element: %v, want store_corrupt", err)
 	}
 }

@@ -10,19 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
-)
-
-// Codes of a migration's refusals and failure, beside the driver's own
-// (store_schema_unrecognized refuses an unknown or partial schema).
-const (
-	CodeMigrationDatabaseMissing    driver.Code = "data_migration_database_missing"    // no file at the path
-	CodeMigrationEmpty              driver.Code = "data_migration_empty"               // an empty database: nothing to migrate
-	CodeMigrationBackupExists       driver.Code = "data_migration_backup_exists"       // the backup path is taken
-	CodeMigrationSourceInvalid      driver.Code = "data_migration_source_invalid"      // the supplied source cannot be a data_source_ref
-	CodeMigrationBusy               driver.Code = "data_migration_busy"                // another connection holds the file
-	CodeMigrationLegacyInconsistent driver.Code = "data_migration_legacy_inconsistent" // legacy rows the current store cannot hold
-	CodeMigrationUnverified         driver.Code = "data_migration_unverified"          // the new file failed verification; a failure, not a refusal
 )
 
 // MigrateConfig is one `runx data migrate`. Paths are absolute and already
@@ -58,7 +47,7 @@ func Migrate(ctx context.Context, cfg MigrateConfig) (*Proof, error) {
 	}
 	fi, err := os.Stat(cfg.Path)
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && !fi.Mode().IsRegular()) {
-		return nil, driver.Errorf(CodeMigrationDatabaseMissing, "there is no database file at %s", cfg.DatabaseName)
+		return nil, driver.Errorf(errcode.DataMigrationDatabaseMissing, "there is no database file at %s", cfg.DatabaseName)
 	}
 	if err != nil {
 		return nil, migrationFailure("open", err)
@@ -71,9 +60,9 @@ func Migrate(ctx context.Context, cfg MigrateConfig) (*Proof, error) {
 	case look.State == StateCurrent:
 		return currentProof(ctx, cfg, lim)
 	case look.State == StateEmpty:
-		return nil, driver.Errorf(CodeMigrationEmpty, "%s holds no store, so there is nothing to migrate; it was left untouched and no backup was made", cfg.DatabaseName)
+		return nil, driver.Errorf(errcode.DataMigrationEmpty, "%s holds no store, so there is nothing to migrate; it was left untouched and no backup was made", cfg.DatabaseName)
 	case !look.State.Legacy():
-		return nil, driver.Errorf(driver.CodeStoreSchemaUnrecognized,
+		return nil, driver.Errorf(errcode.StoreSchemaUnrecognized,
 			"%s holds neither the current store schema nor the legacy one this runx recognizes (a partial, newer or foreign schema); it was left untouched and no backup was made", cfg.DatabaseName)
 	}
 	return migrateLegacy(ctx, cfg, lim)
@@ -82,16 +71,16 @@ func Migrate(ctx context.Context, cfg MigrateConfig) (*Proof, error) {
 func (cfg *MigrateConfig) check() (driver.Limits, error) {
 	for _, p := range []string{cfg.Path, cfg.BackupPath} {
 		if !filepath.IsAbs(p) || strings.ContainsAny(p, "?#") {
-			return driver.Limits{}, driver.Errorf(driver.CodeInvalidConfig, "migration paths must be absolute file paths without '?' or '#'")
+			return driver.Limits{}, driver.Errorf(errcode.InvalidConfig, "migration paths must be absolute file paths without '?' or '#'")
 		}
 	}
 	if filepath.Clean(cfg.Path) == filepath.Clean(cfg.BackupPath) {
-		return driver.Limits{}, driver.Errorf(CodeMigrationBackupExists, "the backup path is the database itself; name another --backup")
+		return driver.Limits{}, driver.Errorf(errcode.DataMigrationBackupExists, "the backup path is the database itself; name another --backup")
 	}
 	// The source is checked as the driver checks a stream's source.
 	probe := driver.Stream{Source: cfg.Source, Resource: driver.Resource{Name: "r", Kind: driver.KindEventStream}, Key: "k"}
 	if err := driver.ValidateStream(probe); err != nil {
-		return driver.Limits{}, driver.Errorf(CodeMigrationSourceInvalid, "--source: %s", driver.AsError(err).Message)
+		return driver.Limits{}, driver.Errorf(errcode.DataMigrationSourceInvalid, "--source: %s", driver.AsError(err).Message)
 	}
 	if cfg.BusyTimeout <= 0 {
 		cfg.BusyTimeout = 5 * time.Second
@@ -134,7 +123,7 @@ func currentProof(ctx context.Context, cfg MigrateConfig, lim driver.Limits) (*P
 
 func migrateLegacy(ctx context.Context, cfg MigrateConfig, lim driver.Limits) (*Proof, error) {
 	if _, err := os.Lstat(cfg.BackupPath); err == nil {
-		return nil, driver.Errorf(CodeMigrationBackupExists, "%s already exists; a backup never overwrites a file: name another --backup", cfg.BackupName)
+		return nil, driver.Errorf(errcode.DataMigrationBackupExists, "%s already exists; a backup never overwrites a file: name another --backup", cfg.BackupName)
 	}
 	orig, err := lockExclusive(ctx, cfg.Path, cfg.BusyTimeout)
 	if err != nil {
@@ -147,7 +136,7 @@ func migrateLegacy(ctx context.Context, cfg MigrateConfig, lim driver.Limits) (*
 		return nil, migrationFailure("inspect", err)
 	}
 	if !look.State.Legacy() {
-		return nil, driver.Errorf(driver.CodeStoreSchemaUnrecognized, "%s changed while the migration took its lock; nothing was changed: migrate again", cfg.DatabaseName)
+		return nil, driver.Errorf(errcode.StoreSchemaUnrecognized, "%s changed while the migration took its lock; nothing was changed: migrate again", cfg.DatabaseName)
 	}
 	before, err := summarizeLegacy(ctx, orig.conn, look.State, cfg.Source)
 	if err != nil {
@@ -166,7 +155,7 @@ func migrateLegacy(ctx context.Context, cfg MigrateConfig, lim driver.Limits) (*
 		return nil, err
 	}
 	if built.Content.Events != before.Events || built.Content.Streams != before.Streams || built.Assigned != before.Unscoped {
-		return nil, driver.Errorf(CodeMigrationUnverified, "the migration wrote %d events in %d streams from %d legacy rows in %d streams; the original was left as it was",
+		return nil, driver.Errorf(errcode.DataMigrationUnverified, "the migration wrote %d events in %d streams from %d legacy rows in %d streams; the original was left as it was",
 			built.Content.Events, built.Content.Streams, before.Events, before.Streams)
 	}
 	backupDigest, err := makeBackup(ctx, orig, cfg.BackupPath, look, before)

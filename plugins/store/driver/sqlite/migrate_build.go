@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/sdk/atomicfile"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -105,7 +106,7 @@ func build(ctx context.Context, orig Queryer, s State, source, tmp string, lim d
 		if _, err := insert.ExecContext(ctx, e.Source, e.Resource, e.Key, e.Version, e.IdempotencyKey,
 			e.Type, e.Digest, e.Projection, e.CommittedAtMillis, string(p.Event)); err != nil {
 			if sqliteCode(err) == 19 { // SQLITE_CONSTRAINT: the idempotency index
-				return res, driver.Errorf(CodeMigrationLegacyInconsistent,
+				return res, driver.Errorf(errcode.DataMigrationLegacyInconsistent,
 					"%s: version %d reuses an idempotency key of an earlier event in its stream; the current store keeps one event per key", streamName(e.stream()), e.Version)
 			}
 			return res, migrationFailure("write", err)
@@ -158,7 +159,7 @@ func convert(r legacyEvent, lim driver.Limits) (contentEvent, *driver.PreparedAp
 			if col.name == "version" {
 				want = "an integer"
 			}
-			return contentEvent{}, nil, driver.Errorf(CodeMigrationLegacyInconsistent, "%s: legacy column %s must hold %s", where(), col.name, want)
+			return contentEvent{}, nil, driver.Errorf(errcode.DataMigrationLegacyInconsistent, "%s: legacy column %s must hold %s", where(), col.name, want)
 		}
 	}
 	p, err := driver.PrepareAppend(driver.AppendRequest{
@@ -168,11 +169,11 @@ func convert(r legacyEvent, lim driver.Limits) (contentEvent, *driver.PreparedAp
 	}, lim)
 	if err != nil {
 		// The driver's message names the field, never the payload.
-		return contentEvent{}, nil, driver.Errorf(CodeMigrationLegacyInconsistent, "%s: %s", where(), driver.AsError(err).Message)
+		return contentEvent{}, nil, driver.Errorf(errcode.DataMigrationLegacyInconsistent, "%s: %s", where(), driver.AsError(err).Message)
 	}
 	at, err := time.Parse(time.RFC3339Nano, r.committedAt.String)
 	if err != nil {
-		return contentEvent{}, nil, driver.Errorf(CodeMigrationLegacyInconsistent, "%s: committed_at is not an RFC 3339 time", where())
+		return contentEvent{}, nil, driver.Errorf(errcode.DataMigrationLegacyInconsistent, "%s: committed_at is not an RFC 3339 time", where())
 	}
 	return contentEvent{
 		Source: id.Source, Resource: id.Resource, Key: id.Key, Version: r.version.Int64,
@@ -184,5 +185,5 @@ func convert(r legacyEvent, lim driver.Limits) (contentEvent, *driver.PreparedAp
 // inconsistent turns a sequence error the hasher found in legacy rows into
 // the migration's refusal.
 func inconsistent(err error) error {
-	return driver.Errorf(CodeMigrationLegacyInconsistent, "%s", driver.AsError(err).Message)
+	return driver.Errorf(errcode.DataMigrationLegacyInconsistent, "%s", driver.AsError(err).Message)
 }

@@ -7,6 +7,7 @@ import (
 	"hash"
 	"strconv"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -93,21 +94,21 @@ func (c *contentHasher) add(e contentEvent) error {
 	id := e.stream()
 	if !c.started || id != c.cur {
 		if c.started && !streamLess(c.cur, id) {
-			return driver.Errorf(driver.CodeStoreCorrupt, "streams out of key order at %s", streamName(id))
+			return driver.Errorf(errcode.StoreCorrupt, "streams out of key order at %s", streamName(id))
 		}
 		c.closeStream()
 		c.cur, c.version, c.proj, c.started = id, 0, driver.GenesisProjection, true
 		c.streams++
 	}
 	if e.Version != c.version+1 {
-		return driver.Errorf(driver.CodeStoreCorrupt, "%s: version %d follows version %d; versions must be gapless from 1", streamName(id), e.Version, c.version)
+		return driver.Errorf(errcode.StoreCorrupt, "%s: version %d follows version %d; versions must be gapless from 1", streamName(id), e.Version, c.version)
 	}
 	want, err := driver.NextProjection(c.proj, e.Digest)
 	if err != nil {
 		return err
 	}
 	if e.Projection != want {
-		return driver.Errorf(driver.CodeStoreCorrupt, "%s: the projection digest at version %d is not the fold of the events before it", streamName(id), e.Version)
+		return driver.Errorf(errcode.StoreCorrupt, "%s: the projection digest at version %d is not the fold of the events before it", streamName(id), e.Version)
 	}
 	c.version, c.proj = e.Version, e.Projection
 	c.events++

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 
 	"github.com/runxhq/runx/sdk/atomicfile"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -30,7 +31,7 @@ func makeBackup(ctx context.Context, orig *exclusiveConn, path string, look sche
 	}
 	if _, err := orig.conn.ExecContext(ctx, `VACUUM INTO ?1`, path); err != nil {
 		if exists(path) {
-			return "", driver.Errorf(CodeMigrationBackupExists, "the backup path appeared while the migration ran; nothing was changed: name another --backup")
+			return "", driver.Errorf(errcode.DataMigrationBackupExists, "the backup path appeared while the migration ran; nothing was changed: name another --backup")
 		}
 		return "", migrationFailure("backup", err)
 	}
@@ -48,14 +49,14 @@ func makeBackup(ctx context.Context, orig *exclusiveConn, path string, look sche
 		return "", migrationFailure("backup", err)
 	}
 	if got.Fingerprint != look.Fingerprint {
-		return "", driver.Errorf(CodeMigrationUnverified, "the backup's schema does not match the original's; nothing was changed")
+		return "", driver.Errorf(errcode.DataMigrationUnverified, "the backup's schema does not match the original's; nothing was changed")
 	}
 	sum, err := summarizeLegacy(ctx, conn, got.State, "")
 	if err != nil {
 		return "", migrationFailure("backup", err)
 	}
 	if sum.Events != before.Events || sum.Digest != before.Digest {
-		return "", driver.Errorf(CodeMigrationUnverified, "the backup's events do not match the original's; nothing was changed")
+		return "", driver.Errorf(errcode.DataMigrationUnverified, "the backup's events do not match the original's; nothing was changed")
 	}
 	return fileDigest(path)
 }
@@ -122,7 +123,7 @@ func swap(orig *exclusiveConn, tmp, path string) error {
 	}
 	// The rename is the commit; the directory sync makes it durable.
 	if err := atomicfile.Sync(filepath.Dir(path)); err != nil {
-		return driver.Errorf(driver.CodeProviderUnavailable,
+		return driver.Errorf(errcode.ProviderUnavailable,
 			"the migrated store is in place but its directory could not be synced (%s); the backup holds the original", driver.NewScrubber().Scrub(err.Error()))
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -70,7 +71,7 @@ func lockExclusive(ctx context.Context, path string, busy time.Duration) (*exclu
 		if _, err := conn.ExecContext(ctx, stmt); err != nil {
 			x.close()
 			if isBusy(err) {
-				return nil, driver.Errorf(CodeMigrationBusy,
+				return nil, driver.Errorf(errcode.DataMigrationBusy,
 					"another process has the database open; stop what uses it (a runx before this version, a sqlite3 shell) and migrate again")
 			}
 			return nil, openFailure("lock", err)
@@ -109,7 +110,7 @@ func isBusy(err error) bool {
 // failure that changed nothing.
 func openFailure(stage string, err error) error {
 	if sqliteCode(err) == 26 { // SQLITE_NOTADB
-		return driver.Errorf(driver.CodeStoreSchemaUnrecognized,
+		return driver.Errorf(errcode.StoreSchemaUnrecognized,
 			"the file is not an SQLite database; it was left untouched and no backup was made")
 	}
 	return migrationFailure(stage, err)
@@ -119,7 +120,7 @@ func openFailure(stage string, err error) error {
 // into place: the database is as it was. The cause is SQLite's or the
 // operating system's text, which holds no event payload; it is truncated.
 func migrationFailure(stage string, err error) error {
-	return driver.Errorf(driver.CodeProviderUnavailable,
+	return driver.Errorf(errcode.ProviderUnavailable,
 		"the migration failed (%s) and the database was left as it was: %s", stage, driver.NewScrubber().Scrub(err.Error())).
 		WithEvidence(driver.EvidenceStage, "migrate_"+stage).WithCause(err)
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -27,7 +28,7 @@ func refused(t *testing.T, cfg MigrateConfig, code driver.Code) {
 	if before != "" && fileSHA(t, cfg.Path) != before {
 		t.Fatal("a refused migration changed the database")
 	}
-	if exists(cfg.BackupPath) && code != CodeMigrationBackupExists {
+	if exists(cfg.BackupPath) && code != errcode.DataMigrationBackupExists {
 		t.Fatal("a refused migration made a backup")
 	}
 	after, _ := os.ReadDir(filepath.Dir(cfg.Path))
@@ -74,13 +75,13 @@ func TestMigrateRefusesUnrecognizedSchemas(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := makeRawDB(t, stmts...)
-			refused(t, migrateConfig(path, "tenant://acme/board"), driver.CodeStoreSchemaUnrecognized)
+			refused(t, migrateConfig(path, "tenant://acme/board"), errcode.StoreSchemaUnrecognized)
 		})
 	}
 	t.Run("not a database", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "events.sqlite")
 		os.WriteFile(path, []byte("runx_events are not here; this is a text file that is long enough to have a header.\n"), 0o644)
-		refused(t, migrateConfig(path, "tenant://acme/board"), driver.CodeStoreSchemaUnrecognized)
+		refused(t, migrateConfig(path, "tenant://acme/board"), errcode.StoreSchemaUnrecognized)
 	})
 }
 
@@ -88,27 +89,27 @@ func TestMigrateRefusesNothingToMigrate(t *testing.T) {
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "events.sqlite")
 	os.WriteFile(empty, nil, 0o644)
-	refused(t, migrateConfig(empty, "tenant://acme/board"), CodeMigrationEmpty)
+	refused(t, migrateConfig(empty, "tenant://acme/board"), errcode.DataMigrationEmpty)
 
-	refused(t, migrateConfig(filepath.Join(t.TempDir(), "missing.sqlite"), "tenant://acme/board"), CodeMigrationDatabaseMissing)
-	refused(t, migrateConfig(t.TempDir(), "tenant://acme/board"), CodeMigrationDatabaseMissing)
+	refused(t, migrateConfig(filepath.Join(t.TempDir(), "missing.sqlite"), "tenant://acme/board"), errcode.DataMigrationDatabaseMissing)
+	refused(t, migrateConfig(t.TempDir(), "tenant://acme/board"), errcode.DataMigrationDatabaseMissing)
 }
 
 func TestMigrateRefusesBadRequests(t *testing.T) {
 	events := fixtureEvents([]*string{nil}, []string{"board_events"}, 1, 2)
 	path := makeLegacyStore(t, false, events)
 	for _, source := range []string{"", " tenant://padded", "tenant://bell\a"} {
-		refused(t, migrateConfig(path, source), CodeMigrationSourceInvalid)
+		refused(t, migrateConfig(path, source), errcode.DataMigrationSourceInvalid)
 	}
 	cfg := migrateConfig(path, "tenant://acme/board")
 	os.WriteFile(cfg.BackupPath, []byte("an earlier backup"), 0o600)
-	refused(t, cfg, CodeMigrationBackupExists)
+	refused(t, cfg, errcode.DataMigrationBackupExists)
 	if raw, _ := os.ReadFile(cfg.BackupPath); string(raw) != "an earlier backup" {
 		t.Fatal("an existing backup was overwritten")
 	}
 	cfg = migrateConfig(path, "tenant://acme/board")
 	cfg.BackupPath = path
-	refused(t, cfg, CodeMigrationBackupExists)
+	refused(t, cfg, errcode.DataMigrationBackupExists)
 }
 
 // Another connection holding the legacy store keeps the migration out.
@@ -123,7 +124,7 @@ func TestMigrateRefusesABusyStore(t *testing.T) {
 	if err := db.QueryRow(`SELECT count(*) FROM runx_events`).Scan(&n); err != nil || n != 2 {
 		t.Fatal(n, err)
 	}
-	refused(t, migrateConfig(path, "tenant://acme/board"), CodeMigrationBusy)
+	refused(t, migrateConfig(path, "tenant://acme/board"), errcode.DataMigrationBusy)
 }
 
 // Legacy rows the current store could not hold are refused by stream and
@@ -152,7 +153,7 @@ func TestMigrateRefusesInconsistentLegacyRows(t *testing.T) {
 			// The scoped variant: its legacy table declared no keys, so it
 			// can hold what the current store refuses.
 			path := makeLegacyStore(t, true, mutate(base()))
-			refused(t, migrateConfig(path, "tenant://acme/board"), CodeMigrationLegacyInconsistent)
+			refused(t, migrateConfig(path, "tenant://acme/board"), errcode.DataMigrationLegacyInconsistent)
 		})
 	}
 	t.Run("a source that merges two streams", func(t *testing.T) {
@@ -161,12 +162,12 @@ func TestMigrateRefusesInconsistentLegacyRows(t *testing.T) {
 		events := fixtureEvents([]*string{ptr("tenant://acme/board"), nil}, []string{"board_events"}, 1, 1)
 		events[1].Idempotency = "other"
 		path := makeLegacyStore(t, true, events)
-		refused(t, migrateConfig(path, "tenant://acme/board"), CodeMigrationLegacyInconsistent)
+		refused(t, migrateConfig(path, "tenant://acme/board"), errcode.DataMigrationLegacyInconsistent)
 	})
 	t.Run("a version that is not an integer", func(t *testing.T) {
 		path := makeRawDB(t, `CREATE TABLE runx_events (resource, aggregate_id, version, idempotency_key, event_ref, event_type, event_digest, event_json, committed_at)`,
 			`INSERT INTO runx_events VALUES ('board_events', 'p', 'one', 'k', 'board_events:p:1', 'data.event', '', '{}', '2026-07-14T00:00:00Z')`)
-		refused(t, migrateConfig(path, "tenant://acme/board"), CodeMigrationLegacyInconsistent)
+		refused(t, migrateConfig(path, "tenant://acme/board"), errcode.DataMigrationLegacyInconsistent)
 	})
 }
 

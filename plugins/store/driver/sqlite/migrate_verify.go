@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -65,13 +66,13 @@ func checkStored(e contentEvent, data []byte, lim driver.Limits) error {
 	}, lim)
 	switch {
 	case err != nil:
-		return driver.Errorf(driver.CodeStoreCorrupt, "%s version %d: %s", streamName(e.stream()), e.Version, driver.AsError(err).Message)
+		return driver.Errorf(errcode.StoreCorrupt, "%s version %d: %s", streamName(e.stream()), e.Version, driver.AsError(err).Message)
 	case !bytes.Equal(p.Event, data):
-		return driver.Errorf(driver.CodeStoreCorrupt, "%s version %d: the stored event is not in canonical form", streamName(e.stream()), e.Version)
+		return driver.Errorf(errcode.StoreCorrupt, "%s version %d: the stored event is not in canonical form", streamName(e.stream()), e.Version)
 	case p.EventDigest != e.Digest:
-		return driver.Errorf(driver.CodeStoreCorrupt, "%s version %d: event_digest is not the digest of the stored event", streamName(e.stream()), e.Version)
+		return driver.Errorf(errcode.StoreCorrupt, "%s version %d: event_digest is not the digest of the stored event", streamName(e.stream()), e.Version)
 	case p.EventType != e.Type:
-		return driver.Errorf(driver.CodeStoreCorrupt, "%s version %d: event_type is not the type the event derives", streamName(e.stream()), e.Version)
+		return driver.Errorf(errcode.StoreCorrupt, "%s version %d: event_type is not the type the event derives", streamName(e.stream()), e.Version)
 	}
 	return nil
 }
@@ -97,14 +98,14 @@ func verifyReopened(ctx context.Context, path string, lim driver.Limits) (schema
 		return look, contentSummary{}, nil, err
 	}
 	if look.State != StateCurrent {
-		return look, contentSummary{}, nil, driver.Errorf(driver.CodeStoreCorrupt, "the file does not hold the current schema (it reads as %s)", look.State)
+		return look, contentSummary{}, nil, driver.Errorf(errcode.StoreCorrupt, "the file does not hold the current schema (it reads as %s)", look.State)
 	}
 	var integrity string
 	if err := tx.QueryRowContext(ctx, `PRAGMA integrity_check(1)`).Scan(&integrity); err != nil {
 		return look, contentSummary{}, nil, err
 	}
 	if integrity != "ok" {
-		return look, contentSummary{}, nil, driver.Errorf(driver.CodeStoreCorrupt, "SQLite's integrity check fails: %s", driver.NewScrubber().Scrub(integrity))
+		return look, contentSummary{}, nil, driver.Errorf(errcode.StoreCorrupt, "SQLite's integrity check fails: %s", driver.NewScrubber().Scrub(integrity))
 	}
 	sum, pairs, err := scanCurrent(ctx, tx, lim)
 	return look, sum, pairs, err
@@ -165,7 +166,7 @@ func readStream(ctx context.Context, d *Driver, s driver.Stream, head driver.Hea
 		}
 		for _, ev := range page.Events {
 			if driver.Digest(ev.Data) != ev.Digest {
-				return driver.Errorf(driver.CodeStoreCorrupt, "%s version %d: the event read back does not match its digest", streamName(s.ID()), ev.Version)
+				return driver.Errorf(errcode.StoreCorrupt, "%s version %d: the event read back does not match its digest", streamName(s.ID()), ev.Version)
 			}
 			if err := h.add(contentEvent{Source: s.Source, Resource: s.Resource.Name, Key: s.Key, Version: ev.Version,
 				IdempotencyKey: ev.IdempotencyKey, Type: ev.Type, Digest: ev.Digest, Projection: ev.ProjectionDigest,
@@ -180,7 +181,7 @@ func readStream(ctx context.Context, d *Driver, s driver.Stream, head driver.Hea
 		previous, after = &cursor, page.NextAfterVersion
 	}
 	if last.Version != head.Version || last.ProjectionDigest != head.ProjectionDigest {
-		return driver.Errorf(driver.CodeStoreCorrupt, "%s: the head listed (version %d) is not the last event read (version %d)", streamName(s.ID()), head.Version, last.Version)
+		return driver.Errorf(errcode.StoreCorrupt, "%s: the head listed (version %d) is not the last event read (version %d)", streamName(s.ID()), head.Version, last.Version)
 	}
 	return nil
 }
@@ -217,7 +218,7 @@ func verifyMigrated(ctx context.Context, path string, built buildResult, lim dri
 		sum  contentSummary
 	}{{"the read-only reopen", v.Reopened}, {"the driver readback", v.Readback}} {
 		if got.sum != built.Content {
-			return v, driver.Errorf(CodeMigrationUnverified,
+			return v, driver.Errorf(errcode.DataMigrationUnverified,
 				"%s found %d events in %d streams with content digest %s, but the migration wrote %d events in %d streams with %s; the original was left as it was",
 				got.pass, got.sum.Events, got.sum.Streams, got.sum.Digest, built.Content.Events, built.Content.Streams, built.Content.Digest)
 		}
@@ -256,5 +257,5 @@ func unverified(stage string, err error) error {
 	if errors.As(err, &de) {
 		msg = de.Message
 	}
-	return driver.Errorf(CodeMigrationUnverified, "verification failed %s: %s; the original was left as it was", stage, driver.NewScrubber().Scrub(msg)).WithCause(err)
+	return driver.Errorf(errcode.DataMigrationUnverified, "verification failed %s: %s; the original was left as it was", stage, driver.NewScrubber().Scrub(msg)).WithCause(err)
 }

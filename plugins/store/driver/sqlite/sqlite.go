@@ -13,6 +13,7 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -83,7 +84,7 @@ func Open(ctx context.Context, cfg Config) (*Driver, error) {
 		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(cfg.Path), 0o700); err != nil {
-		return nil, driver.Errorf(driver.CodeInvalidConfig, "cannot create the store's directory: %v", err)
+		return nil, driver.Errorf(errcode.InvalidConfig, "cannot create the store's directory: %v", err)
 	}
 	if err := d.claim(ctx); err != nil {
 		return nil, err
@@ -97,7 +98,7 @@ func Open(ctx context.Context, cfg Config) (*Driver, error) {
 
 func (d *Driver) configure() error {
 	if d.cfg.Path == "" || strings.ContainsAny(d.cfg.Path, "?#") || strings.HasPrefix(d.cfg.Path, "file:") || d.cfg.Path == ":memory:" {
-		return driver.Errorf(driver.CodeInvalidConfig, "the store path must be a file path without '?' or '#'")
+		return driver.Errorf(errcode.InvalidConfig, "the store path must be a file path without '?' or '#'")
 	}
 	lim, err := d.cfg.Limits.Normalize()
 	if err != nil {
@@ -112,7 +113,7 @@ func (d *Driver) configure() error {
 		d.cfg.Synchronous = SynchronousFull
 	case SynchronousFull, SynchronousNormal:
 	default:
-		return driver.Errorf(driver.CodeInvalidConfig, "synchronous must be FULL or NORMAL")
+		return driver.Errorf(errcode.InvalidConfig, "synchronous must be FULL or NORMAL")
 	}
 	if d.cfg.ReadConns <= 0 {
 		d.cfg.ReadConns = 4
@@ -184,10 +185,10 @@ func (d *Driver) claimOnce(ctx context.Context) error {
 	case state == StateCurrent:
 		return nil
 	case state.Legacy():
-		return driver.Errorf(driver.CodeStoreNeedsMigration,
+		return driver.Errorf(errcode.StoreNeedsMigration,
 			"the store file holds a legacy runx event store (%s); migrate it out of band with `runx data migrate --database <path> --source <ref>`", state)
 	case state != StateEmpty:
-		return driver.Errorf(driver.CodeStoreSchemaUnrecognized,
+		return driver.Errorf(errcode.StoreSchemaUnrecognized,
 			"the file is not a runx store and was left untouched; point the source at another database_path")
 	}
 	// WAL cannot be switched on inside a transaction; the file is empty, so
@@ -207,7 +208,7 @@ func (d *Driver) claimOnce(ctx context.Context) error {
 		if state == StateCurrent {
 			return nil
 		}
-		return driver.Errorf(driver.CodeStoreSchemaUnrecognized, "another program wrote the file while the store was claiming it; it was left untouched")
+		return driver.Errorf(errcode.StoreSchemaUnrecognized, "another program wrote the file while the store was claiming it; it was left untouched")
 	}
 	for _, stmt := range createSchema {
 		if _, err := conn.ExecContext(ctx, stmt); err != nil {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
@@ -62,7 +63,7 @@ func TestOpenRefusesForeignFiles(t *testing.T) {
 		state State
 		code  driver.Code
 	}{
-		{"legacy unscoped", []string{legacyUnscoped, legacyRow}, StateLegacyUnscoped, driver.CodeStoreNeedsMigration},
+		{"legacy unscoped", []string{legacyUnscoped, legacyRow}, StateLegacyUnscoped, errcode.StoreNeedsMigration},
 		{"legacy scoped with heads and ledger", []string{
 			`CREATE TABLE runx_events (data_source_ref TEXT, resource TEXT, aggregate_id TEXT, version INTEGER, idempotency_key TEXT,
 			  event_ref TEXT, event_type TEXT, event_digest TEXT, event_json TEXT, committed_at TEXT)`,
@@ -70,16 +71,16 @@ func TestOpenRefusesForeignFiles(t *testing.T) {
 			  event_type TEXT, event_digest TEXT, idempotency_key TEXT, event_json TEXT, committed_at TEXT, projection_digest TEXT)`,
 			`CREATE TABLE runx_data_store_migrations (version INTEGER, applied_at TEXT)`,
 			`PRAGMA user_version = 1`,
-		}, StateLegacyScoped, driver.CodeStoreNeedsMigration},
-		{"another program", []string{`CREATE TABLE notes (body TEXT)`, `INSERT INTO notes VALUES ('x')`}, StateUnrecognized, driver.CodeStoreSchemaUnrecognized},
-		{"legacy beside other tables", []string{legacyUnscoped, `CREATE TABLE notes (body TEXT)`}, StateUnrecognized, driver.CodeStoreSchemaUnrecognized},
+		}, StateLegacyScoped, errcode.StoreNeedsMigration},
+		{"another program", []string{`CREATE TABLE notes (body TEXT)`, `INSERT INTO notes VALUES ('x')`}, StateUnrecognized, errcode.StoreSchemaUnrecognized},
+		{"legacy beside other tables", []string{legacyUnscoped, `CREATE TABLE notes (body TEXT)`}, StateUnrecognized, errcode.StoreSchemaUnrecognized},
 		{"legacy with an extra column", []string{`CREATE TABLE runx_events (resource TEXT, aggregate_id TEXT, version INTEGER,
 		  idempotency_key TEXT, event_ref TEXT, event_type TEXT, event_digest TEXT, event_json TEXT, committed_at TEXT, extra TEXT)`},
-			StateUnrecognized, driver.CodeStoreSchemaUnrecognized},
+			StateUnrecognized, errcode.StoreSchemaUnrecognized},
 		{"marked but partial", []string{`PRAGMA application_id = 1381322328`, `PRAGMA user_version = 1`, `CREATE TABLE t (x)`},
-			StateUnrecognized, driver.CodeStoreSchemaUnrecognized},
+			StateUnrecognized, errcode.StoreSchemaUnrecognized},
 		{"a newer revision", append(append([]string{}, createSchema[:2]...), `PRAGMA application_id = 1381322328`, `PRAGMA user_version = 2`),
-			StateUnrecognized, driver.CodeStoreSchemaUnrecognized},
+			StateUnrecognized, errcode.StoreSchemaUnrecognized},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -138,7 +139,7 @@ func TestConfigRefusals(t *testing.T) {
 		{Path: filepath.Join(dir, "x"), Synchronous: "OFF"},
 		{Path: filepath.Join(dir, "x"), Limits: driver.Limits{MaxPageEvents: 501}},
 	} {
-		if _, err := Open(context.Background(), cfg); driver.CodeOf(err) != driver.CodeInvalidConfig {
+		if _, err := Open(context.Background(), cfg); driver.CodeOf(err) != errcode.InvalidConfig {
 			t.Errorf("%+v: %v, want invalid_config", cfg, err)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/spf13/cobra"
 )
 
@@ -42,7 +43,7 @@ func Exec(cmd *cobra.Command, args ...string) error {
 // IsUsage reports whether err is a usage error (exit 2, usage_error).
 func IsUsage(err error) bool {
 	var ue *cli.UsageError
-	return errors.As(err, &ue) && ue.ErrorCode() == "usage_error"
+	return errors.As(err, &ue) && ue.ErrorCode() == errcode.UsageError
 }
 
 // Case is one command line and what it parses to.
