@@ -4,11 +4,7 @@ import "github.com/runxhq/runx/sdk/errcode"
 
 // Codes name every refusal this package makes. They are part of runx's public
 // contract (`--json` errors carry them), so a code is never renamed or reused.
-const (
-	CodeReachProtectedDir = "reach_protected_dir"
-
-	CodeCostLimitExceeded = "cost_limit_exceeded"
-)
+const ()
 
 // Error is a refusal: a typed answer with a stable code, never a transport
 // failure. Rule names what refused (a layer's effects, a standing approval,

@@ -118,7 +118,7 @@ func (l Limits) CheckSpend(reserved, amount int64) error {
 		return nil
 	}
 	if reserved > limit || amount > limit-reserved {
-		return refusal(CodeCostLimitExceeded, fmt.Sprintf("max_spend_micro_usd %d", limit),
+		return refusal(errcode.CostLimitExceeded, fmt.Sprintf("max_spend_micro_usd %d", limit),
 			fmt.Sprintf("a quote of %d micro-USD with %d already reserved is over the run's spend limit", amount, reserved))
 	}
 	return nil

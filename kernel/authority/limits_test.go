@@ -128,14 +128,14 @@ func TestLimitChecks(t *testing.T) {
 	}{
 		{l, 0, 1000, ""},
 		{l, 400, 600, ""},
-		{l, 400, 601, CodeCostLimitExceeded},
-		{l, 1001, 0, CodeCostLimitExceeded},
-		{l, 0, math.MaxInt64, CodeCostLimitExceeded},
-		{l, math.MaxInt64, math.MaxInt64, CodeCostLimitExceeded},
+		{l, 400, 601, errcode.CostLimitExceeded},
+		{l, 1001, 0, errcode.CostLimitExceeded},
+		{l, 0, math.MaxInt64, errcode.CostLimitExceeded},
+		{l, math.MaxInt64, math.MaxInt64, errcode.CostLimitExceeded},
 		{l, -1, 1, errcode.SpendAmountInvalid},
 		{l, 0, -1, errcode.SpendAmountInvalid},
 		{Limits{MaxSpendMicroUSD: LimitOf(0)}, 0, 0, ""},
-		{Limits{MaxSpendMicroUSD: LimitOf(0)}, 0, 1, CodeCostLimitExceeded},
+		{Limits{MaxSpendMicroUSD: LimitOf(0)}, 0, 1, errcode.CostLimitExceeded},
 		{Limits{}, math.MaxInt64, math.MaxInt64, ""}, // no money limit: no reservation
 		{Limits{}, 0, -1, errcode.SpendAmountInvalid},
 	}

@@ -79,7 +79,7 @@ func checkPath(reach Reach, from *Source, workspaceRoot string, inputRoots []str
 	if pattern == SecretGitDir || pattern == SecretRunxDir {
 		// Named apart from secrets: git's and runx's own state is out of
 		// reach as a place, whatever the file in it holds.
-		return refusal(CodeReachProtectedDir, reachRule(reach, from)+"; protected directory "+pattern,
+		return refusal(errcode.ReachProtectedDir, reachRule(reach, from)+"; protected directory "+pattern,
 			"path "+strconv.Quote(p)+" is inside "+strings.TrimSuffix(pattern, "/")+", which no tool reaches")
 	}
 	return refusal(errcode.ReachSecretRefused, reachRule(reach, from)+"; secret pattern "+pattern,

@@ -23,10 +23,10 @@ func TestCheckPath(t *testing.T) {
 		{"the parent", ReachWorkspace, "/work", errcode.ReachOutsideWorkspace, "reach workspace"},
 		{"an input root under workspace reach", ReachWorkspace, "/data/other/x", errcode.ReachOutsideWorkspace, "reach workspace"},
 		{"the filesystem root", ReachWorkspace, "/", errcode.ReachOutsideWorkspace, "reach workspace"},
-		{".git", ReachWorkspace, "/work/repo/.git", CodeReachProtectedDir, "protected directory .git/"},
-		{"inside .git", ReachWorkspace, "/work/repo/.git/config", CodeReachProtectedDir, "protected directory .git/"},
-		{"a nested worktree's .git", ReachWorkspace, "/work/repo/vendor/x/.git/HEAD", CodeReachProtectedDir, ".git/"},
-		{"inside .runx", ReachWorkspace, "/work/repo/.runx/state.sqlite", CodeReachProtectedDir, "protected directory .runx/"},
+		{".git", ReachWorkspace, "/work/repo/.git", errcode.ReachProtectedDir, "protected directory .git/"},
+		{"inside .git", ReachWorkspace, "/work/repo/.git/config", errcode.ReachProtectedDir, "protected directory .git/"},
+		{"a nested worktree's .git", ReachWorkspace, "/work/repo/vendor/x/.git/HEAD", errcode.ReachProtectedDir, ".git/"},
+		{"inside .runx", ReachWorkspace, "/work/repo/.runx/state.sqlite", errcode.ReachProtectedDir, "protected directory .runx/"},
 		{"a secret", ReachWorkspace, "/work/repo/.env", errcode.ReachSecretRefused, "secret pattern .env"},
 		{"a nested secret", ReachWorkspace, "/work/repo/deploy/tls/server.key", errcode.ReachSecretRefused, "secret pattern *.key"},
 		{"an env template", ReachWorkspace, "/work/repo/.env.example", "", ""},
@@ -37,7 +37,7 @@ func TestCheckPath(t *testing.T) {
 		{"inside an input root", ReachInputs, "/srv/shared/docs/a.md", "", ""},
 		{"outside every root", ReachInputs, "/etc/passwd", errcode.ReachOutsideInputs, "reach inputs"},
 		{"a sibling of an input root", ReachInputs, "/data/other2", errcode.ReachOutsideInputs, "reach inputs"},
-		{".git in an input root", ReachInputs, "/data/other/.git/config", CodeReachProtectedDir, ".git/"},
+		{".git in an input root", ReachInputs, "/data/other/.git/config", errcode.ReachProtectedDir, ".git/"},
 		{"a secret in an input root", ReachInputs, "/data/other/.npmrc", errcode.ReachSecretRefused, "secret pattern .npmrc"},
 		{"a secret in the workspace under inputs", ReachInputs, "/work/repo/id_rsa", errcode.ReachSecretRefused, "secret pattern id_rsa"},
 
@@ -66,7 +66,7 @@ func TestCheckPathRoots(t *testing.T) {
 	wantCode(t, CheckPath(ReachInputs, "/work/repo", []string{"/data/x/"}, "/work/repo/a"), errcode.ReachPathInvalid)
 	// A workspace at the filesystem root holds every absolute path.
 	wantCode(t, CheckPath(ReachWorkspace, "/", nil, "/etc/hosts"), "")
-	wantCode(t, CheckPath(ReachWorkspace, "/", nil, "/.git/x"), CodeReachProtectedDir)
+	wantCode(t, CheckPath(ReachWorkspace, "/", nil, "/.git/x"), errcode.ReachProtectedDir)
 	// Windows drive paths, as filepath.ToSlash writes them.
 	wantCode(t, CheckPath(ReachWorkspace, "C:/work/repo", nil, "C:/work/repo/src/a.go"), "")
 	wantCode(t, CheckPath(ReachWorkspace, "C:/work/repo", nil, "D:/work/repo/src/a.go"), errcode.ReachOutsideWorkspace)

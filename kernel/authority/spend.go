@@ -9,11 +9,6 @@ import (
 )
 
 // Spend codes.
-const (
-	// CodeCostQuoteUnknown refuses, under a money limit, a call whose price
-	// is unknown: missing price information is never zero.
-	CodeCostQuoteUnknown = "cost_quote_unknown"
-)
 
 // Billing bases a cost declaration names: per request is billable once the
 // request may have left; per success only when the provider answered as the
@@ -48,9 +43,9 @@ func (l Limits) AdmitQuote(q Quote, provider bool) error {
 	rule := fmt.Sprintf("max_spend_micro_usd %d", limit)
 	switch {
 	case q.Declared && !q.Known:
-		return refusal(CodeCostQuoteUnknown, rule, "its cost declaration states no usd_micro, so its price is unknown and cannot be counted against the run's spend limit")
+		return refusal(errcode.CostQuoteUnknown, rule, "its cost declaration states no usd_micro, so its price is unknown and cannot be counted against the run's spend limit")
 	case !q.Declared && provider:
-		return refusal(CodeCostQuoteUnknown, rule, "the operation declares no cost, so its price is unknown (an undeclared price is not free) and cannot be counted against the run's spend limit")
+		return refusal(errcode.CostQuoteUnknown, rule, "the operation declares no cost, so its price is unknown (an undeclared price is not free) and cannot be counted against the run's spend limit")
 	case q.Known && q.MicroUSD < 0:
 		return refusal(errcode.SpendAmountInvalid, rule, fmt.Sprintf("a quote is never negative (%d)", q.MicroUSD))
 	}

@@ -23,12 +23,12 @@ func TestAdmitQuote(t *testing.T) {
 	}{
 		{"priced under a limit", limited, known(10, PerRequest), true, ""},
 		{"free under a limit", limited, known(0, PerSuccess), true, ""},
-		{"metered at an unknown price under a limit", limited, metered, true, CodeCostQuoteUnknown},
-		{"metered tool under a limit", limited, metered, false, CodeCostQuoteUnknown},
-		{"undeclared operation under a limit", limited, Quote{}, true, CodeCostQuoteUnknown},
+		{"metered at an unknown price under a limit", limited, metered, true, errcode.CostQuoteUnknown},
+		{"metered tool under a limit", limited, metered, false, errcode.CostQuoteUnknown},
+		{"undeclared operation under a limit", limited, Quote{}, true, errcode.CostQuoteUnknown},
 		{"undeclared local tool under a limit", limited, Quote{}, false, ""},
 		{"negative quote", limited, known(-1, PerRequest), true, errcode.SpendAmountInvalid},
-		{"zero limit still refuses the unknown", Limits{MaxSpendMicroUSD: LimitOf(0)}, Quote{}, true, CodeCostQuoteUnknown},
+		{"zero limit still refuses the unknown", Limits{MaxSpendMicroUSD: LimitOf(0)}, Quote{}, true, errcode.CostQuoteUnknown},
 		{"no limit: unknown passes", Limits{}, metered, true, ""},
 		{"no limit: undeclared passes", Limits{}, Quote{}, true, ""},
 	} {
@@ -47,9 +47,9 @@ func TestSpendReserveAndRelease(t *testing.T) {
 	}{
 		{"fits", 0, 400, "", 400},
 		{"exactly the limit", 600, 400, "", 1000},
-		{"one over", 600, 401, CodeCostLimitExceeded, 600},
+		{"one over", 600, 401, errcode.CostLimitExceeded, 600},
 		{"zero at the limit", 1000, 0, "", 1000},
-		{"overflowing quote", 1, math.MaxInt64, CodeCostLimitExceeded, 1},
+		{"overflowing quote", 1, math.MaxInt64, errcode.CostLimitExceeded, 1},
 		{"negative quote", 0, -5, errcode.SpendAmountInvalid, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/wslock"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -60,10 +61,10 @@ type Kernel struct {
 // is asked to stop: it stops only at its commit point, the rename.
 func Migrate(ctx context.Context, k Kernel, req Request) (json.RawMessage, error) {
 	if req.Database == "" {
-		return nil, contract.Errorf("data_migration_database_required", "name the store file to migrate with --database <workspace-relative path>")
+		return nil, contract.Errorf(errcode.DataMigrationDatabaseRequired, "name the store file to migrate with --database <workspace-relative path>")
 	}
 	if req.Source == "" {
-		return nil, contract.Errorf("data_migration_source_required", "name the data source formerly unscoped events belong to with --source <ref>")
+		return nil, contract.Errorf(errcode.DataMigrationSourceRequired, "name the data source formerly unscoped events belong to with --source <ref>")
 	}
 	db, err := workspaceFile(k.Workspace, req.Database, "--database")
 	if err != nil {
@@ -119,7 +120,7 @@ func DefaultBackupName(database string, now time.Time) string {
 func checkMigrationProof(raw []byte) error {
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &doc); err != nil {
-		return contract.Errorf("data_migration_proof_invalid", "the store plugin answered a migration with output that is not a JSON object")
+		return contract.Errorf(errcode.DataMigrationProofInvalid, "the store plugin answered a migration with output that is not a JSON object")
 	}
 	var schema, digest string
 	json.Unmarshal(doc["schema"], &schema)
@@ -131,7 +132,7 @@ func checkMigrationProof(raw []byte) error {
 	}
 	canonical, err := canon.CanonicalJSON(rest)
 	if err != nil || schema != MigrationProofSchema || canon.DigestBytes(canonical) != digest {
-		return contract.Errorf("data_migration_proof_invalid", "the store plugin's migration proof is not a %s document with a matching result_digest", MigrationProofSchema)
+		return contract.Errorf(errcode.DataMigrationProofInvalid, "the store plugin's migration proof is not a %s document with a matching result_digest", MigrationProofSchema)
 	}
 	return nil
 }
@@ -148,7 +149,7 @@ type workspacePath struct {
 // yet is held by its nearest existing ancestor.
 func workspaceFile(workspace, p, flag string) (workspacePath, error) {
 	outside := func() (workspacePath, error) {
-		return workspacePath{}, contract.Errorf("data_migration_path_outside_workspace",
+		return workspacePath{}, contract.Errorf(errcode.DataMigrationPathOutsideWorkspace,
 			"%s %s leaves the workspace: give a path inside %s, relative to it", flag, p, workspace)
 	}
 	root, err := filepath.EvalSymlinks(workspace)
@@ -195,7 +196,7 @@ func resolveExisting(path, flag string) (string, error) {
 			return filepath.Join(append([]string{real}, rest...)...), nil
 		}
 		if _, lerr := os.Lstat(cur); !errors.Is(err, fs.ErrNotExist) || lerr == nil {
-			return "", contract.Errorf("data_migration_path_invalid", "%s: %s cannot be resolved inside the workspace: %v", flag, cur, err)
+			return "", contract.Errorf(errcode.DataMigrationPathInvalid, "%s: %s cannot be resolved inside the workspace: %v", flag, cur, err)
 		}
 		parent := filepath.Dir(cur)
 		if parent == cur {

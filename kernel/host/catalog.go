@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -64,7 +65,7 @@ func (c *catalog) names() []string {
 // mismatch means the process is not the plugin this runx was built with.
 func checkDescribed(want, got *sdk.Info) error {
 	if want.Name != got.Name || want.Version != got.Version || !slices.Equal(capabilityIDs(want), capabilityIDs(got)) {
-		return hostErr(CodePluginDescribeMismatch, nil,
+		return hostErr(errcode.PluginDescribeMismatch, nil,
 			"plugin %q described itself as %s %s serving %v, but this runx was built with %s %s serving %v; runx refuses it",
 			want.Name, got.Name, got.Version, capabilityIDs(got), want.Name, want.Version, capabilityIDs(want))
 	}
@@ -140,7 +141,7 @@ func (s *Supervisor) RoleCapability(ctx context.Context, role string) (*Capabili
 		return nil, err
 	}
 	if len(found) == 0 {
-		return nil, hostErr(CodeRoleUnserved, nil, "no plugin this runx knows declares a capability with role %q", role)
+		return nil, hostErr(errcode.CapabilityRoleUnserved, nil, "no plugin this runx knows declares a capability with role %q", role)
 	}
 	return &found[0], nil
 }
@@ -175,7 +176,7 @@ func (s *Supervisor) Adapter(ctx context.Context, id string) (string, *sdk.Adapt
 			return name, a, nil
 		}
 	}
-	return "", nil, hostErr(CodeAdapterNotFound, nil, "no plugin this runx knows serves data adapter %q", id)
+	return "", nil, hostErr(errcode.DataAdapterNotFound, nil, "no plugin this runx knows serves data adapter %q", id)
 }
 
 // Adapters lists every adapter id the first-party plugins serve, for

@@ -58,11 +58,11 @@ func TestCatalogDescribesFirstPartyWithoutAProcess(t *testing.T) {
 	if err != nil || len(found) != 2 || found[0].Definition.ID != "testcap.typed" {
 		t.Fatalf("ByRole(module) = %+v, %v", found, err)
 	}
-	if _, err := s.RoleCapability(context.Background(), sdk.RoleDataMigrate); hostCode(t, err) != CodeRoleUnserved {
-		t.Fatalf("want %s, got %v", CodeRoleUnserved, err)
+	if _, err := s.RoleCapability(context.Background(), sdk.RoleDataMigrate); hostCode(t, err) != "capability_role_unserved" {
+		t.Fatalf("want %s, got %v", errcode.CapabilityRoleUnserved, err)
 	}
-	if _, _, err := s.Adapter(context.Background(), "data.none"); hostCode(t, err) != CodeAdapterNotFound {
-		t.Fatalf("want %s, got %v", CodeAdapterNotFound, err)
+	if _, _, err := s.Adapter(context.Background(), "data.none"); hostCode(t, err) != "data_adapter_not_found" {
+		t.Fatalf("want %s, got %v", errcode.DataAdapterNotFound, err)
 	}
 	if pid := s.Pid("testcap"); pid != 0 {
 		t.Fatalf("describing a first-party plugin started process %d", pid)
@@ -82,8 +82,8 @@ func TestCatalogRefusesAProcessThatDescribesOtherwise(t *testing.T) {
 	}
 	s := catalogSupervisor(t, infos)
 	_, _, err := s.Invoke(context.Background(), call("testcap.echo", `{}`), 0)
-	if hostCode(t, err) != CodePluginDescribeMismatch || !strings.Contains(err.Error(), "9.9.9") {
-		t.Fatalf("want %s naming the versions, got %v", CodePluginDescribeMismatch, err)
+	if hostCode(t, err) != "plugin_describe_mismatch" || !strings.Contains(err.Error(), "9.9.9") {
+		t.Fatalf("want %s naming the versions, got %v", errcode.PluginDescribeMismatch, err)
 	}
 	infos["testcap"] = func() sdk.Info {
 		info := testcap{}.Info()
@@ -91,7 +91,7 @@ func TestCatalogRefusesAProcessThatDescribesOtherwise(t *testing.T) {
 		return info
 	}
 	s = catalogSupervisor(t, infos)
-	if _, _, err := s.Invoke(context.Background(), call("testcap.pid", `{}`), 0); hostCode(t, err) != CodePluginDescribeMismatch {
+	if _, _, err := s.Invoke(context.Background(), call("testcap.pid", `{}`), 0); hostCode(t, err) != "plugin_describe_mismatch" {
 		t.Fatalf("a process serving other capabilities must be refused, got %v", err)
 	}
 }
@@ -110,8 +110,8 @@ func TestCapabilitySchemasAreEnforcedBothWays(t *testing.T) {
 		`[]`:                              "the value",
 	} {
 		res, _, err := s.Invoke(ctx, call("testcap.typed", input), 0)
-		if err != nil || res.Status != sdk.StatusRefused || res.Code != CodeCapabilityInputInvalid || !strings.Contains(res.Message, pointer) {
-			t.Errorf("input %s: want %s naming %s, got %+v %v", input, CodeCapabilityInputInvalid, pointer, res, err)
+		if err != nil || res.Status != sdk.StatusRefused || res.Code != errcode.CapabilityInputInvalid || !strings.Contains(res.Message, pointer) {
+			t.Errorf("input %s: want %s naming %s, got %+v %v", input, errcode.CapabilityInputInvalid, pointer, res, err)
 		}
 	}
 	res, _, err = s.Invoke(ctx, call("testcap.badout", `{"message":"hi"}`), 0)

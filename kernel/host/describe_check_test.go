@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -25,15 +26,15 @@ func (badcap) Invoke(_ context.Context, call *sdk.Call) *sdk.Result { return sdk
 func TestHostRefusesABadDescription(t *testing.T) {
 	s := newTestSupervisor(t)
 	_, _, err := s.Describe(context.Background(), "testbad")
-	if code := hostCode(t, err); code != CodePluginDescribeInvalid {
-		t.Fatalf("want %s, got %s (%v)", CodePluginDescribeInvalid, code, err)
+	if code := hostCode(t, err); code != "plugin_describe_invalid" {
+		t.Fatalf("want %s, got %s (%v)", errcode.PluginDescribeInvalid, code, err)
 	}
 	for _, want := range []string{"testbad", "other.echo", "sideways"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("refusal %q does not name %q", err.Error(), want)
 		}
 	}
-	if _, _, err := s.Invoke(context.Background(), call("testbad.echo", `{}`), 0); hostCode(t, err) != CodePluginDescribeInvalid {
+	if _, _, err := s.Invoke(context.Background(), call("testbad.echo", `{}`), 0); hostCode(t, err) != "plugin_describe_invalid" {
 		t.Fatalf("a call to the badly described plugin must be refused too, got %v", err)
 	}
 }
@@ -41,8 +42,8 @@ func TestHostRefusesABadDescription(t *testing.T) {
 func TestHostRefusesAPluginNamedOtherwise(t *testing.T) {
 	s := newTestSupervisor(t)
 	_, _, err := s.Describe(context.Background(), "testalias")
-	if code := hostCode(t, err); code != CodePluginDescribeMismatch {
-		t.Fatalf("want %s, got %s (%v)", CodePluginDescribeMismatch, code, err)
+	if code := hostCode(t, err); code != "plugin_describe_mismatch" {
+		t.Fatalf("want %s, got %s (%v)", errcode.PluginDescribeMismatch, code, err)
 	}
 	if !strings.Contains(err.Error(), "someoneelse") {
 		t.Fatalf("refusal must name what the plugin called itself: %v", err)

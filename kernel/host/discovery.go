@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/sdk/boundedre"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Launch says how to start one plugin.
@@ -65,7 +66,7 @@ func (d *Discovery) Resolve(name string) (*Launch, error) {
 		return &Launch{Name: name, Path: d.Self, Args: []string{"plugin", "serve", name}, FirstParty: true}, nil
 	}
 	if !pluginName.MatchString(name) {
-		return nil, hostErr(CodePluginNotFound, nil, "no plugin named %q: plugin names are lowercase letters, digits, '-' and '_'", name)
+		return nil, hostErr(errcode.PluginNotFound, nil, "no plugin named %q: plugin names are lowercase letters, digits, '-' and '_'", name)
 	}
 	path, err := d.binary(name)
 	if err != nil {
@@ -77,18 +78,18 @@ func (d *Discovery) Resolve(name string) (*Launch, error) {
 	}
 	entry, ok := lock.Plugins[name]
 	if !ok {
-		return nil, hostErr(CodePluginUnpinned, nil, "plugin %q at %s is not pinned in .runx/%s: pin its sha256 before runx will start it (runx plugin pin %s)", name, path, LockFileName, name)
+		return nil, hostErr(errcode.PluginUnpinned, nil, "plugin %q at %s is not pinned in .runx/%s: pin its sha256 before runx will start it (runx plugin pin %s)", name, path, LockFileName, name)
 	}
 	want, err := hex.DecodeString(entry.SHA256)
 	if err != nil || len(want) != sha256.Size {
-		return nil, hostErr(CodePluginLockInvalid, err, "the pin for plugin %q in .runx/%s is not a sha256 hex digest", name, LockFileName)
+		return nil, hostErr(errcode.PluginLockInvalid, err, "the pin for plugin %q in .runx/%s is not a sha256 hex digest", name, LockFileName)
 	}
 	got, err := FileSHA256(path)
 	if err != nil {
-		return nil, hostErr(CodePluginStartFailed, err, "cannot read plugin %q at %s: %v", name, path, err)
+		return nil, hostErr(errcode.PluginStartFailed, err, "cannot read plugin %q at %s: %v", name, path, err)
 	}
 	if hex.EncodeToString(got) != entry.SHA256 {
-		return nil, hostErr(CodePluginChecksumMismatch, nil, "plugin %q at %s has sha256 %x, but .runx/%s pins %s: the binary changed since it was pinned, so runx refuses it", name, path, got, LockFileName, entry.SHA256)
+		return nil, hostErr(errcode.PluginChecksumMismatch, nil, "plugin %q at %s has sha256 %x, but .runx/%s pins %s: the binary changed since it was pinned, so runx refuses it", name, path, got, LockFileName, entry.SHA256)
 	}
 	return &Launch{Name: name, Path: path, SHA256: want}, nil
 }
@@ -101,12 +102,12 @@ func ReadLock(projectDir string) (*Lock, error) {
 		return lock, nil
 	}
 	if err != nil {
-		return nil, hostErr(CodePluginLockInvalid, err, "cannot read .runx/%s: %v", LockFileName, err)
+		return nil, hostErr(errcode.PluginLockInvalid, err, "cannot read .runx/%s: %v", LockFileName, err)
 	}
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(lock); err != nil || lock.Schema != LockSchema {
-		return nil, hostErr(CodePluginLockInvalid, err, ".runx/%s is not a %s document", LockFileName, LockSchema)
+		return nil, hostErr(errcode.PluginLockInvalid, err, ".runx/%s is not a %s document", LockFileName, LockSchema)
 	}
 	if lock.Plugins == nil {
 		lock.Plugins = map[string]LockEntry{}
@@ -159,10 +160,10 @@ func PluginFor(capability string) string {
 // pin file, so runx will start it.
 func (d *Discovery) Pin(name string) (path, sum string, err error) {
 	if d.FirstParty[name] {
-		return "", "", hostErr(CodePluginNotFound, nil, "plugin %q is compiled into runx and needs no pin", name)
+		return "", "", hostErr(errcode.PluginNotFound, nil, "plugin %q is compiled into runx and needs no pin", name)
 	}
 	if !pluginName.MatchString(name) {
-		return "", "", hostErr(CodePluginNotFound, nil, "no plugin named %q", name)
+		return "", "", hostErr(errcode.PluginNotFound, nil, "no plugin named %q", name)
 	}
 	if path, err = d.binary(name); err != nil {
 		return "", "", err
@@ -190,5 +191,5 @@ func (d *Discovery) binary(name string) (string, error) {
 			return candidate, nil
 		}
 	}
-	return "", hostErr(CodePluginNotFound, nil, "no plugin %q: put its binary at .runx/plugins/%s or <runx home>/plugins/%s", name, binary, binary)
+	return "", hostErr(errcode.PluginNotFound, nil, "no plugin %q: put its binary at .runx/plugins/%s or <runx home>/plugins/%s", name, binary, binary)
 }

@@ -61,7 +61,7 @@ func TestThirdPartyPlugin(t *testing.T) {
 	t.Run("unpinned is refused by name", func(t *testing.T) {
 		s, _ := thirdPartySupervisor(t, binary)
 		_, _, err := s.Describe(context.Background(), "echo")
-		if hostCode(t, err) != CodePluginUnpinned {
+		if hostCode(t, err) != "plugin_unpinned" {
 			t.Fatalf("got %v", err)
 		}
 	})
@@ -95,17 +95,17 @@ func TestThirdPartyPlugin(t *testing.T) {
 		f.Write([]byte{0})
 		f.Close()
 		_, _, err = s.Describe(context.Background(), "echo")
-		if hostCode(t, err) != CodePluginChecksumMismatch {
+		if hostCode(t, err) != "plugin_checksum_mismatch" {
 			t.Fatalf("got %v", err)
 		}
 	})
 
 	t.Run("missing plugin", func(t *testing.T) {
 		s, _ := thirdPartySupervisor(t, binary)
-		if _, _, err := s.Describe(context.Background(), "nosuch"); hostCode(t, err) != CodePluginNotFound {
+		if _, _, err := s.Describe(context.Background(), "nosuch"); hostCode(t, err) != "plugin_not_found" {
 			t.Fatalf("got %v", err)
 		}
-		if _, _, err := s.Describe(context.Background(), "../etc"); hostCode(t, err) != CodePluginNotFound {
+		if _, _, err := s.Describe(context.Background(), "../etc"); hostCode(t, err) != "plugin_not_found" {
 			t.Fatalf("got %v", err)
 		}
 	})
@@ -114,11 +114,11 @@ func TestThirdPartyPlugin(t *testing.T) {
 		s, path := thirdPartySupervisor(t, binary)
 		project := filepath.Dir(filepath.Dir(path))
 		os.WriteFile(filepath.Join(project, LockFileName), []byte(`{"schema":"runx.plugins_lock.v1","plugins":{"echo":{"sha256":"zz"}}}`), 0o644)
-		if _, _, err := s.Describe(context.Background(), "echo"); hostCode(t, err) != CodePluginLockInvalid {
+		if _, _, err := s.Describe(context.Background(), "echo"); hostCode(t, err) != "plugin_lock_invalid" {
 			t.Fatalf("got %v", err)
 		}
 		os.WriteFile(filepath.Join(project, LockFileName), []byte(`{"schema":"other","extra":1}`), 0o644)
-		if _, _, err := s.Describe(context.Background(), "echo"); hostCode(t, err) != CodePluginLockInvalid {
+		if _, _, err := s.Describe(context.Background(), "echo"); hostCode(t, err) != "plugin_lock_invalid" {
 			t.Fatalf("got %v", err)
 		}
 	})

@@ -26,24 +26,6 @@ func hostErr(code errcode.Code, err error, format string, args ...any) *Error {
 }
 
 // Codes.
-const (
-	CodePluginNotFound         = "plugin_not_found"
-	CodePluginUnpinned         = "plugin_unpinned"
-	CodePluginChecksumMismatch = "plugin_checksum_mismatch"
-	CodePluginLockInvalid      = "plugin_lock_invalid"
-	CodeProtocolUnsupported    = "plugin_protocol_unsupported"
-	CodePluginStartFailed      = "plugin_start_failed"
-	CodeSocketPathTooLong      = "plugin_socket_path_too_long"
-	CodePluginCrashed          = "plugin_crashed"
-	CodePluginTimeout          = "plugin_timeout"
-	CodePluginTransport        = "plugin_transport_failed"
-	CodePluginOutputTooLarge   = "plugin_output_too_large"
-	CodeCapabilityNotFound     = "capability_not_found"
-	CodePluginDescribeMismatch = "plugin_describe_mismatch"
-	CodePluginDescribeInvalid  = "plugin_describe_invalid"
-	CodeRoleUnserved           = "capability_role_unserved"
-	CodeAdapterNotFound        = "data_adapter_not_found"
-)
 
 // ErrorCode is the stable code.
 func (e *Error) ErrorCode() errcode.Code { return e.Code }

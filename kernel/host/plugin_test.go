@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 	"github.com/runxhq/runx/sdk/pluginhost"
 )
@@ -165,8 +166,8 @@ func TestLargePayloadRoundTrips(t *testing.T) {
 	if string(res.Output) != payload {
 		t.Fatalf("64 MiB payload did not round-trip: got %d bytes", len(res.Output))
 	}
-	if _, _, err := s.Invoke(context.Background(), call("testcap.echo", payload), 1<<20); hostCode(t, err) != CodePluginOutputTooLarge {
-		t.Fatalf("want %s, got %v", CodePluginOutputTooLarge, err)
+	if _, _, err := s.Invoke(context.Background(), call("testcap.echo", payload), 1<<20); hostCode(t, err) != "plugin_output_too_large" {
+		t.Fatalf("want %s, got %v", errcode.PluginOutputTooLarge, err)
 	}
 }
 
@@ -174,8 +175,8 @@ func TestCrashFailsTheCallAndTheNextCallSucceeds(t *testing.T) {
 	s := newTestSupervisor(t)
 	before := pidOf(t, s)
 	_, _, err := s.Invoke(context.Background(), call("testcap.crash", `{}`), 0)
-	if code := hostCode(t, err); code != CodePluginCrashed {
-		t.Fatalf("want %s, got %s (%v)", CodePluginCrashed, code, err)
+	if code := hostCode(t, err); code != "plugin_crashed" {
+		t.Fatalf("want %s, got %s (%v)", errcode.PluginCrashed, code, err)
 	}
 	if after := pidOf(t, s); after == before {
 		t.Fatalf("crashed plugin was reused (pid %d)", after)
@@ -197,8 +198,8 @@ func TestKilledMidCallFailsTypedAndRecovers(t *testing.T) {
 	}
 	select {
 	case err := <-done:
-		if code := hostCode(t, err); code != CodePluginCrashed {
-			t.Fatalf("want %s, got %s (%v)", CodePluginCrashed, code, err)
+		if code := hostCode(t, err); code != "plugin_crashed" {
+			t.Fatalf("want %s, got %s (%v)", errcode.PluginCrashed, code, err)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("call did not fail after its plugin was killed")
@@ -220,8 +221,8 @@ func TestDeadlineStopsAHungPlugin(t *testing.T) {
 	// host's deadline alone must stop the call.
 	c := call("testcap.hang", `{}`)
 	_, _, err := s.Invoke(ctx, c, 0)
-	if code := hostCode(t, err); code != CodePluginTimeout {
-		t.Fatalf("want %s, got %s", CodePluginTimeout, code)
+	if code := hostCode(t, err); code != "plugin_timeout" {
+		t.Fatalf("want %s, got %s", errcode.PluginTimeout, code)
 	}
 	if after := pidOf(t, s); after == before {
 		t.Fatal("the plugin that hung past its deadline was reused")
@@ -269,8 +270,8 @@ func TestPanicBecomesTypedFailureAndDiscardsWorker(t *testing.T) {
 func TestUnsupportedProtocolIsRefusedByName(t *testing.T) {
 	s := newTestSupervisor(t)
 	_, _, err := s.Describe(context.Background(), "testv2")
-	if code := hostCode(t, err); code != CodeProtocolUnsupported {
-		t.Fatalf("want %s, got %s (%v)", CodeProtocolUnsupported, code, err)
+	if code := hostCode(t, err); code != "plugin_protocol_unsupported" {
+		t.Fatalf("want %s, got %s (%v)", errcode.PluginProtocolUnsupported, code, err)
 	}
 	if !strings.Contains(err.Error(), "testv2") || !strings.Contains(err.Error(), "runx.plugin.v2") {
 		t.Fatalf("refusal must name the plugin and the version it speaks: %v", err)
@@ -285,11 +286,11 @@ func TestUnsupportedProtocolIsRefusedByName(t *testing.T) {
 
 func TestUnknownCapabilityIsRefused(t *testing.T) {
 	s := newTestSupervisor(t)
-	if _, _, err := s.Definition(context.Background(), "testcap.missing"); hostCode(t, err) != CodeCapabilityNotFound {
-		t.Fatalf("want %s, got %v", CodeCapabilityNotFound, err)
+	if _, _, err := s.Definition(context.Background(), "testcap.missing"); hostCode(t, err) != "capability_not_found" {
+		t.Fatalf("want %s, got %v", errcode.CapabilityNotFound, err)
 	}
 	res, _, err := s.Invoke(context.Background(), call("testcap.missing", `{}`), 0)
-	if err != nil || res.Status != sdk.StatusRefused || res.Code != CodeCapabilityNotFound {
+	if err != nil || res.Status != sdk.StatusRefused || res.Code != errcode.CapabilityNotFound {
 		t.Fatalf("got %+v, %v", res, err)
 	}
 }

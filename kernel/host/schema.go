@@ -11,10 +11,6 @@ import (
 )
 
 // Schema refusal codes.
-const (
-	CodeCapabilityInputInvalid      = "capability_input_invalid"
-	CodeCapabilitySchemaUnsupported = "capability_schema_unsupported"
-)
 
 // schemaKey names one capability of one plugin build.
 type schemaKey struct{ build, capability string }
@@ -61,17 +57,17 @@ func compileDeclared(raw json.RawMessage) (*pkg.Schema, error) {
 // input schema, naming the JSON pointer of the failing value; nil admits it.
 func (cs *capabilitySchemas) checkInput(plugin string, call *sdk.Call) *sdk.Result {
 	if cs.err != nil {
-		return sdk.Refused(CodeCapabilitySchemaUnsupported, fmt.Sprintf("plugin %q declares a schema for %s that runx cannot check (%v), so runx refuses to call it", plugin, call.Capability, cs.err))
+		return sdk.Refused(errcode.CapabilitySchemaUnsupported, fmt.Sprintf("plugin %q declares a schema for %s that runx cannot check (%v), so runx refuses to call it", plugin, call.Capability, cs.err))
 	}
 	if cs.in == nil {
 		return nil
 	}
 	var v any
 	if err := json.Unmarshal(call.Input, &v); err != nil {
-		return sdk.Refused(CodeCapabilityInputInvalid, fmt.Sprintf("the input to %s is not JSON", call.Capability))
+		return sdk.Refused(errcode.CapabilityInputInvalid, fmt.Sprintf("the input to %s is not JSON", call.Capability))
 	}
 	if bad := cs.in.Validate(v); bad != nil {
-		return sdk.Refused(CodeCapabilityInputInvalid, fmt.Sprintf("the input to %s does not match its declared schema: %s (at %s)", call.Capability, bad, pointerOr(bad.Pointer)))
+		return sdk.Refused(errcode.CapabilityInputInvalid, fmt.Sprintf("the input to %s does not match its declared schema: %s (at %s)", call.Capability, bad, pointerOr(bad.Pointer)))
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // maxSocketPath is the longest unix socket path runx hands a plugin: a
@@ -67,5 +69,5 @@ func makeSocketDir(bases []string) (string, error) {
 	if len(errs) > 0 || len(tried) == 0 {
 		return "", fmt.Errorf("create plugin socket directory: %w", errors.Join(errs...))
 	}
-	return "", hostErr(CodeSocketPathTooLong, nil, "no directory leaves room for a plugin's socket: under %q a socket's path would pass the %d-byte limit of a unix socket address; set TMPDIR to a shorter directory", tried[0], maxSocketPath)
+	return "", hostErr(errcode.PluginSocketPathTooLong, nil, "no directory leaves room for a plugin's socket: under %q a socket's path would pass the %d-byte limit of a unix socket address; set TMPDIR to a shorter directory", tried[0], maxSocketPath)
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // longDir makes a directory under the test's own temp dir whose path is
@@ -51,8 +53,8 @@ func TestLongTMPDIRStillStartsPlugins(t *testing.T) {
 // up front with a typed code naming the limit, not at every start.
 func TestNoRoomForASocketIsRefused(t *testing.T) {
 	_, err := makeSocketDir([]string{longDir(t)})
-	if code := hostCode(t, err); code != CodeSocketPathTooLong {
-		t.Fatalf("want %s, got %s: %v", CodeSocketPathTooLong, code, err)
+	if code := hostCode(t, err); code != string(errcode.PluginSocketPathTooLong) {
+		t.Fatalf("want %s, got %s: %v", errcode.PluginSocketPathTooLong, code, err)
 	}
 	if !strings.Contains(err.Error(), "103-byte") {
 		t.Fatalf("the refusal must name the limit: %v", err)

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // A start ends as soon as its caller's context does, or Close begins: the
@@ -79,8 +81,8 @@ func TestStopDuringPluginStart(t *testing.T) {
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("want the context's error, got %v", err)
 			}
-			if code := hostCode(t, errOrHost(err)); code != CodePluginStartFailed {
-				t.Fatalf("want %s (nothing was sent), got %s", CodePluginStartFailed, code)
+			if code := hostCode(t, errOrHost(err)); code != "plugin_start_failed" {
+				t.Fatalf("want %s (nothing was sent), got %s", errcode.PluginStartFailed, code)
 			}
 			waitGone(t, pid)
 		})

@@ -172,7 +172,7 @@ func (s *Supervisor) get(ctx context.Context, name string) (*instance, error) {
 		s.mu.Lock()
 		if s.closed {
 			s.mu.Unlock()
-			return nil, hostErr(CodePluginStartFailed, ErrPluginUnavailable, "the plugin host is shut down")
+			return nil, hostErr(errcode.PluginStartFailed, ErrPluginUnavailable, "the plugin host is shut down")
 		}
 		inst, ok := s.plugins[name]
 		if ok && inst.client != nil && inst.client.Exited() {
@@ -270,16 +270,16 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 		if startCtx.Err() != nil {
 			return startError(name, startCtx.Err())
 		}
-		return hostErr(CodePluginStartFailed, err, "plugin %q did not describe itself: %v", name, err)
+		return hostErr(errcode.PluginStartFailed, err, "plugin %q did not describe itself: %v", name, err)
 	}
 	if info.ProtocolVersion != sdk.ProtocolVersion {
-		return hostErr(CodeProtocolUnsupported, nil, "plugin %q %s speaks runx.plugin.v%d; this runx speaks v%d", name, info.Version, info.ProtocolVersion, sdk.ProtocolVersion)
+		return hostErr(errcode.PluginProtocolUnsupported, nil, "plugin %q %s speaks runx.plugin.v%d; this runx speaks v%d", name, info.Version, info.ProtocolVersion, sdk.ProtocolVersion)
 	}
 	if info.Name != name {
-		return hostErr(CodePluginDescribeMismatch, nil, "plugin %q describes itself as %q: a plugin's name is its binary's (runx-plugin-<name>) and its capabilities' prefix", name, info.Name)
+		return hostErr(errcode.PluginDescribeMismatch, nil, "plugin %q describes itself as %q: a plugin's name is its binary's (runx-plugin-<name>) and its capabilities' prefix", name, info.Name)
 	}
 	if err := sdk.CheckInfo(info); err != nil {
-		return hostErr(CodePluginDescribeInvalid, err, "plugin %q describes itself badly, so runx does not use it: %v", name, err)
+		return hostErr(errcode.PluginDescribeInvalid, err, "plugin %q describes itself badly, so runx does not use it: %v", name, err)
 	}
 	if want, ok := s.cat.firstPartyInfo(name); ok && launch.FirstParty {
 		if err := checkDescribed(want, info); err != nil {
@@ -302,7 +302,7 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 	closed := s.closed
 	s.mu.Unlock()
 	if closed {
-		return hostErr(CodePluginStartFailed, ErrPluginUnavailable, "the plugin host is shut down")
+		return hostErr(errcode.PluginStartFailed, ErrPluginUnavailable, "the plugin host is shut down")
 	}
 	pid := 0
 	if rc := client.ReattachConfig(); rc != nil {
@@ -317,17 +317,17 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 func startError(name string, err error) error {
 	var pe *pluginhost.ProtocolError
 	if errors.As(err, &pe) {
-		return hostErr(CodeProtocolUnsupported, err, "plugin %q speaks runx.plugin.v%d; this runx speaks runx.plugin.v%d", name, pe.Version, pe.Supported)
+		return hostErr(errcode.PluginProtocolUnsupported, err, "plugin %q speaks runx.plugin.v%d; this runx speaks runx.plugin.v%d", name, pe.Version, pe.Supported)
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		// Nothing was sent: the code stays the start's, and the cause is
 		// the context's, so a stop reads as the stop.
-		return hostErr(CodePluginStartFailed, err, "plugin %q was stopped while it started: %v", name, err)
+		return hostErr(errcode.PluginStartFailed, err, "plugin %q was stopped while it started: %v", name, err)
 	}
 	if errors.Is(err, goplugin.ErrChecksumsDoNotMatch) {
-		return hostErr(CodePluginChecksumMismatch, err, "plugin %q changed after it was checked against its pin; runx refuses it", name)
+		return hostErr(errcode.PluginChecksumMismatch, err, "plugin %q changed after it was checked against its pin; runx refuses it", name)
 	}
-	return hostErr(CodePluginStartFailed, err, "plugin %q failed to start: %v", name, err)
+	return hostErr(errcode.PluginStartFailed, err, "plugin %q failed to start: %v", name, err)
 }
 
 func pluginEnv(socketDir string) []string {
@@ -392,7 +392,7 @@ func (s *Supervisor) Definition(ctx context.Context, capability string) (*sdk.De
 	if def := info.Find(capability); def != nil {
 		return def, ref, nil
 	}
-	return nil, ref, hostErr(CodeCapabilityNotFound, nil, "plugin %q serves no capability %q", ref.Name, capability)
+	return nil, ref, hostErr(errcode.CapabilityNotFound, nil, "plugin %q serves no capability %q", ref.Name, capability)
 }
 
 // Invoke runs one call on the plugin that owns its capability. A typed
@@ -466,16 +466,16 @@ func (s *Supervisor) scrubError(err error) error {
 func (s *Supervisor) invokeError(ctx context.Context, name string, inst *instance, err error) error {
 	switch {
 	case errors.Is(err, pluginhost.ErrOutputTooLarge):
-		return hostErr(CodePluginOutputTooLarge, err, "plugin %q: %v", name, err)
+		return hostErr(errcode.PluginOutputTooLarge, err, "plugin %q: %v", name, err)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return hostErr(CodePluginTimeout, ErrPluginUnavailable, "plugin %q did not answer before the call's deadline; its process was stopped", name)
+		return hostErr(errcode.PluginTimeout, ErrPluginUnavailable, "plugin %q did not answer before the call's deadline; its process was stopped", name)
 	case ctx.Err() != nil:
 		return hostErr(errcode.CallCancelled, ctx.Err(), "the call to plugin %q was cancelled", name)
 	}
 	if st, ok := status.FromError(err); ok && st.Code() == codes.Unavailable || inst.client.Exited() {
-		return hostErr(CodePluginCrashed, fmt.Errorf("%w: %v", ErrPluginUnavailable, err), "plugin %q exited during the call; the call failed and the next call starts a fresh process", name)
+		return hostErr(errcode.PluginCrashed, fmt.Errorf("%w: %v", ErrPluginUnavailable, err), "plugin %q exited during the call; the call failed and the next call starts a fresh process", name)
 	}
-	return hostErr(CodePluginTransport, fmt.Errorf("%w: %v", ErrPluginUnavailable, err), "plugin %q broke the protocol: %v", name, err)
+	return hostErr(errcode.PluginTransportFailed, fmt.Errorf("%w: %v", ErrPluginUnavailable, err), "plugin %q broke the protocol: %v", name, err)
 }
 
 // Cancel asks the owning plugin to cancel one in-flight call.

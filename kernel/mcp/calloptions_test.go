@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	kmcp "github.com/runxhq/runx/kernel/mcp"
-	"github.com/runxhq/runx/kernel/run"
-	"github.com/runxhq/runx/kernel/run/reuse"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -26,7 +24,7 @@ func TestTurnCallOptions(t *testing.T) {
 		args map[string]any
 		code errcode.Code
 	}{
-		{map[string]any{"turn": "answer", "tool": "skill:./actor", "reuse": map[string]any{"max_age_seconds": -1}}, reuse.CodeCallReuseInvalid},
+		{map[string]any{"turn": "answer", "tool": "skill:./actor", "reuse": map[string]any{"max_age_seconds": -1}}, errcode.CallReuseInvalid},
 		{map[string]any{"turn": "answer", "tool": "ask_human", "act": "x"}, "call_not_allowed"},
 	} {
 		if res, out := call(t, cs, "turn_call", c.args); errorCode(t, res, out) != string(c.code) {
@@ -41,7 +39,7 @@ func TestTurnCallActOnTool(t *testing.T) {
 	cs := connect(t, k, kmcp.Options{Refs: []string{testdata("build")}}, nil)
 	call(t, cs, "build", map[string]any{})
 	res, out := call(t, cs, "turn_call", map[string]any{"turn": "plan", "tool": "command.execute", "act": "x", "input": map[string]any{"argv": []string{"true"}}})
-	if errorCode(t, res, out) != run.CodeCallActUnsupported {
+	if errorCode(t, res, out) != "call_act_unsupported" {
 		t.Errorf("act on a tool call = %v", out)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract/seal"
 	kmcp "github.com/runxhq/runx/kernel/mcp"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // turnCallAsync makes a turn call in the background and returns its
@@ -55,7 +56,7 @@ func TestCallCancelStopsRead(t *testing.T) {
 		t.Fatalf("call_cancel = %v", out)
 	}
 	got := <-done
-	if e, _ := got["error"].(map[string]any); got["status"] != string(contract.CallCancelled) || e["code"] != run.CodeCallCancelled {
+	if e, _ := got["error"].(map[string]any); got["status"] != string(contract.CallCancelled) || e["code"] != string(errcode.CallCancelled) {
 		t.Fatalf("a cancelled read = %v", got)
 	}
 	// The kernel settles the call when it cancels it; the plugin sees its
@@ -80,7 +81,7 @@ func TestCallCancelChildNoEffect(t *testing.T) {
 		t.Fatalf("call_cancel = %v", out)
 	}
 	got := <-done
-	if e, _ := got["error"].(map[string]any); got["status"] != string(contract.CallCancelled) || e["code"] != run.CodeCallCancelled {
+	if e, _ := got["error"].(map[string]any); got["status"] != string(contract.CallCancelled) || e["code"] != string(errcode.CallCancelled) {
 		t.Fatalf("a cancelled skill call whose child committed nothing = %v", got)
 	}
 	if _, err := os.Stat(after); err == nil {
@@ -106,7 +107,7 @@ func TestCallCancelChildEffect(t *testing.T) {
 		t.Fatalf("call_cancel = %v", out)
 	}
 	got := <-done
-	if e, _ := got["error"].(map[string]any); got["status"] != string(contract.StepFailed) || e["code"] != run.CodeChildKilled {
+	if e, _ := got["error"].(map[string]any); got["status"] != string(contract.StepFailed) || e["code"] != string(errcode.ChildKilled) {
 		t.Fatalf("a cancelled skill call whose child committed an effect = %v", got)
 	}
 	if _, err := os.Stat(after); err == nil {
@@ -163,7 +164,7 @@ func TestCallCancelGrandchild(t *testing.T) {
 		t.Fatalf("call_cancel = %v", out)
 	}
 	got := <-done
-	if e, _ := got["error"].(map[string]any); got["status"] != string(contract.CallCancelled) || e["code"] != run.CodeCallCancelled {
+	if e, _ := got["error"].(map[string]any); got["status"] != string(contract.CallCancelled) || e["code"] != string(errcode.CallCancelled) {
 		t.Fatalf("a cancelled call two levels deep = %v", got)
 	}
 	if _, err := os.Stat(after); err == nil {
@@ -197,7 +198,7 @@ func TestCallCancelBeforeStart(t *testing.T) {
 		return out["state"] == "executing"
 	})
 	gotB := <-b
-	if e, _ := gotB["error"].(map[string]any); gotB["status"] != string(contract.CallCancelled) || e["code"] != run.CodeCallCancelled {
+	if e, _ := gotB["error"].(map[string]any); gotB["status"] != string(contract.CallCancelled) || e["code"] != string(errcode.CallCancelled) {
 		t.Fatalf("a call cancelled before it started = %v", gotB)
 	}
 	if gotA := <-a; gotA["status"] != string(contract.StepSuccess) {

@@ -227,13 +227,13 @@ func TestSkillCallReuseRefusals(t *testing.T) {
 		reuse any
 		code  errcode.Code
 	}{
-		{"skill:./shout", map[string]any{"max_age_seconds": 0}, reuse.CodeCallReuseInvalid},
-		{"skill:./shout", map[string]any{"max_age_seconds": 1.5}, reuse.CodeCallReuseInvalid},
-		{"skill:./shout", map[string]any{"max_age_seconds": "60"}, reuse.CodeCallReuseInvalid},
-		{"skill:./shout", map[string]any{"max_age_seconds": 60, "scope": "all"}, reuse.CodeCallReuseInvalid},
-		{"skill:./shout", map[string]any{}, reuse.CodeCallReuseInvalid},
-		{"skill:./shout", 60, reuse.CodeCallReuseInvalid},
-		{"fs.read", map[string]any{"max_age_seconds": 60}, reuse.CodeCallReuseUnsupported},
+		{"skill:./shout", map[string]any{"max_age_seconds": 0}, errcode.CallReuseInvalid},
+		{"skill:./shout", map[string]any{"max_age_seconds": 1.5}, errcode.CallReuseInvalid},
+		{"skill:./shout", map[string]any{"max_age_seconds": "60"}, errcode.CallReuseInvalid},
+		{"skill:./shout", map[string]any{"max_age_seconds": 60, "scope": "all"}, errcode.CallReuseInvalid},
+		{"skill:./shout", map[string]any{}, errcode.CallReuseInvalid},
+		{"skill:./shout", 60, errcode.CallReuseInvalid},
+		{"fs.read", map[string]any{"max_age_seconds": 60}, errcode.CallReuseUnsupported},
 	} {
 		input := map[string]any{"word": "hi"}
 		if c.tool == "fs.read" {

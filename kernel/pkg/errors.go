@@ -9,9 +9,6 @@ import (
 
 // Codes name every refusal this package makes. They are part of runx's public
 // contract (`--json` errors carry them), so a code is never renamed or reused.
-const (
-	CodePackageCatalogRoot = "package_catalog_root"
-)
 
 // Position is a 1-based line and column in a source file.
 type Position struct {

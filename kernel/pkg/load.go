@@ -267,5 +267,5 @@ func refuseCatalogRoot(shown string) error {
 	if err != nil || !info.IsDir() {
 		return nil
 	}
-	return refuse(CodePackageCatalogRoot, "%s is a catalog workspace's root: beside skills/, its %s is the workspace's manual, not a package; run a skill under skills/, or add a %s to make the root a package", shown, SkillFile, ProfileFile)
+	return refuse(errcode.PackageCatalogRoot, "%s is a catalog workspace's root: beside skills/, its %s is the workspace's manual, not a package; run a skill under skills/, or add a %s to make the root a package", shown, SkillFile, ProfileFile)
 }

@@ -4,9 +4,6 @@ import "github.com/runxhq/runx/sdk/errcode"
 
 // Stable codes for refusals this package returns as *Error. They are part of
 // the CLI's --json contract, so a code is never renamed, only added.
-const (
-	CodeNotFound = "receipt_not_found"
-)
 
 // Error is a refusal with a stable snake_case code and a message that says
 // what to do. A plain Go error from this package means an I/O failure or a
@@ -38,7 +35,7 @@ func (e *Error) Is(target error) bool {
 var (
 	ErrStoreUnrecognized = &Error{Code: errcode.ReceiptStoreUnrecognized}
 	ErrConflict          = &Error{Code: errcode.ReceiptConflict}
-	ErrNotFound          = &Error{Code: CodeNotFound}
+	ErrNotFound          = &Error{Code: errcode.ReceiptNotFound}
 	ErrIDInvalid         = &Error{Code: errcode.ReceiptIDInvalid}
 	ErrMalformed         = &Error{Code: errcode.ReceiptMalformed}
 	ErrBodyInvalid       = &Error{Code: errcode.ReceiptBodyInvalid}

@@ -162,7 +162,7 @@ func (s *Store) readRaw(id string) ([]byte, error) {
 	}
 	data, err := readFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, refuse(CodeNotFound, fmt.Sprintf("receipt %s is not in %s", id, s.dir), err)
+		return nil, refuse(errcode.ReceiptNotFound, fmt.Sprintf("receipt %s is not in %s", id, s.dir), err)
 	}
 	if errors.Is(err, errNotRegular) {
 		return nil, refuse(errcode.ReceiptFileUnsafe, fmt.Sprintf("receipt %s in %s is a symbolic link or not a regular file, so it is not read; a receipt is a regular file inside the store", id, s.dir), err)

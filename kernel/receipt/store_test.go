@@ -254,7 +254,7 @@ func TestGetRefusals(t *testing.T) {
 	x := sealBody(t, newTestSigner(t, "get"), stepBody("run-1", "s"))
 
 	_, _, err := st.Get(x.r.ID)
-	wantCode(t, err, CodeNotFound)
+	wantCode(t, err, errcode.ReceiptNotFound)
 	_, _, err = st.Get("sha256:ABC")
 	wantCode(t, err, errcode.ReceiptIDInvalid)
 

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // A crash can leave the index ending in any prefix of its last line. For
@@ -158,6 +160,6 @@ func TestReindexAfterATornTail(t *testing.T) {
 		t.Fatalf("the index holds %+v, want %s once, as a root", entries, root.r.ID)
 	}
 	if err := st.Reindex("sha256:"+strings.Repeat("0", 64), true); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("reindexing a receipt not stored: %v, want %s", err, CodeNotFound)
+		t.Fatalf("reindexing a receipt not stored: %v, want %s", err, errcode.ReceiptNotFound)
 	}
 }

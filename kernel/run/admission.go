@@ -12,18 +12,11 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/runstate"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
 // Admission codes for step fields checked before any step runs.
-const (
-	// CodeModuleRequiresUnknown: a module requires a helper its worker does
-	// not describe.
-	CodeModuleRequiresUnknown = "module_requires_unknown"
-	// CodeRetryUnsupported: retry on a step that may have an effect, or on
-	// a kind whose re-run this runx cannot make safe (a child run, a script).
-	CodeRetryUnsupported = "retry_unsupported"
-)
 
 // admitSteps checks the fields of every step in the run's closure that need
 // the capabilities' descriptions, before the first step runs, so an author's
@@ -70,7 +63,7 @@ func (rc *runCtx) admitStep(ctx context.Context, s *pkg.Step) error {
 		helpers := rc.e.moduleHelpers(ctx)
 		for _, h := range s.Tool.Module.Requires {
 			if !slices.Contains(helpers, h) {
-				return contract.Errorf(CodeModuleRequiresUnknown, "%s: step %s requires the JavaScript helper %q, which the module worker does not provide (it provides %v); no step was started", rc.where(s), s.ID, h, helpers)
+				return contract.Errorf(errcode.ModuleRequiresUnknown, "%s: step %s requires the JavaScript helper %q, which the module worker does not provide (it provides %v); no step was started", rc.where(s), s.ID, h, helpers)
 			}
 		}
 	}
@@ -84,9 +77,9 @@ func (rc *runCtx) admitStep(ctx context.Context, s *pkg.Step) error {
 		if gate.ChangeOf(ctx, gatePort{rc}, s).Kind == authority.ChangeNone {
 			return nil
 		}
-		return contract.Errorf(CodeRetryUnsupported, "%s: step %s retry: the step may change something, and retry is only for steps with no effect; no step was started", rc.where(s), s.ID)
+		return contract.Errorf(errcode.RetryUnsupported, "%s: step %s retry: the step may change something, and retry is only for steps with no effect; no step was started", rc.where(s), s.ID)
 	}
-	return contract.Errorf(CodeRetryUnsupported, "%s: step %s retry: a %s step is not retried by runx (its re-run could repeat an effect or a child run); no step was started", rc.where(s), s.ID, s.Kind)
+	return contract.Errorf(errcode.RetryUnsupported, "%s: step %s retry: a %s step is not retried by runx (its re-run could repeat an effect or a child run); no step was started", rc.where(s), s.ID, s.Kind)
 }
 
 // moduleHelpers are the helpers the module worker describes: the enum of

@@ -7,6 +7,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/host"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -20,10 +21,6 @@ import (
 // RUNX_MAX_PLUGIN_ANSWER_BYTES narrows or widens it.
 const DefaultMaxPluginAnswerBytes = 1 << 30
 
-// CodePluginAnswerTooLarge fails a call that would take the run's plugin
-// answers past their bound.
-const CodePluginAnswerTooLarge = "plugin_answer_too_large"
-
 // answerLimit is the run's bound on plugin answers.
 func (e *engine) answerLimit() int64 {
 	if e.MaxPluginAnswerBytes > 0 {
@@ -34,7 +31,7 @@ func (e *engine) answerLimit() int64 {
 
 func (rc *runCtx) answerTooLarge(stepID string) *contract.ErrorBody {
 	limit := rc.Budget.AnswerLimit
-	return &contract.ErrorBody{Code: CodePluginAnswerTooLarge, Message: fmt.Sprintf(
+	return &contract.ErrorBody{Code: errcode.PluginAnswerTooLarge, Message: fmt.Sprintf(
 		"step %s: the run's plugins would answer more than %d bytes, the bound on what one run's plugins answer (RUNX_MAX_PLUGIN_ANSWER_BYTES)", stepID, limit)}
 }
 
@@ -59,7 +56,7 @@ func (rc *runCtx) answerRoom(max int64) (int64, bool) {
 // left (narrowed), and is named as that bound.
 func (rc *runCtx) chargeAnswer(stepID string, res *sdk.Result, err error, narrowed bool) *contract.ErrorBody {
 	var he *host.Error
-	if err != nil && narrowed && errors.As(err, &he) && he.Code == host.CodePluginOutputTooLarge {
+	if err != nil && narrowed && errors.As(err, &he) && he.Code == errcode.PluginOutputTooLarge {
 		rc.Budget.Answered.Store(rc.Budget.AnswerLimit)
 		return rc.answerTooLarge(stepID)
 	}

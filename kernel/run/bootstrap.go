@@ -25,6 +25,7 @@ import (
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -94,7 +95,7 @@ func ResolveOptions(o Options) (Options, error) {
 	if o.HomeDir == "" {
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return o, contract.Errorf("runx_home_unknown", "cannot find a home directory: set RUNX_HOME")
+			return o, contract.Errorf(errcode.RunxHomeUnknown, "cannot find a home directory: set RUNX_HOME")
 		}
 		o.HomeDir = filepath.Join(home, ".runx")
 	}
@@ -127,7 +128,7 @@ func ResolveOptions(o Options) (Options, error) {
 			// a stated clock instead of sleeping until a time passes.
 			at, err := time.Parse(time.RFC3339, fixed)
 			if err != nil {
-				return o, contract.Errorf("test_clock_invalid", "RUNX_TEST_NOW must be an RFC 3339 time")
+				return o, contract.Errorf(errcode.TestClockInvalid, "RUNX_TEST_NOW must be an RFC 3339 time")
 			}
 			o.Clock = func() time.Time { return at.UTC() }
 		}
@@ -160,7 +161,7 @@ func Open(ctx context.Context, o Options) (*Kernel, error) {
 		return nil, err
 	}
 	if o.projectFound && filepath.Clean(o.ProjectDir) == filepath.Clean(o.HomeDir) {
-		return nil, contract.Errorf(CodeProjectUnrecognized, "%s is the runx home, never a project: run runx in a project (a directory with .git or skills/), or set RUNX_PROJECT_DIR", o.ProjectDir)
+		return nil, contract.Errorf(errcode.ProjectUnrecognized, "%s is the runx home, never a project: run runx in a project (a directory with .git or skills/), or set RUNX_PROJECT_DIR", o.ProjectDir)
 	}
 	if err := claimProject(o.ProjectDir, !o.projectFound); err != nil {
 		return nil, err
@@ -255,7 +256,7 @@ func hostCeiling(lookup func(string) (string, bool), name string, def, max int) 
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(raw))
 	if err != nil || n <= 0 {
-		return 0, contract.Errorf("host_ceiling_invalid", "%s must be a positive integer", name)
+		return 0, contract.Errorf(errcode.HostCeilingInvalid, "%s must be a positive integer", name)
 	}
 	return min(n, max), nil
 }

@@ -34,7 +34,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		return rc.settle(ctx, step, local, body, contract.StepRefused, nil, contract.BodyOf(err), nil)
 	}
 	if rc.e.Resolver == nil {
-		return refuse(contract.Errorf("skill_not_found", "this runx resolves no skill steps"))
+		return refuse(contract.Errorf(errcode.SkillNotFound, "this runx resolves no skill steps"))
 	}
 	p, methodName, err := rc.e.Resolver.Resolve(rc.pkg.Dir, step.Skill)
 	if err != nil {
@@ -57,7 +57,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 	rec, err := rc.e.Journal.GetRun(durable(ctx), childID)
 	var childInputs map[string]any
 	if err != nil {
-		if contract.CodeOf(err) != "run_not_found" {
+		if contract.CodeOf(err) != errcode.RunNotFound {
 			return stepRun{err: err}
 		}
 		doc, _ := json.Marshal(inputs)
@@ -143,7 +143,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 			} else if effect {
 				// It committed an effect before the cancel: the call ended
 				// as its child did, not cancelled.
-				failure.Code = CodeChildKilled
+				failure.Code = errcode.ChildKilled
 			}
 		}
 		status := contract.StepFailed

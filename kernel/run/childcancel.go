@@ -8,13 +8,9 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
-
-// CodeChildKilled is the failure of a skill call its host cancelled after
-// its child committed an effect: the call ended as the child did, killed,
-// and the record says so rather than that nothing happened.
-const CodeChildKilled = "child_killed"
 
 // callCancelled reports whether a child run's drive ended on its host's
 // cancel of the call that started it (call_cancel): stopped between steps,
@@ -31,8 +27,8 @@ func callCancelled(ctx context.Context, out *outcome) bool {
 // reason cancelled: no later step of it started.
 func killCancelled(out *outcome, skill string) {
 	out.state, out.outcome, out.reason = driveSealed, seal.OutcomeKilled, seal.ReasonCancelled
-	if out.failure == nil || out.failure.Code != CodeCallCancelled && out.failure.Code != CodeChildKilled {
-		out.failure = &contract.ErrorBody{Code: CodeCallCancelled, Message: "child skill " + skill + " was cancelled by its host: no later step started"}
+	if out.failure == nil || out.failure.Code != errcode.CallCancelled && out.failure.Code != errcode.ChildKilled {
+		out.failure = &contract.ErrorBody{Code: errcode.CallCancelled, Message: "child skill " + skill + " was cancelled by its host: no later step started"}
 	}
 	out.result = nil
 }

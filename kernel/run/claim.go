@@ -32,10 +32,6 @@ const EventCallClaimed = "step.claimed"
 // again rather than asking a person about a call that never left.
 const EventCallUnclaimed = "step.unclaimed"
 
-// CodeEffectUnconfirmed is the request's why: an earlier attempt was sent
-// and nothing says how it ended.
-const CodeEffectUnconfirmed = "effect_unconfirmed"
-
 // stepUnconfirmed is the status of a unit whose earlier attempt nothing
 // settles: not settled, it waits at its retry.
 const stepUnconfirmed = "unconfirmed"
@@ -142,7 +138,7 @@ func (rc *runCtx) claim(ctx context.Context, step *pkg.Step, local string, d *di
 			Retry *bool `json:"retry"`
 		}
 		if err := json.Unmarshal(dec.Value, &v); err != nil || v.Retry == nil {
-			return 0, &contract.ErrorBody{Code: "resume_entry_invalid", Message: local + "/retry takes value {\"retry\": true} or {\"retry\": false}"}, contract.StepFailed
+			return 0, &contract.ErrorBody{Code: errcode.ResumeEntryInvalid, Message: local + "/retry takes value {\"retry\": true} or {\"retry\": false}"}, contract.StepFailed
 		}
 		decided, attempt = v.Retry, prior.Attempt+1
 	}
@@ -150,7 +146,7 @@ func (rc *runCtx) claim(ctx context.Context, step *pkg.Step, local string, d *di
 		if err := rc.e.Journal.UseDecision(durable(ctx), rc.rec.RunID, local+"/retry", nil); err != nil {
 			return 0, contract.BodyOf(err), contract.StepFailed
 		}
-		return 0, &contract.ErrorBody{Code: runstate.CodeRetryDeclined, Message: fmt.Sprintf("step %s: a person declined to run %s again; whatever its earlier attempt did stands", step.ID, d.capability)}, contract.StepFailed
+		return 0, &contract.ErrorBody{Code: errcode.RetryDeclined, Message: fmt.Sprintf("step %s: a person declined to run %s again; whatever its earlier attempt did stands", step.ID, d.capability)}, contract.StepFailed
 	}
 	c := &claimRecord{Address: local, StepID: step.ID, Capability: d.capability, Effect: "unknown", Attempt: attempt}
 	if d.def != nil {
@@ -178,7 +174,7 @@ func (rc *runCtx) claim(ctx context.Context, step *pkg.Step, local string, d *di
 func (rc *runCtx) unconfirmed(step *pkg.Step, local string, prior *claimRecord) *contract.ErrorBody {
 	why := fmt.Sprintf("step %s: attempt %d of %s (effect %s) was sent and no outcome was recorded (its driver was killed or stopped while it ran), so whether it acted is unknown; resending is not safe, since %s declares no recovery and no idempotency; nothing was sent again",
 		step.ID, prior.Attempt, prior.Capability, prior.Effect, prior.Capability)
-	return &contract.ErrorBody{Code: CodeEffectUnconfirmed, Message: why, Detail: map[string]any{
+	return &contract.ErrorBody{Code: errcode.EffectUnconfirmed, Message: why, Detail: map[string]any{
 		"id":          rc.address(local + "/retry"),
 		"gate":        runstate.GateRetry,
 		"capability":  prior.Capability,
@@ -205,15 +201,15 @@ func (rc *runCtx) unconfirmedWait(step *pkg.Step, local string, failure *contrac
 // neverSent are the host's failures that come before a call leaves for
 // its plugin: nothing was started, checked or found to send it to.
 var neverSent = map[errcode.Code]bool{
-	host.CodePluginNotFound:         true,
-	host.CodePluginUnpinned:         true,
-	host.CodePluginChecksumMismatch: true,
-	host.CodePluginLockInvalid:      true,
-	host.CodeProtocolUnsupported:    true,
-	host.CodePluginStartFailed:      true,
-	host.CodeCapabilityNotFound:     true,
-	host.CodePluginDescribeMismatch: true,
-	host.CodePluginDescribeInvalid:  true,
+	errcode.PluginNotFound:            true,
+	errcode.PluginUnpinned:            true,
+	errcode.PluginChecksumMismatch:    true,
+	errcode.PluginLockInvalid:         true,
+	errcode.PluginProtocolUnsupported: true,
+	errcode.PluginStartFailed:         true,
+	errcode.CapabilityNotFound:        true,
+	errcode.PluginDescribeMismatch:    true,
+	errcode.PluginDescribeInvalid:     true,
 }
 
 // unclaim withdraws the claim of attempt at local when its call provably

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -101,13 +100,13 @@ func TestClaimsReadBackFromTheRecord(t *testing.T) {
 // timeout or a broken transport may come after it acted.
 func TestNeverSentFailures(t *testing.T) {
 	for code, want := range map[string]bool{
-		host.CodePluginStartFailed:    true,
-		host.CodePluginUnpinned:       true,
-		host.CodeCapabilityNotFound:   true,
-		host.CodePluginCrashed:        false,
-		host.CodePluginTimeout:        false,
-		host.CodePluginTransport:      false,
-		host.CodePluginOutputTooLarge: false,
+		"plugin_start_failed":     true,
+		"plugin_unpinned":         true,
+		"capability_not_found":    true,
+		"plugin_crashed":          false,
+		"plugin_timeout":          false,
+		"plugin_transport_failed": false,
+		"plugin_output_too_large": false,
 	} {
 		if neverSent[errcode.Code(code)] != want {
 			t.Errorf("%s: never sent %v, want %v", code, neverSent[errcode.Code(code)], want)

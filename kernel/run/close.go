@@ -33,12 +33,12 @@ func (e *engine) resumeSealed(ctx context.Context, rec *journal.Run, doc *contra
 				taken, ok := st.decisions[addr]
 				value, err := entryValue(lane.name, orEntry(entry))
 				if err != nil || !ok || !taken.d.Used || taken.d.Lane != lane.name || taken.d.RequestDigest != entry.RequestDigest || !jsonEqual(taken.d.Value, value) {
-					return nil, contract.Errorf("run_sealed", "run %s already sealed %s; a resume cannot bring it anything new", rec.RunID, rec.Outcome)
+					return nil, contract.Errorf(errcode.RunSealed, "run %s already sealed %s; a resume cannot bring it anything new", rec.RunID, rec.Outcome)
 				}
 			}
 		}
 		if len(doc.StandingApprovals) > 0 {
-			return nil, contract.Errorf("run_sealed", "run %s already sealed %s; a resume cannot bring it anything new", rec.RunID, rec.Outcome)
+			return nil, contract.Errorf(errcode.RunSealed, "run %s already sealed %s; a resume cannot bring it anything new", rec.RunID, rec.Outcome)
 		}
 	}
 	return storedEnvelope(rec)
@@ -63,11 +63,11 @@ func storedEnvelope(rec *journal.Run) (*contract.SkillRun, error) {
 // so a package that changed since the run started never traps it open.
 func (e *engine) close(ctx context.Context, rec *journal.Run, doc *contract.ResumeDocument) (*contract.SkillRun, error) {
 	if entriesOf(doc) > 0 || len(doc.StandingApprovals) > 0 {
-		return nil, contract.Errorf("resume_close_not_alone", "a close comes alone, with no answers or approvals")
+		return nil, contract.Errorf(errcode.ResumeCloseNotAlone, "a close comes alone, with no answers or approvals")
 	}
 	outcome := doc.Close.Outcome
 	if outcome != seal.OutcomeDeclined && outcome != seal.OutcomeSuperseded {
-		return nil, contract.Errorf("resume_close_outcome_invalid", "a close's outcome is declined or superseded")
+		return nil, contract.Errorf(errcode.ResumeCloseOutcomeInvalid, "a close's outcome is declined or superseded")
 	}
 	if rec.State == journal.StateSealed {
 		return storedEnvelope(rec)

@@ -6,22 +6,10 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Codes of a run's bindings.
-const (
-	// CodeResumeClosureDrift: something the paused run is bound to changed
-	// (the runx release, a child package it calls at any depth, an added
-	// connector), so its continuation would run other code.
-	CodeResumeClosureDrift = "resume_closure_drift"
-	// CodeBindingPackageMismatch and CodeBindingClosureMismatch: the digest
-	// a host states (--package-digest, --closure-digest) is not the run's.
-	CodeBindingPackageMismatch = "binding_package_mismatch"
-	CodeBindingClosureMismatch = "binding_closure_mismatch"
-	// CodeRunClosureDrift: a package the run is bound to changed while it
-	// ran, before a child of it started; the child is refused, not run.
-	CodeRunClosureDrift = "run_closure_drift"
-)
 
 // closureOf is the closure digest a run of p is bound to: the runx release,
 // p's package digest, the added connectors p calls, and every package p can
@@ -159,14 +147,14 @@ func (b *boundClosure) check(e *engine, cp *pkg.Package) error {
 		var got string
 		got, b.packages = e.bindClosure(b.pkg)
 		if got != b.want {
-			b.err = contract.Errorf(CodeRunClosureDrift, "a package run %s's closure binds changed while it ran (closure %s, now %s); no child was started: start a new run", b.pkg.Name, b.want, got)
+			b.err = contract.Errorf(errcode.RunClosureDrift, "a package run %s's closure binds changed while it ran (closure %s, now %s); no child was started: start a new run", b.pkg.Name, b.want, got)
 		}
 	})
 	if b.err != nil {
 		return b.err
 	}
 	if want, ok := b.packages[cp.Dir]; !ok || want != cp.Digest {
-		return contract.Errorf(CodeRunClosureDrift, "child package %s changed while the run ran (bound %s, now %s); it was not started: start a new run", cp.Name, want, cp.Digest)
+		return contract.Errorf(errcode.RunClosureDrift, "child package %s changed while the run ran (bound %s, now %s); it was not started: start a new run", cp.Name, want, cp.Digest)
 	}
 	return nil
 }

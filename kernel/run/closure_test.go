@@ -143,8 +143,8 @@ func TestResumeRefusesAChildEditedWhileThePausedRunWaits(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err := k.engine.Resume(context.Background(), ResumeRequest{RunID: env.RunID, Document: answer(t, env, true, "")})
-			if contract.CodeOf(err) != CodeResumeClosureDrift {
-				t.Fatalf("want %s, got %v", CodeResumeClosureDrift, err)
+			if contract.CodeOf(err) != errcode.ResumeClosureDrift {
+				t.Fatalf("want %s, got %v", errcode.ResumeClosureDrift, err)
 			}
 			if s.calls["stub.write"] != 0 {
 				t.Fatal("the edited child ran")
@@ -178,9 +178,9 @@ func TestResumeOfASealedRunHoldsTheStatedDigests(t *testing.T) {
 		req  ResumeRequest
 		code errcode.Code
 	}{
-		{"package", ResumeRequest{PackageDigest: wrong}, CodeBindingPackageMismatch},
-		{"closure", ResumeRequest{ClosureDigest: wrong}, CodeBindingClosureMismatch},
-		{"close", ResumeRequest{ClosureDigest: wrong, Document: []byte(`{"close":{"outcome":"declined"}}`)}, CodeBindingClosureMismatch},
+		{"package", ResumeRequest{PackageDigest: wrong}, errcode.BindingPackageMismatch},
+		{"closure", ResumeRequest{ClosureDigest: wrong}, errcode.BindingClosureMismatch},
+		{"close", ResumeRequest{ClosureDigest: wrong, Document: []byte(`{"close":{"outcome":"declined"}}`)}, errcode.BindingClosureMismatch},
 		{"right", ResumeRequest{PackageDigest: env.PackageDigest, ClosureDigest: env.ClosureDigest}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -216,8 +216,8 @@ func TestTurnCallRefusesAChildEditedWhileTheRunWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := k.TurnCall(context.Background(), TurnCallRequest{RunID: env.RunID, Turn: "draft", Tool: "skill:../child", Input: []byte(`{}`)})
-	if contract.CodeOf(err) != CodeResumeClosureDrift {
-		t.Fatalf("want %s, got %v", CodeResumeClosureDrift, err)
+	if contract.CodeOf(err) != errcode.ResumeClosureDrift {
+		t.Fatalf("want %s, got %v", errcode.ResumeClosureDrift, err)
 	}
 	if s.calls["stub.write"] != 0 {
 		t.Fatal("the edited child ran")
@@ -259,8 +259,8 @@ func TestAChildEditedWhileTheRunRunsIsRefused(t *testing.T) {
       - { id: w, tool: stub.write, inputs: { files: [{ path: notes/a.md, text: one }] } }
 `, nil)
 			env := runSkill(t, k, parent, "m", "{}", "")
-			if env.Outcome != seal.OutcomeRefused || errCode(env) != CodeRunClosureDrift {
-				t.Fatalf("want refused %s, got %s %q", CodeRunClosureDrift, env.Outcome, errCode(env))
+			if env.Outcome != seal.OutcomeRefused || errCode(env) != "run_closure_drift" {
+				t.Fatalf("want refused %s, got %s %q", errcode.RunClosureDrift, env.Outcome, errCode(env))
 			}
 			if s.calls["stub.write"] != 0 {
 				t.Fatal("the edited child ran")

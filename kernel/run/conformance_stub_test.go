@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/runxhq/runx/kernel/host"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 	"github.com/runxhq/runx/sdk/plugin/plugintest"
 )
@@ -156,7 +157,7 @@ func (h *stubHost) conn(id string) (*plugintest.Conn, host.PluginRef, error) {
 	name := host.PluginFor(id)
 	c, ok := h.conns[name]
 	if !ok {
-		return nil, host.PluginRef{}, &host.Error{Code: host.CodePluginNotFound, Message: "no plugin " + name}
+		return nil, host.PluginRef{}, &host.Error{Code: errcode.PluginNotFound, Message: "no plugin " + name}
 	}
 	info := h.infos[name]
 	return c, host.PluginRef{Name: info.Name, Version: info.Version, Protocol: info.ProtocolVersion}, nil
@@ -197,14 +198,14 @@ func (h *stubHost) Definition(_ context.Context, id string) (*sdk.Definition, ho
 	if def := h.infos[ref.Name].Find(id); def != nil {
 		return def, ref, nil
 	}
-	return nil, ref, &host.Error{Code: host.CodeCapabilityNotFound, Message: "no capability " + id}
+	return nil, ref, &host.Error{Code: errcode.CapabilityNotFound, Message: "no capability " + id}
 }
 
 func (h *stubHost) Info(_ context.Context, name string) (*sdk.Info, error) {
 	if info, ok := h.infos[name]; ok {
 		return info, nil
 	}
-	return nil, &host.Error{Code: host.CodePluginNotFound, Message: "no plugin " + name}
+	return nil, &host.Error{Code: errcode.PluginNotFound, Message: "no plugin " + name}
 }
 
 func (h *stubHost) RoleCapability(_ context.Context, role string) (*host.Capability, error) {
@@ -220,11 +221,11 @@ func (h *stubHost) RoleCapability(_ context.Context, role string) (*host.Capabil
 			}
 		}
 	}
-	return nil, &host.Error{Code: host.CodeRoleUnserved, Message: "no role " + role}
+	return nil, &host.Error{Code: errcode.CapabilityRoleUnserved, Message: "no role " + role}
 }
 
 func (h *stubHost) Adapter(_ context.Context, id string) (string, *sdk.Adapter, error) {
-	return "", nil, &host.Error{Code: host.CodeAdapterNotFound, Message: "no adapter " + id}
+	return "", nil, &host.Error{Code: errcode.DataAdapterNotFound, Message: "no adapter " + id}
 }
 
 // stubKernel opens a real kernel (receipt store, journal, signer) on a

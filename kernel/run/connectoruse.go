@@ -8,11 +8,8 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/sdk/errcode"
 )
-
-// CodeConnectorNotFound refuses binding a connector neither a manifest nor a
-// plugin declares.
-const CodeConnectorNotFound = "connector_not_found"
 
 // PluginCredential is the one credential a connector plugin's description
 // declares (sdk Definition.Credentials over the capabilities it serves as
@@ -26,12 +23,12 @@ const CodeConnectorNotFound = "connector_not_found"
 func (k *Kernel) PluginCredential(ctx context.Context, name string) (string, error) {
 	if strings.Contains(name, "/") {
 		// A namespaced connector is a manifest's; no plugin is so named.
-		return "", contract.Errorf(CodeConnectorNotFound, "no connector %s is declared: a namespaced connector is a connector.yaml in a package or .runx/added-connectors", name)
+		return "", contract.Errorf(errcode.ConnectorNotFound, "no connector %s is declared: a namespaced connector is a connector.yaml in a package or .runx/added-connectors", name)
 	}
 	info, err := k.Host.Info(ctx, name)
 	var he *host.Error
-	if errors.As(err, &he) && he.Code == host.CodePluginNotFound {
-		return "", contract.Errorf(CodeConnectorNotFound, "no connector %s is declared: no connector.yaml names it and no plugin runx-plugin-%s is installed (%s)", name, name, he.Message)
+	if errors.As(err, &he) && he.Code == errcode.PluginNotFound {
+		return "", contract.Errorf(errcode.ConnectorNotFound, "no connector %s is declared: no connector.yaml names it and no plugin runx-plugin-%s is installed (%s)", name, name, he.Message)
 	}
 	if err != nil {
 		return "", err

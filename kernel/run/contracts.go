@@ -6,6 +6,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // childContracts holds each skill step to the child method it names,
@@ -33,15 +34,15 @@ func (pr *preparation) childContracts(p *pkg.Package, m *pkg.Method) error {
 		for name, v := range s.Inputs {
 			spec := cm.Input(name)
 			if spec == nil {
-				return contract.Errorf("step_input_unknown", "step %s passes input %s, which %s#%s does not declare", s.ID, name, cp.Name, cm.Name)
+				return contract.Errorf(errcode.StepInputUnknown, "step %s passes input %s, which %s#%s does not declare", s.ID, name, cp.Name, cm.Name)
 			}
 			if got := staticType(m, v); got != "" && !compatible(spec.Type, got) {
-				return contract.Errorf("step_input_type_mismatch", "step %s input %s is %s, but %s#%s declares %s", s.ID, name, got, cp.Name, cm.Name, spec.Type)
+				return contract.Errorf(errcode.StepInputTypeMismatch, "step %s input %s is %s, but %s#%s declares %s", s.ID, name, got, cp.Name, cm.Name, spec.Type)
 			}
 		}
 		for _, spec := range cm.Inputs {
 			if _, given := s.Inputs[spec.Name]; spec.Required && !spec.HasDefault && !given {
-				return contract.Errorf("step_input_missing", "step %s does not pass %s, which %s#%s requires", s.ID, spec.Name, cp.Name, cm.Name)
+				return contract.Errorf(errcode.StepInputMissing, "step %s does not pass %s, which %s#%s requires", s.ID, spec.Name, cp.Name, cm.Name)
 			}
 		}
 	}

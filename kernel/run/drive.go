@@ -246,16 +246,11 @@ func (rc *runCtx) address(local string) string {
 	return rc.Path + "#" + local
 }
 
-// CodeJournalRecordInvalid stops a run whose journal holds a record that
-// does not decode (runstate owns it: the run's parts below the engine read
-// records too).
-const CodeJournalRecordInvalid = runstate.CodeJournalRecordInvalid
-
 // settledOf reads a recorded unit back.
 func settledOf(rec *journal.Step) (*settled, error) {
 	s := &settled{status: rec.Status, receiptID: rec.ReceiptID}
 	bad := func(what string, err error) error {
-		return contract.Errorf(CodeJournalRecordInvalid, "the journal's record of step %s holds %s that does not decode: %v", rec.StepID, what, err)
+		return contract.Errorf(errcode.JournalRecordInvalid, "the journal's record of step %s holds %s that does not decode: %v", rec.StepID, what, err)
 	}
 	if len(rec.Output) > 0 {
 		if err := json.Unmarshal(rec.Output, &s.output); err != nil {

@@ -22,11 +22,11 @@ import (
 func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun {
 	itemsValue, err := resolveString(step.ForEach, sc)
 	if err != nil {
-		return rc.settleNow(ctx, step, step.ID, rc.Depth+1, contract.StepFailed, nil, &contract.ErrorBody{Code: "for_each_unresolved", Message: fmt.Sprintf("step %s: %v", step.ID, err)}, nil)
+		return rc.settleNow(ctx, step, step.ID, rc.Depth+1, contract.StepFailed, nil, &contract.ErrorBody{Code: errcode.ForEachUnresolved, Message: fmt.Sprintf("step %s: %v", step.ID, err)}, nil)
 	}
 	items, ok := itemsValue.([]any)
 	if !ok {
-		return rc.settleNow(ctx, step, step.ID, rc.Depth+1, contract.StepFailed, nil, &contract.ErrorBody{Code: "for_each_not_array", Message: fmt.Sprintf("step %s: for_each %s is %s, not an array", step.ID, step.ForEach, describe(itemsValue))}, nil)
+		return rc.settleNow(ctx, step, step.ID, rc.Depth+1, contract.StepFailed, nil, &contract.ErrorBody{Code: errcode.ForEachNotArray, Message: fmt.Sprintf("step %s: for_each %s is %s, not an array", step.ID, step.ForEach, describe(itemsValue))}, nil)
 	}
 	if step.Kind == pkg.KindSkill {
 		// Every item starts a child run: max_fanout bounds them all at once,
@@ -114,12 +114,12 @@ func (rc *runCtx) settleFanOut(ctx context.Context, step *pkg.Step, results []st
 			waiting, refused = append(waiting, r.waiting...), append(refused, r.refused...)
 		case r.settled == nil:
 			if failure == nil {
-				status, failure = contract.StepFailed, &contract.ErrorBody{Code: "for_each_item_not_run", Message: fmt.Sprintf("step %s item %d did not run because an earlier item failed", step.ID, i)}
+				status, failure = contract.StepFailed, &contract.ErrorBody{Code: errcode.ForEachItemNotRun, Message: fmt.Sprintf("step %s item %d did not run because an earlier item failed", step.ID, i)}
 			}
 		default:
 			refs = append(refs, r.settled.ref)
 			outputs[i] = r.settled.output
-			if r.settled.status != contract.StepSuccess && (failure == nil || failure.Code == "for_each_item_not_run") {
+			if r.settled.status != contract.StepSuccess && (failure == nil || failure.Code == errcode.ForEachItemNotRun) {
 				status = contract.StepFailed
 				if r.settled.status == contract.StepRefused {
 					status = contract.StepRefused

@@ -13,6 +13,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/native"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -26,7 +27,7 @@ func (rc *runCtx) preview(ctx context.Context, step *pkg.Step, capability string
 	}
 	res, _, err := rc.e.Host.Preview(context.WithoutCancel(ctx), &sdk.Call{Capability: capability, Input: input, Context: rc.stepContext(step, "", nil, nil)}, operationMaxAnswer)
 	if errors.Is(err, sdk.ErrNotImplemented) {
-		return map[string]any{"refused": map[string]any{"code": "preview_unsupported", "message": "capability " + capability + " declares that it previews, but its plugin does not answer Preview"}}, nil
+		return map[string]any{"refused": map[string]any{"code": string(errcode.PreviewUnsupported), "message": "capability " + capability + " declares that it previews, but its plugin does not answer Preview"}}, nil
 	}
 	if err != nil {
 		return nil, err

@@ -107,12 +107,12 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 	switch req.Kind {
 	case contract.RequestAgent:
 		if err := json.Unmarshal(d.Value, &output); err != nil {
-			return refusedAnswer(wait, req.Address, "answer_invalid", "the answer's value is not JSON")
+			return refusedAnswer(wait, req.Address, errcode.AnswerInvalid, "the answer's value is not JSON")
 		}
 		if reason, ok := turn.Failure(step, output); ok {
 			// The act could not be done: the step fails with the turn's reason.
 			status, output = contract.StepFailed, nil
-			failure = &contract.ErrorBody{Code: CodeTurnFailed, Message: fmt.Sprintf("turn %s failed: %s", req.Address, reason)}
+			failure = &contract.ErrorBody{Code: errcode.TurnFailed, Message: fmt.Sprintf("turn %s failed: %s", req.Address, reason)}
 		} else if output, err = checkOutputs(step.ID, step.Outputs, output); err != nil {
 			return refusedAnswer(wait, req.Address, contract.CodeOf(err), err.Error())
 		}

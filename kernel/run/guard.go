@@ -7,6 +7,7 @@ import (
 	"github.com/google/cel-go/cel"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // guards caches compiled `when:` programs by expression: compiled and
@@ -32,14 +33,14 @@ func compileGuard(step *pkg.Step) (cel.Program, error) {
 	}
 	ast, iss := env.Compile(step.When)
 	if iss.Err() != nil {
-		return nil, contract.Errorf("guard_invalid", "step %s: when %q does not compile: %v", step.ID, step.When, iss.Err())
+		return nil, contract.Errorf(errcode.GuardInvalid, "step %s: when %q does not compile: %v", step.ID, step.When, iss.Err())
 	}
 	if ast.OutputType() != cel.BoolType && ast.OutputType() != cel.DynType {
-		return nil, contract.Errorf("guard_invalid", "step %s: when %q is a %s, not a boolean", step.ID, step.When, ast.OutputType())
+		return nil, contract.Errorf(errcode.GuardInvalid, "step %s: when %q is a %s, not a boolean", step.ID, step.When, ast.OutputType())
 	}
 	prg, err := env.Program(ast)
 	if err != nil {
-		return nil, contract.Errorf("guard_invalid", "step %s: when %q: %v", step.ID, step.When, err)
+		return nil, contract.Errorf(errcode.GuardInvalid, "step %s: when %q: %v", step.ID, step.When, err)
 	}
 	guards.Store(step.When, prg)
 	return prg, nil
@@ -58,11 +59,11 @@ func (e *engine) guard(step *pkg.Step, sc *scope) (bool, error) {
 		"run":   map[string]any{"id": sc.runID, "act": sc.act},
 	})
 	if err != nil {
-		return false, contract.Errorf("guard_failed", "step %s: when %q could not be evaluated: %v", step.ID, step.When, err)
+		return false, contract.Errorf(errcode.GuardFailed, "step %s: when %q could not be evaluated: %v", step.ID, step.When, err)
 	}
 	b, ok := out.Value().(bool)
 	if !ok {
-		return false, contract.Errorf("guard_failed", "step %s: when %q gave %v, not a boolean", step.ID, step.When, fmt.Sprint(out.Value()))
+		return false, contract.Errorf(errcode.GuardFailed, "step %s: when %q gave %v, not a boolean", step.ID, step.When, fmt.Sprint(out.Value()))
 	}
 	return b, nil
 }

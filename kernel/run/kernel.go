@@ -19,6 +19,7 @@ import (
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/kernel/run/gate"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Kernel is one process's runtime: its receipt store, signer, plugin host
@@ -69,11 +70,11 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 	}
 	k.engine.prestart(ctx, m)
 	if req.PackageDigest != "" && req.PackageDigest != p.Digest {
-		return nil, contract.Errorf(CodeBindingPackageMismatch, "--package-digest %s is not package %s's digest (%s)", req.PackageDigest, p.Name, p.Digest)
+		return nil, contract.Errorf(errcode.BindingPackageMismatch, "--package-digest %s is not package %s's digest (%s)", req.PackageDigest, p.Name, p.Digest)
 	}
 	if req.ClosureDigest != "" {
 		if closure := k.engine.closureOf(p); req.ClosureDigest != closure {
-			return nil, contract.Errorf(CodeBindingClosureMismatch, "--closure-digest %s is not this runx's closure for %s (%s)", req.ClosureDigest, p.Name, closure)
+			return nil, contract.Errorf(errcode.BindingClosureMismatch, "--closure-digest %s is not this runx's closure for %s (%s)", req.ClosureDigest, p.Name, closure)
 		}
 	}
 	if _, err := gate.ParseAuthority(req.Authority); err != nil {

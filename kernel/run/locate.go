@@ -7,6 +7,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // A Locator finds what a command line names as a kernel would, from its
@@ -30,7 +31,7 @@ func (l *Locator) Package(ref, method string) (*pkg.Package, *pkg.Method, error)
 	path, named := pkg.SplitRef(ref)
 	if method != "" {
 		if named != "" && named != method {
-			return nil, nil, contract.Errorf("method_conflict", "the reference names method %q and the command names %q", named, method)
+			return nil, nil, contract.Errorf(errcode.MethodConflict, "the reference names method %q and the command names %q", named, method)
 		}
 		named = method
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -30,10 +31,6 @@ const (
 	// timeout.
 	ModuleMaxInputBytes = 4 << 20
 )
-
-// CodeModuleInputTooLarge refuses a module step whose input is over
-// ModuleMaxInputBytes, before anything is sent.
-const CodeModuleInputTooLarge = "module_input_too_large"
 
 // moduleFiles is a package's JavaScript, read once per run and sent to the
 // worker in memory: the worker never sees a path.
@@ -81,21 +78,21 @@ func gatherModuleFiles(entries []pkg.TreeEntry) (map[string]string, error) {
 			continue
 		}
 		if e.Type&fs.ModeSymlink != 0 {
-			return nil, contract.Errorf("module_symlink_refused", "module file %s is a symlink; a package's JavaScript must be regular files inside it", e.Rel)
+			return nil, contract.Errorf(errcode.ModuleSymlinkRefused, "module file %s is a symlink; a package's JavaScript must be regular files inside it", e.Rel)
 		}
 		if !e.Type.IsRegular() {
 			continue
 		}
 		raw, err := pkg.ReadFileCached(e.Path, int64(ModuleMaxSourceBytes-total))
 		if errors.Is(err, pkg.ErrFileOverLimit) {
-			return nil, contract.Errorf("module_source_too_large", "the package's JavaScript exceeds the %d byte module source ceiling (at %s)", ModuleMaxSourceBytes, e.Rel)
+			return nil, contract.Errorf(errcode.ModuleSourceTooLarge, "the package's JavaScript exceeds the %d byte module source ceiling (at %s)", ModuleMaxSourceBytes, e.Rel)
 		}
 		if err != nil {
 			return nil, err
 		}
 		total += len(raw)
 		if total > ModuleMaxSourceBytes {
-			return nil, contract.Errorf("module_source_too_large", "the package's JavaScript exceeds the %d byte module source ceiling", ModuleMaxSourceBytes)
+			return nil, contract.Errorf(errcode.ModuleSourceTooLarge, "the package's JavaScript exceeds the %d byte module source ceiling", ModuleMaxSourceBytes)
 		}
 		files[e.Rel] = string(raw)
 	}
@@ -122,21 +119,21 @@ func (rc *runCtx) moduleDispatch(ctx context.Context, step *pkg.Step, local stri
 	if step.TimeoutSeconds != 0 {
 		timeout = time.Duration(step.TimeoutSeconds) * time.Second
 		if timeout < time.Second || timeout > ModuleMaxTimeout {
-			return nil, contract.Errorf("module_timeout_invalid", "step %s: a module's timeout_seconds must be 1 to 30", step.ID)
+			return nil, contract.Errorf(errcode.ModuleTimeoutInvalid, "step %s: a module's timeout_seconds must be 1 to 30", step.ID)
 		}
 	}
 	// Measured before it is written: an input over the ceiling is refused
 	// without a copy of it.
 	size, err := canon.Length(inputs)
 	if err != nil {
-		return nil, contract.Errorf("step_input_invalid", "step %s: %v", step.ID, err)
+		return nil, contract.Errorf(errcode.StepInputInvalid, "step %s: %v", step.ID, err)
 	}
 	if size > ModuleMaxInputBytes {
-		return nil, contract.Errorf(CodeModuleInputTooLarge, "step %s: its input is %d bytes, over the %d byte ceiling on a module's input (ModuleMaxInputBytes); pass large content as an artifact", step.ID, size, ModuleMaxInputBytes)
+		return nil, contract.Errorf(errcode.ModuleInputTooLarge, "step %s: its input is %d bytes, over the %d byte ceiling on a module's input (ModuleMaxInputBytes); pass large content as an artifact", step.ID, size, ModuleMaxInputBytes)
 	}
 	input, err := canon.Canonical(inputs)
 	if err != nil {
-		return nil, contract.Errorf("step_input_invalid", "step %s: %v", step.ID, err)
+		return nil, contract.Errorf(errcode.StepInputInvalid, "step %s: %v", step.ID, err)
 	}
 	files, err := rc.modules.load()
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -93,7 +94,7 @@ func operationInputs(step *pkg.Step, sc *scope, inputs map[string]any) (map[stri
 	}
 	key, err := resolveString(step.Operation.IdempotencyKey, sc)
 	if err != nil {
-		return nil, contract.Errorf("idempotency_key_unresolved", "step %s: %v", step.ID, err)
+		return nil, contract.Errorf(errcode.IdempotencyKeyUnresolved, "step %s: %v", step.ID, err)
 	}
 	out := make(map[string]any, len(inputs)+1)
 	for k, v := range inputs {
@@ -104,11 +105,6 @@ func operationInputs(step *pkg.Step, sc *scope, inputs map[string]any) (map[stri
 	}
 	return out, nil
 }
-
-// CodeDataSourcePathProtected refuses a store bound to a file in runx's own
-// places (its home, the project's state, the receipt store) other than the
-// stores the kernel places there itself.
-const CodeDataSourcePathProtected = "data_source_path_protected"
 
 // checkStoreFile refuses a local store binding whose file lies in runx's
 // own places: a store bound to .runx/state.sqlite, a file of the runx home
@@ -141,7 +137,7 @@ func (e *engine) checkStoreFile(b *datasource.Binding) error {
 			}
 		}
 	}
-	return contract.Errorf(CodeDataSourcePathProtected, "data source %s is bound to %s, inside %s, where runx keeps its own state; bind the store to a file elsewhere", b.Ref, b.Param(ls.PathParam), root)
+	return contract.Errorf(errcode.DataSourcePathProtected, "data source %s is bound to %s, inside %s, where runx keeps its own state; bind the store to a file elsewhere", b.Ref, b.Param(ls.PathParam), root)
 }
 
 // operationDefinition is a step's operation as the kernel knows it: from
@@ -191,7 +187,7 @@ func (rc *runCtx) connectorDispatch(ctx context.Context, step *pkg.Step, mo *con
 		maxOutput:  operationMaxAnswer,
 		interpret: func(raw []byte, body *receipt.Body) (any, *contract.ErrorBody) {
 			out, failure := connectorAnswer(step.ID, mo, raw)
-			if sink != nil && (failure == nil || failure.Code != connector.CodeProviderOutputSecret) {
+			if sink != nil && (failure == nil || failure.Code != errcode.ProviderOutputSecretRefused) {
 				var resp sdk.ConnectorResponse
 				if json.Unmarshal(raw, &resp) == nil {
 					sink.Body = resp.Body
@@ -214,7 +210,7 @@ func (rc *runCtx) connectorDispatch(ctx context.Context, step *pkg.Step, mo *con
 func connectorAnswer(stepID string, mo *connector.ManifestOp, raw []byte) (any, *contract.ErrorBody) {
 	var resp sdk.ConnectorResponse
 	if err := json.Unmarshal(raw, &resp); err != nil {
-		return nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the connector request answered with output that is not a connector response"}
+		return nil, &contract.ErrorBody{Code: errcode.CapabilityOutputInvalid, Message: "the connector request answered with output that is not a connector response"}
 	}
 	if failure := connector.RefuseSecretField("operation "+mo.Def.ID, resp.Body); failure != nil {
 		return nil, failure
@@ -225,7 +221,7 @@ func connectorAnswer(stepID string, mo *connector.ManifestOp, raw []byte) (any, 
 	out, err := checkOutputs(stepID, mo.Op.Outputs, resp.Body)
 	if err != nil {
 		body := contract.BodyOf(err)
-		body.Code = "provider_answer_invalid"
+		body.Code = errcode.ProviderAnswerInvalid
 		body.Message = "operation " + mo.Def.ID + ": the provider's answer does not hold the operation's declared outputs: " + body.Message
 		return nil, body
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -84,7 +84,7 @@ operations:
 	if n := s.calls["wire.send"]; n != 1 {
 		t.Fatalf("one key, one intent: the request left %d times", n)
 	}
-	if errCode(env) != connector.CodeIdempotencyKeyInFlight {
-		t.Fatalf("the item that lost the key is refused %s, got %s %q", connector.CodeIdempotencyKeyInFlight, env.Outcome, errCode(env))
+	if errCode(env) != "idempotency_key_in_flight" {
+		t.Fatalf("the item that lost the key is refused %s, got %s %q", errcode.IdempotencyKeyInFlight, env.Outcome, errCode(env))
 	}
 }

@@ -118,7 +118,7 @@ func operatorSummary(step *pkg.Step, mo *connector.ManifestOp, inputs map[string
 	b := connector.Binding(mo)
 	r, err := sdk.Render(&b, checked)
 	if err != nil {
-		return nil, &contract.ErrorBody{Code: sdk.CodeRequestInvalid, Message: "operation " + mo.Def.ID + ": " + err.Error() + "; nothing was sent"}
+		return nil, &contract.ErrorBody{Code: errcode.ConnectorRequestInvalid, Message: "operation " + mo.Def.ID + ": " + err.Error() + "; nothing was sent"}
 	}
 	payloadDigest := connector.RequestDigest(r)
 	target := connector.RenderTarget(mo.Op, checked)

@@ -186,7 +186,7 @@ func TestPayloadArtifactTamperedIsRefused(t *testing.T) {
 	if err := os.WriteFile(blob, tampered, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := k.ReadRequestPayload(ctx, env.RunID, req.Address); contract.CodeOf(err) != CodePayloadArtifactDamaged {
+	if _, err := k.ReadRequestPayload(ctx, env.RunID, req.Address); contract.CodeOf(err) != errcode.PayloadArtifactDamaged {
 		t.Fatalf("a changed artifact is read back as the payload: %v", err)
 	}
 	if err := os.Remove(blob); err != nil {
@@ -199,7 +199,7 @@ func TestPayloadArtifactTamperedIsRefused(t *testing.T) {
 	if got, err := k.ReadRequestPayload(ctx, env.RunID, req.Address); err != nil || !bytes.Equal(got, orig) {
 		t.Fatalf("the artifact kept again is not the payload: %v", err)
 	}
-	if _, err := k.ReadRequestPayload(ctx, env.RunID, "nowhere"); contract.CodeOf(err) != CodeRequestNotWaiting {
+	if _, err := k.ReadRequestPayload(ctx, env.RunID, "nowhere"); contract.CodeOf(err) != errcode.RequestNotWaiting {
 		t.Fatalf("an address the run does not wait on: %v", err)
 	}
 }
@@ -314,7 +314,7 @@ func TestPayloadArtifactUnavailableIsRefused(t *testing.T) {
 	if err == nil && env != nil {
 		code = errcode.Code(errCode(env))
 	}
-	if code != CodePayloadArtifactUnavailable {
+	if code != errcode.PayloadArtifactUnavailable {
 		t.Fatalf("a payload the store cannot keep: err %v, envelope %+v", err, env)
 	}
 	if env != nil && env.Status == contract.StatusNeedsApproval {

@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/kernel/run/native"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -105,13 +106,13 @@ func (pr *preparation) method(ctx context.Context, p *pkg.Package, m *pkg.Method
 	e := pr.e
 	for _, s := range m.Steps {
 		if !runnableKinds[s.Kind] {
-			return contract.Errorf("step_kind_unsupported", "step %s is a %s step, which this runx (%s) does not run yet; no step was started", s.ID, s.Kind, e.RunxVersion)
+			return contract.Errorf(errcode.StepKindUnsupported, "step %s is a %s step, which this runx (%s) does not run yet; no step was started", s.ID, s.Kind, e.RunxVersion)
 		}
 		if err := pr.resolveStep(ctx, p, s); err != nil {
 			return err
 		}
 		if s.ForEach != "" && (s.Kind == pkg.KindAgent || s.Kind == pkg.KindAsk) {
-			return contract.Errorf("for_each_unsupported", "step %s: for_each fans out tools, modules, commands and skills, not %s steps", s.ID, s.Kind)
+			return contract.Errorf(errcode.ForEachUnsupported, "step %s: for_each fans out tools, modules, commands and skills, not %s steps", s.ID, s.Kind)
 		}
 		if s.When != "" {
 			if _, err := compileGuard(s); err != nil {
@@ -125,16 +126,16 @@ func (pr *preparation) method(ctx context.Context, p *pkg.Package, m *pkg.Method
 	for _, id := range m.ResultFrom {
 		s := m.Step(id)
 		if s == nil {
-			return contract.Errorf("result_from_unknown", "method %s: result_from names %q, which is not a step", m.Name, id)
+			return contract.Errorf(errcode.ResultFromUnknown, "method %s: result_from names %q, which is not a step", m.Name, id)
 		}
 		if len(m.ResultFrom) == 1 {
 			if !pr.hasResultContract(ctx, p, s, 0) {
-				return contract.Errorf(CodeResultContractMissing, "method %s: result producer %s declares no output contract (no outputs, no result_as, and what it runs declares none); declare the step's outputs", m.Name, id)
+				return contract.Errorf(errcode.ResultContractMissing, "method %s: result producer %s declares no output contract (no outputs, no result_as, and what it runs declares none); declare the step's outputs", m.Name, id)
 			}
 			continue
 		}
 		if len(s.Outputs) == 0 && s.ResultAs == "" {
-			return contract.Errorf(CodeResultContractMissing, "method %s: result producer %s declares no outputs; declare the step's outputs", m.Name, id)
+			return contract.Errorf(errcode.ResultContractMissing, "method %s: result producer %s declares no outputs; declare the step's outputs", m.Name, id)
 		}
 	}
 	if len(m.ResultFrom) > 1 {
@@ -146,7 +147,7 @@ func (pr *preparation) method(ctx context.Context, p *pkg.Package, m *pkg.Method
 				// run: guards runx proves exclusive (guardsExclusive).
 				for _, other := range owners[key] {
 					if !guardsExclusive(s.When, m.Step(other).When) {
-						return contract.Errorf("result_key_collision", "method %s: result producers %s and %s both emit %q, and their guards are not provably exclusive (write them as x and !x, or x == a and x == b)", m.Name, other, id, key)
+						return contract.Errorf(errcode.ResultKeyCollision, "method %s: result producers %s and %s both emit %q, and their guards are not provably exclusive (write them as x and !x, or x == a and x == b)", m.Name, other, id, key)
 					}
 				}
 				owners[key] = append(owners[key], id)
@@ -168,14 +169,6 @@ func producedKeys(s *pkg.Step) map[string]bool {
 }
 
 // Preparation codes for what a step names.
-const (
-	// CodeToolUnknown: a step, or a turn's or a script's calls, names a tool
-	// id no installed plugin describes (and the kernel does not answer).
-	CodeToolUnknown = "tool_unknown"
-	// CodeResultContractMissing: a result producer whose outputs nothing
-	// declares: not the step, not the method or capability it runs.
-	CodeResultContractMissing = "result_contract_missing"
-)
 
 // resultContractDepth bounds how deep a producer's contract is looked for
 // through nested skills; preparation bounds the closure itself.
@@ -230,10 +223,10 @@ func (pr *preparation) resolveTool(ctx context.Context, stepID, id string) error
 		return nil
 	}
 	var he *host.Error
-	if errors.As(err, &he) && he.Code != host.CodePluginNotFound && he.Code != host.CodeCapabilityNotFound {
+	if errors.As(err, &he) && he.Code != errcode.PluginNotFound && he.Code != errcode.CapabilityNotFound {
 		return contract.Errorf(he.Code, "step %s names tool %s: %s; no step was started", stepID, id, he.Message)
 	}
-	return contract.Errorf(CodeToolUnknown, "step %s names tool %q, which no installed plugin describes (runx tool list shows the tools this runx has); no step was started", stepID, id)
+	return contract.Errorf(errcode.ToolUnknown, "step %s names tool %q, which no installed plugin describes (runx tool list shows the tools this runx has); no step was started", stepID, id)
 }
 
 // hasResultContract reports whether a result producer's outputs are
@@ -292,7 +285,7 @@ func (pr *preparation) checkOperation(ctx context.Context, p *pkg.Package, s *pk
 	e := pr.e
 	mo, err := connector.ManifestOperation(p, s.Operation, e.ProjectDir)
 	if err == nil && mo != nil && mo.Op.Verb == pkg.VerbWrite && s.Operation.IdempotencyKey == "" {
-		return contract.Errorf(connector.CodeIdempotencyKeyMissing, "step %s writes through %s and names no idempotency_key; a write names one, which a retry reuses; no step was started", s.ID, s.Operation.Ref)
+		return contract.Errorf(errcode.IdempotencyKeyMissing, "step %s writes through %s and names no idempotency_key; a write names one, which a retry reuses; no step was started", s.ID, s.Operation.Ref)
 	}
 	return pr.resolveOperation(ctx, p, s)
 }
@@ -313,19 +306,19 @@ func (pr *preparation) resolveOperation(ctx context.Context, p *pkg.Package, s *
 	}
 	def, _, err := e.Host.Definition(ctx, operationCapability(s.Operation))
 	var he *host.Error
-	if err != nil && errors.As(err, &he) && he.Code != host.CodePluginNotFound && he.Code != host.CodeCapabilityNotFound {
+	if err != nil && errors.As(err, &he) && he.Code != errcode.PluginNotFound && he.Code != errcode.CapabilityNotFound {
 		// The connector is installed and refused as it stands (unpinned,
 		// changed since it was pinned): say that, not that it is missing.
 		return contract.Errorf(he.Code, "step %s calls %s: %s; no step was started", s.ID, s.Operation.Ref, he.Message)
 	}
 	if def == nil {
-		return contract.Errorf("connector_not_installed", "step %s calls %s, which no installed connector plugin declares (plugin %q serves no capability %q); no step was started", s.ID, s.Operation.Ref, s.Operation.Connector, operationCapability(s.Operation))
+		return contract.Errorf(errcode.ConnectorNotInstalled, "step %s calls %s, which no installed connector plugin declares (plugin %q serves no capability %q); no step was started", s.ID, s.Operation.Ref, s.Operation.Connector, operationCapability(s.Operation))
 	}
 	for _, role := range def.Roles {
 		if role != sdk.RoleDataOperation {
 			// The kernel invokes a role capability for its role only:
 			// a migration or a module runner is no operation.
-			return contract.Errorf("connector_not_installed", "step %s calls %s, which its plugin serves only for the kernel's %s role, not as an operation; no step was started", s.ID, s.Operation.Ref, role)
+			return contract.Errorf(errcode.ConnectorNotInstalled, "step %s calls %s, which its plugin serves only for the kernel's %s role, not as an operation; no step was started", s.ID, s.Operation.Ref, role)
 		}
 	}
 	return nil

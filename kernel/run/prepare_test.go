@@ -14,18 +14,18 @@ import (
 func TestPreparationResolvesEveryStepBeforeAnyRuns(t *testing.T) {
 	const write = "      - { id: w, tool: stub.write, inputs: { files: [{ path: notes/a.md, text: one }] } }\n"
 	for _, tc := range []struct{ name, steps, extra, code string }{
-		{"unknown tool of a known plugin", "      - { id: b, tool: stub.nope }\n", "", CodeToolUnknown},
-		{"tool of no plugin", "      - { id: b, tool: nosuch.tool }\n", "", CodeToolUnknown},
-		{"unknown tool in a skipped branch", "      - { id: b, tool: stub.nope, when: input.go }\n", "", CodeToolUnknown},
-		{"unknown tool a turn lists", "      - id: b\n        agent: { task: Draft., calls: { tools: [stub.nope] } }\n", "", CodeToolUnknown},
-		{"unknown tool a script lists", "      - id: b\n        script: { module: s.mjs, calls: { tools: [stub.nope] } }\n", "", CodeToolUnknown},
+		{"unknown tool of a known plugin", "      - { id: b, tool: stub.nope }\n", "", "tool_unknown"},
+		{"tool of no plugin", "      - { id: b, tool: nosuch.tool }\n", "", "tool_unknown"},
+		{"unknown tool in a skipped branch", "      - { id: b, tool: stub.nope, when: input.go }\n", "", "tool_unknown"},
+		{"unknown tool a turn lists", "      - id: b\n        agent: { task: Draft., calls: { tools: [stub.nope] } }\n", "", "tool_unknown"},
+		{"unknown tool a script lists", "      - id: b\n        script: { module: s.mjs, calls: { tools: [stub.nope] } }\n", "", "tool_unknown"},
 		{"unknown operation a turn lists", "      - id: b\n        agent: { task: Draft., calls: { operations: [conn/nope] } }\n", "", "connector_not_installed"},
 		{"unresolvable child", "      - { id: b, skill: ../nowhere }\n", "", "package_not_found"},
 		{"unresolvable child in a skipped branch", "      - { id: b, skill: nowhere, when: input.go }\n", "", "skill_not_found"},
 		{"unresolvable child a script lists", "      - id: b\n        script: { module: s.mjs, calls: { skills: [../nowhere] } }\n", "", "package_not_found"},
-		{"unknown tool in a child", "      - { id: b, skill: ../badchild }\n", "", CodeToolUnknown},
-		{"result producer without a contract", "      - { id: b, tool: stub.echo }\n", "    result_from: [b]\n", CodeResultContractMissing},
-		{"module producer without outputs", "      - { id: b, tool: { module: m.mjs } }\n", "    result_from: [b]\n", CodeResultContractMissing},
+		{"unknown tool in a child", "      - { id: b, skill: ../badchild }\n", "", "tool_unknown"},
+		{"result producer without a contract", "      - { id: b, tool: stub.echo }\n", "    result_from: [b]\n", "result_contract_missing"},
+		{"module producer without outputs", "      - { id: b, tool: { module: m.mjs } }\n", "    result_from: [b]\n", "result_contract_missing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			k, s := stubKernel(t)

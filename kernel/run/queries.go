@@ -7,6 +7,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // TrustedKeys is the key set verification trusts: the runx home's own key
@@ -39,10 +40,6 @@ func (k *Kernel) Verify(ctx context.Context, id string) (receipt.Report, error) 
 	return receipt.Verify(ctx, k.Store, root, keys, receipt.Limits{}), nil
 }
 
-// CodeVerifyRunNotSealed refuses `runx verify` given the id of a run that
-// has not sealed: it has no receipt until it does.
-const CodeVerifyRunNotSealed = "verify_run_not_sealed"
-
 // VerifyTarget is the receipt `runx verify <id>` checks: id itself when it
 // names a receipt, the run's receipt when it names a sealed run (from the
 // run records, else the receipt store's index of root runs). A run that has
@@ -58,7 +55,7 @@ func (k *Kernel) VerifyTarget(ctx context.Context, id string) (string, error) {
 		case err == nil && r.State == journal.StateSealed && r.ReceiptID != "":
 			return r.ReceiptID, nil
 		case err == nil:
-			return "", contract.Errorf(CodeVerifyRunNotSealed, "run %s is %s and has no receipt until it seals: continue it with runx resume %s, then verify the receipt it seals with runx verify <receipt_id> (or runx verify %s)", id, r.State, id, id)
+			return "", contract.Errorf(errcode.VerifyRunNotSealed, "run %s is %s and has no receipt until it seals: continue it with runx resume %s, then verify the receipt it seals with runx verify <receipt_id> (or runx verify %s)", id, r.State, id, id)
 		case !errors.Is(err, journal.ErrRunNotFound):
 			return "", err
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/resumedoc"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 type questionAnswer struct {
@@ -25,7 +26,7 @@ func checkQuestions(addr string, payload, value json.RawMessage) error {
 	}
 	var answers map[string]json.RawMessage
 	if err := json.Unmarshal(value, &answers); err != nil {
-		return contract.Errorf("resume_answer_invalid", "%s: answers to questions are an object by question id", addr)
+		return contract.Errorf(errcode.ResumeAnswerInvalid, "%s: answers to questions are an object by question id", addr)
 	}
 	byID := map[string]*pkg.Question{}
 	for _, q := range asked.Questions {
@@ -34,16 +35,16 @@ func checkQuestions(addr string, payload, value json.RawMessage) error {
 	for id, raw := range answers {
 		q, ok := byID[id]
 		if !ok {
-			return contract.Errorf("resume_answer_invalid", "%s: no question %q was asked", addr, id)
+			return contract.Errorf(errcode.ResumeAnswerInvalid, "%s: no question %q was asked", addr, id)
 		}
 		if _, err := resumedoc.StrictObject(raw, "the answer to "+id, []string{"option", "text"}); err != nil {
-			return contract.Errorf("resume_answer_invalid", "%s: %v", addr, err)
+			return contract.Errorf(errcode.ResumeAnswerInvalid, "%s: %v", addr, err)
 		}
 		var a questionAnswer
 		dec := json.NewDecoder(bytesReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&a); err != nil || (a.Option == nil) == (a.Text == nil) {
-			return contract.Errorf("resume_answer_invalid", "%s: question %s takes exactly one of option or text", addr, id)
+			return contract.Errorf(errcode.ResumeAnswerInvalid, "%s: question %s takes exactly one of option or text", addr, id)
 		}
 		if a.Option != nil {
 			found := false
@@ -51,17 +52,17 @@ func checkQuestions(addr string, payload, value json.RawMessage) error {
 				found = found || o.Label == *a.Option
 			}
 			if !found {
-				return contract.Errorf("resume_answer_invalid", "%s: %q is not an option of question %s", addr, *a.Option, id)
+				return contract.Errorf(errcode.ResumeAnswerInvalid, "%s: %q is not an option of question %s", addr, *a.Option, id)
 			}
 		}
 		if a.Text != nil && len(q.Options) > 0 && !q.FreeText {
-			return contract.Errorf("resume_answer_invalid", "%s: question %s takes one of its options, not free text", addr, id)
+			return contract.Errorf(errcode.ResumeAnswerInvalid, "%s: question %s takes one of its options, not free text", addr, id)
 		}
 	}
 	for _, q := range asked.Questions {
 		required := q.Required == nil || *q.Required
 		if _, ok := answers[q.ID]; required && !ok {
-			return contract.Errorf("resume_answer_invalid", "%s: required question %s is not answered", addr, q.ID)
+			return contract.Errorf(errcode.ResumeAnswerInvalid, "%s: required question %s is not answered", addr, q.ID)
 		}
 	}
 	return nil

@@ -7,11 +7,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/native"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -62,7 +62,7 @@ func (rc *runCtx) reachGate(ctx context.Context, step *pkg.Step, inputs map[stri
 				p = filepath.Join(rc.e.Workspace, p)
 			}
 			if root := protectedRoot(protected, p); root != "" {
-				return &contract.ErrorBody{Code: authority.CodeReachProtectedDir, Message: "step " + step.ID + ": " + step.Tool.Capability + " input " + pi.Pointer + ": path " + strconv.Quote(s) + " is inside " + root + ", where runx keeps its own state; no tool reaches it, at any reach"}
+				return &contract.ErrorBody{Code: errcode.ReachProtectedDir, Message: "step " + step.ID + ": " + step.Tool.Capability + " input " + pi.Pointer + ": path " + strconv.Quote(s) + " is inside " + root + ", where runx keeps its own state; no tool reaches it, at any reach"}
 			}
 			p = resolvedPath(p)
 			if err := eff.CheckPath(filepath.ToSlash(ws), roots, filepath.ToSlash(p)); err != nil {

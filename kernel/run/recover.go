@@ -109,7 +109,7 @@ func (e *engine) recoverBegun(ctx context.Context, runID, joinToken string) erro
 			RunID: runID, CallID: runID + "#recover", WorkspaceRoot: e.Workspace, Reach: "inputs", Binding: binding, Clock: e.Clock(),
 		}})
 		if errors.Is(err, sdk.ErrNotImplemented) {
-			return &recoverError{code: "recover_unsupported", msg: "capability " + id + " declares that it recovers, but its plugin does not answer Recover"}
+			return &recoverError{code: errcode.RecoverUnsupported, msg: "capability " + id + " declares that it recovers, but its plugin does not answer Recover"}
 		}
 		if err != nil && ctx.Err() != nil {
 			return err

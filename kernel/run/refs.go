@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // scope is what a step's input references can see.
@@ -25,7 +26,7 @@ func materialize(stepID string, declared map[string]any, sc *scope) (map[string]
 	for name, v := range declared {
 		resolved, err := resolveValue(v, sc)
 		if err != nil {
-			return nil, contract.Errorf("step_input_unresolved", "step %s input %s: %v", stepID, name, err)
+			return nil, contract.Errorf(errcode.StepInputUnresolved, "step %s input %s: %v", stepID, name, err)
 		}
 		if resolved != nil {
 			out[name] = resolved

@@ -11,6 +11,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // skillResolver finds the package a skill step names: a path relative to the
@@ -42,7 +43,7 @@ func (r *skillResolver) Resolve(fromDir, ref string) (*pkg.Package, string, erro
 func (r *skillResolver) locate(fromDir, path string) (string, error) {
 	switch {
 	case strings.HasPrefix(path, "registry:"):
-		return "", contract.Errorf("registry_unavailable", "skill %s names a registry package; this runx has no registry configured and runs only packages it holds", path)
+		return "", contract.Errorf(errcode.RegistryUnavailable, "skill %s names a registry package; this runx has no registry configured and runs only packages it holds", path)
 	case strings.HasPrefix(path, "./"), strings.HasPrefix(path, "../"):
 		return filepath.Join(fromDir, filepath.FromSlash(path)), nil
 	case filepath.IsAbs(path):
@@ -59,7 +60,7 @@ func (r *skillResolver) locate(fromDir, path string) (string, error) {
 			return dir, nil
 		}
 	}
-	return "", contract.Errorf("skill_not_found", "no skill %q: looked in %s and the core skills this runx carries", path, local)
+	return "", contract.Errorf(errcode.SkillNotFound, "no skill %q: looked in %s and the core skills this runx carries", path, local)
 }
 
 // core materialises a core skill into <home>/bundled/<name>/<version>/ on
@@ -67,10 +68,10 @@ func (r *skillResolver) locate(fromDir, path string) (string, error) {
 // copy, into a staging directory renamed into place.
 func (r *skillResolver) core(name string) (string, error) {
 	if r.Core == nil || name == "" || strings.ContainsAny(name, `/\.`) {
-		return "", contract.Errorf("skill_not_found", "no core skill %q", name)
+		return "", contract.Errorf(errcode.SkillNotFound, "no core skill %q", name)
 	}
 	if _, err := fs.Stat(r.Core, name+"/SKILL.md"); err != nil {
-		return "", contract.Errorf("skill_not_found", "no core skill %q in this runx %s", name, r.RunxVersion)
+		return "", contract.Errorf(errcode.SkillNotFound, "no core skill %q in this runx %s", name, r.RunxVersion)
 	}
 	sub, err := fs.Sub(r.Core, name)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // selectResult picks the run's public result: the outputs of the result
@@ -27,7 +28,7 @@ func selectResult(m *pkg.Method, outputs map[string]any, status map[string]contr
 			produced, _ := outputs[id].(map[string]any)
 			for k, v := range produced {
 				if _, dup := merged[k]; dup {
-					return nil, contract.Errorf("result_key_collision", "result producers both emitted %q", k)
+					return nil, contract.Errorf(errcode.ResultKeyCollision, "result producers both emitted %q", k)
 				}
 				merged[k] = v
 			}
@@ -45,13 +46,13 @@ func selectResult(m *pkg.Method, outputs map[string]any, status map[string]contr
 			if spec.Optional {
 				continue
 			}
-			return nil, contract.Errorf("result_contract_violated", "method %s declares output %s, which its result lacks", m.Name, name)
+			return nil, contract.Errorf(errcode.ResultContractViolated, "method %s declares output %s, which its result lacks", m.Name, name)
 		}
 		if !typeMatches(spec.Type, v) {
-			return nil, contract.Errorf("result_contract_violated", "method %s output %s is %s, not %s", m.Name, name, describe(v), spec.Type)
+			return nil, contract.Errorf(errcode.ResultContractViolated, "method %s output %s is %s, not %s", m.Name, name, describe(v), spec.Type)
 		}
 		if err := spec.CheckSchema(v); err != nil {
-			return nil, contract.Errorf("result_contract_violated", "method %s output %s %v", m.Name, name, err)
+			return nil, contract.Errorf(errcode.ResultContractViolated, "method %s output %s %v", m.Name, name, err)
 		}
 		narrowed[name] = v
 	}
@@ -68,7 +69,7 @@ func checkOutputs(stepID string, declared map[string]*pkg.OutputSpec, out any) (
 	}
 	obj, ok := out.(map[string]any)
 	if !ok {
-		return nil, contract.Errorf("step_output_invalid", "step %s declares outputs but produced %s", stepID, describe(out))
+		return nil, contract.Errorf(errcode.StepOutputInvalid, "step %s declares outputs but produced %s", stepID, describe(out))
 	}
 	bound := make(map[string]any, len(declared))
 	for name, spec := range declared {
@@ -77,13 +78,13 @@ func checkOutputs(stepID string, declared map[string]*pkg.OutputSpec, out any) (
 			if spec.Optional {
 				continue
 			}
-			return nil, contract.Errorf("step_output_missing", "step %s did not produce its declared output %s", stepID, name)
+			return nil, contract.Errorf(errcode.StepOutputMissing, "step %s did not produce its declared output %s", stepID, name)
 		}
 		if !typeMatches(spec.Type, v) {
-			return nil, contract.Errorf("step_output_invalid", "step %s output %s is %s, not %s", stepID, name, describe(v), spec.Type)
+			return nil, contract.Errorf(errcode.StepOutputInvalid, "step %s output %s is %s, not %s", stepID, name, describe(v), spec.Type)
 		}
 		if err := spec.CheckSchema(v); err != nil {
-			return nil, contract.Errorf("step_output_invalid", "step %s output %s %v", stepID, name, err)
+			return nil, contract.Errorf(errcode.StepOutputInvalid, "step %s output %s %v", stepID, name, err)
 		}
 		bound[name] = v
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/resumedoc"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // ResumeRequest is `runx resume <run-id> <file|->`.
@@ -45,7 +46,7 @@ func (e *engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 		return nil, err
 	}
 	if rec.ParentRunID != "" {
-		return nil, contract.Errorf("resume_child_run", "run %s is a child run; resume its root run instead", rec.RunID)
+		return nil, contract.Errorf(errcode.ResumeChildRun, "run %s is a child run; resume its root run instead", rec.RunID)
 	}
 	if err := checkStated(rec, req); err != nil {
 		return nil, err
@@ -143,17 +144,17 @@ func (e *engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 func (e *engine) bind(rec *journal.Run) (*pkg.Package, *pkg.Method, error) {
 	p, err := pkg.Load(rec.PackageDir, loadOptions(e.RunxVersion, e.HomeDir))
 	if err != nil {
-		return nil, nil, contract.Errorf("resume_package_drift", "package %s of run %s no longer loads: %v", rec.PackageDir, rec.RunID, err)
+		return nil, nil, contract.Errorf(errcode.ResumePackageDrift, "package %s of run %s no longer loads: %v", rec.PackageDir, rec.RunID, err)
 	}
 	if p.Digest != rec.PackageDigest {
-		return nil, nil, contract.Errorf("resume_package_drift", "package %s changed since run %s paused (was %s, now %s); start a new run", rec.SkillName, rec.RunID, rec.PackageDigest, p.Digest)
+		return nil, nil, contract.Errorf(errcode.ResumePackageDrift, "package %s changed since run %s paused (was %s, now %s); start a new run", rec.SkillName, rec.RunID, rec.PackageDigest, p.Digest)
 	}
 	if closure := e.closureOf(p); closure != rec.ClosureDigest {
-		return nil, nil, contract.Errorf(CodeResumeClosureDrift, "run %s paused under another closure (%s, now %s): runx was upgraded, or a child package it runs or an added connector it calls changed; it cannot cross any of them, start a new run", rec.RunID, rec.ClosureDigest, closure)
+		return nil, nil, contract.Errorf(errcode.ResumeClosureDrift, "run %s paused under another closure (%s, now %s): runx was upgraded, or a child package it runs or an added connector it calls changed; it cannot cross any of them, start a new run", rec.RunID, rec.ClosureDigest, closure)
 	}
 	m := p.Method(rec.Method)
 	if m == nil {
-		return nil, nil, contract.Errorf("resume_package_drift", "package %s no longer has method %s", rec.SkillName, rec.Method)
+		return nil, nil, contract.Errorf(errcode.ResumePackageDrift, "package %s no longer has method %s", rec.SkillName, rec.Method)
 	}
 	return p, m, nil
 }
@@ -163,10 +164,10 @@ func (e *engine) bind(rec *journal.Run) (*pkg.Package, *pkg.Method, error) {
 // run's state: a sealed run or a close is held to them as an open one is.
 func checkStated(rec *journal.Run, req ResumeRequest) error {
 	if req.PackageDigest != "" && req.PackageDigest != rec.PackageDigest {
-		return contract.Errorf(CodeBindingPackageMismatch, "--package-digest %s is not the digest run %s was bound to (%s)", req.PackageDigest, rec.RunID, rec.PackageDigest)
+		return contract.Errorf(errcode.BindingPackageMismatch, "--package-digest %s is not the digest run %s was bound to (%s)", req.PackageDigest, rec.RunID, rec.PackageDigest)
 	}
 	if req.ClosureDigest != "" && req.ClosureDigest != rec.ClosureDigest {
-		return contract.Errorf(CodeBindingClosureMismatch, "--closure-digest %s is not the digest run %s was bound to (%s)", req.ClosureDigest, rec.RunID, rec.ClosureDigest)
+		return contract.Errorf(errcode.BindingClosureMismatch, "--closure-digest %s is not the digest run %s was bound to (%s)", req.ClosureDigest, rec.RunID, rec.ClosureDigest)
 	}
 	return nil
 }
@@ -242,7 +243,7 @@ func (st *treeState) admit(doc *contract.ResumeDocument) (map[string][]*journal.
 		for _, addr := range sortedKeys(lane.entries) {
 			entry := lane.entries[addr]
 			if entry == nil {
-				return nil, nil, contract.Errorf("resume_entry_invalid", "%s entry %s is empty", lane.name, addr)
+				return nil, nil, contract.Errorf(errcode.ResumeEntryInvalid, "%s entry %s is empty", lane.name, addr)
 			}
 			value, err := entryValue(lane.name, entry)
 			if err != nil {
@@ -254,13 +255,13 @@ func (st *treeState) admit(doc *contract.ResumeDocument) (map[string][]*journal.
 					taken.d.RequestDigest == entry.RequestDigest && jsonEqual(taken.d.Value, value) {
 					continue // the same answer the run already took: accepted, changes nothing
 				}
-				return nil, nil, contract.Errorf("resume_unknown_address", "%s entry %s names no request the run waits on; nothing was changed", lane.name, addr)
+				return nil, nil, contract.Errorf(errcode.ResumeUnknownAddress, "%s entry %s names no request the run waits on; nothing was changed", lane.name, addr)
 			}
 			if w.req.Kind == contract.RequestWait {
-				return nil, nil, contract.Errorf("resume_wait_not_answerable", "%s is a wait runx settles itself; it takes no answer", addr)
+				return nil, nil, contract.Errorf(errcode.ResumeWaitNotAnswerable, "%s is a wait runx settles itself; it takes no answer", addr)
 			}
 			if entry.RequestDigest != w.req.RequestDigest {
-				return nil, nil, contract.Errorf("resume_digest_mismatch", "%s entry %s binds %s, but the run waits on %s there; nothing was changed", lane.name, addr, entry.RequestDigest, w.req.RequestDigest)
+				return nil, nil, contract.Errorf(errcode.ResumeDigestMismatch, "%s entry %s binds %s, but the run waits on %s there; nothing was changed", lane.name, addr, entry.RequestDigest, w.req.RequestDigest)
 			}
 			if err := checkLane(lane.name, addr, w.req); err != nil {
 				return nil, nil, err
@@ -277,7 +278,7 @@ func (st *treeState) admit(doc *contract.ResumeDocument) (map[string][]*journal.
 			} else if w.req.Kind == contract.RequestApproval && entry.Approved == nil {
 				// A value is never read as a person's decision: {"Approved":
 				// true} under value would decode as one.
-				return nil, nil, contract.Errorf(resumedoc.CodeResumeEntryInvalid, "%s is an approval: its entry takes approved (true or false) and reason, not a value; nothing was changed", addr)
+				return nil, nil, contract.Errorf(errcode.ResumeEntryInvalid, "%s is an approval: its entry takes approved (true or false) and reason, not a value; nothing was changed", addr)
 			}
 			d := &journal.Decision{RunID: w.runID, Address: w.local, Lane: lane.name, RequestDigest: entry.RequestDigest, Value: value}
 			if lane.name == contract.LaneAnswers {
@@ -297,10 +298,10 @@ func (st *treeState) admit(doc *contract.ResumeDocument) (map[string][]*journal.
 func checkLane(lane, addr string, req *journal.Request) error {
 	agent := req.Kind == contract.RequestAgent
 	if lane == contract.LaneAnswers && !agent {
-		return contract.Errorf("resume_wrong_lane", "%s is a %s request: only a person's decision under approvals resolves it, never an agent answer", addr, req.Kind)
+		return contract.Errorf(errcode.ResumeWrongLane, "%s is a %s request: only a person's decision under approvals resolves it, never an agent answer", addr, req.Kind)
 	}
 	if lane == contract.LaneApprovals && agent {
-		return contract.Errorf("resume_wrong_lane", "%s is an agent turn: its answer goes under answers, not approvals", addr)
+		return contract.Errorf(errcode.ResumeWrongLane, "%s is an agent turn: its answer goes under answers, not approvals", addr)
 	}
 	return nil
 }
@@ -308,19 +309,19 @@ func checkLane(lane, addr string, req *journal.Request) error {
 // entryValue is the decision an entry carries, in the form the run records.
 func entryValue(lane string, e *contract.ResumeEntry) (json.RawMessage, error) {
 	if e.RequestDigest == "" {
-		return nil, contract.Errorf("resume_entry_invalid", "it needs the request_digest the run reported")
+		return nil, contract.Errorf(errcode.ResumeEntryInvalid, "it needs the request_digest the run reported")
 	}
 	if e.Approved != nil || e.Reason != nil {
 		if lane != contract.LaneApprovals {
-			return nil, contract.Errorf("resume_entry_invalid", "approved and reason belong to an approval, under approvals")
+			return nil, contract.Errorf(errcode.ResumeEntryInvalid, "approved and reason belong to an approval, under approvals")
 		}
 		if e.Approved == nil || e.Reason == nil || len(e.Value) > 0 {
-			return nil, contract.Errorf("resume_entry_invalid", "an approval takes approved and reason, and no value")
+			return nil, contract.Errorf(errcode.ResumeEntryInvalid, "an approval takes approved and reason, and no value")
 		}
 		return json.Marshal(gate.Approval{Approved: *e.Approved, Reason: *e.Reason})
 	}
 	if len(e.Value) == 0 {
-		return nil, contract.Errorf("resume_entry_invalid", "it carries no value")
+		return nil, contract.Errorf(errcode.ResumeEntryInvalid, "it carries no value")
 	}
 	return e.Value, nil
 }

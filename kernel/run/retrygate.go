@@ -5,6 +5,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/run/runstate"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // IsRetryRequest reports whether a request's payload is a write's retry
@@ -23,7 +24,7 @@ func checkRetryValue(addr string, value json.RawMessage) error {
 	var v map[string]json.RawMessage
 	var b bool
 	if json.Unmarshal(value, &v) != nil || len(v) != 1 || json.Unmarshal(v["retry"], &b) != nil {
-		return contract.Errorf("resume_entry_invalid", "%s is a write's retry: it takes value {\"retry\": true} (send it again under the same key) or {\"retry\": false}; nothing was changed", addr)
+		return contract.Errorf(errcode.ResumeEntryInvalid, "%s is a write's retry: it takes value {\"retry\": true} (send it again under the same key) or {\"retry\": false}; nothing was changed", addr)
 	}
 	return nil
 }

@@ -65,7 +65,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 		}
 		if failure == nil && ans.Status == "replay_needed" {
 			if held < 0 {
-				return rc.settleNow(ctx, step, local, level, contract.StepFailed, nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker asked for the whole record when it was sent the whole record"}, nil)
+				return rc.settleNow(ctx, step, local, level, contract.StepFailed, nil, &contract.ErrorBody{Code: errcode.CapabilityOutputInvalid, Message: "the script worker asked for the whole record when it was sent the whole record"}, nil)
 			}
 			held = -1
 			continue
@@ -82,7 +82,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 			withArtifacts(&body, script.ReadArtifacts(record)...)
 			var output any
 			if failure == nil && len(ans.Output) > 0 && json.Unmarshal(ans.Output, &output) != nil {
-				failure, status = &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker answered with an output that is not JSON"}, contract.StepFailed
+				failure, status = &contract.ErrorBody{Code: errcode.CapabilityOutputInvalid, Message: "the script worker answered with an output that is not JSON"}, contract.StepFailed
 			}
 			if failure == nil {
 				output, failure = inputRefs.ResolveOutput(output)
@@ -145,7 +145,7 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 	if (err != nil || res.Status == sdk.StatusFailed) && stopping(ctx) {
 		// Its worker was stopped under it: no outcome of the script's own
 		// (steps.go, execute).
-		return nil, &contract.ErrorBody{Code: CodeCallInterrupted, Message: "step " + step.ID + ": the run was stopped while its script ran; a resume takes it up"}, contract.StepStopped, pluginRef
+		return nil, &contract.ErrorBody{Code: errcode.CallInterrupted, Message: "step " + step.ID + ": the run was stopped while its script ran; a resume takes it up"}, contract.StepStopped, pluginRef
 	}
 	if over := rc.chargeAnswer(local, res, err, room < moduleMaxOutputBytes*2); over != nil {
 		return nil, over, contract.StepFailed, pluginRef
@@ -162,7 +162,7 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 	}
 	var ans script.Answer
 	if err := json.Unmarshal(res.Output, &ans); err != nil || (ans.Status != "done" && ans.Status != "suspended" && ans.Status != "replay_needed" && ans.Status != "part") {
-		return nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker answered with an unreadable result"}, contract.StepFailed, pluginRef
+		return nil, &contract.ErrorBody{Code: errcode.CapabilityOutputInvalid, Message: "the script worker answered with an unreadable result"}, contract.StepFailed, pluginRef
 	}
 	return &ans, nil, contract.StepSuccess, pluginRef
 }
@@ -173,7 +173,7 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 // longer holds the parts answers replay_needed, which the caller handles.
 func (rc *runCtx) scriptOutputParts(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, session string, maxCalls int, first *script.Answer) (*script.Answer, *contract.ErrorBody, contract.StepStatus) {
 	invalid := func(why string) (*script.Answer, *contract.ErrorBody, contract.StepStatus) {
-		return nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the script worker's output in parts " + why}, contract.StepFailed
+		return nil, &contract.ErrorBody{Code: errcode.CapabilityOutputInvalid, Message: "the script worker's output in parts " + why}, contract.StepFailed
 	}
 	if first.Part == nil || first.OutputParts < 2 || first.OutputBytes <= 0 {
 		return invalid("is announced without its first part")
@@ -255,7 +255,7 @@ func (rc *runCtx) scriptSettled(ctx context.Context, local string, asked []scrip
 	for i, p := range asked {
 		s, ok := steps[addresses[i]]
 		if !ok {
-			return nil, nil, contract.Errorf(CodeJournalRecordInvalid, "the journal holds no record of request %s the drive settled", addresses[i])
+			return nil, nil, contract.Errorf(errcode.JournalRecordInvalid, "the journal holds no record of request %s the drive settled", addresses[i])
 		}
 		r, ref, err := scriptRecordedOf(p.Index, s)
 		if err != nil {
@@ -288,7 +288,7 @@ func scriptRecordedOf(idx int, rec *journal.Step) (script.Recorded, *receipt.Chi
 	r := script.Recorded{Index: idx}
 	if len(rec.Output) > 0 {
 		if err := json.Unmarshal(rec.Output, &meta); err != nil {
-			return script.Recorded{}, nil, contract.Errorf(CodeJournalRecordInvalid, "the journal's record of call %s does not decode: %v", rec.StepID, err)
+			return script.Recorded{}, nil, contract.Errorf(errcode.JournalRecordInvalid, "the journal's record of call %s does not decode: %v", rec.StepID, err)
 		}
 	}
 	r.Kind, r.Tool, r.InputDigest, r.SettledAt, r.Artifact = meta.Kind, meta.Tool, meta.InputDigest, meta.SettledAt, meta.Artifact
@@ -389,7 +389,7 @@ func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string
 	var input map[string]any
 	digest := mustDigestRaw(p.Input)
 	if err := json.Unmarshal(p.Input, &input); err != nil {
-		return rc.settleNow(ctx, step, address, level, contract.StepRefused, nil, &contract.ErrorBody{Code: "call_input_invalid", Message: "the script's call input is not a JSON object", Detail: map[string]any{"tool": p.Tool, "input_digest": digest}}, nil)
+		return rc.settleNow(ctx, step, address, level, contract.StepRefused, nil, &contract.ErrorBody{Code: errcode.CallInputInvalid, Message: "the script's call input is not a JSON object", Detail: map[string]any{"tool": p.Tool, "input_digest": digest}}, nil)
 	}
 	// A reference the step gave its script reaches the callee as its
 	// content; the record keeps the digest of what the script asked, and
@@ -400,7 +400,7 @@ func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string
 	rc.giveArtifacts(address, given)
 	call, err := script.CallStep(step, p)
 	if err != nil {
-		return rc.settleNow(ctx, step, address, level, contract.StepRefused, nil, &contract.ErrorBody{Code: "call_not_allowed", Message: err.Error(), Detail: map[string]any{"tool": p.Tool, "input_digest": digest}}, nil)
+		return rc.settleNow(ctx, step, address, level, contract.StepRefused, nil, &contract.ErrorBody{Code: errcode.CallNotAllowed, Message: err.Error(), Detail: map[string]any{"tool": p.Tool, "input_digest": digest}}, nil)
 	}
 	if skillOrdinal > 0 {
 		if err := rc.childLimits(step, skillOrdinal); err != nil {

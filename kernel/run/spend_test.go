@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -68,7 +69,7 @@ func (p *priced) Invoke(_ context.Context, call *sdk.Call) *sdk.Result {
 	case "reject":
 		return sdk.Failed("provider_refused", "the provider said no")
 	case "ambiguous":
-		return sdk.Failed(sdk.CodeAmbiguousCommit, "the answer was lost after the request left")
+		return sdk.Failed(errcode.AmbiguousCommit, "the answer was lost after the request left")
 	}
 	return sdk.OK([]byte(fmt.Sprintf(`{"n":%d}`, n)), nil)
 }
@@ -158,7 +159,7 @@ func TestSpendOverLimitSealsBlocked(t *testing.T) {
 	k, p := pricedKernel(t)
 	dir := writeSkill(t, k, "s", oneSend, nil)
 	env := runSkill(t, k, dir, "m", `{}`, limitDoc(2499))
-	if env.Outcome != seal.OutcomeBlocked || env.SealReason != seal.ReasonCostLimitExceeded || errCode(env) != authority.CodeCostLimitExceeded {
+	if env.Outcome != seal.OutcomeBlocked || env.SealReason != seal.ReasonCostLimitExceeded || errCode(env) != "cost_limit_exceeded" {
 		t.Fatalf("want blocked cost_limit_exceeded, got %s %s %v", env.Outcome, env.SealReason, env.Error)
 	}
 	if p.n("priced/send") != 0 || held(t, k, env.RunID) != 0 {
@@ -183,8 +184,8 @@ func TestSpendOverLimitSealsBlocked(t *testing.T) {
 func TestSpendUnknownQuoteRefused(t *testing.T) {
 	k, p := pricedKernel(t)
 	for _, tc := range []struct{ step, code string }{
-		{"operation: priced/metered", authority.CodeCostQuoteUnknown},
-		{"operation: priced/undeclared", authority.CodeCostQuoteUnknown},
+		{"operation: priced/metered", "cost_quote_unknown"},
+		{"operation: priced/undeclared", "cost_quote_unknown"},
 		{"tool: priced.local", ""},
 	} {
 		dir := writeSkill(t, k, "u", "methods:\n  m:\n    steps:\n      - { id: a, "+tc.step+" }\n", nil)
@@ -281,7 +282,7 @@ func TestSpendChildRunsAndResumeNarrowing(t *testing.T) {
       - { id: kid, skill: ../child }
 `, nil)
 	env := runSkill(t, k, dir, "m", `{}`, limitDoc(4999))
-	if env.Outcome != seal.OutcomeBlocked || errCode(env) != authority.CodeCostLimitExceeded || p.n("priced/send") != 1 {
+	if env.Outcome != seal.OutcomeBlocked || errCode(env) != "cost_limit_exceeded" || p.n("priced/send") != 1 {
 		t.Fatalf("the child must spend from its root's limit: %s %v (%d sent)", env.Outcome, env.Error, p.n("priced/send"))
 	}
 

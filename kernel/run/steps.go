@@ -149,7 +149,7 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 			// workspace lock cut short, a plugin closed under it): never
 			// recorded as its outcome, the unit is left for the next
 			// driver, which runs it again or waits at its retry.
-			failure, status = &contract.ErrorBody{Code: CodeCallInterrupted, Message: "step " + step.ID + ": the run was stopped while it ran (" + string(failure.Code) + "); a resume takes it up"}, contract.StepStopped
+			failure, status = &contract.ErrorBody{Code: errcode.CallInterrupted, Message: "step " + step.ID + ": the run was stopped while it ran (" + string(failure.Code) + "); a resume takes it up"}, contract.StepStopped
 		}
 	}
 	if err != nil {
@@ -371,7 +371,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		}
 		d = &dispatch{capability: step.Tool.Capability, execution: execNative, input: inputs, timeout: stepTimeout(step, 60*time.Second), interpret: decodeOutput}
 	default:
-		return nil, &contract.ErrorBody{Code: "step_kind_unsupported", Message: "step " + step.ID + " is a " + string(step.Kind) + " step, which this runx does not run"}, contract.StepRefused
+		return nil, &contract.ErrorBody{Code: errcode.StepKindUnsupported, Message: "step " + step.ID + " is a " + string(step.Kind) + " step, which this runx does not run"}, contract.StepRefused
 	}
 	if err != nil {
 		return nil, contract.BodyOf(err), contract.StepRefused
@@ -418,14 +418,14 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		// Its host cancelled the call before it was dispatched (while it
 		// waited on the workspace lock, say): it settles cancelled, having
 		// done nothing.
-		return nil, &contract.ErrorBody{Code: CodeCallCancelled, Message: "step " + step.ID + ": its host cancelled the call before it started"}, contract.StepFailed
+		return nil, &contract.ErrorBody{Code: errcode.CallCancelled, Message: "step " + step.ID + ": its host cancelled the call before it started"}, contract.StepFailed
 	}
 	if err != nil {
 		return nil, contract.BodyOf(err), contract.StepFailed
 	}
 	input, err := canon.Canonical(d.input)
 	if err != nil {
-		return nil, &contract.ErrorBody{Code: "step_input_invalid", Message: err.Error()}, contract.StepRefused
+		return nil, &contract.ErrorBody{Code: errcode.StepInputInvalid, Message: err.Error()}, contract.StepRefused
 	}
 	ch, refusal := rc.money().Reserve(ctx, step, local, d.def, d.capability)
 	if refusal != nil {
@@ -463,7 +463,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		return nil, over, contract.StepFailed
 	}
 	if stopSent() && err == nil && res.Status == sdk.StatusOK && wasStopped(res.Output) {
-		return nil, &contract.ErrorBody{Code: "process_stopped", Message: "step " + step.ID + ": the run was asked to stop, so its process group was terminated; a resume runs the step again"}, contract.StepStopped
+		return nil, &contract.ErrorBody{Code: errcode.ProcessStopped, Message: "step " + step.ID + ": the run was asked to stop, so its process group was terminated; a resume runs the step again"}, contract.StepStopped
 	}
 	if (err != nil || res.Status == sdk.StatusFailed) && stopping(ctx) && !connector.InCustody(ctx) {
 		// The run was asked to stop, and the call failed: its plugin was
@@ -472,7 +472,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		// not recorded as one: the unit stays unsettled, and the next
 		// driver runs it again or, if it may have acted, waits at its
 		// retry (claim.go).
-		return nil, &contract.ErrorBody{Code: CodeCallInterrupted, Message: "step " + step.ID + ": the run was stopped while its call was in flight; a resume takes it up"}, contract.StepStopped
+		return nil, &contract.ErrorBody{Code: errcode.CallInterrupted, Message: "step " + step.ID + ": the run was stopped while its call was in flight; a resume takes it up"}, contract.StepStopped
 	}
 	if err == nil && d.evidence != nil {
 		d.evidence(res.Evidence)
@@ -481,12 +481,12 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		body.Runtime.Plugin = &receipt.PluginRef{Name: ref.Name, Version: ref.Version, Protocol: ref.Protocol}
 	}
 	if readCancelled() {
-		return nil, &contract.ErrorBody{Code: CodeCallCancelled, Message: "step " + step.ID + ": its host cancelled the call, so the read in flight was stopped"}, contract.StepFailed
+		return nil, &contract.ErrorBody{Code: errcode.CallCancelled, Message: "step " + step.ID + ": its host cancelled the call, so the read in flight was stopped"}, contract.StepFailed
 	}
 	if err != nil {
 		var he *host.Error
 		if errors.As(err, &he) {
-			if d.def != nil && d.def.Recovers && he.Code == host.CodePluginCrashed {
+			if d.def != nil && d.def.Recovers && he.Code == errcode.PluginCrashed {
 				// A recovering plugin died mid-change: a power cut here
 				// takes the driver too (the crash hook), otherwise this
 				// driver settles the begun change whole before it seals.
@@ -501,7 +501,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 			}
 			return nil, &contract.ErrorBody{Code: he.Code, Message: he.Message}, contract.StepFailed
 		}
-		return nil, &contract.ErrorBody{Code: host.CodePluginTransport, Message: err.Error()}, contract.StepFailed
+		return nil, &contract.ErrorBody{Code: errcode.PluginTransportFailed, Message: err.Error()}, contract.StepFailed
 	}
 	switch res.Status {
 	case sdk.StatusOK:
@@ -520,7 +520,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 func decodeOutput(raw []byte, _ *receipt.Body) (any, *contract.ErrorBody) {
 	var out any
 	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the capability answered with output that is not JSON"}
+		return nil, &contract.ErrorBody{Code: errcode.CapabilityOutputInvalid, Message: "the capability answered with output that is not JSON"}
 	}
 	return out, nil
 }

@@ -66,10 +66,6 @@ func wasStopped(output []byte) bool {
 	return json.Unmarshal(output, &ans) == nil && ans.Stopped
 }
 
-// CodeCallInterrupted is the decision of a unit whose call failed while its
-// run was being stopped: no outcome of its own, so it is left unsettled.
-const CodeCallInterrupted = "call_interrupted"
-
 // stopping reports whether the run is being stopped (SIGTERM, an
 // interrupt, an MCP cancel of the run), as against a host's call_cancel
 // of one call, which keeps its own rule.

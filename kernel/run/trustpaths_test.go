@@ -6,6 +6,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // TestUnreadableRecordsAreRefusals: a recorded step that does not decode
@@ -17,7 +18,7 @@ func TestUnreadableRecordsAreRefusals(t *testing.T) {
 		"error":      {StepID: "s", Status: contract.StepFailed, Error: json.RawMessage(`[1]`)},
 		"commitment": {StepID: "s", Status: contract.StepSuccess, ChildRef: json.RawMessage(`"x"`)},
 	} {
-		if _, err := settledOf(rec); contract.CodeOf(err) != CodeJournalRecordInvalid {
+		if _, err := settledOf(rec); contract.CodeOf(err) != errcode.JournalRecordInvalid {
 			t.Errorf("settledOf with a bad %s: %v", name, err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/turn"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // runCtxFor rebuilds the runCtx of a run of a tree from its record, as the
@@ -24,7 +25,7 @@ func (k *Kernel) runCtxFor(ctx context.Context, runID string) (*runCtx, error) {
 		return nil, err
 	}
 	if rec.State == journal.StateSealed {
-		return nil, contract.Errorf("run_sealed", "run %s sealed; its turns take no more calls", rec.RunID)
+		return nil, contract.Errorf(errcode.RunSealed, "run %s sealed; its turns take no more calls", rec.RunID)
 	}
 	// The package as it was when the run started: its package and closure
 	// digests both unchanged, so a turn's call runs nothing (a child
@@ -76,11 +77,11 @@ func (k *Kernel) startingStep(ctx context.Context, parent *runCtx, local string)
 		if s := parent.method.Step(local); s != nil && s.Kind == pkg.KindSkill {
 			return s, parent.Depth + 1, nil
 		}
-		return nil, 0, contract.Errorf("turn_call_child_unsupported", "the child run at %s was started by a fan-out or script call; this runx makes calls only in the turns of a child a skill step or a turn's skill call started", parent.address(local))
+		return nil, 0, contract.Errorf(errcode.TurnCallChildUnsupported, "the child run at %s was started by a fan-out or script call; this runx makes calls only in the turns of a child a skill step or a turn's skill call started", parent.address(local))
 	}
 	s := parent.method.Step(turnID)
 	if s == nil {
-		return nil, 0, contract.Errorf("resume_package_drift", "package %s no longer has the step of turn %s", parent.pkg.Name, parent.address(turnID))
+		return nil, 0, contract.Errorf(errcode.ResumePackageDrift, "package %s no longer has the step of turn %s", parent.pkg.Name, parent.address(turnID))
 	}
 	events, err := k.Journal.Events(durable(ctx), parent.rec.RunID, 0)
 	if err != nil {
@@ -96,5 +97,5 @@ func (k *Kernel) startingStep(ctx context.Context, parent *runCtx, local string)
 			return step, parent.Depth + 2, nil
 		}
 	}
-	return nil, 0, contract.Errorf(CodeJournalRecordInvalid, "run %s records no skill call at %s that started a child", parent.rec.RunID, local)
+	return nil, 0, contract.Errorf(errcode.JournalRecordInvalid, "run %s records no skill call at %s that started a child", parent.rec.RunID, local)
 }

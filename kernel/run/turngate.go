@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/turn"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // turnWaits is what an agent turn's calls wait on as the turn's gate is
@@ -49,11 +50,11 @@ func (rc *runCtx) driveTurnSkillCalls(ctx context.Context, step *pkg.Step, local
 		}
 		callStep, err := turn.CallStep(step, p.Tool)
 		if err != nil || callStep.Kind != pkg.KindSkill {
-			return stepRun{err: contract.Errorf(CodeJournalRecordInvalid, "pending call %s names %s, which turn %s no longer offers as a skill", p.Address, p.Tool, local)}
+			return stepRun{err: contract.Errorf(errcode.JournalRecordInvalid, "pending call %s names %s, which turn %s no longer offers as a skill", p.Address, p.Tool, local)}
 		}
 		var in map[string]any
 		if err := json.Unmarshal(p.Input, &in); err != nil {
-			return stepRun{err: contract.Errorf(CodeJournalRecordInvalid, "the journal's pending call %s does not decode: %v", p.Address, err)}
+			return stepRun{err: contract.Errorf(errcode.JournalRecordInvalid, "the journal's pending call %s does not decode: %v", p.Address, err)}
 		}
 		rc.ChildAct = p.Act
 		r := rc.unit(ctx, callStep, p.Address, in, level+1)
@@ -96,7 +97,7 @@ func (rc *runCtx) recordTurnCall(ctx context.Context, local string, index int, t
 		f.Detail = map[string]any{"tool": tool, "input_digest": digest, "call_id": callID}
 		out.Error = &f
 		jrec.Error, _ = json.Marshal(f)
-		if f.Code == CodeCallCancelled {
+		if f.Code == errcode.CallCancelled {
 			// Its receipt says failed; the call reads as cancelled.
 			out.Status = contract.CallCancelled
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/reuse"
 	"github.com/runxhq/runx/kernel/run/turn"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // A turn's calls are kernel/run/turn's (turn.Make); these are their names
@@ -26,11 +27,8 @@ type (
 
 // Codes, statuses and events of a turn's calls (kernel/run/turn).
 const (
-	AskHuman               = turn.AskHuman
-	CodeCallActUnsupported = turn.CodeCallActUnsupported
-	CodeCallCancelled      = turn.CodeCallCancelled
-	CodeTurnFailed         = turn.CodeTurnFailed
-	EventAgentTurn         = turn.EventAgentTurn
+	AskHuman       = turn.AskHuman
+	EventAgentTurn = turn.EventAgentTurn
 )
 
 // ErrCallCancelled is the cause a cancelled turn call's context carries.
@@ -49,9 +47,6 @@ type OpenTurn = turn.Open
 
 // PriorStep is one settled step's output, a context entry of a turn.
 type PriorStep = turn.PriorStep
-
-// ErrTurnUnknown is the code of a turn address the run does not wait on.
-const ErrTurnUnknown = turn.CodeTurnUnknown
 
 // Turn reads an open agent turn of a root run by its address from the root
 // (turn.Read).
@@ -97,7 +92,7 @@ func (p turnPort) Reuse(req TurnCallRequest, skill bool) (*ReuseOption, error) {
 		return nil, err
 	}
 	if opt != nil && !skill {
-		return nil, contract.Errorf(reuse.CodeCallReuseUnsupported, "option \"reuse\" of call %s: only a skill call reuses an earlier sealed result; make the call without reuse", req.Tool)
+		return nil, contract.Errorf(errcode.CallReuseUnsupported, "option \"reuse\" of call %s: only a skill call reuses an earlier sealed result; make the call without reuse", req.Tool)
 	}
 	return opt, nil
 }
@@ -206,7 +201,7 @@ func (p turnPort) keepChildPause(ctx context.Context, t *OpenTurn, out *TurnCall
 		byRun[w.runID] = append(byRun[w.runID], &journal.Request{Address: w.local, Kind: w.Kind, RequestDigest: w.RequestDigest, Payload: w.Payload})
 	}
 	if len(refused) > 0 || len(byRun) == 0 {
-		return nil, contract.Errorf("turn_call_child_unsettled", "skill call %s neither settled nor waits on a request of its child", out.Address)
+		return nil, contract.Errorf(errcode.TurnCallChildUnsettled, "skill call %s neither settled nor waits on a request of its child", out.Address)
 	}
 	shown, err := k.engine.presentWaiting(waiting)
 	if err != nil {
@@ -215,7 +210,7 @@ func (p turnPort) keepChildPause(ctx context.Context, t *OpenTurn, out *TurnCall
 	out.Waiting = shown
 	for runID, reqs := range byRun {
 		if runID == t.RunID {
-			return nil, contract.Errorf("turn_call_child_unsettled", "skill call %s waits on its own run, not its child", out.Address)
+			return nil, contract.Errorf(errcode.TurnCallChildUnsettled, "skill call %s waits on its own run, not its child", out.Address)
 		}
 		if err := k.Journal.Pause(durable(ctx), runID, reqs); err != nil {
 			return nil, err

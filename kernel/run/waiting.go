@@ -18,10 +18,6 @@ const (
 	RunReadSchema           = readmodel.RunReadSchema
 	EventAnswerRefused      = readmodel.EventAnswerRefused
 	RequestPayloadInlineMax = readmodel.RequestPayloadInlineMax
-
-	CodePayloadArtifactUnavailable = readmodel.CodePayloadArtifactUnavailable
-	CodePayloadArtifactDamaged     = readmodel.CodePayloadArtifactDamaged
-	CodeRequestNotWaiting          = readmodel.CodeRequestNotWaiting
 )
 
 // readModel reads what this engine's runs recorded, a shown payload

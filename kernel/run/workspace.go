@@ -8,20 +8,12 @@ import (
 	"slices"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Codes of the refusals finding the project makes. A .runx is runx's state:
 // adopting one another user made, or one that is not runx's, would write a
 // run's records into a directory someone else controls (or read theirs).
-const (
-	// CodeProjectForeignOwner: the .runx runx would use belongs to another user.
-	CodeProjectForeignOwner = "project_foreign_owner"
-	// CodeProjectUnrecognized: the .runx holds what runx never writes and
-	// carries no identity file.
-	CodeProjectUnrecognized = "project_unrecognized"
-	// CodeProjectNotDirectory: the .runx is a file or a symbolic link.
-	CodeProjectNotDirectory = "project_not_directory"
-)
 
 // ProjectIdentityFile is the file runx writes into every .runx it makes (or
 // adopts from an earlier runx), saying the directory is runx's project state.
@@ -82,10 +74,10 @@ func checkProject(path string) error {
 		return err
 	}
 	if !info.Mode().IsDir() {
-		return contract.Errorf(CodeProjectNotDirectory, "%s is not a directory runx made: runx keeps its state only in a real .runx directory; remove it, or set RUNX_PROJECT_DIR to name the project directory", path)
+		return contract.Errorf(errcode.ProjectNotDirectory, "%s is not a directory runx made: runx keeps its state only in a real .runx directory; remove it, or set RUNX_PROJECT_DIR to name the project directory", path)
 	}
 	if uid, ok := ownerOf(info); ok && uid != os.Getuid() {
-		return contract.Errorf(CodeProjectForeignOwner, "%s belongs to another user (uid %d), so runx does not adopt it as this user's project; run in your own directory, or set RUNX_PROJECT_DIR to name a project directory explicitly", path, uid)
+		return contract.Errorf(errcode.ProjectForeignOwner, "%s belongs to another user (uid %d), so runx does not adopt it as this user's project; run in your own directory, or set RUNX_PROJECT_DIR to name a project directory explicitly", path, uid)
 	}
 	if _, err := os.Lstat(filepath.Join(path, ProjectIdentityFile)); err == nil {
 		return nil
@@ -102,7 +94,7 @@ func checkProject(path string) error {
 			return nil
 		}
 	}
-	return contract.Errorf(CodeProjectUnrecognized, "%s is not recognisably runx's project state: it has no %s and holds nothing runx writes (%q); remove or rename it, or set RUNX_PROJECT_DIR to name a project directory explicitly", path, ProjectIdentityFile, entries[0].Name())
+	return contract.Errorf(errcode.ProjectUnrecognized, "%s is not recognisably runx's project state: it has no %s and holds nothing runx writes (%q); remove or rename it, or set RUNX_PROJECT_DIR to name a project directory explicitly", path, ProjectIdentityFile, entries[0].Name())
 }
 
 // MarkProject makes dir's .runx runx's own project directory, creating it

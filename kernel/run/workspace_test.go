@@ -109,17 +109,17 @@ func TestOpenRefusesAForeignProjectDirectory(t *testing.T) {
 		code  errcode.Code
 		plant func(t *testing.T, runx string)
 	}{
-		"unrecognized": {CodeProjectUnrecognized, func(t *testing.T, runx string) {
+		"unrecognized": {errcode.ProjectUnrecognized, func(t *testing.T, runx string) {
 			writeFile(t, filepath.Join(runx, "notes.txt"), "not runx's")
 		}},
-		"file": {CodeProjectNotDirectory, func(t *testing.T, runx string) { writeFile(t, runx, "") }},
-		"symlink": {CodeProjectNotDirectory, func(t *testing.T, runx string) {
+		"file": {errcode.ProjectNotDirectory, func(t *testing.T, runx string) { writeFile(t, runx, "") }},
+		"symlink": {errcode.ProjectNotDirectory, func(t *testing.T, runx string) {
 			target := t.TempDir()
 			if err := os.Symlink(target, runx); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		"other user": {CodeProjectForeignOwner, func(t *testing.T, runx string) {
+		"other user": {errcode.ProjectForeignOwner, func(t *testing.T, runx string) {
 			if os.Getuid() != 0 {
 				t.Skip("making a directory another user owns needs root")
 			}
@@ -153,8 +153,8 @@ func TestOpenRefusesTheHomeAsAProject(t *testing.T) {
 	mkdirs(t, filepath.Join(ws, ".git"))
 	_, err := Open(context.Background(), Options{Cwd: ws, HomeDir: filepath.Join(ws, ".runx"), RunxVersion: "0.1.0",
 		LookupEnv: func(string) (string, bool) { return "", false }})
-	if got := codeOf(err); got != CodeProjectUnrecognized {
-		t.Fatalf("open: %v (code %q), want %s", err, got, CodeProjectUnrecognized)
+	if got := codeOf(err); got != errcode.ProjectUnrecognized {
+		t.Fatalf("open: %v (code %q), want %s", err, got, errcode.ProjectUnrecognized)
 	}
 }
 
@@ -236,7 +236,7 @@ func TestCatalogRootIsNotAPackage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err = l.Package(".", ""); codeOf(err) != pkg.CodePackageCatalogRoot {
+	if _, _, err = l.Package(".", ""); codeOf(err) != errcode.PackageCatalogRoot {
 		t.Fatalf("the catalog root loaded as a package: %v", err)
 	}
 	if _, _, err := l.Package("greet", ""); err != nil {

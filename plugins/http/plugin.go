@@ -97,7 +97,7 @@ func (*Plugin) Info() plugin.Info {
 func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 	bp, err := p.binding(call.Context.Binding)
 	if err != nil || bp.Connector == "" || bp.Operation == "" {
-		return plugin.Refused(plugin.CodeRequestInvalid, "http.request sends a connector operation; it needs the binding the kernel resolves from the connector's manifest")
+		return plugin.Refused(errcode.ConnectorRequestInvalid, "http.request sends a connector operation; it needs the binding the kernel resolves from the connector's manifest")
 	}
 	b := *bp
 	var inputs map[string]any
@@ -105,22 +105,22 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 		return plugin.Refused(errcode.ConnectorRequestTooLarge, fmt.Sprintf("operation %s/%s: its input is over the %d-byte request ceiling; nothing was sent", b.Connector, b.Operation, MaxRequestBytes))
 	}
 	if err := json.Unmarshal(call.Input, &inputs); err != nil {
-		return plugin.Refused(plugin.CodeRequestInvalid, "the operation's inputs must be one JSON object")
+		return plugin.Refused(errcode.ConnectorRequestInvalid, "the operation's inputs must be one JSON object")
 	}
 	r, err := plugin.Render(&b, inputs)
 	if err != nil {
-		return plugin.Refused(plugin.CodeRequestInvalid, fmt.Sprintf("operation %s/%s: %v; nothing was sent", b.Connector, b.Operation, err))
+		return plugin.Refused(errcode.ConnectorRequestInvalid, fmt.Sprintf("operation %s/%s: %v; nothing was sent", b.Connector, b.Operation, err))
 	}
 	if len(r.Body) > MaxRequestBytes {
 		return plugin.Refused(errcode.ConnectorRequestTooLarge, fmt.Sprintf("operation %s/%s: its request body is over the %d-byte ceiling; nothing was sent", b.Connector, b.Operation, MaxRequestBytes))
 	}
 	origin, err := checkDestination(b.BaseURL, r.URL)
 	if err != nil {
-		return plugin.Refused(plugin.CodeRequestInvalid, fmt.Sprintf("operation %s/%s: %v; nothing was sent", b.Connector, b.Operation, err))
+		return plugin.Refused(errcode.ConnectorRequestInvalid, fmt.Sprintf("operation %s/%s: %v; nothing was sent", b.Connector, b.Operation, err))
 	}
 	req, err := http.NewRequestWithContext(ctx, r.Method, r.URL, bodyReader(r.Body))
 	if err != nil {
-		return plugin.Refused(plugin.CodeRequestInvalid, fmt.Sprintf("operation %s/%s: %v", b.Connector, b.Operation, err))
+		return plugin.Refused(errcode.ConnectorRequestInvalid, fmt.Sprintf("operation %s/%s: %v", b.Connector, b.Operation, err))
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", "runx/"+Version)
@@ -139,7 +139,7 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 	}
 	if b.IdempotencyHeader != "" {
 		if call.Context.IdempotencyKey == "" {
-			return plugin.Refused(plugin.CodeRequestInvalid, fmt.Sprintf("operation %s/%s is deduplicated by its provider under %s, and the call carries no key; nothing was sent", b.Connector, b.Operation, b.IdempotencyHeader))
+			return plugin.Refused(errcode.ConnectorRequestInvalid, fmt.Sprintf("operation %s/%s is deduplicated by its provider under %s, and the call carries no key; nothing was sent", b.Connector, b.Operation, b.IdempotencyHeader))
 		}
 		req.Header.Set(b.IdempotencyHeader, call.Context.IdempotencyKey)
 	}
@@ -216,7 +216,7 @@ func send(req *http.Request, transport http.RoundTripper, origin string, b *plug
 	if err != nil {
 		if errors.Is(err, errRedirect) {
 			if write {
-				return plugin.Failed(plugin.CodeAmbiguousCommit, fmt.Sprintf("operation %s: %v, after its request was sent; whether it took effect is unknown", op, errors.Unwrap(err)))
+				return plugin.Failed(errcode.AmbiguousCommit, fmt.Sprintf("operation %s: %v, after its request was sent; whether it took effect is unknown", op, errors.Unwrap(err)))
 			}
 			return plugin.Failed(errcode.ProviderUnavailable, fmt.Sprintf("operation %s: %v", op, err))
 		}
@@ -241,7 +241,7 @@ func send(req *http.Request, transport http.RoundTripper, origin string, b *plug
 	case resp.StatusCode >= 400 && resp.StatusCode < 500:
 		code := errcode.ProviderRefused
 		if resp.StatusCode == http.StatusNotFound {
-			code = plugin.CodeProviderNotFound
+			code = errcode.ProviderNotFound
 		}
 		res := plugin.Refused(code, fmt.Sprintf("operation %s: the provider refused it with status %d%s", op, resp.StatusCode, providerMessage(raw)))
 		res.Evidence = ev
@@ -261,7 +261,7 @@ func transportFailure(op string, write, left bool, err error) *plugin.Result {
 		what = "the request timed out"
 	}
 	if write && left {
-		return plugin.Failed(plugin.CodeAmbiguousCommit, fmt.Sprintf("operation %s: %s after it was sent and no answer was read; whether it took effect is unknown", op, what))
+		return plugin.Failed(errcode.AmbiguousCommit, fmt.Sprintf("operation %s: %s after it was sent and no answer was read; whether it took effect is unknown", op, what))
 	}
 	return plugin.Failed(errcode.ProviderUnavailable, fmt.Sprintf("operation %s: %s; the provider did not answer", op, what))
 }
@@ -270,7 +270,7 @@ func transportFailure(op string, write, left bool, err error) *plugin.Result {
 // have been done.
 func answerFailure(op string, write bool, why string) *plugin.Result {
 	if write {
-		return plugin.Failed(plugin.CodeAmbiguousCommit, fmt.Sprintf("operation %s: %s; whether it took effect is unknown", op, why))
+		return plugin.Failed(errcode.AmbiguousCommit, fmt.Sprintf("operation %s: %s; whether it took effect is unknown", op, why))
 	}
 	return plugin.Failed(errcode.ProviderUnavailable, fmt.Sprintf("operation %s: %s", op, why))
 }

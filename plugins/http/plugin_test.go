@@ -89,7 +89,7 @@ func TestNotFoundIsTyped(t *testing.T) {
 	}))
 	defer srv.Close()
 	res := New().Invoke(context.Background(), call(t, srv.URL, "read", "GET", "/posts/9", nil, nil))
-	if res.Status != plugin.StatusRefused || res.Code != plugin.CodeProviderNotFound {
+	if res.Status != plugin.StatusRefused || res.Code != errcode.ProviderNotFound {
 		t.Fatalf("got %+v", res)
 	}
 }
@@ -104,7 +104,7 @@ func TestTypedFailures(t *testing.T) {
 		conn.Close()
 	}))
 	defer hangup.Close()
-	if res := New().Invoke(context.Background(), call(t, hangup.URL, "write", "POST", "/posts", map[string]any{"a": 1}, nil)); res.Code != plugin.CodeAmbiguousCommit || res.Status != plugin.StatusFailed {
+	if res := New().Invoke(context.Background(), call(t, hangup.URL, "write", "POST", "/posts", map[string]any{"a": 1}, nil)); res.Code != errcode.AmbiguousCommit || res.Status != plugin.StatusFailed {
 		t.Fatalf("write, hung up: %+v", res)
 	}
 	if res := New().Invoke(context.Background(), call(t, hangup.URL, "read", "GET", "/posts", nil, nil)); res.Code != errcode.ProviderUnavailable {
@@ -118,7 +118,7 @@ func TestTypedFailures(t *testing.T) {
 	}
 	fivexx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503) }))
 	defer fivexx.Close()
-	if res := New().Invoke(context.Background(), call(t, fivexx.URL, "write", "POST", "/posts", map[string]any{"a": 1}, nil)); res.Code != plugin.CodeAmbiguousCommit {
+	if res := New().Invoke(context.Background(), call(t, fivexx.URL, "write", "POST", "/posts", map[string]any{"a": 1}, nil)); res.Code != errcode.AmbiguousCommit {
 		t.Fatalf("write, 503: %+v", res)
 	}
 }
@@ -151,7 +151,7 @@ func TestRedirectsStayInOrigin(t *testing.T) {
 // Plain http off loopback is refused before anything is sent; so is a
 // body over the request ceiling and a missing credential.
 func TestRefusedBeforeSending(t *testing.T) {
-	if res := New().Invoke(context.Background(), call(t, "http://forge.runx.invalid", "read", "GET", "/x", nil, nil)); res.Code != plugin.CodeRequestInvalid || !strings.Contains(res.Message, "plain http") {
+	if res := New().Invoke(context.Background(), call(t, "http://forge.runx.invalid", "read", "GET", "/x", nil, nil)); res.Code != errcode.ConnectorRequestInvalid || !strings.Contains(res.Message, "plain http") {
 		t.Fatalf("http off loopback: %+v", res)
 	}
 	big := call(t, "https://forge.runx.invalid", "write", "POST", "/x", map[string]any{"t": "$input.t"}, map[string]any{"t": strings.Repeat("x", MaxRequestBytes)})
@@ -163,7 +163,7 @@ func TestRefusedBeforeSending(t *testing.T) {
 	if res := New().Invoke(context.Background(), c); res.Code != "credential_missing" {
 		t.Fatalf("no credential: %+v", res)
 	}
-	if res := New().Invoke(context.Background(), &plugin.Call{Capability: CapabilityRequest, Input: []byte(`{}`)}); res.Code != plugin.CodeRequestInvalid {
+	if res := New().Invoke(context.Background(), &plugin.Call{Capability: CapabilityRequest, Input: []byte(`{}`)}); res.Code != errcode.ConnectorRequestInvalid {
 		t.Fatalf("no binding: %+v", res)
 	}
 }

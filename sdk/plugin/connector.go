@@ -18,18 +18,6 @@ import (
 const RoleConnectorRequest = "connector.request"
 
 // Typed failures of a connector request.
-const (
-	// CodeProviderNotFound: the provider answered that what the request
-	// names does not exist (404). A readback that gets it proves the
-	// write's act absent, so the kernel reads this code, never a message.
-	CodeProviderNotFound = "provider_not_found"
-	// CodeAmbiguousCommit: a write's request may have left and no answer
-	// was read, so whether it took effect is unknown.
-	CodeAmbiguousCommit = "ambiguous_commit"
-	// CodeRequestInvalid: the request cannot be rendered or would leave the
-	// connector's declared origin; nothing was sent.
-	CodeRequestInvalid = "connector_request_invalid"
-)
 
 // ConnectorBinding is what the kernel tells the connector.request
 // capability about one operation call, in Context.Binding. It holds no

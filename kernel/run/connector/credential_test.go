@@ -27,7 +27,7 @@ func TestPluginCredentialFromDescription(t *testing.T) {
 		code errcode.Code
 	}{
 		{info(nil, nil), "connector_credential_unsupported"},
-		{info([]string{"A"}, []string{"B"}), CodeConnectorCredentialAmbiguous},
+		{info([]string{"A"}, []string{"B"}), errcode.ConnectorCredentialAmbiguous},
 	} {
 		if _, err := PluginCredential(c.info, "acme"); contract.CodeOf(err) != c.code {
 			t.Errorf("want %s, got %v", c.code, err)

@@ -7,11 +7,9 @@ import (
 	"fmt"
 
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
-	"github.com/runxhq/runx/kernel/run/runstate"
 	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -25,12 +23,6 @@ import (
 // readback) before it ever sends again.
 
 // Refusal and failure codes of the chain.
-const (
-	CodeIdempotencyKeyMissing  = "idempotency_key_missing"
-	CodeIdempotencyKeyConflict = "idempotency_key_conflict"
-	CodeIdempotencyKeyInFlight = "idempotency_key_in_flight"
-	CodeAlreadyDoneRebound     = "already_done_binding_changed"
-)
 
 // Finality states a connector write's receipt records.
 const (
@@ -81,12 +73,12 @@ func (c Writes) prepareWrite(step *pkg.Step, mo *ManifestOp, inputs map[string]a
 	}
 	callerKey, _ := inputs["idempotency_key"].(string)
 	if callerKey == "" {
-		return nil, &contract.ErrorBody{Code: CodeIdempotencyKeyMissing, Message: "step " + step.ID + " writes through " + mo.Def.ID + " and names no idempotency_key; a write names one, which a retry reuses; nothing was sent"}
+		return nil, &contract.ErrorBody{Code: errcode.IdempotencyKeyMissing, Message: "step " + step.ID + " writes through " + mo.Def.ID + " and names no idempotency_key; a write names one, which a retry reuses; nothing was sent"}
 	}
 	b := Binding(mo)
 	r, err := sdk.Render(&b, checked)
 	if err != nil {
-		return nil, &contract.ErrorBody{Code: sdk.CodeRequestInvalid, Message: "operation " + mo.Def.ID + ": " + err.Error() + "; nothing was sent"}
+		return nil, &contract.ErrorBody{Code: errcode.ConnectorRequestInvalid, Message: "operation " + mo.Def.ID + ": " + err.Error() + "; nothing was sent"}
 	}
 	pay, refusal := PaymentOf(mo.Op, checked)
 	if refusal != nil {
@@ -135,13 +127,13 @@ func (c Writes) Finality(ctx context.Context, step *pkg.Step, local string, inpu
 	c.Run.Hook("operation_key_read")
 	if row != nil && row.State != journal.KeyRefused {
 		if row.BodyDigest != w.bodyDigest {
-			return Result{Status: contract.StepRefused, Failure: &contract.ErrorBody{Code: CodeIdempotencyKeyConflict, Message: fmt.Sprintf(
+			return Result{Status: contract.StepRefused, Failure: &contract.ErrorBody{Code: errcode.IdempotencyKeyConflict, Message: fmt.Sprintf(
 				"step %s: its idempotency_key was already used for another request body of %s (run %s, %s); one key means one intent, so use a new key for a new body; nothing was sent", step.ID, mo.Def.ID, row.RunID, row.Address)}}
 		}
 		switch row.State {
 		case journal.KeyDone, journal.KeyConfirmed:
 			if row.Binding != w.binding {
-				return Result{Status: contract.StepRefused, Failure: &contract.ErrorBody{Code: CodeAlreadyDoneRebound, Message: fmt.Sprintf(
+				return Result{Status: contract.StepRefused, Failure: &contract.ErrorBody{Code: errcode.AlreadyDoneBindingChanged, Message: fmt.Sprintf(
 					"step %s: the act under this key was done by %s as the connector stood then, and its connector or operation has changed since; nothing was sent", step.ID, orUnsealed(row.ReceiptID))}}
 			}
 			return c.doneBefore(step, local, w, row, cx, res)
@@ -198,7 +190,7 @@ func (c Writes) answerOf(stepID string, mo *ManifestOp, response json.RawMessage
 	var v any
 	if len(response) > 0 {
 		if err := json.Unmarshal(response, &v); err != nil {
-			return nil, &contract.ErrorBody{Code: runstate.CodeJournalRecordInvalid, Message: "the recorded provider answer does not decode"}
+			return nil, &contract.ErrorBody{Code: errcode.JournalRecordInvalid, Message: "the recorded provider answer does not decode"}
 		}
 	}
 	raw, _ := json.Marshal(sdk.ConnectorResponse{Status: 200, Body: v})
@@ -214,7 +206,7 @@ func (c Writes) attempt(ctx context.Context, step *pkg.Step, local string, w *wr
 	}, prior)
 	switch {
 	case errors.Is(err, journal.ErrKeyContended):
-		return Result{Status: contract.StepRefused, Failure: &contract.ErrorBody{Code: CodeIdempotencyKeyInFlight, Message: fmt.Sprintf(
+		return Result{Status: contract.StepRefused, Failure: &contract.ErrorBody{Code: errcode.IdempotencyKeyInFlight, Message: fmt.Sprintf(
 			"step %s: another call began sending %s under the same idempotency_key after this one checked it; one key means one intent, so nothing was sent twice: run again once that call settles, and it answers already_done or reconciles", step.ID, w.mo.Def.ID)}}
 	case err != nil:
 		return Result{Failure: contract.BodyOf(err), Status: contract.StepFailed}
@@ -260,7 +252,7 @@ func (c Writes) confirm(ctx context.Context, step *pkg.Step, local string, w *wr
 		cx["finality"] = FinalityConfirmed
 		return c.settleConfirmed(ctx, w, row, out, res)
 	}
-	return c.retryPending(step, local, w, row, cx, res, &contract.ErrorBody{Code: "readback_unconfirmed", Message: "the provider acknowledged the write, but its readback did not confirm it"})
+	return c.retryPending(step, local, w, row, cx, res, &contract.ErrorBody{Code: errcode.ReadbackUnconfirmed, Message: "the provider acknowledged the write, but its readback did not confirm it"})
 }
 
 func (c Writes) settleConfirmed(ctx context.Context, w *writeCall, row *journal.OperationKey, out any, res Result) Result {
@@ -324,7 +316,7 @@ func unsettledAttempt(step *pkg.Step, w *writeCall, row *journal.OperationKey) *
 	if row.State == journal.KeyAcknowledged {
 		what = "the provider acknowledged it and no readback has confirmed it"
 	}
-	return &contract.ErrorBody{Code: "attempt_unsettled", Message: fmt.Sprintf(
+	return &contract.ErrorBody{Code: errcode.AttemptUnsettled, Message: fmt.Sprintf(
 		"step %s: custody holds an earlier attempt of %s under this key (run %s, %s): %s; nothing was sent again", step.ID, w.mo.Def.ID, row.RunID, row.Address, what)}
 }
 
@@ -332,14 +324,14 @@ func unsettledAttempt(step *pkg.Step, w *writeCall, row *journal.OperationKey) *
 // unknown: its request may have left and no usable answer was read. Any
 // other failure happened before anything was sent.
 var ambiguousCodes = map[errcode.Code]bool{
-	sdk.CodeAmbiguousCommit:       true,
-	"provider_answer_invalid":     true,
-	host.CodePluginCrashed:        true,
-	host.CodePluginTimeout:        true,
-	host.CodePluginTransport:      true,
-	host.CodePluginOutputTooLarge: true,
-	"capability_output_invalid":   true,
+	errcode.AmbiguousCommit:         true,
+	errcode.ProviderAnswerInvalid:   true,
+	errcode.PluginCrashed:           true,
+	errcode.PluginTimeout:           true,
+	errcode.PluginTransportFailed:   true,
+	errcode.PluginOutputTooLarge:    true,
+	errcode.CapabilityOutputInvalid: true,
 	// The provider answered, with a secret's field: the write may have
 	// been done, so its readbacks settle it, never a resend.
-	CodeProviderOutputSecret: true,
+	errcode.ProviderOutputSecretRefused: true,
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -26,10 +27,6 @@ type ManifestOp struct {
 	Op        *pkg.ConnectorOperation
 	Def       *sdk.Definition
 }
-
-// CodeConnectorOperationUnknown refuses an operation its connector's
-// manifest does not declare.
-const CodeConnectorOperationUnknown = "connector_operation_unknown"
 
 // ManifestOperation resolves ref to a connector manifest: the package's own
 // connectors/<name>/ first, then the project's added connectors. It returns
@@ -54,7 +51,7 @@ func ManifestOperation(p *pkg.Package, ref *pkg.OperationStep, projectDir string
 		for i, o := range c.Operations {
 			names[i] = o.Name
 		}
-		return nil, contract.Errorf(CodeConnectorOperationUnknown, "connector %s %s declares no operation %q (it declares %s); no step was started", c.ID, c.Version, ref.Operation, strings.Join(names, ", "))
+		return nil, contract.Errorf(errcode.ConnectorOperationUnknown, "connector %s %s declares no operation %q (it declares %s); no step was started", c.ID, c.Version, ref.Operation, strings.Join(names, ", "))
 	}
 	return &ManifestOp{Connector: c, Op: op, Def: Definition(c, op)}, nil
 }
@@ -170,13 +167,6 @@ func Binding(mo *ManifestOp) sdk.ConnectorBinding {
 	return b
 }
 
-// CodeProviderOutputSecret refuses a provider's answer that holds a field
-// named as a secret is (password, token, access_token, client_secret, ...:
-// credential.IsSecretFieldName). Runx scrubs the values it delivered, but a
-// provider can answer with secrets runx never saw; such an answer is
-// refused before anything of it reaches a receipt or the run's record.
-const CodeProviderOutputSecret = "provider_output_secret_refused"
-
 // RefuseSecretField refuses a provider's decoded answer holding a field with
 // a secret's name, naming the field, never its value.
 func RefuseSecretField(what string, answer any) *contract.ErrorBody {
@@ -184,7 +174,7 @@ func RefuseSecretField(what string, answer any) *contract.ErrorBody {
 	if !found {
 		return nil
 	}
-	return &contract.ErrorBody{Code: CodeProviderOutputSecret, Message: fmt.Sprintf(
+	return &contract.ErrorBody{Code: errcode.ProviderOutputSecretRefused, Message: fmt.Sprintf(
 		"%s: the provider's answer holds the field %s, which names a secret; runx records no provider secret, so the answer was refused before any receipt: have the provider (or the connector's request) leave it out", what, at)}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Payments. The money a payment operation moves is derived from its
@@ -21,11 +22,6 @@ import (
 // counted.
 
 // Payment refusal codes.
-const (
-	CodePaymentAmountInvalid       = "payment_amount_invalid"
-	CodePaymentCurrencyInvalid     = "payment_currency_invalid"
-	CodePaymentCurrencyUncountable = "payment_currency_uncountable"
-)
 
 // Payment is one call's transfer.
 type Payment struct {
@@ -48,14 +44,14 @@ func PaymentOf(op *pkg.ConnectorOperation, checked map[string]any) (*Payment, *c
 	}
 	amount, ok := wholeNumber(checked[strings.TrimPrefix(op.Payment.Amount, "$input.")])
 	if !ok || amount < 0 {
-		return nil, &contract.ErrorBody{Code: CodePaymentAmountInvalid, Message: fmt.Sprintf("operation %s: its payment amount (%s) must be a whole number, 0 or more; nothing was sent", op.Name, op.Payment.Amount)}
+		return nil, &contract.ErrorBody{Code: errcode.PaymentAmountInvalid, Message: fmt.Sprintf("operation %s: its payment amount (%s) must be a whole number, 0 or more; nothing was sent", op.Name, op.Payment.Amount)}
 	}
 	currency := op.Payment.Currency
 	if name, ok := strings.CutPrefix(currency, "$input."); ok {
 		currency, _ = checked[name].(string)
 	}
 	if currency == "" {
-		return nil, &contract.ErrorBody{Code: CodePaymentCurrencyInvalid, Message: fmt.Sprintf("operation %s: its payment currency (%s) is empty; nothing was sent", op.Name, op.Payment.Currency)}
+		return nil, &contract.ErrorBody{Code: errcode.PaymentCurrencyInvalid, Message: fmt.Sprintf("operation %s: its payment currency (%s) is empty; nothing was sent", op.Name, op.Payment.Currency)}
 	}
 	p := &Payment{Amount: amount, Currency: currency}
 	if per, ok := microPer[currency]; ok && amount <= math.MaxInt64/per {
@@ -92,7 +88,7 @@ func (m Money) AdmitPayment(step *pkg.Step, mo *ManifestOp, inputs map[string]an
 		return refusal
 	}
 	if !p.Countable {
-		return &contract.ErrorBody{Code: CodePaymentCurrencyUncountable, Message: fmt.Sprintf(
+		return &contract.ErrorBody{Code: errcode.PaymentCurrencyUncountable, Message: fmt.Sprintf(
 			"step %s moves %d %s through %s, and under a money limit runx counts only USD (cents) and USDC (micro-USD); nothing was sent", step.ID, p.Amount, p.Currency, mo.Def.ID)}
 	}
 	return nil

@@ -24,9 +24,9 @@ func TestPaymentFromInputs(t *testing.T) {
 		{"usdc units", map[string]any{"cents": float64(250000), "currency": "USDC"}, 250000, true, ""},
 		{"another currency", map[string]any{"cents": int64(50), "currency": "EUR"}, 0, false, ""},
 		{"too large to count", map[string]any{"cents": int64(math.MaxInt64 / 100), "currency": "USD"}, 0, false, ""},
-		{"negative", map[string]any{"cents": int64(-1), "currency": "USD"}, 0, false, CodePaymentAmountInvalid},
-		{"not whole", map[string]any{"cents": 1.5, "currency": "USD"}, 0, false, CodePaymentAmountInvalid},
-		{"empty currency", map[string]any{"cents": int64(1), "currency": ""}, 0, false, CodePaymentCurrencyInvalid},
+		{"negative", map[string]any{"cents": int64(-1), "currency": "USD"}, 0, false, errcode.PaymentAmountInvalid},
+		{"not whole", map[string]any{"cents": 1.5, "currency": "USD"}, 0, false, errcode.PaymentAmountInvalid},
+		{"empty currency", map[string]any{"cents": int64(1), "currency": ""}, 0, false, errcode.PaymentCurrencyInvalid},
 	} {
 		p, refusal := PaymentOf(op, tc.in)
 		switch {

@@ -14,7 +14,7 @@ import (
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/runstate"
 	"github.com/runxhq/runx/sdk/canon"
-	sdk "github.com/runxhq/runx/sdk/plugin"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Readback verdicts.
@@ -102,7 +102,7 @@ func (c Writes) readBackOnce(ctx context.Context, step *pkg.Step, local string, 
 		evidence["operation"] = synth.Operation.Ref
 		if failure != nil {
 			evidence["error"] = failure
-			if status == contract.StepRefused && failure.Code == sdk.CodeProviderNotFound {
+			if status == contract.StepRefused && failure.Code == errcode.ProviderNotFound {
 				if rb.FindsByKey() && !c.keyHonoured(ctx, w) {
 					// Past the window the provider forgets the key: not
 					// finding the act by it is no evidence it is absent.
@@ -162,7 +162,7 @@ func (c Writes) retryPending(step *pkg.Step, local string, w *writeCall, row *jo
 	}
 	address := local + "/retry"
 	if w.reask != "" {
-		why = &contract.ErrorBody{Code: "retry_window_closed", Message: w.reask}
+		why = &contract.ErrorBody{Code: errcode.RetryWindowClosed, Message: w.reask}
 	}
 	payload := map[string]any{
 		"id":           c.Run.Address(address),
@@ -206,7 +206,7 @@ func (c Writes) retryDecided(ctx context.Context, step *pkg.Step, local string, 
 		Retry *bool `json:"retry"`
 	}
 	if err := json.Unmarshal(d.Value, &v); err != nil || v.Retry == nil {
-		return Result{Status: contract.StepFailed, Failure: &contract.ErrorBody{Code: "resume_entry_invalid", Message: local + "/retry takes value {\"retry\": true} or {\"retry\": false}"}}, reconcileSettled
+		return Result{Status: contract.StepFailed, Failure: &contract.ErrorBody{Code: errcode.ResumeEntryInvalid, Message: local + "/retry takes value {\"retry\": true} or {\"retry\": false}"}}, reconcileSettled
 	}
 	if err := c.Journal.UseDecision(durable(ctx), c.Run.RunID(), d.Address, nil); err != nil {
 		return Result{Failure: contract.BodyOf(err), Status: contract.StepFailed}, reconcileSettled
@@ -223,7 +223,7 @@ func (c Writes) retryDecided(ctx context.Context, step *pkg.Step, local string, 
 	if *v.Retry {
 		return res, reconcileResend
 	}
-	return Result{Status: contract.StepFailed, Failure: &contract.ErrorBody{Code: runstate.CodeRetryDeclined, Message: "step " + step.ID + ": a person declined to send " + w.mo.Def.ID + " again; custody keeps its attempt as it stands"}}, reconcileSettled
+	return Result{Status: contract.StepFailed, Failure: &contract.ErrorBody{Code: errcode.RetryDeclined, Message: "step " + step.ID + ": a person declined to send " + w.mo.Def.ID + " again; custody keeps its attempt as it stands"}}, reconcileSettled
 }
 
 // answeredAsSafe reports whether the request decision d answered told the

@@ -45,7 +45,7 @@ func HeldBy(events []journal.Event) (authority.Spend, error) {
 	for _, ev := range events {
 		var se SpendEvent
 		if err := json.Unmarshal(ev.Data, &se); err != nil {
-			return authority.Spend{}, contract.Errorf(runstate.CodeJournalRecordInvalid, "the run's spend record does not decode: %v", err)
+			return authority.Spend{}, contract.Errorf(errcode.JournalRecordInvalid, "the run's spend record does not decode: %v", err)
 		}
 		switch ev.Type {
 		case EventSpendReserved:
@@ -147,7 +147,7 @@ func (m Money) Reserve(ctx context.Context, step *pkg.Step, local string, def *s
 		body.Message = fmt.Sprintf("step %s calls %s, quoted at %d micro-USD per %s%s: %s; nothing was sent", step.ID, capability, ch.quote.MicroUSD, ch.quote.Per, moved, body.Message)
 		return nil, body
 	case err != nil:
-		return nil, &contract.ErrorBody{Code: "spend_record_failed", Message: "step " + step.ID + ": the reservation of its quote could not be recorded, so nothing was sent: " + err.Error()}
+		return nil, &contract.ErrorBody{Code: errcode.SpendRecordFailed, Message: "step " + step.ID + ": the reservation of its quote could not be recorded, so nothing was sent: " + err.Error()}
 	}
 	ch.reserved = amount
 	return ch, nil
@@ -214,11 +214,11 @@ func PayerOf(body *receipt.Body, actor string) string {
 // notSent are the host's failures that happen before a plugin receives the
 // call: nothing can have left.
 var notSent = map[errcode.Code]bool{
-	host.CodePluginNotFound: true, host.CodePluginUnpinned: true, host.CodePluginChecksumMismatch: true,
-	host.CodePluginLockInvalid: true, host.CodeProtocolUnsupported: true, host.CodePluginStartFailed: true,
-	host.CodeCapabilityNotFound: true, host.CodePluginDescribeMismatch: true, host.CodePluginDescribeInvalid: true,
-	host.CodeRoleUnserved: true, host.CodeAdapterNotFound: true, host.CodeCapabilityInputInvalid: true,
-	host.CodeCapabilitySchemaUnsupported: true,
+	errcode.PluginNotFound: true, errcode.PluginUnpinned: true, errcode.PluginChecksumMismatch: true,
+	errcode.PluginLockInvalid: true, errcode.PluginProtocolUnsupported: true, errcode.PluginStartFailed: true,
+	errcode.CapabilityNotFound: true, errcode.PluginDescribeMismatch: true, errcode.PluginDescribeInvalid: true,
+	errcode.CapabilityRoleUnserved: true, errcode.DataAdapterNotFound: true, errcode.CapabilityInputInvalid: true,
+	errcode.CapabilitySchemaUnsupported: true,
 }
 
 // CallEnd is how far a call got, for its charge. A plugin's refusal or
@@ -236,7 +236,7 @@ func CallEnd(res *sdk.Result, err error) authority.CallEnd {
 	switch {
 	case res.Status == sdk.StatusOK:
 		return authority.EndAccepted
-	case res.Code == sdk.CodeAmbiguousCommit:
+	case res.Code == errcode.AmbiguousCommit:
 		return authority.EndUnknown
 	}
 	return authority.EndRejected
@@ -244,7 +244,7 @@ func CallEnd(res *sdk.Result, err error) authority.CallEnd {
 
 // IsSpendRefusal: a refusal the money limit made, which no retry changes.
 func IsSpendRefusal(f *contract.ErrorBody) bool {
-	return f != nil && (f.Code == authority.CodeCostLimitExceeded || f.Code == authority.CodeCostQuoteUnknown)
+	return f != nil && (f.Code == errcode.CostLimitExceeded || f.Code == errcode.CostQuoteUnknown)
 }
 
 // WithSpendLimit is an authority document with max_spend_micro_usd narrowed

@@ -10,18 +10,11 @@ import (
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
 // Codes of the run-level authority checks kernel/authority does not own.
-const (
-	// CodeDelegationNotCovered: a call on a delegated connector that no
-	// term of its delegation covers.
-	CodeDelegationNotCovered = "delegation_not_covered"
-	// CodeAuthorityUnsupported: an authority field this runx cannot enforce
-	// as stated, refused at admission rather than ignored.
-	CodeAuthorityUnsupported = "authority_unsupported"
-)
 
 // PackageRef names a package as the authority's packages field does: a
 // core skill this runx carries is runx/<name> (a bundled package under
@@ -47,11 +40,11 @@ func AdmitAuthority(ctx context.Context, a *authority.Authority, installed func(
 	}
 	for i, d := range a.Delegations {
 		if err := installed(ctx, d.Connector); err != nil {
-			return contract.Errorf(CodeAuthorityUnsupported, "authority delegations[%d].connector: no installed plugin is connector %q, so its delegation could never be checked; remove it", i, d.Connector)
+			return contract.Errorf(errcode.AuthorityUnsupported, "authority delegations[%d].connector: no installed plugin is connector %q, so its delegation could never be checked; remove it", i, d.Connector)
 		}
 		for j, t := range d.Terms {
 			if len(t.Bounds) > 0 {
-				return contract.Errorf(CodeAuthorityUnsupported, "authority delegations[%d].terms[%d].bounds: connector %s declares no bounds, so these could not be enforced; remove them", i, j, d.Connector)
+				return contract.Errorf(errcode.AuthorityUnsupported, "authority delegations[%d].terms[%d].bounds: connector %s declares no bounds, so these could not be enforced; remove them", i, j, d.Connector)
 			}
 		}
 	}
@@ -100,7 +93,7 @@ func CallAuthority(ctx context.Context, caps Capabilities, recorded []byte, chai
 				return nil, term
 			}
 		}
-		return &contract.ErrorBody{Code: CodeDelegationNotCovered, Message: fmt.Sprintf(
+		return &contract.ErrorBody{Code: errcode.DelegationNotCovered, Message: fmt.Sprintf(
 			"step %s calls %s, a %s, and no term of the run's delegation for %s grants %s; nothing was sent", step.ID, step.Operation.Ref, verb, d.Connector, verb)}, term
 	}
 	return nil, term

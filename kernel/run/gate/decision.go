@@ -6,7 +6,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
-	"github.com/runxhq/runx/kernel/run/runstate"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Approval is an approval decision as recorded.
@@ -20,7 +20,7 @@ type Approval struct {
 func DecisionValue(d *journal.Decision) (Approval, error) {
 	var v Approval
 	if err := json.Unmarshal(d.Value, &v); err != nil {
-		return v, contract.Errorf(runstate.CodeJournalRecordInvalid, "the journal's decision for %s does not decode: %v", d.Address, err)
+		return v, contract.Errorf(errcode.JournalRecordInvalid, "the journal's decision for %s does not decode: %v", d.Address, err)
 	}
 	return v, nil
 }

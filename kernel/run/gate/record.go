@@ -6,12 +6,8 @@ import (
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 )
-
-// CodeAuthorityRecordInvalid refuses a run whose recorded authority no
-// longer parses: read as "none stated" it would run under the host's
-// default, wider than what was stated.
-const CodeAuthorityRecordInvalid = "authority_record_invalid"
 
 // HostAuthority is what a run holds when no host states an authority: it
 // means only that none was stated.
@@ -33,7 +29,7 @@ func Recorded(raw json.RawMessage) (*authority.Authority, error) {
 	}
 	a, err := authority.Parse(raw)
 	if err != nil {
-		return nil, contract.Errorf(CodeAuthorityRecordInvalid, "the run's recorded authority does not parse: %v", err)
+		return nil, contract.Errorf(errcode.AuthorityRecordInvalid, "the run's recorded authority does not parse: %v", err)
 	}
 	return a, nil
 }
@@ -47,7 +43,7 @@ func Digest(raw json.RawMessage) (string, error) {
 	}
 	d, err := a.Digest()
 	if err != nil {
-		return "", contract.Errorf(CodeAuthorityRecordInvalid, "the run's recorded authority has no digest: %v", err)
+		return "", contract.Errorf(errcode.AuthorityRecordInvalid, "the run's recorded authority has no digest: %v", err)
 	}
 	return d, nil
 }

@@ -53,14 +53,14 @@ func PrepareProcess(step *pkg.Step, pkgDir string, lookupEnv func(string) (strin
 	if c.Cwd != "" {
 		cwd = filepath.Join(pkgDir, filepath.FromSlash(c.Cwd))
 		if rel, err := filepath.Rel(pkgDir, cwd); err != nil || strings.HasPrefix(rel, "..") {
-			return nil, contract.Errorf("process_cwd_outside_package", "step %s: cwd %q leaves the package", step.ID, c.Cwd)
+			return nil, contract.Errorf(errcode.ProcessCwdOutsidePackage, "step %s: cwd %q leaves the package", step.ID, c.Cwd)
 		}
 	}
 	env := map[string]string{}
 	for _, name := range c.Environment.Required {
 		v, ok := lookupEnv(name)
 		if !ok {
-			return nil, contract.Errorf("process_environment_missing", "step %s needs the environment variable %s, which is not set", step.ID, name)
+			return nil, contract.Errorf(errcode.ProcessEnvironmentMissing, "step %s needs the environment variable %s, which is not set", step.ID, name)
 		}
 		env[name] = v
 	}
@@ -170,23 +170,23 @@ type processAnswer struct {
 func InterpretProcess(stepID string, raw []byte, argvDigest string, elapsed time.Duration, body *receipt.Body) (any, *contract.ErrorBody) {
 	var ans processAnswer
 	if err := json.Unmarshal(raw, &ans); err != nil {
-		return nil, &contract.ErrorBody{Code: "capability_output_invalid", Message: "the process plugin answered with an unreadable result"}
+		return nil, &contract.ErrorBody{Code: errcode.CapabilityOutputInvalid, Message: "the process plugin answered with an unreadable result"}
 	}
 	body.Process = &receipt.Process{ArgvDigest: argvDigest, ExitCode: ans.ExitCode, Signal: ans.Signal, DurationMS: elapsed.Milliseconds()}
 	switch {
 	case ans.TimedOut:
-		return nil, processFailure(&ans, "process_timeout", fmt.Sprintf("step %s: the process ran past its timeout and its process group was killed", stepID))
+		return nil, processFailure(&ans, errcode.ProcessTimeout, fmt.Sprintf("step %s: the process ran past its timeout and its process group was killed", stepID))
 	case ans.Stopped:
-		return nil, processFailure(&ans, "process_stopped", fmt.Sprintf("step %s: the process was stopped", stepID))
+		return nil, processFailure(&ans, errcode.ProcessStopped, fmt.Sprintf("step %s: the process was stopped", stepID))
 	case ans.Signal != "":
-		return nil, processFailure(&ans, "process_signalled", fmt.Sprintf("step %s: the process was killed by %s", stepID, ans.Signal))
+		return nil, processFailure(&ans, errcode.ProcessSignalled, fmt.Sprintf("step %s: the process was killed by %s", stepID, ans.Signal))
 	case ans.ExitCode != 0:
-		return nil, processFailure(&ans, "process_exit_nonzero", fmt.Sprintf("step %s: the process exited with status %d", stepID, ans.ExitCode))
+		return nil, processFailure(&ans, errcode.ProcessExitNonzero, fmt.Sprintf("step %s: the process exited with status %d", stepID, ans.ExitCode))
 	}
 	dec := json.NewDecoder(strings.NewReader(ans.Stdout))
 	var out map[string]any
 	if err := dec.Decode(&out); err != nil || out == nil || dec.More() {
-		return nil, processFailure(&ans, "process_output_not_json", fmt.Sprintf("step %s: a process tool must print exactly one JSON object on stdout", stepID))
+		return nil, processFailure(&ans, errcode.ProcessOutputNotJSON, fmt.Sprintf("step %s: a process tool must print exactly one JSON object on stdout", stepID))
 	}
 	return out, nil
 }

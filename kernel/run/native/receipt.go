@@ -43,17 +43,6 @@ const (
 )
 
 // Refusal codes of the receipt tools.
-const (
-	CodeReceiptNotFound       = receipt.CodeNotFound
-	CodeReceiptNotVerified    = "receipt_not_verified"
-	CodeReceiptNotAStep       = "not_a_step"
-	CodeReceiptNotRetained    = "not_retained"
-	CodeReceiptOutputMismatch = "receipt_output_mismatch"
-	CodeReceiptNoOutput       = "receipt_output_absent"
-	CodeReceiptPointer        = "receipt_pointer_not_found"
-	CodeReceiptTooLarge       = "receipt_selection_too_large"
-	CodeReceiptClaimReach     = "receipt_claim_reach_refused"
-)
 
 var receiptIDInput = `"receipt_id":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"}`
 
@@ -221,11 +210,11 @@ func (rs *Records) loadReceipt(tool string, inputs map[string]any) (*receipt.Rec
 		return nil, bad
 	}
 	if id == "" {
-		return nil, &contract.ErrorBody{Code: "native_input_invalid", Message: tool + " needs receipt_id"}
+		return nil, &contract.ErrorBody{Code: errcode.NativeInputInvalid, Message: tool + " needs receipt_id"}
 	}
 	r, _, err := rs.Store.Get(id)
 	if errors.Is(err, receipt.ErrNotFound) {
-		return nil, &contract.ErrorBody{Code: CodeReceiptNotFound, Message: fmt.Sprintf("no receipt %s in this project's store", id)}
+		return nil, &contract.ErrorBody{Code: errcode.ReceiptNotFound, Message: fmt.Sprintf("no receipt %s in this project's store", id)}
 	}
 	if err != nil {
 		return nil, contract.BodyOf(err)
@@ -265,7 +254,7 @@ func receiptQueryTool(_ context.Context, c *Call, inputs map[string]any) (any, *
 	rootsOnly, _ := inputs["roots_only"].(bool)
 	if v, ok := inputs["roots_only"]; ok && v != nil {
 		if _, isBool := v.(bool); !isBool {
-			return nil, &contract.ErrorBody{Code: "native_input_invalid", Message: "receipt.query input roots_only must be a boolean"}
+			return nil, &contract.ErrorBody{Code: errcode.NativeInputInvalid, Message: "receipt.query input roots_only must be a boolean"}
 		}
 	}
 	limit, bad := intInput(tool, inputs, "limit", receiptQueryDefaultLimit, 1, receiptQueryMaxLimit)
@@ -276,7 +265,7 @@ func receiptQueryTool(_ context.Context, c *Call, inputs map[string]any) (any, *
 	if a := filters["after"]; a != "" {
 		n, err := strconv.Atoi(a)
 		if err != nil || n < 0 {
-			return nil, &contract.ErrorBody{Code: "receipt_cursor_invalid", Message: fmt.Sprintf("cursor %q is not one receipt.query returned", a)}
+			return nil, &contract.ErrorBody{Code: errcode.ReceiptCursorInvalid, Message: fmt.Sprintf("cursor %q is not one receipt.query returned", a)}
 		}
 		start = n
 	}
@@ -309,7 +298,7 @@ func receiptReadTool(ctx context.Context, c *Call, inputs map[string]any) (any, 
 	// A claim body is protected: only a run that reaches beyond the
 	// workspace reads one.
 	if c.Step != nil && c.Run.Reach(c.Step) == authority.ReachWorkspace {
-		return nil, &contract.ErrorBody{Code: CodeReceiptClaimReach, Message: "receipt.read returns protected claim bodies, which a run with reach: workspace cannot access; it needs reach: inputs"}
+		return nil, &contract.ErrorBody{Code: errcode.ReceiptClaimReachRefused, Message: "receipt.read returns protected claim bodies, which a run with reach: workspace cannot access; it needs reach: inputs"}
 	}
 	pointer, bad := stringInput(tool, inputs, "json_pointer")
 	if bad != nil {
@@ -329,10 +318,10 @@ func receiptReadTool(ctx context.Context, c *Call, inputs map[string]any) (any, 
 		return nil, contract.BodyOf(err)
 	}
 	if facts.Status != receipt.StatusVerified {
-		return nil, &contract.ErrorBody{Code: CodeReceiptNotVerified, Message: fmt.Sprintf("receipt %s's tree is %s, so nothing it claims is read", r.ID, facts.Status), Detail: facts}
+		return nil, &contract.ErrorBody{Code: errcode.ReceiptNotVerified, Message: fmt.Sprintf("receipt %s's tree is %s, so nothing it claims is read", r.ID, facts.Status), Detail: facts}
 	}
 	if r.Body.Kind != receipt.KindStep {
-		return nil, &contract.ErrorBody{Code: CodeReceiptNotAStep, Message: fmt.Sprintf("receipt %s is a %s receipt, which signs no assembled result; read its step receipts", r.ID, r.Body.Kind),
+		return nil, &contract.ErrorBody{Code: errcode.NotAStep, Message: fmt.Sprintf("receipt %s is a %s receipt, which signs no assembled result; read its step receipts", r.ID, r.Body.Kind),
 			Detail: map[string]any{"children": r.Body.Children, "tree": facts}}
 	}
 	step, bad := rs.retainedStep(ctx, r)
@@ -340,10 +329,10 @@ func receiptReadTool(ctx context.Context, c *Call, inputs map[string]any) (any, 
 		return nil, bad
 	}
 	if r.Body.OutputDigest == "" || len(step.Output) == 0 {
-		return nil, &contract.ErrorBody{Code: CodeReceiptNoOutput, Message: fmt.Sprintf("step receipt %s (%s) declares no output", r.ID, r.Body.Outcome)}
+		return nil, &contract.ErrorBody{Code: errcode.ReceiptOutputAbsent, Message: fmt.Sprintf("step receipt %s (%s) declares no output", r.ID, r.Body.Outcome)}
 	}
 	if got := canon.DigestBytes(step.Output); got != r.Body.OutputDigest {
-		return nil, &contract.ErrorBody{Code: CodeReceiptOutputMismatch, Message: fmt.Sprintf("the retained output of %s digests to %s, not the signed %s", r.ID, got, r.Body.OutputDigest)}
+		return nil, &contract.ErrorBody{Code: errcode.ReceiptOutputMismatch, Message: fmt.Sprintf("the retained output of %s digests to %s, not the signed %s", r.ID, got, r.Body.OutputDigest)}
 	}
 	var value any
 	if err := json.Unmarshal(step.Output, &value); err != nil {
@@ -352,7 +341,7 @@ func receiptReadTool(ctx context.Context, c *Call, inputs map[string]any) (any, 
 	if pointer != "" {
 		sel, err := selectPointer(value, pointer)
 		if err != nil {
-			return nil, &contract.ErrorBody{Code: CodeReceiptPointer, Message: fmt.Sprintf("json_pointer %q selects nothing in %s's output: %v", pointer, r.ID, err)}
+			return nil, &contract.ErrorBody{Code: errcode.ReceiptPointerNotFound, Message: fmt.Sprintf("json_pointer %q selects nothing in %s's output: %v", pointer, r.ID, err)}
 		}
 		value = sel
 	}
@@ -361,7 +350,7 @@ func receiptReadTool(ctx context.Context, c *Call, inputs map[string]any) (any, 
 		return nil, contract.BodyOf(err)
 	}
 	if int64(len(raw)) > maxBytes {
-		return nil, &contract.ErrorBody{Code: CodeReceiptTooLarge, Message: fmt.Sprintf("the selection is %d bytes of JSON, past max_bytes %d; it is refused rather than cut", len(raw), maxBytes)}
+		return nil, &contract.ErrorBody{Code: errcode.ReceiptSelectionTooLarge, Message: fmt.Sprintf("the selection is %d bytes of JSON, past max_bytes %d; it is refused rather than cut", len(raw), maxBytes)}
 	}
 	return map[string]any{
 		"schema": ReceiptReadSchema, "receipt_id": r.ID, "run_id": r.Body.RunID, "step_id": r.Body.StepID,
@@ -371,7 +360,7 @@ func receiptReadTool(ctx context.Context, c *Call, inputs map[string]any) (any, 
 
 // retainedStep is the local run record's step a receipt seals.
 func (rs *Records) retainedStep(ctx context.Context, r *receipt.Receipt) (*stepRecord, *contract.ErrorBody) {
-	notRetained := &contract.ErrorBody{Code: CodeReceiptNotRetained, Message: fmt.Sprintf("receipt %s is valid, but this workspace holds no run record of its step (run %s); runx neither replays the run nor searches another workspace", r.ID, r.Body.RunID)}
+	notRetained := &contract.ErrorBody{Code: errcode.NotRetained, Message: fmt.Sprintf("receipt %s is valid, but this workspace holds no run record of its step (run %s); runx neither replays the run nor searches another workspace", r.ID, r.Body.RunID)}
 	steps, err := rs.Journal.Steps(durable(ctx), r.Body.RunID)
 	if err != nil {
 		return nil, notRetained

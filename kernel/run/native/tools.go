@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -68,7 +69,7 @@ func onlyInputs(tool string, inputs map[string]any, allowed ...string) *contract
 		return nil
 	}
 	sort.Strings(unknown)
-	return &contract.ErrorBody{Code: "native_input_unknown", Message: fmt.Sprintf("%s takes no input %s", tool, strings.Join(unknown, ", "))}
+	return &contract.ErrorBody{Code: errcode.NativeInputUnknown, Message: fmt.Sprintf("%s takes no input %s", tool, strings.Join(unknown, ", "))}
 }
 
 // stringInput reads an optional string input, refusing any other type.
@@ -79,7 +80,7 @@ func stringInput(tool string, inputs map[string]any, name string) (string, *cont
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", &contract.ErrorBody{Code: "native_input_invalid", Message: fmt.Sprintf("%s input %s must be a string", tool, name)}
+		return "", &contract.ErrorBody{Code: errcode.NativeInputInvalid, Message: fmt.Sprintf("%s input %s must be a string", tool, name)}
 	}
 	return s, nil
 }
@@ -95,7 +96,7 @@ func intInput(tool string, inputs map[string]any, name string, def, lo, hi int64
 	case float64:
 		n = int64(t)
 		if float64(n) != t {
-			return 0, &contract.ErrorBody{Code: "native_input_invalid", Message: fmt.Sprintf("%s input %s must be an integer", tool, name)}
+			return 0, &contract.ErrorBody{Code: errcode.NativeInputInvalid, Message: fmt.Sprintf("%s input %s must be an integer", tool, name)}
 		}
 	case int:
 		n = int64(t)
@@ -104,13 +105,13 @@ func intInput(tool string, inputs map[string]any, name string, def, lo, hi int64
 	case json.Number:
 		var err error
 		if n, err = t.Int64(); err != nil {
-			return 0, &contract.ErrorBody{Code: "native_input_invalid", Message: fmt.Sprintf("%s input %s must be an integer", tool, name)}
+			return 0, &contract.ErrorBody{Code: errcode.NativeInputInvalid, Message: fmt.Sprintf("%s input %s must be an integer", tool, name)}
 		}
 	default:
-		return 0, &contract.ErrorBody{Code: "native_input_invalid", Message: fmt.Sprintf("%s input %s must be an integer", tool, name)}
+		return 0, &contract.ErrorBody{Code: errcode.NativeInputInvalid, Message: fmt.Sprintf("%s input %s must be an integer", tool, name)}
 	}
 	if n < lo || n > hi {
-		return 0, &contract.ErrorBody{Code: "native_input_invalid", Message: fmt.Sprintf("%s input %s must be between %d and %d", tool, name, lo, hi)}
+		return 0, &contract.ErrorBody{Code: errcode.NativeInputInvalid, Message: fmt.Sprintf("%s input %s must be between %d and %d", tool, name, lo, hi)}
 	}
 	return n, nil
 }

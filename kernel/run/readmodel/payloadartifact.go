@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/sdk/artifactstore"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // RequestPayloadInlineMax is the largest payload a request carries inline;
@@ -23,18 +24,6 @@ import (
 const RequestPayloadInlineMax = 64 << 10
 
 // Codes of a request's payload artifact.
-const (
-	// CodePayloadArtifactUnavailable: a payload past 64 KiB cannot be kept
-	// in the project's artifact store, so the request is not reported: a
-	// host could not read what it would approve.
-	CodePayloadArtifactUnavailable = "payload_artifact_unavailable"
-	// CodePayloadArtifactDamaged: read back, the artifact is not the
-	// content that was kept (its size or digest differ, or it is gone).
-	CodePayloadArtifactDamaged = "payload_artifact_damaged"
-	// CodeRequestNotWaiting: a payload was asked of an address the run
-	// does not wait on.
-	CodeRequestNotWaiting = "request_not_waiting"
-)
 
 // payloadRef is the reference of a payload in the run that asks it: the
 // same for the same payload on every drive and every read, so a pause
@@ -86,7 +75,7 @@ func (k *payloadKeeper) present(runID, local string, req contract.Request) (cont
 	if k.store == nil {
 		st, err := artifactstore.Open(k.e.ProjectDir)
 		if err != nil {
-			return req, contract.Errorf(CodePayloadArtifactUnavailable, "request %s: its %d byte payload cannot be kept in the project's artifact store: %v", req.Address, len(content), err)
+			return req, contract.Errorf(errcode.PayloadArtifactUnavailable, "request %s: its %d byte payload cannot be kept in the project's artifact store: %v", req.Address, len(content), err)
 		}
 		k.store, k.batch = st, st.NewBatch()
 	}
@@ -96,7 +85,7 @@ func (k *payloadKeeper) present(runID, local string, req contract.Request) (cont
 	if _, err := os.Lstat(k.store.BlobPath(digest)); err != nil {
 		// Batch.Keep writes the content only where no blob is.
 		if _, err := k.batch.Keep(content); err != nil {
-			return req, contract.Errorf(CodePayloadArtifactUnavailable, "request %s: its payload cannot be kept in the project's artifact store: %v", req.Address, err)
+			return req, contract.Errorf(errcode.PayloadArtifactUnavailable, "request %s: its payload cannot be kept in the project's artifact store: %v", req.Address, err)
 		}
 	}
 	if have, err := k.store.Lookup(runID, rec.Ref); err != nil || *have != *rec {
@@ -129,11 +118,11 @@ func (k *payloadKeeper) commit() error {
 			return nil
 		})
 		if err != nil {
-			return contract.Errorf(CodePayloadArtifactUnavailable, "a request payload's artifact cannot be recorded for run %s: %v", runID, err)
+			return contract.Errorf(errcode.PayloadArtifactUnavailable, "a request payload's artifact cannot be recorded for run %s: %v", runID, err)
 		}
 	}
 	if err := k.batch.Commit(); err != nil {
-		return contract.Errorf(CodePayloadArtifactUnavailable, "a request payload's artifact cannot be made durable: %v", err)
+		return contract.Errorf(errcode.PayloadArtifactUnavailable, "a request payload's artifact cannot be made durable: %v", err)
 	}
 	k.records = map[string][]*artifactstore.Record{}
 	return nil
@@ -181,7 +170,7 @@ func (e *Reader) ReadRequestPayload(ctx context.Context, runID, address string) 
 		}
 		return e.readPayloadArtifact(p.RunID, address, a)
 	}
-	return nil, contract.Errorf(CodeRequestNotWaiting, "run %s waits on no request at %s; runx history %s lists what it waits on", runID, address, runID)
+	return nil, contract.Errorf(errcode.RequestNotWaiting, "run %s waits on no request at %s; runx history %s lists what it waits on", runID, address, runID)
 }
 
 // readPayloadArtifact reads a payload's artifact back through the run
@@ -189,7 +178,7 @@ func (e *Reader) ReadRequestPayload(ctx context.Context, runID, address string) 
 func (e *Reader) readPayloadArtifact(owner, address string, a *contract.ArtifactDescriptor) (json.RawMessage, error) {
 	st, err := artifactstore.Open(e.ProjectDir)
 	if err != nil {
-		return nil, contract.Errorf(CodePayloadArtifactUnavailable, "the project's artifact store cannot be opened: %v", err)
+		return nil, contract.Errorf(errcode.PayloadArtifactUnavailable, "the project's artifact store cannot be opened: %v", err)
 	}
 	rec, err := st.Lookup(owner, a.Ref)
 	if err == nil && (rec.Digest != a.Digest || rec.Bytes != a.Bytes) {
@@ -204,7 +193,7 @@ func (e *Reader) readPayloadArtifact(owner, address string, a *contract.Artifact
 		return content, nil
 	case errors.Is(err, artifactstore.ErrDigestMismatch), errors.Is(err, artifactstore.ErrDamaged),
 		errors.Is(err, artifactstore.ErrRefUnknown), errors.Is(err, fs.ErrNotExist):
-		return nil, contract.Errorf(CodePayloadArtifactDamaged, "the artifact holding %s's payload (%s) is not the content that was kept: its size or digest differ, or it is gone", address, a.Ref)
+		return nil, contract.Errorf(errcode.PayloadArtifactDamaged, "the artifact holding %s's payload (%s) is not the content that was kept: its size or digest differ, or it is gone", address, a.Ref)
 	}
 	return nil, err
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // RunReadSchema names a run's read model.
@@ -90,7 +91,7 @@ func (e *Reader) ReadRun(ctx context.Context, runID, after string) (*RunRead, er
 	var afterSeq int64
 	if after != "" {
 		if afterSeq, err = strconv.ParseInt(after, 10, 64); err != nil || afterSeq < 0 {
-			return nil, contract.Errorf("cursor_invalid", "--after takes a cursor a previous read returned")
+			return nil, contract.Errorf(errcode.CursorInvalid, "--after takes a cursor a previous read returned")
 		}
 	}
 	out := &RunRead{

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Ceilings on what a host's resume document (runx resume, an MCP turn's
@@ -34,13 +35,6 @@ const (
 
 // Codes of a resume document refused before any entry is checked against
 // the run.
-const (
-	CodeResumeDocumentInvalid  = "resume_document_invalid"
-	CodeResumeDocumentTooLarge = "resume_document_too_large"
-	CodeResumeEntryInvalid     = "resume_entry_invalid"
-	CodeResumeFieldTooLarge    = "resume_field_too_large"
-	CodeResumeReasonEmpty      = "resume_reason_empty"
-)
 
 var (
 	resumeFields = []string{"answers", "approvals", "standing_approvals", "close"}
@@ -56,13 +50,13 @@ var (
 // an empty reason. Nothing of it is echoed.
 func Parse(raw []byte) (*contract.ResumeDocument, error) {
 	if len(raw) > MaxResumeDocumentBytes {
-		return nil, contract.Errorf(CodeResumeDocumentTooLarge, "the resume document is %d bytes, over the %d byte ceiling on a resume document", len(raw), MaxResumeDocumentBytes)
+		return nil, contract.Errorf(errcode.ResumeDocumentTooLarge, "the resume document is %d bytes, over the %d byte ceiling on a resume document", len(raw), MaxResumeDocumentBytes)
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = []byte("{}")
 	}
 	invalid := func(format string, args ...any) error {
-		return contract.Errorf(CodeResumeDocumentInvalid, "the resume document is not a runx.resume.v1 object: "+format, args...)
+		return contract.Errorf(errcode.ResumeDocumentInvalid, "the resume document is not a runx.resume.v1 object: "+format, args...)
 	}
 	if !utf8.Valid(raw) {
 		return nil, invalid("it is not valid UTF-8")
@@ -93,12 +87,12 @@ func Parse(raw []byte) (*contract.ResumeDocument, error) {
 			return nil, invalid("%v", err)
 		}
 		if entries += len(byAddr); entries > MaxResumeEntries {
-			return nil, contract.Errorf(CodeResumeFieldTooLarge, "the resume document holds more than %d entries, the ceiling on entries in one resume", MaxResumeEntries)
+			return nil, contract.Errorf(errcode.ResumeFieldTooLarge, "the resume document holds more than %d entries, the ceiling on entries in one resume", MaxResumeEntries)
 		}
 		*lane.into = make(map[string]*contract.ResumeEntry, len(byAddr))
 		for addr, rawEntry := range byAddr {
 			if len(addr) > MaxResumeAddressBytes {
-				return nil, contract.Errorf(CodeResumeFieldTooLarge, "a %s address is %d bytes, over the %d byte ceiling on an address", lane.name, len(addr), MaxResumeAddressBytes)
+				return nil, contract.Errorf(errcode.ResumeFieldTooLarge, "a %s address is %d bytes, over the %d byte ceiling on an address", lane.name, len(addr), MaxResumeAddressBytes)
 			}
 			entry, err := parseResumeEntry(lane.name, addr, rawEntry)
 			if err != nil {
@@ -131,20 +125,20 @@ func parseResumeEntry(lane, addr string, raw json.RawMessage) (*contract.ResumeE
 	at := lane + "." + addr
 	fields, err := StrictObject(raw, at, entryFields)
 	if err != nil {
-		return nil, contract.Errorf(CodeResumeDocumentInvalid, "the resume document is not a runx.resume.v1 object: %v", err)
+		return nil, contract.Errorf(errcode.ResumeDocumentInvalid, "the resume document is not a runx.resume.v1 object: %v", err)
 	}
 	e := &contract.ResumeEntry{}
 	if v, ok := fields["request_digest"]; ok {
 		if json.Unmarshal(v, &e.RequestDigest) != nil {
-			return nil, contract.Errorf(CodeResumeEntryInvalid, "%s entry %s: request_digest must be a string", lane, addr)
+			return nil, contract.Errorf(errcode.ResumeEntryInvalid, "%s entry %s: request_digest must be a string", lane, addr)
 		}
 		if len(e.RequestDigest) > MaxResumeDigestBytes {
-			return nil, contract.Errorf(CodeResumeFieldTooLarge, "%s entry %s: request_digest is %d bytes, over the %d byte ceiling on a request digest", lane, addr, len(e.RequestDigest), MaxResumeDigestBytes)
+			return nil, contract.Errorf(errcode.ResumeFieldTooLarge, "%s entry %s: request_digest is %d bytes, over the %d byte ceiling on a request digest", lane, addr, len(e.RequestDigest), MaxResumeDigestBytes)
 		}
 	}
 	if v, ok := fields["value"]; ok {
 		if len(v) > MaxResumeValueBytes {
-			return nil, contract.Errorf(CodeResumeFieldTooLarge, "%s entry %s: value is %d bytes, over the %d byte ceiling on an answer's value", lane, addr, len(v), MaxResumeValueBytes)
+			return nil, contract.Errorf(errcode.ResumeFieldTooLarge, "%s entry %s: value is %d bytes, over the %d byte ceiling on an answer's value", lane, addr, len(v), MaxResumeValueBytes)
 		}
 		e.Value = v
 	}
@@ -152,24 +146,24 @@ func parseResumeEntry(lane, addr string, raw json.RawMessage) (*contract.ResumeE
 	_, hasReason := fields["reason"]
 	if hasApproved || hasReason {
 		if lane != contract.LaneApprovals {
-			return nil, contract.Errorf(CodeResumeEntryInvalid, "%s entry %s: approved and reason belong to an approval, under approvals", lane, addr)
+			return nil, contract.Errorf(errcode.ResumeEntryInvalid, "%s entry %s: approved and reason belong to an approval, under approvals", lane, addr)
 		}
 		if !hasApproved || !hasReason || e.Value != nil {
-			return nil, contract.Errorf(CodeResumeEntryInvalid, "%s entry %s: an approval takes approved (true or false) and reason, and no value", lane, addr)
+			return nil, contract.Errorf(errcode.ResumeEntryInvalid, "%s entry %s: an approval takes approved (true or false) and reason, and no value", lane, addr)
 		}
 		var approved bool
 		if json.Unmarshal(fields["approved"], &approved) != nil || string(fields["approved"]) == "null" {
-			return nil, contract.Errorf(CodeResumeEntryInvalid, "%s entry %s: approved must be true or false", lane, addr)
+			return nil, contract.Errorf(errcode.ResumeEntryInvalid, "%s entry %s: approved must be true or false", lane, addr)
 		}
 		var reason string
 		if json.Unmarshal(fields["reason"], &reason) != nil || string(fields["reason"]) == "null" {
-			return nil, contract.Errorf(CodeResumeEntryInvalid, "%s entry %s: reason must be a string", lane, addr)
+			return nil, contract.Errorf(errcode.ResumeEntryInvalid, "%s entry %s: reason must be a string", lane, addr)
 		}
 		if len(reason) > MaxApprovalReasonBytes {
-			return nil, contract.Errorf(CodeResumeFieldTooLarge, "%s entry %s: reason is %d bytes, over the %d byte ceiling on an approval reason", lane, addr, len(reason), MaxApprovalReasonBytes)
+			return nil, contract.Errorf(errcode.ResumeFieldTooLarge, "%s entry %s: reason is %d bytes, over the %d byte ceiling on an approval reason", lane, addr, len(reason), MaxApprovalReasonBytes)
 		}
 		if strings.TrimSpace(reason) == "" {
-			return nil, contract.Errorf(CodeResumeReasonEmpty, "%s entry %s: the reason is empty; say why the step is approved or declined", lane, addr)
+			return nil, contract.Errorf(errcode.ResumeReasonEmpty, "%s entry %s: the reason is empty; say why the step is approved or declined", lane, addr)
 		}
 		e.Approved, e.Reason = &approved, &reason
 	}

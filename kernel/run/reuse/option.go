@@ -7,15 +7,10 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/run/runstate"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Codes a skill call's reuse option is refused with.
-const (
-	// CodeCallReuseUnsupported: reuse on a call that is not a skill call.
-	CodeCallReuseUnsupported = "call_reuse_unsupported"
-	// CodeCallReuseInvalid: a reuse option that is not {max_age_seconds: n}.
-	CodeCallReuseInvalid = "call_reuse_invalid"
-)
 
 // Why a skill call that asked for reuse recomputed its result instead: the
 // closed vocabulary the call's record and receipt say.
@@ -43,17 +38,17 @@ func Parse(raw json.RawMessage) (*runstate.ReuseOption, error) {
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
-		return nil, contract.Errorf(CodeCallReuseInvalid, "option \"reuse\" is an object {max_age_seconds: <seconds>}")
+		return nil, contract.Errorf(errcode.CallReuseInvalid, "option \"reuse\" is an object {max_age_seconds: <seconds>}")
 	}
 	for k := range fields {
 		if k != "max_age_seconds" {
-			return nil, contract.Errorf(CodeCallReuseInvalid, "option \"reuse\" takes only max_age_seconds, not %q", k)
+			return nil, contract.Errorf(errcode.CallReuseInvalid, "option \"reuse\" takes only max_age_seconds, not %q", k)
 		}
 	}
 	var n float64
 	v, ok := fields["max_age_seconds"]
 	if !ok || json.Unmarshal(v, &n) != nil || n != math.Trunc(n) || n < 1 || n > maxAge {
-		return nil, contract.Errorf(CodeCallReuseInvalid, "reuse.max_age_seconds must be a whole number of seconds from 1 to %d", maxAge)
+		return nil, contract.Errorf(errcode.CallReuseInvalid, "reuse.max_age_seconds must be a whole number of seconds from 1 to %d", maxAge)
 	}
 	return &runstate.ReuseOption{MaxAgeSeconds: int64(n)}, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -65,8 +66,8 @@ func TestParseReuse(t *testing.T) {
 	}
 	for _, raw := range []string{`{}`, `[]`, `60`, `"60"`, `{"max_age_seconds":0}`, `{"max_age_seconds":-5}`, `{"max_age_seconds":1.5}`,
 		`{"max_age_seconds":"60"}`, `{"max_age_seconds":1e12}`, `{"max_age_seconds":60,"scope":"x"}`, `{"max_age_seconds":null}`} {
-		if _, err := Parse(json.RawMessage(raw)); contract.CodeOf(err) != CodeCallReuseInvalid {
-			t.Errorf("%s: %v, want %s", raw, err, CodeCallReuseInvalid)
+		if _, err := Parse(json.RawMessage(raw)); contract.CodeOf(err) != errcode.CallReuseInvalid {
+			t.Errorf("%s: %v, want %s", raw, err, errcode.CallReuseInvalid)
 		}
 	}
 }

@@ -2,11 +2,6 @@ package runstate
 
 import "github.com/runxhq/runx/kernel/journal"
 
-// CodeJournalRecordInvalid stops a run whose journal holds a record that
-// does not decode: replaying it as empty would take a step's result, error
-// or receipt commitment to be other than what was recorded.
-const CodeJournalRecordInvalid = "journal_record_invalid"
-
 // Records are the journal records a run reads and writes through while it
 // is driven, held in memory for the drive.
 type Records struct {

@@ -7,6 +7,4 @@ package runstate
 const (
 	// GateRetry marks a <step>/retry request's payload.
 	GateRetry = "retry"
-	// CodeRetryDeclined fails a call a person declined to send again.
-	CodeRetryDeclined = "retry_declined"
 )

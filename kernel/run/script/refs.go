@@ -15,6 +15,7 @@ import (
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/sdk/artifactstore"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // InputInlineMax is the most of one input a script's module is given
@@ -33,25 +34,6 @@ const InputInlineMax = 64 << 10
 const readMax = 64 << 20
 
 // Codes of a script's references.
-const (
-	// CodeScriptReferenceUnknown is a reference the step never gave its
-	// script: a read of it rejects, and a script output holding it fails
-	// the step.
-	CodeScriptReferenceUnknown = "script_reference_unknown"
-	// CodeScriptArtifactDamaged is a read of an input artifact whose kept
-	// content is no longer what was kept (its digest or size differ, or it
-	// is gone): the read rejects rather than give other bytes as the input.
-	CodeScriptArtifactDamaged = "script_artifact_damaged"
-	// CodeScriptArtifactUnavailable is a step whose large inputs cannot be
-	// kept in the project's artifact store.
-	CodeScriptArtifactUnavailable = "script_artifact_unavailable"
-	// CodeScriptArtifactNotValue is a ctx.read of an artifact that is
-	// neither JSON nor UTF-8 text: artifact.read pages it as base64.
-	CodeScriptArtifactNotValue = "script_artifact_not_value"
-	// CodeScriptArtifactTooLarge is a ctx.read of an artifact past what one
-	// read gives whole: artifact.read pages it.
-	CodeScriptArtifactTooLarge = "script_artifact_too_large"
-)
 
 // artifactRef is one input (or one item of an array input) the step gave its
 // script by reference: the artifact that holds it, labelled with the input.
@@ -97,13 +79,13 @@ func KeepInputs(projectDir, runID, local string, inputs map[string]any) (map[str
 		if refs.store == nil {
 			st, err := artifactstore.Open(projectDir)
 			if err != nil {
-				return nil, contract.Errorf(CodeScriptArtifactUnavailable, "the step's inputs past 64 KiB cannot be kept in the project's artifact store: %v", err)
+				return nil, contract.Errorf(errcode.ScriptArtifactUnavailable, "the step's inputs past 64 KiB cannot be kept in the project's artifact store: %v", err)
 			}
 			refs.store, batch = st, st.NewBatch()
 		}
 		digest, err := batch.Keep(raw)
 		if err != nil {
-			return nil, contract.Errorf(CodeScriptArtifactUnavailable, "input %s cannot be kept in the project's artifact store: %v", label, err)
+			return nil, contract.Errorf(errcode.ScriptArtifactUnavailable, "input %s cannot be kept in the project's artifact store: %v", label, err)
 		}
 		ref := InputRef(runID, local, label)
 		r := &artifactRef{label: label, content: v, rec: &artifactstore.Record{Ref: ref, RunID: runID, Digest: digest,
@@ -158,7 +140,7 @@ func KeepInputs(projectDir, runID, local string, inputs map[string]any) (map[str
 		return batch.Commit()
 	})
 	if err != nil {
-		return nil, nil, contract.Errorf(CodeScriptArtifactUnavailable, "the step's input artifacts cannot be recorded for the run: %v", err)
+		return nil, nil, contract.Errorf(errcode.ScriptArtifactUnavailable, "the step's input artifacts cannot be recorded for the run: %v", err)
 	}
 	return out, refs, nil
 }
@@ -223,7 +205,7 @@ func (r *Refs) SubstituteNamed(v any) (any, []receipt.Artifact) {
 func (r *Refs) ResolveOutput(v any) (any, *contract.ErrorBody) {
 	out, at := r.resolve(v, "", true, nil)
 	if at != "" {
-		return nil, &contract.ErrorBody{Code: CodeScriptReferenceUnknown, Message: fmt.Sprintf("the script's output holds a reference at %s that names no input of the step nor an artifact one of its calls returned; a script returns only references it was given", at)}
+		return nil, &contract.ErrorBody{Code: errcode.ScriptReferenceUnknown, Message: fmt.Sprintf("the script's output holds a reference at %s that names no input of the step nor an artifact one of its calls returned; a script returns only references it was given", at)}
 	}
 	return out, nil
 }
@@ -339,11 +321,11 @@ func returnedBy(record []Recorded, ref string) (int, bool) {
 // content no longer what was kept, is a failure with its code.
 func (s *artifactRef) read(st *artifactstore.Store) (json.RawMessage, *contract.ErrorBody) {
 	if s.rec.Bytes > readMax {
-		return nil, &contract.ErrorBody{Code: CodeScriptArtifactTooLarge, Message: fmt.Sprintf("ctx.read: %s holds %d bytes, past the %d MiB one read gives; page it with artifact.read", s.rec.Ref, s.rec.Bytes, readMax>>20)}
+		return nil, &contract.ErrorBody{Code: errcode.ScriptArtifactTooLarge, Message: fmt.Sprintf("ctx.read: %s holds %d bytes, past the %d MiB one read gives; page it with artifact.read", s.rec.Ref, s.rec.Bytes, readMax>>20)}
 	}
 	content, err := st.ReadAll(s.rec, readMax)
 	if err != nil {
-		return nil, &contract.ErrorBody{Code: CodeScriptArtifactDamaged, Message: fmt.Sprintf("ctx.read: the artifact holding %s (%s) is not the content that was kept; its digest or size differ or it is gone", s.label, s.rec.Ref)}
+		return nil, &contract.ErrorBody{Code: errcode.ScriptArtifactDamaged, Message: fmt.Sprintf("ctx.read: the artifact holding %s (%s) is not the content that was kept; its digest or size differ or it is gone", s.label, s.rec.Ref)}
 	}
 	mt := s.rec.MediaType
 	switch {
@@ -357,7 +339,7 @@ func (s *artifactRef) read(st *artifactstore.Store) (json.RawMessage, *contract.
 			return raw, nil
 		}
 	}
-	return nil, &contract.ErrorBody{Code: CodeScriptArtifactNotValue, Message: fmt.Sprintf("ctx.read: %s is %s, neither JSON nor UTF-8 text; page it with artifact.read", s.rec.Ref, mt)}
+	return nil, &contract.ErrorBody{Code: errcode.ScriptArtifactNotValue, Message: fmt.Sprintf("ctx.read: %s is %s, neither JSON nor UTF-8 text; page it with artifact.read", s.rec.Ref, mt)}
 }
 
 func orRoot(pointer string) string {
@@ -390,7 +372,7 @@ func escapePointer(token string) string {
 func (r *Refs) Read(ref string) (json.RawMessage, receipt.Artifact, *contract.ErrorBody) {
 	s, ok := r.lookup(ref)
 	if !ok {
-		return nil, receipt.Artifact{}, &contract.ErrorBody{Code: CodeScriptReferenceUnknown, Message: fmt.Sprintf("ctx.read: %q names no input this step gave its script, nor an artifact one of its calls returned", ref)}
+		return nil, receipt.Artifact{}, &contract.ErrorBody{Code: errcode.ScriptReferenceUnknown, Message: fmt.Sprintf("ctx.read: %q names no input this step gave its script, nor an artifact one of its calls returned", ref)}
 	}
 	content, failure := s.read(r.store)
 	if failure != nil {

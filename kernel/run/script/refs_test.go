@@ -9,6 +9,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/sdk/artifactstore"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // An input whose canonical JSON is 64 KiB stays inline; one byte more is an
@@ -74,7 +75,7 @@ func TestScriptInputsInlineUpTo64KiB(t *testing.T) {
 	if bad != nil || out.(map[string]any)["a"].([]any)[0] != over {
 		t.Fatalf("resolved %v %v", out, bad)
 	}
-	if _, bad := refs.ResolveOutput(map[string]any{"a/b": []any{1, map[string]any{"$ref": "input/none"}}}); bad == nil || bad.Code != CodeScriptReferenceUnknown || !strings.Contains(bad.Message, "/a~1b/1") {
+	if _, bad := refs.ResolveOutput(map[string]any{"a/b": []any{1, map[string]any{"$ref": "input/none"}}}); bad == nil || bad.Code != errcode.ScriptReferenceUnknown || !strings.Contains(bad.Message, "/a~1b/1") {
 		t.Fatalf("unknown reference: %v", bad)
 	}
 	kept, given := refs.SubstituteNamed(map[string]any{"x": map[string]any{"$ref": "elsewhere"}, "y": []any{map[string]any{"$ref": ref}}})
@@ -95,7 +96,7 @@ func TestScriptInputsStoreUnavailable(t *testing.T) {
 	}
 	project, runID := filepath.Join(blocker, ".runx"), "run_refs"
 	_, _, err := KeepInputs(project, runID, "walk", map[string]any{"big": strings.Repeat("x", InputInlineMax)})
-	if c := contract.CodeOf(err); c != CodeScriptArtifactUnavailable {
+	if c := contract.CodeOf(err); c != errcode.ScriptArtifactUnavailable {
 		t.Fatalf("code %q, err %v", c, err)
 	}
 }
@@ -138,7 +139,7 @@ func TestScriptReadTooLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &artifactRef{label: "call/0", rec: &artifactstore.Record{Ref: "art_0123456789abcdef0123456789abcdef", Digest: "sha256:" + strings.Repeat("a", 64), Bytes: readMax + 1, MediaType: "application/json"}}
-	if _, failure := s.read(st); failure == nil || failure.Code != CodeScriptArtifactTooLarge {
+	if _, failure := s.read(st); failure == nil || failure.Code != errcode.ScriptArtifactTooLarge {
 		t.Fatalf("failure %+v", failure)
 	}
 }

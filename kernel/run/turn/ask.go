@@ -9,6 +9,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // EventCallPending records a turn call that waits on a person.
@@ -30,31 +31,31 @@ func AskRequest(step *pkg.Step, raw json.RawMessage) (string, map[string]any, er
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
-		return "", nil, contract.Errorf("ask_human_input_invalid", "ask_human takes {reason} or {questions: [{id, prompt, options?, free_text?, required?}]}")
+		return "", nil, contract.Errorf(errcode.AskHumanInputInvalid, "ask_human takes {reason} or {questions: [{id, prompt, options?, free_text?, required?}]}")
 	}
 	switch {
 	case (in.Reason == "") == (len(in.Questions) == 0):
-		return "", nil, contract.Errorf("ask_human_input_invalid", "ask_human takes exactly one of reason (a yes or no) and questions")
+		return "", nil, contract.Errorf(errcode.AskHumanInputInvalid, "ask_human takes exactly one of reason (a yes or no) and questions")
 	case in.Reason != "":
 		return contract.RequestApproval, map[string]any{"step_id": step.ID, "gate": "ask_human", "reason": in.Reason}, nil
 	case len(in.Questions) > 3:
-		return "", nil, contract.Errorf("ask_human_input_invalid", "ask_human puts one to three questions, not %d", len(in.Questions))
+		return "", nil, contract.Errorf(errcode.AskHumanInputInvalid, "ask_human puts one to three questions, not %d", len(in.Questions))
 	}
 	seen := map[string]bool{}
 	for i, q := range in.Questions {
 		if q == nil || q.ID == "" || q.Prompt == "" {
-			return "", nil, contract.Errorf("ask_human_input_invalid", "question %d needs an id and a prompt", i)
+			return "", nil, contract.Errorf(errcode.AskHumanInputInvalid, "question %d needs an id and a prompt", i)
 		}
 		if seen[q.ID] {
-			return "", nil, contract.Errorf("ask_human_input_invalid", "question id %q is used twice", q.ID)
+			return "", nil, contract.Errorf(errcode.AskHumanInputInvalid, "question id %q is used twice", q.ID)
 		}
 		seen[q.ID] = true
 		if len(q.Options) > 4 {
-			return "", nil, contract.Errorf("ask_human_input_invalid", "question %s offers %d options; at most four, the recommended first", q.ID, len(q.Options))
+			return "", nil, contract.Errorf(errcode.AskHumanInputInvalid, "question %s offers %d options; at most four, the recommended first", q.ID, len(q.Options))
 		}
 		for _, o := range q.Options {
 			if o == nil || o.Label == "" {
-				return "", nil, contract.Errorf("ask_human_input_invalid", "question %s has an option without a label", q.ID)
+				return "", nil, contract.Errorf(errcode.AskHumanInputInvalid, "question %s has an option without a label", q.ID)
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // CallRequest is one call an agent makes inside an open turn (MCP's
@@ -29,9 +30,6 @@ type CallRequest struct {
 	// context, no older than that, is its result (kernel/run/reuse).
 	Reuse json.RawMessage
 }
-
-// CodeCallActUnsupported refuses an act on a call that is not a skill call.
-const CodeCallActUnsupported = "call_act_unsupported"
 
 // CallResult is how a turn's call settled.
 type CallResult struct {
@@ -85,7 +83,7 @@ const AskHuman = "ask_human"
 // it.
 func CallStep(step *pkg.Step, tool string) (*pkg.Step, error) {
 	if step.Agent == nil {
-		return nil, contract.Errorf("turn_not_agent", "step %s is not an agent turn", step.ID)
+		return nil, contract.Errorf(errcode.TurnNotAgent, "step %s is not an agent turn", step.ID)
 	}
 	if tool == AskHuman && step.Agent.Ask {
 		return nil, nil // a question for a person: the engine's Ask carries it out
@@ -104,7 +102,7 @@ func CallStep(step *pkg.Step, tool string) (*pkg.Step, error) {
 	case slices.Contains(calls.Tools, tool):
 		base.Kind, base.Tool = pkg.KindTool, &pkg.ToolStep{Capability: tool}
 	default:
-		return nil, contract.Errorf("call_not_allowed", "%s", fmt.Sprintf("turn %s does not list %q under calls; a turn is offered only what its calls name (turn_status lists them)", step.ID, tool))
+		return nil, contract.Errorf(errcode.CallNotAllowed, "%s", fmt.Sprintf("turn %s does not list %q under calls; a turn is offered only what its calls name (turn_status lists them)", step.ID, tool))
 	}
 	return &base, nil
 }
@@ -122,7 +120,7 @@ func skillCalls(calls []CallRecord) int {
 }
 
 func callIDConflict(id string) error {
-	return contract.Errorf("call_id_conflict", "call_id %q names a call of this turn made with another tool or input; a call_id is one call", id)
+	return contract.Errorf(errcode.CallIDConflict, "call_id %q names a call of this turn made with another tool or input; a call_id is one call", id)
 }
 
 // pinnedCall is the recorded call a call names by its call_id. A call

@@ -8,7 +8,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
-	"github.com/runxhq/runx/kernel/run/runstate"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 func agentStep(ask bool) *pkg.Step {
@@ -118,7 +118,7 @@ func TestFailure(t *testing.T) {
 // stops the read with journal_record_invalid.
 func TestCalls(t *testing.T) {
 	ok, _ := json.Marshal(Recorded{Kind: "call", Tool: "fs.read", InputDigest: "d1", CallID: "c1", Output: json.RawMessage(`{"x":1}`)})
-	cancelled, _ := json.Marshal(contract.ErrorBody{Code: CodeCallCancelled, Detail: map[string]any{"tool": "fs.read", "input_digest": "d2", "call_id": "c2"}})
+	cancelled, _ := json.Marshal(contract.ErrorBody{Code: errcode.CallCancelled, Detail: map[string]any{"tool": "fs.read", "input_digest": "d2", "call_id": "c2"}})
 	steps := map[string]*journal.Step{
 		"draft/1":   {Status: contract.StepFailed, Error: cancelled},
 		"draft/0":   {Status: contract.StepSuccess, Output: ok},
@@ -137,8 +137,8 @@ func TestCalls(t *testing.T) {
 		t.Errorf("call 1: %+v", c)
 	}
 	steps["draft/2"] = &journal.Step{Status: contract.StepSuccess, Output: json.RawMessage(`[`)}
-	if _, err := Calls(steps, "draft"); contract.CodeOf(err) != runstate.CodeJournalRecordInvalid {
-		t.Errorf("undecodable record: %v, want %s", err, runstate.CodeJournalRecordInvalid)
+	if _, err := Calls(steps, "draft"); contract.CodeOf(err) != errcode.JournalRecordInvalid {
+		t.Errorf("undecodable record: %v, want %s", err, errcode.JournalRecordInvalid)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // ErrCallCancelled is the cause a cancelled turn call's context carries.
@@ -39,10 +40,10 @@ func Cancel(ctx context.Context, j *journal.Journal, runID, address string) (*Ca
 	durable := context.WithoutCancel(ctx)
 	cut := strings.LastIndex(address, "/")
 	if cut <= 0 {
-		return nil, contract.Errorf("call_unknown", "%q is not a call's address; a turn's call is <turn>/<n>, as draft/0 is turn draft's first call", address)
+		return nil, contract.Errorf(errcode.CallUnknown, "%q is not a call's address; a turn's call is <turn>/<n>, as draft/0 is turn draft's first call", address)
 	}
 	if _, err := strconv.Atoi(address[cut+1:]); err != nil {
-		return nil, contract.Errorf("call_unknown", "%q is not a call's address; a turn's call is <turn>/<n>, as draft/0 is turn draft's first call", address)
+		return nil, contract.Errorf(errcode.CallUnknown, "%q is not a call's address; a turn's call is <turn>/<n>, as draft/0 is turn draft's first call", address)
 	}
 	claims.mu.Lock()
 	rc := claims.forRun(runID)
@@ -65,7 +66,7 @@ func Cancel(ctx context.Context, j *journal.Journal, runID, address string) (*Ca
 			return nil, err
 		}
 		if child == "" {
-			return nil, contract.Errorf("call_unknown", "run %s holds no child run at %q; turn_list shows the turns it waits on", runID, address[:i])
+			return nil, contract.Errorf(errcode.CallUnknown, "run %s holds no child run at %q; turn_list shows the turns it waits on", runID, address[:i])
 		}
 		at, local = child, address[i+1:]
 	}
@@ -76,7 +77,7 @@ func Cancel(ctx context.Context, j *journal.Journal, runID, address string) (*Ca
 	if s := steps[local]; s != nil {
 		return &CallCancel{Call: address, State: contract.CallStatus(s.Status), ReceiptID: s.ReceiptID, Message: "the call had already settled; nothing was cancelled"}, nil
 	}
-	return nil, contract.Errorf("call_unknown", "run %s holds no call at %q; turn_status lists the calls a turn made", runID, address)
+	return nil, contract.Errorf(errcode.CallUnknown, "run %s holds no call at %q; turn_status lists the calls a turn made", runID, address)
 }
 
 // runAtPath finds the run of a tree at a place under its root (answer/0,

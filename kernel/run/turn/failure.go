@@ -2,10 +2,6 @@ package turn
 
 import "github.com/runxhq/runx/kernel/pkg"
 
-// CodeTurnFailed is the code of a step whose turn ended with
-// {"failure": {"reason": ...}}: the act could not be done.
-const CodeTurnFailed = "turn_failed"
-
 // Failure reads a turn's answer as a failure: an object holding only
 // failure, with a non-empty reason. A step that declares an output named
 // failure keeps it as output.

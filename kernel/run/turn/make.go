@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // turnClaims serialises the admission and claim of a run's turn calls in
@@ -80,7 +81,7 @@ func Make(ctx context.Context, e Engine, req CallRequest) (*CallResult, error) {
 	}
 	var in map[string]any
 	if err := json.Unmarshal(input, &in); err != nil || in == nil {
-		return nil, contract.Errorf("call_input_invalid", "input must be a JSON object")
+		return nil, contract.Errorf(errcode.CallInputInvalid, "input must be a JSON object")
 	}
 	step, err := CallStep(t.Step, req.Tool)
 	if err != nil {
@@ -91,10 +92,10 @@ func Make(ctx context.Context, e Engine, req CallRequest) (*CallResult, error) {
 		return nil, err
 	}
 	if req.Act != "" && (step == nil || step.Kind != pkg.KindSkill) {
-		return nil, contract.Errorf(CodeCallActUnsupported, "option \"act\" of call %s: only a skill call states an act (it becomes its child run's act)", req.Tool)
+		return nil, contract.Errorf(errcode.CallActUnsupported, "option \"act\" of call %s: only a skill call states an act (it becomes its child run's act)", req.Tool)
 	}
 	if step == nil && req.CallID == "" {
-		return nil, contract.Errorf("ask_human_call_id_required", "ask_human needs a call_id: the same call made again with it collects the person's answer")
+		return nil, contract.Errorf(errcode.AskHumanCallIDRequired, "ask_human needs a call_id: the same call made again with it collects the person's answer")
 	}
 	if step == nil {
 		// Checked before an index is claimed: a refused ask takes none.

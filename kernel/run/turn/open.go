@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/runstate"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // Open is an agent turn a run waits on, read from its record: what an MCP
@@ -44,17 +45,17 @@ func Read(ctx context.Context, e Engine, rootID, address string) (*Open, error) 
 		return nil, err
 	}
 	if root.ParentRunID != "" {
-		return nil, contract.Errorf("run_is_child", "run %s is a child run; address its turns from its root run", rootID)
+		return nil, contract.Errorf(errcode.RunIsChild, "run %s is a child run; address its turns from its root run", rootID)
 	}
 	w, err := e.Waiting(ctx, rootID, address)
 	if err != nil {
 		return nil, err
 	}
 	if w == nil {
-		return nil, contract.Errorf(CodeTurnUnknown, "run %s waits on no turn at %q; turn_list shows what it waits on", rootID, address)
+		return nil, contract.Errorf(errcode.TurnUnknown, "run %s waits on no turn at %q; turn_list shows what it waits on", rootID, address)
 	}
 	if w.Request.Kind != contract.RequestAgent {
-		return nil, contract.Errorf("turn_not_agent", "%s is a %s request, not an agent turn: a person answers it through runx resume under approvals", address, w.Request.Kind)
+		return nil, contract.Errorf(errcode.TurnNotAgent, "%s is a %s request, not an agent turn: a person answers it through runx resume under approvals", address, w.Request.Kind)
 	}
 	rec := root
 	if w.RunID != rootID {
@@ -64,14 +65,14 @@ func Read(ctx context.Context, e Engine, rootID, address string) (*Open, error) 
 	}
 	p, err := pkg.Load(rec.PackageDir, e.LoadOptions())
 	if err != nil {
-		return nil, contract.Errorf("resume_package_drift", "package %s of run %s no longer loads: %v", rec.PackageDir, rec.RunID, err)
+		return nil, contract.Errorf(errcode.ResumePackageDrift, "package %s of run %s no longer loads: %v", rec.PackageDir, rec.RunID, err)
 	}
 	if p.Digest != rec.PackageDigest {
-		return nil, contract.Errorf("resume_package_drift", "package %s changed since run %s paused; start a new run", rec.SkillName, rec.RunID)
+		return nil, contract.Errorf(errcode.ResumePackageDrift, "package %s changed since run %s paused; start a new run", rec.SkillName, rec.RunID)
 	}
 	m := p.Method(rec.Method)
 	if m == nil || m.Step(w.Local) == nil {
-		return nil, contract.Errorf("resume_package_drift", "package %s no longer has the step of turn %s", rec.SkillName, address)
+		return nil, contract.Errorf(errcode.ResumePackageDrift, "package %s no longer has the step of turn %s", rec.SkillName, address)
 	}
 	t := &Open{Address: address, Local: w.Local, RunID: rec.RunID, Package: p, Method: m, Step: m.Step(w.Local),
 		Request: contract.Request{Address: address, Kind: w.Request.Kind, RequestDigest: w.Request.RequestDigest, Payload: w.Request.Payload,
@@ -80,7 +81,7 @@ func Read(ctx context.Context, e Engine, rootID, address string) (*Open, error) 
 		Inputs map[string]any `json:"inputs"`
 	}
 	if err := json.Unmarshal(w.Request.Payload, &payload); err != nil {
-		return nil, contract.Errorf(runstate.CodeJournalRecordInvalid, "the journal's request of turn %s does not decode: %v", address, err)
+		return nil, contract.Errorf(errcode.JournalRecordInvalid, "the journal's request of turn %s does not decode: %v", address, err)
 	}
 	t.Inputs = payload.Inputs
 	if t.Inputs == nil {
@@ -117,9 +118,6 @@ type PriorStep struct {
 	StepID string
 	Output json.RawMessage
 }
-
-// CodeTurnUnknown is the code of a turn address the run does not wait on.
-const CodeTurnUnknown = "turn_unknown"
 
 // CallRecord is one call a turn made, as its run recorded it.
 type CallRecord struct {
@@ -177,20 +175,20 @@ func Calls(steps map[string]*journal.Step, local string) ([]CallRecord, error) {
 		if s.Status == contract.StepSuccess {
 			var c Recorded
 			if err := json.Unmarshal(s.Output, &c); err != nil {
-				return nil, contract.Errorf(runstate.CodeJournalRecordInvalid, "the journal's record of call %s does not decode: %v", addr, err)
+				return nil, contract.Errorf(errcode.JournalRecordInvalid, "the journal's record of call %s does not decode: %v", addr, err)
 			}
 			r.Tool, r.InputDigest, r.CallID, r.Output, r.Reuse = c.Tool, c.InputDigest, c.CallID, c.Output, c.Reuse
 		} else {
 			f := &contract.ErrorBody{}
 			if err := json.Unmarshal(s.Error, f); err != nil {
-				return nil, contract.Errorf(runstate.CodeJournalRecordInvalid, "the journal's record of call %s does not decode: %v", addr, err)
+				return nil, contract.Errorf(errcode.JournalRecordInvalid, "the journal's record of call %s does not decode: %v", addr, err)
 			}
 			m, _ := f.Detail.(map[string]any)
 			r.Tool, _ = m["tool"].(string)
 			r.InputDigest, _ = m["input_digest"].(string)
 			r.CallID, _ = m["call_id"].(string)
 			r.Error = f
-			if f.Code == CodeCallCancelled {
+			if f.Code == errcode.CallCancelled {
 				r.Status = contract.CallCancelled
 			}
 		}
@@ -199,8 +197,3 @@ func Calls(steps map[string]*journal.Step, local string) ([]CallRecord, error) {
 	slices.SortFunc(out, func(a, b CallRecord) int { return a.Index - b.Index })
 	return out, nil
 }
-
-// CodeCallCancelled is the failure of a call its host cancelled before it
-// committed anything: a read stopped in flight, or a skill call whose child
-// committed no effect.
-const CodeCallCancelled = "call_cancelled"

@@ -52,8 +52,8 @@ func declaredVariable(opts run.Options, o *UseOptions, plugin func(string) (stri
 	}
 	if c == nil {
 		v, err := plugin(o.Connector)
-		if contract.CodeOf(err) == run.CodeConnectorNotFound {
-			return "", contract.Errorf(run.CodeConnectorNotFound, "no connector %s is declared in %s or %s, and no connector plugin is installed under that name: run this in the package that declares it, name it with --package <dir>, or install and pin runx-plugin-%s", o.Connector, where[0], where[len(where)-1], o.Connector)
+		if contract.CodeOf(err) == errcode.ConnectorNotFound {
+			return "", contract.Errorf(errcode.ConnectorNotFound, "no connector %s is declared in %s or %s, and no connector plugin is installed under that name: run this in the package that declares it, name it with --package <dir>, or install and pin runx-plugin-%s", o.Connector, where[0], where[len(where)-1], o.Connector)
 		}
 		return v, err
 	}
