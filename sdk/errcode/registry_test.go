@@ -48,3 +48,36 @@ func TestDocsUpToDate(t *testing.T) {
 		t.Fatal("docs/errors.md is out of date: run go generate ./sdk/errcode")
 	}
 }
+
+// No non-test Go file outside the registry spells a registered code, or gives
+// a string literal where a Code is expected. The walk covers the whole
+// repository; only test files, testdata and the registry are not read.
+func TestNoCodeLiterals(t *testing.T) {
+	w, err := registry.Check(repoRoot, module, registryDir, registry.Codes(load(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Files < 400 {
+		t.Fatalf("read only %d files; is the walk rooted at the module?", w.Files)
+	}
+	for _, f := range w.Findings {
+		t.Error(f)
+	}
+}
+
+// Every registered code is named somewhere outside the registry's tests: no
+// dead entries.
+func TestEveryCodeUsed(t *testing.T) {
+	areas := load(t)
+	w, err := registry.Check(repoRoot, module, registryDir, registry.Codes(areas))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range areas {
+		for _, e := range a.Entries {
+			if w.Uses[e.Name] == 0 {
+				t.Errorf("%s: %s (%s) is named by no non-test code; remove it or use it", e.Pos, e.Name, e.Code)
+			}
+		}
+	}
+}

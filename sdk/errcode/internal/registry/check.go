@@ -144,7 +144,8 @@ func Check(root, module, registryDir string, codes map[string]string) (*Walk, er
 				return lit, s, err == nil
 			}
 			asCode := func(e ast.Expr, where string) {
-				if lit, s, ok := literal(e); ok {
+				// "" is the zero Code: no code at all, never a spelling.
+				if lit, s, ok := literal(e); ok && s != "" {
 					refuse(lit, RuleLiteralAsCode, fmt.Sprintf("%q given as %s; name a registered constant (errcode.%s)", s, where, suggest(codes, s)))
 				}
 			}

@@ -28,3 +28,6 @@ func assign(e *Error) {
 	e.with(1, "made_up")
 	_ = func() reg.Code { return "made_up" }
 }
+
+// The zero Code is no code, not a spelling.
+func none() reg.Code { return "" }
