@@ -134,7 +134,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 	if env.Outcome != seal.OutcomeCompleted {
 		failure := env.Error
 		if failure == nil {
-			failure = &contract.ErrorBody{Code: errcode.Code("child_" + string(env.Outcome)), Message: "child skill " + step.Skill + " sealed " + string(env.Outcome)}
+			failure = &contract.ErrorBody{Code: childOutcomeCode[env.Outcome], Message: "child skill " + step.Skill + " sealed " + string(env.Outcome)}
 		}
 		failure = &contract.ErrorBody{Code: failure.Code, Message: fmt.Sprintf("child skill %s (run %s): %s", step.Skill, env.RunID, failure.Message)}
 		if env.Outcome == seal.OutcomeKilled && env.SealReason == seal.ReasonCancelled {
@@ -192,4 +192,15 @@ func (rc *runCtx) childContext(step *pkg.Step, act string) string {
 		"act":              act,
 		"actor":            rc.actor(),
 	})
+}
+
+// childOutcomeCode is the code a parent's step fails with when its child
+// sealed other than completed with no error of its own.
+var childOutcomeCode = map[seal.Outcome]errcode.Code{
+	seal.OutcomeFailed:     errcode.ChildFailed,
+	seal.OutcomeRefused:    errcode.ChildRefused,
+	seal.OutcomeBlocked:    errcode.ChildBlocked,
+	seal.OutcomeDeclined:   errcode.ChildDeclined,
+	seal.OutcomeSuperseded: errcode.ChildSuperseded,
+	seal.OutcomeKilled:     errcode.ChildKilled,
 }

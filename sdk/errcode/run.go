@@ -24,9 +24,29 @@ const (
 	// Do: Use the digest runx printed for this run.
 	BindingPackageMismatch Code = "binding_package_mismatch"
 
+	// ChildBlocked: A child run sealed blocked without an error of its own.
+	// Do: Read the child's receipt (runx history <child run id>) for what blocked it.
+	ChildBlocked Code = "child_blocked"
+
+	// ChildDeclined: A child run sealed declined without an error of its own.
+	// Do: Nothing to do unless the child should run; a person declined it.
+	ChildDeclined Code = "child_declined"
+
+	// ChildFailed: A child run sealed failed without an error of its own.
+	// Do: Read the child's receipt (runx history <child run id>) for the step that failed.
+	ChildFailed Code = "child_failed"
+
 	// ChildKilled: A child run was killed.
 	// Do: Run it again if it is still wanted.
 	ChildKilled Code = "child_killed"
+
+	// ChildRefused: A child run sealed refused without an error of its own.
+	// Do: Read the child's receipt for the refusal and fix its inputs or authority.
+	ChildRefused Code = "child_refused"
+
+	// ChildSuperseded: A child run sealed superseded without an error of its own.
+	// Do: Nothing to do; a later run took its place.
+	ChildSuperseded Code = "child_superseded"
 
 	// EffectUnconfirmed: A call that may have acted got no confirmation; the run waits for a person's
 	// decision.
