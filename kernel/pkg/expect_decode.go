@@ -2,10 +2,21 @@ package pkg
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/contract/seal"
+	"github.com/runxhq/runx/sdk/errcode"
 )
+
+// outcomeList names every outcome a run can seal with, for a refusal.
+func outcomeList() string {
+	names := make([]string, len(seal.Outcomes))
+	for i, o := range seal.Outcomes {
+		names[i] = string(o)
+	}
+	return strings.Join(names, ", ")
+}
 
 // testStatuses are the statuses a test's run can end in: any but stopped,
 // which only a signal makes.
@@ -30,6 +41,10 @@ func decodeExpectation(d decoder, e *entry) (*Expectation, error) {
 		return nil, err
 	}
 	x.Outcome = seal.Outcome(outcome)
+	if x.Outcome != "" && !x.Outcome.Valid() {
+		return nil, refuseAt(d.file, f.get("outcome").value.position(), errcode.TestOutcomeUnknown,
+			"expect outcome must be one of %s, not %q", outcomeList(), outcome)
+	}
 	if oe := f.get("output"); oe != nil {
 		if x.Output, err = decodeOutputExpectation(d, oe, "expect output"); err != nil {
 			return nil, err

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -84,6 +85,7 @@ func TestLoadTestRefusals(t *testing.T) {
 		{"turn call without tool", "host: { turns: { a: { calls: [{ input: {} }], output: 1 } } }\nexpect: { status: sealed }\n", errcode.TestInvalid, 1, 31},
 		{"unknown provider", "providers: { smtp: [] }\nexpect: { status: sealed }\n", errcode.RunxYAMLUnknownField, 1, 14},
 		{"unknown status", "expect: { status: done }\n", errcode.TestInvalid, 1, 19},
+		{"unknown outcome", "expect: { status: sealed, outcome: complete }\n", errcode.TestOutcomeUnknown, 1, 36},
 		{"http not a list", "providers:\n  http: {}\nexpect: { status: sealed }\n", errcode.TestInvalid, 2, 9},
 		{"http body not explicit", "providers: { http: [{ request: { method: GET, url: https://x.invalid/a }, response: { status: 200 } }] }\nexpect: { status: sealed }\n", errcode.TestInvalid, 1, 32},
 		{"http body neither none nor json", "providers: { http: [{ request: { method: GET, url: https://x.invalid/a, body: some }, response: { status: 200 } }] }\nexpect: { status: sealed }\n", errcode.TestInvalid, 1, 79},
@@ -112,6 +114,31 @@ func TestLoadTestRefusals(t *testing.T) {
 			_, err := LoadTest(filepath.Join(dir, "tests", "case.yaml"))
 			wantRefusal(t, err, c.code, c.line, c.col)
 		})
+	}
+}
+
+// TestLoadTestUnknownOutcome holds expect.outcome to the outcomes a run can
+// seal with: a misspelt one is refused at load, naming it and every allowed
+// outcome, rather than failing every run it is compared against.
+func TestLoadTestUnknownOutcome(t *testing.T) {
+	dir := writePackage(t, map[string]string{"tests/case.yaml": "expect: { status: sealed, outcome: complete }\n"})
+	_, err := LoadTest(filepath.Join(dir, "tests", "case.yaml"))
+	wantRefusal(t, err, errcode.TestOutcomeUnknown, 1, 36)
+	msg := err.Error()
+	if !strings.Contains(msg, `"complete"`) {
+		t.Errorf("refusal %q does not name the value", msg)
+	}
+	for _, o := range seal.Outcomes {
+		if !strings.Contains(msg, string(o)) {
+			t.Errorf("refusal %q does not name the allowed outcome %s", msg, o)
+		}
+	}
+	for _, o := range seal.Outcomes {
+		yaml := fmt.Sprintf("expect: { status: sealed, outcome: %s }\n", o)
+		dir := writePackage(t, map[string]string{"tests/case.yaml": yaml})
+		if tc, err := LoadTest(filepath.Join(dir, "tests", "case.yaml")); err != nil || tc.Expect.Outcome != o {
+			t.Errorf("outcome %s: LoadTest = %+v, %v", o, tc, err)
+		}
 	}
 }
 

@@ -165,6 +165,10 @@ const (
 	// Do: Fix the test the message names.
 	TestInvalid Code = "test_invalid"
 
+	// TestOutcomeUnknown: A test's expect.outcome is not an outcome a run can seal with.
+	// Do: Use one of the outcomes the message lists.
+	TestOutcomeUnknown Code = "test_outcome_unknown"
+
 	// TestProcessUnmatched: Under runx test, a process no providers.processes entry answers; it was
 	// not started.
 	// Do: Declare the process in the test.
