@@ -21,16 +21,6 @@ const (
 	DefaultRoundsPerRun  = 64
 )
 
-// Turn statuses in the envelope's agent report.
-const (
-	TurnAnswered        = "answered"
-	TurnRefusedOutput   = "refused_output"
-	TurnWaiting         = "waiting"
-	TurnBudgetExhausted = "budget_exhausted"
-	TurnProviderRefused = string(errcode.ProviderRefused) // spelled as the provider code behind it
-	TurnError           = "error"
-)
-
 // Driver works a run's agent turns with one provider. It is made per drive:
 // its consent is the person's --drive for this run only.
 type Driver struct {
@@ -239,7 +229,7 @@ func (d *Driver) turnRecord(address string) *contract.AgentTurn {
 }
 
 // settle records where a turn got to in the report.
-func (d *Driver) settle(address, status string, st *turnState, perr *ProviderError, e error) {
+func (d *Driver) settle(address string, status contract.AgentTurnStatus, st *turnState, perr *ProviderError, e error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	t := d.turnRecord(address)
@@ -262,7 +252,7 @@ func (d *Driver) refused(r contract.RefusedAnswer) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	t := d.turnRecord(r.Address)
-	t.Status = TurnRefusedOutput
+	t.Status = contract.TurnRefusedOutput
 	body := r.Error
 	t.Error = &body
 	if st := d.states[r.Address]; st != nil {
@@ -310,7 +300,7 @@ func failureValue(code errcode.Code, reason string) json.RawMessage {
 
 func errorContent(err error) string {
 	b := contract.BodyOf(err)
-	raw, _ := json.Marshal(map[string]any{"status": "error", "error": b})
+	raw, _ := json.Marshal(map[string]any{"status": contract.CallError, "error": b})
 	return string(raw)
 }
 

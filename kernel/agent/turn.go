@@ -40,17 +40,17 @@ type turnState struct {
 func (d *Driver) work(ctx context.Context, runID string, req contract.Request) *answer {
 	t, err := d.Kernel.Turn(ctx, runID, req.Address)
 	if err != nil {
-		d.settle(req.Address, TurnError, nil, nil, err)
+		d.settle(req.Address, contract.TurnError, nil, nil, err)
 		return nil
 	}
 	waiting, collected, err := d.collectAsks(ctx, t)
 	if err != nil || waiting {
-		d.settle(req.Address, TurnWaiting, nil, nil, err)
+		d.settle(req.Address, contract.TurnWaiting, nil, nil, err)
 		return nil
 	}
 	if collected {
 		if t, err = d.Kernel.Turn(ctx, runID, req.Address); err != nil {
-			d.settle(req.Address, TurnError, nil, nil, err)
+			d.settle(req.Address, contract.TurnError, nil, nil, err)
 			return nil
 		}
 	}
@@ -60,7 +60,7 @@ func (d *Driver) work(ctx context.Context, runID string, req contract.Request) *
 	if st == nil || st.digest != t.Request.RequestDigest {
 		p, err := buildPrompt(ctx, d.Kernel, t)
 		if err != nil {
-			d.settle(req.Address, TurnError, nil, nil, err)
+			d.settle(req.Address, contract.TurnError, nil, nil, err)
 			return nil
 		}
 		st = &turnState{digest: t.Request.RequestDigest, prompt: p, base: len(t.Calls),
@@ -70,7 +70,7 @@ func (d *Driver) work(ctx context.Context, runID string, req contract.Request) *
 		d.mu.Unlock()
 	}
 	if st.ended {
-		d.settle(req.Address, TurnBudgetExhausted, st, nil, contract.Errorf(errcode.AgentRoundBudgetExhausted, "the turn's failure was refused by its step and its budget is spent"))
+		d.settle(req.Address, contract.TurnBudgetExhausted, st, nil, contract.Errorf(errcode.AgentRoundBudgetExhausted, "the turn's failure was refused by its step and its budget is spent"))
 		return nil
 	}
 	if st.completing != nil {
@@ -145,7 +145,7 @@ func (d *Driver) converse(ctx context.Context, t *run.OpenTurn, st *turnState) *
 			}
 			res, waiting := d.call(ctx, t, st, c)
 			if waiting {
-				d.settle(t.Address, TurnWaiting, st, nil, nil)
+				d.settle(t.Address, contract.TurnWaiting, st, nil, nil)
 				// The conversation ends here: the next drive of the turn
 				// starts afresh from the calls the run recorded, this one
 				// settled by then.
@@ -159,7 +159,7 @@ func (d *Driver) converse(ctx context.Context, t *run.OpenTurn, st *turnState) *
 		}
 		if value != nil {
 			st.held = results
-			d.settle(t.Address, TurnAnswered, st, nil, nil)
+			d.settle(t.Address, contract.TurnAnswered, st, nil, nil)
 			return &answer{value: value, statement: d.statement(st, nil)}
 		}
 		st.msgs = append(st.msgs, Message{Role: RoleTool, Results: results})
@@ -230,7 +230,7 @@ func completion(raw json.RawMessage) (json.RawMessage, error) {
 // exhausted ends a turn that hit a budget: it fails, its reason naming
 // the ceiling.
 func (d *Driver) exhausted(t *run.OpenTurn, st *turnState, code errcode.Code, reason string) *answer {
-	d.settle(t.Address, TurnBudgetExhausted, st, nil, contract.Errorf(code, "%s", reason))
+	d.settle(t.Address, contract.TurnBudgetExhausted, st, nil, contract.Errorf(code, "%s", reason))
 	st.completing, st.ended = nil, true
 	return &answer{value: failureValue(code, reason), statement: d.statement(st, nil)}
 }
@@ -239,7 +239,7 @@ func (d *Driver) exhausted(t *run.OpenTurn, st *turnState, code errcode.Code, re
 // step fails with the provider's status and message, never its body or key.
 func (d *Driver) providerFailed(ctx context.Context, t *run.OpenTurn, st *turnState, err error) *answer {
 	if ctx.Err() != nil {
-		d.settle(t.Address, TurnError, st, nil, ctx.Err())
+		d.settle(t.Address, contract.TurnError, st, nil, ctx.Err())
 		return nil
 	}
 	var perr *ProviderError
@@ -249,7 +249,7 @@ func (d *Driver) providerFailed(ctx context.Context, t *run.OpenTurn, st *turnSt
 		perr = &ProviderError{Message: boundMessage(d.taint.Scrub(err.Error()))}
 	}
 	reason := fmt.Sprintf("provider %s: %s", d.Provider.Name, perr.Error())
-	d.settle(t.Address, TurnProviderRefused, st, perr, contract.Errorf(errcode.AgentProviderRefused, "%s", reason))
+	d.settle(t.Address, contract.TurnProviderRefused, st, perr, contract.Errorf(errcode.AgentProviderRefused, "%s", reason))
 	st.completing, st.ended = nil, true
 	return &answer{value: failureValue(errcode.AgentProviderRefused, reason), statement: d.statement(st, perr)}
 }

@@ -1,5 +1,7 @@
 package contract
 
+import "github.com/runxhq/runx/sdk/errcode"
+
 // AgentRun is what a managed agent did in one drive of a run (--drive):
 // who worked it, under which budget, and what each turn it worked spent.
 // It is in the envelope so the budget is visible; the turns' receipts
@@ -29,17 +31,36 @@ type AgentUsage struct {
 	OutputTokens int64 `json:"output_tokens"`
 }
 
-// AgentTurn is one turn the managed agent worked. Status is answered (its
-// output or failure went to the run), refused_output (the step refused its
-// last output), waiting (a call waits on a person), budget_exhausted or
-// provider_refused. A provider's refusal is its status and message only.
+// AgentTurnStatus is how the managed agent left one turn.
+type AgentTurnStatus string
+
+// Agent turn statuses in the envelope's agent report.
+const (
+	// TurnAnswered: the turn's output or failure went to the run.
+	TurnAnswered AgentTurnStatus = "answered"
+	// TurnRefusedOutput: the step refused the turn's last output.
+	TurnRefusedOutput AgentTurnStatus = "refused_output"
+	// TurnWaiting: a call of the turn waits on a person.
+	TurnWaiting AgentTurnStatus = "waiting"
+	// TurnBudgetExhausted: the turn or the run spent its round budget.
+	TurnBudgetExhausted AgentTurnStatus = "budget_exhausted"
+	// TurnProviderRefused: the provider refused a round; spelled as the
+	// provider code behind it.
+	TurnProviderRefused = AgentTurnStatus(errcode.ProviderRefused)
+	// TurnError: the turn could not be worked (the run could not be read
+	// or the drive was cancelled).
+	TurnError AgentTurnStatus = "error"
+)
+
+// AgentTurn is one turn the managed agent worked. A provider's refusal is its
+// status and message only.
 type AgentTurn struct {
-	Address         string     `json:"address"`
-	Status          string     `json:"status"`
-	Rounds          int        `json:"rounds"`
-	Calls           int        `json:"calls"`
-	Usage           AgentUsage `json:"usage"`
-	ProviderStatus  int        `json:"provider_status,omitempty"`
-	ProviderMessage string     `json:"provider_message,omitempty"`
-	Error           *ErrorBody `json:"error,omitempty"`
+	Address         string          `json:"address"`
+	Status          AgentTurnStatus `json:"status"`
+	Rounds          int             `json:"rounds"`
+	Calls           int             `json:"calls"`
+	Usage           AgentUsage      `json:"usage"`
+	ProviderStatus  int             `json:"provider_status,omitempty"`
+	ProviderMessage string          `json:"provider_message,omitempty"`
+	Error           *ErrorBody      `json:"error,omitempty"`
 }

@@ -61,6 +61,10 @@ const (
 	// CallStopped: a skill call's child run stopped between steps on a
 	// cancel; it stays where it stopped.
 	CallStopped CallStatus = "stopped"
+	// CallError: the call could not be made (no such tool, or refused
+	// before it ran). Only the managed agent's tool result says it; no
+	// call is recorded with it.
+	CallError CallStatus = "error"
 )
 
 // SkillRun is the one JSON document `runx skill --json` prints.

@@ -39,12 +39,21 @@ type Report struct {
 type Result struct {
 	Name      string       `json:"name"`
 	File      string       `json:"file"`
-	Status    string       `json:"status"` // passed | failed
+	Status    ResultStatus `json:"status"`
 	Failures  []string     `json:"failures,omitempty"`
 	RunID     string       `json:"run_id,omitempty"`
 	ReceiptID string       `json:"receipt_id,omitempty"`
 	Outcome   seal.Outcome `json:"outcome,omitempty"`
 }
+
+// ResultStatus is how one test ended.
+type ResultStatus string
+
+// Result statuses.
+const (
+	ResultPassed ResultStatus = "passed"
+	ResultFailed ResultStatus = "failed"
+)
 
 // Runner runs tests with one kernel: its plugins are shared by every test,
 // while each test gets its own workspace, receipt store, clock and signer.
@@ -66,7 +75,7 @@ func (r *Runner) Run(ctx context.Context, target string) (*Report, error) {
 	rep := &Report{Schema: ReportSchema, Package: pkgDir, Tests: []Result{}}
 	for _, tc := range cases {
 		res := r.runOne(ctx, pkgDir, tc)
-		if res.Status == "passed" {
+		if res.Status == ResultPassed {
 			rep.Passed++
 		} else {
 			rep.Failed++
@@ -80,7 +89,7 @@ func (r *Runner) Run(ctx context.Context, target string) (*Report, error) {
 }
 
 func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Result {
-	res := Result{Name: tc.Name, File: tc.Path, Status: "failed"}
+	res := Result{Name: tc.Name, File: tc.Path, Status: ResultFailed}
 	fail := func(format string, args ...any) Result {
 		res.Failures = append(res.Failures, fmt.Sprintf(format, args...))
 		return res
@@ -203,7 +212,7 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 		res.Failures = failures
 		return res
 	}
-	res.Status = "passed"
+	res.Status = ResultPassed
 	return res
 }
 

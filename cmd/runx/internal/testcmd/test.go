@@ -56,7 +56,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 		runner := &testrun.Runner{Kernel: k, Durable: k.Store}
 		if !opts.JSON {
 			runner.Progress = func(r testrun.Result) {
-				if r.Status == "passed" {
+				if r.Status == testrun.ResultPassed {
 					fmt.Fprintf(io.Out, "%s %s\n", cli.Paint(styled, "green", "PASS"), r.Name)
 					return
 				}
