@@ -18,7 +18,7 @@ import (
 // record, and Verify reads only them.
 type IndexEntry struct {
 	ReceiptID string       `json:"receipt_id"`
-	Kind      string       `json:"kind"`
+	Kind      Kind         `json:"kind"`
 	RunID     string       `json:"run_id"`
 	SkillName string       `json:"skill_name"`
 	Outcome   seal.Outcome `json:"outcome"`

@@ -34,7 +34,7 @@ type Body struct {
 	Execution       string         `json:"execution,omitempty"` // native, deterministic_module, trusted_host_process, graph
 	Extra           map[string]any `json:"extra,omitempty"`     // later features (approvals etc.)
 	InputsDigest    string         `json:"inputs_digest,omitempty"`
-	Kind            string         `json:"kind"` // KindRun or KindStep
+	Kind            Kind           `json:"kind"`
 	Method          string         `json:"method,omitempty"`
 	Outcome         seal.Outcome   `json:"outcome"`
 	OutputDigest    string         `json:"output_digest,omitempty"`
@@ -92,8 +92,11 @@ type Signature struct {
 // SignatureAlg is the only signature algorithm runx.receipt.v1 admits.
 const SignatureAlg = "ed25519"
 
+// Kind says whether a receipt is a run's or a step's.
+type Kind string
+
 // Kinds of receipt.
 const (
-	KindRun  = "run"
-	KindStep = "step"
+	KindRun  Kind = "run"
+	KindStep Kind = "step"
 )

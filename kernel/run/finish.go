@@ -100,7 +100,7 @@ func (e *engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 		return nil, receipt.ChildRef{}, err
 	}
 	body := receipt.Body{
-		Kind:            "run",
+		Kind:            receipt.KindRun,
 		RunID:           rc.rec.RunID,
 		SkillName:       rc.pkg.Name,
 		Method:          rc.method.Name,

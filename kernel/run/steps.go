@@ -207,7 +207,7 @@ func unitReceipts(step *pkg.Step) int {
 // stepBody is the part of a step receipt every unit shares.
 func (rc *runCtx) stepBody(step *pkg.Step, local string) receipt.Body {
 	return receipt.Body{
-		Kind:          "step",
+		Kind:          receipt.KindStep,
 		RunID:         rc.rec.RunID,
 		SkillName:     rc.pkg.Name,
 		Method:        rc.method.Name,

@@ -81,7 +81,7 @@ var receiptReadDefinition = sdk.Definition{
 // ReceiptMetadata is a receipt's redacted body: what ran and how it ended,
 // by digest, with its children by reference.
 type ReceiptMetadata struct {
-	Kind            string       `json:"kind"`
+	Kind            receipt.Kind `json:"kind"`
 	RunID           string       `json:"run_id"`
 	SkillName       string       `json:"skill_name"`
 	Method          string       `json:"method,omitempty"`
@@ -278,7 +278,7 @@ func receiptQueryTool(_ context.Context, c *Call, inputs map[string]any) (any, *
 	for i := start; i < len(all); i++ {
 		en := all[i]
 		if (filters["run_id"] != "" && en.RunID != filters["run_id"]) || (filters["skill_name"] != "" && en.SkillName != filters["skill_name"]) ||
-			(filters["kind"] != "" && en.Kind != filters["kind"]) || (filters["outcome"] != "" && string(en.Outcome) != filters["outcome"]) || (rootsOnly && !en.Root) {
+			(filters["kind"] != "" && string(en.Kind) != filters["kind"]) || (filters["outcome"] != "" && string(en.Outcome) != filters["outcome"]) || (rootsOnly && !en.Root) {
 			continue
 		}
 		if int64(len(out)) == limit {
