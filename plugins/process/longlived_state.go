@@ -45,15 +45,18 @@ const (
 	KindProcess = "process"
 )
 
+// State is where a kept process stands.
+type State string
+
 // States a process is in.
 const (
-	StateStarting = "starting"
-	StateRunning  = "running"
-	StateExited   = "exited"
-	StateStopped  = "stopped"
-	StateTimedOut = "timed_out"
-	StateFailed   = "failed"
-	StateLost     = "lost"
+	StateStarting State = "starting"
+	StateRunning  State = "running"
+	StateExited   State = "exited"
+	StateStopped  State = "stopped"
+	StateTimedOut State = "timed_out"
+	StateFailed   State = "failed"
+	StateLost     State = "lost"
 )
 
 // TTY is the pseudo-terminal a process runs in.
@@ -91,7 +94,7 @@ type confirmation struct {
 
 // exitRecord is how a process ended.
 type exitRecord struct {
-	State    string    `json:"state"`
+	State    State     `json:"state"`
 	ExitCode *int      `json:"exit_code,omitempty"`
 	Signal   string    `json:"signal,omitempty"`
 	Message  string    `json:"message,omitempty"`
@@ -155,7 +158,7 @@ type view struct {
 	exit      *exitRecord
 }
 
-func (v *view) state() string {
+func (v *view) state() State {
 	switch {
 	case v.exit != nil:
 		return v.exit.State

@@ -84,7 +84,7 @@ type supervisor struct {
 	stdin    *os.File // a pipe's writer, or the terminal
 	term     *os.File // the terminal, when there is one
 	applied  map[string]int
-	stopping string // the state a stop ends in: stopped or timed_out
+	stopping State // the state a stop ends in: stopped or timed_out
 	done     chan struct{}
 }
 
@@ -206,7 +206,7 @@ func (s *supervisor) drain(pumped <-chan struct{}) {
 }
 
 // stop terminates the process group, then kills it after the grace period.
-func (s *supervisor) stop(state string) {
+func (s *supervisor) stop(state State) {
 	s.mu.Lock()
 	if s.stopping == "" {
 		s.stopping = state

@@ -56,7 +56,7 @@ type Process struct {
 	EnvNames   []string  `json:"env_names,omitempty"`
 	TTY        *TTY      `json:"tty,omitempty"`
 	MaxSeconds int64     `json:"max_seconds,omitempty"`
-	State      string    `json:"state"`
+	State      State     `json:"state"`
 	Running    bool      `json:"running"`
 	PID        int       `json:"pid,omitempty"`
 	CreatedAt  time.Time `json:"created_at"`
@@ -228,7 +228,7 @@ type Output struct {
 	Bytes        int           `json:"bytes"`
 	DroppedBytes int64         `json:"dropped_bytes"`
 	Running      bool          `json:"running"`
-	State        string        `json:"state"`
+	State        State         `json:"state"`
 	ExitCode     *int          `json:"exit_code,omitempty"`
 	Signal       string        `json:"signal,omitempty"`
 }
