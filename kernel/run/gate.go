@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/gate"
+	"github.com/runxhq/runx/kernel/run/script"
 	"github.com/runxhq/runx/kernel/run/turn"
 	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/errcode"
@@ -138,7 +139,7 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 	if req.Kind == contract.RequestAgent {
 		// The turn's receipt names every call it made.
 		var err error
-		if _, calls, err = rc.scriptRecord(local); err != nil {
+		if _, calls, err = (script.Log{RunID: rc.rec.RunID, Run: scriptPort{rc}, Journal: rc.e.Journal}).Read(local); err != nil {
 			return stepRun{err: err}
 		}
 	}

@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
@@ -47,7 +45,8 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 	// each invocation after the first sends only the requests settled since
 	// (record_from: how many it holds); a worker without it answers
 	// replay_needed and is sent the whole record.
-	record, refs, err := rc.scriptRecord(local)
+	log := script.Log{RunID: rc.rec.RunID, Run: scriptPort{rc}, Journal: rc.e.Journal}
+	record, refs, err := log.Read(local)
 	if err != nil {
 		return stepRun{err: err}
 	}
@@ -61,7 +60,10 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 		inputRefs.WithRecord(record)
 		ans, failure, status, pluginRef := rc.invokeScript(ctx, capability, step, local, moduleInputs, files, send, from, session, maxCalls, 0)
 		if failure == nil && ans.Status == "done" && ans.OutputParts > 0 {
-			ans, failure, status = rc.scriptOutputParts(ctx, capability, step, local, moduleInputs, files, session, maxCalls, ans)
+			ans, failure, status = script.JoinParts(ans, func(i int) (*script.Answer, *contract.ErrorBody, contract.StepStatus) {
+				part, failure, status, _ := rc.invokeScript(ctx, capability, step, local, moduleInputs, files, []script.Recorded{}, 0, session, maxCalls, i)
+				return part, failure, status
+			})
 		}
 		if failure == nil && ans.Status == "replay_needed" {
 			if held < 0 {
@@ -101,11 +103,11 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 		if ctx.Err() != nil {
 			return stepRun{stopped: true}
 		}
-		res := rc.carryOut(ctx, step, local, ans.Pending, level, script.SkillCalls(record), inputRefs)
+		res := rc.carryOut(ctx, log, step, local, ans.Pending, level, script.SkillCalls(record), inputRefs)
 		if res.err != nil || res.stopped || len(res.waiting) > 0 || len(res.refused) > 0 {
 			return res
 		}
-		settled, settledRefs, err := rc.scriptSettled(ctx, local, ans.Pending)
+		settled, settledRefs, err := log.Settled(ctx, local, ans.Pending)
 		if err != nil {
 			return stepRun{err: err}
 		}
@@ -167,148 +169,9 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 	return &ans, nil, contract.StepSuccess, pluginRef
 }
 
-// scriptOutputParts takes a script's output past one answer of the worker
-// in its parts (the first came with the answer), joins them and holds the
-// whole to the byte count and digest the worker stated. A worker that no
-// longer holds the parts answers replay_needed, which the caller handles.
-func (rc *runCtx) scriptOutputParts(ctx context.Context, capability string, step *pkg.Step, local string, inputs map[string]any, files map[string]string, session string, maxCalls int, first *script.Answer) (*script.Answer, *contract.ErrorBody, contract.StepStatus) {
-	invalid := func(why string) (*script.Answer, *contract.ErrorBody, contract.StepStatus) {
-		return nil, &contract.ErrorBody{Code: errcode.CapabilityOutputInvalid, Message: "the script worker's output in parts " + why}, contract.StepFailed
-	}
-	if first.Part == nil || first.OutputParts < 2 || first.OutputBytes <= 0 {
-		return invalid("is announced without its first part")
-	}
-	out := make([]byte, 0, first.OutputBytes)
-	out = append(out, *first.Part...)
-	for i := 1; i < first.OutputParts; i++ {
-		ans, failure, status, _ := rc.invokeScript(ctx, capability, step, local, inputs, files, []script.Recorded{}, 0, session, maxCalls, i)
-		if failure != nil {
-			return nil, failure, status
-		}
-		if ans.Status == "replay_needed" {
-			return ans, nil, contract.StepSuccess
-		}
-		if ans.Status != "part" || ans.Part == nil {
-			return invalid("answered part " + strconv.Itoa(i) + " with something else")
-		}
-		if len(out)+len(*ans.Part) > first.OutputBytes {
-			return invalid("holds more bytes than it stated")
-		}
-		out = append(out, *ans.Part...)
-	}
-	if len(out) != first.OutputBytes || canon.DigestBytes(out) != first.OutputDigest {
-		return invalid("does not join into the bytes and digest it stated")
-	}
-	return &script.Answer{Status: "done", Output: out}, nil, contract.StepSuccess
-}
-
-// scriptRecord reads a script's settled requests back from the journal, in
-// index order, and the receipts its step commits.
-func (rc *runCtx) scriptRecord(local string) ([]script.Recorded, []receipt.ChildRef, error) {
-	steps, err := rc.e.Journal.Steps(context.Background(), rc.rec.RunID)
-	if err != nil {
-		return nil, nil, err
-	}
-	type entry struct {
-		idx int
-		rec *journal.Step
-	}
-	var entries []entry
-	prefix := local + "/"
-	for addr, s := range steps {
-		if rest, ok := strings.CutPrefix(addr, prefix); ok && !strings.ContainsAny(rest, "/[#") {
-			if i, err := strconv.Atoi(rest); err == nil {
-				entries = append(entries, entry{i, s})
-			}
-		}
-	}
-	slices.SortFunc(entries, func(a, b entry) int { return a.idx - b.idx })
-	record := make([]script.Recorded, 0, len(entries))
-	var refs []receipt.ChildRef
-	for _, e := range entries {
-		r, ref, err := scriptRecordedOf(e.idx, e.rec)
-		if err != nil {
-			return nil, nil, err
-		}
-		record = append(record, r)
-		if ref != nil {
-			refs = append(refs, *ref)
-		}
-	}
-	return record, refs, nil
-}
-
-// scriptSettled reads back the requests a drive just settled, by their
-// addresses only, in index order: the record grows by them without the
-// whole run being read again.
-func (rc *runCtx) scriptSettled(ctx context.Context, local string, asked []script.Pending) ([]script.Recorded, []receipt.ChildRef, error) {
-	addresses := make([]string, len(asked))
-	for i, p := range asked {
-		addresses[i] = fmt.Sprintf("%s/%d", local, p.Index)
-	}
-	steps, err := rc.e.Journal.StepsAt(ctx, rc.rec.RunID, addresses)
-	if err != nil {
-		return nil, nil, err
-	}
-	var record []script.Recorded
-	var refs []receipt.ChildRef
-	for i, p := range asked {
-		s, ok := steps[addresses[i]]
-		if !ok {
-			return nil, nil, contract.Errorf(errcode.JournalRecordInvalid, "the journal holds no record of request %s the drive settled", addresses[i])
-		}
-		r, ref, err := scriptRecordedOf(p.Index, s)
-		if err != nil {
-			return nil, nil, err
-		}
-		record = append(record, r)
-		if ref != nil {
-			refs = append(refs, *ref)
-		}
-	}
-	slices.SortFunc(record, func(a, b script.Recorded) int { return a.Index - b.Index })
-	return record, refs, nil
-}
-
-// scriptRecordedOf is one settled request as the worker replays it, and the
-// receipt it committed, if any.
-func scriptRecordedOf(idx int, rec *journal.Step) (script.Recorded, *receipt.ChildRef, error) {
-	var meta struct {
-		Kind        string            `json:"kind"`
-		Tool        string            `json:"tool"`
-		InputDigest string            `json:"input_digest"`
-		SettledAt   int64             `json:"settled_at"`
-		Output      json.RawMessage   `json:"output"`
-		Artifact    *receipt.Artifact `json:"artifact"`
-	}
-	s, err := settledOf(rec)
-	if err != nil {
-		return script.Recorded{}, nil, err
-	}
-	r := script.Recorded{Index: idx}
-	if len(rec.Output) > 0 {
-		if err := json.Unmarshal(rec.Output, &meta); err != nil {
-			return script.Recorded{}, nil, contract.Errorf(errcode.JournalRecordInvalid, "the journal's record of call %s does not decode: %v", rec.StepID, err)
-		}
-	}
-	r.Kind, r.Tool, r.InputDigest, r.SettledAt, r.Artifact = meta.Kind, meta.Tool, meta.InputDigest, meta.SettledAt, meta.Artifact
-	if r.Kind == "" { // a call or read that failed records its request in its error's detail
-		r.Kind, r.Tool, r.InputDigest = script.FailedRequest(s.failure)
-	}
-	if s.status == contract.StepSuccess {
-		r.Output = meta.Output
-	} else if s.failure != nil {
-		r.Error = &script.Error{Code: s.failure.Code, Message: s.failure.Message}
-	}
-	if s.receiptID != "" {
-		return r, &s.ref, nil
-	}
-	return r, nil, nil
-}
-
 // carryOut admits and runs a script's pending requests: calls at once up to
 // the step's concurrency, waits settled from the run's clock or waited on.
-func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, asked []script.Pending, level, startedSkills int, refs *script.Refs) stepRun {
+func (rc *runCtx) carryOut(ctx context.Context, log script.Log, step *pkg.Step, local string, asked []script.Pending, level, startedSkills int, refs *script.Refs) stepRun {
 	var waiting []pending
 	var refused []contract.RefusedAnswer
 	var calls []script.Pending
@@ -316,7 +179,7 @@ func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, as
 	for _, p := range asked {
 		address := fmt.Sprintf("%s/%d", local, p.Index)
 		if p.Kind == "read" {
-			if err := rc.scriptRead(ctx, step, address, p, refs); err != nil {
+			if err := log.ReadRef(ctx, step.ID, address, p, refs); err != nil {
 				return stepRun{err: err}
 			}
 			continue
@@ -326,7 +189,7 @@ func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, as
 			continue
 		}
 		if now.UnixMilli() >= p.Until {
-			if err := rc.recordWait(ctx, step, address, p, now); err != nil {
+			if err := log.Wait(ctx, step.ID, address, p, now); err != nil {
 				return stepRun{err: err}
 			}
 			continue
@@ -372,15 +235,6 @@ func (rc *runCtx) carryOut(ctx context.Context, step *pkg.Step, local string, as
 		waiting, refused = append(waiting, r.waiting...), append(refused, r.refused...)
 	}
 	return stepRun{waiting: waiting, refused: refused}
-}
-
-// recordWait settles a wait at the time runx records.
-func (rc *runCtx) recordWait(ctx context.Context, step *pkg.Step, address string, p script.Pending, now time.Time) error {
-	out, err := json.Marshal(map[string]any{"kind": "wait", "settled_at": now.UnixMilli(), "until": p.Until})
-	if err != nil {
-		return err
-	}
-	return rc.e.Journal.RecordStep(durable(ctx), &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: step.ID, Status: contract.StepSuccess, Output: out})
 }
 
 // scriptCall admits one call against the step's listed calls and carries it
@@ -433,39 +287,4 @@ func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string
 		return stepRun{err: err}
 	}
 	return stepRun{settled: s, err: rc.e.Journal.RecordStep(durable(ctx), rec)}
-}
-
-// scriptRead settles a ctx.read of a reference: the content of the
-// artifact the step gave by that reference, read back from the artifact
-// store and held to its digest and size, recorded beside what was asked so
-// a replay is held to asking the same. A reference the step never gave,
-// or an artifact whose content changed, rejects the read. A read runs
-// nothing and commits no receipt of its own: the step's receipt names the
-// artifacts it gave.
-func (rc *runCtx) scriptRead(ctx context.Context, step *pkg.Step, address string, p script.Pending, refs *script.Refs) error {
-	digest := mustDigestRaw(p.Input)
-	var doc struct {
-		Ref string `json:"$ref"`
-	}
-	_ = json.Unmarshal(p.Input, &doc)
-	rec := &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: step.ID}
-	fail := func(code errcode.Code, message string) error {
-		rec.Status = contract.StepFailed
-		var err error
-		rec.Error, err = json.Marshal(&contract.ErrorBody{Code: code, Message: message,
-			Detail: map[string]any{"kind": "read", "input_digest": digest}})
-		return err
-	}
-	var err error
-	if content, artifact, failure := refs.Read(doc.Ref); failure != nil {
-		err = fail(failure.Code, failure.Message)
-	} else {
-		rec.Status = contract.StepSuccess
-		rec.Output, err = json.Marshal(map[string]any{"kind": "read", "input_digest": digest, "output": content,
-			"artifact": artifact})
-	}
-	if err != nil {
-		return err
-	}
-	return rc.e.Journal.RecordStep(durable(ctx), rec)
 }

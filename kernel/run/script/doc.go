@@ -3,8 +3,12 @@
 // replays, the requests it waits on, its answer), the step a listed call
 // runs as, and the references a step gives its script in place of inputs
 // past 64 KiB (kept as artifacts of the run, resolved in a call's input
-// and in the script's output, read back by ctx.read held to their digest).
+// and in the script's output, read back by ctx.read held to their digest),
+// the output a worker answers in parts joined and held to its digest, and
+// the step's record in the journal (Log: the settled requests read back in
+// index order, the waits and reads it settles without running anything).
 //
 // It never imports kernel/run: the engine drives a script step
-// (kernel/run/script.go) and takes from here what is pure of it.
+// (kernel/run/script.go), carries out its calls, and satisfies the port
+// this package declares (port.go) in kernel/run/scriptport.go.
 package script

@@ -2,6 +2,7 @@ package script
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/sdk/artifactstore"
 	"github.com/runxhq/runx/sdk/canon"
@@ -387,4 +389,49 @@ func artifactOf(label string, r *artifactstore.Record) receipt.Artifact {
 
 func sortArtifacts(a []receipt.Artifact) {
 	slices.SortFunc(a, func(x, y receipt.Artifact) int { return strings.Compare(x.Label, y.Label) })
+}
+
+// ReadRef settles a ctx.read of a reference: the content of the artifact the
+// step gave by that reference, read back from the artifact store and held
+// to its digest and size, recorded beside what was asked so a replay is
+// held to asking the same. A reference the step never gave, or an
+// artifact whose content changed, rejects the read. A read runs nothing
+// and commits no receipt of its own: the step's receipt names the
+// artifacts it gave.
+func (l Log) ReadRef(ctx context.Context, stepID, address string, p Pending, refs *Refs) error {
+	digest := inputDigest(p.Input)
+	var doc struct {
+		Ref string `json:"$ref"`
+	}
+	_ = json.Unmarshal(p.Input, &doc)
+	rec := &journal.Step{RunID: l.RunID, Address: address, StepID: stepID}
+	fail := func(code errcode.Code, message string) error {
+		rec.Status = contract.StepFailed
+		var err error
+		rec.Error, err = json.Marshal(&contract.ErrorBody{Code: code, Message: message,
+			Detail: map[string]any{"kind": "read", "input_digest": digest}})
+		return err
+	}
+	var err error
+	if content, artifact, failure := refs.Read(doc.Ref); failure != nil {
+		err = fail(failure.Code, failure.Message)
+	} else {
+		rec.Status = contract.StepSuccess
+		rec.Output, err = json.Marshal(map[string]any{"kind": "read", "input_digest": digest, "output": content,
+			"artifact": artifact})
+	}
+	if err != nil {
+		return err
+	}
+	return l.Journal.RecordStep(context.WithoutCancel(ctx), rec)
+}
+
+// inputDigest is the digest of what a script asked, over its canonical
+// JSON (over its bytes when it is not JSON), as every record of it holds.
+func inputDigest(raw json.RawMessage) string {
+	c, err := canon.CanonicalJSON(raw)
+	if err != nil {
+		return canon.DigestBytes(raw)
+	}
+	return canon.DigestBytes(c)
 }
