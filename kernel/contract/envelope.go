@@ -101,7 +101,7 @@ type SkillRun struct {
 // PayloadArtifact, the project artifact holding its canonical JSON.
 type Request struct {
 	Address         string              `json:"address"`
-	Kind            string              `json:"kind"`
+	Kind            RequestKind         `json:"kind"`
 	RequestDigest   string              `json:"request_digest"`
 	Payload         json.RawMessage     `json:"payload,omitempty"`
 	PayloadArtifact *ArtifactDescriptor `json:"payload_artifact,omitempty"`
@@ -125,12 +125,15 @@ type RequestSummary struct {
 	Title         string `json:"title,omitempty"`
 }
 
+// RequestKind is what a paused run's request asks for.
+type RequestKind string
+
 // Request kinds.
 const (
-	RequestAgent    = "agent"
-	RequestApproval = "approval"
-	RequestQuestion = "question"
-	RequestWait     = "wait"
+	RequestAgent    RequestKind = "agent"
+	RequestApproval RequestKind = "approval"
+	RequestQuestion RequestKind = "question"
+	RequestWait     RequestKind = "wait"
 )
 
 // RefusedAnswer names an agent answer its step refused; the request stays open.

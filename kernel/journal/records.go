@@ -54,13 +54,13 @@ type Step struct {
 
 // Request is something a paused run waits on.
 type Request struct {
-	RunID         string          `json:"run_id"`
-	Address       string          `json:"address"`
-	Kind          string          `json:"kind"`
-	RequestDigest string          `json:"request_digest"`
-	Payload       json.RawMessage `json:"payload"`
-	State         RequestState    `json:"state"`
-	Seq           int64           `json:"seq"`
+	RunID         string               `json:"run_id"`
+	Address       string               `json:"address"`
+	Kind          contract.RequestKind `json:"kind"`
+	RequestDigest string               `json:"request_digest"`
+	Payload       json.RawMessage      `json:"payload"`
+	State         RequestState         `json:"state"`
+	Seq           int64                `json:"seq"`
 }
 
 // RequestState is whether a request still waits on its answer.

@@ -134,10 +134,10 @@ func (s *Server) turnList(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		runs = []string{a.RunID}
 	}
 	type line struct {
-		RunID         string `json:"run_id"`
-		Address       string `json:"address"`
-		Kind          string `json:"kind"`
-		RequestDigest string `json:"request_digest"`
+		RunID         string               `json:"run_id"`
+		Address       string               `json:"address"`
+		Kind          contract.RequestKind `json:"kind"`
+		RequestDigest string               `json:"request_digest"`
 	}
 	out := struct {
 		Waiting []line `json:"waiting"`

@@ -61,7 +61,7 @@ func (p connectorPort) Execute(ctx context.Context, step *pkg.Step, local string
 
 func (p connectorPort) Decision(local string) *journal.Decision { return p.rc.Decisions[local] }
 
-func (p connectorPort) BindRequest(step *pkg.Step, local, kind string, payload map[string]any) (contract.Request, error) {
+func (p connectorPort) BindRequest(step *pkg.Step, local string, kind contract.RequestKind, payload map[string]any) (contract.Request, error) {
 	return p.rc.bindRequest(step, local, kind, payload)
 }
 

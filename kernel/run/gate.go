@@ -19,7 +19,7 @@ import (
 // request builds what a gate step asks, and binds it by digest to its run,
 // its address and its exact content.
 func (rc *runCtx) request(step *pkg.Step, local string, inputs map[string]any) (contract.Request, error) {
-	var kind string
+	var kind contract.RequestKind
 	var payload map[string]any
 	switch {
 	case step.Kind == pkg.KindAgent:
@@ -47,7 +47,7 @@ func (rc *runCtx) request(step *pkg.Step, local string, inputs map[string]any) (
 
 // bindRequest binds a request by digest to its run, its address and its
 // exact content.
-func (rc *runCtx) bindRequest(step *pkg.Step, local, kind string, payload map[string]any) (contract.Request, error) {
+func (rc *runCtx) bindRequest(step *pkg.Step, local string, kind contract.RequestKind, payload map[string]any) (contract.Request, error) {
 	raw, err := canon.Canonical(payload)
 	if err != nil {
 		return contract.Request{}, err
@@ -57,7 +57,7 @@ func (rc *runCtx) bindRequest(step *pkg.Step, local, kind string, payload map[st
 		Address: rc.address(local),
 		Kind:    kind,
 		RequestDigest: mustDigest(map[string]any{
-			"run_id": rc.rec.RunID, "address": local, "kind": kind, "payload_digest": payloadDigest,
+			"run_id": rc.rec.RunID, "address": local, "kind": string(kind), "payload_digest": payloadDigest,
 		}),
 		Payload: raw,
 		Summary: contract.RequestSummary{PayloadDigest: payloadDigest, StepID: step.ID},

@@ -40,7 +40,7 @@ type Run interface {
 	// local address, or nil.
 	Decision(local string) *journal.Decision
 	// BindRequest binds a request the run will wait on at local.
-	BindRequest(step *pkg.Step, local, kind string, payload map[string]any) (contract.Request, error)
+	BindRequest(step *pkg.Step, local string, kind contract.RequestKind, payload map[string]any) (contract.Request, error)
 	// Answer is a connector request's answer held to the operation's
 	// declared outputs.
 	Answer(stepID string, mo *ManifestOp, raw []byte) (any, *contract.ErrorBody)

@@ -26,7 +26,7 @@ type askInput struct {
 // approval for a reason, a question request for questions, in the shapes
 // an ask step's requests have, so runx resume holds the answer to the same
 // rules.
-func AskRequest(step *pkg.Step, raw json.RawMessage) (string, map[string]any, error) {
+func AskRequest(step *pkg.Step, raw json.RawMessage) (contract.RequestKind, map[string]any, error) {
 	var in askInput
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
