@@ -11,8 +11,8 @@ import (
 
 // outcomeList names every outcome a run can seal with, for a refusal.
 func outcomeList() string {
-	names := make([]string, len(seal.Outcomes))
-	for i, o := range seal.Outcomes {
+	names := make([]string, len(seal.RunOutcomes))
+	for i, o := range seal.RunOutcomes {
 		names[i] = string(o)
 	}
 	return strings.Join(names, ", ")
@@ -41,7 +41,7 @@ func decodeExpectation(d decoder, e *entry) (*Expectation, error) {
 		return nil, err
 	}
 	x.Outcome = seal.Outcome(outcome)
-	if x.Outcome != "" && !x.Outcome.Valid() {
+	if x.Outcome != "" && !x.Outcome.RunOutcome() {
 		return nil, refuseAt(d.file, f.get("outcome").value.position(), errcode.TestOutcomeUnknown,
 			"expect outcome must be one of %s, not %q", outcomeList(), outcome)
 	}

@@ -128,12 +128,16 @@ func TestLoadTestUnknownOutcome(t *testing.T) {
 	if !strings.Contains(msg, `"complete"`) {
 		t.Errorf("refusal %q does not name the value", msg)
 	}
-	for _, o := range seal.Outcomes {
+	for _, o := range seal.RunOutcomes {
 		if !strings.Contains(msg, string(o)) {
 			t.Errorf("refusal %q does not name the allowed outcome %s", msg, o)
 		}
 	}
-	for _, o := range seal.Outcomes {
+	// skipped is a step's, never a run's: a test expecting it could never pass.
+	dir = writePackage(t, map[string]string{"tests/case.yaml": "expect: { status: sealed, outcome: skipped }\n"})
+	_, err = LoadTest(filepath.Join(dir, "tests", "case.yaml"))
+	wantRefusal(t, err, errcode.TestOutcomeUnknown, 1, 36)
+	for _, o := range seal.RunOutcomes {
 		yaml := fmt.Sprintf("expect: { status: sealed, outcome: %s }\n", o)
 		dir := writePackage(t, map[string]string{"tests/case.yaml": yaml})
 		if tc, err := LoadTest(filepath.Join(dir, "tests", "case.yaml")); err != nil || tc.Expect.Outcome != o {

@@ -43,6 +43,21 @@ func (o Outcome) Valid() bool {
 	return false
 }
 
+// RunOutcomes lists the outcomes a run can seal with: every outcome but
+// skipped, which only a step has.
+var RunOutcomes = func() []Outcome {
+	var run []Outcome
+	for _, o := range Outcomes {
+		if o != OutcomeSkipped {
+			run = append(run, o)
+		}
+	}
+	return run
+}()
+
+// RunOutcome reports whether a run can seal with o.
+func (o Outcome) RunOutcome() bool { return o.Valid() && o != OutcomeSkipped }
+
 // Reason says why a run sealed as it did, where the outcome alone does not.
 type Reason string
 

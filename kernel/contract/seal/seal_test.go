@@ -63,3 +63,18 @@ func TestImportsLeaf(t *testing.T) {
 		}
 	}
 }
+
+// TestRunOutcomes: a run seals with any outcome but skipped, a step's.
+func TestRunOutcomes(t *testing.T) {
+	if len(RunOutcomes) != len(Outcomes)-1 {
+		t.Fatalf("run outcomes %v", RunOutcomes)
+	}
+	for _, o := range Outcomes {
+		if o.RunOutcome() == (o == OutcomeSkipped) {
+			t.Errorf("%s: RunOutcome() = %v", o, o.RunOutcome())
+		}
+	}
+	if Outcome("complete").RunOutcome() {
+		t.Error("an unknown outcome is a run's")
+	}
+}
