@@ -49,7 +49,7 @@ func (d *Driver) collectAsks(ctx context.Context, t *run.OpenTurn) (waiting, col
 	if len(pending) == 0 {
 		return false, false, nil
 	}
-	events, err := d.Kernel.Journal.Events(ctx, t.RunID, 0)
+	events, err := d.Kernel.RunEvents(ctx, t.RunID, 0)
 	if err != nil {
 		return false, false, err
 	}
@@ -102,5 +102,5 @@ type askedEvent struct {
 
 // recordAsk records an ask_human call before it is made.
 func (d *Driver) recordAsk(ctx context.Context, t *run.OpenTurn, callID string, input json.RawMessage) error {
-	return d.Kernel.Journal.AppendEvent(ctx, t.RunID, eventStream, eventAsked, askedEvent{Turn: t.Address, CallID: callID, Input: input})
+	return d.Kernel.RecordEvent(ctx, t.RunID, eventStream, eventAsked, askedEvent{Turn: t.Address, CallID: callID, Input: input})
 }

@@ -206,7 +206,7 @@ func (d *Driver) workAll(ctx context.Context, runID string, open []contract.Requ
 // max_concurrency under the host ceiling.
 func (d *Driver) runConcurrency(ctx context.Context, runID string) int {
 	host := d.Kernel.ConcurrencyCeiling()
-	rec, err := d.Kernel.Journal.GetRun(ctx, runID)
+	rec, err := d.Kernel.RunRecord(ctx, runID)
 	if err != nil || len(rec.Authority) == 0 {
 		return authority.ConcurrencyFor(0, 0, host)
 	}

@@ -14,7 +14,7 @@ const eventDrive = "agent.drive"
 
 // recordDrive records this drive in the run's agent stream.
 func (d *Driver) recordDrive(ctx context.Context, runID string) error {
-	return d.Kernel.Journal.AppendEvent(ctx, runID, eventStream, eventDrive, map[string]any{
+	return d.Kernel.RecordEvent(ctx, runID, eventStream, eventDrive, map[string]any{
 		"provider": d.Provider.Name, "model": d.Provider.Model, "dialect": d.Provider.Dialect, "budget": d.Budget})
 }
 
@@ -22,7 +22,7 @@ func (d *Driver) recordDrive(ctx context.Context, runID string) error {
 // when the run was started or resumed with --drive: its turns are the
 // managed agent's.
 func RefuseHosted(ctx context.Context, k *run.Kernel, runID string) error {
-	events, err := k.Journal.Events(ctx, runID, 0)
+	events, err := k.RunEvents(ctx, runID, 0)
 	if err != nil {
 		return nil // an unknown run is the server's to report
 	}

@@ -136,11 +136,11 @@ func TestCallCancelChildEffect(t *testing.T) {
 // childRun reads the envelope of the one child run of a root.
 func childRun(t *testing.T, k *run.Kernel, rootID string) *contract.SkillRun {
 	t.Helper()
-	children, err := k.Journal.Children(context.Background(), rootID)
+	children, err := k.JournalForTest().Children(context.Background(), rootID)
 	if err != nil || len(children) != 1 {
 		t.Fatalf("children of %s = %v %v", rootID, children, err)
 	}
-	rec, err := k.Journal.GetRun(context.Background(), children[0].RunID)
+	rec, err := k.RunRecord(context.Background(), children[0].RunID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func TestCancelledStopsDriverGracefully(t *testing.T) {
 // onlyRun finds the one root run the workspace's journal holds.
 func onlyRun(t *testing.T, k *run.Kernel) (string, bool) {
 	t.Helper()
-	roots, err := k.Journal.Children(context.Background(), "")
+	roots, err := k.JournalForTest().Children(context.Background(), "")
 	if err != nil || len(roots) != 1 {
 		return "", false
 	}
@@ -144,7 +144,7 @@ func TestOneWorkerForTheSession(t *testing.T) {
 		if res, _ := call(t, cs, "echo", map[string]any{"message": "hi"}); res.IsError {
 			t.Fatal(textOf(res))
 		}
-		p := k.Host.Pid("js")
+		p := k.PluginPidForTest("js")
 		if p == 0 || (pid != 0 && p != pid) {
 			t.Fatalf("call %d ran in worker %d, earlier calls in %d", i, p, pid)
 		}

@@ -69,7 +69,7 @@ func reuseOf(t *testing.T, out map[string]any) (status, reason string, source ma
 // receiptExtra reads a receipt's extra.reuse from the kernel's store.
 func receiptReuse(t *testing.T, k *run.Kernel, id string) map[string]any {
 	t.Helper()
-	r, _, err := k.Store.Get(id)
+	r, _, err := k.Receipt(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestSkillCallReuse(t *testing.T) {
 	if status, reason, _ := reuseOf(t, first); status != "recomputed" || reason != reuse.NoCandidate {
 		t.Fatalf("first call: %s %s, want recomputed %s", status, reason, reuse.NoCandidate)
 	}
-	firstReceipt, _, err := k.Store.Get(str(first["receipt_id"]))
+	firstReceipt, _, err := k.Receipt(str(first["receipt_id"]))
 	if err != nil || len(firstReceipt.Body.Children) != 1 {
 		t.Fatalf("first call's receipt: %v %v", firstReceipt, err)
 	}
@@ -112,7 +112,7 @@ func TestSkillCallReuse(t *testing.T) {
 	if src, _ := note["source"].(map[string]any); note["status"] != "reused" || str(src["receipt_id"]) != childReceipt || str(src["signed_digest"]) == "" {
 		t.Errorf("reused call's receipt says %v", note)
 	}
-	if r, _, _ := k.Store.Get(str(second["receipt_id"])); len(r.Body.Children) != 0 {
+	if r, _, _ := k.Receipt(str(second["receipt_id"])); len(r.Body.Children) != 0 {
 		t.Errorf("a reused call started a child run: %v", r.Body.Children)
 	}
 
@@ -143,7 +143,7 @@ func TestSkillCallReuse(t *testing.T) {
 	}
 
 	// the run's record says what became of each reuse
-	events, err := k.Journal.Events(t.Context(), runID, 0)
+	events, err := k.RunEvents(t.Context(), runID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ func New(k *run.Kernel, opts Options) (*Server, error) {
 	s.srv.AddReceivingMiddleware(scrubResults(k.Taint()))
 	names := map[string]string{}
 	if opts.RunID != "" {
-		if _, err := k.Journal.GetRun(context.Background(), opts.RunID); err != nil {
+		if _, err := k.RunRecord(context.Background(), opts.RunID); err != nil {
 			return nil, err
 		}
 		s.runs = []string{opts.RunID}

@@ -47,7 +47,7 @@ func (s *Server) contextOf(ctx context.Context, t *run.OpenTurn) ([]contextEntry
 		if h.SkillName != t.Package.Name || h.RunID == t.RunID {
 			continue
 		}
-		rec, err := s.k.Journal.GetRun(ctx, h.RunID)
+		rec, err := s.k.RunRecord(ctx, h.RunID)
 		if err != nil || rec.Method != t.Method.Name || len(rec.Envelope) == 0 {
 			continue
 		}
@@ -109,7 +109,7 @@ func (s *Server) callables(ctx context.Context, t *run.OpenTurn) []map[string]an
 		item := map[string]any{"tool": c.Tool, "kind": c.Kind}
 		switch c.Kind {
 		case "tool":
-			if def, _, err := s.k.Host.Definition(ctx, c.Tool); err == nil {
+			if def, _, err := s.k.PluginDefinition(ctx, c.Tool); err == nil {
 				item["summary"] = def.Summary
 				if len(def.InputSchema) > 0 {
 					item["input_schema"] = json.RawMessage(def.InputSchema)

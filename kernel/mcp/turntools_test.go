@@ -289,7 +289,7 @@ func TestTurnCallRefusedWhileDrivenElsewhere(t *testing.T) {
 	k := openKernel(t, ws)
 	cs := connect(t, k, kmcp.Options{Refs: []string{testdata("review")}}, nil)
 	_, out := call(t, cs, "review", map[string]any{"topic": "t"})
-	drv, err := k.Journal.Drive(str(out["run_id"]))
+	drv, err := k.JournalForTest().Drive(str(out["run_id"]))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -218,13 +218,13 @@ func Open(ctx context.Context, o Options) (*Kernel, error) {
 		j.Close()
 		return nil, err
 	}
-	k := &Kernel{Options: o, Store: store, Journal: j}
+	k := &Kernel{Options: o, store: store, journal: j}
 	sup, err := host.NewSupervisor(host.Config{Discovery: k.Discovery(), RunxVersion: o.RunxVersion, Logger: o.Logger, FirstParty: o.FirstParty, Taint: o.Taint})
 	if err != nil {
 		j.Close()
 		return nil, err
 	}
-	k.Host = sup
+	k.host = sup
 	k.engine = &engine{
 		Host: sup, Taint: o.Taint, Signer: signer, Store: store, Journal: j, Clock: o.Clock,
 		RunxVersion: o.RunxVersion, Workspace: o.Workspace, LookupEnv: o.LookupEnv,

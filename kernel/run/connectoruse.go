@@ -25,7 +25,7 @@ func (k *Kernel) PluginCredential(ctx context.Context, name string) (string, err
 		// A namespaced connector is a manifest's; no plugin is so named.
 		return "", contract.Errorf(errcode.ConnectorNotFound, "no connector %s is declared: a namespaced connector is a connector.yaml in a package or .runx/added-connectors", name)
 	}
-	info, err := k.Host.Info(ctx, name)
+	info, err := k.host.Info(ctx, name)
 	var he *host.Error
 	if errors.As(err, &he) && he.Code == errcode.PluginNotFound {
 		return "", contract.Errorf(errcode.ConnectorNotFound, "no connector %s is declared: no connector.yaml names it and no plugin runx-plugin-%s is installed (%s)", name, name, he.Message)

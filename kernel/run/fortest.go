@@ -51,7 +51,7 @@ func (k *Kernel) ForTest(s Scratch) *Kernel {
 	if k.engine != nil {
 		e.MaxReceipts, e.MaxConcurrency = k.engine.MaxReceipts, k.engine.MaxConcurrency
 	}
-	return &Kernel{Options: k.Options, engine: e, Host: k.Host, Store: s.Store, Journal: s.Journal}
+	return &Kernel{Options: k.Options, engine: e, host: k.host, store: s.Store, journal: s.Journal}
 }
 
 // CredentialResolver resolves connector credentials as this kernel's runs

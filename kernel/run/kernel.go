@@ -28,20 +28,20 @@ import (
 // run; the engine behind it is this package's own.
 type Kernel struct {
 	Options Options
-	Host    *host.Supervisor
-	Store   *receipt.Store
-	Journal *journal.Journal
+	host    *host.Supervisor
+	store   *receipt.Store
+	journal *journal.Journal
 	engine  *engine
 }
 
 // Close stops the kernel's plugins.
 func (k *Kernel) Close() {
-	k.Host.Close()
+	k.host.Close()
 	if k.engine != nil && k.engine.files != nil {
 		k.engine.files.close()
 	}
-	_ = k.Store.Close()
-	_ = k.Journal.Close()
+	_ = k.store.Close()
+	_ = k.journal.Close()
 }
 
 // SkillRequest is `runx skill <ref>[#method] [method]`.

@@ -12,6 +12,6 @@ import (
 func (k *Kernel) MigrateData(ctx context.Context, req datamigrate.Request) (json.RawMessage, error) {
 	return datamigrate.Migrate(ctx, datamigrate.Kernel{
 		Workspace: k.Options.Workspace, ProjectDir: k.Options.ProjectDir, LockToken: k.engine.LockToken,
-		Clock: k.Options.Clock, Host: k.Host,
+		Clock: k.Options.Clock, Host: k.host,
 	}, req)
 }

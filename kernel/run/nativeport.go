@@ -38,5 +38,5 @@ func (k *Kernel) ToolDefinition(ctx context.Context, id string) (*sdk.Definition
 		def := t.Definition()
 		return &def, host.PluginRef{Name: native.KernelOwner, Version: k.Options.RunxVersion}, nil
 	}
-	return k.Host.Definition(ctx, id)
+	return k.host.Definition(ctx, id)
 }

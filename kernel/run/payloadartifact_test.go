@@ -268,7 +268,7 @@ func TestChildRunLargePayloadIsTheChildsArtifact(t *testing.T) {
 		t.Fatal("the child's large payload rides inline")
 	}
 	ctx := context.Background()
-	children, err := k.Journal.Children(ctx, env.RunID)
+	children, err := k.journal.Children(ctx, env.RunID)
 	if err != nil || len(children) != 1 {
 		t.Fatalf("children %v %v", children, err)
 	}

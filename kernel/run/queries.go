@@ -29,15 +29,15 @@ func (k *Kernel) Verify(ctx context.Context, id string) (receipt.Report, error) 
 	if err != nil {
 		return receipt.Report{}, err
 	}
-	if _, _, err := k.Store.Get(id); err != nil {
+	if _, _, err := k.store.Get(id); err != nil {
 		// Verify reports a receipt that is missing or unreadable.
-		return receipt.Verify(ctx, k.Store, id, keys, receipt.Limits{}), nil
+		return receipt.Verify(ctx, k.store, id, keys, receipt.Limits{}), nil
 	}
-	root, err := k.Store.TreeOf(ctx, id)
+	root, err := k.store.TreeOf(ctx, id)
 	if err != nil {
 		return receipt.Report{}, err
 	}
-	return receipt.Verify(ctx, k.Store, root, keys, receipt.Limits{}), nil
+	return receipt.Verify(ctx, k.store, root, keys, receipt.Limits{}), nil
 }
 
 // VerifyTarget is the receipt `runx verify <id>` checks: id itself when it
@@ -46,11 +46,11 @@ func (k *Kernel) Verify(ctx context.Context, id string) (receipt.Report, error) 
 // not sealed is refused, naming its state and what to pass. Any other id is
 // given back as it is, for Verify to report it missing.
 func (k *Kernel) VerifyTarget(ctx context.Context, id string) (string, error) {
-	if _, _, err := k.Store.Get(id); err == nil {
+	if _, _, err := k.store.Get(id); err == nil {
 		return id, nil
 	}
-	if k.Journal != nil {
-		r, err := k.Journal.GetRun(ctx, id)
+	if k.journal != nil {
+		r, err := k.journal.GetRun(ctx, id)
 		switch {
 		case err == nil && r.State == journal.StateSealed && r.ReceiptID != "":
 			return r.ReceiptID, nil
@@ -74,7 +74,7 @@ func (k *Kernel) VerifyTarget(ctx context.Context, id string) (string, error) {
 
 // RunHistory lists the sealed runs in the receipt store, oldest first.
 func (k *Kernel) RunHistory() ([]receipt.IndexEntry, error) {
-	all, err := k.Store.Index()
+	all, err := k.store.Index()
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ type OpenRun struct {
 // OpenRuns lists the root runs that have not sealed, oldest first, so history
 // shows a paused or stopped run as what it is rather than leaving it out.
 func (k *Kernel) OpenRuns(ctx context.Context) ([]OpenRun, error) {
-	roots, err := k.Journal.Children(ctx, "")
+	roots, err := k.journal.Children(ctx, "")
 	if err != nil {
 		return nil, err
 	}

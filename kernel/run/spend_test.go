@@ -85,7 +85,7 @@ func pricedKernel(t *testing.T) (*Kernel, *priced) {
 // held is what the run's spend stream holds.
 func held(t *testing.T, k *Kernel, runID string) int64 {
 	t.Helper()
-	events, err := k.Journal.Events(context.Background(), runID, 0)
+	events, err := k.journal.Events(context.Background(), runID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func stepCost(t *testing.T, k *Kernel, env *contract.SkillRun, step string) map[
 		if s.StepID != step {
 			continue
 		}
-		r, _, err := k.Store.Get(s.ReceiptID)
+		r, _, err := k.store.Get(s.ReceiptID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,7 @@ import (
 // the turn call that started it held, narrowed as child() narrows it, so a
 // call made in a child's turn runs under the child's authority and floor.
 func (k *Kernel) runCtxFor(ctx context.Context, runID string) (*runCtx, error) {
-	rec, err := k.Journal.GetRun(durable(ctx), runID)
+	rec, err := k.journal.GetRun(durable(ctx), runID)
 	if err != nil {
 		return nil, err
 	}
@@ -60,10 +60,10 @@ func (k *Kernel) runCtxFor(ctx context.Context, runID string) (*runCtx, error) {
 		rc.Base, rc.Standing = authority.ForChild(parent.effective(step)), parent.Standing
 		rc.Spend = parent.Spend
 	}
-	if rc.Decisions, err = k.Journal.Decisions(durable(ctx), rec.RunID); err != nil {
+	if rc.Decisions, err = k.journal.Decisions(durable(ctx), rec.RunID); err != nil {
 		return nil, err
 	}
-	if rc.Recorded, err = k.Journal.Steps(durable(ctx), rec.RunID); err != nil {
+	if rc.Recorded, err = k.journal.Steps(durable(ctx), rec.RunID); err != nil {
 		return nil, err
 	}
 	return rc, nil
@@ -83,7 +83,7 @@ func (k *Kernel) startingStep(ctx context.Context, parent *runCtx, local string)
 	if s == nil {
 		return nil, 0, contract.Errorf(errcode.ResumePackageDrift, "package %s no longer has the step of turn %s", parent.pkg.Name, parent.address(turnID))
 	}
-	events, err := k.Journal.Events(durable(ctx), parent.rec.RunID, 0)
+	events, err := k.journal.Events(durable(ctx), parent.rec.RunID, 0)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -62,13 +62,13 @@ func (k *Kernel) TurnCall(ctx context.Context, req TurnCallRequest) (*TurnCallRe
 // CancelTurnCall cancels one turn call of a run by its address and answers
 // at once with how it stands (turn.Cancel).
 func (k *Kernel) CancelTurnCall(ctx context.Context, runID, address string) (*CallCancel, error) {
-	return turn.Cancel(ctx, k.Journal, runID, address)
+	return turn.Cancel(ctx, k.journal, runID, address)
 }
 
 // turnPort is the engine as a turn's calls see it (turn.Engine).
 type turnPort struct{ k *Kernel }
 
-func (p turnPort) Journal() *journal.Journal { return p.k.Journal }
+func (p turnPort) Journal() *journal.Journal { return p.k.journal }
 
 func (p turnPort) Waiting(ctx context.Context, rootID, address string) (*turn.Waiting, error) {
 	st, err := p.k.engine.treeState(ctx, rootID)
@@ -143,7 +143,7 @@ func (p turnPort) Carry(ctx context.Context, t *OpenTurn, step *pkg.Step, c turn
 	if c.Again {
 		// It used a person's decision: the turn is still open, and the
 		// run waits on what stays open.
-		if err := turn.Repause(ctx, k.Journal, rec.RunID); err != nil {
+		if err := turn.Repause(ctx, k.journal, rec.RunID); err != nil {
 			return nil, err
 		}
 	}
@@ -178,11 +178,11 @@ func (p turnPort) keepPending(ctx context.Context, t *OpenTurn, out *TurnCallRes
 	if again {
 		return out, nil // still waiting: kept as it was
 	}
-	if err := k.Journal.AddRequests(durable(ctx), t.RunID, reqs); err != nil {
+	if err := k.journal.AddRequests(durable(ctx), t.RunID, reqs); err != nil {
 		return nil, err
 	}
 	pc := turn.Pending{Address: local, Index: out.Index, CallID: out.CallID, Tool: out.Tool, InputDigest: out.InputDigest, RequestDigest: digest, Floor: true}
-	if err := k.Journal.AppendEvent(durable(ctx), t.RunID, "calls", turn.EventCallPending, pc); err != nil {
+	if err := k.journal.AppendEvent(durable(ctx), t.RunID, "calls", turn.EventCallPending, pc); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -212,7 +212,7 @@ func (p turnPort) keepChildPause(ctx context.Context, t *OpenTurn, out *TurnCall
 		if runID == t.RunID {
 			return nil, contract.Errorf(errcode.TurnCallChildUnsettled, "skill call %s waits on its own run, not its child", out.Address)
 		}
-		if err := k.Journal.Pause(durable(ctx), runID, reqs); err != nil {
+		if err := k.journal.Pause(durable(ctx), runID, reqs); err != nil {
 			return nil, err
 		}
 	}
@@ -224,7 +224,7 @@ func (p turnPort) keepChildPause(ctx context.Context, t *OpenTurn, out *TurnCall
 	}
 	pc := turn.Pending{Address: t.Local + "/" + strconv.Itoa(out.Index), Index: out.Index, CallID: out.CallID, Tool: out.Tool, InputDigest: out.InputDigest,
 		Skill: true, Input: input, Act: act}
-	if err := k.Journal.AppendEvent(durable(ctx), t.RunID, "calls", turn.EventCallPending, pc); err != nil {
+	if err := k.journal.AppendEvent(durable(ctx), t.RunID, "calls", turn.EventCallPending, pc); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -249,11 +249,11 @@ func (p turnPort) Ask(ctx context.Context, t *OpenTurn, c turn.Claimed) (*TurnCa
 	if err != nil {
 		return nil, err
 	}
-	if err := k.Journal.AddRequests(durable(ctx), t.RunID, []*journal.Request{{Address: local, Kind: kind, RequestDigest: r.RequestDigest, Payload: r.Payload}}); err != nil {
+	if err := k.journal.AddRequests(durable(ctx), t.RunID, []*journal.Request{{Address: local, Kind: kind, RequestDigest: r.RequestDigest, Payload: r.Payload}}); err != nil {
 		return nil, err
 	}
 	pc := turn.Pending{Address: local, Index: c.Index, CallID: c.Req.CallID, Tool: c.Req.Tool, InputDigest: c.Digest, RequestDigest: r.RequestDigest}
-	if err := k.Journal.AppendEvent(durable(ctx), t.RunID, "calls", turn.EventCallPending, pc); err != nil {
+	if err := k.journal.AppendEvent(durable(ctx), t.RunID, "calls", turn.EventCallPending, pc); err != nil {
 		return nil, err
 	}
 	res := turn.PendingResult(t, pc)
@@ -267,14 +267,14 @@ func (p turnPort) Ask(ctx context.Context, t *OpenTurn, c turn.Claimed) (*TurnCa
 // decision, or reports it pending while none is.
 func (p turnPort) Collect(ctx context.Context, t *OpenTurn, pc turn.Pending) (*TurnCallResult, error) {
 	k := p.k
-	ds, err := k.Journal.Decisions(durable(ctx), t.RunID)
+	ds, err := k.journal.Decisions(durable(ctx), t.RunID)
 	if err != nil {
 		return nil, err
 	}
 	d := ds[pc.Address]
 	if d == nil || d.RequestDigest != pc.RequestDigest {
 		res := turn.PendingResult(t, pc)
-		reqs, err := k.Journal.Requests(durable(ctx), t.RunID)
+		reqs, err := k.journal.Requests(durable(ctx), t.RunID)
 		if err != nil {
 			return nil, err
 		}
@@ -306,14 +306,14 @@ func (p turnPort) Collect(ctx context.Context, t *OpenTurn, pc turn.Pending) (*T
 	}
 	raw, _ := json.Marshal(s.output)
 	rec.Output, _ = json.Marshal(turn.Recorded{Kind: "call", Tool: pc.Tool, InputDigest: pc.InputDigest, CallID: pc.CallID, Output: raw})
-	if err := k.Journal.UseDecision(durable(ctx), t.RunID, pc.Address, rec); err != nil {
+	if err := k.journal.UseDecision(durable(ctx), t.RunID, pc.Address, rec); err != nil {
 		return nil, err
 	}
-	if err := turn.Repause(ctx, k.Journal, t.RunID); err != nil {
+	if err := turn.Repause(ctx, k.journal, t.RunID); err != nil {
 		return nil, err
 	}
 	out := &TurnCallResult{CallRecord: TurnCallRecord{Index: pc.Index, Address: t.Address + "/" + strconv.Itoa(pc.Index), CallID: pc.CallID,
 		Tool: pc.Tool, InputDigest: pc.InputDigest, Status: contract.CallSuccess, Output: raw, ReceiptID: s.receiptID}}
 	event := map[string]any{"address": out.Address, "call_id": pc.CallID, "tool": pc.Tool, "status": out.Status, "receipt_id": out.ReceiptID}
-	return out, k.Journal.AppendEvent(durable(ctx), t.RunID, "calls", "call."+string(out.Status), event)
+	return out, k.journal.AppendEvent(durable(ctx), t.RunID, "calls", "call."+string(out.Status), event)
 }

@@ -59,8 +59,8 @@ const (
 // while each test gets its own workspace, receipt store, clock and signer.
 type Runner struct {
 	Kernel *run.Kernel
-	// Durable is the store each test's verified receipts are copied to.
-	Durable *receipt.Store
+	// Keep copies each test's verified receipts into the kernel's store.
+	Keep bool
 	// Progress, when set, receives one line per test as it finishes.
 	Progress func(Result)
 }
@@ -128,10 +128,10 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 	if err != nil {
 		return fail("%v", err)
 	}
-	var invoker run.Invoker = k.Host
+	var invoker run.Invoker = k.Invoker()
 	var procs *processStandIn
 	if tc.Providers != nil && len(tc.Providers.Processes) > 0 {
-		procs = newProcessStandIn(k.Host, tc.Providers.Processes)
+		procs = newProcessStandIn(k.Invoker(), tc.Providers.Processes)
 		invoker = procs
 	}
 	replay, err := httpReplay(tc)
@@ -204,7 +204,7 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 	// yet: there is no tree to verify or keep, and its status is what the
 	// test asserts.
 	if env.ReceiptID != "" {
-		failures = append(failures, verifyAndKeep(ctx, store, r.Durable, env.ReceiptID, signer)...)
+		failures = append(failures, verifyAndKeep(ctx, store, r.keeper(), env.ReceiptID, signer)...)
 	} else if env.Status == contract.StatusSealed {
 		failures = append(failures, "the run sealed without a receipt")
 	}
@@ -216,33 +216,28 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 	return res
 }
 
+// keeper is the kernel when the runner keeps receipts, else nil.
+func (r *Runner) keeper() *run.Kernel {
+	if !r.Keep {
+		return nil
+	}
+	return r.Kernel
+}
+
 // verifyAndKeep verifies the test's receipt tree under the fixture key and
-// copies every receipt of the test's store to the durable store.
-func verifyAndKeep(ctx context.Context, store, durable *receipt.Store, rootID string, signer *receipt.Signer) []string {
+// copies every receipt of the test's store to the kernel's store (keep), if
+// any.
+func verifyAndKeep(ctx context.Context, store *receipt.Store, keep *run.Kernel, rootID string, signer *receipt.Signer) []string {
 	keys := receipt.NewKeySet(signer.PublicKey())
 	rep := receipt.Verify(ctx, store, rootID, keys, receipt.Limits{})
 	if rep.Status != receipt.StatusVerified {
 		return []string{fmt.Sprintf("receipt tree %s did not verify: %s %v", rootID, rep.Status, rep.Problems)}
 	}
-	if durable == nil {
+	if keep == nil {
 		return nil
 	}
-	entries, err := store.Index()
-	if err != nil {
+	if err := keep.KeepReceipts(store); err != nil {
 		return []string{err.Error()}
-	}
-	for _, e := range entries {
-		rec, raw, err := store.Get(e.ReceiptID)
-		if err == nil {
-			if e.Root {
-				err = durable.PutRoot(rec, raw)
-			} else {
-				err = durable.Put(rec, raw)
-			}
-		}
-		if err != nil {
-			return []string{fmt.Sprintf("keep receipt %s: %v", e.ReceiptID, err)}
-		}
 	}
 	return nil
 }

@@ -91,7 +91,7 @@ func (f *Factory) Interrupt(window time.Duration) {
 	done := make(chan struct{})
 	go func() {
 		for _, k := range kernels {
-			k.Host.Close()
+			k.StopPlugins()
 		}
 		close(done)
 	}()

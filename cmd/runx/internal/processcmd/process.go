@@ -41,7 +41,7 @@ func invoke(ctx context.Context, k *run.Kernel, capability string, input any, ou
 		return err
 	}
 	binding, _ := json.Marshal(map[string]any{"project_dir": k.Options.ProjectDir, "all_actors": true})
-	res, _, err := k.Host.Invoke(ctx, &sdk.Call{
+	res, _, err := k.Invoke(ctx, &sdk.Call{
 		Capability: capability,
 		Input:      raw,
 		Context: sdk.Context{

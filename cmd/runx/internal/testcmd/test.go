@@ -53,7 +53,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	}
 	return opts.Factory.WithKernel(ctx, opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		styled := cli.Styled(io.Out)
-		runner := &testrun.Runner{Kernel: k, Durable: k.Store}
+		runner := &testrun.Runner{Kernel: k, Keep: true}
 		if !opts.JSON {
 			runner.Progress = func(r testrun.Result) {
 				if r.Status == testrun.ResultPassed {

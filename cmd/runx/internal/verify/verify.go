@@ -61,7 +61,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 			return cli.ReportError(io, opts.JSON, err)
 		}
 		out := Report{Schema: "runx.verify.v1", Report: rep}
-		if r, _, err := k.Store.Get(id); err == nil {
+		if r, _, err := k.Receipt(id); err == nil {
 			out.Receipt = &r.Body
 		}
 		if opts.JSON {
