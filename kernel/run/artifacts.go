@@ -1,13 +1,13 @@
 package run
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/sdk/artifactstore"
 	"github.com/runxhq/runx/sdk/canon"
+	"github.com/runxhq/runx/sdk/jsontext"
 )
 
 // A unit's receipt names the artifacts it used or produced
@@ -50,7 +50,7 @@ func outputArtifact(output any) (receipt.Artifact, bool) {
 	if !canon.ValidDigest(digest) {
 		return receipt.Artifact{}, false
 	}
-	bytes, ok := wholeNumber(m["bytes"])
+	bytes, ok := jsontext.WholeNumber(m["bytes"])
 	if !ok || bytes < 0 {
 		return receipt.Artifact{}, false
 	}
@@ -62,25 +62,6 @@ func outputArtifact(output any) (receipt.Artifact, bool) {
 		a.MediaType = mt
 	}
 	return a, true
-}
-
-// wholeNumber reads a JSON integer however the decoder held it.
-func wholeNumber(v any) (int64, bool) {
-	switch n := v.(type) {
-	case float64:
-		if n != float64(int64(n)) {
-			return 0, false
-		}
-		return int64(n), true
-	case int64:
-		return n, true
-	case int:
-		return int64(n), true
-	case json.Number:
-		i, err := n.Int64()
-		return i, err == nil
-	}
-	return 0, false
 }
 
 // givenArtifacts keeps, by a unit's address, the artifacts a script's call

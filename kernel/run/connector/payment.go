@@ -2,7 +2,6 @@ package connector
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/sdk/errcode"
+	"github.com/runxhq/runx/sdk/jsontext"
 )
 
 // Payments. The money a payment operation moves is derived from its
@@ -42,7 +42,7 @@ func PaymentOf(op *pkg.ConnectorOperation, checked map[string]any) (*Payment, *c
 	if op.Payment == nil {
 		return nil, nil
 	}
-	amount, ok := wholeNumber(checked[strings.TrimPrefix(op.Payment.Amount, "$input.")])
+	amount, ok := jsontext.WholeNumber(checked[strings.TrimPrefix(op.Payment.Amount, "$input.")])
 	if !ok || amount < 0 {
 		return nil, &contract.ErrorBody{Code: errcode.PaymentAmountInvalid, Message: fmt.Sprintf("operation %s: its payment amount (%s) must be a whole number, 0 or more; nothing was sent", op.Name, op.Payment.Amount)}
 	}
@@ -122,23 +122,4 @@ func (p *Payment) MovedBy(end authority.CallEnd) *int64 {
 		return &zero
 	}
 	return nil
-}
-
-// wholeNumber reads a JSON integer however the decoder held it.
-func wholeNumber(v any) (int64, bool) {
-	switch n := v.(type) {
-	case float64:
-		if n != float64(int64(n)) {
-			return 0, false
-		}
-		return int64(n), true
-	case int64:
-		return n, true
-	case int:
-		return int64(n), true
-	case json.Number:
-		i, err := n.Int64()
-		return i, err == nil
-	}
-	return 0, false
 }
