@@ -151,9 +151,14 @@ func (f *Factory) readOptions() (run.Options, func(), error) {
 	}
 	cleanup := func() { _ = os.RemoveAll(tmp) }
 	o.ProjectDir = filepath.Join(tmp, ".runx")
-	o.ReceiptDir = resolved.ReceiptDir
-	if _, err := os.Lstat(o.ReceiptDir); errors.Is(err, fs.ErrNotExist) {
-		o.ReceiptDir = filepath.Join(o.ProjectDir, "receipts")
+	o.ReceiptDir = filepath.Join(o.ProjectDir, "receipts")
+	// Only a store named apart from the project is read: the project's
+	// own was absent a moment ago, and one a run is creating now may not
+	// hold its index yet.
+	if named := resolved.ReceiptDir; named != filepath.Join(resolved.ProjectDir, "receipts") {
+		if _, err := os.Lstat(named); !errors.Is(err, fs.ErrNotExist) {
+			o.ReceiptDir = named
+		}
 	}
 	return o, cleanup, nil
 }
