@@ -216,14 +216,6 @@ func mustDigest(v any) string {
 	return d
 }
 
-func mustDigestRaw(raw json.RawMessage) string {
-	c, err := canon.CanonicalJSON(raw)
-	if err != nil {
-		return canon.DigestBytes(raw)
-	}
-	return canon.DigestBytes(c)
-}
-
 // dataSources resolves bindings against the adapters the installed plugins
 // declare.
 func (e *engine) dataSources() *datasource.Resolver {

@@ -241,7 +241,7 @@ func (rc *runCtx) carryOut(ctx context.Context, log script.Log, step *pkg.Step, 
 // out as a unit of its own.
 func (rc *runCtx) scriptCall(ctx context.Context, step *pkg.Step, address string, p script.Pending, level, skillOrdinal int, refs *script.Refs) stepRun {
 	var input map[string]any
-	digest := mustDigestRaw(p.Input)
+	digest := canon.DigestRaw(p.Input)
 	if err := json.Unmarshal(p.Input, &input); err != nil {
 		return rc.settleNow(ctx, step, address, level, contract.StepRefused, nil, &contract.ErrorBody{Code: errcode.CallInputInvalid, Message: "the script's call input is not a JSON object", Detail: map[string]any{"tool": p.Tool, "input_digest": digest}}, nil)
 	}

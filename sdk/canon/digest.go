@@ -56,3 +56,14 @@ func DigestHex(s string) (hexDigits string, ok bool) {
 	}
 	return s[len(DigestPrefix):], true
 }
+
+// DigestRaw is the digest of a JSON document's canonical form, or of its
+// bytes as given when they do not parse: one digest for the same value
+// however it was spaced, and still a digest for what cannot be read.
+func DigestRaw(raw []byte) string {
+	c, err := CanonicalJSON(raw)
+	if err != nil {
+		return DigestBytes(raw)
+	}
+	return DigestBytes(c)
+}

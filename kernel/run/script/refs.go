@@ -399,7 +399,7 @@ func sortArtifacts(a []receipt.Artifact) {
 // and commits no receipt of its own: the step's receipt names the
 // artifacts it gave.
 func (l Log) ReadRef(ctx context.Context, stepID, address string, p Pending, refs *Refs) error {
-	digest := inputDigest(p.Input)
+	digest := canon.DigestRaw(p.Input)
 	var doc struct {
 		Ref string `json:"$ref"`
 	}
@@ -426,12 +426,3 @@ func (l Log) ReadRef(ctx context.Context, stepID, address string, p Pending, ref
 	return l.Journal.RecordStep(context.WithoutCancel(ctx), rec)
 }
 
-// inputDigest is the digest of what a script asked, over its canonical
-// JSON (over its bytes when it is not JSON), as every record of it holds.
-func inputDigest(raw json.RawMessage) string {
-	c, err := canon.CanonicalJSON(raw)
-	if err != nil {
-		return canon.DigestBytes(raw)
-	}
-	return canon.DigestBytes(c)
-}
