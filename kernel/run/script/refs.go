@@ -425,4 +425,3 @@ func (l Log) ReadRef(ctx context.Context, stepID, address string, p Pending, ref
 	}
 	return l.Journal.RecordStep(context.WithoutCancel(ctx), rec)
 }
-
