@@ -30,7 +30,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/credential"
-	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/pkg/schema"
 	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -358,12 +358,12 @@ func (r *Resolver) adapter(ctx context.Context, ref, id string) (*sdk.Adapter, e
 // schemas are the compiled binding schemas, by adapter id and schema text.
 var schemas sync.Map
 
-func compiled(a *sdk.Adapter) (*pkg.Schema, error) {
+func compiled(a *sdk.Adapter) (*schema.Schema, error) {
 	key := a.ID + "\x00" + string(a.BindingSchema)
 	if s, ok := schemas.Load(key); ok {
-		return s.(*pkg.Schema), nil
+		return s.(*schema.Schema), nil
 	}
-	s, err := pkg.CompileSchema(a.BindingSchema)
+	s, err := schema.Compile(a.BindingSchema)
 	if err != nil {
 		return nil, err
 	}

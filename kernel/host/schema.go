@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/pkg/schema"
 	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -21,7 +21,7 @@ type schemaKey struct{ build, capability string }
 // process that never calls a capability never pays for its schemas.
 type capabilitySchemas struct {
 	once    sync.Once
-	in, out *pkg.Schema
+	in, out *schema.Schema
 	err     error
 }
 
@@ -46,11 +46,11 @@ func (c *catalog) schemasFor(build string, def *sdk.Definition) *capabilitySchem
 	return cs
 }
 
-func compileDeclared(raw json.RawMessage) (*pkg.Schema, error) {
+func compileDeclared(raw json.RawMessage) (*schema.Schema, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	return pkg.CompileSchema(raw)
+	return schema.Compile(raw)
 }
 
 // checkInput refuses a call whose input breaks its capability's declared
@@ -79,7 +79,7 @@ func (cs *capabilitySchemas) checkOutput(plugin string, call *sdk.Call, res *sdk
 		return res
 	}
 	// Checked over its bytes in one pass: a large answer (a 4 MiB page of a
-	// log) is never decoded whole only to be judged (pkg.Schema.ValidateJSON
+	// log) is never decoded whole only to be judged (schema.Schema.ValidateJSON
 	// answers exactly what decoding and Validate answer).
 	bad, err := cs.out.ValidateJSON(res.Output)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gowebpki/jcs"
 
+	"github.com/runxhq/runx/kernel/pkg/jsonvalue"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -203,7 +204,7 @@ func (op *ConnectorOperation) CheckInputs(inputs map[string]any) (map[string]any
 		}
 		switch {
 		case spec.HasDefault:
-			out[spec.Name] = cloneValue(spec.Default)
+			out[spec.Name] = jsonvalue.Clone(spec.Default)
 		case spec.Required:
 			return nil, refuse(errcode.InputMissing, "operation %s needs input %q%s", op.Name, spec.Name, describeInput(spec))
 		}

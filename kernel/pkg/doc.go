@@ -20,7 +20,7 @@
 //   - Method selection (SelectMethod, SplitRef) and input binding
 //     (BindInputs): -i, --input-json and --inputs as docs/cli.md specifies.
 //   - Inline `schema:` of inputs and outputs, checked by the package's own
-//     validator for a subset of JSON Schema 2020-12 (schema.go); a keyword
+//     validator for a subset of JSON Schema 2020-12 (kernel/pkg/schema); a keyword
 //     outside it is refused at load, never ignored.
 //   - tests/*.yaml (LoadTests, LoadTest), in the format of the runx reference.
 //

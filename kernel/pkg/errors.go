@@ -25,7 +25,7 @@ type Error struct {
 	Line    int          `json:"line,omitempty"`
 	Column  int          `json:"column,omitempty"`
 
-	cause error // what the refusal was made from, for errors.As (a *SchemaError)
+	cause error // what the refusal was made from, for errors.As (a *schema.Error)
 }
 
 // Unwrap returns the typed error the refusal was made from, if any.

@@ -3,6 +3,7 @@ package pkg
 import (
 	"strings"
 
+	"github.com/runxhq/runx/kernel/pkg/jsonvalue"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -37,7 +38,7 @@ func BindInputs(m *Method, src InputSource) (map[string]any, error) {
 		if !present {
 			switch {
 			case spec.HasDefault:
-				v = cloneValue(spec.Default)
+				v = jsonvalue.Clone(spec.Default)
 			case spec.Required:
 				return nil, refuse(errcode.InputMissing, "method %q needs input %q%s", m.Name, spec.Name, describeInput(spec))
 			default:
@@ -85,7 +86,7 @@ func supplied(m *Method, src InputSource) (map[string]any, error) {
 			out[name] = raw
 			continue
 		}
-		v, err := decodeJSONValue([]byte(raw))
+		v, err := jsonvalue.Decode([]byte(raw))
 		if err != nil {
 			return nil, refuse(errcode.InputTypeInvalid, "input %q is %s, so -i %s=<value> is read as JSON, and its value is %v", name, typeNoun(spec.Type), name, err)
 		}
@@ -99,7 +100,7 @@ func supplied(m *Method, src InputSource) (map[string]any, error) {
 		if _, err := lookupInput(m, name, out); err != nil {
 			return nil, err
 		}
-		v, err := decodeJSONValue([]byte(raw))
+		v, err := jsonvalue.Decode([]byte(raw))
 		if err != nil {
 			return nil, refuse(errcode.InputTypeInvalid, "--input-json %s=<json>: the value is %v", name, err)
 		}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg/jsonvalue"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -88,7 +89,7 @@ func decodeInputsDocument(doc []byte) (map[string]any, error) {
 		if err != nil {
 			return nil, invalid("it is not valid JSON")
 		}
-		if out[key], err = normalizeJSON(value); err != nil {
+		if out[key], err = jsonvalue.Normalize(value); err != nil {
 			return nil, refuse(errcode.InputTypeInvalid, "the inputs document holds an integer beyond ±(2^53-1); pass large ids and amounts as strings")
 		}
 	}

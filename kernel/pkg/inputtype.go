@@ -3,15 +3,18 @@ package pkg
 import (
 	"fmt"
 	"math"
+
+	"github.com/runxhq/runx/kernel/pkg/jsonvalue"
+	"github.com/runxhq/runx/kernel/pkg/schema"
 )
 
 // schema returns the compiled schema, compiling a hand-built spec's on use
 // (a spec from Load was compiled there, so concurrent binds share it safely).
-func (s *InputSpec) schema() (*schema, error) {
+func (s *InputSpec) schema() (*schema.Schema, error) {
 	if s.compiled != nil || s.Schema == nil {
 		return s.compiled, nil
 	}
-	return compileSchema(s.Schema)
+	return schema.CompileValue(s.Schema)
 }
 
 // AcceptsNull reports whether a null is a value for this input: a json input,
@@ -21,7 +24,7 @@ func (s *InputSpec) AcceptsNull() bool {
 		return true
 	}
 	sch, err := s.schema()
-	return err == nil && sch != nil && sch.validate(nil) == nil
+	return err == nil && sch != nil && sch.Validate(nil) == nil
 }
 
 // check validates v (in the shared value shape) against the declared type and
@@ -43,7 +46,7 @@ func (s *InputSpec) check(v any) (any, error) {
 		return nil, fmt.Errorf("has a schema that does not compile: %v", err)
 	}
 	if sch != nil {
-		if f := sch.validate(v); f != nil {
+		if f := sch.Validate(v); f != nil {
 			return nil, fmt.Errorf("does not match its schema: %s", f)
 		}
 	}
@@ -71,7 +74,7 @@ func convertToType(typ string, v any) (any, error) {
 			if n != math.Trunc(n) {
 				return nil, fmt.Errorf("must be an integer, not a fraction")
 			}
-			if math.Abs(n) > maxSafeInteger {
+			if math.Abs(n) > jsonvalue.MaxSafeInteger {
 				return nil, fmt.Errorf("is beyond ±(2^53-1); pass large ids and amounts as strings")
 			}
 			return int64(n), nil
@@ -87,7 +90,7 @@ func convertToType(typ string, v any) (any, error) {
 		return nil, fmt.Errorf("has unknown type %q", typ)
 	}
 	if !ok {
-		return nil, fmt.Errorf("must be %s, not %s", typeNoun(typ), jsonKind(v))
+		return nil, fmt.Errorf("must be %s, not %s", typeNoun(typ), jsonvalue.Kind(v))
 	}
 	return v, nil
 }
@@ -117,14 +120,14 @@ func (o *OutputSpec) CheckSchema(v any) error {
 	sch := o.compiled
 	if sch == nil && o.Schema != nil {
 		var err error
-		if sch, err = compileSchema(o.Schema); err != nil {
+		if sch, err = schema.CompileValue(o.Schema); err != nil {
 			return err
 		}
 	}
 	if sch == nil {
 		return nil
 	}
-	if viol := sch.validate(v); viol != nil {
+	if viol := sch.Validate(v); viol != nil {
 		return fmt.Errorf("does not match its schema: %s", viol.String())
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/runxhq/runx/kernel/pkg/schema"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -125,7 +126,7 @@ func decodeInputSpec(d decoder, ie *entry, label string) (*InputSpec, error) {
 		if s.Schema, err = d.rawMap(se, label+" schema"); err != nil {
 			return nil, err
 		}
-		if s.compiled, err = compileSchema(s.Schema); err != nil {
+		if s.compiled, err = schema.CompileValue(s.Schema); err != nil {
 			return nil, d.badSchema(se.value.pos, label, err)
 		}
 	}

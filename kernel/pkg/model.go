@@ -1,5 +1,7 @@
 package pkg
 
+import "github.com/runxhq/runx/kernel/pkg/schema"
+
 // ImplicitMethodName names the one method of a package without run.yaml.
 // "default" says what it is: the only thing the package does, chosen when
 // nothing is named. ImplicitStepID is the id of its single agent step, the
@@ -75,10 +77,10 @@ type InputSpec struct {
 	// accept null); HasDefault tells `default: null` from no default.
 	Default    any            `json:"default,omitempty"`
 	HasDefault bool           `json:"has_default,omitempty"`
-	Schema     map[string]any `json:"schema,omitempty"` // optional JSON Schema: the subset schema.go describes
+	Schema     map[string]any `json:"schema,omitempty"` // optional JSON Schema: the subset kernel/pkg/schema describes
 
 	// compiled is Schema compiled at load; specs built by hand compile on use.
-	compiled *schema
+	compiled *schema.Schema
 }
 
 // OutputSpec declares one output of a method or step.
@@ -88,7 +90,7 @@ type OutputSpec struct {
 	Optional    bool           `json:"optional,omitempty"` // a skippable branch may not produce it
 	Schema      map[string]any `json:"schema,omitempty"`
 	// compiled is Schema compiled at load; specs built by hand compile on use.
-	compiled *schema
+	compiled *schema.Schema
 }
 
 // Method returns the method called name, or nil.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"unicode/utf8"
+
+	"github.com/runxhq/runx/kernel/pkg/jsonvalue"
 )
 
 // The plan cache stores a document tree in a compact binary form: each node
@@ -192,7 +194,7 @@ func (r *planReader) node(depth int) (*node, error) {
 		}
 	case tagInt:
 		v, k := binary.Varint(r.b)
-		if k <= 0 || v > maxSafeInteger || v < -maxSafeInteger {
+		if k <= 0 || v > jsonvalue.MaxSafeInteger || v < -jsonvalue.MaxSafeInteger {
 			return nil, errBadPlanEntry
 		}
 		r.b = r.b[k:]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/runxhq/runx/kernel/pkg/schema"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -229,7 +230,7 @@ func decodeOutputs(d decoder, e *entry, what string) (map[string]*OutputSpec, er
 			if spec.Schema, err = d.rawMap(se, label+" schema"); err != nil {
 				return nil, err
 			}
-			if spec.compiled, err = compileSchema(spec.Schema); err != nil {
+			if spec.compiled, err = schema.CompileValue(spec.Schema); err != nil {
 				return nil, d.badSchema(se.value.pos, label, err)
 			}
 		}

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/kernel/pkg/jsonvalue"
 )
 
 // The corpus tests hold the YAML reader (goccy/go-yaml under the strict
@@ -373,7 +375,7 @@ func TestYAMLParserOnYAMLTestSuite(t *testing.T) {
 			return nil
 		}
 		read++
-		wantValue, jerr := decodeJSONValue(want)
+		wantValue, jerr := jsonvalue.Decode(want)
 		if jerr != nil {
 			return nil // several documents, or numbers beyond the shared shape
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/kernel/pkg/jsonvalue"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -23,7 +24,7 @@ func readYAML(t *testing.T, src string) (any, error) {
 // jsonValue reads the expected value from JSON, in the shared shape.
 func jsonValue(t *testing.T, text string) any {
 	t.Helper()
-	v, err := decodeJSONValue([]byte(text))
+	v, err := jsonvalue.Decode([]byte(text))
 	if err != nil {
 		t.Fatalf("bad expectation %s: %v", text, err)
 	}

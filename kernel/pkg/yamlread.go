@@ -14,6 +14,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 
+	"github.com/runxhq/runx/kernel/pkg/jsonvalue"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -360,8 +361,8 @@ func (c converter) scalar(n ast.Node) (*node, error) {
 		// goccy reads an unquoted number it cannot hold in an int64 (or one
 		// with an exponent) as a string; YAML means it as a number, so it is
 		// read as one and refused if it cannot be held exactly.
-		if n.Token.Type == token.StringType && looksLikeJSONNumber(n.Value) {
-			v, err := numberFromText(strings.TrimPrefix(n.Value, "+"))
+		if n.Token.Type == token.StringType && jsonvalue.LooksLikeNumber(n.Value) {
+			v, err := jsonvalue.FromNumberText(strings.TrimPrefix(n.Value, "+"))
 			if err != nil {
 				return nil, c.refuse(n, errcode.RunxYAMLInvalid, "%v; quote it to pass a string", err)
 			}
@@ -370,10 +371,10 @@ func (c converter) scalar(n ast.Node) (*node, error) {
 		return out, nil
 	case *ast.IntegerNode:
 		text := strings.TrimPrefix(n.Token.Value, "+")
-		if !isDecimalInteger(text) {
+		if !jsonvalue.IsDecimalInteger(text) {
 			return nil, c.refuse(n, errcode.RunxYAMLInvalid, "write integers in decimal (%s is read differently by YAML 1.1 and 1.2); quote it to pass a string", n.Token.Value)
 		}
-		v, err := numberFromText(text)
+		v, err := jsonvalue.FromNumberText(text)
 		if err != nil {
 			return nil, c.refuse(n, errcode.RunxYAMLInvalid, "%v; quote it to pass a string", err)
 		}

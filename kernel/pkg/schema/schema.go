@@ -1,26 +1,27 @@
-package pkg
+package schema
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/runxhq/runx/kernel/pkg/jsonvalue"
+)
 
 // Schema is a compiled JSON Schema of the subset runx checks (see
-// schema.go), for callers outside package loading: the plugin host holds
-// every capability's input and output to its declared schema with it.
+// compile.go): package loading holds inputs and outputs to their inline
+// schemas with it, and the plugin host every capability's input and output
+// to its declared schema.
 type Schema struct{ s *schema }
 
-// CompileSchema compiles a JSON Schema document. A keyword outside the
-// subset is an error, never ignored.
-func CompileSchema(raw []byte) (*Schema, error) {
-	doc, err := decodeJSONValue(raw)
+// Compile compiles a JSON Schema document. A keyword outside the subset is
+// an error, never ignored.
+func Compile(raw []byte) (*Schema, error) {
+	doc, err := jsonvalue.Decode(raw)
 	if err != nil {
 		return nil, fmt.Errorf("schema is %w", err)
 	}
 	switch d := doc.(type) {
 	case map[string]any:
-		s, err := compileSchema(d)
-		if err != nil {
-			return nil, err
-		}
-		return &Schema{s: s}, nil
+		return CompileValue(d)
 	case bool:
 		return &Schema{s: &schema{boolean: true, always: d}}, nil
 	}
@@ -51,4 +52,15 @@ func (s *Schema) Validate(v any) *Violation {
 		return nil
 	}
 	return &Violation{Pointer: bad.instance, Reason: fmt.Sprintf("breaks schema keyword %s (%s)", bad.keyword, bad.wants)}
+}
+
+// CompileValue compiles a JSON Schema already read into the shared value
+// shape (an inline `schema:` of run.yaml). A keyword outside the subset is
+// an error, never ignored.
+func CompileValue(doc map[string]any) (*Schema, error) {
+	s, err := compileSchema(doc)
+	if err != nil {
+		return nil, err
+	}
+	return &Schema{s: s}, nil
 }

@@ -1,4 +1,4 @@
-package pkg
+package schema
 
 import (
 	"encoding/json"
@@ -104,7 +104,7 @@ func TestScanStringMatchesJSONOnRandomStrings(t *testing.T) {
 // a bad string anywhere in it (a member name, an item, a nested value) makes
 // ValidateJSON answer as encoding/json does.
 func TestValidateJSONNestedStrings(t *testing.T) {
-	s, err := CompileSchema([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"object","additionalProperties":{"type":"string"}}}}}`))
+	s, err := Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"object","additionalProperties":{"type":"string"}}}}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestValidateJSONNestedStrings(t *testing.T) {
 // BenchmarkValidateJSONBase64Page checks a 4 MiB page as artifact.read
 // answers it in base64: one long string with nothing to escape.
 func BenchmarkValidateJSONBase64Page(b *testing.B) {
-	s, _ := CompileSchema([]byte(`{"type":"object","properties":{"data_base64":{"type":"string"}}}`))
+	s, _ := Compile([]byte(`{"type":"object","properties":{"data_base64":{"type":"string"}}}`))
 	doc := []byte(`{"data_base64":"` + strings.Repeat("R0VUIC9hc3NldHMvYXBwLmpzIDIwMCAxODM0", 4<<20/36*4/3) + `"}`)
 	b.SetBytes(int64(len(doc)))
 	for i := 0; i < b.N; i++ {

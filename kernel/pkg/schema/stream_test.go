@@ -1,4 +1,4 @@
-package pkg
+package schema
 
 import (
 	"encoding/json"
@@ -113,7 +113,7 @@ func hasRepeatedName(raw string) bool {
 func TestValidateJSONMatchesValidate(t *testing.T) {
 	r := rand.New(rand.NewSource(15))
 	for _, src := range streamSchemas {
-		s, err := CompileSchema([]byte(src))
+		s, err := Compile([]byte(src))
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
@@ -150,7 +150,7 @@ func TestValidateJSONMatchesValidate(t *testing.T) {
 
 // Syntax the stream check must refuse exactly as encoding/json does.
 func TestValidateJSONRefusesBadSyntax(t *testing.T) {
-	s, err := CompileSchema([]byte(`{"type":"object","properties":{"data":{"type":"string"}}}`))
+	s, err := Compile([]byte(`{"type":"object","properties":{"data":{"type":"string"}}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestValidateJSONRefusesBadSyntax(t *testing.T) {
 // A 4 MiB page of log text, the answer process.read gives, is checked in
 // one pass with a handful of allocations, never its size in copies.
 func TestValidateJSONLargePageAllocatesLittle(t *testing.T) {
-	s, err := CompileSchema([]byte(`{"type":"object","required":["chunks","cursor"],"properties":{"cursor":{"type":"string"},` +
+	s, err := Compile([]byte(`{"type":"object","required":["chunks","cursor"],"properties":{"cursor":{"type":"string"},` +
 		`"chunks":{"type":"array","items":{"type":"object","required":["stream"],"properties":{"stream":{"enum":["stdout","stderr"]},"data":{"type":"string"}}}}}}`))
 	if err != nil {
 		t.Fatal(err)
@@ -205,7 +205,7 @@ func TestValidateJSONLargePageAllocatesLittle(t *testing.T) {
 }
 
 func BenchmarkValidateJSONLogPage(b *testing.B) {
-	s, _ := CompileSchema([]byte(`{"type":"object","properties":{"chunks":{"type":"array","items":{"type":"object","properties":{"data":{"type":"string"}}}}}}`))
+	s, _ := Compile([]byte(`{"type":"object","properties":{"chunks":{"type":"array","items":{"type":"object","properties":{"data":{"type":"string"}}}}}}`))
 	line, _ := json.Marshal(strings.Repeat("GET /assets/app.js 200 1834 bytes in 0.42 ms\n", 100000))
 	doc := []byte(`{"chunks":[{"data":` + string(line) + `}]}`)
 	b.SetBytes(int64(len(doc)))

@@ -1,4 +1,9 @@
-package pkg
+// Package jsonvalue holds the one Go shape runx gives a value read from YAML
+// or JSON: nil, bool, string, int64 (an integer literal), float64 (any other
+// number), []any and map[string]any. Keeping integers as int64 means a value
+// read twice compares equal and re-encodes to the same text. It imports
+// nothing of runx: package loading and the schema validator both build on it.
+package jsonvalue
 
 import (
 	"bytes"
@@ -10,79 +15,13 @@ import (
 	"strings"
 )
 
-// maxSafeInteger is the largest integer every JSON reader (and JavaScript)
+// MaxSafeInteger is the largest integer every JSON reader (and JavaScript)
 // holds exactly. Larger integers are refused rather than silently rounded;
 // exact large ids and amounts travel as strings.
-const maxSafeInteger = 1<<53 - 1
+const MaxSafeInteger = 1<<53 - 1
 
-// Values read from YAML or JSON take one Go shape everywhere in runx: nil,
-// bool, string, int64 (an integer literal), float64 (any other number),
-// []any and map[string]any. Keeping integers as int64 means a value read
-// twice compares equal and re-encodes to the same text.
-
-type nodeKind uint8
-
-const (
-	scalarNode nodeKind = iota
-	mapNode
-	seqNode
-)
-
-// node is a YAML value that passed the strict subset: plain maps, lists and
-// JSON scalars, each with the position it was written at.
-type node struct {
-	kind    nodeKind
-	pos     Position
-	value   any // scalarNode: nil, bool, string, int64 or float64
-	entries []entry
-	items   []*node
-}
-
-type entry struct {
-	key    string
-	keyPos Position
-	value  *node
-}
-
-func (n *node) isNull() bool { return n == nil || (n.kind == scalarNode && n.value == nil) }
-
-// toValue converts a node to the shared JSON-shaped value.
-func (n *node) toValue() any {
-	if n == nil {
-		return nil
-	}
-	switch n.kind {
-	case mapNode:
-		m := make(map[string]any, len(n.entries))
-		for _, e := range n.entries {
-			m[e.key] = e.value.toValue()
-		}
-		return m
-	case seqNode:
-		l := make([]any, len(n.items))
-		for i, it := range n.items {
-			l[i] = it.toValue()
-		}
-		return l
-	}
-	return n.value
-}
-
-// describe names a node's shape for messages, never its content.
-func (n *node) describe() string {
-	if n == nil {
-		return "null"
-	}
-	switch n.kind {
-	case mapNode:
-		return "a mapping"
-	case seqNode:
-		return "a list"
-	}
-	return jsonKind(n.value)
-}
-
-func jsonKind(v any) string {
+// Kind names a value's JSON type for messages, never its content.
+func Kind(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"
@@ -102,12 +41,12 @@ func jsonKind(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// numberFromText reads a JSON-grammar number: an integer literal becomes an
+// FromNumberText reads a JSON-grammar number: an integer literal becomes an
 // int64 within ±(2^53-1) and is refused outside it; anything else is a float64.
-func numberFromText(text string) (any, error) {
+func FromNumberText(text string) (any, error) {
 	if !strings.ContainsAny(text, ".eE") {
 		i, err := strconv.ParseInt(text, 10, 64)
-		if err != nil || i > maxSafeInteger || i < -maxSafeInteger {
+		if err != nil || i > MaxSafeInteger || i < -MaxSafeInteger {
 			return nil, fmt.Errorf("integer %s is beyond ±(2^53-1), which JSON readers cannot hold exactly", text)
 		}
 		return i, nil
@@ -119,9 +58,9 @@ func numberFromText(text string) (any, error) {
 	return f, nil
 }
 
-// looksLikeJSONNumber reports whether s follows JSON's number grammar,
+// LooksLikeNumber reports whether s follows JSON's number grammar,
 // allowing a leading '+' as YAML does.
-func looksLikeJSONNumber(s string) bool {
+func LooksLikeNumber(s string) bool {
 	s = strings.TrimPrefix(s, "+")
 	s = strings.TrimPrefix(s, "-")
 	i := 0
@@ -155,7 +94,9 @@ func looksLikeJSONNumber(s string) bool {
 	return i == len(s)
 }
 
-func isDecimalInteger(s string) bool {
+// IsDecimalInteger reports whether s is a plain decimal integer: an optional
+// '-', then digits with no leading zero.
+func IsDecimalInteger(s string) bool {
 	s = strings.TrimPrefix(s, "-")
 	if s == "" || (len(s) > 1 && s[0] == '0') {
 		return false
@@ -168,15 +109,15 @@ func isDecimalInteger(s string) bool {
 	return true
 }
 
-// normalizeJSON converts a value decoded with json.Decoder.UseNumber into the
+// Normalize converts a value decoded with json.Decoder.UseNumber into the
 // shared shape, refusing integers that cannot be held exactly.
-func normalizeJSON(v any) (any, error) {
+func Normalize(v any) (any, error) {
 	switch v := v.(type) {
 	case json.Number:
-		return numberFromText(string(v))
+		return FromNumberText(string(v))
 	case map[string]any:
 		for k, item := range v {
-			n, err := normalizeJSON(item)
+			n, err := Normalize(item)
 			if err != nil {
 				return nil, err
 			}
@@ -185,7 +126,7 @@ func normalizeJSON(v any) (any, error) {
 		return v, nil
 	case []any:
 		for i, item := range v {
-			n, err := normalizeJSON(item)
+			n, err := Normalize(item)
 			if err != nil {
 				return nil, err
 			}
@@ -196,8 +137,8 @@ func normalizeJSON(v any) (any, error) {
 	return v, nil
 }
 
-// decodeJSONValue decodes exactly one JSON value from text.
-func decodeJSONValue(text []byte) (any, error) {
+// Decode decodes exactly one JSON value from text.
+func Decode(text []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.UseNumber()
 	var v any
@@ -207,23 +148,23 @@ func decodeJSONValue(text []byte) (any, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("trailing data after the JSON value")
 	}
-	return normalizeJSON(v)
+	return Normalize(v)
 }
 
-// cloneValue deep-copies a shared-shape value so a default handed to one run
+// Clone deep-copies a shared-shape value so a default handed to one run
 // cannot be changed through another.
-func cloneValue(v any) any {
+func Clone(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		m := make(map[string]any, len(v))
 		for k, item := range v {
-			m[k] = cloneValue(item)
+			m[k] = Clone(item)
 		}
 		return m
 	case []any:
 		l := make([]any, len(v))
 		for i, item := range v {
-			l[i] = cloneValue(item)
+			l[i] = Clone(item)
 		}
 		return l
 	}

@@ -1,4 +1,4 @@
-package pkg
+package schema
 
 import (
 	"fmt"
@@ -41,17 +41,17 @@ var schemaAnnotations = map[string]bool{
 	"deprecated": true, "readOnly": true, "writeOnly": true,
 }
 
-// SchemaError is why an inline schema cannot be used: a keyword runx does not
+// Error is why an inline schema cannot be used: a keyword runx does not
 // check, or a keyword whose value is malformed. Pointer is the JSON pointer
 // of the keyword in the schema. A load refusal for a bad schema wraps one, so
 // errors.As finds it.
-type SchemaError struct {
+type Error struct {
 	Pointer string
 	Keyword string
 	Reason  string
 }
 
-func (e *SchemaError) Error() string {
+func (e *Error) Error() string {
 	if e.Keyword == "" {
 		return fmt.Sprintf("%s %s", e.Pointer, e.Reason)
 	}
@@ -118,7 +118,7 @@ func compileSchema(doc map[string]any) (*schema, error) {
 	if raw, ok := doc["$defs"]; ok {
 		defs, ok := raw.(map[string]any)
 		if !ok {
-			return nil, &SchemaError{Pointer: "/$defs", Keyword: "$defs", Reason: "must be a mapping of names to schemas"}
+			return nil, &Error{Pointer: "/$defs", Keyword: "$defs", Reason: "must be a mapping of names to schemas"}
 		}
 		// Compile every definition before anything refers to one.
 		names := sortedNames(defs)
@@ -173,7 +173,7 @@ func (c *schemaCompiler) fill(s *schema, raw any, top bool) error {
 	}
 	m, ok := raw.(map[string]any)
 	if !ok {
-		return &SchemaError{Pointer: pointerOr(s.at), Reason: "is not a schema: a schema is a mapping of keywords, or true or false"}
+		return &Error{Pointer: pointerOr(s.at), Reason: "is not a schema: a schema is a mapping of keywords, or true or false"}
 	}
 	s.minItems, s.maxItems, s.minLength, s.maxLength = -1, -1, -1, -1
 	for _, kw := range sortedNames(m) {
@@ -187,7 +187,7 @@ func (c *schemaCompiler) fill(s *schema, raw any, top bool) error {
 func (c *schemaCompiler) keyword(s *schema, kw string, v any, top bool) error {
 	at := s.at + "/" + escapeToken(kw)
 	bad := func(reason string, args ...any) error {
-		return &SchemaError{Pointer: at, Keyword: kw, Reason: fmt.Sprintf(reason, args...)}
+		return &Error{Pointer: at, Keyword: kw, Reason: fmt.Sprintf(reason, args...)}
 	}
 	var err error
 	switch kw {
@@ -366,7 +366,7 @@ func (c *schemaCompiler) resolveRef(s *schema, text string, bad func(string, ...
 func checkRefLoop(s *schema, state map[*schema]uint8) error {
 	switch state[s] {
 	case 1:
-		return &SchemaError{Pointer: pointerOr(s.at), Reason: "is reached again through $ref without descending into the value, so checking it would never end"}
+		return &Error{Pointer: pointerOr(s.at), Reason: "is reached again through $ref without descending into the value, so checking it would never end"}
 	case 2:
 		return nil
 	}
