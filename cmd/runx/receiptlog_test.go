@@ -104,7 +104,7 @@ func TestPowerCutRestoresReceiptsFromTheLog(t *testing.T) {
 		t.Fatalf("store holds %d receipts, want at least 7: %v", len(names), names)
 	}
 	key, _ := filepath.Abs(store)
-	rows, _, err := k.JournalForTest().LoggedFiles(context.Background(), key)
+	rows, _, err := k.JournalForTest().ReceiptLog().LoggedFiles(context.Background(), key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestPowerCutRestoresReceiptsFromTheLog(t *testing.T) {
 	if got, want := indexLines(after["index.jsonl"]), indexLines(before["index.jsonl"]); strings.Join(got, "") != strings.Join(want, "") {
 		t.Fatalf("restored index lines:\n%s\nwant\n%s", strings.Join(got, ""), strings.Join(want, ""))
 	}
-	if rows, _, err := k.JournalForTest().LoggedFiles(context.Background(), key); err != nil || len(rows) != 0 {
+	if rows, _, err := k.JournalForTest().ReceiptLog().LoggedFiles(context.Background(), key); err != nil || len(rows) != 0 {
 		t.Fatalf("after the restore's flush the log holds %d rows (%v), want 0", len(rows), err)
 	}
 
@@ -194,7 +194,7 @@ func TestPowerCutRestoresReceiptsFromTheLog(t *testing.T) {
 	if res, out := mcpCall(t, cs, "hello-world", map[string]any{"message": "four"}); res.IsError {
 		t.Fatalf("call: %v", out)
 	}
-	if rows, _, err := k.JournalForTest().LoggedFiles(context.Background(), key); err != nil || len(rows) == 0 {
+	if rows, _, err := k.JournalForTest().ReceiptLog().LoggedFiles(context.Background(), key); err != nil || len(rows) == 0 {
 		t.Fatalf("the fourth call logged %d rows (%v)", len(rows), err)
 	}
 	if err := os.Rename(store, store+".old"); err != nil {
@@ -204,7 +204,7 @@ func TestPowerCutRestoresReceiptsFromTheLog(t *testing.T) {
 	if fresh := readStore(t, store); len(fresh) != 1 || len(fresh["index.jsonl"]) != 0 {
 		t.Fatalf("the new store was given the old store's files: %v", receiptNames(fresh))
 	}
-	if rows, _, err := k.JournalForTest().LoggedFiles(context.Background(), key); err != nil || len(rows) != 0 {
+	if rows, _, err := k.JournalForTest().ReceiptLog().LoggedFiles(context.Background(), key); err != nil || len(rows) != 0 {
 		t.Fatalf("rows of a store moved aside were kept: %d (%v)", len(rows), err)
 	}
 }

@@ -6,4 +6,10 @@
 // the run's next driver.
 //
 // It also owns the per-run driver lock: one process drives a run at a time.
+//
+// A Journal keeps its concerns apart in named parts reached from it:
+// OperationKeys (opkeys.go), the custody of effects sent under a provider's
+// idempotency key, and ReceiptLog (filelog.go, rootlines.go), the receipt
+// files and index lines each commit logs until the receipt store has made
+// them durable.
 package journal

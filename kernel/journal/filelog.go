@@ -27,6 +27,15 @@ type FileSource interface {
 	Logged([]ReceiptFile)
 }
 
+// ReceiptLog is the journal's part in the receipt store's durability: the
+// receipt files each commit logs until the store has made them durable
+// (this file), and the sealed roots whose index lines no flush is yet
+// known to cover (rootlines.go).
+type ReceiptLog struct{ j *Journal }
+
+// ReceiptLog returns the journal's receipt log.
+func (j *Journal) ReceiptLog() ReceiptLog { return ReceiptLog{j} }
+
 type fileLog struct {
 	src      FileSource
 	store    string // the store's absolute directory
@@ -35,13 +44,14 @@ type fileLog struct {
 
 // LogFiles makes every later write transaction log src's unflushed files
 // under (store, identity). Set once, before the kernel runs anything.
-func (j *Journal) LogFiles(store, identity string, src FileSource) {
-	j.files = &fileLog{src: src, store: store, identity: identity}
+func (l ReceiptLog) LogFiles(store, identity string, src FileSource) {
+	l.j.files = &fileLog{src: src, store: store, identity: identity}
 }
 
 // logFiles inserts the files written since the last commit; tx is the
 // transaction about to commit.
-func (j *Journal) logFiles(ctx context.Context, tx *sql.Tx) ([]ReceiptFile, error) {
+func (l ReceiptLog) logFiles(ctx context.Context, tx *sql.Tx) ([]ReceiptFile, error) {
+	j := l.j
 	if j.files == nil {
 		return nil, nil
 	}
@@ -60,8 +70,8 @@ func (j *Journal) logFiles(ctx context.Context, tx *sql.Tx) ([]ReceiptFile, erro
 
 // LoggedFiles lists the files logged for store, in the order logged, with
 // the identity each was logged under.
-func (j *Journal) LoggedFiles(ctx context.Context, store string) ([]ReceiptFile, []string, error) {
-	rows, err := j.db.QueryContext(ctx, `SELECT seq, identity, name, bytes, line, hint FROM receipt_files WHERE store = ? ORDER BY seq`, store)
+func (l ReceiptLog) LoggedFiles(ctx context.Context, store string) ([]ReceiptFile, []string, error) {
+	rows, err := l.j.db.QueryContext(ctx, `SELECT seq, identity, name, bytes, line, hint FROM receipt_files WHERE store = ? ORDER BY seq`, store)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read logged receipt files: %w", err)
 	}
@@ -81,9 +91,9 @@ func (j *Journal) LoggedFiles(ctx context.Context, store string) ([]ReceiptFile,
 }
 
 // CountLoggedFiles is how many files are logged for store.
-func (j *Journal) CountLoggedFiles(ctx context.Context, store string) (int, error) {
+func (l ReceiptLog) CountLoggedFiles(ctx context.Context, store string) (int, error) {
 	var n int
-	err := j.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM receipt_files WHERE store = ?`, store).Scan(&n)
+	err := l.j.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM receipt_files WHERE store = ?`, store).Scan(&n)
 	return n, err
 }
 
@@ -91,8 +101,8 @@ func (j *Journal) CountLoggedFiles(ctx context.Context, store string) (int, erro
 // their files and lines durable (one syncfs) after reading them. Losing
 // this commit to a power cut only leaves rows a later restore finds in
 // place, so it need not wait for the disk.
-func (j *Journal) ForgetLoggedFiles(ctx context.Context, store string, upTo int64) error {
-	return j.tx(Deferred(ctx), func(tx *sql.Tx) error {
+func (l ReceiptLog) ForgetLoggedFiles(ctx context.Context, store string, upTo int64) error {
+	return l.j.tx(Deferred(ctx), func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM receipt_files WHERE store = ? AND seq <= ?`, store, upTo)
 		return err
 	})

@@ -120,7 +120,7 @@ func (j *Journal) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 		_ = tx.Rollback()
 		return err
 	}
-	logged, err := j.logFiles(ctx, tx)
+	logged, err := j.ReceiptLog().logFiles(ctx, tx)
 	if err != nil {
 		_ = tx.Rollback()
 		return err

@@ -131,25 +131,25 @@ func TestBeginAttemptIsACompareAndSet(t *testing.T) {
 	key := func(addr string) *OperationKey {
 		return &OperationKey{ProviderKey: "pk", Operation: "c/op", BodyDigest: "sha256:b", Binding: "sha256:x", RunID: "run_1", Address: addr}
 	}
-	if err := j.BeginAttempt(ctx, key("a[0]"), 0); err != nil {
+	if err := j.OperationKeys().BeginAttempt(ctx, key("a[0]"), 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.BeginAttempt(ctx, key("a[1]"), 0); !errors.Is(err, ErrKeyContended) {
+	if err := j.OperationKeys().BeginAttempt(ctx, key("a[1]"), 0); !errors.Is(err, ErrKeyContended) {
 		t.Fatalf("a second attempt from the same read must be contended, got %v", err)
 	}
-	row, err := j.OperationKey(ctx, "pk")
+	row, err := j.OperationKeys().Get(ctx, "pk")
 	if err != nil || row == nil || row.Address != "a[0]" || row.Attempts != 1 {
 		t.Fatalf("the first attempt holds the key: %+v %v", row, err)
 	}
 	// A caller that read the current count (after a refusal or a
 	// reconciliation) may begin the next attempt.
-	if err := j.SettleKey(ctx, "run_1", "pk", KeyRefused, nil, ""); err != nil {
+	if err := j.OperationKeys().Settle(ctx, "run_1", "pk", KeyRefused, nil, ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.BeginAttempt(ctx, key("a[1]"), 1); err != nil {
+	if err := j.OperationKeys().BeginAttempt(ctx, key("a[1]"), 1); err != nil {
 		t.Fatal(err)
 	}
-	if row, _ := j.OperationKey(ctx, "pk"); row.Address != "a[1]" || row.Attempts != 2 || row.State != KeyAttempting {
+	if row, _ := j.OperationKeys().Get(ctx, "pk"); row.Address != "a[1]" || row.Attempts != 2 || row.State != KeyAttempting {
 		t.Fatalf("the next attempt is recorded: %+v", row)
 	}
 }

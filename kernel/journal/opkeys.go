@@ -43,8 +43,17 @@ type OperationKey struct {
 	FirstSentAt string          `json:"first_sent_at,omitempty"`
 }
 
-// OperationKey returns the record of a provider key, or nil.
-func (j *Journal) OperationKey(ctx context.Context, providerKey string) (*OperationKey, error) {
+// OperationKeys is the journal's custody of the effects sent under a
+// provider's idempotency key: one record per key, read before a write is
+// sent, begun durably before it leaves and settled as its act is known.
+type OperationKeys struct{ j *Journal }
+
+// OperationKeys returns the journal's provider-key records.
+func (j *Journal) OperationKeys() OperationKeys { return OperationKeys{j} }
+
+// Get returns the record of a provider key, or nil.
+func (ks OperationKeys) Get(ctx context.Context, providerKey string) (*OperationKey, error) {
+	j := ks.j
 	k := &OperationKey{ProviderKey: providerKey}
 	var resp string
 	err := j.db.QueryRowContext(ctx, `SELECT operation, body_digest, binding, state, run_id, address, response, receipt_id, plan_digest, attempts, first_sent_at FROM operation_keys WHERE provider_key = ?`, providerKey).
@@ -72,7 +81,8 @@ var ErrKeyContended = errors.New("another attempt began under this provider key"
 // recorded only if no other began since, so two calls under one key (two
 // fan-out items, two processes) never both send; the loser gets
 // ErrKeyContended.
-func (j *Journal) BeginAttempt(ctx context.Context, k *OperationKey, prior int) error {
+func (ks OperationKeys) BeginAttempt(ctx context.Context, k *OperationKey, prior int) error {
+	j := ks.j
 	now := j.now()
 	return j.tx(undeferred(ctx), func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO operation_keys (provider_key, operation, body_digest, binding, state, run_id, address, plan_digest, attempts, first_sent_at, updated_at)
@@ -93,9 +103,10 @@ ON CONFLICT(provider_key) DO UPDATE SET state = excluded.state, run_id = exclude
 	})
 }
 
-// SettleKey moves a provider key to state, keeping the provider's answer
+// Settle moves a provider key to state, keeping the provider's answer
 // and, once sealed, the receipt that did the act.
-func (j *Journal) SettleKey(ctx context.Context, runID, providerKey, state string, response json.RawMessage, receiptID string) error {
+func (ks OperationKeys) Settle(ctx context.Context, runID, providerKey, state string, response json.RawMessage, receiptID string) error {
+	j := ks.j
 	now := j.now()
 	return j.tx(undeferred(ctx), func(tx *sql.Tx) error {
 		q := `UPDATE operation_keys SET state = ?, updated_at = ?`

@@ -192,7 +192,7 @@ func (j *Journal) SealIndexed(ctx context.Context, runID string, outcome seal.Ou
 				return err
 			}
 		}
-		if err := j.recordRootLine(ctx, tx, runID, receiptID, line); err != nil {
+		if err := j.ReceiptLog().recordRootLine(ctx, tx, runID, receiptID, line); err != nil {
 			return err
 		}
 		from := sources[StateSealed]

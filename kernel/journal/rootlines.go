@@ -29,7 +29,8 @@ type PendingRoot struct {
 // recordRootLine, in a seal's transaction, records line and forgets the
 // lines of the same store that its flush covered: every byte of the index
 // below line.Flushed was durable before this seal commits.
-func (j *Journal) recordRootLine(ctx context.Context, tx *sql.Tx, runID, receiptID string, line RootLine) error {
+func (l ReceiptLog) recordRootLine(ctx context.Context, tx *sql.Tx, runID, receiptID string, line RootLine) error {
+	j := l.j
 	if line.Store == "" {
 		return nil
 	}
@@ -42,8 +43,8 @@ func (j *Journal) recordRootLine(ctx context.Context, tx *sql.Tx, runID, receipt
 
 // PendingRootLines lists the roots of store whose index lines no recorded
 // flush covers, in the order they were written.
-func (j *Journal) PendingRootLines(ctx context.Context, store string) ([]PendingRoot, error) {
-	rows, err := j.db.QueryContext(ctx, `SELECT run_id, receipt_id, flushed, line_end FROM root_lines WHERE store = ? ORDER BY line_end, run_id`, store)
+func (l ReceiptLog) PendingRootLines(ctx context.Context, store string) ([]PendingRoot, error) {
+	rows, err := l.j.db.QueryContext(ctx, `SELECT run_id, receipt_id, flushed, line_end FROM root_lines WHERE store = ? ORDER BY line_end, run_id`, store)
 	if err != nil {
 		return nil, fmt.Errorf("read pending root lines: %w", err)
 	}

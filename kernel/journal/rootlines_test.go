@@ -21,7 +21,7 @@ func TestSealIndexedKeepsUncoveredLines(t *testing.T) {
 	}
 	pendingIDs := func(store string) []string {
 		t.Helper()
-		rows, err := j.PendingRootLines(ctx, store)
+		rows, err := j.ReceiptLog().PendingRootLines(ctx, store)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -82,7 +82,7 @@ func TestDurableTransitionsSyncTheWALOnce(t *testing.T) {
 	if err := createRun(j, Deferred(ctx), "r1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.ForgetLoggedFiles(ctx, "/store", 1); err != nil { // deferred whatever its context
+	if err := j.ReceiptLog().ForgetLoggedFiles(ctx, "/store", 1); err != nil { // deferred whatever its context
 		t.Fatal(err)
 	}
 	if len(syncs.calls) != 0 {
@@ -191,7 +191,7 @@ func TestFailedWALSyncRefusesFurtherWrites(t *testing.T) {
 	ctx := context.Background()
 	j := open(t)
 	src := &recordingSource{}
-	j.LogFiles("/store", "1:1", src)
+	j.ReceiptLog().LogFiles("/store", "1:1", src)
 	syncs := countSyncs(t, j)
 	syncs.fail = syscall.EIO
 	err := createRun(j, ctx, "r1")

@@ -23,7 +23,7 @@ func TestReceiptLogIsFlushedAtItsBound(t *testing.T) {
 		if res, out := call(t, cs, "hello-world", map[string]any{"message": "m"}); res.IsError {
 			t.Fatalf("call %d: %v", i, out)
 		}
-		rows, _, err := k.JournalForTest().LoggedFiles(context.Background(), key)
+		rows, _, err := k.JournalForTest().ReceiptLog().LoggedFiles(context.Background(), key)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +41,7 @@ func TestReceiptLogIsFlushedAtItsBound(t *testing.T) {
 	cs.Close()
 	k.Close()
 	k2 := openKernel(t, ws)
-	if rows, _, err := k2.JournalForTest().LoggedFiles(context.Background(), key); err != nil || len(rows) != 0 {
+	if rows, _, err := k2.JournalForTest().ReceiptLog().LoggedFiles(context.Background(), key); err != nil || len(rows) != 0 {
 		t.Fatalf("after Close the log holds %d rows (%v), want 0", len(rows), err)
 	}
 }

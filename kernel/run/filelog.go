@@ -47,7 +47,7 @@ func openFileLog(ctx context.Context, j *journal.Journal, s *receipt.Store) (*fi
 	if err != nil {
 		return nil, err
 	}
-	j.LogFiles(l.key, id, l)
+	j.ReceiptLog().LogFiles(l.key, id, l)
 	return l, nil
 }
 
@@ -110,7 +110,7 @@ func (l *fileLog) close() {
 // not written into this one, and are deleted. Nothing is deleted unless
 // the flush after the restore succeeded.
 func (l *fileLog) flush(ctx context.Context, atOpen bool) error {
-	rows, ids, err := l.j.LoggedFiles(ctx, l.key)
+	rows, ids, err := l.j.ReceiptLog().LoggedFiles(ctx, l.key)
 	if err != nil || len(rows) == 0 {
 		return err
 	}
@@ -130,7 +130,7 @@ func (l *fileLog) flush(ctx context.Context, atOpen bool) error {
 	if err := l.store.Sync(); err != nil {
 		return err
 	}
-	if err := l.j.ForgetLoggedFiles(ctx, l.key, rows[len(rows)-1].Seq); err != nil {
+	if err := l.j.ReceiptLog().ForgetLoggedFiles(ctx, l.key, rows[len(rows)-1].Seq); err != nil {
 		return err
 	}
 	if !atOpen {

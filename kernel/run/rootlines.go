@@ -24,7 +24,7 @@ func storeKey(s *receipt.Store) string {
 // receipt.Store.PutRootIndexLater), before anything reads or appends to
 // the index. It reads one small table and a line or two of the index.
 func repairIndex(ctx context.Context, j *journal.Journal, s *receipt.Store) error {
-	rows, err := j.PendingRootLines(ctx, storeKey(s))
+	rows, err := j.ReceiptLog().PendingRootLines(ctx, storeKey(s))
 	if err != nil || len(rows) == 0 {
 		return err
 	}

@@ -185,7 +185,7 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	r := rc.settle(ctx, step, local, body, status, output, failure, nil)
 	if keyDone != "" && r.settled != nil && r.settled.status == contract.StepSuccess {
 		// The act's receipt is sealed: a later call under its key names it.
-		if err := rc.e.Journal.SettleKey(durable(ctx), rc.rec.RunID, keyDone, journal.KeyDone, nil, r.settled.receiptID); err != nil {
+		if err := rc.e.Journal.OperationKeys().Settle(durable(ctx), rc.rec.RunID, keyDone, journal.KeyDone, nil, r.settled.receiptID); err != nil {
 			return stepRun{err: err}
 		}
 	}

@@ -120,7 +120,7 @@ func (c Writes) Finality(ctx context.Context, step *pkg.Step, local string, inpu
 		cx["payment"] = w.payment.Fields()
 	}
 	res := Result{Key: w.providerKey}
-	row, err := c.Journal.OperationKey(durable(ctx), w.providerKey)
+	row, err := c.Journal.OperationKeys().Get(durable(ctx), w.providerKey)
 	if err != nil {
 		return Result{Failure: contract.BodyOf(err), Status: contract.StepFailed}
 	}
@@ -200,7 +200,7 @@ func (c Writes) answerOf(stepID string, mo *ManifestOp, response json.RawMessage
 // attempt sends the write once under its provider key, recorded before it
 // leaves, and carries its answer to finality.
 func (c Writes) attempt(ctx context.Context, step *pkg.Step, local string, w *writeCall, prior int, inputs map[string]any, body *receipt.Body, cx map[string]any, res Result) Result {
-	err := c.Journal.BeginAttempt(durable(ctx), &journal.OperationKey{
+	err := c.Journal.OperationKeys().BeginAttempt(durable(ctx), &journal.OperationKey{
 		ProviderKey: w.providerKey, Operation: w.mo.Def.ID, BodyDigest: w.bodyDigest, Binding: w.binding,
 		RunID: c.Run.RunID(), Address: local, PlanDigest: w.planDigest,
 	}, prior)
@@ -217,7 +217,7 @@ func (c Writes) attempt(ctx context.Context, step *pkg.Step, local string, w *wr
 	switch {
 	case failure == nil:
 		ack, _ := json.Marshal(sink.Body)
-		if err := c.Journal.SettleKey(durable(ctx), c.Run.RunID(), w.providerKey, journal.KeyAcknowledged, ack, ""); err != nil {
+		if err := c.Journal.OperationKeys().Settle(durable(ctx), c.Run.RunID(), w.providerKey, journal.KeyAcknowledged, ack, ""); err != nil {
 			return Result{Failure: contract.BodyOf(err), Status: contract.StepFailed}
 		}
 		row := &journal.OperationKey{ProviderKey: w.providerKey, State: journal.KeyAcknowledged, Response: ack}
@@ -225,7 +225,7 @@ func (c Writes) attempt(ctx context.Context, step *pkg.Step, local string, w *wr
 	case status == contract.StepRefused || !ambiguousCodes[failure.Code]:
 		// Refused, or it never reached its provider: nothing was done, and
 		// the key may be tried again.
-		if err := c.Journal.SettleKey(durable(ctx), c.Run.RunID(), w.providerKey, journal.KeyRefused, nil, ""); err != nil {
+		if err := c.Journal.OperationKeys().Settle(durable(ctx), c.Run.RunID(), w.providerKey, journal.KeyRefused, nil, ""); err != nil {
 			return Result{Failure: contract.BodyOf(err), Status: contract.StepFailed}
 		}
 		return Result{Failure: failure, Status: status}
@@ -256,7 +256,7 @@ func (c Writes) confirm(ctx context.Context, step *pkg.Step, local string, w *wr
 }
 
 func (c Writes) settleConfirmed(ctx context.Context, w *writeCall, row *journal.OperationKey, out any, res Result) Result {
-	if err := c.Journal.SettleKey(durable(ctx), c.Run.RunID(), w.providerKey, journal.KeyConfirmed, row.Response, ""); err != nil {
+	if err := c.Journal.OperationKeys().Settle(durable(ctx), c.Run.RunID(), w.providerKey, journal.KeyConfirmed, row.Response, ""); err != nil {
 		return Result{Failure: contract.BodyOf(err), Status: contract.StepFailed}
 	}
 	res.Output, res.Status = out, contract.StepSuccess

@@ -157,7 +157,7 @@ func sameJSON(a, b any) bool {
 // key) and binds the attempt it follows, so a decision answers only it.
 func (c Writes) retryPending(step *pkg.Step, local string, w *writeCall, row *journal.OperationKey, cx map[string]any, res Result, why *contract.ErrorBody) Result {
 	attempts, firstSent := 1, ""
-	if rec, err := c.Journal.OperationKey(context.Background(), w.providerKey); err == nil && rec != nil {
+	if rec, err := c.Journal.OperationKeys().Get(context.Background(), w.providerKey); err == nil && rec != nil {
 		attempts, firstSent = rec.Attempts, rec.FirstSentAt
 	}
 	address := local + "/retry"
@@ -274,7 +274,7 @@ func (c Writes) keyHonoured(ctx context.Context, w *writeCall) bool {
 	if w.mo.Op.Idempotency == nil {
 		return true
 	}
-	rec, err := c.Journal.OperationKey(durable(ctx), w.providerKey)
+	rec, err := c.Journal.OperationKeys().Get(durable(ctx), w.providerKey)
 	if err != nil || rec == nil {
 		return false
 	}
