@@ -1,0 +1,55 @@
+// Package registry owns what a registry package is and how runx trusts one:
+// the publish artifact (Build, BuildFiles), the signed record a registry
+// returns for each published version (Record, Sign, Verify), the trust
+// store of keys scoped to publisher namespaces (Trust), and the write-once
+// install into a project (Install, VerifyInstalled).
+//
+// A package is a skill directory (SKILL.md, run.yaml, its files and the
+// connectors it carries under connectors/) or a connector directory
+// (connector.yaml at its root). Its artifact lists every file with its
+// sha256 digest and size, sorted by slash path, and the content digest is
+// sdk/canon's digest over that list. runx.package.json is one of the files:
+// Build synthesizes it from {kind, name, version, package_format} (a
+// connector's omits version, since a connector's version is "sha-" and the
+// first 12 hex digits of the content digest, which covers the file), and a
+// package that holds one with other bytes is refused. Build writes nothing.
+//
+// Left out by name, and listed in the artifact's "excluded": directories
+// named .git, .runx and node_modules, files named .DS_Store, and
+// signature.json at the package root (the signed record, never part of what
+// it signs). Refused with a typed code (sdk/errcode, area registry): a
+// symbolic link, a special file, a path that escapes the package ("..",
+// absolute, a backslash, not clean), more than MaxFiles files, a file over
+// MaxFileBytes, a package over MaxPackageBytes, a name that cannot name a
+// directory, a skill version that is not semver, and what kernel/pkg refuses
+// when it loads the package (a skill with several methods, one without a
+// description, is refused naming the method). A skill's version is its
+// SKILL.md front matter `version`; Build accepts a skill without one so
+// `runx registry package` can show it, and CheckPublish refuses it: the
+// publish paths (client and server) call CheckPublish.
+//
+// A skill binds the connectors it carries (connectors/<name>/) by ref,
+// version, manifest_digest and connector_digest, sent through the runtime's
+// connector.request capability; a connector its steps call but do not carry
+// is listed with runtime_capability naming it alone: the runtime provides it
+// (store, web, artifact).
+//
+// A record is signed with ed25519 over sdk/canon's canonical bytes of the
+// record with "signature" removed. Verify checks the record's shape, then
+// the signature under a key the trust store holds for that registry AND that
+// publisher namespace (a key trusted for another namespace is refused), then
+// that the files are exactly the files the record names. Install verifies,
+// stages the files in a sibling directory, repackages the staged files and
+// compares them with the record, writes signature.json and renames the
+// version directory into place; a version directory is written once. A
+// refused install leaves nothing behind.
+//
+// Deviations from the contract between the registry's helpers: Install
+// returns Result by value; Verify takes the files as a map (VerifyInstalled
+// reads a directory); records and packages of connectors carry
+// "operations" (each operation's name, verb and digest); a connector's
+// runx.package.json has no version.
+//
+// registry is a pure library over files: it imports kernel/pkg, sdk/canon,
+// sdk/errcode and sdk/atomicfile, never kernel/run and never net/http.
+package registry
