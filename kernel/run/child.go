@@ -107,7 +107,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 			return stepRun{err: err}
 		}
 	} else {
-		cc := newRunCtx(rc.e, rec, p, m, childInputs, rc.Budget, level+1, rc.address(local))
+		cc := newRunCtx(rc.e, rec, p, m, childInputs, rc.Budget, level+1, rc.Address(local))
 		cc.Answers, cc.agents, cc.Spend, cc.bound = rc.Answers, rc.agents, rc.Spend, rc.bound
 		cc.RunDepth, cc.Chain = rc.RunDepth+1, append(slices.Clone(rc.Chain), gate.PackageRef(rc.e.HomeDir, p))
 		cc.Base, cc.Standing = authority.ForChild(rc.effective(step)), rc.Standing

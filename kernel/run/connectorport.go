@@ -32,7 +32,7 @@ func (p connectorPort) Limits(step *pkg.Step) authority.Limits { return p.rc.eff
 
 func (p connectorPort) CallName(step *pkg.Step) string { return callName(step) }
 
-func (p connectorPort) Address(local string) string { return p.rc.address(local) }
+func (p connectorPort) Address(local string) string { return p.rc.Address(local) }
 
 func (p connectorPort) Actor() string { return p.rc.actor() }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/kernel/run/runstate"
+	runstep "github.com/runxhq/runx/kernel/run/step"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -53,9 +54,8 @@ type runCtx struct {
 	modules      *moduleFiles
 
 	// claims are the calls that may act this run sent, by address
-	// (claim.go), read from the record at the first that needs them.
-	claimMu sync.Mutex
-	claims  map[string]*claimRecord
+	// (kernel/run/step), read from the record at the first that needs them.
+	claims runstep.Claims
 
 	actorOnce sync.Once
 	actorName string
@@ -144,7 +144,7 @@ func (rc *runCtx) drive(ctx context.Context) *outcome {
 			out.state = driveStopped
 			return out
 		}
-		reportProgress(ctx, Progress{Event: ProgressStepStarted, RunID: rc.rec.RunID, Address: rc.address(step.ID)})
+		reportProgress(ctx, Progress{Event: ProgressStepStarted, RunID: rc.rec.RunID, Address: rc.Address(step.ID)})
 		res := rc.runStep(ctx, step, sc)
 		if res.err != nil {
 			return internalFailure(res.err)
@@ -158,7 +158,7 @@ func (rc *runCtx) drive(ctx context.Context) *outcome {
 			return out
 		}
 		rc.appendSettled(step, res.settled, out)
-		rc.progressSealed(ctx, Progress{Event: ProgressStepSealed, RunID: rc.rec.RunID, Address: rc.address(step.ID), Status: res.settled.status})
+		rc.progressSealed(ctx, Progress{Event: ProgressStepSealed, RunID: rc.rec.RunID, Address: rc.Address(step.ID), Status: res.settled.status})
 		if res.settled.status != contract.StepSuccess && res.settled.status != contract.StepSkipped {
 			rc.fail(res.settled, out)
 			return out
@@ -236,14 +236,6 @@ func (rc *runCtx) result(out *outcome) (any, *contract.ErrorBody) {
 		return nil, contract.BodyOf(err)
 	}
 	return res, nil
-}
-
-// address is a local address as seen from the root.
-func (rc *runCtx) address(local string) string {
-	if rc.Path == "" {
-		return local
-	}
-	return rc.Path + "#" + local
 }
 
 // settledOf reads a recorded unit back.

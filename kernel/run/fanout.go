@@ -37,7 +37,7 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 	}
 	// The step's own receipt is admitted before its items.
 	if !rc.Budget.Admit(1) {
-		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: errcode.ReceiptBudgetExceeded, Message: "step " + rc.address(step.ID) + " would take the receipt tree past " + rc.Budget.Bound()}}}
+		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: errcode.ReceiptBudgetExceeded, Message: "step " + rc.Address(step.ID) + " would take the receipt tree past " + rc.Budget.Bound()}}}
 	}
 	results := make([]stepRun, len(items))
 	if effectFree(step) {

@@ -13,6 +13,7 @@ import (
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/runstate"
+	runstep "github.com/runxhq/runx/kernel/run/step"
 	"github.com/runxhq/runx/sdk/canon"
 )
 
@@ -316,7 +317,7 @@ func answersTemplate(reqs []contract.Request) *contract.ResumeDocument {
 			if doc.Approvals == nil {
 				doc.Approvals = map[string]*contract.ResumeEntry{}
 			}
-			if IsRetryRequest(r.Payload) {
+			if runstep.IsRetryRequest(r.Payload) {
 				doc.Approvals[r.Address] = &contract.ResumeEntry{RequestDigest: r.RequestDigest, Value: json.RawMessage(`{"retry":false}`)}
 				continue
 			}

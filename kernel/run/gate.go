@@ -54,7 +54,7 @@ func (rc *runCtx) bindRequest(step *pkg.Step, local string, kind contract.Reques
 	}
 	payloadDigest := canon.DigestBytes(raw)
 	req := contract.Request{
-		Address: rc.address(local),
+		Address: rc.Address(local),
 		Kind:    kind,
 		RequestDigest: mustDigest(map[string]any{
 			"run_id": rc.rec.RunID, "address": local, "kind": string(kind), "payload_digest": payloadDigest,

@@ -14,6 +14,7 @@ import (
 	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/resumedoc"
+	runstep "github.com/runxhq/runx/kernel/run/step"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -271,8 +272,8 @@ func (st *treeState) admit(doc *contract.ResumeDocument) (map[string][]*journal.
 					return nil, nil, err
 				}
 			}
-			if IsRetryRequest(w.req.Payload) {
-				if err := checkRetryValue(addr, value); err != nil {
+			if runstep.IsRetryRequest(w.req.Payload) {
+				if err := runstep.CheckRetryValue(addr, value); err != nil {
 					return nil, nil, err
 				}
 			} else if w.req.Kind == contract.RequestApproval && entry.Approved == nil {

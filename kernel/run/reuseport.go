@@ -78,7 +78,7 @@ func (r reuseRun) reuseChild(ctx context.Context, inputs, childInputs map[string
 
 // record appends what became of the call's reuse to the run's record.
 func (r reuseRun) record(ctx context.Context, note *ReuseNote) error {
-	return r.rc.e.Journal.AppendEvent(durable(ctx), r.rc.rec.RunID, "calls", reuse.EventCallReuse, map[string]any{"address": r.rc.address(r.local), "reuse": note})
+	return r.rc.e.Journal.AppendEvent(durable(ctx), r.rc.rec.RunID, "calls", reuse.EventCallReuse, map[string]any{"address": r.rc.Address(r.local), "reuse": note})
 }
 
 func (r reuseRun) Sealed(cand *journal.Run) (json.RawMessage, string, string, error) {

@@ -13,6 +13,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/script"
+	runstep "github.com/runxhq/runx/kernel/run/step"
 	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -131,9 +132,9 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 	if err != nil {
 		return nil, contract.BodyOf(err), contract.StepFailed, nil
 	}
-	room, ok := rc.answerRoom(moduleMaxOutputBytes * 2)
+	room, ok := runstep.AnswerRoom(rc.Budget, moduleMaxOutputBytes*2)
 	if !ok {
-		return nil, rc.answerTooLarge(local), contract.StepFailed, nil
+		return nil, runstep.AnswerTooLarge(rc.Budget, local), contract.StepFailed, nil
 	}
 	callCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ModuleDefaultTimeout+moduleHostGrace)
 	defer cancel()
@@ -149,7 +150,7 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 		// (steps.go, execute).
 		return nil, &contract.ErrorBody{Code: errcode.CallInterrupted, Message: "step " + step.ID + ": the run was stopped while its script ran; a resume takes it up"}, contract.StepStopped, pluginRef
 	}
-	if over := rc.chargeAnswer(local, res, err, room < moduleMaxOutputBytes*2); over != nil {
+	if over := runstep.ChargeAnswer(rc.Budget, local, res, err, room < moduleMaxOutputBytes*2); over != nil {
 		return nil, over, contract.StepFailed, pluginRef
 	}
 	if err != nil {
@@ -194,7 +195,7 @@ func (rc *runCtx) carryOut(ctx context.Context, log script.Log, step *pkg.Step, 
 			}
 			continue
 		}
-		req, err := rc.bindRequest(step, address, contract.RequestWait, map[string]any{"id": rc.address(address), "until": p.Until})
+		req, err := rc.bindRequest(step, address, contract.RequestWait, map[string]any{"id": rc.Address(address), "until": p.Until})
 		if err != nil {
 			return stepRun{err: err}
 		}

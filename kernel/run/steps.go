@@ -16,6 +16,7 @@ import (
 	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/native"
+	runstep "github.com/runxhq/runx/kernel/run/step"
 	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -75,7 +76,7 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	if level > TreeMaxDepth || !rc.Budget.Admit(unitReceipts(step)) {
 		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{
 			Code:    errcode.ReceiptBudgetExceeded,
-			Message: "step " + rc.address(local) + " would take the receipt tree past " + rc.Budget.Bound() + ", so it was refused before it ran",
+			Message: "step " + rc.Address(local) + " would take the receipt tree past " + rc.Budget.Bound() + ", so it was refused before it ran",
 		}}}
 	}
 	switch step.Kind {
@@ -143,7 +144,14 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		}
 		rc.money().CostFromCustody(mo.Def, status, &body)
 	} else {
-		output, failure, status, wait, err = rc.executeWithRetry(ctx, step, local, inputs, &body)
+		var w *runstep.Wait
+		output, failure, status, w, err = runstep.ExecuteWithRetry(ctx, unitRun(rc), step, local, &body, func() (any, *contract.ErrorBody, contract.StepStatus, bool) {
+			out, failure, status := rc.execute(ctx, step, local, inputs, &body)
+			return out, failure, status, connector.IsSpendRefusal(failure)
+		})
+		if w != nil && err == nil {
+			wait, err = bindWait(rc, step, w)
+		}
 		if failure != nil && (status == contract.StepFailed || status == contract.StepRefused) && stopping(ctx) {
 			// It failed while the run was being stopped (a wait on the
 			// workspace lock cut short, a plugin closed under it): never
@@ -155,8 +163,8 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	if err != nil {
 		return stepRun{err: err}
 	}
-	if status == stepUnconfirmed {
-		if wait, err = rc.unconfirmedWait(step, local, failure); err != nil {
+	if status == runstep.Unconfirmed {
+		if wait, err = bindWait(rc, step, runstep.UnconfirmedWait(local, failure)); err != nil {
 			return stepRun{err: err}
 		}
 	}
@@ -385,20 +393,21 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 			return nil, contract.BodyOf(err), contract.StepRefused
 		}
 	}
-	room, ok := rc.answerRoom(d.maxOutput)
+	room, ok := runstep.AnswerRoom(rc.Budget, d.maxOutput)
 	if !ok {
-		return nil, rc.answerTooLarge(step.ID), contract.StepFailed
+		return nil, runstep.AnswerTooLarge(rc.Budget, step.ID), contract.StepFailed
 	}
 	attempt, claimed := 1, false
-	if !connector.InCustody(ctx) && resendOf(d.def) == resendUnsafe {
+	if !connector.InCustody(ctx) && runstep.ResendOf(d.def) == runstep.ResendUnsafe {
 		// It may act and nothing would make a second send harmless: it is
 		// claimed before it leaves, or waits when an earlier claim of it
-		// has no outcome (claim.go).
+		// has no outcome (kernel/run/step/claim.go).
 		var failure *contract.ErrorBody
 		var status contract.StepStatus
-		if attempt, failure, status = rc.claim(ctx, step, local, d); failure != nil {
+		if attempt, failure, status = rc.claims.Claim(ctx, unitRun(rc), step, local, d.capability, d.def); failure != nil {
 			return nil, failure, status
 		}
+		rc.e.hook("call_claimed")
 		claimed = true
 	}
 	if d.def != nil && d.def.Recovers {
@@ -454,12 +463,12 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	}, room)
 	rc.e.hook("call_answered")
 	if claimed {
-		if uerr := rc.unclaim(ctx, step, local, attempt, res, err); uerr != nil {
+		if uerr := rc.claims.Unclaim(ctx, unitRun(rc), step, local, attempt, res, err); uerr != nil {
 			return nil, contract.BodyOf(uerr), contract.StepFailed
 		}
 	}
 	rc.money().Settle(ctx, ch, connector.CallEnd(res, err), body)
-	if over := rc.chargeAnswer(step.ID, res, err, room < d.maxOutput || d.maxOutput <= 0 && room < sdk.MaxPayloadBytes); over != nil {
+	if over := runstep.ChargeAnswer(rc.Budget, step.ID, res, err, room < d.maxOutput || d.maxOutput <= 0 && room < sdk.MaxPayloadBytes); over != nil {
 		return nil, over, contract.StepFailed
 	}
 	if stopSent() && err == nil && res.Status == sdk.StatusOK && wasStopped(res.Output) {
@@ -471,7 +480,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		// start any more. That is no outcome of the call's own, so it is
 		// not recorded as one: the unit stays unsettled, and the next
 		// driver runs it again or, if it may have acted, waits at its
-		// retry (claim.go).
+		// retry (kernel/run/step/claim.go).
 		return nil, &contract.ErrorBody{Code: errcode.CallInterrupted, Message: "step " + step.ID + ": the run was stopped while its call was in flight; a resume takes it up"}, contract.StepStopped
 	}
 	if err == nil && d.evidence != nil {

@@ -55,7 +55,7 @@ func (k *Kernel) runCtxFor(ctx context.Context, runID string) (*runCtx, error) {
 		if err != nil {
 			return nil, err
 		}
-		rc = newRunCtx(k.engine, rec, p, m, inputs, parent.Budget, level+1, parent.address(rec.ParentAddress))
+		rc = newRunCtx(k.engine, rec, p, m, inputs, parent.Budget, level+1, parent.Address(rec.ParentAddress))
 		rc.RunDepth, rc.Chain = parent.RunDepth+1, append(slices.Clone(parent.Chain), gate.PackageRef(k.engine.HomeDir, p))
 		rc.Base, rc.Standing = authority.ForChild(parent.effective(step)), parent.Standing
 		rc.Spend = parent.Spend
@@ -77,11 +77,11 @@ func (k *Kernel) startingStep(ctx context.Context, parent *runCtx, local string)
 		if s := parent.method.Step(local); s != nil && s.Kind == pkg.KindSkill {
 			return s, parent.Depth + 1, nil
 		}
-		return nil, 0, contract.Errorf(errcode.TurnCallChildUnsupported, "the child run at %s was started by a fan-out or script call; this runx makes calls only in the turns of a child a skill step or a turn's skill call started", parent.address(local))
+		return nil, 0, contract.Errorf(errcode.TurnCallChildUnsupported, "the child run at %s was started by a fan-out or script call; this runx makes calls only in the turns of a child a skill step or a turn's skill call started", parent.Address(local))
 	}
 	s := parent.method.Step(turnID)
 	if s == nil {
-		return nil, 0, contract.Errorf(errcode.ResumePackageDrift, "package %s no longer has the step of turn %s", parent.pkg.Name, parent.address(turnID))
+		return nil, 0, contract.Errorf(errcode.ResumePackageDrift, "package %s no longer has the step of turn %s", parent.pkg.Name, parent.Address(turnID))
 	}
 	events, err := k.journal.Events(durable(ctx), parent.rec.RunID, 0)
 	if err != nil {

@@ -81,7 +81,7 @@ func (rc *runCtx) driveTurnSkillCalls(ctx context.Context, step *pkg.Step, local
 // and appends its event to the run's calls stream.
 func (rc *runCtx) recordTurnCall(ctx context.Context, local string, index int, tool, digest, callID string, s *settled) (*TurnCallResult, error) {
 	address := local + "/" + strconv.Itoa(index)
-	out := &TurnCallResult{CallRecord: TurnCallRecord{Index: index, Address: rc.address(address), CallID: callID, Tool: tool, InputDigest: digest,
+	out := &TurnCallResult{CallRecord: TurnCallRecord{Index: index, Address: rc.Address(address), CallID: callID, Tool: tool, InputDigest: digest,
 		Status: contract.CallStatus(s.status), ReceiptID: s.receiptID, Reuse: rc.ReuseNote}}
 	jrec := &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: local, Status: s.status, ReceiptID: s.receiptID}
 	jrec.ChildRef, _ = json.Marshal(s.ref)
@@ -135,7 +135,7 @@ func (rc *runCtx) openTurnCallRequests(ctx context.Context, local string) []pend
 		if d := rc.Decisions[r.Address]; d != nil && d.RequestDigest == r.RequestDigest {
 			continue // answered: the call collects it
 		}
-		out = append(out, pending{Request: contract.Request{Address: rc.address(r.Address), Kind: r.Kind, RequestDigest: r.RequestDigest, Payload: r.Payload,
+		out = append(out, pending{Request: contract.Request{Address: rc.Address(r.Address), Kind: r.Kind, RequestDigest: r.RequestDigest, Payload: r.Payload,
 			Summary: contract.RequestSummary{PayloadDigest: payloadDigest(r.Payload), StepID: local}}, runID: rc.rec.RunID, local: r.Address})
 	}
 	return out

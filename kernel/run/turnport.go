@@ -124,7 +124,7 @@ func (p turnPort) Carry(ctx context.Context, t *OpenTurn, step *pkg.Step, c turn
 	if r.err != nil {
 		return nil, r.err
 	}
-	out := &TurnCallResult{CallRecord: TurnCallRecord{Index: c.Index, Address: rc.address(address), CallID: req.CallID, Tool: req.Tool, InputDigest: c.Digest, Reuse: rc.ReuseNote}}
+	out := &TurnCallResult{CallRecord: TurnCallRecord{Index: c.Index, Address: rc.Address(address), CallID: req.CallID, Tool: req.Tool, InputDigest: c.Digest, Reuse: rc.ReuseNote}}
 	if r.settled == nil && r.stopped {
 		// A skill call's child run stopped between steps on a cancel: it
 		// stays where it stopped.

@@ -31,6 +31,15 @@ type Tree struct {
 	Spend *SpendTree
 }
 
+// Address is a unit's address from the root: local inside this run,
+// path#local below it.
+func (t *Tree) Address(local string) string {
+	if t.Path == "" {
+		return local
+	}
+	return t.Path + "#" + local
+}
+
 // Budget counts receipts as they are admitted, at every depth of one tree.
 type Budget struct {
 	Limit int

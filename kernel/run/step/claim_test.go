@@ -1,4 +1,4 @@
-package run
+package step
 
 import (
 	"context"
@@ -22,26 +22,26 @@ func TestResendOfUnconfirmedCalls(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		def  *sdk.Definition
-		want resendClass
+		want ResendClass
 	}{
-		{"undescribed", nil, resendUnsafe},
-		{"effect none", &sdk.Definition{Effect: sdk.EffectNone}, resendFree},
-		{"read", &sdk.Definition{Effect: sdk.EffectRead}, resendFree},
-		{"free read with a zero price", &sdk.Definition{Effect: sdk.EffectRead, Cost: price(0)}, resendFree},
-		{"priced read", &sdk.Definition{Effect: sdk.EffectRead, Cost: price(10)}, resendUnsafe},
-		{"read of unknown price", &sdk.Definition{Effect: sdk.EffectRead, Cost: &sdk.Cost{Per: "call", Source: "declared"}}, resendUnsafe},
-		{"priced read its provider deduplicates", &sdk.Definition{Effect: sdk.EffectRead, Cost: price(10), Idempotent: true}, resendDeduplicated},
-		{"process", &sdk.Definition{Effect: sdk.EffectProcess}, resendUnsafe},
-		{"process keyed by its call", &sdk.Definition{Effect: sdk.EffectProcess, Idempotent: true}, resendDeduplicated},
-		{"write", &sdk.Definition{Effect: sdk.EffectWrite}, resendUnsafe},
-		{"write that recovers", &sdk.Definition{Effect: sdk.EffectWrite, Recovers: true}, resendRecovered},
-		{"write that deduplicates", &sdk.Definition{Effect: sdk.EffectWrite, Idempotent: true}, resendDeduplicated},
-		{"write that previews only", &sdk.Definition{Effect: sdk.EffectWrite, Previews: true}, resendUnsafe},
-		{"command role", &sdk.Definition{Effect: sdk.EffectProcess, Roles: []string{sdk.RoleCommand}}, resendUnsafe},
-		{"unknown effect class", &sdk.Definition{Effect: "teleport"}, resendUnsafe},
-		{"empty effect class", &sdk.Definition{}, resendUnsafe},
+		{"undescribed", nil, ResendUnsafe},
+		{"effect none", &sdk.Definition{Effect: sdk.EffectNone}, ResendFree},
+		{"read", &sdk.Definition{Effect: sdk.EffectRead}, ResendFree},
+		{"free read with a zero price", &sdk.Definition{Effect: sdk.EffectRead, Cost: price(0)}, ResendFree},
+		{"priced read", &sdk.Definition{Effect: sdk.EffectRead, Cost: price(10)}, ResendUnsafe},
+		{"read of unknown price", &sdk.Definition{Effect: sdk.EffectRead, Cost: &sdk.Cost{Per: "call", Source: "declared"}}, ResendUnsafe},
+		{"priced read its provider deduplicates", &sdk.Definition{Effect: sdk.EffectRead, Cost: price(10), Idempotent: true}, ResendDeduplicated},
+		{"process", &sdk.Definition{Effect: sdk.EffectProcess}, ResendUnsafe},
+		{"process keyed by its call", &sdk.Definition{Effect: sdk.EffectProcess, Idempotent: true}, ResendDeduplicated},
+		{"write", &sdk.Definition{Effect: sdk.EffectWrite}, ResendUnsafe},
+		{"write that recovers", &sdk.Definition{Effect: sdk.EffectWrite, Recovers: true}, ResendRecovered},
+		{"write that deduplicates", &sdk.Definition{Effect: sdk.EffectWrite, Idempotent: true}, ResendDeduplicated},
+		{"write that previews only", &sdk.Definition{Effect: sdk.EffectWrite, Previews: true}, ResendUnsafe},
+		{"command role", &sdk.Definition{Effect: sdk.EffectProcess, Roles: []string{sdk.RoleCommand}}, ResendUnsafe},
+		{"unknown effect class", &sdk.Definition{Effect: "teleport"}, ResendUnsafe},
+		{"empty effect class", &sdk.Definition{}, ResendUnsafe},
 	} {
-		if got := resendOf(c.def); got != c.want {
+		if got := ResendOf(c.def); got != c.want {
 			t.Errorf("%s: got %d, want %d", c.name, got, c.want)
 		}
 	}
@@ -80,9 +80,10 @@ func TestClaimsReadBackFromTheRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rc := &runCtx{e: &engine{Journal: j}, rec: &journal.Run{RunID: "run_c"}}
+	var claims Claims
+	run := &Run{ID: "run_c", Journal: j}
 	for address, want := range map[string]int{"one": 1, "two": 0, "three": 2, "four": 2, "five": 0} {
-		c, err := rc.claimAt(ctx, address)
+		c, err := claims.at(ctx, run, address)
 		if err != nil {
 			t.Fatal(err)
 		}

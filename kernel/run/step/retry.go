@@ -1,4 +1,4 @@
-package run
+package step
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
-	"github.com/runxhq/runx/kernel/run/connector"
 )
 
 // EventAttemptFailed records one failed attempt of a step with a retry: the
@@ -24,7 +23,12 @@ type attemptRecord struct {
 	Until   int64               `json:"until,omitempty"` // ms since the epoch
 }
 
-// executeWithRetry runs a step's dispatch, and for a step with a retry runs
+// Execute is one dispatch of a unit: what it answered, or its failure and
+// status, and whether that failure is final: one no retry changes (the
+// money limit's refusals).
+type Execute func() (out any, failure *contract.ErrorBody, status contract.StepStatus, final bool)
+
+// ExecuteWithRetry runs a step's dispatch, and for a step with a retry runs
 // it again after a failure, up to max_attempts in all. With no
 // retry_after_seconds the next attempt starts at once; with one, the run
 // pauses on a wait at <step>/retry that runx settles itself: the next
@@ -33,23 +37,22 @@ type attemptRecord struct {
 // refused, and may pass later): the step has no effect, so running it again
 // repeats nothing. The authority's own refusals (reach, the floor) are
 // decided before dispatch and are never retried.
-func (rc *runCtx) executeWithRetry(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body) (any, *contract.ErrorBody, contract.StepStatus, *pending, error) {
+func ExecuteWithRetry(ctx context.Context, run *Run, step *pkg.Step, local string, body *receipt.Body, execute Execute) (any, *contract.ErrorBody, contract.StepStatus, *Wait, error) {
 	if step.Retry == nil {
-		out, failure, status := rc.execute(ctx, step, local, inputs, body)
+		out, failure, status, _ := execute()
 		return out, failure, status, nil, nil
 	}
-	failed, until, err := rc.failedAttempts(ctx, local)
+	failed, until, err := failedAttempts(ctx, run, local)
 	if err != nil {
 		return nil, nil, "", nil, err
 	}
-	if until > 0 && rc.e.Clock().UnixMilli() < until {
-		w, err := rc.retryWait(step, local, failed, until)
-		return nil, nil, "", w, err
+	if until > 0 && run.Clock().UnixMilli() < until {
+		return nil, nil, "", retryWait(run, step, local, failed, until), nil
 	}
 	for {
-		out, failure, status := rc.execute(ctx, step, local, inputs, body)
+		out, failure, status, final := execute()
 		attempt := failed + 1
-		if failure == nil || status == contract.StepStopped || attempt >= step.Retry.MaxAttempts || connector.IsSpendRefusal(failure) {
+		if failure == nil || status == contract.StepStopped || attempt >= step.Retry.MaxAttempts || final {
 			if attempt > 1 {
 				if body.Extra == nil {
 					body.Extra = map[string]any{}
@@ -61,14 +64,13 @@ func (rc *runCtx) executeWithRetry(ctx context.Context, step *pkg.Step, local st
 		failed = attempt
 		rec := attemptRecord{Address: local, Attempt: attempt, Error: failure}
 		if d := step.Retry.RetryAfterSeconds; d > 0 {
-			rec.Until = rc.e.Clock().Add(time.Duration(d) * time.Second).UnixMilli()
+			rec.Until = run.Clock().Add(time.Duration(d) * time.Second).UnixMilli()
 		}
-		if err := rc.e.Journal.AppendEvent(durable(ctx), rc.rec.RunID, "steps", EventAttemptFailed, rec); err != nil {
+		if err := run.Journal.AppendEvent(durable(ctx), run.ID, "steps", EventAttemptFailed, rec); err != nil {
 			return nil, nil, "", nil, err
 		}
 		if rec.Until > 0 {
-			w, err := rc.retryWait(step, local, failed, rec.Until)
-			return nil, nil, "", w, err
+			return nil, nil, "", retryWait(run, step, local, failed, rec.Until), nil
 		}
 		if ctx.Err() != nil {
 			// Stopping admits no further attempt; the failure stands.
@@ -79,8 +81,8 @@ func (rc *runCtx) executeWithRetry(ctx context.Context, step *pkg.Step, local st
 
 // failedAttempts reads how many attempts of the unit at local failed, and
 // the until the last bounded one set.
-func (rc *runCtx) failedAttempts(ctx context.Context, local string) (int, int64, error) {
-	events, err := rc.e.Journal.Events(durable(ctx), rc.rec.RunID, 0)
+func failedAttempts(ctx context.Context, run *Run, local string) (int, int64, error) {
+	events, err := run.Journal.Events(durable(ctx), run.ID, 0)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -99,13 +101,9 @@ func (rc *runCtx) failedAttempts(ctx context.Context, local string) (int, int64,
 
 // retryWait is the wait a bounded retry pauses on: runx's own, answered by
 // nobody, settled by the first resume at or after until.
-func (rc *runCtx) retryWait(step *pkg.Step, local string, failed int, until int64) (*pending, error) {
+func retryWait(run *Run, step *pkg.Step, local string, failed int, until int64) *Wait {
 	address := local + "/retry"
-	req, err := rc.bindRequest(step, address, contract.RequestWait, map[string]any{
-		"id": rc.address(address), "until": until, "attempt": failed + 1, "max_attempts": step.Retry.MaxAttempts,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &pending{Request: req, runID: rc.rec.RunID, local: address}, nil
+	return &Wait{Local: address, Kind: contract.RequestWait, Payload: map[string]any{
+		"id": run.Tree.Address(address), "until": until, "attempt": failed + 1, "max_attempts": step.Retry.MaxAttempts,
+	}}
 }

@@ -1,10 +1,11 @@
-package run
+package step
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/host"
@@ -32,43 +33,43 @@ const EventCallClaimed = "step.claimed"
 // again rather than asking a person about a call that never left.
 const EventCallUnclaimed = "step.unclaimed"
 
-// stepUnconfirmed is the status of a unit whose earlier attempt nothing
+// Unconfirmed is the status of a unit whose earlier attempt nothing
 // settles: not settled, it waits at its retry.
-const stepUnconfirmed = "unconfirmed"
+const Unconfirmed = "unconfirmed"
 
-// resendClass is what a driver may do with a call an earlier driver sent
+// ResendClass is what a driver may do with a call an earlier driver sent
 // and recorded no outcome of, read from the capability's description alone.
-type resendClass int
+type ResendClass int
 
 const (
-	// resendFree: it changes nothing (effect none or read, not priced), so
+	// ResendFree: it changes nothing (effect none or read, not priced), so
 	// it runs again.
-	resendFree resendClass = iota
-	// resendRecovered: a journaled change its plugin recovers (Recover)
+	ResendFree ResendClass = iota
+	// ResendRecovered: a journaled change its plugin recovers (Recover)
 	// before anything runs again.
-	resendRecovered
-	// resendDeduplicated: its plugin or provider applies the same call once
+	ResendRecovered
+	// ResendDeduplicated: its plugin or provider applies the same call once
 	// (it declares idempotency), so sending it again is harmless.
-	resendDeduplicated
-	// resendUnsafe: it may have acted and nothing confirms it; only a
+	ResendDeduplicated
+	// ResendUnsafe: it may have acted and nothing confirms it; only a
 	// person's {"retry": true} sends it again.
-	resendUnsafe
+	ResendUnsafe
 )
 
-// resendOf classes a capability by its description: effect class, recovery
+// ResendOf classes a capability by its description: effect class, recovery
 // and idempotency, never its name. An unknown description is unsafe.
-func resendOf(def *sdk.Definition) resendClass {
+func ResendOf(def *sdk.Definition) ResendClass {
 	switch {
 	case def == nil:
-		return resendUnsafe
+		return ResendUnsafe
 	case (def.Effect == sdk.EffectNone || def.Effect == sdk.EffectRead) && !chargesCall(def):
-		return resendFree
+		return ResendFree
 	case def.Recovers:
-		return resendRecovered
+		return ResendRecovered
 	case def.Idempotent:
-		return resendDeduplicated
+		return ResendDeduplicated
 	}
-	return resendUnsafe
+	return ResendUnsafe
 }
 
 // chargesCall reports whether a call of def may be charged for: a known price
@@ -86,17 +87,24 @@ type claimRecord struct {
 	Attempt    int    `json:"attempt"`
 }
 
-// claims are the run's recorded claims by address (the latest attempt of
-// each), read once per drive: a run this call created holds none.
-func (rc *runCtx) claimAt(ctx context.Context, local string) (*claimRecord, error) {
-	rc.claimMu.Lock()
-	defer rc.claimMu.Unlock()
-	if rc.claims == nil {
-		rc.claims = map[string]*claimRecord{}
-		if !rc.fresh {
-			events, err := rc.e.Journal.Events(durable(ctx), rc.rec.RunID, 0)
+// Claims are the calls that may act a run sent, by address, read from the
+// run's record at the first that needs them. The zero value is ready.
+type Claims struct {
+	mu     sync.Mutex
+	byAddr map[string]*claimRecord
+}
+
+// at is the run's recorded claim at local (the latest attempt of each
+// address), read once per drive: a run this call created holds none.
+func (cs *Claims) at(ctx context.Context, run *Run, local string) (*claimRecord, error) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.byAddr == nil {
+		cs.byAddr = map[string]*claimRecord{}
+		if !run.Fresh {
+			events, err := run.Journal.Events(durable(ctx), run.ID, 0)
 			if err != nil {
-				rc.claims = nil
+				cs.byAddr = nil
 				return nil, err
 			}
 			for _, ev := range events {
@@ -108,31 +116,32 @@ func (rc *runCtx) claimAt(ctx context.Context, local string) (*claimRecord, erro
 					continue
 				}
 				if ev.Type == EventCallClaimed {
-					rc.claims[c.Address] = &c
-				} else if prior := rc.claims[c.Address]; prior != nil && prior.Attempt == c.Attempt {
-					delete(rc.claims, c.Address)
+					cs.byAddr[c.Address] = &c
+				} else if prior := cs.byAddr[c.Address]; prior != nil && prior.Attempt == c.Attempt {
+					delete(cs.byAddr, c.Address)
 				}
 			}
 		}
 	}
-	return rc.claims[local], nil
+	return cs.byAddr[local], nil
 }
 
-// claim decides whether a call that may act goes out, and records it
-// before it does. It answers the attempt the call is sent as, or a
-// failure and status that end the unit without sending: a wait at the
-// call's retry (stepUnconfirmed), or retry_declined.
-func (rc *runCtx) claim(ctx context.Context, step *pkg.Step, local string, d *dispatch) (int, *contract.ErrorBody, contract.StepStatus) {
-	prior, err := rc.claimAt(ctx, local)
+// Claim decides whether a call of capability (described by def) that may
+// act goes out, and records it before it does (the engine's hook
+// call_claimed follows a claim). It answers the attempt the
+// call is sent as, or a failure and status that end the unit without
+// sending: a wait at the call's retry (Unconfirmed), or retry_declined.
+func (cs *Claims) Claim(ctx context.Context, run *Run, step *pkg.Step, local, capability string, def *sdk.Definition) (int, *contract.ErrorBody, contract.StepStatus) {
+	prior, err := cs.at(ctx, run, local)
 	if err != nil {
 		return 0, contract.BodyOf(err), contract.StepFailed
 	}
 	attempt := 1
 	var decided *bool
 	if prior != nil {
-		dec := rc.Decisions[local+"/retry"]
+		dec := run.Decisions[local+"/retry"]
 		if dec == nil || dec.Used {
-			return 0, rc.unconfirmed(step, local, prior), stepUnconfirmed
+			return 0, unconfirmed(run, step, local, prior), Unconfirmed
 		}
 		var v struct {
 			Retry *bool `json:"retry"`
@@ -143,39 +152,38 @@ func (rc *runCtx) claim(ctx context.Context, step *pkg.Step, local string, d *di
 		decided, attempt = v.Retry, prior.Attempt+1
 	}
 	if decided != nil && !*decided {
-		if err := rc.e.Journal.UseDecision(durable(ctx), rc.rec.RunID, local+"/retry", nil); err != nil {
+		if err := run.Journal.UseDecision(durable(ctx), run.ID, local+"/retry", nil); err != nil {
 			return 0, contract.BodyOf(err), contract.StepFailed
 		}
-		return 0, &contract.ErrorBody{Code: errcode.RetryDeclined, Message: fmt.Sprintf("step %s: a person declined to run %s again; whatever its earlier attempt did stands", step.ID, d.capability)}, contract.StepFailed
+		return 0, &contract.ErrorBody{Code: errcode.RetryDeclined, Message: fmt.Sprintf("step %s: a person declined to run %s again; whatever its earlier attempt did stands", step.ID, capability)}, contract.StepFailed
 	}
-	c := &claimRecord{Address: local, StepID: step.ID, Capability: d.capability, Effect: "unknown", Attempt: attempt}
-	if d.def != nil {
-		c.Effect = d.def.Effect
+	c := &claimRecord{Address: local, StepID: step.ID, Capability: capability, Effect: "unknown", Attempt: attempt}
+	if def != nil {
+		c.Effect = def.Effect
 	}
 	// The claim is recorded before a yes is marked used: a driver killed
 	// between the two finds the yes unused and the new attempt unsent.
-	if err := rc.e.Journal.AppendEvent(durable(ctx), rc.rec.RunID, "steps", EventCallClaimed, c); err != nil {
+	if err := run.Journal.AppendEvent(durable(ctx), run.ID, "steps", EventCallClaimed, c); err != nil {
 		return 0, contract.BodyOf(err), contract.StepFailed
 	}
-	rc.claimMu.Lock()
-	rc.claims[local] = c
-	rc.claimMu.Unlock()
+	cs.mu.Lock()
+	cs.byAddr[local] = c
+	cs.mu.Unlock()
 	if decided != nil {
-		if err := rc.e.Journal.UseDecision(durable(ctx), rc.rec.RunID, local+"/retry", nil); err != nil {
+		if err := run.Journal.UseDecision(durable(ctx), run.ID, local+"/retry", nil); err != nil {
 			return 0, contract.BodyOf(err), contract.StepFailed
 		}
 	}
-	rc.e.hook("call_claimed")
 	return attempt, nil, ""
 }
 
 // unconfirmed is the failure a unit whose claimed attempt nothing settles
 // carries to its wait; its Detail is the retry request's payload.
-func (rc *runCtx) unconfirmed(step *pkg.Step, local string, prior *claimRecord) *contract.ErrorBody {
+func unconfirmed(run *Run, step *pkg.Step, local string, prior *claimRecord) *contract.ErrorBody {
 	why := fmt.Sprintf("step %s: attempt %d of %s (effect %s) was sent and no outcome was recorded (its driver was killed or stopped while it ran), so whether it acted is unknown; resending is not safe, since %s declares no recovery and no idempotency; nothing was sent again",
 		step.ID, prior.Attempt, prior.Capability, prior.Effect, prior.Capability)
 	return &contract.ErrorBody{Code: errcode.EffectUnconfirmed, Message: why, Detail: map[string]any{
-		"id":          rc.address(local + "/retry"),
+		"id":          run.Tree.Address(local + "/retry"),
 		"gate":        runstate.GateRetry,
 		"capability":  prior.Capability,
 		"effect":      prior.Effect,
@@ -186,16 +194,11 @@ func (rc *runCtx) unconfirmed(step *pkg.Step, local string, prior *claimRecord) 
 	}}
 }
 
-// unconfirmedWait is the wait a unit whose claimed attempt nothing settles
+// UnconfirmedWait is the wait a unit whose claimed attempt nothing settles
 // pauses on, at <address>/retry.
-func (rc *runCtx) unconfirmedWait(step *pkg.Step, local string, failure *contract.ErrorBody) (*pending, error) {
+func UnconfirmedWait(local string, failure *contract.ErrorBody) *Wait {
 	payload, _ := failure.Detail.(map[string]any)
-	address := local + "/retry"
-	req, err := rc.bindRequest(step, address, contract.RequestApproval, payload)
-	if err != nil {
-		return nil, err
-	}
-	return &pending{Request: req, runID: rc.rec.RunID, local: address}, nil
+	return &Wait{Local: local + "/retry", Kind: contract.RequestApproval, Payload: payload}
 }
 
 // neverSent are the host's failures that come before a call leaves for
@@ -212,22 +215,24 @@ var neverSent = map[errcode.Code]bool{
 	errcode.PluginDescribeInvalid:     true,
 }
 
-// unclaim withdraws the claim of attempt at local when its call provably
+// Unclaim withdraws the claim of attempt at local when its call provably
 // never acted: err is a host failure before the call left, or res a
 // refusal (the call was not carried out).
-func (rc *runCtx) unclaim(ctx context.Context, step *pkg.Step, local string, attempt int, res *sdk.Result, err error) error {
+func (cs *Claims) Unclaim(ctx context.Context, run *Run, step *pkg.Step, local string, attempt int, res *sdk.Result, err error) error {
 	var he *host.Error
 	if !(errors.As(err, &he) && neverSent[he.Code]) && !(err == nil && res != nil && res.Status == sdk.StatusRefused) {
 		return nil
 	}
 	c := &claimRecord{Address: local, StepID: step.ID, Attempt: attempt}
-	if err := rc.e.Journal.AppendEvent(durable(ctx), rc.rec.RunID, "steps", EventCallUnclaimed, c); err != nil {
+	if err := run.Journal.AppendEvent(durable(ctx), run.ID, "steps", EventCallUnclaimed, c); err != nil {
 		return err
 	}
-	rc.claimMu.Lock()
-	if prior := rc.claims[local]; prior != nil && prior.Attempt == attempt {
-		delete(rc.claims, local)
+	cs.mu.Lock()
+	if prior := cs.byAddr[local]; prior != nil && prior.Attempt == attempt {
+		delete(cs.byAddr, local)
 	}
-	rc.claimMu.Unlock()
+	cs.mu.Unlock()
 	return nil
 }
+
+func durable(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }

@@ -1,4 +1,4 @@
-package run
+package step
 
 import (
 	"encoding/json"
@@ -17,10 +17,10 @@ func IsRetryRequest(payload json.RawMessage) bool {
 	return json.Unmarshal(payload, &p) == nil && p.Gate == runstate.GateRetry
 }
 
-// checkRetryValue admits only {"retry": true} or {"retry": false} for a
+// CheckRetryValue admits only {"retry": true} or {"retry": false} for a
 // retry request, so a misshapen decision is refused at resume and changes
 // nothing, rather than failing the step.
-func checkRetryValue(addr string, value json.RawMessage) error {
+func CheckRetryValue(addr string, value json.RawMessage) error {
 	var v map[string]json.RawMessage
 	var b bool
 	if json.Unmarshal(value, &v) != nil || len(v) != 1 || json.Unmarshal(v["retry"], &b) != nil {

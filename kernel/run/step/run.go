@@ -1,0 +1,35 @@
+package step
+
+import (
+	"time"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/run/runstate"
+)
+
+// Run is the run a unit belongs to, as the step runner takes it: its
+// record and its place in the tree.
+type Run struct {
+	// ID is the run's id.
+	ID string
+	// Journal is the run's record.
+	Journal *journal.Journal
+	// Fresh is a run this call created: nothing of it can be recorded
+	// before its first drive, so nothing is read back.
+	Fresh bool
+	// Decisions are the person's decisions the run holds, by address.
+	Decisions map[string]*journal.Decision
+	// Clock is the kernel's clock.
+	Clock func() time.Time
+	// Tree is the run's place in its tree.
+	Tree runstate.Tree
+}
+
+// Wait is a request a unit of the run waits on, at local inside the run,
+// for the engine to bind: its kind and payload.
+type Wait struct {
+	Local   string
+	Kind    contract.RequestKind
+	Payload map[string]any
+}
