@@ -21,9 +21,6 @@ const CommandName = "command"
 // CommandCapability runs one command in the workspace.
 const CommandCapability = "command.execute"
 
-// CommandKind is the kind of process a command is recorded as.
-const CommandKind = "command"
-
 // LockTokenEnv is the variable a command receives the workspace lock's
 // token in, so a runx it starts joins the lock instead of waiting on it.
 const LockTokenEnv = "RUNX_WORKSPACE_LOCK_TOKEN"
@@ -62,7 +59,7 @@ type CommandBinding struct {
 
 // CommandProcess names the process a command is recorded as.
 type CommandProcess struct {
-	Kind string `json:"kind"`
+	Kind Kind   `json:"kind"`
 	ID   string `json:"id"`
 }
 
@@ -142,7 +139,7 @@ func (c *Command) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result 
 		StdoutTruncated: o.stdoutTruncated, StderrTruncated: o.stderrTruncated,
 		DurationMS: o.durationMS, TimedOut: o.timedOut, Stopped: o.stopped,
 		Argv: req.Argv, Cwd: cwd,
-		Process: CommandProcess{Kind: CommandKind, ID: CommandProcessID(call.Context)},
+		Process: CommandProcess{Kind: KindCommand, ID: CommandProcessID(call.Context)},
 	})
 	if err != nil {
 		return plugin.Failed(errcode.ProcessOutputInvalid, err.Error())

@@ -11,9 +11,6 @@ import (
 	"github.com/runxhq/runx/sdk/plugin"
 )
 
-// KindCommand is the kind of process a command.execute call is followed as.
-const KindCommand = CommandKind
-
 // stopRequestFile marks a command someone asked to stop, so its end is
 // recorded as stopped rather than killed by a signal from nowhere.
 const stopRequestFile = "stop-requested"

@@ -40,9 +40,18 @@ const (
 	socketFile       = "ctl.sock"
 )
 
-// Kinds of process.
+// Kind is what a kept process was started as.
+type Kind string
+
+// Kinds of process, listed once: the output schemas' kind enum and const
+// are held to them (TestSchemaKindsAreTheKinds).
 const (
-	KindProcess = "process"
+	// KindProcess is started by process.start, kept past the call that
+	// started it and fed input by process.write.
+	KindProcess Kind = "process"
+	// KindCommand is a command.execute call, followed as a process while
+	// it runs (longlived_follow.go).
+	KindCommand Kind = "command"
 )
 
 // State is where a kept process stands.
@@ -68,7 +77,7 @@ type TTY struct {
 // record is a process's start, as its starter wrote it.
 type record struct {
 	ProcessID   string            `json:"process_id"`
-	Kind        string            `json:"kind"`
+	Kind        Kind              `json:"kind"`
 	CallID      string            `json:"call_id"`
 	RunID       string            `json:"run_id,omitempty"`
 	Actor       string            `json:"actor"`

@@ -47,7 +47,7 @@ type StartRequest struct {
 type Process struct {
 	Schema     string    `json:"schema"`
 	ProcessID  string    `json:"process_id"`
-	Kind       string    `json:"kind"`
+	Kind       Kind      `json:"kind"`
 	Actor      string    `json:"actor"`
 	RunID      string    `json:"run_id,omitempty"`
 	CallID     string    `json:"call_id"`
