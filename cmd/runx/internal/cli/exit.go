@@ -51,6 +51,28 @@ func Usagef(format string, args ...any) error { return &UsageError{Msg: fmt.Spri
 // ErrorDocumentSchema names the JSON document of a failed command.
 const ErrorDocumentSchema = "runx.error.v1"
 
+// DocumentStatus is the status a failed command's document carries.
+type DocumentStatus string
+
+// StatusError is the one status of an error document. No run's envelope
+// carries it (contract.RunStatus), so a caller tells the two apart by it.
+const StatusError DocumentStatus = "error"
+
+// ErrorDocument is the JSON document a failed command prints with --json
+// (docs/cli.md): {"schema": "runx.error.v1", "status": "error", "error":
+// {"code", "message"}}. Its fields are in the order the document has
+// always been written in.
+type ErrorDocument struct {
+	Error  *contract.ErrorBody `json:"error"`
+	Schema string              `json:"schema"`
+	Status DocumentStatus      `json:"status"`
+}
+
+// NewErrorDocument is the error document for body.
+func NewErrorDocument(body *contract.ErrorBody) ErrorDocument {
+	return ErrorDocument{Error: body, Schema: ErrorDocumentSchema, Status: StatusError}
+}
+
 // ReportError presents err and returns its exit code: with --json one JSON
 // document on stdout, otherwise one line on stderr.
 func ReportError(io *IO, asJSON bool, err error) ExitCode {
@@ -66,7 +88,7 @@ func ReportError(io *IO, asJSON bool, err error) ExitCode {
 		}
 	}
 	if asJSON {
-		_ = PrintJSON(io.Out, map[string]any{"schema": ErrorDocumentSchema, "status": "error", "error": body})
+		_ = PrintJSON(io.Out, NewErrorDocument(body))
 		return code
 	}
 	fmt.Fprintf(io.Err, "runx: %s [%s]\n", body.Message, body.Code)

@@ -135,7 +135,7 @@ func Main(args []string, io *cli.IO, firstParty map[string]func() sdk.Info, loca
 					// The run stays where it was interrupted, for its next driver.
 					body := interruptedError(sig, runID)
 					if asJSON {
-						_ = cli.PrintJSON(w, map[string]any{"schema": cli.ErrorDocumentSchema, "status": "error", "error": body})
+						_ = cli.PrintJSON(w, cli.NewErrorDocument(body))
 						return
 					}
 					fmt.Fprintf(io.Err, "runx: %s [%s]\n", body.Message, body.Code)
