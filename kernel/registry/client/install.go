@@ -1,0 +1,169 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/registry"
+	"github.com/runxhq/runx/sdk/errcode"
+)
+
+// Installed is what installing one version did, and the newest version a
+// ref without a version passed over.
+type Installed struct {
+	registry.Result
+	NewestUnread *NewestUnread `json:"newest_unread,omitempty"`
+}
+
+// InstallOptions narrow what an install accepts.
+type InstallOptions struct {
+	// Digest is the content digest the version must have (--digest).
+	Digest string
+}
+
+// Install adds ref's package to the project whose state directory is
+// projectDir (.runx): a skill under added-skills/<publisher>/<name>/<version>/,
+// a connector under added-connectors/<name>/<version>/, with its signed
+// record as signature.json. A ref without a version takes the newest
+// version whose package format this runx reads. The record must name the
+// package asked for and verify under a key trust holds for its registry and
+// namespace; the files must be exactly the files it names. Any refusal
+// writes nothing.
+func (c *Client) Install(ctx context.Context, projectDir string, ref Ref, trust *registry.Trust, o InstallOptions) (*Installed, error) {
+	kind, version, unread, err := c.resolve(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := c.Record(ctx, kind, ref, version)
+	if err != nil {
+		return nil, err
+	}
+	if o.Digest != "" && rec.ContentDigest != o.Digest {
+		return nil, contract.Errorf(errcode.RegistryDigestMismatch, "%s@%s has content digest %s, not the %s --digest names; nothing was installed", ref.Name, version, c.scrub(rec.ContentDigest), o.Digest)
+	}
+	// The signature first: a record no trusted key signed costs no
+	// download of its files.
+	if err := registry.VerifySignature(rec, trust); err != nil {
+		return nil, err
+	}
+	files, err := c.Files(ctx, kind, ref, rec)
+	if err != nil {
+		return nil, err
+	}
+	in, err := install(projectDir, rec, files, trust)
+	if err != nil {
+		return nil, err
+	}
+	in.NewestUnread = unread
+	return in, nil
+}
+
+// InstallRef parses ref and installs it; see Install.
+func (c *Client) InstallRef(ctx context.Context, projectDir, ref string, trust *registry.Trust, o InstallOptions) (*Installed, error) {
+	r, err := ParseRef(ref)
+	if err != nil {
+		return nil, err
+	}
+	return c.Install(ctx, projectDir, r, trust, o)
+}
+
+// resolve finds ref's kind (a skill first, when the ref could name either)
+// and version (the newest this runx reads, when it names none).
+func (c *Client) resolve(ctx context.Context, ref Ref) (kind, version string, unread *NewestUnread, err error) {
+	kinds := []string{ref.Kind}
+	if ref.Kind == "" {
+		kinds = []string{KindSkill, KindConnector}
+	}
+	var first error
+	for i, k := range kinds {
+		vs, err := c.Versions(ctx, k, ref)
+		if err != nil {
+			if i+1 < len(kinds) && notFound(err) {
+				first = err
+				continue
+			}
+			if first != nil && notFound(err) {
+				// Neither a skill nor a connector: say so as a skill.
+				err = first
+			}
+			return "", "", nil, err
+		}
+		if ref.Version != "" {
+			for _, v := range vs.Versions {
+				if v.Version == ref.Version {
+					return k, ref.Version, nil, nil
+				}
+			}
+			return "", "", nil, contract.Errorf(errcode.RegistryVersionNotFound, "the registry holds no version %s of %s", ref.Version, ref.Name)
+		}
+		v, unread, err := ChooseNewest(ref.Name, vs.Versions, registry.PackageFormat)
+		if err != nil {
+			return "", "", nil, err
+		}
+		return k, v.Version, unread, nil
+	}
+	return "", "", nil, first
+}
+
+// notFound says err is the registry answering that it holds no such
+// package.
+func notFound(err error) bool {
+	var he *httpError
+	return errors.As(err, &he) && he.status == 404
+}
+
+// InstallRecords installs the signed skill records a host holds (runx
+// registry install --records): each record's files come from the registry,
+// and must be exactly what the record names. Every record is verified
+// before any is installed, so one that does not verify installs nothing.
+func (c *Client) InstallRecords(ctx context.Context, projectDir string, raws []json.RawMessage, trust *registry.Trust) ([]*Installed, error) {
+	type fetched struct {
+		rec   *registry.Record
+		files map[string][]byte
+	}
+	all := make([]fetched, 0, len(raws))
+	for i, raw := range raws {
+		rec, err := c.decodeRecord(raw)
+		if err != nil {
+			return nil, err
+		}
+		if rec.Kind != registry.KindSkill {
+			return nil, contract.Errorf(errcode.RegistryRecordInvalid, "record %d is a %s record; a host's records are skill records (the connectors a skill binds travel in its files)", i+1, c.scrub(string(rec.Kind)))
+		}
+		ref := Ref{Kind: KindSkill, Name: rec.Publisher + "/" + rec.Name, Version: rec.Version}
+		if _, err := ParseRef(ref.String()); err != nil {
+			return nil, contract.Errorf(errcode.RegistryRecordInvalid, "record %d names %q, which is not a skill ref", i+1, c.scrub(ref.String()))
+		}
+		if err := registry.VerifySignature(rec, trust); err != nil {
+			return nil, err
+		}
+		files, err := c.Files(ctx, KindSkill, ref, rec)
+		if err != nil {
+			return nil, err
+		}
+		if err := registry.Verify(rec, files, trust); err != nil {
+			return nil, err
+		}
+		all = append(all, fetched{rec, files})
+	}
+	out := make([]*Installed, 0, len(all))
+	for _, f := range all {
+		in, err := install(projectDir, f.rec, f.files, trust)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, in)
+	}
+	return out, nil
+}
+
+// install writes one verified version through registry.Install.
+func install(projectDir string, rec *registry.Record, files map[string][]byte, trust *registry.Trust) (*Installed, error) {
+	res, err := registry.Install(projectDir, rec, files, trust)
+	if err != nil {
+		return nil, err
+	}
+	return &Installed{Result: res}, nil
+}
