@@ -14,5 +14,6 @@ import (
 func New(f *cli.Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "registry", Short: "Package, publish, find, install and trust signed skills and connectors, and serve a registry"}
 	cmd.AddCommand(NewPackage(f, nil))
+	cmd.AddCommand(NewPublish(f, nil), NewSearch(f, nil), NewInstall(f, nil), NewTrust(f, nil))
 	return cmd
 }
