@@ -22,8 +22,11 @@ import (
 // runx can run a package is decided when it runs it.
 const anyRunx = "4294967295.0.0"
 
-// build makes the artifact of kind from files already held to checkPath.
-func build(kind Kind, files map[string][]byte) (*Package, error) {
+// build makes the artifact of kind from files. A skill is loaded by
+// kernel/pkg from loadDir when it is given (it must hold exactly files),
+// else from a temporary copy; a connector always from a copy without
+// runx.package.json, since its connector digest covers its root's files.
+func build(kind Kind, files map[string][]byte, loadDir string) (*Package, error) {
 	if kind != KindSkill && kind != KindConnector {
 		return nil, contract.Errorf(errcode.RegistryPackageInvalid, "package kind %q is neither %s nor %s", kind, KindSkill, KindConnector)
 	}
@@ -43,11 +46,16 @@ func build(kind Kind, files map[string][]byte) (*Package, error) {
 			}
 		}
 	}
-	dir, err := materialize(body)
-	if err != nil {
-		return nil, err
+	dir := loadDir
+	if dir == "" || kind != KindSkill {
+		tmp, err := materialize(body)
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
 	}
-	defer os.RemoveAll(dir)
+	var err error
 	p := &Package{Kind: kind, PackageFormat: PackageFormat, Methods: []Method{}, Connectors: []ConnectorBinding{}}
 	if kind == KindSkill {
 		err = p.readSkill(dir)

@@ -119,7 +119,7 @@ func repackage(dir string, rec *Record) error {
 	// BuildFiles leaves out what the package rules exclude by name, so a
 	// record naming such a file (.git/config, node_modules/...) repackages
 	// as other files and is refused.
-	p, err := BuildFiles(rec.Kind, tr.files)
+	p, err := buildFiles(rec.Kind, tr.files, dir)
 	if err != nil {
 		return fmt.Errorf("%s: the staged files do not load as a %s: %w", rec.Ref, rec.Kind, err)
 	}

@@ -111,7 +111,7 @@ func Build(ref string) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := build(kind, t.files)
+	p, err := build(kind, t.files, "")
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +124,12 @@ func Build(ref string) (*Package, error) {
 // rules apply as to Build, and a path that names nothing inside the package
 // is refused.
 func BuildFiles(kind Kind, files map[string][]byte) (*Package, error) {
+	return buildFiles(kind, files, "")
+}
+
+// buildFiles is BuildFiles; a skill whose files already sit in loadDir
+// (staged by an install) is loaded from there rather than written out again.
+func buildFiles(kind Kind, files map[string][]byte, loadDir string) (*Package, error) {
 	in := make(map[string][]byte, len(files))
 	var excluded []string
 	for path, b := range files {
@@ -136,7 +142,7 @@ func BuildFiles(kind Kind, files map[string][]byte) (*Package, error) {
 		}
 		in[path] = b
 	}
-	p, err := build(kind, in)
+	p, err := build(kind, in, loadDir)
 	if err != nil {
 		return nil, err
 	}
