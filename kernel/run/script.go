@@ -60,13 +60,13 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 		}
 		inputRefs.WithRecord(record)
 		ans, failure, status, pluginRef := rc.invokeScript(ctx, capability, step, local, moduleInputs, files, send, from, session, maxCalls, 0)
-		if failure == nil && ans.Status == "done" && ans.OutputParts > 0 {
+		if failure == nil && ans.Status == script.AnswerDone && ans.OutputParts > 0 {
 			ans, failure, status = script.JoinParts(ans, func(i int) (*script.Answer, *contract.ErrorBody, contract.StepStatus) {
 				part, failure, status, _ := rc.invokeScript(ctx, capability, step, local, moduleInputs, files, []script.Recorded{}, 0, session, maxCalls, i)
 				return part, failure, status
 			})
 		}
-		if failure == nil && ans.Status == "replay_needed" {
+		if failure == nil && ans.Status == script.AnswerReplayNeeded {
 			if held < 0 {
 				return rc.settleNow(ctx, step, local, level, contract.StepFailed, nil, &contract.ErrorBody{Code: errcode.CapabilityOutputInvalid, Message: "the script worker asked for the whole record when it was sent the whole record"}, nil)
 			}
@@ -77,7 +77,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 		if status == contract.StepStopped {
 			return stepRun{stopped: true}
 		}
-		if failure != nil || ans.Status == "done" {
+		if failure != nil || ans.Status == script.AnswerDone {
 			body := rc.stepBody(step, local)
 			body.Capability, body.Execution, body.InputsDigest = capability, execModule, mustDigest(inputs)
 			body.Runtime.Plugin = pluginRef
@@ -164,7 +164,7 @@ func (rc *runCtx) invokeScript(ctx context.Context, capability string, step *pkg
 		return nil, &contract.ErrorBody{Code: res.Code, Message: res.Message}, status, pluginRef
 	}
 	var ans script.Answer
-	if err := json.Unmarshal(res.Output, &ans); err != nil || (ans.Status != "done" && ans.Status != "suspended" && ans.Status != "replay_needed" && ans.Status != "part") {
+	if err := json.Unmarshal(res.Output, &ans); err != nil || !ans.Status.Known() {
 		return nil, &contract.ErrorBody{Code: errcode.CapabilityOutputInvalid, Message: "the script worker answered with an unreadable result"}, contract.StepFailed, pluginRef
 	}
 	return &ans, nil, contract.StepSuccess, pluginRef
@@ -179,13 +179,13 @@ func (rc *runCtx) carryOut(ctx context.Context, log script.Log, step *pkg.Step, 
 	now := rc.e.Clock()
 	for _, p := range asked {
 		address := fmt.Sprintf("%s/%d", local, p.Index)
-		if p.Kind == "read" {
+		if p.Kind == script.KindRead {
 			if err := log.ReadRef(ctx, step.ID, address, p, refs); err != nil {
 				return stepRun{err: err}
 			}
 			continue
 		}
-		if p.Kind != "wait" {
+		if p.Kind != script.KindWait {
 			calls = append(calls, p)
 			continue
 		}

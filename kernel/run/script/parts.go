@@ -27,10 +27,10 @@ func JoinParts(first *Answer, part func(i int) (*Answer, *contract.ErrorBody, co
 		if failure != nil {
 			return nil, failure, status
 		}
-		if ans.Status == "replay_needed" {
+		if ans.Status == AnswerReplayNeeded {
 			return ans, nil, contract.StepSuccess
 		}
-		if ans.Status != "part" || ans.Part == nil {
+		if ans.Status != AnswerPart || ans.Part == nil {
 			return invalid("answered part " + strconv.Itoa(i) + " with something else")
 		}
 		if len(out)+len(*ans.Part) > first.OutputBytes {
@@ -41,5 +41,5 @@ func JoinParts(first *Answer, part func(i int) (*Answer, *contract.ErrorBody, co
 	if len(out) != first.OutputBytes || canon.DigestBytes(out) != first.OutputDigest {
 		return invalid("does not join into the bytes and digest it stated")
 	}
-	return &Answer{Status: "done", Output: out}, nil, contract.StepSuccess
+	return &Answer{Status: AnswerDone, Output: out}, nil, contract.StepSuccess
 }

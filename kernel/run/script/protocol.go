@@ -18,10 +18,51 @@ const (
 	DefaultConcurrency = 4
 )
 
+// AnswerStatus is how a script worker's answer to one invocation stands.
+// The kernel reads these four and refuses any other (Known).
+type AnswerStatus string
+
+// Answer statuses, listed once.
+const (
+	// AnswerDone: the script finished with Output, or with the first part
+	// of an output past one answer.
+	AnswerDone AnswerStatus = "done"
+	// AnswerSuspended: the script waits on Pending.
+	AnswerSuspended AnswerStatus = "suspended"
+	// AnswerReplayNeeded: the worker holds no session where the record
+	// continues; the kernel sends the whole record.
+	AnswerReplayNeeded AnswerStatus = "replay_needed"
+	// AnswerPart: one part of a finished output, as output_part asked.
+	AnswerPart AnswerStatus = "part"
+)
+
+// Known reports whether s is one of the answer statuses.
+func (s AnswerStatus) Known() bool {
+	switch s {
+	case AnswerDone, AnswerSuspended, AnswerReplayNeeded, AnswerPart:
+		return true
+	}
+	return false
+}
+
+// RequestKind is what a script asks of the run: a pending request and its
+// settled record carry it.
+type RequestKind string
+
+// Request kinds, listed once.
+const (
+	// KindCall calls a capability, an operation or a skill the step lists.
+	KindCall RequestKind = "call"
+	// KindRead reads an artifact the script was handed or a call returned.
+	KindRead RequestKind = "read"
+	// KindWait waits until a time, settled from the run's clock.
+	KindWait RequestKind = "wait"
+)
+
 // Recorded is one settled request of a script, as the worker replays it.
 type Recorded struct {
 	Index       int             `json:"index"`
-	Kind        string          `json:"kind"`
+	Kind        RequestKind     `json:"kind"`
 	Tool        string          `json:"tool,omitempty"`
 	InputDigest string          `json:"input_digest,omitempty"`
 	Output      json.RawMessage `json:"output,omitempty"`
@@ -43,14 +84,15 @@ type Error struct {
 // Pending is a request the script waits on.
 type Pending struct {
 	Index int             `json:"index"`
-	Kind  string          `json:"kind"`
+	Kind  RequestKind     `json:"kind"`
 	Tool  string          `json:"tool,omitempty"`
 	Input json.RawMessage `json:"input,omitempty"`
 	Until int64           `json:"until,omitempty"`
 }
 
+// Answer is a script worker's answer to one invocation.
 type Answer struct {
-	Status  string          `json:"status"`
+	Status  AnswerStatus    `json:"status"`
 	Output  json.RawMessage `json:"output"`
 	Pending []Pending       `json:"pending"`
 	// An output past one answer of the worker: its first part, and how
@@ -90,14 +132,14 @@ func CallStep(step *pkg.Step, p Pending) (*pkg.Step, error) {
 
 // FailedRequest reads what a failed call or read asked (its kind, tool and
 // input digest) from the detail its error recorded.
-func FailedRequest(f *contract.ErrorBody) (kind, tool, inputDigest string) {
-	kind = "call"
+func FailedRequest(f *contract.ErrorBody) (kind RequestKind, tool, inputDigest string) {
+	kind = KindCall
 	if f == nil {
 		return kind, "", ""
 	}
 	m, _ := f.Detail.(map[string]any)
 	if k, _ := m["kind"].(string); k != "" {
-		kind = k
+		kind = RequestKind(k)
 	}
 	tool, _ = m["tool"].(string)
 	inputDigest, _ = m["input_digest"].(string)
@@ -110,7 +152,7 @@ func FailedRequest(f *contract.ErrorBody) (kind, tool, inputDigest string) {
 func ReadArtifacts(record []Recorded) []receipt.Artifact {
 	var out []receipt.Artifact
 	for _, r := range record {
-		if r.Kind == "read" && r.Artifact != nil {
+		if r.Kind == KindRead && r.Artifact != nil {
 			out = append(out, *r.Artifact)
 		}
 	}

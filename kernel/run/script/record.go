@@ -96,7 +96,7 @@ func (l Log) Settled(ctx context.Context, local string, asked []Pending) ([]Reco
 // receipt it committed, if any.
 func (l Log) recordedOf(idx int, rec *journal.Step) (Recorded, *receipt.ChildRef, error) {
 	var meta struct {
-		Kind        string            `json:"kind"`
+		Kind        RequestKind       `json:"kind"`
 		Tool        string            `json:"tool"`
 		InputDigest string            `json:"input_digest"`
 		SettledAt   int64             `json:"settled_at"`
@@ -127,7 +127,7 @@ func (l Log) recordedOf(idx int, rec *journal.Step) (Recorded, *receipt.ChildRef
 
 // Wait settles a wait at the time runx records.
 func (l Log) Wait(ctx context.Context, stepID, address string, p Pending, now time.Time) error {
-	out, err := json.Marshal(map[string]any{"kind": "wait", "settled_at": now.UnixMilli(), "until": p.Until})
+	out, err := json.Marshal(map[string]any{"kind": KindWait, "settled_at": now.UnixMilli(), "until": p.Until})
 	if err != nil {
 		return err
 	}

@@ -304,7 +304,7 @@ func returnedBy(record []Recorded, ref string) (int, bool) {
 	}
 	needle := []byte(`"` + ref + `"`)
 	for _, e := range record {
-		if e.Kind != "call" || !bytes.Contains(e.Output, needle) {
+		if e.Kind != KindCall || !bytes.Contains(e.Output, needle) {
 			continue
 		}
 		var d struct {
@@ -409,7 +409,7 @@ func (l Log) ReadRef(ctx context.Context, stepID, address string, p Pending, ref
 		rec.Status = contract.StepFailed
 		var err error
 		rec.Error, err = json.Marshal(&contract.ErrorBody{Code: code, Message: message,
-			Detail: map[string]any{"kind": "read", "input_digest": digest}})
+			Detail: map[string]any{"kind": KindRead, "input_digest": digest}})
 		return err
 	}
 	var err error
@@ -417,7 +417,7 @@ func (l Log) ReadRef(ctx context.Context, stepID, address string, p Pending, ref
 		err = fail(failure.Code, failure.Message)
 	} else {
 		rec.Status = contract.StepSuccess
-		rec.Output, err = json.Marshal(map[string]any{"kind": "read", "input_digest": digest, "output": content,
+		rec.Output, err = json.Marshal(map[string]any{"kind": KindRead, "input_digest": digest, "output": content,
 			"artifact": artifact})
 	}
 	if err != nil {
