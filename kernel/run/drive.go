@@ -40,18 +40,17 @@ type runCtx struct {
 	// was bound to, shared with every child run of the drive.
 	bound *boundClosure
 
-	mu    sync.Mutex
-	batch *stepBatch
+	mu sync.Mutex
+	// batching: the batch a fan-out's effect-free items are recorded in;
+	// held: what an effect-free root run holds for its seal
+	// (kernel/run/step).
+	batching runstep.Batching
 	// fresh is a run this call created: no step or decision of it can be
 	// recorded before its first drive (nobody else has its id yet), so
 	// drive does not read them.
-	fresh bool
-	// holdLast: this effect-free root run records its last step in its
-	// seal's transaction; held and heldProgress wait for it (heldstep.go).
-	holdLast     bool
-	held         []*journal.Step
-	heldProgress []Progress
-	modules      *moduleFiles
+	fresh   bool
+	held    runstep.Held
+	modules *moduleFiles
 
 	// claims are the calls that may act this run sent, by address
 	// (kernel/run/step), read from the record at the first that needs them.
@@ -144,7 +143,7 @@ func (rc *runCtx) drive(ctx context.Context) *outcome {
 			out.state = driveStopped
 			return out
 		}
-		reportProgress(ctx, Progress{Event: ProgressStepStarted, RunID: rc.rec.RunID, Address: rc.Address(step.ID)})
+		runstep.ReportProgress(ctx, Progress{Event: ProgressStepStarted, RunID: rc.rec.RunID, Address: rc.Address(step.ID)})
 		res := rc.runStep(ctx, step, sc)
 		if res.err != nil {
 			return internalFailure(res.err)
@@ -158,7 +157,7 @@ func (rc *runCtx) drive(ctx context.Context) *outcome {
 			return out
 		}
 		rc.appendSettled(step, res.settled, out)
-		rc.progressSealed(ctx, Progress{Event: ProgressStepSealed, RunID: rc.rec.RunID, Address: rc.Address(step.ID), Status: res.settled.status})
+		rc.held.ProgressSealed(ctx, Progress{Event: ProgressStepSealed, RunID: rc.rec.RunID, Address: rc.Address(step.ID), Status: res.settled.status})
 		if res.settled.status != contract.StepSuccess && res.settled.status != contract.StepSkipped {
 			rc.fail(res.settled, out)
 			return out

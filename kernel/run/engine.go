@@ -150,7 +150,7 @@ func (e *engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 		// Nothing this run does needs its record before its seal: its
 		// transitions share the seal's one fsync (journal.Deferred).
 		ctx = journal.Deferred(ctx)
-		rc.holdLast = true
+		rc.held.Last = true
 	}
 	if err := e.Journal.CreateRun(durable(ctx), rec); err != nil {
 		return nil, err
@@ -163,7 +163,7 @@ func (e *engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 	reportDriving(ctx, rec.RunID)
 	rc.fresh = true
 	env, err := e.finish(ctx, rc, rc.drive(ctx))
-	rc.recordHeld(ctx)
+	rc.held.Record(ctx, e.Journal)
 	return env, err
 }
 

@@ -3,7 +3,6 @@ package run
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/runxhq/runx/kernel/authority"
@@ -11,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	runstep "github.com/runxhq/runx/kernel/run/step"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -40,13 +40,12 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: errcode.ReceiptBudgetExceeded, Message: "step " + rc.Address(step.ID) + " would take the receipt tree past " + rc.Budget.Bound()}}}
 	}
 	results := make([]stepRun, len(items))
-	if effectFree(step) {
+	if runstep.BatchedItems(step) {
 		// Items that change nothing are group-committed: one that a crash
 		// leaves unrecorded runs again, which is harmless. Items that may
 		// act keep a durable record each.
-		b := &stepBatch{journal: rc.e.Journal, prefix: step.ID + "["}
-		rc.setBatch(b)
-		defer func() { rc.setBatch(nil) }()
+		rc.batching.Set(runstep.NewBatch(rc.e.Journal, step.ID+"["))
+		defer rc.batching.Set(nil)
 	}
 	limit := authority.ConcurrencyFor(step.Concurrency, rc.Base.Limits.MaxConcurrency.Int(), rc.e.concurrencyFor(0))
 	sem := make(chan struct{}, limit)
@@ -83,8 +82,8 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 		}()
 	}
 	wg.Wait()
-	if b := rc.batchFor(step.ID + "[0]"); b != nil {
-		if err := b.flush(durable(ctx)); err != nil {
+	if b := rc.batching.For(step.ID + "[0]"); b != nil {
+		if err := b.Flush(durable(ctx)); err != nil {
 			return stepRun{err: err}
 		}
 	}
@@ -174,56 +173,4 @@ func (e *engine) concurrencyFor(step int) int {
 		limit = step
 	}
 	return limit
-}
-
-// stepBatch group-commits the records of a fan-out's effect-free items.
-type stepBatch struct {
-	journal *journal.Journal
-	prefix  string
-	mu      sync.Mutex
-	pending []*journal.Step
-}
-
-// batchSize bounds how many settled items wait for one commit.
-const batchSize = 128
-
-func (b *stepBatch) add(ctx context.Context, rec *journal.Step) error {
-	b.mu.Lock()
-	b.pending = append(b.pending, rec)
-	full := len(b.pending) >= batchSize
-	b.mu.Unlock()
-	if full {
-		return b.flush(durable(ctx))
-	}
-	return nil
-}
-
-func (b *stepBatch) flush(ctx context.Context) error {
-	b.mu.Lock()
-	recs := b.pending
-	b.pending = nil
-	b.mu.Unlock()
-	return b.journal.RecordSteps(ctx, recs)
-}
-
-// batchFor is the batch a unit at local belongs to, if any.
-func (rc *runCtx) batchFor(local string) *stepBatch {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	if rc.batch != nil && strings.HasPrefix(local, rc.batch.prefix) {
-		return rc.batch
-	}
-	return nil
-}
-
-func (rc *runCtx) setBatch(b *stepBatch) {
-	rc.mu.Lock()
-	rc.batch = b
-	rc.mu.Unlock()
-}
-
-// effectFree reports whether a step's units change nothing: deterministic
-// modules.
-func effectFree(step *pkg.Step) bool {
-	return step.Kind == pkg.KindModule
 }

@@ -169,12 +169,12 @@ func (e *engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 	}
 	envJSON, _ := json.Marshal(env)
 	e.hook("before_seal_commit")
-	held := rc.takeHeld()
+	held := rc.held.Take()
 	if err := e.Journal.SealIndexed(durable(ctx), rc.rec.RunID, out.outcome, out.reason, r.ID, envJSON, line, held...); err != nil {
-		rc.held = held // not committed: recordHeld tries them alone
+		rc.held.Keep(held) // not committed: Held.Record tries them alone
 		return nil, receipt.ChildRef{}, err
 	}
-	rc.sendHeldProgress(ctx)
+	rc.held.SendProgress(ctx)
 	if rc.rec.ParentRunID == "" && e.files != nil {
 		// The seal is committed and its answer stands: a failure to index
 		// the root or to flush leaves the rows in the log, and the next

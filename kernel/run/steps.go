@@ -248,14 +248,14 @@ func (rc *runCtx) settle(ctx context.Context, step *pkg.Step, local string, body
 	if err != nil {
 		return stepRun{err: err}
 	}
-	if b := rc.batchFor(local); b != nil {
-		if err := b.add(ctx, rec); err != nil {
+	if b := rc.batching.For(local); b != nil {
+		if err := b.Add(ctx, rec); err != nil {
 			return stepRun{err: err}
 		}
 		return stepRun{settled: s}
 	}
-	if rc.holdsRecord(step, local) {
-		rc.hold(rec)
+	if rc.held.Holds(rc.method.Steps, step, local) {
+		rc.held.Hold(rec)
 		return stepRun{settled: s}
 	}
 	if err := rc.e.Journal.RecordStep(durable(ctx), rec); err != nil {

@@ -234,5 +234,3 @@ func (cs *Claims) Unclaim(ctx context.Context, run *Run, step *pkg.Step, local s
 	cs.mu.Unlock()
 	return nil
 }
-
-func durable(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }

@@ -1,4 +1,4 @@
-package run
+package step
 
 import (
 	"testing"
@@ -51,7 +51,7 @@ func TestEffectFreeSteps(t *testing.T) {
 		"a script":                     {[]*pkg.Step{{ID: "x", Kind: pkg.KindScript}}, false},
 		"effect-free then a late gate": {[]*pkg.Step{module, tool("p.read"), {ID: "q", Kind: pkg.KindAsk}}, false},
 	} {
-		if got := effectFreeSteps(c.steps, native, definition); got != c.want {
+		if got := EffectFreeSteps(c.steps, native, definition); got != c.want {
 			t.Errorf("%s: effect-free %v, want %v", name, got, c.want)
 		}
 	}
