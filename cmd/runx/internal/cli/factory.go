@@ -36,6 +36,9 @@ type Factory struct {
 
 	mu      sync.Mutex
 	kernels []*run.Kernel
+	// atInterrupt are what commands that hold no kernel (a server) wait on
+	// before an interrupt exits: their own orderly stop.
+	atInterrupt []func()
 }
 
 // FirstPartyNames lists the compiled-in plugins, sorted.
@@ -82,16 +85,28 @@ func (f *Factory) open(ctx context.Context, o run.Options) (*run.Kernel, error) 
 	return k, err
 }
 
-// Interrupt stops every plugin the invocation started, within the cleanup
-// window an interrupt allows.
+// AtInterrupt registers fn to run when the invocation is interrupted,
+// within the cleanup window: a command that serves (and holds no kernel)
+// finishes its stop there before runx exits.
+func (f *Factory) AtInterrupt(fn func()) {
+	f.mu.Lock()
+	f.atInterrupt = append(f.atInterrupt, fn)
+	f.mu.Unlock()
+}
+
+// Interrupt stops every plugin the invocation started, and waits for what
+// AtInterrupt registered, within the cleanup window an interrupt allows.
 func (f *Factory) Interrupt(window time.Duration) {
 	f.mu.Lock()
-	kernels := f.kernels
+	kernels, waits := f.kernels, f.atInterrupt
 	f.mu.Unlock()
 	done := make(chan struct{})
 	go func() {
 		for _, k := range kernels {
 			k.StopPlugins()
+		}
+		for _, fn := range waits {
+			fn()
 		}
 		close(done)
 	}()

@@ -15,5 +15,6 @@ func New(f *cli.Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "registry", Short: "Package, publish, find, install and trust signed skills and connectors, and serve a registry"}
 	cmd.AddCommand(NewPackage(f, nil))
 	cmd.AddCommand(NewPublish(f, nil), NewSearch(f, nil), NewInstall(f, nil), NewTrust(f, nil))
+	cmd.AddCommand(NewServe(f, nil), NewKey(f, nil), NewToken(f, nil), NewNamespace(f, nil))
 	return cmd
 }
