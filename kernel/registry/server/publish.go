@@ -104,6 +104,9 @@ func (s *Server) publishPackage(r *http.Request, owned []string, req *publishReq
 	if req.Kind != registry.KindSkill && req.Kind != registry.KindConnector {
 		return nil, refuse(http.StatusBadRequest, errcode.RegistryRequestInvalid, "kind %q is neither skill nor connector", req.Kind)
 	}
+	if req.Publisher == "" && len(owned) == 1 {
+		req.Publisher = owned[0] // the one namespace the token owns
+	}
 	if err := store.CheckNamespace(req.Publisher); err != nil {
 		return nil, err
 	}

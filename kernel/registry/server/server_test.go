@@ -105,8 +105,14 @@ func publishAndRead(t *testing.T, r *testRegistry) {
 		t.Fatalf("search hit: %v", hit)
 	}
 
+	// No publisher: the one namespace the token owns.
+	status, ans := r.publish(tok, "skill", "", skillFiles("weather", "2.0.0-rc.1", "Forecasts for a city."))
+	if status != http.StatusCreated || ans["ref"] != "acme/weather@2.0.0-rc.1" {
+		t.Fatalf("publish without publisher: %d %v", status, ans)
+	}
+
 	// A connector, named with its namespace, under the same token.
-	status, ans := r.publish(tok, "connector", "acme", connectorFiles("acme/calendar"))
+	status, ans = r.publish(tok, "connector", "acme", connectorFiles("acme/calendar"))
 	wantStatus(t, "publish connector", status, ans, http.StatusCreated)
 	version := ans["version"].(string)
 	if !strings.HasPrefix(version, "sha-") || ans["ref"] != "acme/calendar@"+version {

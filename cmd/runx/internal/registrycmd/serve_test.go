@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func group(c *cobra.Command) *cobra.Command {
+func inGroup(c *cobra.Command) *cobra.Command {
 	cmd := &cobra.Command{Use: "registry"}
 	cmd.AddCommand(c)
 	return cmd
@@ -16,7 +16,7 @@ func group(c *cobra.Command) *cobra.Command {
 // The server-side verbs take exactly one store: --data or --database.
 func TestServeFlags(t *testing.T) {
 	f := clitest.Factory("")
-	clitest.Table(t, func(runF func(*ServeOptions) error) *cobra.Command { return group(NewServe(f, runF)) },
+	clitest.Table(t, func(runF func(*ServeOptions) error) *cobra.Command { return inGroup(NewServe(f, runF)) },
 		func() *ServeOptions { return &ServeOptions{Factory: f} }, []clitest.Case[ServeOptions]{
 			{Args: []string{"registry", "serve", "--addr", "127.0.0.1:0", "--data", "d"}, Want: func(o *ServeOptions) { o.Addr, o.Store.Data = "127.0.0.1:0", "d" }},
 			{Args: []string{"registry", "serve", "--addr", ":8080", "--database", "postgres://h/db", "--url", "https://reg.example", "--json"}, Want: func(o *ServeOptions) {
@@ -31,7 +31,7 @@ func TestServeFlags(t *testing.T) {
 
 func TestKeyFlags(t *testing.T) {
 	f := clitest.Factory("")
-	clitest.Table(t, func(runF func(*KeyOptions) error) *cobra.Command { return group(NewKey(f, runF)) },
+	clitest.Table(t, func(runF func(*KeyOptions) error) *cobra.Command { return inGroup(NewKey(f, runF)) },
 		func() *KeyOptions { return &KeyOptions{Factory: f} }, []clitest.Case[KeyOptions]{
 			{Args: []string{"registry", "key", "--data", "d"}, Want: func(o *KeyOptions) { o.Store.Data = "d" }},
 			{Args: []string{"registry", "key", "--database", "postgres://h/db", "-j"}, Want: func(o *KeyOptions) { o.Store.Database, o.JSON = "postgres://h/db", true }},
@@ -41,7 +41,7 @@ func TestKeyFlags(t *testing.T) {
 
 func TestTokenFlags(t *testing.T) {
 	f := clitest.Factory("")
-	clitest.Table(t, func(runF func(*TokenOptions) error) *cobra.Command { return group(NewToken(f, runF)) },
+	clitest.Table(t, func(runF func(*TokenOptions) error) *cobra.Command { return inGroup(NewToken(f, runF)) },
 		func() *TokenOptions { return &TokenOptions{Factory: f} }, []clitest.Case[TokenOptions]{
 			{Args: []string{"registry", "token", "create", "--data", "d", "--namespace", "acme"}, Want: func(o *TokenOptions) { o.Store.Data, o.Namespace = "d", "acme" }},
 			{Args: []string{"registry", "token", "create", "--data", "d"}},
@@ -52,7 +52,7 @@ func TestTokenFlags(t *testing.T) {
 
 func TestNamespaceFlags(t *testing.T) {
 	f := clitest.Factory("")
-	clitest.Table(t, func(runF func(*NamespaceOptions) error) *cobra.Command { return group(NewNamespace(f, runF)) },
+	clitest.Table(t, func(runF func(*NamespaceOptions) error) *cobra.Command { return inGroup(NewNamespace(f, runF)) },
 		func() *NamespaceOptions { return &NamespaceOptions{Factory: f} }, []clitest.Case[NamespaceOptions]{
 			{Args: []string{"registry", "namespace", "--data", "d", "--namespace", "acme", "--tier", "verified"}, Want: func(o *NamespaceOptions) {
 				o.Store.Data, o.Namespace, o.Tier = "d", "acme", "verified"
