@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binDir = dir
-	for pkg, name := range map[string]string{".": "runx", "../../sdk/examples/echo": "runx-plugin-echo", "../../sdk/examples/notes": "runx-plugin-notes", "../../sdk/examples/postbox": "runx-plugin-postbox", "./testdata/leaky": "runx-plugin-leaky", "./testdata/spawner": "runx-plugin-spawner", "./testdata/slowstart": "runx-plugin-slowstart"} {
+	for pkg, name := range map[string]string{".": "runx", "../../sdk/examples/echo": "runx-plugin-echo", "../../sdk/examples/notes": "runx-plugin-notes", "../../sdk/examples/postbox": "runx-plugin-postbox", "./testdata/leaky": "runx-plugin-leaky", "./testdata/spawner": "runx-plugin-spawner", "./testdata/slowstart": "runx-plugin-slowstart", "./testdata/foreign": "runx-plugin-foreign"} {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
 		cmd.Stderr = os.Stderr
 		if err := cmd.Run(); err != nil {

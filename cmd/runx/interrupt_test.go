@@ -485,6 +485,76 @@ methods:
 	}
 }
 
+// Every third-party plugin's descendants die with a SIGKILLed driver, not
+// only those of a plugin built with the sdk: runx starts each through its
+// launcher, which outlives the plugin and ends everything below it. The
+// foreign test plugin serves without the sdk's Serve, ignores SIGTERM, and
+// starts a child in a session of its own that starts a grandchild; the
+// driver is SIGKILLed while a later step is in flight, and all three are
+// gone soon after.
+func TestForeignPluginDescendantsDieWithAKilledDriver(t *testing.T) {
+	w := newWorkspace(t, skillFiles("app", `minimum_runx: 0.1.0
+methods:
+  go:
+    steps:
+      - id: spawn
+        tool: foreign/spawn
+        inputs: {}
+      - id: hold
+        tool: { command: sh, args: ["-c", "echo held >> ../count; mkfifo ../gate; cat ../gate"] }
+`))
+	pinPlugin(t, w, "foreign")
+	// Not t.TempDir(): this test's long name would push the plugins' socket
+	// paths under it past the 108 bytes a unix socket's path may have.
+	tmp, err := os.MkdirTemp("", "foreign-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	c := w.cmd("", []string{"TMPDIR=" + tmp}, "skill", "./app", "--json")
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(-c.Process.Pid, syscall.SIGKILL) })
+	waitForLine(t, filepath.Join(w.dir, "count"))
+	raw, err := os.ReadFile(filepath.Join(tmp, "foreign-pids"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(raw)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil || pid <= 0 {
+			t.Fatalf("foreign-pids: %q", raw)
+		}
+		pids = append(pids, pid)
+		t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	}
+	if len(pids) != 3 {
+		t.Fatalf("want the plugin, its child and its grandchild, got %q", raw)
+	}
+	for _, pid := range pids {
+		if syscall.Kill(pid, 0) != nil || zombie(pid) {
+			t.Fatalf("process %d of %v is not running before the kill", pid, pids)
+		}
+	}
+	// The driver alone, as the OOM killer or kill -9 would.
+	if err := c.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range pids {
+		for syscall.Kill(pid, 0) == nil && !zombie(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("process %d of the foreign plugin's %v (plugin, child, grandchild) outlived the SIGKILLed driver", pid, pids)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
 // sigPending reports whether sig is pending for pid (its process or any of
 // its threads), from /proc.
 func sigPending(pid int, sig syscall.Signal) bool {

@@ -9,10 +9,17 @@ import (
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
 	"github.com/runxhq/runx/cmd/runx/internal/root"
+	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/skills"
 )
 
 func main() {
+	// Launcher mode: `runx plugin launch <sha256> <path> [args...]` starts a
+	// third-party plugin and outlives it, so what the plugin started ends
+	// with it however runx ends (kernel/host/launcher.go).
+	if code, ok := host.LaunchMode(os.Args); ok {
+		os.Exit(code)
+	}
 	// Plugin mode first: `runx plugin serve <name>` re-executes this binary as
 	// one first-party capability plugin, speaking only the plugin protocol.
 	if len(os.Args) == 4 && os.Args[1] == "plugin" && os.Args[2] == "serve" {

@@ -36,7 +36,12 @@ func thirdPartySupervisor(t *testing.T, binary string) (*Supervisor, string) {
 	if err := os.WriteFile(dst, raw, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewSupervisor(Config{Discovery: &Discovery{ProjectDir: project, HomeDir: filepath.Join(root, "home")}, RunxVersion: "0.1.0-test"})
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Self is this test binary, which serves as the launcher (TestMain).
+	s, err := NewSupervisor(Config{Discovery: &Discovery{Self: self, ProjectDir: project, HomeDir: filepath.Join(root, "home")}, RunxVersion: "0.1.0-test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,9 @@ import (
 // The test binary doubles as first-party plugins: started with
 // "plugin serve <name>" it serves instead of running tests.
 func TestMain(m *testing.M) {
+	if code, ok := LaunchMode(os.Args); ok {
+		os.Exit(code)
+	}
 	if len(os.Args) == 4 && os.Args[1] == "plugin" && os.Args[2] == "serve" {
 		switch os.Args[3] {
 		case "testcap":

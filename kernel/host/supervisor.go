@@ -234,8 +234,14 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 		}
 	}
 	defer disarm()
+	launched := launchers && launch.SHA256 != nil
 	started, err := pluginhost.Start(startCtx, func() *goplugin.ClientConfig {
 		cmd := exec.CommandContext(startCtx, launch.Path, launch.Args...)
+		if launched {
+			// Through runx's launcher, which checks the pin itself
+			// and outlives the plugin's children (launcher.go).
+			cmd = exec.CommandContext(startCtx, s.cfg.Discovery.Self, launchArgs(launch)...)
+		}
 		cmd.Cancel = func() error {
 			err := cmd.Process.Kill()
 			killGroup(cmd.Process.Pid)
@@ -251,12 +257,21 @@ func (s *Supervisor) start(ctx context.Context, name string, inst *instance) err
 			StartTimeout:     s.cfg.StartTimeout,
 			UnixSocketConfig: &goplugin.UnixSocketConfig{TempDir: s.socketDir},
 		}
-		if launch.SHA256 != nil {
+		if launch.SHA256 != nil && !launched {
 			cc.SecureConfig = &goplugin.SecureConfig{Checksum: launch.SHA256, Hash: sha256.New()}
 		}
 		return cc
 	})
 	if err != nil {
+		if launched && startCtx.Err() == nil {
+			// The launcher refuses a binary that is not the pinned one
+			// by its exit status alone: hash it here to say so.
+			if sum, herr := FileSHA256(launch.Path); herr == nil {
+				if perr := launch.checkPin(sum); perr != nil {
+					return perr
+				}
+			}
+		}
 		return startError(name, err)
 	}
 	client, rpc := started.Process, started.Client
