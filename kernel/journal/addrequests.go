@@ -5,10 +5,20 @@ import (
 	"database/sql"
 )
 
+// Asks is the journal's record of what a paused run asks and what was
+// answered: its requests (open and answered), and the decisions admitted
+// for them and used. Pausing writes a run's requests as a transition of
+// the run itself (Journal.Pause); everything else about them is here.
+type Asks struct{ j *Journal }
+
+// Asks returns the journal's request and decision records.
+func (j *Journal) Asks() Asks { return Asks{j} }
+
 // AddRequests opens more requests of a paused run beside the ones it waits
 // on, as one transition: what a turn's call asks a person (ask_human) while
 // the turn stays open. The run stays paused.
-func (j *Journal) AddRequests(ctx context.Context, runID string, reqs []*Request) error {
+func (a Asks) AddRequests(ctx context.Context, runID string, reqs []*Request) error {
+	j := a.j
 	ctx = undeferred(ctx)
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {

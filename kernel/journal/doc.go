@@ -7,9 +7,10 @@
 //
 // It also owns the per-run driver lock: one process drives a run at a time.
 //
-// A Journal keeps its concerns apart in named parts reached from it:
-// OperationKeys (opkeys.go), the custody of effects sent under a provider's
-// idempotency key, and ReceiptLog (filelog.go, rootlines.go), the receipt
-// files and index lines each commit logs until the receipt store has made
-// them durable.
+// A Journal keeps its concerns apart in named parts reached from it: Asks
+// (addrequests.go, pause.go), what a paused run asks and the decisions
+// admitted for it; OperationKeys (opkeys.go), the custody of effects sent
+// under a provider's idempotency key; and ReceiptLog (filelog.go,
+// rootlines.go), the receipt files and index lines each commit logs until
+// the receipt store has made them durable.
 package journal

@@ -45,18 +45,18 @@ func TestRunLifecycle(t *testing.T) {
 	if run.State != StatePaused || run.Version != 2 {
 		t.Fatalf("got %+v", run)
 	}
-	if err := j.AdmitDecisions(ctx, "run_1", []*Decision{{Address: "b", Lane: "answers", RequestDigest: "sha256:d", Value: json.RawMessage(`{"ok":true}`)}}); err != nil {
+	if err := j.Asks().AdmitDecisions(ctx, "run_1", []*Decision{{Address: "b", Lane: "answers", RequestDigest: "sha256:d", Value: json.RawMessage(`{"ok":true}`)}}); err != nil {
 		t.Fatal(err)
 	}
-	decs, _ := j.Decisions(ctx, "run_1")
+	decs, _ := j.Asks().Decisions(ctx, "run_1")
 	if d := decs["b"]; d == nil || d.Used {
 		t.Fatalf("decision not admitted unused: %+v", d)
 	}
-	if err := j.UseDecision(ctx, "run_1", "b", &Step{RunID: "run_1", Address: "b", StepID: "b", Status: "success", Output: json.RawMessage(`{"ok":true}`)}); err != nil {
+	if err := j.Asks().UseDecision(ctx, "run_1", "b", &Step{RunID: "run_1", Address: "b", StepID: "b", Status: "success", Output: json.RawMessage(`{"ok":true}`)}); err != nil {
 		t.Fatal(err)
 	}
-	decs, _ = j.Decisions(ctx, "run_1")
-	reqs, _ := j.Requests(ctx, "run_1")
+	decs, _ = j.Asks().Decisions(ctx, "run_1")
+	reqs, _ := j.Asks().Requests(ctx, "run_1")
 	steps, _ := j.Steps(ctx, "run_1")
 	if !decs["b"].Used || reqs[0].State != RequestAnswered || steps["b"] == nil || steps["b"].Seq != 2 {
 		t.Fatalf("decision use not recorded: %+v %+v %+v", decs["b"], reqs[0], steps["b"])

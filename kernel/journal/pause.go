@@ -45,8 +45,8 @@ func (j *Journal) PauseRoot(ctx context.Context, runID string, reqs []*Request, 
 }
 
 // Requests lists the requests a run has recorded, open and answered.
-func (j *Journal) Requests(ctx context.Context, runID string) ([]*Request, error) {
-	rows, err := j.db.QueryContext(ctx, `SELECT address, kind, request_digest, payload, state, seq FROM requests WHERE run_id = ? ORDER BY seq, address`, runID)
+func (a Asks) Requests(ctx context.Context, runID string) ([]*Request, error) {
+	rows, err := a.j.db.QueryContext(ctx, `SELECT address, kind, request_digest, payload, state, seq FROM requests WHERE run_id = ? ORDER BY seq, address`, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -65,8 +65,8 @@ func (j *Journal) Requests(ctx context.Context, runID string) ([]*Request, error
 }
 
 // Decisions lists a run's admitted decisions by address.
-func (j *Journal) Decisions(ctx context.Context, runID string) (map[string]*Decision, error) {
-	rows, err := j.query(ctx, sqlDecisionsOfRun, runID)
+func (a Asks) Decisions(ctx context.Context, runID string) (map[string]*Decision, error) {
+	rows, err := a.j.query(ctx, sqlDecisionsOfRun, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,8 @@ func (j *Journal) Decisions(ctx context.Context, runID string) (map[string]*Deci
 
 // AdmitDecisions records decisions in one transition, before any is used: a
 // decision for an address replaces one no step has used yet.
-func (j *Journal) AdmitDecisions(ctx context.Context, runID string, ds []*Decision) error {
+func (a Asks) AdmitDecisions(ctx context.Context, runID string, ds []*Decision) error {
+	j := a.j
 	ctx = undeferred(ctx)
 	if len(ds) == 0 {
 		return nil
@@ -108,7 +109,8 @@ func (j *Journal) AdmitDecisions(ctx context.Context, runID string, ds []*Decisi
 
 // UseDecision marks a decision used and its request answered, together with
 // the step it settled, as one transition.
-func (j *Journal) UseDecision(ctx context.Context, runID, address string, step *Step) error {
+func (a Asks) UseDecision(ctx context.Context, runID, address string, step *Step) error {
+	j := a.j
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE decisions SET used = 1 WHERE run_id = ? AND address = ?`, runID, address); err != nil {
@@ -289,11 +291,11 @@ func (j *Journal) Snapshot(ctx context.Context, runID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	reqs, err := j.Requests(ctx, runID)
+	reqs, err := j.Asks().Requests(ctx, runID)
 	if err != nil {
 		return "", err
 	}
-	decs, err := j.Decisions(ctx, runID)
+	decs, err := j.Asks().Decisions(ctx, runID)
 	if err != nil {
 		return "", err
 	}

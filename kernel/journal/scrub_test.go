@@ -32,7 +32,7 @@ func TestJournalWritesAreScrubbed(t *testing.T) {
 	if err := j.Pause(ctx, "r1", []*Request{{Address: "g", Kind: "approval", RequestDigest: "sha256:d", Payload: leak}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.AdmitDecisions(ctx, "r1", []*Decision{{Address: "g", Lane: "approvals", RequestDigest: "sha256:d", Value: leak}}); err != nil {
+	if err := j.Asks().AdmitDecisions(ctx, "r1", []*Decision{{Address: "g", Lane: "approvals", RequestDigest: "sha256:d", Value: leak}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := j.Seal(ctx, "r1", "completed", "", "sha256:r", leak); err != nil {

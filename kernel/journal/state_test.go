@@ -103,10 +103,10 @@ func TestRecordedTransitions(t *testing.T) {
 		do   func(j *Journal, id string) error
 	}{
 		{"SetRunning", StateRunning, func(j *Journal, id string) error { return j.SetRunning(ctx, id) }},
-		{"UseDecision", StateRunning, func(j *Journal, id string) error { return j.UseDecision(ctx, id, "a", nil) }},
+		{"UseDecision", StateRunning, func(j *Journal, id string) error { return j.Asks().UseDecision(ctx, id, "a", nil) }},
 		{"Pause", StatePaused, func(j *Journal, id string) error { return j.Pause(ctx, id, nil) }},
 		{"AddRequests", StatePaused, func(j *Journal, id string) error {
-			return j.AddRequests(ctx, id, []*Request{{Address: "q", Kind: "question", RequestDigest: "sha256:q", Payload: json.RawMessage(`{}`)}})
+			return j.Asks().AddRequests(ctx, id, []*Request{{Address: "q", Kind: "question", RequestDigest: "sha256:q", Payload: json.RawMessage(`{}`)}})
 		}},
 		{"Seal", StateSealed, func(j *Journal, id string) error {
 			return j.Seal(ctx, id, "completed", "", "sha256:r2", json.RawMessage(`{}`))

@@ -160,7 +160,7 @@ func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, input
 	extra["floor"] = map[string]any{"verdict": dec.Verdict, "gate_type": dec.GateType, "rule": dec.Rule}
 	extra["decision"] = map[string]any{"approved": v.Approved, "reason": v.Reason, "lane": contract.LaneApprovals, "request_digest": d.RequestDigest}
 	if !d.Used {
-		if err := rc.e.Journal.UseDecision(durable(ctx), rc.rec.RunID, local, nil); err != nil {
+		if err := rc.e.Journal.Asks().UseDecision(durable(ctx), rc.rec.RunID, local, nil); err != nil {
 			return &stepRun{err: err}
 		}
 	}

@@ -119,7 +119,7 @@ func (rc *runCtx) drive(ctx context.Context) *outcome {
 		if rc.Recorded, err = rc.e.Journal.Steps(durable(ctx), rc.rec.RunID); err != nil {
 			return internalFailure(err)
 		}
-		if rc.Decisions, err = rc.e.Journal.Decisions(durable(ctx), rc.rec.RunID); err != nil {
+		if rc.Decisions, err = rc.e.Journal.Asks().Decisions(durable(ctx), rc.rec.RunID); err != nil {
 			return internalFailure(err)
 		}
 	}

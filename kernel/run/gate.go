@@ -154,12 +154,12 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 	}
 	if fresh {
 		// The answer becomes the run's only now, with the step it settled.
-		if err := rc.e.Journal.AdmitDecisions(durable(ctx), rc.rec.RunID, []*journal.Decision{d}); err != nil {
+		if err := rc.e.Journal.Asks().AdmitDecisions(durable(ctx), rc.rec.RunID, []*journal.Decision{d}); err != nil {
 			return stepRun{err: err}
 		}
 	}
 	rc.e.hook("before_decision_used")
-	if err := rc.e.Journal.UseDecision(durable(ctx), rc.rec.RunID, local, rec); err != nil {
+	if err := rc.e.Journal.Asks().UseDecision(durable(ctx), rc.rec.RunID, local, rec); err != nil {
 		return stepRun{err: err}
 	}
 	return stepRun{settled: s}

@@ -87,7 +87,7 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 		"lane": contract.LaneApprovals, "request_digest": d.RequestDigest,
 	}
 	if !d.Used {
-		if err := rc.e.Journal.UseDecision(durable(ctx), rc.rec.RunID, local, nil); err != nil {
+		if err := rc.e.Journal.Asks().UseDecision(durable(ctx), rc.rec.RunID, local, nil); err != nil {
 			return &stepRun{err: err}
 		}
 	}

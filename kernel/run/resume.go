@@ -114,7 +114,7 @@ func (e *engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 		rec.Authority = standing
 	}
 	for runID, ds := range admit {
-		if err := e.Journal.AdmitDecisions(durable(ctx), runID, ds); err != nil {
+		if err := e.Journal.Asks().AdmitDecisions(durable(ctx), runID, ds); err != nil {
 			return nil, err
 		}
 	}
@@ -201,7 +201,7 @@ func (e *engine) treeState(ctx context.Context, rootID string) (*treeState, erro
 			}
 			return prefix + "#" + a
 		}
-		reqs, err := e.Journal.Requests(durable(ctx), runID)
+		reqs, err := e.Journal.Asks().Requests(durable(ctx), runID)
 		if err != nil {
 			return err
 		}
@@ -210,7 +210,7 @@ func (e *engine) treeState(ctx context.Context, rootID string) (*treeState, erro
 				st.open[full(r.Address)] = waitingAt{runID: runID, local: r.Address, req: r}
 			}
 		}
-		ds, err := e.Journal.Decisions(durable(ctx), runID)
+		ds, err := e.Journal.Asks().Decisions(durable(ctx), runID)
 		if err != nil {
 			return err
 		}

@@ -60,7 +60,7 @@ func (k *Kernel) runCtxFor(ctx context.Context, runID string) (*runCtx, error) {
 		rc.Base, rc.Standing = authority.ForChild(parent.effective(step)), parent.Standing
 		rc.Spend = parent.Spend
 	}
-	if rc.Decisions, err = k.journal.Decisions(durable(ctx), rec.RunID); err != nil {
+	if rc.Decisions, err = k.journal.Asks().Decisions(durable(ctx), rec.RunID); err != nil {
 		return nil, err
 	}
 	if rc.Recorded, err = k.journal.Steps(durable(ctx), rec.RunID); err != nil {

@@ -122,7 +122,7 @@ func (rc *runCtx) recordTurnCall(ctx context.Context, local string, index int, t
 // has not answered: the turn's gate waits on them beside its own, so a
 // resume that drives the run keeps them.
 func (rc *runCtx) openTurnCallRequests(ctx context.Context, local string) []pending {
-	reqs, err := rc.e.Journal.Requests(durable(ctx), rc.rec.RunID)
+	reqs, err := rc.e.Journal.Asks().Requests(durable(ctx), rc.rec.RunID)
 	if err != nil {
 		return nil
 	}

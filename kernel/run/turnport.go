@@ -178,7 +178,7 @@ func (p turnPort) keepPending(ctx context.Context, t *OpenTurn, out *TurnCallRes
 	if again {
 		return out, nil // still waiting: kept as it was
 	}
-	if err := k.journal.AddRequests(durable(ctx), t.RunID, reqs); err != nil {
+	if err := k.journal.Asks().AddRequests(durable(ctx), t.RunID, reqs); err != nil {
 		return nil, err
 	}
 	pc := turn.Pending{Address: local, Index: out.Index, CallID: out.CallID, Tool: out.Tool, InputDigest: out.InputDigest, RequestDigest: digest, Floor: true}
@@ -249,7 +249,7 @@ func (p turnPort) Ask(ctx context.Context, t *OpenTurn, c turn.Claimed) (*TurnCa
 	if err != nil {
 		return nil, err
 	}
-	if err := k.journal.AddRequests(durable(ctx), t.RunID, []*journal.Request{{Address: local, Kind: kind, RequestDigest: r.RequestDigest, Payload: r.Payload}}); err != nil {
+	if err := k.journal.Asks().AddRequests(durable(ctx), t.RunID, []*journal.Request{{Address: local, Kind: kind, RequestDigest: r.RequestDigest, Payload: r.Payload}}); err != nil {
 		return nil, err
 	}
 	pc := turn.Pending{Address: local, Index: c.Index, CallID: c.Req.CallID, Tool: c.Req.Tool, InputDigest: c.Digest, RequestDigest: r.RequestDigest}
@@ -267,14 +267,14 @@ func (p turnPort) Ask(ctx context.Context, t *OpenTurn, c turn.Claimed) (*TurnCa
 // decision, or reports it pending while none is.
 func (p turnPort) Collect(ctx context.Context, t *OpenTurn, pc turn.Pending) (*TurnCallResult, error) {
 	k := p.k
-	ds, err := k.journal.Decisions(durable(ctx), t.RunID)
+	ds, err := k.journal.Asks().Decisions(durable(ctx), t.RunID)
 	if err != nil {
 		return nil, err
 	}
 	d := ds[pc.Address]
 	if d == nil || d.RequestDigest != pc.RequestDigest {
 		res := turn.PendingResult(t, pc)
-		reqs, err := k.journal.Requests(durable(ctx), t.RunID)
+		reqs, err := k.journal.Asks().Requests(durable(ctx), t.RunID)
 		if err != nil {
 			return nil, err
 		}
@@ -306,7 +306,7 @@ func (p turnPort) Collect(ctx context.Context, t *OpenTurn, pc turn.Pending) (*T
 	}
 	raw, _ := json.Marshal(s.output)
 	rec.Output, _ = json.Marshal(turn.Recorded{Kind: "call", Tool: pc.Tool, InputDigest: pc.InputDigest, CallID: pc.CallID, Output: raw})
-	if err := k.journal.UseDecision(durable(ctx), t.RunID, pc.Address, rec); err != nil {
+	if err := k.journal.Asks().UseDecision(durable(ctx), t.RunID, pc.Address, rec); err != nil {
 		return nil, err
 	}
 	if err := turn.Repause(ctx, k.journal, t.RunID); err != nil {

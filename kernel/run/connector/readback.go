@@ -208,7 +208,7 @@ func (c Writes) retryDecided(ctx context.Context, step *pkg.Step, local string, 
 	if err := json.Unmarshal(d.Value, &v); err != nil || v.Retry == nil {
 		return Result{Status: contract.StepFailed, Failure: &contract.ErrorBody{Code: errcode.ResumeEntryInvalid, Message: local + "/retry takes value {\"retry\": true} or {\"retry\": false}"}}, reconcileSettled
 	}
-	if err := c.Journal.UseDecision(durable(ctx), c.Run.RunID(), d.Address, nil); err != nil {
+	if err := c.Journal.Asks().UseDecision(durable(ctx), c.Run.RunID(), d.Address, nil); err != nil {
 		return Result{Failure: contract.BodyOf(err), Status: contract.StepFailed}, reconcileSettled
 	}
 	d.Used = true
@@ -229,7 +229,7 @@ func (c Writes) retryDecided(ctx context.Context, step *pkg.Step, local string, 
 // answeredAsSafe reports whether the request decision d answered told the
 // person a resend was safe.
 func (c Writes) answeredAsSafe(ctx context.Context, d *journal.Decision) bool {
-	reqs, err := c.Journal.Requests(durable(ctx), c.Run.RunID())
+	reqs, err := c.Journal.Asks().Requests(durable(ctx), c.Run.RunID())
 	if err != nil {
 		return true // unknown: assume they were told so, and ask again
 	}

@@ -113,7 +113,7 @@ func (e *Reader) ReadRun(ctx context.Context, runID, after string) (*RunRead, er
 			return nil, err
 		}
 	}
-	decisions, err := e.Journal.Decisions(durable(ctx), runID)
+	decisions, err := e.Journal.Asks().Decisions(durable(ctx), runID)
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +162,7 @@ func (e *Reader) ReadRun(ctx context.Context, runID, after string) (*RunRead, er
 // CollectWaiting gathers the open requests of a run and its paused children,
 // each addressed from the run read and kept with the run that asks it.
 func (e *Reader) CollectWaiting(ctx context.Context, runID, prefix string, into *[]Waiting) error {
-	reqs, err := e.Journal.Requests(durable(ctx), runID)
+	reqs, err := e.Journal.Asks().Requests(durable(ctx), runID)
 	if err != nil {
 		return err
 	}

@@ -152,7 +152,7 @@ func (cs *Claims) Claim(ctx context.Context, run *Run, step *pkg.Step, local, ca
 		decided, attempt = v.Retry, prior.Attempt+1
 	}
 	if decided != nil && !*decided {
-		if err := run.Journal.UseDecision(durable(ctx), run.ID, local+"/retry", nil); err != nil {
+		if err := run.Journal.Asks().UseDecision(durable(ctx), run.ID, local+"/retry", nil); err != nil {
 			return 0, contract.BodyOf(err), contract.StepFailed
 		}
 		return 0, &contract.ErrorBody{Code: errcode.RetryDeclined, Message: fmt.Sprintf("step %s: a person declined to run %s again; whatever its earlier attempt did stands", step.ID, capability)}, contract.StepFailed
@@ -170,7 +170,7 @@ func (cs *Claims) Claim(ctx context.Context, run *Run, step *pkg.Step, local, ca
 	cs.byAddr[local] = c
 	cs.mu.Unlock()
 	if decided != nil {
-		if err := run.Journal.UseDecision(durable(ctx), run.ID, local+"/retry", nil); err != nil {
+		if err := run.Journal.Asks().UseDecision(durable(ctx), run.ID, local+"/retry", nil); err != nil {
 			return 0, contract.BodyOf(err), contract.StepFailed
 		}
 	}

@@ -113,7 +113,7 @@ func PendingResult(t *Open, p Pending) *CallResult {
 // Repause puts a run whose turn stays open back to waiting on what stays
 // open, once one of its turn's calls used a decision.
 func Repause(ctx context.Context, j *journal.Journal, runID string) error {
-	reqs, err := j.Requests(context.WithoutCancel(ctx), runID)
+	reqs, err := j.Asks().Requests(context.WithoutCancel(ctx), runID)
 	if err != nil {
 		return err
 	}
