@@ -185,6 +185,28 @@ func TestBuildFilesRefusesEscapingPaths(t *testing.T) {
 	files["tests/none.txt/inner"] = []byte("x")
 	_, err := BuildFiles(KindSkill, files)
 	wantCode(t, err, errcode.RegistryPathInvalid)
+	files = skillFiles()
+	files["tests/NONE.txt"] = []byte("x")
+	_, err = BuildFiles(KindSkill, files)
+	wantCode(t, err, errcode.RegistryPathInvalid)
+}
+
+// A package directory reached through a link is read; a link inside it is
+// not.
+func TestBuildThroughLinkedDirectory(t *testing.T) {
+	dir := writeTree(t, skillFiles())
+	link := filepath.Join(t.TempDir(), "linked")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := Build(dir)
+	if err != nil || q.ContentDigest != p.ContentDigest {
+		t.Fatalf("%v: %s != %s", err, q.ContentDigest, p.ContentDigest)
+	}
 }
 
 // File count, file size and package size are bounded, with typed errors,

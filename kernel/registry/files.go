@@ -226,10 +226,17 @@ func materialize(files map[string][]byte) (string, error) {
 // checkPaths refuses a set of paths any of which checkPath refuses, or
 // where one file's path is a directory of another's.
 func checkPaths(files map[string][]byte) error {
+	folded := make(map[string]string, len(files))
 	for p := range files {
 		if err := checkPath(p); err != nil {
 			return err
 		}
+		// A case-insensitive file system (macOS, Windows) would write
+		// two such files as one.
+		if q, ok := folded[strings.ToLower(p)]; ok {
+			return contract.Errorf(errcode.RegistryPathInvalid, "package paths %q and %q differ only in case, and name one file on a case-insensitive file system", q, p)
+		}
+		folded[strings.ToLower(p)] = p
 		for d := path.Dir(p); d != "."; d = path.Dir(d) {
 			if _, ok := files[d]; ok {
 				return contract.Errorf(errcode.RegistryPathInvalid, "package path %q is a file and also the directory of %q", d, p)

@@ -107,6 +107,11 @@ func Build(ref string) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The directory named may be reached through a link; what it holds
+	// may not be one.
+	if dir, err = filepath.EvalSymlinks(dir); err != nil {
+		return nil, err
+	}
 	t, err := readTree(dir, false)
 	if err != nil {
 		return nil, err
