@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -16,6 +17,19 @@ type scope struct {
 	item  any
 	runID string
 	act   string
+}
+
+// stepInputs materialises a step's inputs once. A step that declares none
+// receives the method's inputs whole.
+func stepInputs(step *pkg.Step, sc *scope) (map[string]any, error) {
+	inputs := sc.input
+	if step.Inputs != nil {
+		var err error
+		if inputs, err = materialize(step.ID, step.Inputs, sc); err != nil {
+			return nil, err
+		}
+	}
+	return operationInputs(step, sc, inputs)
 }
 
 // materialize resolves a step's declared inputs: literals stay as they are,

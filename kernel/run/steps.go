@@ -322,19 +322,6 @@ func traceKind(step *pkg.Step) string {
 	return string(step.Kind)
 }
 
-// stepInputs materialises a step's inputs once. A step that declares none
-// receives the method's inputs whole.
-func stepInputs(step *pkg.Step, sc *scope) (map[string]any, error) {
-	inputs := sc.input
-	if step.Inputs != nil {
-		var err error
-		if inputs, err = materialize(step.ID, step.Inputs, sc); err != nil {
-			return nil, err
-		}
-	}
-	return operationInputs(step, sc, inputs)
-}
-
 // dispatch is what one step sends to a capability and how it is recorded.
 type dispatch struct {
 	capability string
