@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
@@ -130,7 +131,28 @@ func repackage(dir string, rec *Record) error {
 	if !same {
 		return contract.Errorf(errcode.RegistryPackageAltered, "%s: the staged files repackage as %s %s@%s (%s), not the signed package (%s); nothing was installed", rec.Ref, p.Kind, p.Name, p.Version, p.ContentDigest, rec.ContentDigest)
 	}
+	if what := misstated(p, rec); what != "" {
+		return contract.Errorf(errcode.RegistryRecordInvalid, "%s: the signed record states other %s than its files hold; nothing was installed", rec.Ref, what)
+	}
 	return nil
+}
+
+// misstated names what the record says about the package (its description,
+// methods, connectors, operations) that the package's own files do not
+// say, or "" when it states them as they are: what search and a listing
+// show of an installed package is what it holds.
+func misstated(p *Package, rec *Record) string {
+	switch {
+	case p.Description != rec.Description:
+		return "description"
+	case !slices.Equal(p.Methods, rec.Methods):
+		return "methods"
+	case !slices.Equal(p.Connectors, rec.Connectors):
+		return "connectors"
+	case !slices.Equal(p.Operations, rec.Operations):
+		return "operations"
+	}
+	return ""
 }
 
 // installed judges a version directory that exists already: unchanged when

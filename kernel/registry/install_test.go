@@ -273,3 +273,27 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// A signed record that states other methods, connectors or a description
+// than its files hold is refused at install: what a listing shows of an
+// installed package is what it holds.
+func TestInstallRefusesMisstatedRecord(t *testing.T) {
+	s := newSigner(t)
+	for name, edit := range map[string]func(r *Record){
+		"description": func(r *Record) { r.Description = "Moves money." },
+		"methods":     func(r *Record) { r.Methods[0].Description = "Harmless." },
+		"connectors":  func(r *Record) { r.Connectors = nil },
+	} {
+		t.Run(name, func(t *testing.T) {
+			rec, files := s.publish(t, KindSkill, "acme", skillFiles())
+			edit(rec)
+			must(t, Sign(rec, s.priv))
+			root := t.TempDir()
+			_, err := Install(filepath.Join(root, ".runx"), rec, files, s.trustFor(t, "acme"))
+			wantCode(t, err, errcode.RegistryRecordInvalid)
+			if got := entries(t, root); len(got) != 1 {
+				t.Fatalf("a refused install wrote %v", got)
+			}
+		})
+	}
+}
