@@ -7,10 +7,11 @@
 //
 // It also owns the per-run driver lock: one process drives a run at a time.
 //
-// A Journal keeps its concerns apart in named parts reached from it: Asks
-// (addrequests.go, pause.go), what a paused run asks and the decisions
-// admitted for it; OperationKeys (opkeys.go), the custody of effects sent
-// under a provider's idempotency key; and ReceiptLog (filelog.go,
-// rootlines.go), the receipt files and index lines each commit logs until
-// the receipt store has made them durable.
+// A run's own records and transitions are Journal's: records.go (runs and
+// steps), pause.go (pause, stop and resume), seal.go, events.go. Other
+// concerns are named parts reached from it: Asks (asks.go), what a paused
+// run asks and the decisions admitted for it; OperationKeys (opkeys.go),
+// the custody of effects sent under a provider's idempotency key; and
+// ReceiptLog (filelog.go, rootlines.go), the receipt files and index lines
+// each commit logs until the receipt store has made them durable.
 package journal

@@ -257,15 +257,6 @@ func (j *Journal) touch(ctx context.Context, tx *sql.Tx, runID string, state Run
 	return nil
 }
 
-func (j *Journal) appendEvent(ctx context.Context, tx *sql.Tx, runID, stream, typ string, data any, now string) error {
-	body, err := json.Marshal(data)
-	if err != nil {
-		return err
-	}
-	_, err = j.exec(ctx, tx, sqlAppendEvent, runID, runID, stream, typ, j.text(body), now)
-	return err
-}
-
 // Children lists the child runs a run started.
 func (j *Journal) Children(ctx context.Context, parentRunID string) ([]*Run, error) {
 	rows, err := j.db.QueryContext(ctx, `SELECT `+runColumns+` FROM runs WHERE parent_run_id = ? ORDER BY started_at, run_id`, parentRunID)
@@ -319,5 +310,49 @@ func (j *Journal) RecordSteps(ctx context.Context, steps []*Step) error {
 			return err
 		}
 		return j.appendEvent(ctx, tx, steps[0].RunID, "steps", "steps.batch", map[string]any{"count": len(steps), "first": steps[0].Address, "last": steps[len(steps)-1].Address}, now)
+	})
+}
+
+// Snapshot is a run's whole record, used to prove a refused resume changed
+// nothing.
+func (j *Journal) Snapshot(ctx context.Context, runID string) (string, error) {
+	run, err := j.GetRun(ctx, runID)
+	if err != nil {
+		return "", err
+	}
+	// Every part is read or the snapshot fails: a part left out would make
+	// two snapshots equal over a change they did not see.
+	steps, err := j.Steps(ctx, runID)
+	if err != nil {
+		return "", err
+	}
+	reqs, err := j.Asks().Requests(ctx, runID)
+	if err != nil {
+		return "", err
+	}
+	decs, err := j.Asks().Decisions(ctx, runID)
+	if err != nil {
+		return "", err
+	}
+	evs, err := j.Events(ctx, runID, 0)
+	if err != nil {
+		return "", err
+	}
+	b, err := json.Marshal(map[string]any{"run": run, "steps": steps, "requests": reqs, "decisions": decs, "events": evs})
+	return string(b), err
+}
+
+// SetAuthority records a run's authority anew (a resume's standing
+// approvals), as one transition.
+func (j *Journal) SetAuthority(ctx context.Context, runID string, authority json.RawMessage) error {
+	now := j.now()
+	return j.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE runs SET authority = ? WHERE run_id = ?`, j.text(authority), runID); err != nil {
+			return err
+		}
+		if err := j.touch(ctx, tx, runID, "", now); err != nil {
+			return err
+		}
+		return j.appendEvent(ctx, tx, runID, "decisions", "standing_approvals.recorded", map[string]any{}, now)
 	})
 }
