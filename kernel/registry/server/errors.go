@@ -70,10 +70,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		status = http.StatusInternalServerError
 		body = []byte(`{"error":{"code":"` + string(errcode.RegistryServerError) + `","message":"the answer did not encode"}}`)
 	}
+	setJSONHeaders(w)
+	w.WriteHeader(status)
+	_, _ = w.Write(append(body, '\n'))
+}
+
+func setJSONHeaders(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, _ = w.Write(append(body, '\n'))
 }

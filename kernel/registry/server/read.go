@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -181,12 +182,29 @@ func (s *Server) version(w http.ResponseWriter, r *http.Request, kind, key, vers
 			s.fail(w, r, err)
 			return
 		}
-		docs := make([]fileDoc, len(files))
-		for i, f := range files {
-			docs[i] = fileDoc{Path: f.Path, Data: f.Data}
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"files": docs})
+		writeFiles(w, files)
 	default:
 		s.fail(w, r, refuse(http.StatusNotFound, errcode.RegistryNotFound, "%s is not an endpoint of this registry", r.URL.Path))
 	}
+}
+
+// writeFiles streams {"files":[{"path","data"}]} one file at a time, so a
+// 64 MiB package is never held a second time as one encoded document.
+func writeFiles(w http.ResponseWriter, files []store.File) {
+	setJSONHeaders(w)
+	w.WriteHeader(http.StatusOK)
+	_, _ = io.WriteString(w, `{"files":[`)
+	for i, f := range files {
+		doc, err := json.Marshal(fileDoc{Path: f.Path, Data: f.Data})
+		if err != nil {
+			return // the client sees a truncated document, never a wrong one
+		}
+		if i > 0 {
+			_, _ = io.WriteString(w, ",")
+		}
+		if _, err := w.Write(doc); err != nil {
+			return
+		}
+	}
+	_, _ = io.WriteString(w, "]}\n")
 }
