@@ -396,6 +396,14 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		}
 		rc.e.hook("call_claimed")
 		claimed = true
+	} else if !connector.InCustody(ctx) && runstep.ResendOf(d.def) == runstep.ResendDeduplicated {
+		// Sent again as it was, unless an earlier send was answered
+		// effect_unconfirmed: then it waits at its retry.
+		var failure *contract.ErrorBody
+		var status contract.StepStatus
+		if attempt, failure, status = rc.claims.Deduplicated(ctx, unitRun(rc), step, local, d.capability, d.def); failure != nil {
+			return nil, failure, status
+		}
 	}
 	if d.def != nil && d.def.Recovers {
 		if err := rc.e.noteRecovering(rc.rec.RunID, d.capability); err != nil {
@@ -503,6 +511,12 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	case sdk.StatusOK:
 	case sdk.StatusRefused:
 		return nil, &contract.ErrorBody{Code: res.Code, Message: res.Message}, contract.StepRefused
+	case sdk.StatusFailed:
+		if res.Code == errcode.EffectUnconfirmed && !connector.InCustody(ctx) {
+			failure, status := rc.claims.AnsweredUnconfirmed(ctx, unitRun(rc), step, local, d.capability, d.def, attempt, res.Message)
+			return nil, failure, status
+		}
+		return nil, &contract.ErrorBody{Code: res.Code, Message: res.Message}, contract.StepFailed
 	default:
 		return nil, &contract.ErrorBody{Code: res.Code, Message: res.Message}, contract.StepFailed
 	}

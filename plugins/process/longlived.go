@@ -85,7 +85,7 @@ func longLivedDefinitions() []plugin.Definition {
 	return []plugin.Definition{
 		{
 			ID:           StartCapability,
-			Summary:      "Start a process that outlives the call (a dev server, a watcher, an interactive program) under a supervisor of its own: exact argv, no shell, a directory in the workspace, a pseudo-terminal when tty is given, stopped at max_seconds.",
+			Summary:      "Start a process that outlives the call (a dev server, a watcher, an interactive program) under a supervisor of its own: exact argv, no shell, a directory in the workspace, a pseudo-terminal when tty is given, stopped at max_seconds. The same call sent again answers the process its first send started, or effect_unconfirmed when that start was never confirmed.",
 			InputSchema:  json.RawMessage(startRequestSchema),
 			OutputSchema: json.RawMessage(processSchema),
 			Effect:       plugin.EffectProcess, Approval: plugin.ApprovalNone, Idempotent: true,

@@ -225,7 +225,7 @@ func TestUnconfirmedStartSettlesFailed(t *testing.T) {
 	if err := writeJSONAtomic(filepath.Join(dir, recordFile), rec, true); err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, e.invokeAs("run-1#s@9", StartCapability, req), errcode.ProcessStartUnconfirmed)
+	wantCode(t, e.invokeAs("run-1#s@9", StartCapability, req), errcode.EffectUnconfirmed)
 	list := ok[List](t, e.invoke(ListCapability, ListRequest{}))
 	if len(list.Processes) != 1 || list.Processes[0].State != StateFailed || list.Processes[0].Running {
 		t.Fatalf("list %+v", list.Processes[0])

@@ -168,7 +168,7 @@ func resentStart(dir string, rec *record) *plugin.Result {
 	v, err := loadView(dir, now)
 	if err != nil {
 		if os.IsNotExist(err) {
-			return plugin.Failed(errcode.ProcessStartUnconfirmed, "an earlier send of this call began a start that recorded nothing; send it under a new call")
+			return plugin.Failed(errcode.EffectUnconfirmed, "an earlier send of this call began a start that recorded nothing")
 		}
 		return plugin.Failed(errcode.ProcessStartFailed, err.Error())
 	}
@@ -179,7 +179,7 @@ func resentStart(dir string, rec *record) *plugin.Result {
 		return plugin.Failed(errcode.ProcessStartFailed, err.Error())
 	}
 	if v.confirmed == nil {
-		return plugin.Failed(errcode.ProcessStartUnconfirmed, fmt.Sprintf("process %s was never confirmed by a supervisor: %s", v.rec.ProcessID, v.exit.Message))
+		return plugin.Failed(errcode.EffectUnconfirmed, fmt.Sprintf("process %s was never confirmed by a supervisor: %s", v.rec.ProcessID, v.exit.Message))
 	}
 	return answer(v.document())
 }

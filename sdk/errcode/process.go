@@ -110,10 +110,6 @@ const (
 	// Do: Read the reason in the message.
 	ProcessStartFailed Code = "process_start_failed"
 
-	// ProcessStartUnconfirmed: An earlier send of this call began a start that recorded nothing.
-	// Do: Send it under a new call.
-	ProcessStartUnconfirmed Code = "process_start_unconfirmed"
-
 	// ProcessStateUnavailable: The call names no project state directory, so no process can be kept.
 	// Do: Run the call through runx, which binds it.
 	ProcessStateUnavailable Code = "process_state_unavailable"

@@ -85,6 +85,9 @@ type claimRecord struct {
 	Capability string `json:"capability"`
 	Effect     string `json:"effect"`
 	Attempt    int    `json:"attempt"`
+	// Answer is, for an attempt its plugin answered effect_unconfirmed,
+	// what the plugin said.
+	Answer string `json:"answer,omitempty"`
 }
 
 // Claims are the calls that may act a run sent, by address, read from the
@@ -177,11 +180,59 @@ func (cs *Claims) Claim(ctx context.Context, run *Run, step *pkg.Step, local, ca
 	return attempt, nil, ""
 }
 
+// Deduplicated decides a call whose plugin applies the same call once
+// (ResendDeduplicated): it goes out unclaimed, as the attempt its call id
+// names, unless an earlier send of it was answered effect_unconfirmed
+// (AnsweredUnconfirmed), when it is decided as a claimed call is: it waits
+// at its retry, and a person's {"retry": true} sends a new attempt under a
+// call id of its own.
+func (cs *Claims) Deduplicated(ctx context.Context, run *Run, step *pkg.Step, local, capability string, def *sdk.Definition) (int, *contract.ErrorBody, contract.StepStatus) {
+	prior, err := cs.at(ctx, run, local)
+	if err != nil {
+		return 0, contract.BodyOf(err), contract.StepFailed
+	}
+	if prior == nil {
+		return 1, nil, ""
+	}
+	return cs.Claim(ctx, run, step, local, capability, def)
+}
+
+// AnsweredUnconfirmed settles a call its plugin answered failed with
+// effect_unconfirmed: the plugin cannot tell whether an earlier send of the
+// same call acted (a process start whose supervisor never confirmed it,
+// say). Sending it again under the same call would be answered the same,
+// and under a new one might act twice, so the unit waits at its retry, its
+// attempt claimed so that a person's decision is applied to it.
+func (cs *Claims) AnsweredUnconfirmed(ctx context.Context, run *Run, step *pkg.Step, local, capability string, def *sdk.Definition, attempt int, answer string) (*contract.ErrorBody, contract.StepStatus) {
+	prior, err := cs.at(ctx, run, local)
+	if err != nil {
+		return contract.BodyOf(err), contract.StepFailed
+	}
+	c := prior
+	if c == nil || c.Attempt != attempt || c.Answer != answer {
+		c = &claimRecord{Address: local, StepID: step.ID, Capability: capability, Effect: "unknown", Attempt: attempt, Answer: answer}
+		if def != nil {
+			c.Effect = def.Effect
+		}
+		if err := run.Journal.AppendEvent(durable(ctx), run.ID, "steps", EventCallClaimed, c); err != nil {
+			return contract.BodyOf(err), contract.StepFailed
+		}
+		cs.mu.Lock()
+		cs.byAddr[local] = c
+		cs.mu.Unlock()
+	}
+	return unconfirmed(run, step, local, c), Unconfirmed
+}
+
 // unconfirmed is the failure a unit whose claimed attempt nothing settles
 // carries to its wait; its Detail is the retry request's payload.
 func unconfirmed(run *Run, step *pkg.Step, local string, prior *claimRecord) *contract.ErrorBody {
 	why := fmt.Sprintf("step %s: attempt %d of %s (effect %s) was sent and no outcome was recorded (its driver was killed or stopped while it ran), so whether it acted is unknown; resending is not safe, since %s declares no recovery and no idempotency; nothing was sent again",
 		step.ID, prior.Attempt, prior.Capability, prior.Effect, prior.Capability)
+	if prior.Answer != "" {
+		why = fmt.Sprintf("step %s: attempt %d of %s (effect %s) was answered %s: %s; whether it acted is unknown, and sending it again may act twice, so nothing was sent again",
+			step.ID, prior.Attempt, prior.Capability, prior.Effect, errcode.EffectUnconfirmed, prior.Answer)
+	}
 	return &contract.ErrorBody{Code: errcode.EffectUnconfirmed, Message: why, Detail: map[string]any{
 		"id":          run.Tree.Address(local + "/retry"),
 		"gate":        runstate.GateRetry,

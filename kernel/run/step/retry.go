@@ -52,7 +52,7 @@ func ExecuteWithRetry(ctx context.Context, run *Run, step *pkg.Step, local strin
 	for {
 		out, failure, status, final := execute()
 		attempt := failed + 1
-		if failure == nil || status == contract.StepStopped || attempt >= step.Retry.MaxAttempts || final {
+		if failure == nil || status == contract.StepStopped || status == Unconfirmed || attempt >= step.Retry.MaxAttempts || final {
 			if attempt > 1 {
 				if body.Extra == nil {
 					body.Extra = map[string]any{}

@@ -5,6 +5,11 @@
 // a child and a grandchild outside the plugin's process group. It writes
 // the three pids to foreign-pids in its TMPDIR (the readiness signal a test
 // waits on) and answers them.
+//
+// foreign/confirm declares itself idempotent (a second send of the same
+// call acts once) and answers effect_unconfirmed to a call's first
+// attempt, as a plugin does that cannot tell whether an earlier send
+// acted; a later attempt (a person's retry) answers the attempt it is.
 package main
 
 import (
@@ -21,6 +26,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/plugin"
 	"github.com/runxhq/runx/sdk/proto/pluginv1"
 	"google.golang.org/grpc"
@@ -39,11 +45,26 @@ func (foreign) Info() plugin.Info {
 			OutputSchema: json.RawMessage(`{"type":"object","required":["pids"],"properties":{"pids":{"type":"array","items":{"type":"integer"}}}}`),
 			Effect:       plugin.EffectNone,
 			Approval:     plugin.ApprovalNone,
+		}, {
+			ID:           "foreign/confirm",
+			Summary:      "Answer effect_unconfirmed to a call's first attempt, and the attempt to any later one.",
+			InputSchema:  json.RawMessage(`{"type":"object","additionalProperties":false}`),
+			OutputSchema: json.RawMessage(`{"type":"object","required":["attempt"],"properties":{"attempt":{"type":"integer"}}}`),
+			Effect:       plugin.EffectWrite,
+			Approval:     plugin.ApprovalNone,
+			Idempotent:   true,
 		}},
 	}
 }
 
-func (foreign) Invoke(_ context.Context, _ *plugin.Call) *plugin.Result {
+func (foreign) Invoke(_ context.Context, call *plugin.Call) *plugin.Result {
+	if call.Capability == "foreign/confirm" {
+		if call.Context.Attempt <= 1 {
+			return plugin.Failed(errcode.EffectUnconfirmed, "an earlier send of call "+call.Context.CallID+" may have acted")
+		}
+		raw, _ := json.Marshal(map[string]int{"attempt": call.Context.Attempt})
+		return plugin.OK(raw, nil)
+	}
 	cmd := exec.Command("sh", "-c", `sleep 300 & echo $!; wait`)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	out, err := cmd.StdoutPipe()
