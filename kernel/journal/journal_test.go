@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -151,5 +152,41 @@ func TestBeginAttemptIsACompareAndSet(t *testing.T) {
 	}
 	if row, _ := j.OperationKeys().Get(ctx, "pk"); row.Address != "a[1]" || row.Attempts != 2 || row.State != KeyAttempting {
 		t.Fatalf("the next attempt is recorded: %+v", row)
+	}
+}
+
+// A provider key's custody moves through the typed states as the wire and
+// the event stream spell them: each settle reads back as the state it
+// wrote and appends operation.<state> on the operations stream.
+func TestSettleKeepsEveryKeyState(t *testing.T) {
+	ctx := context.Background()
+	j := open(t)
+	newRun(t, j, "run_1")
+	k := &OperationKey{ProviderKey: "pk", Operation: "c/op", BodyDigest: "sha256:b", Binding: "sha256:x", RunID: "run_1", Address: "a"}
+	if err := j.OperationKeys().BeginAttempt(ctx, k, 0); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"operation.attempt"}
+	for _, s := range []KeyState{KeyAcknowledged, KeyConfirmed, KeyDone, KeyRefused} {
+		if err := j.OperationKeys().Settle(ctx, "run_1", "pk", s, nil, ""); err != nil {
+			t.Fatal(err)
+		}
+		if row, err := j.OperationKeys().Get(ctx, "pk"); err != nil || row.State != s {
+			t.Fatalf("settled %s, read %+v %v", s, row, err)
+		}
+		want = append(want, "operation."+string(s))
+	}
+	evs, err := j.Events(ctx, "run_1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range evs {
+		if e.Stream == "operations" {
+			got = append(got, e.Type)
+		}
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("operations stream %v, want %v", got, want)
 	}
 }

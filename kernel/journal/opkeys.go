@@ -7,22 +7,26 @@ import (
 	"errors"
 )
 
-// States of a provider key: the custody runx keeps of one write's act.
+// KeyState is the custody runx keeps of one write's act under its
+// provider key.
+type KeyState string
+
+// States of a provider key, listed once.
 const (
 	// KeyAttempting: the request may have left; nothing was read back.
-	KeyAttempting = "attempting"
+	KeyAttempting KeyState = "attempting"
 	// KeyAcknowledged: the provider answered that it did the act; no
 	// readback has confirmed it yet.
-	KeyAcknowledged = "acknowledged"
+	KeyAcknowledged KeyState = "acknowledged"
 	// KeyConfirmed: the act is confirmed (read back, or acknowledged where
 	// the operation declares no readback) and its receipt is being sealed.
-	KeyConfirmed = "confirmed"
+	KeyConfirmed KeyState = "confirmed"
 	// KeyDone: the act's receipt is sealed; a later call under the key
 	// sends nothing and names that receipt.
-	KeyDone = "done"
+	KeyDone KeyState = "done"
 	// KeyRefused: the provider refused, or nothing left; the key may be
 	// tried again.
-	KeyRefused = "refused"
+	KeyRefused KeyState = "refused"
 )
 
 // OperationKey is one provider key's record: the exact body it was first
@@ -33,7 +37,7 @@ type OperationKey struct {
 	Operation   string          `json:"operation"`
 	BodyDigest  string          `json:"body_digest"`
 	Binding     string          `json:"binding"` // the connector and operation digests it was sent under
-	State       string          `json:"state"`
+	State       KeyState        `json:"state"`
 	RunID       string          `json:"run_id"`
 	Address     string          `json:"address"`
 	Response    json.RawMessage `json:"response,omitempty"`
@@ -90,7 +94,7 @@ VALUES (?,?,?,?,?,?,?,?,1,?,?)
 ON CONFLICT(provider_key) DO UPDATE SET state = excluded.state, run_id = excluded.run_id, address = excluded.address, binding = excluded.binding,
   plan_digest = excluded.plan_digest, attempts = operation_keys.attempts + 1, updated_at = excluded.updated_at, response = ''
   WHERE operation_keys.attempts = ?`,
-			k.ProviderKey, k.Operation, k.BodyDigest, k.Binding, KeyAttempting, k.RunID, k.Address, k.PlanDigest, now, now, prior)
+			k.ProviderKey, k.Operation, k.BodyDigest, k.Binding, string(KeyAttempting), k.RunID, k.Address, k.PlanDigest, now, now, prior)
 		if err != nil {
 			return err
 		}
@@ -105,12 +109,12 @@ ON CONFLICT(provider_key) DO UPDATE SET state = excluded.state, run_id = exclude
 
 // Settle moves a provider key to state, keeping the provider's answer
 // and, once sealed, the receipt that did the act.
-func (ks OperationKeys) Settle(ctx context.Context, runID, providerKey, state string, response json.RawMessage, receiptID string) error {
+func (ks OperationKeys) Settle(ctx context.Context, runID, providerKey string, state KeyState, response json.RawMessage, receiptID string) error {
 	j := ks.j
 	now := j.now()
 	return j.tx(undeferred(ctx), func(tx *sql.Tx) error {
 		q := `UPDATE operation_keys SET state = ?, updated_at = ?`
-		args := []any{state, now}
+		args := []any{string(state), now}
 		if response != nil {
 			q += `, response = ?`
 			args = append(args, j.text(response))
@@ -124,6 +128,6 @@ func (ks OperationKeys) Settle(ctx context.Context, runID, providerKey, state st
 		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 			return err
 		}
-		return j.appendEvent(ctx, tx, runID, "operations", "operation."+state, map[string]any{"provider_key": providerKey, "receipt_id": receiptID}, now)
+		return j.appendEvent(ctx, tx, runID, "operations", "operation."+string(state), map[string]any{"provider_key": providerKey, "receipt_id": receiptID}, now)
 	})
 }
