@@ -187,7 +187,10 @@ type stopSignal struct {
 // (when it drove one) and the command that continues it.
 func interruptedError(sig os.Signal, runID string) *contract.ErrorBody {
 	if runID == "" {
-		return &contract.ErrorBody{Code: errcode.Interrupted, Message: fmt.Sprintf("runx was interrupted (%s) and stopped; a run it started stays where it was: runx history lists it, and runx resume <run-id> continues it", sig)}
+		// No run was driven yet (the kernel names a run once its record
+		// exists and before any of its steps runs): nothing of a run was
+		// left in flight, and no run of this command can be resumed.
+		return &contract.ErrorBody{Code: errcode.Interrupted, Message: fmt.Sprintf("runx was interrupted (%s) and stopped before it drove any run, so no step of a run ran; run the command again to do it", sig)}
 	}
 	resume := "runx resume " + runID
 	return &contract.ErrorBody{

@@ -3,10 +3,12 @@ package root
 import (
 	"bytes"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
 	"github.com/runxhq/runx/kernel/datasource"
+	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // An argument that names no subcommand of a command that only groups others
@@ -41,5 +43,21 @@ func TestUnknownSubcommandIsAUsageError(t *testing.T) {
 	out.Reset()
 	if code := Main([]string{"tool"}, &cli.IO{In: strings.NewReader(""), Out: &out, Err: &out}, nil, datasource.LocalStore{}, nil); code != cli.ExitOK || !strings.Contains(out.String(), "inspect") {
 		t.Errorf("runx tool: exit %d, %s", code, out.String())
+	}
+}
+
+// A stop that lands before runx drove any run says so: no step of a run
+// ran and there is no run to resume (it said "a run it started stays where
+// it was", naming a run that does not exist). One that lands while a run is
+// driven names the run and the command that continues it.
+func TestInterruptedSaysWhatItLeaves(t *testing.T) {
+	before := interruptedError(syscall.SIGINT, "")
+	if before.Code != errcode.Interrupted || !strings.Contains(before.Message, "before it drove any run") || strings.Contains(before.Message, "stays where it was") || strings.Contains(before.Message, "resume") || before.Detail != nil {
+		t.Fatalf("before any run: %+v", before)
+	}
+	during := interruptedError(syscall.SIGTERM, "run_x")
+	detail, _ := during.Detail.(map[string]any)
+	if during.Code != errcode.Interrupted || !strings.Contains(during.Message, "run run_x stays where it was") || detail["resume"] != "runx resume run_x" {
+		t.Fatalf("during a run: %+v", during)
 	}
 }
