@@ -22,8 +22,9 @@ const (
 	// Do: Read the message; if it is not an I/O problem you can fix, report it.
 	InternalError Code = "internal_error"
 
-	// Interrupted: runx was interrupted by a signal and stopped; a run it started stays where it was.
-	// Do: List it with runx history and continue it with runx resume <run-id>.
+	// Interrupted: runx was interrupted by a signal and stopped; a run it was driving stays where it was.
+	// Do: Continue the run the message names with runx resume <run-id>; when it names none, no run step ran:
+	// run the command again.
 	Interrupted Code = "interrupted"
 
 	// SecretStdinTerminal: runx secret set was run with a terminal on standard input; a secret is read
