@@ -31,8 +31,9 @@ type tree struct {
 
 // readTree reads every file under root, refusing what a package may not
 // hold and counting the limits as it goes, so an oversized directory is
-// refused before it is read whole. strict (an installed copy) leaves
-// nothing out but the signed record: whatever else is there must be signed.
+// refused before it is read whole. strict (an installed copy) leaves out
+// only the signed record and .DS_Store files: whatever else is there must
+// be signed.
 func readTree(root string, strict bool) (*tree, error) {
 	t := &tree{files: map[string][]byte{}}
 	var total int64
@@ -51,7 +52,9 @@ func readTree(root string, strict bool) (*tree, error) {
 		if err := checkPath(rel); err != nil {
 			return err
 		}
-		if why := excludedPath(rel); why != "" && (!strict || rel == SignatureFile) {
+		// Finder writes .DS_Store into any directory a person opens, an
+		// installed package's included; it is never read as the package.
+		if why := excludedPath(rel); why != "" && (!strict || rel == SignatureFile || excludedFiles[d.Name()] && d.Type().IsRegular()) {
 			if !strict {
 				t.excluded = append(t.excluded, why)
 			}

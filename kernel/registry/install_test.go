@@ -223,6 +223,12 @@ func TestVerifyInstalledRefusals(t *testing.T) {
 		}
 		return r.Dir
 	}
+	// Finder's .DS_Store is not the package.
+	dir := fresh(t)
+	must(t, os.WriteFile(filepath.Join(dir, "tests", ".DS_Store"), []byte("x"), 0o644))
+	if _, err := VerifyInstalled(dir, tr); err != nil {
+		t.Fatal(err)
+	}
 	for name, c := range map[string]struct {
 		edit func(t *testing.T, dir string) string
 		code errcode.Code

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
@@ -50,7 +51,9 @@ func LoadTrust(home string) (*Trust, error) {
 		return nil, err
 	}
 	var t Trust
-	if err := json.Unmarshal(raw, &t); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&t); err != nil {
 		return nil, contract.Errorf(errcode.RegistryTrustInvalid, "%s is not a trust store: %v", TrustPath(home), err)
 	}
 	for _, k := range t.Keys {

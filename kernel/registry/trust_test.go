@@ -53,6 +53,11 @@ func TestTrustStore(t *testing.T) {
 	}
 	_, err = LoadTrust(home)
 	wantCode(t, err, errcode.RegistryTrustInvalid)
+	if err := os.WriteFile(TrustPath(home), []byte(`{"keys":[],"default_trust":"all"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = LoadTrust(home)
+	wantCode(t, err, errcode.RegistryTrustInvalid)
 	if err := os.WriteFile(TrustPath(home), []byte(`not json`), 0o600); err != nil {
 		t.Fatal(err)
 	}
