@@ -38,7 +38,7 @@ func TestPartsSitBelowTheLoader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"jsonvalue", "schema"} {
+	for _, want := range []string{"jsonvalue", "schema", "semver"} {
 		found := false
 		for _, d := range dirs {
 			found = found || d == want

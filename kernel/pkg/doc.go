@@ -8,7 +8,8 @@
 //     manual) and run.yaml under runx's strict YAML subset (no anchors,
 //     aliases, merge keys, tags, multiple documents, duplicate keys or
 //     unknown fields, each refused with file:line:column), read by the
-//     goccy/go-yaml parser (yamlread.go), minimum_runx read first, and the
+//     goccy/go-yaml parser (yamlread.go), minimum_runx read first (its
+//     precedence by kernel/pkg/semver), and the
 //     package digest that binds a run to its exact files. A PlanCache
 //     (LoadOptions.Cache) keeps run.yaml's parsed document by package
 //     digest, in memory and HMAC-sealed on disk (plancache.go).

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/kernel/pkg/semver"
 )
 
 // boundedRead runs read and fails when it allocated more than a fixed
@@ -55,7 +57,7 @@ func FuzzDecodeProfile(f *testing.F) {
 	for _, seed := range shapeSeeds {
 		f.Add([]byte(seed))
 	}
-	runx, _ := parseVersion(testRunx)
+	runx, _ := semver.Parse(testRunx)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		boundedRead(t, len(src), func() error {
 			_, err := decodeProfile("run.yaml", src, "fuzz", runx, testRunx)

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/kernel/pkg/semver"
 )
 
 // acceptedKeys names, for every key kernel/pkg accepts in run.yaml and
@@ -224,7 +226,7 @@ func observedKeys(t *testing.T) map[string]bool {
 		}
 	}
 	defer func() { keyObserver = nil }()
-	runx, err := parseVersion(testRunx)
+	runx, err := semver.Parse(testRunx)
 	if err != nil {
 		t.Fatal(err)
 	}

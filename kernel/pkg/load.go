@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/runxhq/runx/kernel/pkg/semver"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -33,7 +34,7 @@ type LoadOptions struct {
 // SKILL.md inside one. A markdown file of any other name is not a package.
 // Load only reads files; it runs nothing and reaches no network.
 func Load(ref string, opts LoadOptions) (*Package, error) {
-	runx, err := parseVersion(opts.RunxVersion)
+	runx, err := semver.Parse(opts.RunxVersion)
 	if err != nil {
 		return nil, fmt.Errorf("pkg: LoadOptions.RunxVersion: %w", err)
 	}
@@ -52,7 +53,7 @@ func Load(ref string, opts LoadOptions) (*Package, error) {
 }
 
 // load reads and validates the package in dir, shown as the caller named it.
-func load(shown, dir string, runx version, opts LoadOptions) (*Package, error) {
+func load(shown, dir string, runx semver.Version, opts LoadOptions) (*Package, error) {
 	skillPath := filepath.Join(shown, SkillFile)
 	skillSrc, err := readPackageFile(skillPath)
 	if err != nil {
@@ -119,7 +120,7 @@ func load(shown, dir string, runx version, opts LoadOptions) (*Package, error) {
 // when the package is unchanged. The digest is taken before the file is
 // used, and the key binds the exact bytes read too, so a file changing
 // between the two cannot be served a reading of other bytes.
-func readProfileCached(path, dir string, src []byte, name string, runx version, opts LoadOptions) (*profile, string, error) {
+func readProfileCached(path, dir string, src []byte, name string, runx semver.Version, opts LoadOptions) (*profile, string, error) {
 	if opts.Cache == nil {
 		prof, err := decodeProfile(path, src, name, runx, opts.RunxVersion)
 		return prof, "", err

@@ -267,28 +267,6 @@ func TestMinimumRunx(t *testing.T) {
 	}
 }
 
-func TestVersionOrder(t *testing.T) {
-	ordered := []string{"0.1.0-alpha", "0.1.0-alpha.1", "0.1.0-alpha.beta", "0.1.0-beta.2", "0.1.0-beta.11", "0.1.0", "0.1.1", "0.2.0", "1.0.0+build.5"}
-	for i := 0; i+1 < len(ordered); i++ {
-		a, err := parseVersion(ordered[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := parseVersion(ordered[i+1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a.compare(b) >= 0 || b.compare(a) <= 0 || a.compare(a) != 0 {
-			t.Errorf("%s should sort before %s", ordered[i], ordered[i+1])
-		}
-	}
-	for _, bad := range []string{"", "1", "1.0", "01.0.0", "1.0.0-", "a.b.c", "1.0.0.0"} {
-		if _, err := parseVersion(bad); err == nil {
-			t.Errorf("parseVersion(%q) should fail", bad)
-		}
-	}
-}
-
 func TestPackageIsJSONFriendly(t *testing.T) {
 	for _, dir := range []string{"testdata/hello", "testdata/multi", "testdata/implicit"} {
 		p := mustLoad(t, dir)

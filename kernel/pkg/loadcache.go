@@ -4,6 +4,8 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+
+	"github.com/runxhq/runx/kernel/pkg/semver"
 )
 
 // A server loads its package for every call (runx mcp), and an unchanged
@@ -16,7 +18,7 @@ import (
 // with the same code and position.
 
 // loadKey is what a load depends on besides the package's files: the
-// path as the caller wrote it (messages show it), the runx version, and
+// path as the caller wrote it (messages show it), the runx semver.Version, and
 // the plan cache (a load with another cache reads its entries, as tests
 // of that cache rely on).
 type loadKey struct {
@@ -26,7 +28,7 @@ type loadKey struct {
 }
 
 // loadCached is load, served from memory while the package is unchanged.
-func loadCached(shown, dir string, runx version, opts LoadOptions) (*Package, error) {
+func loadCached(shown, dir string, runx semver.Version, opts LoadOptions) (*Package, error) {
 	key := loadKey{cache: opts.Cache, shown: shown, runx: opts.RunxVersion}
 	snap, err := listTree(dir)
 	if err != nil {

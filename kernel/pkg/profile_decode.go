@@ -1,6 +1,9 @@
 package pkg
 
-import "github.com/runxhq/runx/sdk/errcode"
+import (
+	"github.com/runxhq/runx/kernel/pkg/semver"
+	"github.com/runxhq/runx/sdk/errcode"
+)
 
 // profile is what run.yaml declares.
 type profile struct {
@@ -11,7 +14,7 @@ type profile struct {
 }
 
 // decodeProfile reads run.yaml.
-func decodeProfile(file string, src []byte, pkgName string, runx version, runxText string) (*profile, error) {
+func decodeProfile(file string, src []byte, pkgName string, runx semver.Version, runxText string) (*profile, error) {
 	root, err := readProfile(file, src, pkgName, runx, runxText)
 	if err != nil {
 		return nil, err
@@ -24,7 +27,7 @@ func decodeProfile(file string, src []byte, pkgName string, runx version, runxTe
 // written for a newer runx is refused by version even when this runx cannot
 // parse it, and again from the parsed document before the subset is
 // enforced, for the forms a line scan cannot see.
-func readProfile(file string, src []byte, pkgName string, runx version, runxText string) (*node, error) {
+func readProfile(file string, src []byte, pkgName string, runx semver.Version, runxText string) (*node, error) {
 	if v, pos, ok := scanMinimumRunx(src); ok {
 		if err := checkMinimumRunx(file, pkgName, v, pos, runx, runxText); err != nil {
 			return nil, err
@@ -44,7 +47,7 @@ func readProfile(file string, src []byte, pkgName string, runx version, runxText
 
 // decodeProfileRoot turns run.yaml's document into the typed model, every
 // check included.
-func decodeProfileRoot(file string, root *node, pkgName string, runx version, runxText string) (*profile, error) {
+func decodeProfileRoot(file string, root *node, pkgName string, runx semver.Version, runxText string) (*profile, error) {
 	var err error
 	if root.isNull() {
 		return nil, refuseAt(file, Position{Line: 1, Column: 1}, errcode.MinimumRunxMissing, "run.yaml is empty; it must declare minimum_runx and methods")

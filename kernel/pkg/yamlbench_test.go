@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/kernel/pkg/semver"
 )
 
 // planningProfile is bench/planning_test.go's graph-planning workload
@@ -71,7 +73,7 @@ func BenchmarkParsePlanningProfile(b *testing.B) {
 // then decode and check every method, step and reference.
 func BenchmarkDecodePlanningProfile(b *testing.B) {
 	src := []byte(planningProfile(200))
-	runx, _ := parseVersion(testRunx)
+	runx, _ := semver.Parse(testRunx)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := decodeProfile("run.yaml", src, "planning", runx, testRunx); err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/runxhq/runx/kernel/pkg/semver"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -89,7 +90,7 @@ func TestYAMLBombChild(t *testing.T) {
 	case "connector.yaml":
 		_, err = decodeConnector("connector.yaml", []byte(bomb.src), "c")
 	default:
-		runx, _ := parseVersion(testRunx)
+		runx, _ := semver.Parse(testRunx)
 		_, err = decodeProfile("run.yaml", []byte(bomb.src), "p", runx, testRunx)
 	}
 	want := errcode.RunxYAMLInvalid

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/runxhq/runx/kernel/pkg/jsonvalue"
+	"github.com/runxhq/runx/kernel/pkg/semver"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -309,7 +310,7 @@ func TestYAMLPeekIgnoresTheSubset(t *testing.T) {
 	}
 	if v, _, ok := doc.peekString("minimum_runx"); !ok {
 		t.Fatal("not found")
-	} else if _, err := parseVersion(v); err == nil {
+	} else if _, err := semver.Parse(v); err == nil {
 		t.Fatalf("a value that is not a string peeks as %q, which reads as a version", v)
 	}
 }
