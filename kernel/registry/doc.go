@@ -44,11 +44,16 @@
 // version directory into place; a version directory is written once. A
 // refused install leaves nothing behind.
 //
-// Deviations from the contract between the registry's helpers: Install
-// returns Result by value; Verify takes the files as a map (VerifyInstalled
-// reads a directory); records and packages of connectors carry
-// "operations" (each operation's name, verb and digest); a connector's
-// runx.package.json has no version.
+// Where this differs from the contract the registry's helpers agreed:
+// Verify takes the files as a map and VerifyInstalled reads a directory;
+// a package also lists what it left out ("excluded"); packages and records
+// of connectors carry "operations" (each operation's name, verb and
+// digest) and a connector's methods are its operations; a connector's
+// runx.package.json has no version; Build refuses a skill version that is
+// present and not semver, and CheckPublish one that is absent; an install
+// also refuses a record whose description, methods, connectors or
+// operations are not what its files hold (registry_record_invalid); an
+// installed copy may hold a .DS_Store besides its signed files.
 //
 // registry is a pure library over files: it imports kernel/pkg, sdk/canon,
 // sdk/errcode and sdk/atomicfile, never kernel/run and never net/http.
