@@ -64,16 +64,8 @@ func outputArtifact(output any) (receipt.Artifact, bool) {
 	return a, true
 }
 
-// givenArtifacts keeps, by a unit's address, the artifacts a script's call
-// passed by reference in its input, for the unit's receipt (stepBody).
-// Calls of a script run at once, so it is a sync.Map.
-func (rc *runCtx) giveArtifacts(local string, a []receipt.Artifact) {
-	if len(a) > 0 {
-		rc.givenArtifacts.Store(local, a)
-	}
-}
-
-// inputArtifacts are the artifacts a unit at local was given by reference.
+// inputArtifacts are the artifacts a unit at local was given by reference
+// (scriptPort.give).
 func (rc *runCtx) inputArtifacts(local string) []receipt.Artifact {
 	if v, ok := rc.givenArtifacts.Load(local); ok {
 		return slices.Clone(v.([]receipt.Artifact))

@@ -58,7 +58,7 @@ type runCtx struct {
 
 	actorOnce sync.Once
 	actorName string
-	// givenArtifacts: artifacts.go.
+	// givenArtifacts: scriptport.go (give) and artifacts.go.
 	givenArtifacts sync.Map
 }
 

@@ -8,7 +8,11 @@
 // the step's record in the journal (Log: the settled requests read back in
 // index order, the waits and reads it settles without running anything).
 //
-// It never imports kernel/run: the engine drives a script step
-// (kernel/run/script.go), carries out its calls, and satisfies the port
-// this package declares (port.go) in kernel/run/scriptport.go.
+// It drives a script step (Drive, drive.go): the worker runs the script
+// until every path forward waits on a request not yet recorded, and the
+// requests it waits on are carried out, each a unit of the run, and
+// recorded. It never imports kernel/run: what it needs of the run (the
+// worker, units, requests, settling) it takes through the port this
+// package declares (port.go), which the engine satisfies in
+// kernel/run/scriptport.go.
 package script
