@@ -1,11 +1,11 @@
 // Package script holds what a script step is to the kernel below the run
-// engine: the worker's protocol (the record of settled requests it
-// replays, the requests it waits on, its answer), the step a listed call
-// runs as, and the references a step gives its script in place of inputs
-// past 64 KiB (kept as artifacts of the run, resolved in a call's input
-// and in the script's output, read back by ctx.read held to their digest),
-// the output a worker answers in parts joined and held to its digest, and
-// the step's record in the journal (Log: the settled requests read back in
+// engine: the worker's protocol (protocol.go: the record of settled
+// requests it replays, the requests it waits on, its answer, an output
+// past one answer joined from its parts and held to its digest), the step
+// a listed call runs as, the references a step gives its script in place
+// of inputs past 64 KiB (refs.go: kept as artifacts of the run, resolved
+// in a call's input and in the script's output, read back by ctx.read
+// held to their digest), and the step's record in the journal (Log: the settled requests read back in
 // index order, the waits and reads it settles without running anything).
 //
 // It drives a script step (Drive, drive.go): the worker runs the script
