@@ -94,6 +94,29 @@ type SkillRun struct {
 	ClosureDigest   string          `json:"closure_digest,omitempty"`
 	// Agent is what a managed agent did when --drive worked the run.
 	Agent *AgentRun `json:"agent,omitempty"`
+	// Registry names the registry package the run bound, when its ref
+	// named one the project installed.
+	Registry *RegistryPackage `json:"registry,omitempty"`
+}
+
+// RegistryPackage is a registry package as its verified signature.json
+// states it, and the newer versions a ref without a version passed over.
+type RegistryPackage struct {
+	Ref           string          `json:"ref"`
+	Registry      string          `json:"registry"`
+	Publisher     string          `json:"publisher"`
+	Name          string          `json:"name"`
+	Version       string          `json:"version"`
+	ContentDigest string          `json:"content_digest"`
+	TrustTier     string          `json:"trust_tier"`
+	NewestUnread  []UnreadVersion `json:"newest_unread,omitempty"`
+}
+
+// UnreadVersion is a newer version passed over, and why this runx does
+// not read it.
+type UnreadVersion struct {
+	Version string `json:"version"`
+	Why     string `json:"why"`
 }
 
 // Request is one thing a paused run waits on. Its payload is what

@@ -29,6 +29,11 @@ type Package struct {
 	Implicit bool   `json:"implicit"` // no run.yaml: one agent method over the manual
 	// Connectors are the package's own connectors/<name>/ manifests, by name.
 	Connectors map[string]*Connector `json:"connectors,omitempty"`
+	// Registry is the signed identity of a package bound from the
+	// project's added skills, as its verified signature.json states it;
+	// nil for every other package. Only kernel/run's resolver sets it,
+	// after the signature verified against the package's bytes.
+	Registry *RegistryIdentity `json:"registry,omitempty"`
 
 	// minimumRunxPos is where run.yaml declares minimum_runx, for the
 	// check a load served from memory makes again (loadcache.go).
@@ -37,6 +42,20 @@ type Package struct {
 	// the load was served from it or remembered on it (DeriveFromFiles).
 	tree *treeSnapshot
 }
+
+// RegistryIdentity is who published an installed package, at which
+// version and over which bytes, and the trust tier its registry states.
+type RegistryIdentity struct {
+	Registry      string `json:"registry"`
+	Publisher     string `json:"publisher"`
+	Name          string `json:"name"`
+	Version       string `json:"version"`
+	ContentDigest string `json:"content_digest"`
+	TrustTier     string `json:"trust_tier"`
+}
+
+// Ref is the identity's publisher/name@version.
+func (r *RegistryIdentity) Ref() string { return r.Publisher + "/" + r.Name + "@" + r.Version }
 
 // Method is one entry point of a package.
 type Method struct {

@@ -40,14 +40,17 @@ type Body struct {
 	OutputDigest    string         `json:"output_digest,omitempty"`
 	PackageDigest   string         `json:"package_digest,omitempty"`
 	Process         *Process       `json:"process,omitempty"`
-	RunID           string         `json:"run_id"`
-	Runtime         *Runtime       `json:"runtime,omitempty"`
-	SealReason      seal.Reason    `json:"seal_reason,omitempty"`
-	SealedAt        string         `json:"sealed_at"` // TimeLayout, UTC
-	SkillName       string         `json:"skill_name"`
-	StartedAt       string         `json:"started_at"` // TimeLayout, UTC
-	StepID          string         `json:"step_id,omitempty"`
-	StepKind        string         `json:"step_kind,omitempty"` // tool, module, command, skill, agent, ask, ...
+	// Registry names the signed registry package a run bound (an installed
+	// skill): whose, which version and over which bytes.
+	Registry   *RegistryPackage `json:"registry,omitempty"`
+	RunID      string           `json:"run_id"`
+	Runtime    *Runtime         `json:"runtime,omitempty"`
+	SealReason seal.Reason      `json:"seal_reason,omitempty"`
+	SealedAt   string           `json:"sealed_at"` // TimeLayout, UTC
+	SkillName  string           `json:"skill_name"`
+	StartedAt  string           `json:"started_at"` // TimeLayout, UTC
+	StepID     string           `json:"step_id,omitempty"`
+	StepKind   string           `json:"step_kind,omitempty"` // tool, module, command, skill, agent, ask, ...
 }
 
 // Runtime records what produced the receipt, including the negotiated plugin
@@ -62,6 +65,17 @@ type PluginRef struct {
 	Name     string `json:"name"`
 	Protocol int    `json:"protocol"`
 	Version  string `json:"version"`
+}
+
+// RegistryPackage is the identity a registry package's verified
+// signature.json states, as a run bound it.
+type RegistryPackage struct {
+	ContentDigest string `json:"content_digest"`
+	Name          string `json:"name"`
+	Publisher     string `json:"publisher"`
+	Registry      string `json:"registry"`
+	TrustTier     string `json:"trust_tier"`
+	Version       string `json:"version"`
 }
 
 // Process is what runx observed of a trusted_host_process step. The argv is

@@ -207,7 +207,8 @@ func TestReceiptTypesEncodeCanonically(t *testing.T) {
 		ClosureDigest: d, ErrorCode: "e", Execution: "native", Extra: map[string]any{"a": 1, "b": "c"},
 		InputsDigest: d, Kind: KindStep, Method: "m", Outcome: seal.OutcomeFailed, OutputDigest: d,
 		PackageDigest: d, Process: &Process{ArgvDigest: d, DurationMS: 5, ExitCode: 1, Signal: "TERM"},
-		RunID: "r", Runtime: &Runtime{Plugin: &PluginRef{Name: "fs", Protocol: 1, Version: "1"}, RunxVersion: "0.1.0"},
+		Registry: &RegistryPackage{ContentDigest: d, Name: "w", Publisher: "acme", Registry: "https://r", TrustTier: "community", Version: "1.0.0"},
+		RunID:    "r", Runtime: &Runtime{Plugin: &PluginRef{Name: "fs", Protocol: 1, Version: "1"}, RunxVersion: "0.1.0"},
 		SealReason: "s", SealedAt: testSealed, SkillName: "k", StartedAt: testStarted, StepID: "i", StepKind: "tool",
 	}
 	r, _, err := newTestSigner(t, "order").Seal(body)

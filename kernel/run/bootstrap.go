@@ -59,6 +59,10 @@ type Options struct {
 	LookupEnv func(string) (string, bool)
 	// CoreSkills are the runx/<name> skills this binary carries.
 	CoreSkills fs.FS
+	// Registry fetches the registry skills a run needs and the project
+	// lacks, before the run starts (fetch.go); nil when no registry is
+	// configured, and a missing one is then refused.
+	Registry RegistryFetcher
 
 	// projectFound is set when ProjectDir is the workspace's .runx, found
 	// rather than named: Open then uses it only when it is runx's own.
@@ -228,7 +232,7 @@ func Open(ctx context.Context, o Options) (*Kernel, error) {
 	k.engine = &engine{
 		Host: sup, Taint: o.Taint, Signer: signer, Store: store, Journal: j, Clock: o.Clock,
 		RunxVersion: o.RunxVersion, Workspace: o.Workspace, LookupEnv: o.LookupEnv,
-		Resolver:    &skillResolver{Workspace: o.Workspace, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills},
+		Resolver:    &skillResolver{Workspace: o.Workspace, ProjectDir: o.ProjectDir, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills},
 		MaxReceipts: maxReceipts, MaxConcurrency: maxConcurrency, MaxPluginAnswerBytes: int64(maxAnswer),
 		ProjectDir: o.ProjectDir, HomeDir: o.HomeDir,
 		LocalStore: o.LocalStore,
@@ -271,5 +275,5 @@ func NewLocator(o Options) (*Locator, error) {
 }
 
 func newLocator(o Options) *Locator {
-	return &Locator{Options: o, resolver: &skillResolver{Workspace: o.Workspace, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills}}
+	return &Locator{Options: o, resolver: &skillResolver{Workspace: o.Workspace, ProjectDir: o.ProjectDir, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills}}
 }

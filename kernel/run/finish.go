@@ -115,6 +115,7 @@ func (e *engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 		SealedAt:        receipt.FormatTime(e.Clock()),
 		Runtime:         &receipt.Runtime{RunxVersion: e.RunxVersion},
 		Children:        nonEmptyRefs(out.refs),
+		Registry:        registryPackage(rc.pkg),
 	}
 	var result json.RawMessage
 	if out.failure != nil {

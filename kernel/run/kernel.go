@@ -59,13 +59,23 @@ type SkillRequest struct {
 	ClosureDigest string
 	// MaxSpend narrows the authority's max_spend_micro_usd (--max-spend).
 	MaxSpend authority.Limit
+	// RegistryDigest is the content digest a registry skill the ref names
+	// must have (--digest): checked by the fetch and again at the bind.
+	RegistryDigest string
 }
 
 // Skill resolves a package and method, binds inputs and runs it. A refusal
 // before the method resolves is an error; one after it seals a blocked run.
 func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRun, error) {
+	unread, err := k.prefetch(ctx, req.Ref, req.RegistryDigest)
+	if err != nil {
+		return nil, err
+	}
 	p, m, err := k.locator().Package(req.Ref, req.Method)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkRegistryDigest(p, req.RegistryDigest); err != nil {
 		return nil, err
 	}
 	k.engine.prestart(ctx, m)
@@ -97,7 +107,8 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 		return k.engine.SealRefused(ctx, st, err)
 	}
 	st.Inputs = inputs
-	return k.engine.Run(ctx, st)
+	env, err := k.engine.Run(ctx, st)
+	return describeRegistry(env, p, unread), err
 }
 
 // Run records a resolved method's run and drives it until it seals or

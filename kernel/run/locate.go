@@ -35,7 +35,7 @@ func (l *Locator) Package(ref, method string) (*pkg.Package, *pkg.Method, error)
 		}
 		named = method
 	}
-	p, err := pkg.Load(l.PackageDir(path), l.LoadOptions())
+	p, err := l.load(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -74,6 +74,34 @@ func (l *Locator) PackageDir(ref string) string {
 	return path
 }
 
+// load loads the package a command line's path names: a registry ref
+// from the workspace's own copy or the project's added skills (verified,
+// as every bind of one is), anything else where PackageDir finds it.
+func (l *Locator) load(path string) (*pkg.Package, error) {
+	if ref, ok, err := ParseRegistryRef(path); ok && !l.isPath(path) {
+		if err != nil {
+			return nil, err
+		}
+		dir, _, err := l.resolver.locateRegistry(ref)
+		if err != nil {
+			return nil, err
+		}
+		return l.resolver.load(dir)
+	}
+	return l.resolver.load(l.PackageDir(path))
+}
+
+// isPath reports whether a command line's ref is a directory relative to
+// the invocation directory, which is that package and never a registry
+// lookup.
+func (l *Locator) isPath(ref string) bool {
+	if strings.HasPrefix(ref, "registry:") {
+		return false
+	}
+	fi, err := os.Stat(filepath.Join(l.Options.Cwd, ref))
+	return err == nil && fi.IsDir()
+}
+
 // locator is this kernel's Locator, sharing its resolver.
 func (k *Kernel) locator() *Locator {
 	return &Locator{Options: k.Options, resolver: k.engine.Resolver}
@@ -87,7 +115,7 @@ func (k *Kernel) locate(ref string) string { return k.locator().PackageDir(ref) 
 // (runx mcp). An empty method selects the default.
 func (k *Kernel) LoadSkill(ref string) (*pkg.Package, *pkg.Method, error) {
 	path, method := pkg.SplitRef(ref)
-	p, err := pkg.Load(k.locate(path), k.LoadOptions())
+	p, err := k.locator().load(path)
 	if err != nil {
 		return nil, nil, err
 	}

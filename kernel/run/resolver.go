@@ -18,7 +18,10 @@ import (
 // package (./child), a bare name (the workspace's skills/<name>/, then a core
 // skill), or runx/<name> (a core skill, never shadowed by a workspace copy).
 type skillResolver struct {
-	Workspace   string
+	Workspace string
+	// ProjectDir is the project's .runx, whose added-skills/ holds the
+	// registry skills installed before a run (installed.go).
+	ProjectDir  string
 	HomeDir     string
 	RunxVersion string
 	// Core holds the core skills this release carries, one directory each.
@@ -33,7 +36,7 @@ func (r *skillResolver) Resolve(fromDir, ref string) (*pkg.Package, string, erro
 	if err != nil {
 		return nil, "", err
 	}
-	p, err := pkg.Load(dir, loadOptions(r.RunxVersion, r.HomeDir))
+	p, err := r.load(dir)
 	if err != nil {
 		return nil, "", err
 	}
@@ -41,9 +44,13 @@ func (r *skillResolver) Resolve(fromDir, ref string) (*pkg.Package, string, erro
 }
 
 func (r *skillResolver) locate(fromDir, path string) (string, error) {
+	if ref, ok, err := ParseRegistryRef(path); err != nil {
+		return "", err
+	} else if ok {
+		dir, _, err := r.locateRegistry(ref)
+		return dir, err
+	}
 	switch {
-	case strings.HasPrefix(path, "registry:"):
-		return "", contract.Errorf(errcode.RegistryUnavailable, "skill %s names a registry package; this runx has no registry configured and runs only packages it holds", path)
 	case strings.HasPrefix(path, "./"), strings.HasPrefix(path, "../"):
 		return filepath.Join(fromDir, filepath.FromSlash(path)), nil
 	case filepath.IsAbs(path):
@@ -55,10 +62,8 @@ func (r *skillResolver) locate(fromDir, path string) (string, error) {
 	if _, err := os.Stat(filepath.Join(local, "SKILL.md")); err == nil {
 		return local, nil
 	}
-	if !strings.Contains(path, "/") {
-		if dir, err := r.core(path); err == nil {
-			return dir, nil
-		}
+	if dir, err := r.core(path); err == nil {
+		return dir, nil
 	}
 	return "", contract.Errorf(errcode.SkillNotFound, "no skill %q: looked in %s and the core skills this runx carries", path, local)
 }

@@ -143,7 +143,7 @@ func (e *engine) Resume(ctx context.Context, req ResumeRequest) (*contract.Skill
 // bind checks the continuation is of the package and closure the run paused
 // under, as they are now.
 func (e *engine) bind(rec *journal.Run) (*pkg.Package, *pkg.Method, error) {
-	p, err := pkg.Load(rec.PackageDir, loadOptions(e.RunxVersion, e.HomeDir))
+	p, err := e.loadPackage(rec.PackageDir)
 	if err != nil {
 		return nil, nil, contract.Errorf(errcode.ResumePackageDrift, "package %s of run %s no longer loads: %v", rec.PackageDir, rec.RunID, err)
 	}

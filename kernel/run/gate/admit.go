@@ -21,6 +21,11 @@ import (
 // homeDir, publisher runx); any other package the project holds is
 // project:<name>.
 func PackageRef(homeDir string, p *pkg.Package) string {
+	if p.Registry != nil {
+		// A verified registry package is its publisher's, whatever
+		// directory holds it.
+		return p.Registry.Publisher + "/" + p.Registry.Name
+	}
 	bundled := filepath.Join(homeDir, "bundled") + string(filepath.Separator)
 	if homeDir != "" && strings.HasPrefix(p.Dir+string(filepath.Separator), bundled) {
 		return "runx/" + p.Name
