@@ -34,6 +34,14 @@ type Factory struct {
 	// invocation prints holds a value it delivered.
 	Taint *credential.Taint
 
+	// RegistryURL is the registry a command fetches missing registry
+	// skills from (--registry); empty means RUNX_REGISTRY_URL.
+	RegistryURL string
+	// NewFetcher builds the fetcher a kernel fetches registry skills with,
+	// for the registry URL given (possibly empty); nil means this binary
+	// fetches nothing.
+	NewFetcher func(registryURL string) (run.RegistryFetcher, error)
+
 	mu      sync.Mutex
 	kernels []*run.Kernel
 	// atInterrupt are what commands that hold no kernel (a server) wait on
@@ -62,7 +70,30 @@ func (f *Factory) Options() run.Options {
 		RunxVersion: Version,
 		CoreSkills:  f.CoreSkills,
 		Taint:       f.Taint,
+		Registry:    f.fetcher(),
 	}
+}
+
+// fetcher is the registry fetcher for this invocation, or nil. A
+// registry URL that cannot be used is reported by the fetch that needs
+// it, so a run that fetches nothing never fails on it.
+func (f *Factory) fetcher() run.RegistryFetcher {
+	if f.NewFetcher == nil {
+		return nil
+	}
+	fetcher, err := f.NewFetcher(f.RegistryURL)
+	if err != nil {
+		return failingFetcher{err}
+	}
+	return fetcher
+}
+
+// failingFetcher refuses every fetch with the error its registry's
+// configuration met.
+type failingFetcher struct{ err error }
+
+func (f failingFetcher) FetchSkill(context.Context, string, run.RegistryRef, string) (run.FetchedSkill, error) {
+	return run.FetchedSkill{}, f.err
 }
 
 // Locator finds what the command line names as the kernel would, without

@@ -30,9 +30,11 @@ type Options struct {
 	Preset        string
 	PackageDigest string
 	ClosureDigest string
-	JSON          bool
-	Drive         drive.Flags
-	MaxSpend      cli.MaxSpend
+	// Digest is the content digest a registry skill must have (--digest).
+	Digest   string
+	JSON     bool
+	Drive    drive.Flags
+	MaxSpend cli.MaxSpend
 }
 
 // New wires the command. A test passes runF to see the options a command
@@ -77,6 +79,8 @@ func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 	cmd.Flags().StringVar(&opts.Preset, "authority", "", "apply a saved authority preset (only in a workspace it lists)")
 	cmd.Flags().StringVar(&opts.PackageDigest, "package-digest", "", "refuse unless the package's digest is this")
 	cmd.Flags().StringVar(&opts.ClosureDigest, "closure-digest", "", "refuse unless the closure's digest is this")
+	cmd.Flags().StringVar(&opts.Digest, "digest", "", "refuse a registry skill unless its content digest is this")
+	cmd.Flags().StringVar(&f.RegistryURL, "registry", "", "the registry a missing registry skill is fetched from (default RUNX_REGISTRY_URL)")
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
 	cmd.AddCommand(NewInspect(f, nil))
 	return cmd
@@ -91,8 +95,12 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 	if err != nil {
 		return cli.ReportError(io, opts.JSON, err)
 	}
-	if _, _, err := loc.Package(opts.Ref, opts.Method); err != nil {
-		return cli.ReportError(io, opts.JSON, err)
+	// A registry skill the project lacks is fetched by the kernel before
+	// the run, and checked then.
+	if !loc.Fetches(opts.Ref) {
+		if _, _, err := loc.Package(opts.Ref, opts.Method); err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
 	}
 	src := pkg.InputSource{Pairs: opts.Pairs, JSONPairs: opts.JSONPairs}
 	if opts.InputsFile != "" {
@@ -107,7 +115,8 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 		return cli.ReportError(io, opts.JSON, err)
 	}
 	req := run.SkillRequest{Ref: opts.Ref, Method: opts.Method, Inputs: src, Act: opts.Act,
-		PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest, MaxSpend: limit}
+		PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest, MaxSpend: limit,
+		RegistryDigest: opts.Digest}
 	if opts.Authority != "" {
 		req.Authority = []byte(opts.Authority)
 	}
