@@ -11,12 +11,9 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/registry"
 	"github.com/runxhq/runx/sdk/errcode"
 )
-
-// AddedSkillsDir is where a project keeps the skills runx added from a
-// registry: <project>/added-skills/<publisher>/<name>/<version>/.
-const AddedSkillsDir = "added-skills"
 
 // RegistryRef names a registry skill: publisher/name, at a version or,
 // without one, the newest this runx reads.
@@ -82,7 +79,7 @@ func registryName(s string) bool {
 
 // addedSkills is the project's added-skills directory.
 func (r *skillResolver) addedSkills() string {
-	return filepath.Join(r.ProjectDir, AddedSkillsDir)
+	return filepath.Join(r.ProjectDir, registry.AddedSkillsDir)
 }
 
 // installedDir is where ref's version is installed.
