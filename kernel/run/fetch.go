@@ -18,11 +18,12 @@ import (
 // each verified at every bind.
 type RegistryFetcher interface {
 	// FetchSkill installs ref into <projectDir>/added-skills (at its
-	// version, or the newest this runx reads when it names none) and
+	// version, or the newest this runx reads when it names none),
+	// verified under the trust store of the runx home homeDir, and
 	// returns the version it installed, with any newer one it passed
 	// over. digest, when not empty, is the content digest the package
 	// must have.
-	FetchSkill(ctx context.Context, projectDir string, ref RegistryRef, digest string) (FetchedSkill, error)
+	FetchSkill(ctx context.Context, projectDir, homeDir string, ref RegistryRef, digest string) (FetchedSkill, error)
 }
 
 // FetchedSkill is what a fetch installed.
@@ -117,7 +118,7 @@ func (f *fetchWalk) ensure(ref RegistryRef, digest string) ([]Unread, error) {
 	if f.k.Options.Registry == nil {
 		return nil, contract.Errorf(errcode.RegistryUnavailable, "registry skill %s is not installed in this project and no registry is configured: pass --registry <url>, set RUNX_REGISTRY_URL, or install it with runx registry install", ref)
 	}
-	got, err := f.k.Options.Registry.FetchSkill(f.ctx, f.k.Options.ProjectDir, ref, digest)
+	got, err := f.k.Options.Registry.FetchSkill(f.ctx, f.k.Options.ProjectDir, f.k.Options.HomeDir, ref, digest)
 	if err != nil {
 		return nil, err
 	}

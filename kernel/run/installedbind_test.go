@@ -173,7 +173,7 @@ func TestInstalledSkillIsVerifiedAtEveryBind(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, "extra.mjs"), []byte("x"), 0o644)
 		}, errcode.RegistryPackageAltered},
 		"signature removed": {func(t *testing.T, _ *Kernel, dir string) { os.Remove(filepath.Join(dir, "signature.json")) }, errcode.RegistrySignatureInvalid},
-		"signature edited": {func(t *testing.T, _ *Kernel, dir string) { editByte(t, filepath.Join(dir, "signature.json")) }, ""},
+		"signature edited":  {func(t *testing.T, _ *Kernel, dir string) { editByte(t, filepath.Join(dir, "signature.json")) }, ""},
 		"key trusted for another namespace": {func(t *testing.T, k *Kernel, _ string) {
 			os.Remove(registry.TrustPath(k.Options.HomeDir))
 			trustKey(t, k, "other")
@@ -282,7 +282,7 @@ func TestRegistryRefOwnCopyAndNewest(t *testing.T) {
 // fetcherFunc adapts a function to RegistryFetcher.
 type fetcherFunc func(ctx context.Context, projectDir string, ref RegistryRef, digest string) (FetchedSkill, error)
 
-func (f fetcherFunc) FetchSkill(ctx context.Context, projectDir string, ref RegistryRef, digest string) (FetchedSkill, error) {
+func (f fetcherFunc) FetchSkill(ctx context.Context, projectDir, _ string, ref RegistryRef, digest string) (FetchedSkill, error) {
 	return f(ctx, projectDir, ref, digest)
 }
 

@@ -92,7 +92,7 @@ func (f *Factory) fetcher() run.RegistryFetcher {
 // configuration met.
 type failingFetcher struct{ err error }
 
-func (f failingFetcher) FetchSkill(context.Context, string, run.RegistryRef, string) (run.FetchedSkill, error) {
+func (f failingFetcher) FetchSkill(context.Context, string, string, run.RegistryRef, string) (run.FetchedSkill, error) {
 	return run.FetchedSkill{}, f.err
 }
 

@@ -25,6 +25,7 @@ import (
 	"github.com/runxhq/runx/cmd/runx/internal/pluginpin"
 	"github.com/runxhq/runx/cmd/runx/internal/processcmd"
 	"github.com/runxhq/runx/cmd/runx/internal/registrycmd"
+	"github.com/runxhq/runx/cmd/runx/internal/registryfetch"
 	"github.com/runxhq/runx/cmd/runx/internal/resume"
 	"github.com/runxhq/runx/cmd/runx/internal/skill"
 	"github.com/runxhq/runx/cmd/runx/internal/testcmd"
@@ -102,7 +103,7 @@ func Main(args []string, io *cli.IO, firstParty map[string]func() sdk.Info, loca
 		return interruptedError(sig.sig, runID), sig.exit, true
 	}
 	io = &cli.IO{In: io.In, Out: out, Err: taint.Writer(io.Err), Stopping: stopping}
-	f := &cli.Factory{IO: io, FirstParty: firstParty, LocalStore: localStore, CoreSkills: core, Taint: taint}
+	f := &cli.Factory{IO: io, FirstParty: firstParty, LocalStore: localStore, CoreSkills: core, Taint: taint, NewFetcher: registryfetch.New}
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(signals)
