@@ -49,17 +49,3 @@ func checkMinimumRunx(file, pkgName, minimum string, pos Position, runx semver.V
 	}
 	return nil
 }
-
-// CompareVersions orders two semantic versions by precedence (-1, 0, 1);
-// a string that is not one is an error.
-func CompareVersions(a, b string) (int, error) {
-	va, err := parseVersion(a)
-	if err != nil {
-		return 0, err
-	}
-	vb, err := parseVersion(b)
-	if err != nil {
-		return 0, err
-	}
-	return va.compare(vb), nil
-}

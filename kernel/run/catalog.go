@@ -176,7 +176,7 @@ func lessInstalled(a, b ListedSkill) bool {
 	if an != bn {
 		return an < bn
 	}
-	if c, err := pkg.CompareVersions(av, bv); err == nil {
+	if c, err := compareVersions(av, bv); err == nil {
 		return c > 0
 	}
 	return av > bv

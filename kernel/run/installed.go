@@ -10,6 +10,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/pkg/semver"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/registry"
 	"github.com/runxhq/runx/sdk/errcode"
@@ -55,7 +56,7 @@ func ParseRegistryRef(path string) (RegistryRef, bool, error) {
 	case !ok || !registryName(publisher) || !registryName(skill):
 		return ref, true, contract.Errorf(errcode.RegistryRefInvalid, "%q is not a registry ref: write <publisher>/<name>[@version], each name lowercase letters, digits and -", path)
 	case hasVersion:
-		if _, err := pkg.CompareVersions(version, version); err != nil {
+		if _, err := compareVersions(version, version); err != nil {
 			return ref, true, contract.Errorf(errcode.RegistryRefInvalid, "%q names version %q, which is not a semantic version (MAJOR.MINOR.PATCH)", path, version)
 		}
 	}
@@ -151,12 +152,12 @@ func (r *skillResolver) installedVersions(ref RegistryRef) ([]string, error) {
 	}
 	var versions []string
 	for _, e := range entries {
-		if _, err := pkg.CompareVersions(e.Name(), e.Name()); e.IsDir() && err == nil {
+		if _, err := compareVersions(e.Name(), e.Name()); e.IsDir() && err == nil {
 			versions = append(versions, e.Name())
 		}
 	}
 	sort.Slice(versions, func(i, j int) bool {
-		c, _ := pkg.CompareVersions(versions[i], versions[j])
+		c, _ := compareVersions(versions[i], versions[j])
 		return c > 0
 	})
 	return versions, nil
@@ -240,4 +241,18 @@ func registryPackage(p *pkg.Package) *receipt.RegistryPackage {
 	id := p.Registry
 	return &receipt.RegistryPackage{ContentDigest: id.ContentDigest, Name: id.Name, Publisher: id.Publisher,
 		Registry: id.Registry, TrustTier: id.TrustTier, Version: id.Version}
+}
+
+// compareVersions orders two semantic versions by precedence; a string
+// that is not one is an error.
+func compareVersions(a, b string) (int, error) {
+	va, err := semver.Parse(a)
+	if err != nil {
+		return 0, err
+	}
+	vb, err := semver.Parse(b)
+	if err != nil {
+		return 0, err
+	}
+	return va.Compare(vb), nil
 }
