@@ -56,7 +56,7 @@ func RunKey(ctx context.Context, opts *KeyOptions) error {
 	pub := priv.Public().(ed25519.PublicKey)
 	key := registry.FormatPublicKey(pub)
 	if opts.JSON {
-		return cli.PrintJSON(f.IO.Out, map[string]any{"schema": "runx.registry.key.v1", "key": key, "key_id": registry.KeyID(pub)})
+		return cli.PrintJSON(f.IO.Out, map[string]any{"schema": "runx.registry_key.v1", "key": key, "key_id": registry.KeyID(pub)})
 	}
 	fmt.Fprintln(f.IO.Out, key)
 	return nil

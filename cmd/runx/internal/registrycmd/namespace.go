@@ -77,7 +77,7 @@ func RunNamespace(ctx context.Context, opts *NamespaceOptions) error {
 		return fail(err)
 	}
 	if opts.JSON {
-		return cli.PrintJSON(f.IO.Out, map[string]any{"schema": "runx.registry.namespace.v1", "namespace": opts.Namespace, "trust_tier": tier})
+		return cli.PrintJSON(f.IO.Out, map[string]any{"schema": "runx.registry_namespace.v1", "namespace": opts.Namespace, "trust_tier": tier})
 	}
 	fmt.Fprintf(f.IO.Out, "%s %s\n", opts.Namespace, tier)
 	return nil

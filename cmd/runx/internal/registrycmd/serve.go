@@ -125,7 +125,7 @@ func RunServe(ctx context.Context, opts *ServeOptions) error {
 	go func() { served <- hs.Serve(ln) }()
 	key := registry.FormatPublicKey(srv.PublicKey())
 	if opts.JSON {
-		fmt.Fprintf(f.IO.Out, `{"status":"listening","url":%q,"key":%q}`+"\n", srv.URL(), key)
+		fmt.Fprintf(f.IO.Out, `{"schema":"runx.registry_serve.v1","status":"listening","url":%q,"key":%q}`+"\n", srv.URL(), key)
 	} else {
 		fmt.Fprintf(f.IO.Out, "%s%s (key %s)\n", ReadyPrefix, srv.URL(), key)
 	}

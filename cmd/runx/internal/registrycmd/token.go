@@ -58,7 +58,7 @@ func RunToken(ctx context.Context, opts *TokenOptions) error {
 		return cli.Exit(cli.ReportError(f.IO, opts.JSON, err))
 	}
 	if opts.JSON {
-		return cli.PrintJSON(f.IO.Out, map[string]any{"schema": "runx.registry.token.v1", "token": token, "namespace": opts.Namespace})
+		return cli.PrintJSON(f.IO.Out, map[string]any{"schema": "runx.registry_token.v1", "token": token, "namespace": opts.Namespace})
 	}
 	fmt.Fprintln(f.IO.Out, token)
 	return nil
