@@ -637,10 +637,17 @@ func TestStopInPluginStart(t *testing.T) {
 			if str(doc, "error", "code") != "interrupted" {
 				t.Fatalf("a stop during a plugin's start must be reported as the stop: %v", doc)
 			}
-			if !strings.Contains(s.out.String(), "runx resume") {
+			// It says what continues: the run it names, or, when the stop
+			// landed before any run was recorded (the plugin is started
+			// while the run is prepared), that no step ran.
+			named := str(doc, "error", "detail", "run_id")
+			if named != "" && !strings.Contains(s.out.String(), "runx resume "+named) || named == "" && !strings.Contains(str(doc, "error", "message"), "before it drove any run") {
 				t.Fatalf("the document must say what continues: %s", s.out.String())
 			}
 			hist, _ := w.run("", nil, "history", "--json")
+			if open, _ := get(hist, "open").([]any); named == "" && len(open) > 0 {
+				t.Fatalf("the document said no run was driven, but one is open: %v", hist)
+			}
 			if runs, _ := get(hist, "runs").([]any); len(runs) > 0 {
 				t.Fatalf("a stop during the start must seal nothing: %v", hist)
 			}

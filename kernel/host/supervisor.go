@@ -334,10 +334,13 @@ func startError(name string, err error) error {
 	if errors.As(err, &pe) {
 		return hostErr(errcode.PluginProtocolUnsupported, err, "plugin %q speaks runx.plugin.v%d; this runx speaks runx.plugin.v%d", name, pe.Version, pe.Supported)
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		// Nothing was sent: the code stays the start's, and the cause is
-		// the context's, so a stop reads as the stop.
-		return hostErr(errcode.PluginStartFailed, err, "plugin %q was stopped while it started: %v", name, err)
+	if errors.Is(err, context.Canceled) {
+		// A stop (runx closing its plugins, or the caller's own end) cut
+		// the start short: nothing was sent, and the code is the stop's.
+		return hostErr(errcode.Interrupted, err, "plugin %q was stopped while it started, so nothing was sent to it", name)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return hostErr(errcode.PluginStartFailed, err, "plugin %q did not start before the call's deadline: %v", name, err)
 	}
 	if errors.Is(err, goplugin.ErrChecksumsDoNotMatch) {
 		return hostErr(errcode.PluginChecksumMismatch, err, "plugin %q changed after it was checked against its pin; runx refuses it", name)

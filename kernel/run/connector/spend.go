@@ -218,7 +218,7 @@ var notSent = map[errcode.Code]bool{
 	errcode.PluginLockInvalid: true, errcode.PluginProtocolUnsupported: true, errcode.PluginStartFailed: true,
 	errcode.CapabilityNotFound: true, errcode.PluginDescribeMismatch: true, errcode.PluginDescribeInvalid: true,
 	errcode.CapabilityRoleUnserved: true, errcode.DataAdapterNotFound: true, errcode.CapabilityInputInvalid: true,
-	errcode.CapabilitySchemaUnsupported: true,
+	errcode.CapabilitySchemaUnsupported: true, errcode.Interrupted: true,
 }
 
 // CallEnd is how far a call got, for its charge. A plugin's refusal or

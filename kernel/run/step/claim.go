@@ -261,9 +261,11 @@ var neverSent = map[errcode.Code]bool{
 	errcode.PluginLockInvalid:         true,
 	errcode.PluginProtocolUnsupported: true,
 	errcode.PluginStartFailed:         true,
-	errcode.CapabilityNotFound:        true,
-	errcode.PluginDescribeMismatch:    true,
-	errcode.PluginDescribeInvalid:     true,
+	// A start a stop cut short (the host answers interrupted only then).
+	errcode.Interrupted:            true,
+	errcode.CapabilityNotFound:     true,
+	errcode.PluginDescribeMismatch: true,
+	errcode.PluginDescribeInvalid:  true,
 }
 
 // Unclaim withdraws the claim of attempt at local when its call provably

@@ -102,6 +102,7 @@ func TestClaimsReadBackFromTheRecord(t *testing.T) {
 func TestNeverSentFailures(t *testing.T) {
 	for code, want := range map[string]bool{
 		"plugin_start_failed":     true,
+		"interrupted":             true,
 		"plugin_unpinned":         true,
 		"capability_not_found":    true,
 		"plugin_crashed":          false,
