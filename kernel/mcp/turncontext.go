@@ -108,19 +108,19 @@ func (s *Server) callables(ctx context.Context, t *run.OpenTurn) []map[string]an
 	for _, c := range run.TurnCallables(t.Step) {
 		item := map[string]any{"tool": c.Tool, "kind": c.Kind}
 		switch c.Kind {
-		case "tool":
+		case run.CallableTool:
 			if def, _, err := s.k.PluginDefinition(ctx, c.Tool); err == nil {
 				item["summary"] = def.Summary
 				if len(def.InputSchema) > 0 {
 					item["input_schema"] = json.RawMessage(def.InputSchema)
 				}
 			}
-		case "skill":
+		case run.CallableSkill:
 			if _, m, err := s.k.LoadSkill(resolveFrom(t.Package.Dir, strings.TrimPrefix(c.Tool, "skill:"))); err == nil {
 				item["summary"] = m.Description
 				item["input_schema"] = InputSchema(m)
 			}
-		case "ask_human":
+		case run.CallableAskHuman:
 			item["input_schema"] = askHumanSchema
 		}
 		if _, ok := item["input_schema"]; !ok {

@@ -9,6 +9,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/script"
 	"github.com/runxhq/runx/kernel/run/turn"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -91,7 +92,7 @@ func (rc *runCtx) recordTurnCall(ctx context.Context, local string, index int, t
 			return nil, err
 		}
 		out.Output = raw
-		jrec.Output, _ = json.Marshal(turn.Recorded{Kind: "call", Tool: tool, InputDigest: digest, CallID: callID, Output: raw, Reuse: rc.ReuseNote})
+		jrec.Output, _ = json.Marshal(turn.Recorded{Kind: string(script.KindCall), Tool: tool, InputDigest: digest, CallID: callID, Output: raw, Reuse: rc.ReuseNote})
 	} else {
 		f := *s.failure
 		f.Detail = map[string]any{"tool": tool, "input_digest": digest, "call_id": callID}

@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/reuse"
+	"github.com/runxhq/runx/kernel/run/script"
 	"github.com/runxhq/runx/kernel/run/turn"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -21,14 +22,19 @@ type (
 	TurnCallResult  = turn.CallResult
 	TurnCallRecord  = turn.CallRecord
 	TurnCallable    = turn.Callable
+	CallableKind    = turn.CallableKind
 	CallCancel      = turn.CallCancel
 	AgentStatement  = turn.AgentStatement
 )
 
 // Codes, statuses and events of a turn's calls (kernel/run/turn).
 const (
-	AskHuman       = turn.AskHuman
-	EventAgentTurn = turn.EventAgentTurn
+	AskHuman          = turn.AskHuman
+	EventAgentTurn    = turn.EventAgentTurn
+	CallableTool      = turn.CallableTool
+	CallableOperation = turn.CallableOperation
+	CallableSkill     = turn.CallableSkill
+	CallableAskHuman  = turn.CallableAskHuman
 )
 
 // ErrCallCancelled is the cause a cancelled turn call's context carries.
@@ -305,7 +311,7 @@ func (p turnPort) Collect(ctx context.Context, t *OpenTurn, pc turn.Pending) (*T
 		return nil, err
 	}
 	raw, _ := json.Marshal(s.output)
-	rec.Output, _ = json.Marshal(turn.Recorded{Kind: "call", Tool: pc.Tool, InputDigest: pc.InputDigest, CallID: pc.CallID, Output: raw})
+	rec.Output, _ = json.Marshal(turn.Recorded{Kind: string(script.KindCall), Tool: pc.Tool, InputDigest: pc.InputDigest, CallID: pc.CallID, Output: raw})
 	if err := k.journal.Asks().UseDecision(durable(ctx), t.RunID, pc.Address, rec); err != nil {
 		return nil, err
 	}

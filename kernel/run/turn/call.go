@@ -45,9 +45,25 @@ type CallResult struct {
 // connector operation under calls.operations, a skill under calls.skills
 // (named skill:<ref>).
 type Callable struct {
-	Tool string `json:"tool"`
-	Kind string `json:"kind"`
+	Tool string       `json:"tool"`
+	Kind CallableKind `json:"kind"`
 }
+
+// CallableKind is what a turn's call reaches.
+type CallableKind string
+
+// Callable kinds, listed once.
+const (
+	// CallableTool is a capability the step lists under calls.tools.
+	CallableTool CallableKind = "tool"
+	// CallableOperation is a connector operation under calls.operations.
+	CallableOperation CallableKind = "operation"
+	// CallableSkill is a skill under calls.skills, called as skill:<ref>.
+	CallableSkill CallableKind = "skill"
+	// CallableAskHuman is the question to a person a step that says ask:
+	// true offers (AskHuman).
+	CallableAskHuman CallableKind = "ask_human"
+)
 
 // Callables lists the calls an agent step offers its turn, in the order
 // its calls declare them. ask_human is offered where the step says ask:
@@ -59,17 +75,17 @@ func Callables(step *pkg.Step) []Callable {
 	}
 	if c := step.Agent.Calls; c != nil {
 		for _, t := range c.Tools {
-			out = append(out, Callable{Tool: t, Kind: "tool"})
+			out = append(out, Callable{Tool: t, Kind: CallableTool})
 		}
 		for _, o := range c.Operations {
-			out = append(out, Callable{Tool: o, Kind: "operation"})
+			out = append(out, Callable{Tool: o, Kind: CallableOperation})
 		}
 		for _, s := range c.Skills {
-			out = append(out, Callable{Tool: "skill:" + s, Kind: "skill"})
+			out = append(out, Callable{Tool: "skill:" + s, Kind: CallableSkill})
 		}
 	}
 	if step.Agent.Ask {
-		out = append(out, Callable{Tool: AskHuman, Kind: "ask_human"})
+		out = append(out, Callable{Tool: AskHuman, Kind: CallableAskHuman})
 	}
 	return out
 }
