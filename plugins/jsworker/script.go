@@ -27,15 +27,18 @@ type ScriptRequest struct {
 	OutputPart int `json:"output_part,omitempty"`
 }
 
-// Script answers, as ScriptAnswer.Status.
+// ScriptStatus is how js.script's answer to one invocation stands.
+type ScriptStatus string
+
+// Script answers, as ScriptAnswer.Status, listed once.
 const (
-	ScriptDone      = "done"
-	ScriptSuspended = "suspended"
+	ScriptDone      ScriptStatus = "done"
+	ScriptSuspended ScriptStatus = "suspended"
 	// ScriptReplayNeeded: the worker holds no session where the record
 	// continues; the kernel sends the whole record.
-	ScriptReplayNeeded = "replay_needed"
+	ScriptReplayNeeded ScriptStatus = "replay_needed"
 	// ScriptPart answers an output_part request.
-	ScriptPart = "part"
+	ScriptPart ScriptStatus = "part"
 )
 
 // ScriptAnswer is js.script's output when the invocation is ok: the script
@@ -43,7 +46,7 @@ const (
 // the record does not hold, which the kernel carries out before invoking it
 // again with them recorded.
 type ScriptAnswer struct {
-	Status  string           `json:"status"`
+	Status  ScriptStatus     `json:"status"`
 	Output  json.RawMessage  `json:"output,omitempty"`
 	Pending []engine.Pending `json:"pending,omitempty"`
 	// An output past one answer: its first part here, the rest asked for

@@ -94,7 +94,7 @@ func TestScriptDrivenToCompletion(t *testing.T) {
 		}
 		var kinds []string
 		for _, p := range a.Pending {
-			kinds = append(kinds, strconv.Itoa(p.Index)+":"+p.Kind)
+			kinds = append(kinds, strconv.Itoa(p.Index)+":"+string(p.Kind))
 			record = append(record, settle(p))
 		}
 		rounds = append(rounds, strings.Join(kinds, ","))

@@ -7,11 +7,15 @@ import (
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
-// Kinds of request a script makes, as Recorded.Kind and Pending.Kind.
+// RequestKind is what a script asks of the run, as Recorded.Kind and
+// Pending.Kind carry it.
+type RequestKind string
+
+// Kinds of request a script makes, listed once.
 const (
-	KindCall = "call"
-	KindRead = "read"
-	KindWait = "wait"
+	KindCall RequestKind = "call"
+	KindRead RequestKind = "read"
+	KindWait RequestKind = "wait"
 )
 
 // ScriptCall is what RunScript adds to a Call: the record of the requests
@@ -49,8 +53,8 @@ type ScriptCall struct {
 type Recorded struct {
 	// Index is the request's position in the order the script makes them,
 	// from 0; the kernel addresses it as <step>/<index>.
-	Index int    `json:"index"`
-	Kind  string `json:"kind"`
+	Index int         `json:"index"`
+	Kind  RequestKind `json:"kind"`
 	// Tool is the capability a call asked for.
 	Tool string `json:"tool,omitempty"`
 	// InputDigest is "sha256:<hex>" over the canonical (RFC 8785) JSON of a
@@ -74,9 +78,9 @@ type RecordedError struct {
 
 // Pending is a request the script waits on and the record does not hold.
 type Pending struct {
-	Index int    `json:"index"`
-	Kind  string `json:"kind"`
-	Tool  string `json:"tool,omitempty"`
+	Index int         `json:"index"`
+	Kind  RequestKind `json:"kind"`
+	Tool  string      `json:"tool,omitempty"`
 	// Input is the canonical JSON of a call's input or a read's reference.
 	Input json.RawMessage `json:"input,omitempty"`
 	// Until is when a wait ends, in milliseconds since the epoch.

@@ -121,7 +121,7 @@ func (s *scriptState) count() bool {
 
 // request gives the next index to a request and returns its promise: settled
 // from the record when it holds the index, pending otherwise.
-func (s *scriptState) request(kind, tool string, input []byte, until int64) goja.Value {
+func (s *scriptState) request(kind RequestKind, tool string, input []byte, until int64) goja.Value {
 	index := s.next
 	s.next++
 	rec, ok := s.record[index]

@@ -91,7 +91,7 @@ func primitiveString(v goja.Value) (string, bool) {
 // matches refuses a replay that asks, at a recorded index, anything but
 // what the record holds there: answering it would hand one request another
 // request's result.
-func matches(rec *Recorded, index int, kind, tool string, input []byte) *Error {
+func matches(rec *Recorded, index int, kind RequestKind, tool string, input []byte) *Error {
 	asked := describeRequest(kind, tool)
 	held := describeRequest(rec.Kind, rec.Tool)
 	if rec.Kind != kind || (kind == KindCall && rec.Tool != tool) {
@@ -110,7 +110,7 @@ func matches(rec *Recorded, index int, kind, tool string, input []byte) *Error {
 	return nil
 }
 
-func describeRequest(kind, tool string) string {
+func describeRequest(kind RequestKind, tool string) string {
 	switch kind {
 	case KindCall:
 		return "ctx.call(" + quoteTool(tool) + ")"
@@ -119,7 +119,7 @@ func describeRequest(kind, tool string) string {
 	case KindWait:
 		return "ctx.wait"
 	}
-	return "a " + strconv.Quote(kind)
+	return "a " + strconv.Quote(string(kind))
 }
 
 // digest is "sha256:<hex>" of canonical JSON, the form Recorded.InputDigest
