@@ -111,7 +111,6 @@ func (p turnPort) Carry(ctx context.Context, t *OpenTurn, step *pkg.Step, c turn
 	if err != nil {
 		return nil, err
 	}
-	rec := rc.rec
 	address := t.Local + "/" + strconv.Itoa(c.Index)
 	rc.ChildAct, rc.ChildReuse, rc.TurnCall = req.Act, c.Reuse, true
 	var r stepRun
@@ -149,7 +148,7 @@ func (p turnPort) Carry(ctx context.Context, t *OpenTurn, step *pkg.Step, c turn
 	if c.Again {
 		// It used a person's decision: the turn is still open, and the
 		// run waits on what stays open.
-		if err := turn.Repause(ctx, k.journal, rec.RunID); err != nil {
+		if err := rc.repause(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -315,7 +314,7 @@ func (p turnPort) Collect(ctx context.Context, t *OpenTurn, pc turn.Pending) (*T
 	if err := k.journal.Asks().UseDecision(durable(ctx), t.RunID, pc.Address, rec); err != nil {
 		return nil, err
 	}
-	if err := turn.Repause(ctx, k.journal, t.RunID); err != nil {
+	if err := rc.repause(ctx); err != nil {
 		return nil, err
 	}
 	out := &TurnCallResult{CallRecord: TurnCallRecord{Index: pc.Index, Address: t.Address + "/" + strconv.Itoa(pc.Index), CallID: pc.CallID,
