@@ -25,7 +25,7 @@ methods:
         outputs:
           doubled: { type: integer }
 `,
-	"kid/twice.mjs": "export default function twice(input) {\n  return { doubled: input.n * 2 };\n}\n",
+	"kid/twice.mjs":   "export default function twice(input) {\n  return { doubled: input.n * 2 };\n}\n",
 	"parent/SKILL.md": "---\nname: parent\ndescription: Runs a registry child.\n---\nManual.\n",
 	"parent/run.yaml": `minimum_runx: 0.1.0
 methods:
@@ -129,7 +129,6 @@ func TestRegistrySkillRunsFromARealRegistry(t *testing.T) {
 		t.Fatalf("list skills after the edit: %v", list)
 	}
 }
-
 
 // listed reports whether a runx.skill_list.v1 document lists ref from
 // source at trust tier.
