@@ -134,9 +134,9 @@ func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, input
 	dec := authority.Floor(rc.effective(step), change, rc.Standing)
 	switch dec.Verdict {
 	case authority.VerdictRefuse:
-		body := rc.stepBody(step, local)
+		body := rc.runner().StepBody(step, local)
 		body.Extra = map[string]any{"floor": map[string]any{"verdict": dec.Verdict, "rule": dec.Rule}}
-		r := rc.settle(ctx, step, local, body, contract.StepRefused, nil, contract.BodyOf(dec.Err()), nil)
+		r := rc.runner().Settle(ctx, step, local, body, contract.StepRefused, nil, contract.BodyOf(dec.Err()), nil)
 		return &r
 	case authority.VerdictAllow:
 		if len(dec.Standing) > 0 {
@@ -147,27 +147,27 @@ func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, input
 	}
 	req, err := rc.floorRequest(ctx, step, local, inputs, dec)
 	if err != nil {
-		return &stepRun{err: err}
+		return &stepRun{Err: err}
 	}
 	d := rc.Decisions[local]
 	if d == nil || d.RequestDigest != req.RequestDigest {
-		return &stepRun{waiting: []pending{{Request: req, runID: rc.rec.RunID, local: local}}}
+		return &stepRun{Waiting: []pending{{Request: req, RunID: rc.rec.RunID, Local: local}}}
 	}
 	v, err := gate.DecisionValue(d)
 	if err != nil {
-		return &stepRun{err: err}
+		return &stepRun{Err: err}
 	}
 	extra["floor"] = map[string]any{"verdict": dec.Verdict, "gate_type": dec.GateType, "rule": dec.Rule}
 	extra["decision"] = map[string]any{"approved": v.Approved, "reason": v.Reason, "lane": contract.LaneApprovals, "request_digest": d.RequestDigest}
 	if !d.Used {
 		if err := rc.e.Journal.Asks().UseDecision(durable(ctx), rc.rec.RunID, local, nil); err != nil {
-			return &stepRun{err: err}
+			return &stepRun{Err: err}
 		}
 	}
 	if !v.Approved {
-		body := rc.stepBody(step, local)
+		body := rc.runner().StepBody(step, local)
 		body.Extra = extra
-		r := rc.settle(ctx, step, local, body, contract.StepRefused, nil, &contract.ErrorBody{Code: errcode.ApprovalDeclined, Message: "step " + step.ID + " was declined: " + v.Reason}, nil)
+		r := rc.runner().Settle(ctx, step, local, body, contract.StepRefused, nil, &contract.ErrorBody{Code: errcode.ApprovalDeclined, Message: "step " + step.ID + " was declined: " + v.Reason}, nil)
 		return &r
 	}
 	return nil

@@ -29,9 +29,9 @@ func childRunID(parent, local string) string {
 // receipt commits. A child holds at most what its step holds.
 func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, level int) stepRun {
 	refuse := func(err error) stepRun {
-		body := rc.stepBody(step, local)
+		body := rc.runner().StepBody(step, local)
 		body.Execution = execGraph
-		return rc.settle(ctx, step, local, body, contract.StepRefused, nil, contract.BodyOf(err), nil)
+		return rc.runner().Settle(ctx, step, local, body, contract.StepRefused, nil, contract.BodyOf(err), nil)
 	}
 	if rc.e.Resolver == nil {
 		return refuse(contract.Errorf(errcode.SkillNotFound, "this runx resolves no skill steps"))
@@ -58,7 +58,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 	var childInputs map[string]any
 	if err != nil {
 		if contract.CodeOf(err) != errcode.RunNotFound {
-			return stepRun{err: err}
+			return stepRun{Err: err}
 		}
 		doc, _ := json.Marshal(inputs)
 		childInputs, err = pkg.BindInputs(m, pkg.InputSource{Document: doc, HasDocument: true})
@@ -73,7 +73,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		if rc.ChildReuse != nil {
 			reused, note, err := reuseRun{rc: rc, step: step, local: local, p: p, m: m}.reuseChild(ctx, inputs, childInputs, contextDigest)
 			if err != nil {
-				return stepRun{err: err}
+				return stepRun{Err: err}
 			}
 			rc.ReuseNote = note
 			if reused != nil {
@@ -82,16 +82,16 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		}
 		rec, err = rc.e.newRecord(Start{Package: p, Method: m, Inputs: childInputs, Act: act, RunID: childID, Authority: rc.rec.Authority}, rc.rec.RunID, local)
 		if err != nil {
-			return stepRun{err: err}
+			return stepRun{Err: err}
 		}
 		rec.ContextDigest = contextDigest
 		if err := rc.e.Journal.CreateRun(durable(ctx), rec); err != nil {
-			return stepRun{err: err}
+			return stepRun{Err: err}
 		}
 	} else if err := json.Unmarshal(rec.Inputs, &childInputs); err != nil {
-		return stepRun{err: err}
+		return stepRun{Err: err}
 	}
-	body := rc.stepBody(step, local)
+	body := rc.runner().StepBody(step, local)
 	body.Execution = execGraph
 	body.InputsDigest = mustDigest(inputs)
 	if rc.ReuseNote != nil {
@@ -104,7 +104,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		// Sealed before a crash kept the parent from recording its step.
 		env, ref, err = rc.e.sealedChild(rec)
 		if err != nil {
-			return stepRun{err: err}
+			return stepRun{Err: err}
 		}
 	} else {
 		cc := newRunCtx(rc.e, rec, p, m, childInputs, rc.Budget, level+1, rc.Address(local))
@@ -115,20 +115,20 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		cancelled := callCancelled(ctx, out)
 		switch out.state {
 		case drivePaused:
-			return stepRun{waiting: out.waiting, refused: out.refused}
+			return stepRun{Waiting: out.waiting, Refused: out.refused}
 		case driveStopped:
 			if !cancelled {
-				return stepRun{stopped: true}
+				return stepRun{Stopped: true}
 			}
 		case driveError:
-			return stepRun{err: fmt.Errorf("child run %s: %s", childID, out.failure.Message)}
+			return stepRun{Err: fmt.Errorf("child run %s: %s", childID, out.failure.Message)}
 		}
 		if cancelled {
 			killCancelled(out, step.Skill)
 		}
 		env, ref, err = rc.e.sealRun(ctx, cc, out)
 		if err != nil {
-			return stepRun{err: err}
+			return stepRun{Err: err}
 		}
 	}
 	if env.Outcome != seal.OutcomeCompleted {
@@ -139,7 +139,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		failure = &contract.ErrorBody{Code: failure.Code, Message: fmt.Sprintf("child skill %s (run %s): %s", step.Skill, env.RunID, failure.Message)}
 		if env.Outcome == seal.OutcomeKilled && env.SealReason == seal.ReasonCancelled {
 			if effect, err := rc.e.committedEffect(ctx, env.RunID); err != nil {
-				return stepRun{err: err}
+				return stepRun{Err: err}
 			} else if effect {
 				// It committed an effect before the cancel: the call ended
 				// as its child did, not cancelled.
@@ -152,16 +152,16 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 			// rather than failed.
 			status = contract.StepRefused
 		}
-		return rc.settle(ctx, step, local, body, status, nil, failure, []receipt.ChildRef{ref})
+		return rc.runner().Settle(ctx, step, local, body, status, nil, failure, []receipt.ChildRef{ref})
 	}
 	var output any
 	if err := json.Unmarshal(env.Result, &output); err != nil {
-		return stepRun{err: err}
+		return stepRun{Err: err}
 	}
 	if output, err = checkOutputs(step.ID, step.Outputs, output); err != nil {
-		return rc.settle(ctx, step, local, body, contract.StepFailed, nil, contract.BodyOf(err), []receipt.ChildRef{ref})
+		return rc.runner().Settle(ctx, step, local, body, contract.StepFailed, nil, contract.BodyOf(err), []receipt.ChildRef{ref})
 	}
-	return rc.settle(ctx, step, local, body, contract.StepSuccess, output, nil, []receipt.ChildRef{ref})
+	return rc.runner().Settle(ctx, step, local, body, contract.StepSuccess, output, nil, []receipt.ChildRef{ref})
 }
 
 // sealedChild reads back a child run that sealed: its envelope and the

@@ -128,8 +128,8 @@ func (e *engine) closeRun(ctx context.Context, rec *journal.Run, closeAs seal.Ou
 		if err != nil {
 			return nil, receipt.ChildRef{}, err
 		}
-		out.trace = append(out.trace, contract.TraceStep{StepID: s.StepID, Skill: "recorded", Status: st.status, ReceiptID: st.receiptID, Error: st.failure})
-		out.refs = append(out.refs, st.ref)
+		out.trace = append(out.trace, contract.TraceStep{StepID: s.StepID, Skill: "recorded", Status: st.Status, ReceiptID: st.ReceiptID, Error: st.Failure})
+		out.refs = append(out.refs, st.Ref)
 	}
 	rc := &runCtx{e: e, rec: rec, pkg: &pkg.Package{Name: rec.SkillName}, method: &pkg.Method{Name: rec.Method}}
 	return e.sealRun(ctx, rc, out)

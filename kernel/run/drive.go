@@ -71,13 +71,6 @@ func newRunCtx(e *engine, rec *journal.Run, p *pkg.Package, m *pkg.Method, input
 	return rc
 }
 
-// pending is a request this run (or a child) waits on, addressed from the root.
-type pending struct {
-	contract.Request
-	runID string
-	local string // the address inside its own run
-}
-
 // outcome is where driving a run got to.
 type outcome struct {
 	state   driveState
@@ -145,21 +138,21 @@ func (rc *runCtx) drive(ctx context.Context) *outcome {
 		}
 		runstep.ReportProgress(ctx, Progress{Event: ProgressStepStarted, RunID: rc.rec.RunID, Address: rc.Address(step.ID)})
 		res := rc.runStep(ctx, step, sc)
-		if res.err != nil {
-			return internalFailure(res.err)
+		if res.Err != nil {
+			return internalFailure(res.Err)
 		}
-		if len(res.waiting) > 0 || len(res.refused) > 0 {
-			out.state, out.waiting, out.refused = drivePaused, res.waiting, res.refused
+		if len(res.Waiting) > 0 || len(res.Refused) > 0 {
+			out.state, out.waiting, out.refused = drivePaused, res.Waiting, res.Refused
 			return out
 		}
-		if res.stopped {
+		if res.Stopped {
 			out.state = driveStopped
 			return out
 		}
-		rc.appendSettled(step, res.settled, out)
-		rc.held.ProgressSealed(ctx, Progress{Event: ProgressStepSealed, RunID: rc.rec.RunID, Address: rc.Address(step.ID), Status: res.settled.status})
-		if res.settled.status != contract.StepSuccess && res.settled.status != contract.StepSkipped {
-			rc.fail(res.settled, out)
+		rc.appendSettled(step, res.Settled, out)
+		rc.held.ProgressSealed(ctx, Progress{Event: ProgressStepSealed, RunID: rc.rec.RunID, Address: rc.Address(step.ID), Status: res.Settled.Status})
+		if res.Settled.Status != contract.StepSuccess && res.Settled.Status != contract.StepSkipped {
+			rc.fail(res.Settled, out)
 			return out
 		}
 	}
@@ -178,7 +171,7 @@ func (rc *runCtx) replayStep(step *pkg.Step, rec *journal.Step, out *outcome) bo
 		return true
 	}
 	rc.appendSettled(step, s, out)
-	if s.status != contract.StepSuccess && s.status != contract.StepSkipped {
+	if s.Status != contract.StepSuccess && s.Status != contract.StepSkipped {
 		rc.fail(s, out)
 		return true
 	}
@@ -186,10 +179,10 @@ func (rc *runCtx) replayStep(step *pkg.Step, rec *journal.Step, out *outcome) bo
 }
 
 func (rc *runCtx) appendSettled(step *pkg.Step, s *settled, out *outcome) {
-	switch s.status {
+	switch s.Status {
 	case contract.StepSuccess:
 		rc.mu.Lock()
-		rc.Outputs[step.ID] = s.output
+		rc.Outputs[step.ID] = s.Output
 		rc.mu.Unlock()
 	case contract.StepSkipped:
 		// A skipped step produced nothing: a reference to it gives nothing,
@@ -198,22 +191,22 @@ func (rc *runCtx) appendSettled(step *pkg.Step, s *settled, out *outcome) {
 		rc.Outputs[step.ID] = nil
 		rc.mu.Unlock()
 	}
-	out.trace = append(out.trace, contract.TraceStep{StepID: step.ID, Skill: traceKind(step), Status: s.status, ReceiptID: s.receiptID, Error: s.failure})
-	out.refs = append(out.refs, s.ref)
+	out.trace = append(out.trace, contract.TraceStep{StepID: step.ID, Skill: traceKind(step), Status: s.Status, ReceiptID: s.ReceiptID, Error: s.Failure})
+	out.refs = append(out.refs, s.Ref)
 }
 
 // fail ends the run with a settled step's failure.
 func (rc *runCtx) fail(s *settled, out *outcome) {
-	out.failure = s.failure
+	out.failure = s.Failure
 	switch {
-	case s.failure != nil && s.failure.Code == errcode.ReceiptBudgetExceeded:
+	case s.Failure != nil && s.Failure.Code == errcode.ReceiptBudgetExceeded:
 		out.outcome, out.reason = seal.OutcomeRefused, seal.ReasonReceiptBudgetExceeded
-	case s.failure != nil && s.failure.Code == errcode.CostLimitExceeded:
+	case s.Failure != nil && s.Failure.Code == errcode.CostLimitExceeded:
 		// The money limit stopped it: the run is blocked, not failed.
 		out.outcome, out.reason = seal.OutcomeBlocked, seal.ReasonCostLimitExceeded
-	case s.failure != nil && s.failure.Code == errcode.ApprovalDeclined:
+	case s.Failure != nil && s.Failure.Code == errcode.ApprovalDeclined:
 		out.outcome, out.reason = seal.OutcomeDeclined, seal.ReasonApprovalDeclined
-	case s.status == contract.StepRefused:
+	case s.Status == contract.StepRefused:
 		out.outcome, out.reason = seal.OutcomeRefused, seal.ReasonStepRefused
 	default:
 		out.outcome, out.reason = seal.OutcomeFailed, seal.ReasonStepFailed
@@ -239,23 +232,23 @@ func (rc *runCtx) result(out *outcome) (any, *contract.ErrorBody) {
 
 // settledOf reads a recorded unit back.
 func settledOf(rec *journal.Step) (*settled, error) {
-	s := &settled{status: rec.Status, receiptID: rec.ReceiptID}
+	s := &settled{Status: rec.Status, ReceiptID: rec.ReceiptID}
 	bad := func(what string, err error) error {
 		return contract.Errorf(errcode.JournalRecordInvalid, "the journal's record of step %s holds %s that does not decode: %v", rec.StepID, what, err)
 	}
 	if len(rec.Output) > 0 {
-		if err := json.Unmarshal(rec.Output, &s.output); err != nil {
+		if err := json.Unmarshal(rec.Output, &s.Output); err != nil {
 			return nil, bad("an output", err)
 		}
 	}
 	if len(rec.Error) > 0 {
-		s.failure = &contract.ErrorBody{}
-		if err := json.Unmarshal(rec.Error, s.failure); err != nil {
+		s.Failure = &contract.ErrorBody{}
+		if err := json.Unmarshal(rec.Error, s.Failure); err != nil {
 			return nil, bad("an error", err)
 		}
 	}
 	if len(rec.ChildRef) > 0 {
-		if err := json.Unmarshal(rec.ChildRef, &s.ref); err != nil {
+		if err := json.Unmarshal(rec.ChildRef, &s.Ref); err != nil {
 			return nil, bad("a receipt commitment", err)
 		}
 	}

@@ -22,22 +22,22 @@ import (
 func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun {
 	itemsValue, err := resolveString(step.ForEach, sc)
 	if err != nil {
-		return rc.settleNow(ctx, step, step.ID, rc.Depth+1, contract.StepFailed, nil, &contract.ErrorBody{Code: errcode.ForEachUnresolved, Message: fmt.Sprintf("step %s: %v", step.ID, err)}, nil)
+		return rc.runner().SettleNow(ctx, step, step.ID, rc.Depth+1, contract.StepFailed, nil, &contract.ErrorBody{Code: errcode.ForEachUnresolved, Message: fmt.Sprintf("step %s: %v", step.ID, err)}, nil)
 	}
 	items, ok := itemsValue.([]any)
 	if !ok {
-		return rc.settleNow(ctx, step, step.ID, rc.Depth+1, contract.StepFailed, nil, &contract.ErrorBody{Code: errcode.ForEachNotArray, Message: fmt.Sprintf("step %s: for_each %s is %s, not an array", step.ID, step.ForEach, describe(itemsValue))}, nil)
+		return rc.runner().SettleNow(ctx, step, step.ID, rc.Depth+1, contract.StepFailed, nil, &contract.ErrorBody{Code: errcode.ForEachNotArray, Message: fmt.Sprintf("step %s: for_each %s is %s, not an array", step.ID, step.ForEach, describe(itemsValue))}, nil)
 	}
 	if step.Kind == pkg.KindSkill {
 		// Every item starts a child run: max_fanout bounds them all at once,
 		// before the first starts.
 		if err := rc.childLimits(step, len(items)); err != nil {
-			return rc.settleNow(ctx, step, step.ID, rc.Depth+1, contract.StepRefused, nil, contract.BodyOf(err), nil)
+			return rc.runner().SettleNow(ctx, step, step.ID, rc.Depth+1, contract.StepRefused, nil, contract.BodyOf(err), nil)
 		}
 	}
 	// The step's own receipt is admitted before its items.
 	if !rc.Budget.Admit(1) {
-		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: errcode.ReceiptBudgetExceeded, Message: "step " + rc.Address(step.ID) + " would take the receipt tree past " + rc.Budget.Bound()}}}
+		return stepRun{Settled: &settled{Status: contract.StepRefused, Failure: &contract.ErrorBody{Code: errcode.ReceiptBudgetExceeded, Message: "step " + rc.Address(step.ID) + " would take the receipt tree past " + rc.Budget.Bound()}}}
 	}
 	results := make([]stepRun, len(items))
 	if runstep.BatchedItems(step) {
@@ -57,7 +57,7 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 		if rec := rc.recordedStep(local); rec != nil {
 			rc.Budget.Replay(1)
 			s, err := settledOf(rec)
-			results[i] = stepRun{settled: s, err: err}
+			results[i] = stepRun{Settled: s, Err: err}
 			continue
 		}
 		select {
@@ -72,11 +72,11 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 			itemScope := &scope{input: sc.input, steps: rc.snapshotOutputs(), item: item, runID: sc.runID, act: sc.act}
 			inputs, err := stepInputs(step, itemScope)
 			if err != nil {
-				results[i] = rc.settleNow(ctx, step, local, rc.Depth+2, contract.StepFailed, nil, contract.BodyOf(err), nil)
+				results[i] = rc.runner().SettleNow(ctx, step, local, rc.Depth+2, contract.StepFailed, nil, contract.BodyOf(err), nil)
 			} else {
 				results[i] = rc.unit(ctx, step, local, inputs, rc.Depth+2)
 			}
-			if r := results[i]; r.err != nil || r.settled != nil && r.settled.status != contract.StepSuccess {
+			if r := results[i]; r.Err != nil || r.Settled != nil && r.Settled.Status != contract.StepSuccess {
 				failed.Do(func() { close(stop) })
 			}
 		}()
@@ -84,7 +84,7 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 	wg.Wait()
 	if b := rc.batching.For(step.ID + "[0]"); b != nil {
 		if err := b.Flush(durable(ctx)); err != nil {
-			return stepRun{err: err}
+			return stepRun{Err: err}
 		}
 	}
 	return rc.settleFanOut(ctx, step, results)
@@ -99,52 +99,52 @@ func (rc *runCtx) settleFanOut(ctx context.Context, step *pkg.Step, results []st
 	var failure *contract.ErrorBody
 	status := contract.StepSuccess
 	for _, r := range results {
-		if r.stopped && r.err == nil {
+		if r.Stopped && r.Err == nil {
 			// An item a stop interrupted is not a failure: the step stays
 			// unsettled, its recorded items kept, for the next driver.
-			return stepRun{stopped: true}
+			return stepRun{Stopped: true}
 		}
 	}
 	for i, r := range results {
 		switch {
-		case r.err != nil:
+		case r.Err != nil:
 			return r
-		case len(r.waiting) > 0 || len(r.refused) > 0:
-			waiting, refused = append(waiting, r.waiting...), append(refused, r.refused...)
-		case r.settled == nil:
+		case len(r.Waiting) > 0 || len(r.Refused) > 0:
+			waiting, refused = append(waiting, r.Waiting...), append(refused, r.Refused...)
+		case r.Settled == nil:
 			if failure == nil {
 				status, failure = contract.StepFailed, &contract.ErrorBody{Code: errcode.ForEachItemNotRun, Message: fmt.Sprintf("step %s item %d did not run because an earlier item failed", step.ID, i)}
 			}
 		default:
-			refs = append(refs, r.settled.ref)
-			outputs[i] = r.settled.output
-			if r.settled.status != contract.StepSuccess && (failure == nil || failure.Code == errcode.ForEachItemNotRun) {
+			refs = append(refs, r.Settled.Ref)
+			outputs[i] = r.Settled.Output
+			if r.Settled.Status != contract.StepSuccess && (failure == nil || failure.Code == errcode.ForEachItemNotRun) {
 				status = contract.StepFailed
-				if r.settled.status == contract.StepRefused {
+				if r.Settled.Status == contract.StepRefused {
 					status = contract.StepRefused
 				}
-				inner := r.settled.failure
+				inner := r.Settled.Failure
 				failure = &contract.ErrorBody{Code: inner.Code, Message: fmt.Sprintf("step %s item %d: %s", step.ID, i, inner.Message)}
 			}
 		}
 	}
 	if len(waiting) > 0 || len(refused) > 0 {
-		return stepRun{waiting: waiting, refused: refused}
+		return stepRun{Waiting: waiting, Refused: refused}
 	}
-	body := rc.stepBody(step, step.ID)
+	body := rc.runner().StepBody(step, step.ID)
 	body.Execution = execGraph
 	var output any
 	if status == contract.StepSuccess {
 		output = outputs
 	}
-	s, rec, err := rc.seal(step, step.ID, body, status, output, failure, refs)
+	s, rec, err := rc.runner().Seal(step, step.ID, body, status, output, failure, refs)
 	if err != nil {
-		return stepRun{err: err}
+		return stepRun{Err: err}
 	}
 	if err := rc.e.Journal.RecordStep(durable(ctx), rec); err != nil {
-		return stepRun{err: err}
+		return stepRun{Err: err}
 	}
-	return stepRun{settled: s}
+	return stepRun{Settled: s}
 }
 
 func (rc *runCtx) recordedStep(local string) *journal.Step {

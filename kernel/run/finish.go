@@ -56,41 +56,10 @@ func (e *engine) scrubEnvelope(env *contract.SkillRun) *contract.SkillRun {
 	return &out
 }
 
-// seal signs a receipt body after scrubbing its free-form part (Extra:
-// evidence, approvals) of the taint set, so the signature covers only
-// scrubbed bytes and the receipt verifies as stored.
-func (e *engine) seal(body receipt.Body) (*receipt.Receipt, []byte, error) {
-	if len(body.Extra) > 0 && !e.Taint.Empty() {
-		raw, err := json.Marshal(body.Extra)
-		if err == nil {
-			if clean := e.Taint.ScrubJSON(raw); !bytes.Equal(clean, raw) {
-				var extra map[string]any
-				if json.Unmarshal(clean, &extra) == nil {
-					body.Extra = extra
-				}
-			}
-		}
-	}
-	return e.Signer.Seal(body)
-}
-
-// scrubResult is the receipt boundary: a result is scrubbed before its
-// digest is signed, so the receipt verifies over what the envelope shows.
-// A scrubbed document is canonicalized again, as the marker can reorder
-// keys.
-func (e *engine) scrubResult(raw []byte) []byte {
-	clean := e.Taint.ScrubJSON(raw)
-	if bytes.Equal(clean, raw) {
-		return raw
-	}
-	var v any
-	if json.Unmarshal(clean, &v) != nil {
-		return clean
-	}
-	if again, err := canon.Canonical(v); err == nil {
-		return again
-	}
-	return clean
+// sealer signs and stores the receipts of the engine's runs
+// (kernel/run/step).
+func (e *engine) sealer() runstep.Sealer {
+	return runstep.Sealer{Taint: e.Taint, Signer: e.Signer, Store: e.Store}
 }
 
 // sealRun signs the run's receipt over its steps', stores it, and records
@@ -114,7 +83,7 @@ func (e *engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 		StartedAt:       receipt.FormatTime(parseTime(rc.rec.StartedAt, e)),
 		SealedAt:        receipt.FormatTime(e.Clock()),
 		Runtime:         &receipt.Runtime{RunxVersion: e.RunxVersion},
-		Children:        nonEmptyRefs(out.refs),
+		Children:        runstep.NonEmptyRefs(out.refs),
 		Registry:        registryPackage(rc.pkg),
 	}
 	var result json.RawMessage
@@ -130,11 +99,11 @@ func (e *engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 		if err != nil {
 			return nil, receipt.ChildRef{}, err
 		}
-		raw = e.scrubResult(raw)
+		raw = e.sealer().ScrubResult(raw)
 		result = raw
 		body.OutputDigest = canon.DigestBytes(raw)
 	}
-	r, raw, err := e.seal(body)
+	r, raw, err := e.sealer().Sign(body)
 	if err != nil {
 		return nil, receipt.ChildRef{}, err
 	}
@@ -199,7 +168,7 @@ func (e *engine) producedResult(rc *runCtx, out *outcome) json.RawMessage {
 	if err != nil {
 		return json.RawMessage("null")
 	}
-	return e.scrubResult(raw)
+	return e.sealer().ScrubResult(raw)
 }
 
 func (rc *runCtx) envelope(out *outcome) *contract.SkillRun {
@@ -235,7 +204,7 @@ func (e *engine) pause(ctx context.Context, rc *runCtx, out *outcome) (*contract
 	onlyApprovals := true
 	var asked []contract.Request
 	for _, p := range out.waiting {
-		byRun[p.runID] = append(byRun[p.runID], &journal.Request{Address: p.local, Kind: p.Kind, RequestDigest: p.RequestDigest, Payload: p.Payload})
+		byRun[p.RunID] = append(byRun[p.RunID], &journal.Request{Address: p.Local, Kind: p.Kind, RequestDigest: p.RequestDigest, Payload: p.Payload})
 		if p.Kind != contract.RequestApproval && p.Kind != contract.RequestQuestion {
 			onlyApprovals = false
 		}

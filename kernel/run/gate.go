@@ -78,18 +78,18 @@ func outputContract(outputs map[string]*pkg.OutputSpec) map[string]any {
 func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, level int) stepRun {
 	req, err := rc.request(step, local, inputs)
 	if err != nil {
-		return stepRun{err: err}
+		return stepRun{Err: err}
 	}
-	wait := stepRun{waiting: []pending{{Request: req, runID: rc.rec.RunID, local: local}}}
+	wait := stepRun{Waiting: []pending{{Request: req, RunID: rc.rec.RunID, Local: local}}}
 	if step.Kind == pkg.KindAgent {
 		// A skill call whose child waits is driven again: a child the host
 		// answered goes on, and what it still waits on the turn waits on;
 		// what the turn's calls asked a person (ask_human) stays asked.
 		calls := rc.turnWaits(ctx, step, local, level)
-		if calls.err != nil || calls.stopped {
+		if calls.Err != nil || calls.Stopped {
 			return calls
 		}
-		wait.waiting, wait.refused = append(wait.waiting, calls.waiting...), calls.refused
+		wait.Waiting, wait.Refused = append(wait.Waiting, calls.Waiting...), calls.Refused
 	}
 	// An answer this resume brought wins; otherwise a decision admitted by an
 	// earlier driver that died before using it is used now.
@@ -101,7 +101,7 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 	if d == nil || d.RequestDigest != req.RequestDigest {
 		return wait
 	}
-	body := rc.stepBody(step, local)
+	body := rc.runner().StepBody(step, local)
 	body.Execution = execHost
 	body.InputsDigest = mustDigest(inputs)
 	status, output, failure := contract.StepSuccess, any(nil), (*contract.ErrorBody)(nil)
@@ -120,7 +120,7 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 	case contract.RequestApproval:
 		v, err := gate.DecisionValue(d)
 		if err != nil {
-			return stepRun{err: err}
+			return stepRun{Err: err}
 		}
 		body.Extra = map[string]any{"decision": map[string]any{"approved": v.Approved, "reason": v.Reason, "lane": contract.LaneApprovals}}
 		if v.Approved {
@@ -131,7 +131,7 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 		}
 	case contract.RequestQuestion:
 		if err := json.Unmarshal(d.Value, &output); err != nil {
-			return stepRun{err: err}
+			return stepRun{Err: err}
 		}
 		body.Extra = map[string]any{"decision": map[string]any{"lane": contract.LaneApprovals}}
 	}
@@ -140,32 +140,32 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 		// The turn's receipt names every call it made.
 		var err error
 		if _, calls, err = (script.Log{RunID: rc.rec.RunID, Run: scriptPort{rc}, Journal: rc.e.Journal}).Read(local); err != nil {
-			return stepRun{err: err}
+			return stepRun{Err: err}
 		}
 	}
 	if req.Kind == contract.RequestAgent && fresh {
 		if body.Extra, err = turn.StateAgent(ctx, rc.e.Journal, rc.rec.RunID, req.Address, rc.agents[req.Address], body.Extra); err != nil {
-			return stepRun{err: err}
+			return stepRun{Err: err}
 		}
 	}
-	s, rec, err := rc.seal(step, local, body, status, output, failure, calls)
+	s, rec, err := rc.runner().Seal(step, local, body, status, output, failure, calls)
 	if err != nil {
-		return stepRun{err: err}
+		return stepRun{Err: err}
 	}
 	if fresh {
 		// The answer becomes the run's only now, with the step it settled.
 		if err := rc.e.Journal.Asks().AdmitDecisions(durable(ctx), rc.rec.RunID, []*journal.Decision{d}); err != nil {
-			return stepRun{err: err}
+			return stepRun{Err: err}
 		}
 	}
 	rc.e.hook("before_decision_used")
 	if err := rc.e.Journal.Asks().UseDecision(durable(ctx), rc.rec.RunID, local, rec); err != nil {
-		return stepRun{err: err}
+		return stepRun{Err: err}
 	}
-	return stepRun{settled: s}
+	return stepRun{Settled: s}
 }
 
 func refusedAnswer(wait stepRun, address string, code errcode.Code, message string) stepRun {
-	wait.refused = []contract.RefusedAnswer{{Address: address, Error: contract.ErrorBody{Code: code, Message: message}}}
+	wait.Refused = []contract.RefusedAnswer{{Address: address, Error: contract.ErrorBody{Code: code, Message: message}}}
 	return wait
 }

@@ -43,9 +43,9 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 	if mo != nil {
 		var refusal *contract.ErrorBody
 		if payload, refusal = operatorSummary(step, mo, inputs); refusal != nil {
-			body := rc.stepBody(step, local)
+			body := rc.runner().StepBody(step, local)
 			body.InputsDigest = mustDigest(input)
-			r := rc.settle(ctx, step, local, body, contract.StepRefused, nil, refusal, nil)
+			r := rc.runner().Settle(ctx, step, local, body, contract.StepRefused, nil, refusal, nil)
 			return &r
 		}
 	} else {
@@ -72,15 +72,15 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 	}
 	req, err := rc.bindRequest(step, local, contract.RequestApproval, payload)
 	if err != nil {
-		return &stepRun{err: err}
+		return &stepRun{Err: err}
 	}
 	d := rc.Decisions[local]
 	if d == nil || d.RequestDigest != req.RequestDigest {
-		return &stepRun{waiting: []pending{{Request: req, runID: rc.rec.RunID, local: local}}}
+		return &stepRun{Waiting: []pending{{Request: req, RunID: rc.rec.RunID, Local: local}}}
 	}
 	v, err := gate.DecisionValue(d)
 	if err != nil {
-		return &stepRun{err: err}
+		return &stepRun{Err: err}
 	}
 	extra["approval"] = map[string]any{
 		"gate": payload["gate"], "approved": v.Approved, "reason": v.Reason,
@@ -88,16 +88,16 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 	}
 	if !d.Used {
 		if err := rc.e.Journal.Asks().UseDecision(durable(ctx), rc.rec.RunID, local, nil); err != nil {
-			return &stepRun{err: err}
+			return &stepRun{Err: err}
 		}
 	}
 	if v.Approved {
 		return nil
 	}
-	body := rc.stepBody(step, local)
+	body := rc.runner().StepBody(step, local)
 	body.Extra = extra
 	body.InputsDigest = mustDigest(input)
-	r := rc.settle(ctx, step, local, body, contract.StepRefused, nil, &contract.ErrorBody{
+	r := rc.runner().Settle(ctx, step, local, body, contract.StepRefused, nil, &contract.ErrorBody{
 		Code:    errcode.ApprovalDeclined,
 		Message: "operation " + step.Operation.Ref + " of step " + step.ID + " was declined, so nothing was sent: " + v.Reason,
 	}, nil)

@@ -60,18 +60,18 @@ func (r reuseRun) reuseChild(ctx context.Context, inputs, childInputs map[string
 	if err := json.Unmarshal(result, &output); err != nil {
 		return nil, nil, err
 	}
-	body := rc.stepBody(step, local)
+	body := rc.runner().StepBody(step, local)
 	body.Execution = execGraph
 	body.InputsDigest = mustDigest(inputs)
 	body.Extra = map[string]any{"reuse": note}
 	var out stepRun
 	if output, err = checkOutputs(step.ID, step.Outputs, output); err != nil {
-		out = rc.settle(ctx, step, local, body, contract.StepFailed, nil, contract.BodyOf(err), nil)
+		out = rc.runner().Settle(ctx, step, local, body, contract.StepFailed, nil, contract.BodyOf(err), nil)
 	} else {
-		out = rc.settle(ctx, step, local, body, contract.StepSuccess, output, nil, nil)
+		out = rc.runner().Settle(ctx, step, local, body, contract.StepSuccess, output, nil, nil)
 	}
-	if out.err == nil {
-		out.err = r.record(ctx, note)
+	if out.Err == nil {
+		out.Err = r.record(ctx, note)
 	}
 	return &out, note, nil
 }

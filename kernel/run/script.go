@@ -17,11 +17,11 @@ import (
 func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, level int) stepRun {
 	files, err := rc.modules.load()
 	if err != nil {
-		return rc.settleNow(ctx, step, local, level, contract.StepRefused, nil, contract.BodyOf(err), nil)
+		return rc.runner().SettleNow(ctx, step, local, level, contract.StepRefused, nil, contract.BodyOf(err), nil)
 	}
 	capability, err := rc.e.roleCapability(ctx, sdk.RoleScript)
 	if err != nil {
-		return rc.settleNow(ctx, step, local, level, contract.StepRefused, nil, contract.BodyOf(err), nil)
+		return rc.runner().SettleNow(ctx, step, local, level, contract.StepRefused, nil, contract.BodyOf(err), nil)
 	}
 	d := script.Driver{
 		Engine: scriptPort{rc}, RunID: rc.rec.RunID, ProjectDir: rc.e.ProjectDir, Journal: rc.e.Journal,
@@ -36,21 +36,21 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 		// Waiting, refused, stopped or an error: what the driver came to,
 		// carried back across the port, the script's own waits bound as
 		// requests first.
-		out := stepRun{refused: r.Refused, stopped: r.Stopped, err: r.Err}
+		out := stepRun{Refused: r.Refused, Stopped: r.Stopped, Err: r.Err}
 		for _, w := range r.Waits {
 			req, err := rc.bindRequest(step, w.Local, contract.RequestWait, map[string]any{"id": rc.Address(w.Local), "until": w.Until})
 			if err != nil {
-				return stepRun{err: err}
+				return stepRun{Err: err}
 			}
-			out.waiting = append(out.waiting, pending{Request: req, runID: rc.rec.RunID, local: w.Local})
+			out.Waiting = append(out.Waiting, pending{Request: req, RunID: rc.rec.RunID, Local: w.Local})
 		}
 		for _, w := range r.Waiting {
-			out.waiting = append(out.waiting, pending{Request: w.Request, runID: w.RunID, local: w.Local})
+			out.Waiting = append(out.Waiting, pending{Request: w.Request, RunID: w.RunID, Local: w.Local})
 		}
 		return out
 	}
 	if s.Ran == nil {
-		return rc.settleNow(ctx, step, local, level, s.Status, nil, s.Failure, nil)
+		return rc.runner().SettleNow(ctx, step, local, level, s.Status, nil, s.Failure, nil)
 	}
 	output, failure, status := s.Output, s.Failure, s.Status
 	if failure == nil {
@@ -58,10 +58,10 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 			failure, status = contract.BodyOf(err), contract.StepFailed
 		}
 	}
-	body := rc.stepBody(step, local)
+	body := rc.runner().StepBody(step, local)
 	body.Capability, body.Execution, body.InputsDigest = capability, execModule, mustDigest(s.Ran.Inputs)
 	body.Runtime.Plugin = s.Ran.Plugin
 	withArtifacts(&body, s.Ran.Given...)
 	withArtifacts(&body, s.Ran.Read...)
-	return rc.settle(ctx, step, local, body, status, output, failure, s.Refs)
+	return rc.runner().Settle(ctx, step, local, body, status, output, failure, s.Refs)
 }

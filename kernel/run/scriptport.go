@@ -25,10 +25,10 @@ func (p scriptPort) Settled(rec *journal.Step) (contract.StepStatus, *contract.E
 	if err != nil {
 		return "", nil, nil, err
 	}
-	if s.receiptID != "" {
-		return s.status, s.failure, &s.ref, nil
+	if s.ReceiptID != "" {
+		return s.Status, s.Failure, &s.Ref, nil
 	}
-	return s.status, s.failure, nil, nil
+	return s.Status, s.Failure, nil, nil
 }
 
 func (p scriptPort) Stopping(ctx context.Context) bool { return stopping(ctx) }
@@ -61,7 +61,7 @@ func (p scriptPort) Unit(ctx context.Context, call *pkg.Step, address string, in
 
 func (p scriptPort) Refuse(ctx context.Context, step *pkg.Step, address string, level int, given []receipt.Artifact, failure *contract.ErrorBody) script.Result {
 	p.give(address, given)
-	return scriptResultOf(p.rc.settleNow(ctx, step, address, level, contract.StepRefused, nil, failure, nil))
+	return scriptResultOf(p.rc.runner().SettleNow(ctx, step, address, level, contract.StepRefused, nil, failure, nil))
 }
 
 // give keeps, by a unit's address, the artifacts a script's call passed
@@ -75,12 +75,12 @@ func (p scriptPort) give(address string, a []receipt.Artifact) {
 
 // scriptResultOf carries a unit's result across the port.
 func scriptResultOf(r stepRun) script.Result {
-	out := script.Result{Refused: r.refused, Stopped: r.stopped, Err: r.err}
-	if s := r.settled; s != nil {
-		out.Settled = &script.Settled{Status: s.status, Output: s.output, Failure: s.failure, ReceiptID: s.receiptID, Ref: s.ref}
+	out := script.Result{Refused: r.Refused, Stopped: r.Stopped, Err: r.Err}
+	if s := r.Settled; s != nil {
+		out.Settled = &script.Settled{Status: s.Status, Output: s.Output, Failure: s.Failure, ReceiptID: s.ReceiptID, Ref: s.Ref}
 	}
-	for _, w := range r.waiting {
-		out.Waiting = append(out.Waiting, script.Waiting{Request: w.Request, RunID: w.runID, Local: w.local})
+	for _, w := range r.Waiting {
+		out.Waiting = append(out.Waiting, script.Waiting{Request: w.Request, RunID: w.RunID, Local: w.Local})
 	}
 	return out
 }

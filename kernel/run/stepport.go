@@ -2,13 +2,34 @@ package run
 
 import (
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
 	runstep "github.com/runxhq/runx/kernel/run/step"
 )
 
-// unitRun is the run rc as kernel/run/step's runner takes it.
-func unitRun(rc *runCtx) *runstep.Run {
-	return &runstep.Run{ID: rc.rec.RunID, Journal: rc.e.Journal, Fresh: rc.fresh, Decisions: rc.Decisions, Clock: rc.e.Clock, Tree: rc.Tree}
+// A unit's result, its settling and what it waits on are the step
+// runner's (kernel/run/step); these are their names in the engine.
+type (
+	stepRun = runstep.Result
+	settled = runstep.Settled
+	pending = runstep.Pending
+)
+
+// runner is the run rc as kernel/run/step's runner takes it.
+func (rc *runCtx) runner() *runstep.Run {
+	r := &runstep.Run{Journal: rc.e.Journal, Fresh: rc.fresh, Decisions: rc.Decisions, Clock: rc.e.Clock, Tree: rc.Tree,
+		Package: rc.pkg, Method: rc.method, RunxVersion: rc.e.RunxVersion, Sealer: rc.e.sealer(),
+		Batching: &rc.batching, Held: &rc.held, Engine: stepPort{rc}}
+	if rc.rec != nil {
+		r.ID, r.ClosureDigest = rc.rec.RunID, rc.rec.ClosureDigest
+	}
+	return r
 }
+
+// stepPort is the engine as kernel/run/step's runner sees it
+// (step.Engine).
+type stepPort struct{ rc *runCtx }
+
+func (p stepPort) Given(local string) []receipt.Artifact { return p.rc.inputArtifacts(local) }
 
 // bindWait binds a wait of the step runner's as a request the run waits
 // on.
@@ -17,5 +38,5 @@ func bindWait(rc *runCtx, step *pkg.Step, w *runstep.Wait) (*pending, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pending{Request: req, runID: rc.rec.RunID, local: w.Local}, nil
+	return &pending{Request: req, RunID: rc.rec.RunID, Local: w.Local}, nil
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
@@ -28,37 +27,18 @@ const (
 	execNative      = "native"
 	execModule      = "deterministic_module"
 	execTrustedHost = "trusted_host_process"
-	execGraph       = "graph"
+	execGraph       = runstep.ExecGraph
 	execHost        = "host"
 )
-
-// settled is a unit (a step, a fan-out item) whose receipt is sealed and
-// whose record is in the journal.
-type settled struct {
-	status    contract.StepStatus
-	output    any
-	failure   *contract.ErrorBody
-	receiptID string
-	ref       receipt.ChildRef
-}
-
-// stepRun is what running one step produced: settled, waiting, or stopped.
-type stepRun struct {
-	settled *settled
-	waiting []pending
-	refused []contract.RefusedAnswer
-	stopped bool
-	err     error
-}
 
 func (rc *runCtx) runStep(ctx context.Context, step *pkg.Step, sc *scope) stepRun {
 	if step.When != "" {
 		run, err := rc.e.guard(step, sc)
 		if err != nil {
-			return rc.settleNow(ctx, step, step.ID, rc.Depth+1, contract.StepFailed, nil, contract.BodyOf(err), nil)
+			return rc.runner().SettleNow(ctx, step, step.ID, rc.Depth+1, contract.StepFailed, nil, contract.BodyOf(err), nil)
 		}
 		if !run {
-			return rc.settleNow(ctx, step, step.ID, rc.Depth+1, contract.StepSkipped, nil, nil, nil)
+			return rc.runner().SettleNow(ctx, step, step.ID, rc.Depth+1, contract.StepSkipped, nil, nil, nil)
 		}
 	}
 	if step.ForEach != "" {
@@ -66,7 +46,7 @@ func (rc *runCtx) runStep(ctx context.Context, step *pkg.Step, sc *scope) stepRu
 	}
 	inputs, err := stepInputs(step, sc)
 	if err != nil {
-		return rc.settleNow(ctx, step, step.ID, rc.Depth+1, contract.StepFailed, nil, contract.BodyOf(err), nil)
+		return rc.runner().SettleNow(ctx, step, step.ID, rc.Depth+1, contract.StepFailed, nil, contract.BodyOf(err), nil)
 	}
 	return rc.unit(ctx, step, step.ID, inputs, rc.Depth+1)
 }
@@ -74,7 +54,7 @@ func (rc *runCtx) runStep(ctx context.Context, step *pkg.Step, sc *scope) stepRu
 // unit runs one step or fan-out item at a local address and receipt level.
 func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, level int) stepRun {
 	if level > TreeMaxDepth || !rc.Budget.Admit(unitReceipts(step)) {
-		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{
+		return stepRun{Settled: &settled{Status: contract.StepRefused, Failure: &contract.ErrorBody{
 			Code:    errcode.ReceiptBudgetExceeded,
 			Message: "step " + rc.Address(local) + " would take the receipt tree past " + rc.Budget.Bound() + ", so it was refused before it ran",
 		}}}
@@ -88,18 +68,18 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		return rc.script(ctx, step, local, inputs, level)
 	}
 	if refusal := rc.reachGate(ctx, step, inputs); refusal != nil {
-		body := rc.stepBody(step, local)
+		body := rc.runner().StepBody(step, local)
 		body.InputsDigest = mustDigest(inputs)
-		r := rc.settle(ctx, step, local, body, contract.StepRefused, nil, refusal, nil)
+		r := rc.runner().Settle(ctx, step, local, body, contract.StepRefused, nil, refusal, nil)
 		return r
 	}
 	extra := map[string]any{}
 	if refusal, term := gate.CallAuthority(ctx, gatePort{rc}, rc.rec.Authority, rc.Chain, step); refusal != nil || term != nil {
 		if refusal != nil {
-			body := rc.stepBody(step, local)
+			body := rc.runner().StepBody(step, local)
 			body.InputsDigest = mustDigest(inputs)
 			body.Extra = map[string]any{"execution_term": term}
-			return rc.settle(ctx, step, local, body, contract.StepRefused, nil, refusal, nil)
+			return rc.runner().Settle(ctx, step, local, body, contract.StepRefused, nil, refusal, nil)
 		}
 		if len(term) > 0 {
 			extra["execution_term"] = term
@@ -110,9 +90,9 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		refusal = rc.money().AdmitPayment(step, rc.manifests.Of(rc.pkg, step, rc.e.ProjectDir), inputs)
 	}
 	if refusal != nil {
-		body := rc.stepBody(step, local)
+		body := rc.runner().StepBody(step, local)
 		body.InputsDigest = mustDigest(inputs)
-		return rc.settle(ctx, step, local, body, contract.StepRefused, nil, refusal, nil)
+		return rc.runner().Settle(ctx, step, local, body, contract.StepRefused, nil, refusal, nil)
 	}
 	if r := rc.floor(ctx, step, local, inputs, extra); r != nil {
 		return *r
@@ -120,7 +100,7 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	if r := rc.ownApproval(ctx, step, local, inputs, extra); r != nil {
 		return *r
 	}
-	body := rc.stepBody(step, local)
+	body := rc.runner().StepBody(step, local)
 	mo := rc.manifests.Of(rc.pkg, step, rc.e.ProjectDir)
 	if mo != nil {
 		extra["connector"] = connector.Extra(mo, inputs)
@@ -140,12 +120,12 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		fr := rc.writes().Finality(ctx, step, local, inputs, &body, mo)
 		output, failure, status, keyDone = fr.Output, fr.Failure, fr.Status, fr.Key
 		if fr.Wait != nil {
-			wait = &pending{Request: *fr.Wait, runID: rc.rec.RunID, local: fr.WaitLocal}
+			wait = &pending{Request: *fr.Wait, RunID: rc.rec.RunID, Local: fr.WaitLocal}
 		}
 		rc.money().CostFromCustody(mo.Def, status, &body)
 	} else {
 		var w *runstep.Wait
-		output, failure, status, w, err = runstep.ExecuteWithRetry(ctx, unitRun(rc), step, local, &body, func() (any, *contract.ErrorBody, contract.StepStatus, bool) {
+		output, failure, status, w, err = runstep.ExecuteWithRetry(ctx, rc.runner(), step, local, &body, func() (any, *contract.ErrorBody, contract.StepStatus, bool) {
 			out, failure, status := rc.execute(ctx, step, local, inputs, &body)
 			return out, failure, status, connector.IsSpendRefusal(failure)
 		})
@@ -161,21 +141,21 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		}
 	}
 	if err != nil {
-		return stepRun{err: err}
+		return stepRun{Err: err}
 	}
 	if status == runstep.Unconfirmed {
 		if wait, err = bindWait(rc, step, runstep.UnconfirmedWait(local, failure)); err != nil {
-			return stepRun{err: err}
+			return stepRun{Err: err}
 		}
 	}
 	if wait != nil {
-		return stepRun{waiting: []pending{*wait}}
+		return stepRun{Waiting: []pending{*wait}}
 	}
 	if status == contract.StepStopped {
 		if err := rc.recordStopped(ctx, step, local, failure); err != nil {
-			return stepRun{err: err}
+			return stepRun{Err: err}
 		}
-		return stepRun{stopped: true}
+		return stepRun{Stopped: true}
 	}
 	if a, ok := outputArtifact(output); ok && failure == nil && status == contract.StepSuccess {
 		withArtifacts(&body, a)
@@ -190,11 +170,11 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 			failure, status = contract.BodyOf(err), contract.StepFailed
 		}
 	}
-	r := rc.settle(ctx, step, local, body, status, output, failure, nil)
-	if keyDone != "" && r.settled != nil && r.settled.status == contract.StepSuccess {
+	r := rc.runner().Settle(ctx, step, local, body, status, output, failure, nil)
+	if keyDone != "" && r.Settled != nil && r.Settled.Status == contract.StepSuccess {
 		// The act's receipt is sealed: a later call under its key names it.
-		if err := rc.e.Journal.OperationKeys().Settle(durable(ctx), rc.rec.RunID, keyDone, journal.KeyDone, nil, r.settled.receiptID); err != nil {
-			return stepRun{err: err}
+		if err := rc.e.Journal.OperationKeys().Settle(durable(ctx), rc.rec.RunID, keyDone, journal.KeyDone, nil, r.Settled.ReceiptID); err != nil {
+			return stepRun{Err: err}
 		}
 	}
 	return r
@@ -210,109 +190,6 @@ func unitReceipts(step *pkg.Step) int {
 		return 2
 	}
 	return 1
-}
-
-// stepBody is the part of a step receipt every unit shares.
-func (rc *runCtx) stepBody(step *pkg.Step, local string) receipt.Body {
-	return receipt.Body{
-		Kind:          receipt.KindStep,
-		RunID:         rc.rec.RunID,
-		SkillName:     rc.pkg.Name,
-		Method:        rc.method.Name,
-		StepID:        local,
-		StepKind:      string(step.Kind),
-		PackageDigest: rc.pkg.Digest,
-		ClosureDigest: rc.rec.ClosureDigest,
-		StartedAt:     receipt.FormatTime(rc.e.Clock()),
-		Runtime:       &receipt.Runtime{RunxVersion: rc.e.RunxVersion},
-		Artifacts:     rc.inputArtifacts(local),
-	}
-}
-
-// settleNow seals a unit that ran nothing (skipped, or failed before dispatch).
-func (rc *runCtx) settleNow(ctx context.Context, step *pkg.Step, local string, level int, status contract.StepStatus, output any, failure *contract.ErrorBody, children []receipt.ChildRef) stepRun {
-	if level > TreeMaxDepth || !rc.Budget.Admit(1) {
-		return stepRun{settled: &settled{status: contract.StepRefused, failure: &contract.ErrorBody{Code: errcode.ReceiptBudgetExceeded, Message: "the receipt tree is at " + rc.Budget.Bound()}}}
-	}
-	body := rc.stepBody(step, local)
-	if status == contract.StepSkipped {
-		body.Execution = execGraph
-	}
-	return rc.settle(ctx, step, local, body, status, output, failure, children)
-}
-
-// settle seals a unit's receipt, stores it, and records the unit in the
-// journal as one transition.
-func (rc *runCtx) settle(ctx context.Context, step *pkg.Step, local string, body receipt.Body, status contract.StepStatus, output any, failure *contract.ErrorBody, children []receipt.ChildRef) stepRun {
-	s, rec, err := rc.seal(step, local, body, status, output, failure, children)
-	if err != nil {
-		return stepRun{err: err}
-	}
-	if b := rc.batching.For(local); b != nil {
-		if err := b.Add(ctx, rec); err != nil {
-			return stepRun{err: err}
-		}
-		return stepRun{settled: s}
-	}
-	if rc.held.Holds(rc.method.Steps, step, local) {
-		rc.held.Hold(rec)
-		return stepRun{settled: s}
-	}
-	if err := rc.e.Journal.RecordStep(durable(ctx), rec); err != nil {
-		return stepRun{err: err}
-	}
-	return stepRun{settled: s}
-}
-
-// seal signs and stores a unit's receipt and returns its journal record.
-func (rc *runCtx) seal(step *pkg.Step, local string, body receipt.Body, status contract.StepStatus, output any, failure *contract.ErrorBody, children []receipt.ChildRef) (*settled, *journal.Step, error) {
-	body.Outcome = map[contract.StepStatus]seal.Outcome{
-		contract.StepSuccess: seal.OutcomeCompleted,
-		contract.StepFailed:  seal.OutcomeFailed,
-		contract.StepRefused: seal.OutcomeRefused,
-		contract.StepSkipped: seal.OutcomeSkipped,
-	}[status]
-	body.Children = nonEmptyRefs(children)
-	rec := &journal.Step{RunID: rc.rec.RunID, Address: local, StepID: step.ID, Status: status}
-	if failure != nil {
-		failure.Message = rc.e.Taint.Scrub(failure.Message)
-		body.ErrorCode = failure.Code
-		rec.Error, _ = json.Marshal(failure)
-		// The detail may quote what a tool printed (a failed process's
-		// output): the run's record gets it through the taint set too.
-		rec.Error = rc.e.Taint.ScrubJSON(rec.Error)
-	}
-	if status == contract.StepSuccess {
-		raw, err := canon.Canonical(output)
-		if err != nil {
-			return nil, nil, err
-		}
-		raw = rc.e.scrubResult(raw)
-		body.OutputDigest = canon.DigestBytes(raw)
-		rec.Output = raw
-	}
-	body.SealedAt = receipt.FormatTime(rc.e.Clock())
-	r, raw, err := rc.e.seal(body)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := rc.e.Store.Put(r, raw); err != nil {
-		return nil, nil, err
-	}
-	ref := receipt.SealedRef(r, raw)
-	rec.ReceiptID = r.ID
-	rec.ChildRef, _ = json.Marshal(ref)
-	return &settled{status: status, output: output, failure: failure, receiptID: r.ID, ref: ref}, rec, nil
-}
-
-func nonEmptyRefs(refs []receipt.ChildRef) []receipt.ChildRef {
-	var out []receipt.ChildRef
-	for _, r := range refs {
-		if r.ReceiptID != "" {
-			out = append(out, r)
-		}
-	}
-	return out
 }
 
 func traceKind(step *pkg.Step) string {
@@ -391,7 +268,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		// has no outcome (kernel/run/step/claim.go).
 		var failure *contract.ErrorBody
 		var status contract.StepStatus
-		if attempt, failure, status = rc.claims.Claim(ctx, unitRun(rc), step, local, d.capability, d.def); failure != nil {
+		if attempt, failure, status = rc.claims.Claim(ctx, rc.runner(), step, local, d.capability, d.def); failure != nil {
 			return nil, failure, status
 		}
 		rc.e.hook("call_claimed")
@@ -401,7 +278,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		// effect_unconfirmed: then it waits at its retry.
 		var failure *contract.ErrorBody
 		var status contract.StepStatus
-		if attempt, failure, status = rc.claims.Deduplicated(ctx, unitRun(rc), step, local, d.capability, d.def); failure != nil {
+		if attempt, failure, status = rc.claims.Deduplicated(ctx, rc.runner(), step, local, d.capability, d.def); failure != nil {
 			return nil, failure, status
 		}
 	}
@@ -458,7 +335,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	}, room)
 	rc.e.hook("call_answered")
 	if claimed {
-		if uerr := rc.claims.Unclaim(ctx, unitRun(rc), step, local, attempt, res, err); uerr != nil {
+		if uerr := rc.claims.Unclaim(ctx, rc.runner(), step, local, attempt, res, err); uerr != nil {
 			return nil, contract.BodyOf(uerr), contract.StepFailed
 		}
 	}
@@ -513,7 +390,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		return nil, &contract.ErrorBody{Code: res.Code, Message: res.Message}, contract.StepRefused
 	case sdk.StatusFailed:
 		if res.Code == errcode.EffectUnconfirmed && !connector.InCustody(ctx) {
-			failure, status := rc.claims.AnsweredUnconfirmed(ctx, unitRun(rc), step, local, d.capability, d.def, attempt, res.Message)
+			failure, status := rc.claims.AnsweredUnconfirmed(ctx, rc.runner(), step, local, d.capability, d.def, attempt, res.Message)
 			return nil, failure, status
 		}
 		return nil, &contract.ErrorBody{Code: res.Code, Message: res.Message}, contract.StepFailed

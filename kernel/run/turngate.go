@@ -20,10 +20,10 @@ import (
 // (ask_human) stays asked.
 func (rc *runCtx) turnWaits(ctx context.Context, step *pkg.Step, local string, level int) stepRun {
 	calls := rc.driveTurnSkillCalls(ctx, step, local, level)
-	if calls.err != nil || calls.stopped {
+	if calls.Err != nil || calls.Stopped {
 		return calls
 	}
-	calls.waiting = append(calls.waiting, rc.openTurnCallRequests(ctx, local)...)
+	calls.Waiting = append(calls.Waiting, rc.openTurnCallRequests(ctx, local)...)
 	return calls
 }
 
@@ -35,11 +35,11 @@ func (rc *runCtx) driveTurnSkillCalls(ctx context.Context, step *pkg.Step, local
 	var out stepRun
 	events, err := rc.e.Journal.Events(durable(ctx), rc.rec.RunID, 0)
 	if err != nil {
-		return stepRun{err: err}
+		return stepRun{Err: err}
 	}
 	steps, err := rc.e.Journal.Steps(durable(ctx), rc.rec.RunID)
 	if err != nil {
-		return stepRun{err: err}
+		return stepRun{Err: err}
 	}
 	for _, ev := range events {
 		if ev.Stream != "calls" || ev.Type != turn.EventCallPending {
@@ -51,27 +51,27 @@ func (rc *runCtx) driveTurnSkillCalls(ctx context.Context, step *pkg.Step, local
 		}
 		callStep, err := turn.CallStep(step, p.Tool)
 		if err != nil || callStep.Kind != pkg.KindSkill {
-			return stepRun{err: contract.Errorf(errcode.JournalRecordInvalid, "pending call %s names %s, which turn %s no longer offers as a skill", p.Address, p.Tool, local)}
+			return stepRun{Err: contract.Errorf(errcode.JournalRecordInvalid, "pending call %s names %s, which turn %s no longer offers as a skill", p.Address, p.Tool, local)}
 		}
 		var in map[string]any
 		if err := json.Unmarshal(p.Input, &in); err != nil {
-			return stepRun{err: contract.Errorf(errcode.JournalRecordInvalid, "the journal's pending call %s does not decode: %v", p.Address, err)}
+			return stepRun{Err: contract.Errorf(errcode.JournalRecordInvalid, "the journal's pending call %s does not decode: %v", p.Address, err)}
 		}
 		rc.ChildAct = p.Act
 		r := rc.unit(ctx, callStep, p.Address, in, level+1)
 		rc.ChildAct = ""
 		switch {
-		case r.err != nil:
+		case r.Err != nil:
 			return r
-		case r.stopped:
+		case r.Stopped:
 			return r
-		case r.settled != nil:
-			if _, err := rc.recordTurnCall(ctx, local, p.Index, p.Tool, p.InputDigest, p.CallID, r.settled); err != nil {
-				return stepRun{err: err}
+		case r.Settled != nil:
+			if _, err := rc.recordTurnCall(ctx, local, p.Index, p.Tool, p.InputDigest, p.CallID, r.Settled); err != nil {
+				return stepRun{Err: err}
 			}
 		default:
-			out.waiting = append(out.waiting, r.waiting...)
-			out.refused = append(out.refused, r.refused...)
+			out.Waiting = append(out.Waiting, r.Waiting...)
+			out.Refused = append(out.Refused, r.Refused...)
 		}
 	}
 	return out
@@ -83,18 +83,18 @@ func (rc *runCtx) driveTurnSkillCalls(ctx context.Context, step *pkg.Step, local
 func (rc *runCtx) recordTurnCall(ctx context.Context, local string, index int, tool, digest, callID string, s *settled) (*TurnCallResult, error) {
 	address := local + "/" + strconv.Itoa(index)
 	out := &TurnCallResult{CallRecord: TurnCallRecord{Index: index, Address: rc.Address(address), CallID: callID, Tool: tool, InputDigest: digest,
-		Status: contract.CallStatus(s.status), ReceiptID: s.receiptID, Reuse: rc.ReuseNote}}
-	jrec := &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: local, Status: s.status, ReceiptID: s.receiptID}
-	jrec.ChildRef, _ = json.Marshal(s.ref)
-	if s.status == contract.StepSuccess {
-		raw, err := json.Marshal(s.output)
+		Status: contract.CallStatus(s.Status), ReceiptID: s.ReceiptID, Reuse: rc.ReuseNote}}
+	jrec := &journal.Step{RunID: rc.rec.RunID, Address: address, StepID: local, Status: s.Status, ReceiptID: s.ReceiptID}
+	jrec.ChildRef, _ = json.Marshal(s.Ref)
+	if s.Status == contract.StepSuccess {
+		raw, err := json.Marshal(s.Output)
 		if err != nil {
 			return nil, err
 		}
 		out.Output = raw
 		jrec.Output, _ = json.Marshal(turn.Recorded{Kind: string(script.KindCall), Tool: tool, InputDigest: digest, CallID: callID, Output: raw, Reuse: rc.ReuseNote})
 	} else {
-		f := *s.failure
+		f := *s.Failure
 		f.Detail = map[string]any{"tool": tool, "input_digest": digest, "call_id": callID}
 		out.Error = &f
 		jrec.Error, _ = json.Marshal(f)
@@ -137,7 +137,7 @@ func (rc *runCtx) openTurnCallRequests(ctx context.Context, local string) []pend
 			continue // answered: the call collects it
 		}
 		out = append(out, pending{Request: contract.Request{Address: rc.Address(r.Address), Kind: r.Kind, RequestDigest: r.RequestDigest, Payload: r.Payload,
-			Summary: contract.RequestSummary{PayloadDigest: payloadDigest(r.Payload), StepID: local}}, runID: rc.rec.RunID, local: r.Address})
+			Summary: contract.RequestSummary{PayloadDigest: payloadDigest(r.Payload), StepID: local}}, RunID: rc.rec.RunID, Local: r.Address})
 	}
 	return out
 }

@@ -122,27 +122,27 @@ func (p turnPort) Carry(ctx context.Context, t *OpenTurn, step *pkg.Step, c turn
 		refused = rc.childLimits(step, c.SkillOrdinal)
 	}
 	if refused != nil {
-		r = rc.settleNow(ctx, step, address, rc.Depth+2, contract.StepRefused, nil, contract.BodyOf(refused), nil)
+		r = rc.runner().SettleNow(ctx, step, address, rc.Depth+2, contract.StepRefused, nil, contract.BodyOf(refused), nil)
 	} else {
 		r = rc.unit(ctx, step, address, c.In, rc.Depth+2)
 	}
-	if r.err != nil {
-		return nil, r.err
+	if r.Err != nil {
+		return nil, r.Err
 	}
 	out := &TurnCallResult{CallRecord: TurnCallRecord{Index: c.Index, Address: rc.Address(address), CallID: req.CallID, Tool: req.Tool, InputDigest: c.Digest, Reuse: rc.ReuseNote}}
-	if r.settled == nil && r.stopped {
+	if r.Settled == nil && r.Stopped {
 		// A skill call's child run stopped between steps on a cancel: it
 		// stays where it stopped.
 		out.Status = contract.CallStopped
 		return out, nil
 	}
-	if r.settled == nil && step.Kind == pkg.KindSkill {
-		return p.keepChildPause(ctx, t, out, r.waiting, r.refused, c.Input, req.Act)
+	if r.Settled == nil && step.Kind == pkg.KindSkill {
+		return p.keepChildPause(ctx, t, out, r.Waiting, r.Refused, c.Input, req.Act)
 	}
-	if r.settled == nil {
-		return p.keepPending(ctx, t, out, r.waiting, c.Again)
+	if r.Settled == nil {
+		return p.keepPending(ctx, t, out, r.Waiting, c.Again)
 	}
-	if out, err = rc.recordTurnCall(ctx, t.Local, c.Index, req.Tool, c.Digest, req.CallID, r.settled); err != nil {
+	if out, err = rc.recordTurnCall(ctx, t.Local, c.Index, req.Tool, c.Digest, req.CallID, r.Settled); err != nil {
 		return nil, err
 	}
 	if c.Again {
@@ -165,7 +165,7 @@ func (p turnPort) keepPending(ctx context.Context, t *OpenTurn, out *TurnCallRes
 	var reqs []*journal.Request
 	var digest string
 	for _, w := range waiting {
-		if w.runID == t.RunID && w.local == local {
+		if w.RunID == t.RunID && w.Local == local {
 			digest = w.Request.RequestDigest
 			reqs = append(reqs, &journal.Request{Address: local, Kind: w.Request.Kind, RequestDigest: w.Request.RequestDigest, Payload: w.Request.Payload})
 		}
@@ -203,7 +203,7 @@ func (p turnPort) keepChildPause(ctx context.Context, t *OpenTurn, out *TurnCall
 	out.Status = contract.CallPending
 	byRun := map[string][]*journal.Request{}
 	for _, w := range waiting {
-		byRun[w.runID] = append(byRun[w.runID], &journal.Request{Address: w.local, Kind: w.Kind, RequestDigest: w.RequestDigest, Payload: w.Payload})
+		byRun[w.RunID] = append(byRun[w.RunID], &journal.Request{Address: w.Local, Kind: w.Kind, RequestDigest: w.RequestDigest, Payload: w.Payload})
 	}
 	if len(refused) > 0 || len(byRun) == 0 {
 		return nil, contract.Errorf(errcode.TurnCallChildUnsettled, "skill call %s neither settled nor waits on a request of its child", out.Address)
@@ -262,7 +262,7 @@ func (p turnPort) Ask(ctx context.Context, t *OpenTurn, c turn.Claimed) (*TurnCa
 		return nil, err
 	}
 	res := turn.PendingResult(t, pc)
-	if res.Waiting, err = k.engine.presentWaiting([]pending{{Request: r, runID: t.RunID, local: local}}); err != nil {
+	if res.Waiting, err = k.engine.presentWaiting([]pending{{Request: r, RunID: t.RunID, Local: local}}); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -287,7 +287,7 @@ func (p turnPort) Collect(ctx context.Context, t *OpenTurn, pc turn.Pending) (*T
 			if r.Address == pc.Address {
 				asked := contract.Request{Address: t.Address + "/" + strconv.Itoa(pc.Index), Kind: r.Kind, RequestDigest: r.RequestDigest, Payload: r.Payload,
 					Summary: contract.RequestSummary{PayloadDigest: payloadDigest(r.Payload), StepID: t.Local}}
-				if res.Waiting, err = k.engine.presentWaiting([]pending{{Request: asked, runID: t.RunID, local: r.Address}}); err != nil {
+				if res.Waiting, err = k.engine.presentWaiting([]pending{{Request: asked, RunID: t.RunID, Local: r.Address}}); err != nil {
 					return nil, err
 				}
 			}
@@ -298,18 +298,18 @@ func (p turnPort) Collect(ctx context.Context, t *OpenTurn, pc turn.Pending) (*T
 	if err != nil {
 		return nil, err
 	}
-	body := rc.stepBody(t.Step, pc.Address)
+	body := rc.runner().StepBody(t.Step, pc.Address)
 	body.Execution = execHost
 	var output any
 	if err := json.Unmarshal(d.Value, &output); err != nil {
 		return nil, err
 	}
 	body.Extra = map[string]any{"decision": map[string]any{"lane": contract.LaneApprovals}}
-	s, rec, err := rc.seal(t.Step, pc.Address, body, contract.StepSuccess, output, nil, nil)
+	s, rec, err := rc.runner().Seal(t.Step, pc.Address, body, contract.StepSuccess, output, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	raw, _ := json.Marshal(s.output)
+	raw, _ := json.Marshal(s.Output)
 	rec.Output, _ = json.Marshal(turn.Recorded{Kind: string(script.KindCall), Tool: pc.Tool, InputDigest: pc.InputDigest, CallID: pc.CallID, Output: raw})
 	if err := k.journal.Asks().UseDecision(durable(ctx), t.RunID, pc.Address, rec); err != nil {
 		return nil, err
@@ -318,7 +318,7 @@ func (p turnPort) Collect(ctx context.Context, t *OpenTurn, pc turn.Pending) (*T
 		return nil, err
 	}
 	out := &TurnCallResult{CallRecord: TurnCallRecord{Index: pc.Index, Address: t.Address + "/" + strconv.Itoa(pc.Index), CallID: pc.CallID,
-		Tool: pc.Tool, InputDigest: pc.InputDigest, Status: contract.CallSuccess, Output: raw, ReceiptID: s.receiptID}}
+		Tool: pc.Tool, InputDigest: pc.InputDigest, Status: contract.CallSuccess, Output: raw, ReceiptID: s.ReceiptID}}
 	event := map[string]any{"address": out.Address, "call_id": pc.CallID, "tool": pc.Tool, "status": out.Status, "receipt_id": out.ReceiptID}
 	return out, k.journal.AppendEvent(durable(ctx), t.RunID, "calls", "call."+string(out.Status), event)
 }

@@ -23,7 +23,7 @@ const (
 // readModel reads what this engine's runs recorded, a shown payload
 // passing the receipt boundary first.
 func readModel(e *engine) *readmodel.Reader {
-	return &readmodel.Reader{Journal: e.Journal, ProjectDir: e.ProjectDir, Scrub: e.scrubResult}
+	return &readmodel.Reader{Journal: e.Journal, ProjectDir: e.ProjectDir, Scrub: e.sealer().ScrubResult}
 }
 
 // presentWaiting presents what runs wait on as a host is shown them, each
@@ -31,7 +31,7 @@ func readModel(e *engine) *readmodel.Reader {
 func (e *engine) presentWaiting(waiting []pending) ([]contract.Request, error) {
 	w := make([]readmodel.Waiting, len(waiting))
 	for i, p := range waiting {
-		w[i] = readmodel.Waiting{Request: p.Request, RunID: p.runID, Local: p.local}
+		w[i] = readmodel.Waiting{Request: p.Request, RunID: p.RunID, Local: p.Local}
 	}
 	return readModel(e).PresentWaiting(w)
 }

@@ -5,11 +5,14 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/runstate"
 )
 
 // Run is the run a unit belongs to, as the step runner takes it: its
-// record and its place in the tree.
+// record, its place in the tree, what its units' receipts name and where
+// they are sealed, and the port for what only the engine knows.
 type Run struct {
 	// ID is the run's id.
 	ID string
@@ -24,6 +27,30 @@ type Run struct {
 	Clock func() time.Time
 	// Tree is the run's place in its tree.
 	Tree runstate.Tree
+
+	// Package and Method are what the run runs, ClosureDigest the closure
+	// it was bound to, RunxVersion the runx that runs it: what each unit's
+	// receipt names.
+	Package       *pkg.Package
+	Method        *pkg.Method
+	ClosureDigest string
+	RunxVersion   string
+	// Sealer signs and stores its units' receipts.
+	Sealer Sealer
+	// Batching and Held are where a settled unit's record waits when it
+	// is not recorded at once: a fan-out's batch, the seal's transaction.
+	Batching *Batching
+	Held     *Held
+	// Engine is the engine's side.
+	Engine Engine
+}
+
+// Engine is what settling a unit needs of the engine: the port the engine
+// satisfies (kernel/run/stepport.go).
+type Engine interface {
+	// Given are the artifacts a unit at local was given by reference in
+	// its input (a script's call), which its receipt names.
+	Given(local string) []receipt.Artifact
 }
 
 // Wait is a request a unit of the run waits on, at local inside the run,
