@@ -143,11 +143,6 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	if err != nil {
 		return stepRun{Err: err}
 	}
-	if status == runstep.Unconfirmed {
-		if wait, err = bindWait(rc, step, runstep.UnconfirmedWait(local, failure)); err != nil {
-			return stepRun{Err: err}
-		}
-	}
 	if wait != nil {
 		return stepRun{Waiting: []pending{*wait}}
 	}

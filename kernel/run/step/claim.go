@@ -245,13 +245,6 @@ func unconfirmed(run *Run, step *pkg.Step, local string, prior *claimRecord) *co
 	}}
 }
 
-// UnconfirmedWait is the wait a unit whose claimed attempt nothing settles
-// pauses on, at <address>/retry.
-func UnconfirmedWait(local string, failure *contract.ErrorBody) *Wait {
-	payload, _ := failure.Detail.(map[string]any)
-	return &Wait{Local: local + "/retry", Kind: contract.RequestApproval, Payload: payload}
-}
-
 // neverSent are the host's failures that come before a call leaves for
 // its plugin: nothing was started, checked or found to send it to.
 var neverSent = map[errcode.Code]bool{

@@ -36,11 +36,13 @@ type Execute func() (out any, failure *contract.ErrorBody, status contract.StepS
 // capability did not complete is retried (a read of a file not there yet is
 // refused, and may pass later): the step has no effect, so running it again
 // repeats nothing. The authority's own refusals (reach, the floor) are
-// decided before dispatch and are never retried.
+// decided before dispatch and are never retried. A unit whose attempt
+// nothing settles (Unconfirmed) is not retried either: it waits at its
+// <step>/retry for a person.
 func ExecuteWithRetry(ctx context.Context, run *Run, step *pkg.Step, local string, body *receipt.Body, execute Execute) (any, *contract.ErrorBody, contract.StepStatus, *Wait, error) {
 	if step.Retry == nil {
 		out, failure, status, _ := execute()
-		return out, failure, status, nil, nil
+		return out, failure, status, unconfirmedWait(local, failure, status), nil
 	}
 	failed, until, err := failedAttempts(ctx, run, local)
 	if err != nil {
@@ -59,7 +61,7 @@ func ExecuteWithRetry(ctx context.Context, run *Run, step *pkg.Step, local strin
 				}
 				body.Extra["attempts"] = map[string]any{"made": attempt, "max": step.Retry.MaxAttempts}
 			}
-			return out, failure, status, nil, nil
+			return out, failure, status, unconfirmedWait(local, failure, status), nil
 		}
 		failed = attempt
 		rec := attemptRecord{Address: local, Attempt: attempt, Error: failure}
@@ -77,6 +79,17 @@ func ExecuteWithRetry(ctx context.Context, run *Run, step *pkg.Step, local strin
 			return out, failure, status, nil, nil
 		}
 	}
+}
+
+// unconfirmedWait is the wait a unit whose claimed attempt nothing settles
+// (status Unconfirmed) pauses on, at <address>/retry; its failure's Detail
+// is the request's payload. Any other unit waits on nothing here.
+func unconfirmedWait(local string, failure *contract.ErrorBody, status contract.StepStatus) *Wait {
+	if status != Unconfirmed {
+		return nil
+	}
+	payload, _ := failure.Detail.(map[string]any)
+	return &Wait{Local: local + "/retry", Kind: contract.RequestApproval, Payload: payload}
 }
 
 // failedAttempts reads how many attempts of the unit at local failed, and
