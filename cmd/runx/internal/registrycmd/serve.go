@@ -76,8 +76,8 @@ func NewServe(f *cli.Factory, runF func(*ServeOptions) error) *cobra.Command {
 		Short: "Serve a registry: search, records, files, its key, and publish under tokens",
 		Args:  cli.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if opts.Addr == "" {
-				return cli.Usagef("--addr is required (host:port; port 0 picks a free one)")
+			if err := checkAddr(opts.Addr, opts.URL); err != nil {
+				return err
 			}
 			if err := opts.Store.check(); err != nil {
 				return err
@@ -93,6 +93,24 @@ func NewServe(f *cli.Factory, runF func(*ServeOptions) error) *cobra.Command {
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print the readiness line as one JSON document")
 	opts.Store.add(cmd)
 	return cmd
+}
+
+// checkAddr refuses an address that is not host:port, and a server
+// reachable off this machine without --url: its records would name an
+// address like http://[::]:8080, which no client can trust or reach.
+func checkAddr(addr, base string) error {
+	if addr == "" {
+		return cli.Usagef("--addr is required (host:port; port 0 picks a free one)")
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return cli.Usagef("--addr %q is not host:port", addr)
+	}
+	ip := net.ParseIP(host)
+	if base == "" && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return cli.Usagef("--addr %s is reachable off this machine: give --url, the https URL clients reach the registry at, which every record names", addr)
+	}
+	return nil
 }
 
 // RunServe serves until ctx ends (SIGTERM or SIGINT), then stops accepting,

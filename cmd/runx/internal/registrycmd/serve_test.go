@@ -22,6 +22,10 @@ func TestServeFlags(t *testing.T) {
 			{Args: []string{"registry", "serve", "--addr", ":8080", "--database", "postgres://h/db", "--url", "https://reg.example", "--json"}, Want: func(o *ServeOptions) {
 				o.Addr, o.Store.Database, o.URL, o.JSON = ":8080", "postgres://h/db", "https://reg.example", true
 			}},
+			{Args: []string{"registry", "serve", "--addr", "localhost:0", "--data", "d"}, Want: func(o *ServeOptions) { o.Addr, o.Store.Data = "localhost:0", "d" }},
+			{Args: []string{"registry", "serve", "--addr", ":8080", "--data", "d"}},
+			{Args: []string{"registry", "serve", "--addr", "0.0.0.0:8080", "--data", "d"}},
+			{Args: []string{"registry", "serve", "--addr", "8080", "--data", "d"}},
 			{Args: []string{"registry", "serve", "--data", "d"}},
 			{Args: []string{"registry", "serve", "--addr", ":0"}},
 			{Args: []string{"registry", "serve", "--addr", ":0", "--data", "d", "--database", "postgres://h/db"}},
