@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -47,6 +48,9 @@ type Connector struct {
 	// ConnectorDigest binds every file of the connector's directory.
 	ManifestDigest  string `json:"manifest_digest"`
 	ConnectorDigest string `json:"connector_digest"`
+	// RegistryVersion is the registry version a connector installed from
+	// a registry was verified at ("sha-..."); empty for any other.
+	RegistryVersion string `json:"-"`
 }
 
 // ConnectorCredential says which credential the connector needs and how it
@@ -215,6 +219,11 @@ func (op *ConnectorOperation) CheckInputs(inputs map[string]any) (map[string]any
 // LoadConnector reads and validates the connector in dir, whose name (its
 // manifest id) is name.
 func LoadConnector(dir, name string) (*Connector, error) {
+	return loadConnector(dir, name, PackageDigest)
+}
+
+// loadConnector is LoadConnector with its connector digest taken by digest.
+func loadConnector(dir, name string, digest func(string) (string, error)) (*Connector, error) {
 	path := filepath.Join(dir, ConnectorFile)
 	src, err := readPackageFile(path)
 	if err != nil {
@@ -231,7 +240,7 @@ func LoadConnector(dir, name string) (*Connector, error) {
 		return nil, err
 	}
 	c.ManifestDigest = contentDigest(src)
-	if c.ConnectorDigest, err = PackageDigest(dir); err != nil {
+	if c.ConnectorDigest, err = digest(dir); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -277,10 +286,46 @@ func loadPackageConnectors(dir string) (map[string]*Connector, error) {
 	return out, nil
 }
 
+// Files a registry writes into a package it installs, beside the
+// package's own: the package manifest marking its root and the signed
+// record (kernel/registry's ManifestFile and SignatureFile).
+const (
+	RegistryManifestFile  = "runx.package.json"
+	RegistrySignatureFile = "signature.json"
+)
+
+// SignedConnector is what a registry's signed record states of a
+// connector it installed: the registry version naming its directory, and
+// the connector's manifest and connector digests.
+type SignedConnector struct {
+	Version         string
+	ManifestDigest  string
+	ConnectorDigest string
+}
+
+// InstalledVerifier verifies the connector a registry installed at dir (a
+// version directory holding signature.json) against its signed record,
+// before anything of it is read, and returns what the record states of it.
+// kernel/registry provides it (ConnectorVerifier), over the runx home's
+// trust store.
+type InstalledVerifier func(dir string) (SignedConnector, error)
+
+// registryVersion matches a registry connector version, "sha-" and 12 hex
+// digits of the package's content digest.
+var registryVersion = regexp.MustCompile(`^sha-[0-9a-f]{12}$`)
+
 // LoadAddedConnector reads the connector runx added to a project under
 // projectDir/added-connectors/<name>/<version>/. With no version named,
 // exactly one version may be installed.
-func LoadAddedConnector(projectDir, name, version string) (*Connector, error) {
+//
+// A version directory holding signature.json is a registry install: verify
+// checks it against its signed record first (an edited or unsigned copy is
+// refused there, and nothing of it is used), its directory is its registry
+// version, and its digests must be the ones the record states. Any other
+// directory is a connector added from the release, and its directory is the
+// version its manifest declares; one named like a registry version without
+// a signature.json is an install whose signature is gone, and is refused.
+func LoadAddedConnector(projectDir, name, version string, verify InstalledVerifier) (*Connector, error) {
 	base := filepath.Join(projectDir, AddedConnectorsDir, filepath.FromSlash(name))
 	if version == "" {
 		entries, err := os.ReadDir(base)
@@ -308,13 +353,43 @@ func LoadAddedConnector(projectDir, name, version string) (*Connector, error) {
 			return nil, refuse(errcode.ConnectorVersionAmbiguous, "connector %s is installed at versions %s and nothing pins one; remove the others from %s", name, strings.Join(versions, ", "), base)
 		}
 	}
-	c, err := LoadConnector(filepath.Join(base, version), name)
+	dir := filepath.Join(base, version)
+	if _, err := os.Lstat(filepath.Join(dir, RegistrySignatureFile)); err == nil {
+		return loadInstalledConnector(dir, name, version, verify)
+	} else if !os.IsNotExist(err) {
+		return nil, err
+	}
+	if registryVersion.MatchString(version) {
+		return nil, refuse(errcode.RegistrySignatureInvalid, "connector %s at %s holds no %s: a connector a registry installed is used only while it verifies as its registry signed it; install it again", name, dir, RegistrySignatureFile)
+	}
+	c, err := LoadConnector(dir, name)
 	if err != nil {
 		return nil, err
 	}
 	if c.Version != version {
 		return nil, refuse(errcode.ConnectorInvalid, "connector %s installed under version %s declares version %s", name, version, c.Version)
 	}
+	return c, nil
+}
+
+// loadInstalledConnector reads a registry-installed connector once verify
+// has checked its directory against its signed record.
+func loadInstalledConnector(dir, name, version string, verify InstalledVerifier) (*Connector, error) {
+	if verify == nil {
+		return nil, refuse(errcode.RegistrySignatureInvalid, "connector %s at %s was installed from a registry and nothing here can verify its %s; it is not used", name, dir, RegistrySignatureFile)
+	}
+	signed, err := verify(dir)
+	if err != nil {
+		return nil, err
+	}
+	c, err := loadConnector(dir, name, installedDigest)
+	if err != nil {
+		return nil, err
+	}
+	if signed.Version != version || c.ManifestDigest != signed.ManifestDigest || c.ConnectorDigest != signed.ConnectorDigest {
+		return nil, refuse(errcode.RegistryPackageAltered, "connector %s at %s reads as manifest %s, connector %s; its signed record states %s, %s at version %s; install it again", name, dir, c.ManifestDigest, c.ConnectorDigest, signed.ManifestDigest, signed.ConnectorDigest, signed.Version)
+	}
+	c.RegistryVersion = version
 	return c, nil
 }
 

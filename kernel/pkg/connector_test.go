@@ -95,20 +95,20 @@ func TestLoadAddedConnector(t *testing.T) {
 		t.Fatal(err)
 	}
 	project := writePackage(t, map[string]string{"added-connectors/forge/1.0.0/connector.yaml": string(src)})
-	c, err := LoadAddedConnector(project, "forge", "")
+	c, err := LoadAddedConnector(project, "forge", "", nil)
 	if err != nil || c == nil || c.Version != "1.0.0" {
 		t.Fatalf("got %v %v", c, err)
 	}
-	if c, err := LoadAddedConnector(project, "absent", ""); c != nil || err != nil {
+	if c, err := LoadAddedConnector(project, "absent", "", nil); c != nil || err != nil {
 		t.Fatalf("an absent connector is no error: %v %v", c, err)
 	}
 	other := strings.Replace(string(src), "version: 1.0.0", "version: 2.0.0", 1)
 	writeFile(t, filepath.Join(project, "added-connectors/forge/2.0.0/connector.yaml"), other)
-	if _, err := LoadAddedConnector(project, "forge", ""); CodeOf(err) != errcode.ConnectorVersionAmbiguous {
+	if _, err := LoadAddedConnector(project, "forge", "", nil); CodeOf(err) != errcode.ConnectorVersionAmbiguous {
 		t.Fatalf("got %v", err)
 	}
 	writeFile(t, filepath.Join(project, "added-connectors/forge/3.0.0/connector.yaml"), other)
-	if _, err := LoadAddedConnector(project, "forge", "3.0.0"); CodeOf(err) != errcode.ConnectorInvalid {
+	if _, err := LoadAddedConnector(project, "forge", "3.0.0", nil); CodeOf(err) != errcode.ConnectorInvalid {
 		t.Fatalf("a version directory holding another version: %v", err)
 	}
 }

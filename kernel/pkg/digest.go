@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"sort"
 
 	"github.com/gowebpki/jcs"
@@ -30,6 +31,23 @@ const packageDigestSchema = "runx.package-digest.v1"
 // without the package changing). A symbolic link is refused: what it points at
 // could change under the digest, and it could lead outside the package.
 func PackageDigest(dir string) (string, error) {
+	return packageDigest(dir, nil)
+}
+
+// installedDigest is the package digest of a connector a registry
+// installed, over the files its package holds as a connector: the
+// package's runx.package.json and signature.json at its root are the
+// registry's, not the connector's, and a .DS_Store Finder left is no
+// file of it (the registry's install check allows one too).
+func installedDigest(dir string) (string, error) {
+	return packageDigest(dir, func(rel string) bool {
+		return rel == RegistryManifestFile || rel == RegistrySignatureFile || path.Base(rel) == ".DS_Store"
+	})
+}
+
+// packageDigest is PackageDigest leaving out the files skip names; only
+// the whole digest (skip nil) is remembered with the listing.
+func packageDigest(dir string, skip func(rel string) bool) (string, error) {
 	type file struct {
 		Path   string `json:"path"`
 		SHA256 string `json:"sha256"`
@@ -38,7 +56,7 @@ func PackageDigest(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if d := snap.digest.Load(); d != nil {
+	if d := snap.digest.Load(); d != nil && skip == nil {
 		return *d, nil
 	}
 	files := []file{}
@@ -46,7 +64,7 @@ func PackageDigest(dir string) (string, error) {
 		switch {
 		case e.Type&fs.ModeSymlink != 0:
 			return "", refuse(errcode.PackageSymlinkRefused, "package file %s is a symbolic link; packages hold regular files only", e.Rel)
-		case e.Type.IsDir():
+		case e.Type.IsDir(), skip != nil && skip(e.Rel):
 			continue
 		case !e.Type.IsRegular():
 			return "", refuse(errcode.PackageFileUnsupported, "package file %s is not a regular file", e.Rel)
@@ -73,7 +91,9 @@ func PackageDigest(dir string) (string, error) {
 	// Remembered with the listing it was taken over (only a listing that
 	// is itself remembered): every file's stamp was unchanged when it was
 	// hashed or served, so the digest is of the bytes the stamps name.
-	snap.digest.Store(&digest)
+	if skip == nil {
+		snap.digest.Store(&digest)
+	}
 	return digest, nil
 }
 

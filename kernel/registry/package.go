@@ -27,9 +27,9 @@ const PackageFormat = 1
 // Files a package's root holds beside its own.
 const (
 	// ManifestFile marks an installed package's root; Build synthesizes it.
-	ManifestFile = "runx.package.json"
+	ManifestFile = pkg.RegistryManifestFile
 	// SignatureFile is the signed record, written by Install.
-	SignatureFile = "signature.json"
+	SignatureFile = pkg.RegistrySignatureFile
 )
 
 // Directories of a project (.runx) that installs write.

@@ -25,7 +25,7 @@ func (e *engine) closureOf(p *pkg.Package) string {
 // bindClosure is closureOf, with the package digest of each package of the
 // closure by directory.
 func (e *engine) bindClosure(p *pkg.Package) (string, map[string]string) {
-	added := connector.Added(p, e.ProjectDir)
+	added := connector.Added(p, e.addedConnectors())
 	expanded := map[string]string{p.Dir: p.Digest}
 	children := (&closureWalk{e: e, expanded: expanded}).children(p, 0)
 	if len(added) == 0 && len(children) == 0 {
@@ -68,7 +68,7 @@ func (w *closureWalk) children(p *pkg.Package, depth int) []any {
 		node := map[string]any{"ref": ref, "package_digest": cp.Digest}
 		if _, seen := expanded[cp.Dir]; !seen {
 			expanded[cp.Dir] = cp.Digest
-			if added := connector.Added(cp, e.ProjectDir); len(added) > 0 {
+			if added := connector.Added(cp, e.addedConnectors()); len(added) > 0 {
 				node["added_connectors"] = added
 			}
 			if grand := w.children(cp, depth+1); len(grand) > 0 {

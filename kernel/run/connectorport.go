@@ -68,3 +68,10 @@ func (p connectorPort) BindRequest(step *pkg.Step, local string, kind contract.R
 func (p connectorPort) Answer(stepID string, mo *connector.ManifestOp, raw []byte) (any, *contract.ErrorBody) {
 	return connectorAnswer(stepID, mo, raw)
 }
+
+// addedConnectors is where the engine's runs find the connectors runx
+// added to the project, and the home whose trust store verifies those a
+// registry installed.
+func (e *engine) addedConnectors() connector.Project {
+	return connector.Project{Dir: e.ProjectDir, Home: e.HomeDir}
+}

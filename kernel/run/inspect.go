@@ -137,7 +137,7 @@ func (rc *runCtx) inspect(ctx context.Context, prefix string, depth int) []Inspe
 			if a := s.Operation.Approval; a != nil {
 				is.Approval = &OwnApproval{Gate: GateOperation, Reason: a.Reason, Type: a.Type}
 				is.Waits = contract.StatusNeedsApproval
-			} else if mo := rc.manifests.Of(rc.pkg, s, rc.e.ProjectDir); mo != nil && mo.Op.Approval == sdk.ApprovalRequired {
+			} else if mo := rc.manifests.Of(rc.pkg, s, rc.e.addedConnectors()); mo != nil && mo.Op.Approval == sdk.ApprovalRequired {
 				// Its connector requires one: the runtime asks it, with
 				// the operator summary it builds.
 				is.Approval = &OwnApproval{Gate: GateOperation, Reason: "connector " + mo.Connector.ID + " requires approval of every " + mo.Op.Name}

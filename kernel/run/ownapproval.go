@@ -30,7 +30,7 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 	// An operation whose description requires approval always asks, whether
 	// a manifest or a plugin's Describe declares it: both are read from the
 	// one Definition, so a third-party connector gets what a manifest gets.
-	mo := rc.manifests.Of(rc.pkg, step, rc.e.ProjectDir)
+	mo := rc.manifests.Of(rc.pkg, step, rc.e.addedConnectors())
 	def := rc.operationDefinition(ctx, step)
 	metered := rc.unboundedMetering(step, def)
 	required := def != nil && def.Approval == sdk.ApprovalRequired || metered

@@ -247,7 +247,7 @@ func (pr *preparation) hasResultContract(ctx context.Context, p *pkg.Package, s 
 		def := e.definition(ctx, s.Tool.Capability)
 		return def != nil && len(def.OutputSchema) > 0
 	case pkg.KindOperation:
-		if mo, err := connector.ManifestOperation(p, s.Operation, e.ProjectDir); err == nil && mo != nil {
+		if mo, err := connector.ManifestOperation(p, s.Operation, e.addedConnectors()); err == nil && mo != nil {
 			return len(mo.Def.OutputSchema) > 0
 		}
 		def := e.definition(ctx, operationCapability(s.Operation))
@@ -283,7 +283,7 @@ func (pr *preparation) hasResultContract(ctx context.Context, p *pkg.Package, s 
 // connector plugin declares.
 func (pr *preparation) checkOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
 	e := pr.e
-	mo, err := connector.ManifestOperation(p, s.Operation, e.ProjectDir)
+	mo, err := connector.ManifestOperation(p, s.Operation, e.addedConnectors())
 	if err == nil && mo != nil && mo.Op.Verb == pkg.VerbWrite && s.Operation.IdempotencyKey == "" {
 		return contract.Errorf(errcode.IdempotencyKeyMissing, "step %s writes through %s and names no idempotency_key; a write names one, which a retry reuses; no step was started", s.ID, s.Operation.Ref)
 	}
@@ -295,7 +295,7 @@ func (pr *preparation) checkOperation(ctx context.Context, p *pkg.Package, s *pk
 // script's calls list (whose idempotency key its call supplies).
 func (pr *preparation) resolveOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
 	e := pr.e
-	mo, err := connector.ManifestOperation(p, s.Operation, e.ProjectDir)
+	mo, err := connector.ManifestOperation(p, s.Operation, e.addedConnectors())
 	if err != nil {
 		return err
 	}

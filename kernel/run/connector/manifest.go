@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/registry"
 	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -28,17 +29,35 @@ type ManifestOp struct {
 	Def       *sdk.Definition
 }
 
+// Project is where a run finds the connectors runx added: the project
+// directory (.runx) holding added-connectors, and the runx home whose
+// trust store verifies the ones a registry installed.
+type Project struct {
+	Dir  string
+	Home string
+}
+
+// LoadAdded reads the added connector name (kernel/registry's
+// LoadAddedConnector): one a registry installed only while it verifies
+// against its signed record. nil when the project adds none.
+func (pr Project) LoadAdded(name string) (*pkg.Connector, error) {
+	if pr.Dir == "" {
+		return nil, nil
+	}
+	return registry.LoadAddedConnector(pr.Dir, pr.Home, name, "")
+}
+
 // ManifestOperation resolves ref to a connector manifest: the package's own
 // connectors/<name>/ first, then the project's added connectors. It returns
 // nil when no manifest names the connector (a plugin may declare it).
-func ManifestOperation(p *pkg.Package, ref *pkg.OperationStep, projectDir string) (*ManifestOp, error) {
+func ManifestOperation(p *pkg.Package, ref *pkg.OperationStep, pr Project) (*ManifestOp, error) {
 	var c *pkg.Connector
 	if p != nil {
 		c = p.Connectors[ref.Connector]
 	}
-	if c == nil && projectDir != "" {
+	if c == nil {
 		var err error
-		if c, err = pkg.LoadAddedConnector(projectDir, ref.Connector, ""); err != nil {
+		if c, err = pr.LoadAdded(ref.Connector); err != nil {
 			return nil, err
 		}
 	}
@@ -72,12 +91,12 @@ type manifestLookup struct {
 }
 
 // Lookup is ManifestOperation once per operation reference and run.
-func (m *Manifests) Lookup(p *pkg.Package, ref *pkg.OperationStep, projectDir string) (*ManifestOp, error) {
+func (m *Manifests) Lookup(p *pkg.Package, ref *pkg.OperationStep, pr Project) (*ManifestOp, error) {
 	if v, ok := m.lookups.Load(ref.Ref); ok {
 		l := v.(manifestLookup)
 		return l.mo, l.err
 	}
-	mo, err := ManifestOperation(p, ref, projectDir)
+	mo, err := ManifestOperation(p, ref, pr)
 	v, _ := m.lookups.LoadOrStore(ref.Ref, manifestLookup{mo: mo, err: err})
 	l := v.(manifestLookup)
 	return l.mo, l.err
@@ -85,11 +104,11 @@ func (m *Manifests) Lookup(p *pkg.Package, ref *pkg.OperationStep, projectDir st
 
 // Of is the step's manifest operation, or nil for a step that is not one
 // (or whose connector cannot be read: dispatch reports that).
-func (m *Manifests) Of(p *pkg.Package, step *pkg.Step, projectDir string) *ManifestOp {
+func (m *Manifests) Of(p *pkg.Package, step *pkg.Step, pr Project) *ManifestOp {
 	if step.Kind != pkg.KindOperation || step.Operation == nil {
 		return nil
 	}
-	mo, _ := m.Lookup(p, step.Operation, projectDir)
+	mo, _ := m.Lookup(p, step.Operation, pr)
 	return mo
 }
 
@@ -227,8 +246,8 @@ func orEmptyList(s []string) []string {
 // Added lists, by name, the manifest and connector digests of the
 // project's added connectors a package's steps and call lists name (its own
 // connectors/ are bound by the package digest already).
-func Added(p *pkg.Package, projectDir string) map[string]any {
-	if p == nil || projectDir == "" {
+func Added(p *pkg.Package, pr Project) map[string]any {
+	if p == nil || pr.Dir == "" {
 		return nil
 	}
 	var out map[string]any
@@ -244,7 +263,7 @@ func Added(p *pkg.Package, projectDir string) map[string]any {
 		if _, done := out[name]; done {
 			return
 		}
-		c, err := pkg.LoadAddedConnector(projectDir, name, "")
+		c, err := pr.LoadAdded(name)
 		if err != nil || c == nil {
 			return
 		}

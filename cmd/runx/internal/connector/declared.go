@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/registry"
 	"github.com/runxhq/runx/kernel/run"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -28,7 +29,7 @@ func declaredVariable(opts run.Options, o *UseOptions, plugin func(string) (stri
 	if !credential.ValidConnectorName(o.Connector) {
 		return "", contract.Errorf(errcode.ConnectorNameInvalid, "%q is not a connector name", o.Connector)
 	}
-	c, err := pkg.LoadAddedConnector(opts.ProjectDir, o.Connector, "")
+	c, err := registry.LoadAddedConnector(opts.ProjectDir, opts.HomeDir, o.Connector, "")
 	if err != nil {
 		return "", err
 	}
