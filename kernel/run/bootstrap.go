@@ -156,18 +156,26 @@ func logLevel(s string) hclog.Level {
 	return hclog.LevelFromString(s)
 }
 
+// ClaimProject resolves options and makes the project directory runx's,
+// as Open does first, without opening the project's state: a command that
+// only adds files there (runx registry install) needs no journal.
+func ClaimProject(o Options) (Options, error) {
+	o, err := ResolveOptions(o)
+	if err != nil {
+		return o, err
+	}
+	if o.projectFound && filepath.Clean(o.ProjectDir) == filepath.Clean(o.HomeDir) {
+		return o, contract.Errorf(errcode.ProjectUnrecognized, "%s is the runx home, never a project: run runx in a project (a directory with .git or skills/), or set RUNX_PROJECT_DIR", o.ProjectDir)
+	}
+	return o, claimProject(o.ProjectDir, !o.projectFound)
+}
+
 // Open resolves options and opens the kernel's state; plugins start
 // lazily. What it repairs is written under ctx's values but never cut short
 // by its cancellation: a half-made repair would lose what the crash left.
 func Open(ctx context.Context, o Options) (*Kernel, error) {
-	o, err := ResolveOptions(o)
+	o, err := ClaimProject(o)
 	if err != nil {
-		return nil, err
-	}
-	if o.projectFound && filepath.Clean(o.ProjectDir) == filepath.Clean(o.HomeDir) {
-		return nil, contract.Errorf(errcode.ProjectUnrecognized, "%s is the runx home, never a project: run runx in a project (a directory with .git or skills/), or set RUNX_PROJECT_DIR", o.ProjectDir)
-	}
-	if err := claimProject(o.ProjectDir, !o.projectFound); err != nil {
 		return nil, err
 	}
 	store, err := receipt.Open(o.ReceiptDir)

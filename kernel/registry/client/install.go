@@ -32,16 +32,12 @@ type InstallOptions struct {
 // namespace; the files must be exactly the files it names. Any refusal
 // writes nothing.
 func (c *Client) Install(ctx context.Context, projectDir string, ref Ref, trust *registry.Trust, o InstallOptions) (*Installed, error) {
-	kind, version, unread, err := c.resolve(ctx, ref)
-	if err != nil {
-		return nil, err
-	}
-	rec, err := c.Record(ctx, kind, ref, version)
+	kind, rec, unread, err := c.resolve(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
 	if o.Digest != "" && rec.ContentDigest != o.Digest {
-		return nil, contract.Errorf(errcode.RegistryDigestMismatch, "%s@%s has content digest %s, not the %s --digest names; nothing was installed", ref.Name, version, c.scrub(rec.ContentDigest), o.Digest)
+		return nil, contract.Errorf(errcode.RegistryDigestMismatch, "%s@%s has content digest %s, not the %s --digest names; nothing was installed", ref.Name, rec.Version, c.scrub(rec.ContentDigest), o.Digest)
 	}
 	// The signature first: a record no trusted key signed costs no
 	// download of its files.
@@ -70,41 +66,48 @@ func (c *Client) InstallRef(ctx context.Context, projectDir, ref string, trust *
 }
 
 // resolve finds ref's kind (a skill first, when the ref could name either)
-// and version (the newest this runx reads, when it names none).
-func (c *Client) resolve(ctx context.Context, ref Ref) (kind, version string, unread *NewestUnread, err error) {
+// and the signed record of its version: the one it names, else the newest
+// whose package format this runx reads.
+func (c *Client) resolve(ctx context.Context, ref Ref) (string, *registry.Record, *NewestUnread, error) {
 	kinds := []string{ref.Kind}
 	if ref.Kind == "" {
 		kinds = []string{KindSkill, KindConnector}
 	}
 	var first error
 	for i, k := range kinds {
-		vs, err := c.Versions(ctx, k, ref)
-		if err != nil {
-			if i+1 < len(kinds) && notFound(err) {
-				first = err
-				continue
-			}
-			if first != nil && notFound(err) {
-				// Neither a skill nor a connector: say so as a skill.
-				err = first
-			}
-			return "", "", nil, err
+		rec, unread, err := c.resolveKind(ctx, k, ref)
+		if err == nil {
+			return k, rec, unread, nil
 		}
-		if ref.Version != "" {
-			for _, v := range vs.Versions {
-				if v.Version == ref.Version {
-					return k, ref.Version, nil, nil
-				}
-			}
-			return "", "", nil, contract.Errorf(errcode.RegistryVersionNotFound, "the registry holds no version %s of %s", ref.Version, ref.Name)
+		if !notFound(err) {
+			return "", nil, nil, err
 		}
-		v, unread, err := ChooseNewest(ref.Name, vs.Versions, registry.PackageFormat)
-		if err != nil {
-			return "", "", nil, err
+		if first == nil {
+			// Neither a skill nor a connector is said as a skill.
+			first = err
 		}
-		return k, v.Version, unread, nil
+		if i+1 == len(kinds) {
+			return "", nil, nil, first
+		}
 	}
-	return "", "", nil, first
+	return "", nil, nil, first
+}
+
+func (c *Client) resolveKind(ctx context.Context, kind string, ref Ref) (*registry.Record, *NewestUnread, error) {
+	if ref.Version != "" {
+		rec, err := c.Record(ctx, kind, ref, ref.Version)
+		return rec, nil, err
+	}
+	vs, err := c.Versions(ctx, kind, ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, unread, err := ChooseNewest(ref.Name, vs.Versions, registry.PackageFormat)
+	if err != nil {
+		return nil, nil, err
+	}
+	rec, err := c.Record(ctx, kind, ref, v.Version)
+	return rec, unread, err
 }
 
 // notFound says err is the registry answering that it holds no such

@@ -83,30 +83,33 @@ func Install(ctx context.Context, opts *InstallOptions) cli.ExitCode {
 	if err != nil {
 		return cli.ReportError(io, opts.JSON, err)
 	}
-	return f.WithKernel(ctx, opts.JSON, func(k *run.Kernel) cli.ExitCode {
-		projectDir := k.Options.ProjectDir
-		var done []*client.Installed
-		if opts.Ref != "" {
-			in, err := r.client.Install(ctx, projectDir, ref, trust, client.InstallOptions{Digest: opts.Digest})
-			if err != nil {
-				return cli.ReportError(io, opts.JSON, err)
-			}
-			done = append(done, in)
-		} else if done, err = r.client.InstallRecords(ctx, projectDir, records, trust); err != nil {
+	// The project is claimed as a kernel would, but its state is not
+	// opened: an install adds files to .runx and nothing else.
+	o, err := run.ClaimProject(f.Options())
+	if err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	var done []*client.Installed
+	if opts.Ref != "" {
+		in, err := r.client.Install(ctx, o.ProjectDir, ref, trust, client.InstallOptions{Digest: opts.Digest})
+		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
-		if opts.JSON {
-			_ = cli.PrintJSON(io.Out, InstallReport{Schema: "runx.registry_install.v1", Registry: r.client.URL(), Installed: done})
-			return cli.ExitOK
-		}
-		for _, in := range done {
-			fmt.Fprintf(io.Out, "%s %s [%s] %s\n", in.Status, in.Ref, in.TrustTier, in.Dir)
-			if in.NewestUnread != nil {
-				fmt.Fprintf(io.Out, "  newer, passed over: %s (%s)\n", in.NewestUnread.Version, in.NewestUnread.Reason)
-			}
-		}
+		done = append(done, in)
+	} else if done, err = r.client.InstallRecords(ctx, o.ProjectDir, records, trust); err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
+	if opts.JSON {
+		_ = cli.PrintJSON(io.Out, InstallReport{Schema: "runx.registry_install.v1", Registry: r.client.URL(), Installed: done})
 		return cli.ExitOK
-	})
+	}
+	for _, in := range done {
+		fmt.Fprintf(io.Out, "%s %s [%s] %s\n", in.Status, in.Ref, in.TrustTier, in.Dir)
+		if in.NewestUnread != nil {
+			fmt.Fprintf(io.Out, "  newer, passed over: %s (%s)\n", in.NewestUnread.Version, in.NewestUnread.Reason)
+		}
+	}
+	return cli.ExitOK
 }
 
 // readRecords reads --records as --inputs reads its document: one JSON
