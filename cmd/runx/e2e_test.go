@@ -54,16 +54,18 @@ func TestScripts(t *testing.T) {
 			return testenv.MarkProject(env.WorkDir)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"jsonget":  jsonGet,
-			"tamper":   tamper,
-			"cmpdir":   cmpDir,
-			"jsonfile": jsonFile,
+			"jsonget":        jsonGet,
+			"tamper":         tamper,
+			"cmpdir":         cmpDir,
+			"jsonfile":       jsonFile,
+			"registry-serve": registryServe,
 		},
 		RequireExplicitExec: true,
 	})
 }
 
-// jsonget FILE POINTER VAR: read a value from a JSON document into $VAR.
+// jsonget FILE POINTER VAR: read a value from a JSON document into $VAR
+// ("/" is the whole document).
 func jsonGet(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 3 {
 		ts.Fatalf("usage: jsonget file pointer var")
@@ -74,6 +76,9 @@ func jsonGet(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	cur := doc
 	for _, tok := range strings.Split(strings.TrimPrefix(args[1], "/"), "/") {
+		if args[1] == "/" {
+			break // the whole document
+		}
 		switch c := cur.(type) {
 		case map[string]any:
 			cur = c[tok]
