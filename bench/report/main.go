@@ -55,6 +55,7 @@ var workloads = []workload{
 	{"BenchmarkCredentialDispatch/", "1000x", "a delivered credential within noise of none (p50)", ""},
 	{"BenchmarkCredentialBoundary/", "300x", "< 5 µs a 4 KiB step with a credential", ""},
 	{"BenchmarkRegistrySearch10k/", "300x", "p50 < 20 ms over 10,000 published skills (SQLite, through the API)", ""},
+	{"BenchmarkRegistryInstall50Cold$", "20x", "median < 150 ms: a 50-file skill from a registry on loopback, a cold process", ""},
 }
 
 func main() {
