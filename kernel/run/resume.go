@@ -268,7 +268,7 @@ func (st *treeState) admit(doc *contract.ResumeDocument) (map[string][]*journal.
 				return nil, nil, err
 			}
 			if w.req.Kind == contract.RequestQuestion {
-				if err := checkQuestions(addr, w.req.Payload, value); err != nil {
+				if err := resumedoc.CheckQuestions(addr, w.req.Payload, value); err != nil {
 					return nil, nil, err
 				}
 			}

@@ -1,11 +1,11 @@
-package run
+package resumedoc
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
-	"github.com/runxhq/runx/kernel/run/resumedoc"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -14,10 +14,10 @@ type questionAnswer struct {
 	Text   *string `json:"text,omitempty"`
 }
 
-// checkQuestions holds a person's answers to the questions an ask put: each
+// CheckQuestions holds a person's answers to the questions an ask put: each
 // names one of its question's options or, where free text is allowed, the
 // person's own words, and every required question is answered.
-func checkQuestions(addr string, payload, value json.RawMessage) error {
+func CheckQuestions(addr string, payload, value json.RawMessage) error {
 	var asked struct {
 		Questions []*pkg.Question `json:"questions"`
 	}
@@ -37,11 +37,11 @@ func checkQuestions(addr string, payload, value json.RawMessage) error {
 		if !ok {
 			return contract.Errorf(errcode.ResumeAnswerInvalid, "%s: no question %q was asked", addr, id)
 		}
-		if _, err := resumedoc.StrictObject(raw, "the answer to "+id, []string{"option", "text"}); err != nil {
+		if _, err := StrictObject(raw, "the answer to "+id, []string{"option", "text"}); err != nil {
 			return contract.Errorf(errcode.ResumeAnswerInvalid, "%s: %v", addr, err)
 		}
 		var a questionAnswer
-		dec := json.NewDecoder(bytesReader(raw))
+		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&a); err != nil || (a.Option == nil) == (a.Text == nil) {
 			return contract.Errorf(errcode.ResumeAnswerInvalid, "%s: question %s takes exactly one of option or text", addr, id)
