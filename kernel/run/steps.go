@@ -257,24 +257,20 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		return nil, runstep.AnswerTooLarge(rc.Budget, step.ID), contract.StepFailed
 	}
 	attempt, claimed := 1, false
-	if !connector.InCustody(ctx) && runstep.ResendOf(d.def) == runstep.ResendUnsafe {
+	if class := runstep.ResendOf(d.def); !connector.InCustody(ctx) && (class == runstep.ResendUnsafe || class == runstep.ResendDeduplicated) {
 		// It may act and nothing would make a second send harmless: it is
 		// claimed before it leaves, or waits when an earlier claim of it
-		// has no outcome (kernel/run/step/claim.go).
+		// has no outcome (kernel/run/step/claim.go). One its plugin
+		// deduplicates is sent again as it was, unless an earlier send
+		// was answered effect_unconfirmed: then it waits at its retry too.
 		var failure *contract.ErrorBody
 		var status contract.StepStatus
 		if attempt, failure, status = rc.claims.Claim(ctx, rc.runner(), step, local, d.capability, d.def); failure != nil {
 			return nil, failure, status
 		}
-		rc.e.hook("call_claimed")
-		claimed = true
-	} else if !connector.InCustody(ctx) && runstep.ResendOf(d.def) == runstep.ResendDeduplicated {
-		// Sent again as it was, unless an earlier send was answered
-		// effect_unconfirmed: then it waits at its retry.
-		var failure *contract.ErrorBody
-		var status contract.StepStatus
-		if attempt, failure, status = rc.claims.Deduplicated(ctx, rc.runner(), step, local, d.capability, d.def); failure != nil {
-			return nil, failure, status
+		if class == runstep.ResendUnsafe {
+			rc.e.hook("call_claimed")
+			claimed = true
 		}
 	}
 	if d.def != nil && d.def.Recovers {
@@ -329,10 +325,9 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		Context:    callContext,
 	}, room)
 	rc.e.hook("call_answered")
-	if claimed {
-		if uerr := rc.claims.Unclaim(ctx, rc.runner(), step, local, attempt, res, err); uerr != nil {
-			return nil, contract.BodyOf(uerr), contract.StepFailed
-		}
+	unconfirmed, unconfirmedStatus, uerr := rc.claims.Answered(ctx, rc.runner(), step, local, d.capability, d.def, attempt, claimed, !connector.InCustody(ctx), res, err)
+	if uerr != nil {
+		return nil, contract.BodyOf(uerr), contract.StepFailed
 	}
 	rc.money().Settle(ctx, ch, connector.CallEnd(res, err), body)
 	if over := runstep.ChargeAnswer(rc.Budget, step.ID, res, err, room < d.maxOutput || d.maxOutput <= 0 && room < sdk.MaxPayloadBytes); over != nil {
@@ -383,13 +378,11 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	case sdk.StatusOK:
 	case sdk.StatusRefused:
 		return nil, &contract.ErrorBody{Code: res.Code, Message: res.Message}, contract.StepRefused
-	case sdk.StatusFailed:
-		if res.Code == errcode.EffectUnconfirmed && !connector.InCustody(ctx) {
-			failure, status := rc.claims.AnsweredUnconfirmed(ctx, rc.runner(), step, local, d.capability, d.def, attempt, res.Message)
-			return nil, failure, status
-		}
-		return nil, &contract.ErrorBody{Code: res.Code, Message: res.Message}, contract.StepFailed
 	default:
+		if unconfirmed != nil {
+			// effect_unconfirmed: the unit waits at its retry.
+			return nil, unconfirmed, unconfirmedStatus
+		}
 		return nil, &contract.ErrorBody{Code: res.Code, Message: res.Message}, contract.StepFailed
 	}
 	out, failure := d.interpret(res.Output, body)

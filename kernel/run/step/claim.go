@@ -130,7 +130,8 @@ func (cs *Claims) at(ctx context.Context, run *Run, local string) (*claimRecord,
 }
 
 // Claim decides whether a call of capability (described by def) that may
-// act goes out, and records it before it does (the engine's hook
+// act goes out (one of ResendUnsafe, or of ResendDeduplicated), and records
+// an unsafe one before it does (the engine's hook
 // call_claimed follows a claim). It answers the attempt the
 // call is sent as, or a failure and status that end the unit without
 // sending: a wait at the call's retry (Unconfirmed), or retry_declined.
@@ -138,6 +139,12 @@ func (cs *Claims) Claim(ctx context.Context, run *Run, step *pkg.Step, local, ca
 	prior, err := cs.at(ctx, run, local)
 	if err != nil {
 		return 0, contract.BodyOf(err), contract.StepFailed
+	}
+	if prior == nil && ResendOf(def) == ResendDeduplicated {
+		// Its plugin applies the same call once: it is sent again as it
+		// was, unclaimed. Only an earlier send answered effect_unconfirmed
+		// (Answered) leaves a claim that decides it as below.
+		return 1, nil, ""
 	}
 	attempt := 1
 	var decided *bool
@@ -180,30 +187,13 @@ func (cs *Claims) Claim(ctx context.Context, run *Run, step *pkg.Step, local, ca
 	return attempt, nil, ""
 }
 
-// Deduplicated decides a call whose plugin applies the same call once
-// (ResendDeduplicated): it goes out unclaimed, as the attempt its call id
-// names, unless an earlier send of it was answered effect_unconfirmed
-// (AnsweredUnconfirmed), when it is decided as a claimed call is: it waits
-// at its retry, and a person's {"retry": true} sends a new attempt under a
-// call id of its own.
-func (cs *Claims) Deduplicated(ctx context.Context, run *Run, step *pkg.Step, local, capability string, def *sdk.Definition) (int, *contract.ErrorBody, contract.StepStatus) {
-	prior, err := cs.at(ctx, run, local)
-	if err != nil {
-		return 0, contract.BodyOf(err), contract.StepFailed
-	}
-	if prior == nil {
-		return 1, nil, ""
-	}
-	return cs.Claim(ctx, run, step, local, capability, def)
-}
-
-// AnsweredUnconfirmed settles a call its plugin answered failed with
+// answeredUnconfirmed settles a call its plugin answered failed with
 // effect_unconfirmed: the plugin cannot tell whether an earlier send of the
 // same call acted (a process start whose supervisor never confirmed it,
 // say). Sending it again under the same call would be answered the same,
 // and under a new one might act twice, so the unit waits at its retry, its
 // attempt claimed so that a person's decision is applied to it.
-func (cs *Claims) AnsweredUnconfirmed(ctx context.Context, run *Run, step *pkg.Step, local, capability string, def *sdk.Definition, attempt int, answer string) (*contract.ErrorBody, contract.StepStatus) {
+func (cs *Claims) answeredUnconfirmed(ctx context.Context, run *Run, step *pkg.Step, local, capability string, def *sdk.Definition, attempt int, answer string) (*contract.ErrorBody, contract.StepStatus) {
 	prior, err := cs.at(ctx, run, local)
 	if err != nil {
 		return contract.BodyOf(err), contract.StepFailed
@@ -261,10 +251,27 @@ var neverSent = map[errcode.Code]bool{
 	errcode.PluginDescribeInvalid:  true,
 }
 
-// Unclaim withdraws the claim of attempt at local when its call provably
-// never acted: err is a host failure before the call left, or res a
-// refusal (the call was not carried out).
-func (cs *Claims) Unclaim(ctx context.Context, run *Run, step *pkg.Step, local string, attempt int, res *sdk.Result, err error) error {
+// Answered takes a call's answer (res, or the host's err) as the claims
+// see it. A claimed call's claim is withdrawn when the call provably never
+// acted: err is a host failure before the call left, or res a refusal (the
+// call was not carried out). A call whose plugin answered failed with
+// effect_unconfirmed, when decide holds (a connector's custody decides its
+// own calls), waits at its retry: Answered returns that wait's failure and
+// status, for the caller to return once it has settled the call's charge.
+func (cs *Claims) Answered(ctx context.Context, run *Run, step *pkg.Step, local, capability string, def *sdk.Definition, attempt int, claimed, decide bool, res *sdk.Result, err error) (*contract.ErrorBody, contract.StepStatus, error) {
+	if claimed {
+		if uerr := cs.unclaim(ctx, run, step, local, attempt, res, err); uerr != nil {
+			return nil, "", uerr
+		}
+	}
+	if decide && err == nil && res != nil && res.Status == sdk.StatusFailed && res.Code == errcode.EffectUnconfirmed {
+		failure, status := cs.answeredUnconfirmed(ctx, run, step, local, capability, def, attempt, res.Message)
+		return failure, status, nil
+	}
+	return nil, "", nil
+}
+
+func (cs *Claims) unclaim(ctx context.Context, run *Run, step *pkg.Step, local string, attempt int, res *sdk.Result, err error) error {
 	var he *host.Error
 	if !(errors.As(err, &he) && neverSent[he.Code]) && !(err == nil && res != nil && res.Status == sdk.StatusRefused) {
 		return nil
