@@ -206,3 +206,29 @@ func TestInstallRecords(t *testing.T) {
 	wantCode(t, err, errcode.RegistrySignatureInvalid)
 	emptyTree(t, fresh)
 }
+
+// A host's records must be skill records signed for the registry the
+// client installs from.
+func TestInstallRecordsRefusals(t *testing.T) {
+	r := newTestRegistry(t)
+	r.publish("acme", skillFiles("weather", "1.0.0", 0), 1)
+	other := newTestRegistry(t)
+	other.publish("acme", skillFiles("weather", "1.0.0", 0), 1)
+	c := r.client(Options{})
+	for _, tc := range []struct {
+		name string
+		raw  json.RawMessage
+		code errcode.Code
+	}{
+		{name: "a record signed for another registry", raw: other.records["acme/weather@1.0.0"], code: errcode.RegistryRecordMismatch},
+		{name: "a connector record", raw: bytes.Replace(r.records["acme/weather@1.0.0"], []byte(`"kind":"skill"`), []byte(`"kind":"connector"`), 1), code: errcode.RegistryRecordInvalid},
+		{name: "not a record", raw: json.RawMessage(`{"schema":"x","extra":1}`), code: errcode.RegistryRecordInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			project := t.TempDir()
+			_, err := c.InstallRecords(context.Background(), project, []json.RawMessage{tc.raw}, r.trust("acme"))
+			wantCode(t, err, tc.code)
+			emptyTree(t, project)
+		})
+	}
+}
