@@ -63,12 +63,3 @@ func outputArtifact(output any) (receipt.Artifact, bool) {
 	}
 	return a, true
 }
-
-// inputArtifacts are the artifacts a unit at local was given by reference
-// (scriptPort.give).
-func (rc *runCtx) inputArtifacts(local string) []receipt.Artifact {
-	if v, ok := rc.givenArtifacts.Load(local); ok {
-		return slices.Clone(v.([]receipt.Artifact))
-	}
-	return nil
-}

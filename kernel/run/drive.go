@@ -58,8 +58,9 @@ type runCtx struct {
 
 	actorOnce sync.Once
 	actorName string
-	// givenArtifacts: scriptport.go (give) and artifacts.go.
-	givenArtifacts sync.Map
+	// givenArtifacts: scriptport.go (give) and kernel/run/step (a unit's
+	// receipt).
+	givenArtifacts runstep.Given
 }
 
 func newRunCtx(e *engine, rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any, b *runstate.Budget, depth int, path string) *runCtx {
@@ -193,6 +194,15 @@ func (rc *runCtx) appendSettled(step *pkg.Step, s *settled, out *outcome) {
 	}
 	out.trace = append(out.trace, contract.TraceStep{StepID: step.ID, Skill: traceKind(step), Status: s.Status, ReceiptID: s.ReceiptID, Error: s.Failure})
 	out.refs = append(out.refs, s.Ref)
+}
+
+// traceKind is what a run's trace names a step by: the capability a tool
+// step calls, or the step's kind.
+func traceKind(step *pkg.Step) string {
+	if step.Kind == pkg.KindTool && step.Tool != nil && step.Tool.Capability != "" {
+		return step.Tool.Capability
+	}
+	return string(step.Kind)
 }
 
 // fail ends the run with a settled step's failure.

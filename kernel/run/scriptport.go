@@ -65,8 +65,7 @@ func (p scriptPort) Refuse(ctx context.Context, step *pkg.Step, address string, 
 }
 
 // give keeps, by a unit's address, the artifacts a script's call passed
-// by reference in its input, for the unit's receipt (stepBody,
-// inputArtifacts). Calls of a script run at once, so it is a sync.Map.
+// by reference in its input, for the unit's receipt (step.Given).
 func (p scriptPort) give(address string, a []receipt.Artifact) {
 	if len(a) > 0 {
 		p.rc.givenArtifacts.Store(address, a)

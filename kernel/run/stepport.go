@@ -2,7 +2,6 @@ package run
 
 import (
 	"github.com/runxhq/runx/kernel/pkg"
-	"github.com/runxhq/runx/kernel/receipt"
 	runstep "github.com/runxhq/runx/kernel/run/step"
 )
 
@@ -18,18 +17,12 @@ type (
 func (rc *runCtx) runner() *runstep.Run {
 	r := &runstep.Run{Journal: rc.e.Journal, Fresh: rc.fresh, Decisions: rc.Decisions, Clock: rc.e.Clock, Tree: rc.Tree,
 		Package: rc.pkg, Method: rc.method, RunxVersion: rc.e.RunxVersion, Sealer: rc.e.sealer(),
-		Batching: &rc.batching, Held: &rc.held, Engine: stepPort{rc}}
+		Batching: &rc.batching, Held: &rc.held, Given: &rc.givenArtifacts}
 	if rc.rec != nil {
 		r.ID, r.ClosureDigest = rc.rec.RunID, rc.rec.ClosureDigest
 	}
 	return r
 }
-
-// stepPort is the engine as kernel/run/step's runner sees it
-// (step.Engine).
-type stepPort struct{ rc *runCtx }
-
-func (p stepPort) Given(local string) []receipt.Artifact { return p.rc.inputArtifacts(local) }
 
 // bindWait binds a wait of the step runner's as a request the run waits
 // on.

@@ -187,34 +187,6 @@ func unitReceipts(step *pkg.Step) int {
 	return 1
 }
 
-func traceKind(step *pkg.Step) string {
-	if step.Kind == pkg.KindTool && step.Tool != nil && step.Tool.Capability != "" {
-		return step.Tool.Capability
-	}
-	return string(step.Kind)
-}
-
-// dispatch is what one step sends to a capability and how it is recorded.
-type dispatch struct {
-	capability string
-	execution  string
-	input      any
-	timeout    time.Duration
-	maxOutput  int64
-	// def is the capability's description, which everything about the call
-	// (lock, reach, recovery) derives from.
-	def *sdk.Definition
-	// commandRole marks a command step's process, whose input carries its
-	// environment.
-	commandRole bool
-	// interpret turns the capability's raw output into the step's output.
-	interpret func(raw []byte, body *receipt.Body) (any, *contract.ErrorBody)
-	// idempotencyKey is the provider key a connector write is sent under.
-	idempotencyKey string
-	// evidence, when set, sees the plugin's evidence of every answer.
-	evidence func(json.RawMessage)
-}
-
 func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, body *receipt.Body) (any, *contract.ErrorBody, contract.StepStatus) {
 	var d *dispatch
 	var err error
@@ -390,19 +362,4 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		return nil, failure, contract.StepFailed
 	}
 	return out, nil, contract.StepSuccess
-}
-
-func decodeOutput(raw []byte, _ *receipt.Body) (any, *contract.ErrorBody) {
-	var out any
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, &contract.ErrorBody{Code: errcode.CapabilityOutputInvalid, Message: "the capability answered with output that is not JSON"}
-	}
-	return out, nil
-}
-
-func stepTimeout(step *pkg.Step, def time.Duration) time.Duration {
-	if step.TimeoutSeconds > 0 {
-		return time.Duration(step.TimeoutSeconds) * time.Second
-	}
-	return def
 }

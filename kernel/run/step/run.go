@@ -6,13 +6,12 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
-	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/runstate"
 )
 
 // Run is the run a unit belongs to, as the step runner takes it: its
 // record, its place in the tree, what its units' receipts name and where
-// they are sealed, and the port for what only the engine knows.
+// they are sealed and recorded.
 type Run struct {
 	// ID is the run's id.
 	ID string
@@ -41,16 +40,8 @@ type Run struct {
 	// is not recorded at once: a fan-out's batch, the seal's transaction.
 	Batching *Batching
 	Held     *Held
-	// Engine is the engine's side.
-	Engine Engine
-}
-
-// Engine is what settling a unit needs of the engine: the port the engine
-// satisfies (kernel/run/stepport.go).
-type Engine interface {
-	// Given are the artifacts a unit at local was given by reference in
-	// its input (a script's call), which its receipt names.
-	Given(local string) []receipt.Artifact
+	// Given are the artifacts its units were given by reference.
+	Given *Given
 }
 
 // Wait is a request a unit of the run waits on, at local inside the run,

@@ -3,6 +3,8 @@ package step
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"sync"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/contract/seal"
@@ -31,7 +33,7 @@ func (r *Run) StepBody(step *pkg.Step, local string) receipt.Body {
 		ClosureDigest: r.ClosureDigest,
 		StartedAt:     receipt.FormatTime(r.Clock()),
 		Runtime:       &receipt.Runtime{RunxVersion: r.RunxVersion},
-		Artifacts:     r.Engine.Given(local),
+		Artifacts:     r.Given.Of(local),
 	}
 }
 
@@ -120,4 +122,18 @@ func NonEmptyRefs(refs []receipt.ChildRef) []receipt.ChildRef {
 		}
 	}
 	return out
+}
+
+// Given keeps, by a unit's address, the artifacts a unit was given by
+// reference in its input (a script's call passes them, as a
+// []receipt.Artifact), for the unit's receipt (StepBody). Calls of a script
+// run at once, so it is a sync.Map; the zero value holds none.
+type Given struct{ sync.Map }
+
+// Of are the artifacts a unit at local was given.
+func (g *Given) Of(local string) []receipt.Artifact {
+	if v, ok := g.Load(local); ok {
+		return slices.Clone(v.([]receipt.Artifact))
+	}
+	return nil
 }
