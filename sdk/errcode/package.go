@@ -106,8 +106,9 @@ const (
 	// Do: Install it with runx registry install, or run it with runx skill and a registry.
 	RegistrySkillNotInstalled Code = "registry_skill_not_installed"
 
-	// RegistryUnavailable: The skill names a registry package and no registry is configured.
-	// Do: Install the package locally and run it from there.
+	// RegistryUnavailable: A registry package or command needs a registry and none is named.
+	// Do: Pass --registry <url> or set RUNX_REGISTRY_URL; or install the package locally and run it from
+	// there.
 	RegistryUnavailable Code = "registry_unavailable"
 
 	// RunxYAMLAliasRefused: A YAML alias, outside the runx YAML subset.
