@@ -3,6 +3,7 @@ package fs
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"syscall"
 
 	"github.com/runxhq/runx/sdk/errcode"
@@ -81,6 +82,12 @@ func list(ctx context.Context, scope *Scope, req *ListRequest) (*ListResponse, *
 				entry.Size = &size
 			}
 		}
+		if e.kind == KindSymlink && linksToSecret(scope, e, &buf) {
+			// A link is judged by what a read of it would reach: a
+			// secret by the target's name, place or content is left
+			// out as the secret itself is.
+			return true
+		}
 		resp.Entries = append(resp.Entries, entry)
 		return true
 	})
@@ -89,6 +96,24 @@ func list(ctx context.Context, scope *Scope, req *ListRequest) (*ListResponse, *
 	}
 	resp.Count = len(resp.Entries)
 	return resp, nil
+}
+
+// linksToSecret reports whether a read of the symlink e would be refused
+// as a secret: its target's name or place is one (the scope's own
+// refusal), or the target is a regular file whose content is. A link a
+// read refuses for any other reason (it leads out of reach, or nowhere) is
+// still listed, as before: the listing shows it is a link, and a read says
+// why it stops.
+func linksToSecret(scope *Scope, e *walkEntry, buf *[]byte) bool {
+	t, res := scope.Resolve(e.real)
+	if res != nil {
+		return res.Code == errcode.ReachSecretRefused
+	}
+	if t.Info == nil || !t.Info.Mode().IsRegular() {
+		return false
+	}
+	head, ok := fileHead(t.Real, buf)
+	return ok && secretContentOf(head, e.dirent.Name(), filepath.Base(t.Real)) != ""
 }
 
 // fileHead reads the start of a regular file that a content rule judges

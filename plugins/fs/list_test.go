@@ -134,3 +134,22 @@ func TestADirectoryWithASecretsNameIsWalked(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// A symlink is listed by what a read of it reaches: one whose target is a
+// secret, by its name or by its content, is left out as the secret itself
+// is (a read of it is refused), while a link to an ordinary file, or one
+// leading out of reach, is still shown.
+func TestListHidesALinkToASecret(t *testing.T) {
+	root := workspace(t, map[string]string{".env": "K=v", "deploy.txt": testPrivateKey, "readme.txt": "hello"})
+	must(t, os.Symlink(".env", filepath.Join(root, "innocent.txt")))
+	must(t, os.Symlink("deploy.txt", filepath.Join(root, "notes.txt")))
+	must(t, os.Symlink("readme.txt", filepath.Join(root, "plain.txt")))
+	outside := workspace(t, map[string]string{"far.txt": ""})
+	must(t, os.Symlink(outside, filepath.Join(root, "out")))
+	if got, want := listPaths(t, root, ""), []string{"out", "plain.txt", "readme.txt"}; !slices.Equal(got, want) {
+		t.Fatalf("listed %q, want %q", got, want)
+	}
+	for _, p := range []string{"innocent.txt", "notes.txt"} {
+		wantCode(t, call(t, wsContext(root), CapabilityRead, ReadRequest{Path: p}, nil), errcode.ReachSecretRefused)
+	}
+}
