@@ -1,0 +1,88 @@
+package main
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/runxhq/runx/kernel/registry"
+	"github.com/runxhq/runx/sdk/canon"
+)
+
+// A connector a registry installed (.runx/added-connectors/<name>/sha-…/,
+// signed) serves a package that carries none and binds its run's closure:
+// edited in place while a run waits, the run refuses to resume and a new
+// run refuses the edited copy at its use, with no write sent; the signed
+// bytes back, the waiting run goes on.
+func TestInstalledConnectorEditedIsRefusedAtItsUse(t *testing.T) {
+	f := newForge(t)
+	w := newWorkspace(t, skillFiles("forge", forgeSkill))
+	w.env = append(w.env, "FORGE_TOKEN="+f.token)
+	dir := installSignedConnector(t, w, "forge", forgeConnector(f.srv.URL, "required", "1500"))
+	manifest := filepath.Join(dir, "connector.yaml")
+	paused, _ := w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k1", "--json")
+	if str(paused, "status") != "needs_approval" {
+		t.Fatalf("paused: %v", paused)
+	}
+	os.WriteFile(manifest, []byte(forgeConnector(f.srv.URL, "required", "2500")), 0o644)
+	approve := answerDoc("approvals", "publish", str(paused, "requests", "0", "request_digest"), `"approved":true,"reason":"yes"`)
+	drift, code := w.run(approve, nil, "resume", str(paused, "run_id"), "-", "--json")
+	if code == 0 || str(drift, "error", "code") != "resume_closure_drift" {
+		t.Fatalf("want resume_closure_drift, got %d %v", code, drift)
+	}
+	edited, code := w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k2", "--json")
+	if code == 0 || str(edited, "error", "code") != "registry_package_altered" {
+		t.Fatalf("a run of the edited connector: %d %v", code, edited)
+	}
+	if n, _ := f.writeCount(); n != 0 {
+		t.Fatal("a write went under an edited connector")
+	}
+	os.WriteFile(manifest, []byte(forgeConnector(f.srv.URL, "required", "1500")), 0o644)
+	done, code := w.run(approve, nil, "resume", str(paused, "run_id"), "-", "--json")
+	if code != 0 || str(done, "outcome") != "completed" {
+		t.Fatalf("resume: %d %v", code, done)
+	}
+}
+
+// installSignedConnector publishes a connector under a key the workspace's
+// runx home trusts for it and installs it into the project, as runx
+// registry install does; it returns the version directory.
+func installSignedConnector(t *testing.T, w *workspace, name, manifest string) string {
+	t.Helper()
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(w.dir, ".home")
+	tr, err := registry.LoadTrust(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Add("https://reg.test", registry.FormatPublicKey(pub), name); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Save(home); err != nil {
+		t.Fatal(err)
+	}
+	pkgJSON, err := canon.Canonical(map[string]any{"kind": "connector", "name": name, "package_format": registry.PackageFormat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"connector.yaml": []byte(manifest), "runx.package.json": pkgJSON}
+	p, err := registry.BuildFiles(registry.KindConnector, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := registry.NewRecord(p, "https://reg.test", name, registry.TierCommunity, time.Now())
+	if err := registry.Sign(rec, priv); err != nil {
+		t.Fatal(err)
+	}
+	res, err := registry.Install(filepath.Join(w.dir, ".runx"), rec, files, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Dir
+}
