@@ -9,7 +9,6 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
-	"github.com/runxhq/runx/kernel/receipt"
 	runstep "github.com/runxhq/runx/kernel/run/step"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -87,64 +86,7 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 			return stepRun{Err: err}
 		}
 	}
-	return rc.settleFanOut(ctx, step, results)
-}
-
-// settleFanOut seals the fan-out step over its items.
-func (rc *runCtx) settleFanOut(ctx context.Context, step *pkg.Step, results []stepRun) stepRun {
-	var waiting []pending
-	var refused []contract.RefusedAnswer
-	var refs []receipt.ChildRef
-	outputs := make([]any, len(results))
-	var failure *contract.ErrorBody
-	status := contract.StepSuccess
-	for _, r := range results {
-		if r.Stopped && r.Err == nil {
-			// An item a stop interrupted is not a failure: the step stays
-			// unsettled, its recorded items kept, for the next driver.
-			return stepRun{Stopped: true}
-		}
-	}
-	for i, r := range results {
-		switch {
-		case r.Err != nil:
-			return r
-		case len(r.Waiting) > 0 || len(r.Refused) > 0:
-			waiting, refused = append(waiting, r.Waiting...), append(refused, r.Refused...)
-		case r.Settled == nil:
-			if failure == nil {
-				status, failure = contract.StepFailed, &contract.ErrorBody{Code: errcode.ForEachItemNotRun, Message: fmt.Sprintf("step %s item %d did not run because an earlier item failed", step.ID, i)}
-			}
-		default:
-			refs = append(refs, r.Settled.Ref)
-			outputs[i] = r.Settled.Output
-			if r.Settled.Status != contract.StepSuccess && (failure == nil || failure.Code == errcode.ForEachItemNotRun) {
-				status = contract.StepFailed
-				if r.Settled.Status == contract.StepRefused {
-					status = contract.StepRefused
-				}
-				inner := r.Settled.Failure
-				failure = &contract.ErrorBody{Code: inner.Code, Message: fmt.Sprintf("step %s item %d: %s", step.ID, i, inner.Message)}
-			}
-		}
-	}
-	if len(waiting) > 0 || len(refused) > 0 {
-		return stepRun{Waiting: waiting, Refused: refused}
-	}
-	body := rc.runner().StepBody(step, step.ID)
-	body.Execution = execGraph
-	var output any
-	if status == contract.StepSuccess {
-		output = outputs
-	}
-	s, rec, err := rc.runner().Seal(step, step.ID, body, status, output, failure, refs)
-	if err != nil {
-		return stepRun{Err: err}
-	}
-	if err := rc.e.Journal.RecordStep(durable(ctx), rec); err != nil {
-		return stepRun{Err: err}
-	}
-	return stepRun{Settled: s}
+	return rc.runner().SettleFanOut(ctx, step, results)
 }
 
 func (rc *runCtx) recordedStep(local string) *journal.Step {
