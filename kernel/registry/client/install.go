@@ -32,6 +32,27 @@ type InstallOptions struct {
 // namespace; the files must be exactly the files it names. Any refusal
 // writes nothing.
 func (c *Client) Install(ctx context.Context, projectDir string, ref Ref, trust *registry.Trust, o InstallOptions) (*Installed, error) {
+	f, err := c.Fetch(ctx, ref, trust, o)
+	if err != nil {
+		return nil, err
+	}
+	return f.Install(projectDir)
+}
+
+// Fetched is one version read from the registry and checked (the record
+// names what was asked and verifies, the files are exactly its files),
+// with nothing written yet.
+type Fetched struct {
+	Record       *registry.Record
+	Files        map[string][]byte
+	NewestUnread *NewestUnread
+	trust        *registry.Trust
+}
+
+// Fetch does what Install does before it writes: a command that must not
+// touch the project until the package is known good (runx registry
+// install makes no .runx for a refused package) fetches, then installs.
+func (c *Client) Fetch(ctx context.Context, ref Ref, trust *registry.Trust, o InstallOptions) (*Fetched, error) {
 	kind, rec, unread, err := c.resolve(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -48,12 +69,20 @@ func (c *Client) Install(ctx context.Context, projectDir string, ref Ref, trust 
 	if err != nil {
 		return nil, err
 	}
-	in, err := install(projectDir, rec, files, trust)
+	if err := registry.Verify(rec, files, trust); err != nil {
+		return nil, err
+	}
+	return &Fetched{Record: rec, Files: files, NewestUnread: unread, trust: trust}, nil
+}
+
+// Install writes the fetched version into the project whose state
+// directory is projectDir, through registry.Install (which verifies again).
+func (f *Fetched) Install(projectDir string) (*Installed, error) {
+	res, err := registry.Install(projectDir, f.Record, f.Files, f.trust)
 	if err != nil {
 		return nil, err
 	}
-	in.NewestUnread = unread
-	return in, nil
+	return &Installed{Result: res, NewestUnread: f.NewestUnread}, nil
 }
 
 // InstallRef parses ref and installs it; see Install.
@@ -122,11 +151,25 @@ func notFound(err error) bool {
 // and must be exactly what the record names. Every record is verified
 // before any is installed, so one that does not verify installs nothing.
 func (c *Client) InstallRecords(ctx context.Context, projectDir string, raws []json.RawMessage, trust *registry.Trust) ([]*Installed, error) {
-	type fetched struct {
-		rec   *registry.Record
-		files map[string][]byte
+	all, err := c.FetchRecords(ctx, raws, trust)
+	if err != nil {
+		return nil, err
 	}
-	all := make([]fetched, 0, len(raws))
+	out := make([]*Installed, 0, len(all))
+	for _, f := range all {
+		in, err := f.Install(projectDir)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, in)
+	}
+	return out, nil
+}
+
+// FetchRecords fetches and checks the files of every record, writing
+// nothing; see InstallRecords.
+func (c *Client) FetchRecords(ctx context.Context, raws []json.RawMessage, trust *registry.Trust) ([]*Fetched, error) {
+	all := make([]*Fetched, 0, len(raws))
 	for i, raw := range raws {
 		rec, err := c.decodeRecord(raw)
 		if err != nil {
@@ -149,24 +192,7 @@ func (c *Client) InstallRecords(ctx context.Context, projectDir string, raws []j
 		if err := registry.Verify(rec, files, trust); err != nil {
 			return nil, err
 		}
-		all = append(all, fetched{rec, files})
+		all = append(all, &Fetched{Record: rec, Files: files, trust: trust})
 	}
-	out := make([]*Installed, 0, len(all))
-	for _, f := range all {
-		in, err := install(projectDir, f.rec, f.files, trust)
-		if err != nil {
-			return out, err
-		}
-		out = append(out, in)
-	}
-	return out, nil
-}
-
-// install writes one verified version through registry.Install.
-func install(projectDir string, rec *registry.Record, files map[string][]byte, trust *registry.Trust) (*Installed, error) {
-	res, err := registry.Install(projectDir, rec, files, trust)
-	if err != nil {
-		return nil, err
-	}
-	return &Installed{Result: res}, nil
+	return all, nil
 }

@@ -83,21 +83,30 @@ func Install(ctx context.Context, opts *InstallOptions) cli.ExitCode {
 	if err != nil {
 		return cli.ReportError(io, opts.JSON, err)
 	}
-	// The project is claimed as a kernel would, but its state is not
-	// opened: an install adds files to .runx and nothing else.
+	// Everything is fetched and checked first: a refused package makes no
+	// .runx. Then the project is claimed as a kernel would, but its state
+	// is not opened: an install adds files to .runx and nothing else.
+	var fetched []*client.Fetched
+	if opts.Ref != "" {
+		one, err := r.client.Fetch(ctx, ref, trust, client.InstallOptions{Digest: opts.Digest})
+		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
+		}
+		fetched = append(fetched, one)
+	} else if fetched, err = r.client.FetchRecords(ctx, records, trust); err != nil {
+		return cli.ReportError(io, opts.JSON, err)
+	}
 	o, err := run.ClaimProject(f.Options())
 	if err != nil {
 		return cli.ReportError(io, opts.JSON, err)
 	}
-	var done []*client.Installed
-	if opts.Ref != "" {
-		in, err := r.client.Install(ctx, o.ProjectDir, ref, trust, client.InstallOptions{Digest: opts.Digest})
+	done := make([]*client.Installed, 0, len(fetched))
+	for _, one := range fetched {
+		in, err := one.Install(o.ProjectDir)
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
 		done = append(done, in)
-	} else if done, err = r.client.InstallRecords(ctx, o.ProjectDir, records, trust); err != nil {
-		return cli.ReportError(io, opts.JSON, err)
 	}
 	if opts.JSON {
 		_ = cli.PrintJSON(io.Out, InstallReport{Schema: "runx.registry_install.v1", Registry: r.client.URL(), Installed: done})
