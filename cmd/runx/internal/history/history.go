@@ -82,7 +82,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 				fmt.Fprintf(io.Out, "  step %-16s %-8s %s\n", s.Address, s.Status, s.ReceiptID)
 			}
 			for _, w := range read.Waiting {
-				fmt.Fprintf(io.Out, "  waiting %s (%s) %s\n", w.Address, w.Kind, w.RequestDigest)
+				printPending(io.Out, read.RunID, w)
 			}
 			for _, r := range read.RefusedAnswers {
 				fmt.Fprintf(io.Out, "  refused answer %s: %s [%s]\n", r.Address, r.Error.Message, r.Error.Code)

@@ -22,19 +22,37 @@ type Options struct {
 	JSON          bool
 	Drive         drive.Flags
 	MaxSpend      cli.MaxSpend
+	// Decisions are the person's decisions given on the command line
+	// (--approve, --decline), each bound to the request digest it names.
+	Decisions []Decision
+	// Reason is why, for every decision the command line gives (--reason).
+	Reason string
+}
+
+// Decision is one --approve or --decline: the request's address and the
+// digest of the request the person was shown.
+type Decision struct {
+	Address  string
+	Digest   string
+	Approved bool
 }
 
 // New wires the command. A test passes runF to see the options a command
 // line parses to without running anything; nil resumes the run.
 func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{Factory: f}
+	var approve, decline []string
 	cmd := &cobra.Command{
-		Use:   "resume <run-id> <answers.json|->",
+		Use:   "resume <run-id> [<answers.json|->] [--approve|--decline <address>@<digest> --reason <text>]",
 		Short: "Continue a paused run with answers (agent lane) and approvals (person's lane), or close it",
 		Long: "Continue a paused run. The document binds every entry to the request it\n" +
 			"answers by address and request_digest; one entry that names no request the\n" +
 			"run waits on refuses the whole document and changes nothing. A document\n" +
-			"{\"close\": {\"outcome\": \"declined\"|\"superseded\"}} seals a run nobody drives.",
+			"{\"close\": {\"outcome\": \"declined\"|\"superseded\"}} seals a run nobody drives.\n\n" +
+			"--approve and --decline decide an approval without a document: give the\n" +
+			"address and request digest `runx history <run-id>` shows\n" +
+			"(make@sha256:…) and --reason; the entry they build is the document's, so a\n" +
+			"request that changed since it was shown is refused (resume_digest_mismatch).",
 		Args: cli.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.RunID = args[0]
@@ -42,6 +60,9 @@ func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 				opts.Document = args[1]
 			}
 			if err := opts.Drive.Check(cmd); err != nil {
+				return err
+			}
+			if err := opts.parseDecisions(approve, decline, cmd.Flags().Changed("reason")); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -55,6 +76,9 @@ func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 	cmd.Flags().StringVar(&opts.PackageDigest, "package-digest", "", "refuse unless the run is bound to this package digest")
 	cmd.Flags().StringVar(&opts.ClosureDigest, "closure-digest", "", "refuse unless the run is bound to this closure digest")
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
+	cmd.Flags().StringArrayVar(&approve, "approve", nil, "approve the request at `address@digest`, as runx history <run-id> shows it (repeatable)")
+	cmd.Flags().StringArrayVar(&decline, "decline", nil, "decline the request at `address@digest`, as runx history <run-id> shows it (repeatable)")
+	cmd.Flags().StringVar(&opts.Reason, "reason", "", "why the requests given with --approve or --decline are decided so (recorded in the run and its receipt)")
 	return cmd
 }
 
@@ -69,6 +93,10 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 				return cli.ReportError(io, opts.JSON, err)
 			}
 			doc = read
+		}
+		doc, err := opts.withDecisions(doc)
+		if err != nil {
+			return cli.ReportError(io, opts.JSON, err)
 		}
 		limit, err := opts.MaxSpend.Limit()
 		if err != nil {

@@ -29,7 +29,27 @@ func TestResumeFlags(t *testing.T) {
 		{Args: []string{"resume", "run_x", "--drive", "--max-rounds", "2", "--max-run-rounds", "4", "--max-turn-tokens", "5", "--max-run-tokens", "6"}, Want: func(o *Options) {
 			o.Drive = drive.Flags{Drive: true, RoundsPerTurn: 2, RoundsPerRun: 4, TokensPerTurn: 5, TokensPerRun: 6}
 		}},
+		{Args: []string{"resume", "run_x", "--approve", "make@sha256:a", "--reason", "I read the argv"}, Want: func(o *Options) {
+			o.Decisions, o.Reason = []Decision{{Address: "make", Digest: "sha256:a", Approved: true}}, "I read the argv"
+		}},
+		{Args: []string{"resume", "run_x", "--decline", "w@sha256:b", "--reason", "not now"}, Want: func(o *Options) {
+			o.Decisions, o.Reason = []Decision{{Address: "w", Digest: "sha256:b"}}, "not now"
+		}},
+		// both, beside a document for other addresses; an address holding @
+		// splits at its last one
+		{Args: []string{"resume", "run_x", "answers.json", "--decline", "b@x@sha256:b", "--approve", "a@sha256:a", "--reason", "r"}, Want: func(o *Options) {
+			o.Document, o.Reason = "answers.json", "r"
+			o.Decisions = []Decision{{Address: "a", Digest: "sha256:a", Approved: true}, {Address: "b@x", Digest: "sha256:b"}}
+		}},
 		// refusals
+		{Args: []string{"resume", "run_x", "--approve", "make", "--reason", "r"}},
+		{Args: []string{"resume", "run_x", "--approve", "make@", "--reason", "r"}},
+		{Args: []string{"resume", "run_x", "--approve", "@sha256:a", "--reason", "r"}},
+		{Args: []string{"resume", "run_x", "--approve", "make@sha256:a"}},
+		{Args: []string{"resume", "run_x", "--reason", "r"}},
+		{Args: []string{"resume", "run_x", "--approve", "make@sha256:a", "--decline", "make@sha256:a", "--reason", "r"}},
+		{Args: []string{"resume", "run_x", "--approve", "make@sha256:a", "--approve", "make@sha256:b", "--reason", "r"}},
+		{Args: []string{"resume", "run_x", "--approve"}},
 		{Args: []string{"resume"}},
 		{Args: []string{"resume", "run_x", "-", "extra"}},
 		{Args: []string{"resume", "run_x", "--nosuch"}},
