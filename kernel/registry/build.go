@@ -22,11 +22,12 @@ import (
 // runx can run a package is decided when it runs it.
 const anyRunx = "4294967295.0.0"
 
-// build makes the artifact of kind from files. A skill is loaded by
+// build makes the artifact of kind from files, exec naming those whose
+// executable bit is set. A skill is loaded by
 // kernel/pkg from loadDir when it is given (it must hold exactly files),
 // else from a temporary copy; a connector always from a copy without
 // runx.package.json, since its connector digest covers its root's files.
-func build(kind Kind, files map[string][]byte, loadDir string) (*Package, error) {
+func build(kind Kind, files map[string][]byte, exec map[string]bool, loadDir string) (*Package, error) {
 	if kind != KindSkill && kind != KindConnector {
 		return nil, contract.Errorf(errcode.RegistryPackageInvalid, "package kind %q is neither %s nor %s", kind, KindSkill, KindConnector)
 	}
@@ -35,6 +36,9 @@ func build(kind Kind, files map[string][]byte, loadDir string) (*Package, error)
 	}
 	if err := checkLimits(files); err != nil {
 		return nil, err
+	}
+	if exec[ManifestFile] {
+		return nil, contract.Errorf(errcode.RegistryPackageInvalid, "the package's %s is executable; packaging writes it, as a plain file", ManifestFile)
 	}
 	given, hasManifest := files[ManifestFile]
 	body := files
@@ -74,7 +78,7 @@ func build(kind Kind, files map[string][]byte, loadDir string) (*Package, error)
 	}
 	p.Files = make([]File, 0, len(body)+1)
 	for fp, b := range body {
-		p.Files = append(p.Files, File{Path: fp, Digest: canon.DigestBytes(b), Size: int64(len(b))})
+		p.Files = append(p.Files, File{Path: fp, Digest: canon.DigestBytes(b), Size: int64(len(b)), Executable: exec[fp]})
 	}
 	p.Files = append(p.Files, File{Path: ManifestFile, Digest: canon.DigestBytes(manifest), Size: int64(len(manifest))})
 	sort.Slice(p.Files, func(i, j int) bool { return p.Files[i].Path < p.Files[j].Path })

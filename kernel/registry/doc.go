@@ -7,8 +7,12 @@
 // A package is a skill directory (SKILL.md, run.yaml, its files and the
 // connectors it carries under connectors/) or a connector directory
 // (connector.yaml at its root). Its artifact lists every file with its
-// sha256 digest and size, sorted by slash path, and the content digest is
-// sdk/canon's digest over that list. runx.package.json is one of the files:
+// sha256 digest, size and whether it is executable (its owner may execute
+// it, as git records it: the one mode bit a package carries), sorted by
+// slash path, and the content digest is sdk/canon's digest over that list.
+// An install writes an executable file 0755 and any other 0644;
+// VerifyInstalled and the install's repackaging hold each file's bit to the
+// record's, and a setuid, setgid or sticky bit is refused by name. runx.package.json is one of the files:
 // Build synthesizes it from {kind, name, version, package_format} (a
 // connector's omits version, since a connector's version is "sha-" and the
 // first 12 hex digits of the content digest, which covers the file), and a
@@ -34,6 +38,12 @@
 // is listed with runtime_capability naming it alone: the runtime provides it
 // (store, web, artifact).
 //
+// An installed connector loads (LoadAddedConnector, ConnectorVerifier for
+// kernel/pkg) only once VerifyInstalled holds for its directory under the
+// runx home's trust store, with the manifest and connector digests its
+// record states; its connector digest leaves out runx.package.json and
+// signature.json, which are the registry's files, not the connector's.
+//
 // A record is signed with ed25519 over sdk/canon's canonical bytes of the
 // record with "signature" removed. Verify checks the record's shape, then
 // the signature under a key the trust store holds for that registry AND that
@@ -53,7 +63,9 @@
 // present and not semver, and CheckPublish one that is absent; an install
 // also refuses a record whose description, methods, connectors or
 // operations are not what its files hold (registry_record_invalid); an
-// installed copy may hold a .DS_Store besides its signed files.
+// installed copy may hold a .DS_Store besides its signed files; a file
+// records its executable bit ("executable": true), and BuildFiles takes the
+// executable files' paths after the bytes.
 //
 // registry is a pure library over files: it imports kernel/pkg, sdk/canon,
 // sdk/errcode and sdk/atomicfile, never kernel/run and never net/http.

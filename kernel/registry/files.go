@@ -25,8 +25,10 @@ var (
 
 // tree is a package directory read into memory.
 type tree struct {
-	files    map[string][]byte
-	excluded []string
+	files map[string][]byte
+	// executable holds the paths of the files whose executable bit is set.
+	executable map[string]bool
+	excluded   []string
 }
 
 // readTree reads every file under root, refusing what a package may not
@@ -35,7 +37,7 @@ type tree struct {
 // only the signed record and .DS_Store files: whatever else is there must
 // be signed.
 func readTree(root string, strict bool) (*tree, error) {
-	t := &tree{files: map[string][]byte{}}
+	t := &tree{files: map[string][]byte{}, executable: map[string]bool{}}
 	var total int64
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -74,9 +76,12 @@ func readTree(root string, strict bool) (*tree, error) {
 		if len(t.files) >= MaxFiles {
 			return tooMany()
 		}
-		b, err := readBounded(p, rel)
+		b, exec, err := readBounded(p, rel)
 		if err != nil {
 			return err
+		}
+		if exec {
+			t.executable[rel] = true
 		}
 		if total += int64(len(b)); total > MaxPackageBytes {
 			return tooLarge()
@@ -92,31 +97,60 @@ func readTree(root string, strict bool) (*tree, error) {
 }
 
 // readBounded reads one regular file, refusing it past MaxFileBytes
-// however much it grew since it was listed.
-func readBounded(p, rel string) ([]byte, error) {
+// however much it grew since it was listed, and says whether its
+// executable bit is set (fileMode).
+func readBounded(p, rel string) ([]byte, bool, error) {
 	f, err := os.Open(p)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, contract.Errorf(errcode.RegistryFileUnsupported, "package file %s is not a regular file", rel)
+		return nil, false, contract.Errorf(errcode.RegistryFileUnsupported, "package file %s is not a regular file", rel)
+	}
+	exec, err := fileMode(rel, info.Mode())
+	if err != nil {
+		return nil, false, err
 	}
 	if info.Size() > MaxFileBytes {
-		return nil, fileTooLarge(rel)
+		return nil, false, fileTooLarge(rel)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if len(b) > MaxFileBytes {
-		return nil, fileTooLarge(rel)
+		return nil, false, fileTooLarge(rel)
 	}
-	return b, nil
+	return b, exec, nil
+}
+
+// fileMode is the one mode bit a package records of a file: whether it is
+// executable, as git records it (its owner may execute it). A setuid,
+// setgid or sticky bit is refused by name: a package never carries one,
+// and an install never sets one.
+func fileMode(rel string, m fs.FileMode) (bool, error) {
+	for _, b := range []struct {
+		bit         fs.FileMode
+		name, chmod string
+	}{{fs.ModeSetuid, "setuid", "u-s"}, {fs.ModeSetgid, "setgid", "g-s"}, {fs.ModeSticky, "sticky", "-t"}} {
+		if m&b.bit != 0 {
+			return false, contract.Errorf(errcode.RegistryFileModeUnsupported, "package file %s has its %s bit set; a package records only whether a file is executable: clear it (chmod %s)", rel, b.name, b.chmod)
+		}
+	}
+	return m.Perm()&0o100 != 0, nil
+}
+
+// filePerm is the permission an install writes a file with.
+func filePerm(executable bool) fs.FileMode {
+	if executable {
+		return 0o755
+	}
+	return 0o644
 }
 
 func fileTooLarge(rel string) error {

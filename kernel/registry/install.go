@@ -81,7 +81,7 @@ func stage(res Result, projectDir, target string, rec *Record, files map[string]
 		return Result{}, err
 	}
 	defer os.RemoveAll(tmp)
-	if err := writeSynced(tmp, files); err != nil {
+	if err := writeSynced(tmp, files, executables(rec)); err != nil {
 		return Result{}, err
 	}
 	if err := repackage(tmp, rec); err != nil {
@@ -91,7 +91,7 @@ func stage(res Result, projectDir, target string, rec *Record, files map[string]
 	if err != nil {
 		return Result{}, err
 	}
-	if err := writeSynced(tmp, map[string][]byte{SignatureFile: sig}); err != nil {
+	if err := writeSynced(tmp, map[string][]byte{SignatureFile: sig}, nil); err != nil {
 		return Result{}, err
 	}
 	if err := markBinary(filepath.Join(projectDir, topDir(rec.Kind))); err != nil {
@@ -121,7 +121,7 @@ func repackage(dir string, rec *Record) error {
 	// BuildFiles leaves out what the package rules exclude by name, so a
 	// record naming such a file (.git/config, node_modules/...) repackages
 	// as other files and is refused.
-	p, err := buildFiles(rec.Kind, tr.files, dir)
+	p, err := buildFiles(rec.Kind, tr.files, tr.executable, dir)
 	if err != nil {
 		return fmt.Errorf("%s: the staged files do not load as a %s: %w", rec.Ref, rec.Kind, err)
 	}
@@ -178,7 +178,7 @@ func installed(res Result, target string, rec *Record) (Result, error) {
 	if err != nil {
 		return conflict(err.Error())
 	}
-	if err := matchFiles(rec, tr.files); err != nil {
+	if err := matchTree(rec, tr); err != nil {
 		return conflict(err.Error())
 	}
 	res.Status = StatusUnchanged
@@ -211,11 +211,23 @@ func markBinary(dir string) error {
 	return atomicfile.Write(p, append(old, gitattributes...), 0o644)
 }
 
-// writeSynced writes files under dir, then makes them and the
-// directories holding them durable. The syncs run several at once: the
+// executables is the set of the record's files whose executable bit is
+// set.
+func executables(rec *Record) map[string]bool {
+	exec := map[string]bool{}
+	for _, f := range rec.Files {
+		if f.Executable {
+			exec[f.Path] = true
+		}
+	}
+	return exec
+}
+
+// writeSynced writes files under dir, those exec names executable (0755,
+// else 0644), then makes them and the directories holding them durable. The syncs run several at once: the
 // file system commits concurrent syncs together, and one after another
 // they were most of an install's time (BenchmarkInstall50Files).
-func writeSynced(dir string, files map[string][]byte) error {
+func writeSynced(dir string, files map[string][]byte, exec map[string]bool) error {
 	if err := checkPaths(files); err != nil {
 		return err
 	}
@@ -233,7 +245,7 @@ func writeSynced(dir string, files map[string][]byte) error {
 				toSync = append(toSync, d)
 			}
 		}
-		f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, filePerm(exec[p]))
 		if err != nil {
 			return err
 		}

@@ -98,6 +98,10 @@ type File struct {
 	Path   string `json:"path"` // slash-separated, relative, clean
 	Digest string `json:"digest"`
 	Size   int64  `json:"size"`
+	// Executable is the one mode bit a package carries: the file is
+	// installed 0755 rather than 0644 (a connector's process tool). The
+	// content digest covers it.
+	Executable bool `json:"executable,omitempty"`
 }
 
 // Build reads the package at ref: a skill directory, its SKILL.md, a
@@ -116,7 +120,7 @@ func Build(ref string) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := build(kind, t.files, "")
+	p, err := build(kind, t.files, t.executable, "")
 	if err != nil {
 		return nil, err
 	}
@@ -127,14 +131,34 @@ func Build(ref string) (*Package, error) {
 // BuildFiles builds the artifact of kind from files given as bytes by slash
 // path: a publish the server reads, or files an installer staged. The same
 // rules apply as to Build, and a path that names nothing inside the package
-// is refused.
-func BuildFiles(kind Kind, files map[string][]byte) (*Package, error) {
-	return buildFiles(kind, files, "")
+// is refused. executable names the files whose executable bit is set; each
+// must be one of files.
+func BuildFiles(kind Kind, files map[string][]byte, executable ...string) (*Package, error) {
+	exec := make(map[string]bool, len(executable))
+	for _, p := range executable {
+		if _, ok := files[p]; !ok {
+			return nil, contract.Errorf(errcode.RegistryPathInvalid, "package path %q is named executable and is no file of the package", p)
+		}
+		exec[p] = true
+	}
+	return buildFiles(kind, files, exec, "")
+}
+
+// Executables lists the package's files whose executable bit is set, as
+// BuildFiles takes them.
+func (p *Package) Executables() []string {
+	var out []string
+	for _, f := range p.Files {
+		if f.Executable {
+			out = append(out, f.Path)
+		}
+	}
+	return out
 }
 
 // buildFiles is BuildFiles; a skill whose files already sit in loadDir
 // (staged by an install) is loaded from there rather than written out again.
-func buildFiles(kind Kind, files map[string][]byte, loadDir string) (*Package, error) {
+func buildFiles(kind Kind, files map[string][]byte, exec map[string]bool, loadDir string) (*Package, error) {
 	in := make(map[string][]byte, len(files))
 	var excluded []string
 	for path, b := range files {
@@ -147,7 +171,7 @@ func buildFiles(kind Kind, files map[string][]byte, loadDir string) (*Package, e
 		}
 		in[path] = b
 	}
-	p, err := build(kind, in, loadDir)
+	p, err := build(kind, in, exec, loadDir)
 	if err != nil {
 		return nil, err
 	}

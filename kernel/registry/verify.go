@@ -81,6 +81,21 @@ func matchFiles(rec *Record, files map[string][]byte) error {
 	return nil
 }
 
+// matchTree checks a directory read from disk is exactly the record's
+// files: their bytes (matchFiles) and which of them are executable.
+func matchTree(rec *Record, tr *tree) error {
+	if err := matchFiles(rec, tr.files); err != nil {
+		return err
+	}
+	for _, f := range rec.Files {
+		if tr.executable[f.Path] != f.Executable {
+			state := map[bool]string{true: "executable", false: "not executable"}
+			return contract.Errorf(errcode.RegistryPackageAltered, "%s: %s is %s; the signed record names it %s", rec.Ref, f.Path, state[tr.executable[f.Path]], state[f.Executable])
+		}
+	}
+	return nil
+}
+
 // VerifyInstalled verifies the installed package in dir against its
 // signature.json and the trust store: what a run calls at every bind. The
 // directory must be where the record installs (…/<publisher>/<name>/<version>
@@ -104,7 +119,7 @@ func VerifyInstalled(dir string, t *Trust) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := matchFiles(rec, tr.files); err != nil {
+	if err := matchTree(rec, tr); err != nil {
 		return nil, err
 	}
 	return rec, nil

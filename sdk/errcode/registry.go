@@ -6,6 +6,10 @@ const (
 	// Do: Move the large content out of the package, or fetch it at run time.
 	RegistryFileTooLarge Code = "registry_file_too_large"
 
+	// RegistryFileModeUnsupported: A package file has a setuid, setgid or sticky bit; a package records only whether a file is executable.
+	// Do: Clear the bit the message names (chmod u-s, g-s or -t) and package it again.
+	RegistryFileModeUnsupported Code = "registry_file_mode_unsupported"
+
 	// RegistryFileUnsupported: A package holds a file that is neither a regular file nor a directory (a device, a socket, a pipe).
 	// Do: Remove it from the package directory.
 	RegistryFileUnsupported Code = "registry_file_unsupported"

@@ -16,8 +16,9 @@ const publishAnswerLimit = RecordLimit + 64<<10
 
 // wireFile is a file as the API carries it.
 type wireFile struct {
-	Path string `json:"path"`
-	Data []byte `json:"data"` // base64 std on the wire
+	Path       string `json:"path"`
+	Data       []byte `json:"data"` // base64 std on the wire
+	Executable bool   `json:"executable,omitempty"`
 }
 
 // Published is what a registry answers to a publish, checked against the
@@ -47,8 +48,12 @@ func (c *Client) Publish(ctx context.Context, publisher string, pkg *registry.Pa
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	exec := map[string]bool{}
+	for _, p := range pkg.Executables() {
+		exec[p] = true
+	}
 	for _, p := range paths {
-		body.Files = append(body.Files, wireFile{Path: p, Data: files[p]})
+		body.Files = append(body.Files, wireFile{Path: p, Data: files[p], Executable: exec[p]})
 	}
 	raw, err := json.Marshal(body)
 	if err != nil {

@@ -26,7 +26,15 @@ const maxPathAllowance = 1024
 type publishRequest struct {
 	Kind      registry.Kind `json:"kind"`
 	Publisher string        `json:"publisher"`
-	Files     []fileDoc     `json:"files"`
+	Files     []publishFile `json:"files"`
+}
+
+// publishFile is one file of a publish: its bytes, and whether its
+// executable bit is set (the package records that bit and no other).
+type publishFile struct {
+	Path       string `json:"path"`
+	Data       []byte `json:"data"` // standard base64 in JSON
+	Executable bool   `json:"executable,omitempty"`
 }
 
 type publishAnswer struct {
@@ -89,7 +97,7 @@ func decodePublish(w http.ResponseWriter, r *http.Request) (*publishRequest, err
 	}
 	if err != nil {
 		return nil, refuse(http.StatusBadRequest, errcode.RegistryRequestInvalid,
-			`a publish body is one JSON object {"kind","publisher","files":[{"path","data"}]}: %v`, err)
+			`a publish body is one JSON object {"kind","publisher","files":[{"path","data","executable"}]}: %v`, err)
 	}
 	return &req, nil
 }
@@ -115,14 +123,18 @@ func (s *Server) publishPackage(r *http.Request, owned []string, req *publishReq
 			"this token does not own namespace %s (it owns %s)", req.Publisher, strings.Join(owned, ", "))
 	}
 	files := make(map[string][]byte, len(req.Files))
+	var executable []string
 	for _, f := range req.Files {
 		if _, dup := files[f.Path]; dup {
 			return nil, refuse(http.StatusBadRequest, errcode.RegistryRequestInvalid, "the publish gives %s twice", f.Path)
 		}
 		files[f.Path] = f.Data
+		if f.Executable {
+			executable = append(executable, f.Path)
+		}
 	}
 	req.Files = nil // the map holds the bytes now
-	p, err := registry.BuildFiles(req.Kind, files)
+	p, err := registry.BuildFiles(req.Kind, files, executable...)
 	if err != nil {
 		return nil, err
 	}

@@ -126,7 +126,7 @@ func packageBytes(cwd, ref string) (*registry.Package, map[string][]byte, error)
 		}
 		files[f.Path] = b
 	}
-	sent, err := registry.BuildFiles(p.Kind, files)
+	sent, err := registry.BuildFiles(p.Kind, files, p.Executables()...)
 	if err != nil {
 		return nil, nil, err
 	}
