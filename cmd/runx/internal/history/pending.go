@@ -39,6 +39,10 @@ func printPending(w io.Writer, runID string, r contract.Request) {
 	case r.Kind == contract.RequestApproval && !runstep.IsRetryRequest(r.Payload):
 		fmt.Fprintf(w, "    approve: runx resume %s --approve %s --reason '<why>'\n", runID, bound)
 		fmt.Fprintf(w, "    decline: runx resume %s --decline %s --reason '<why>'\n", runID, bound)
+	case r.Kind == contract.RequestQuestion:
+		for _, id := range questionIDs(r.Payload) {
+			fmt.Fprintf(w, "    answer:  runx resume %s --answer %s\n", runID, gate.ShellQuote([]string{r.Address + "@" + r.RequestDigest + ":" + id + "=<option>"}))
+		}
 	case r.Kind == contract.RequestWait:
 		fmt.Fprintf(w, "    runx settles it: runx resume %s at or after its until\n", runID)
 	default:
@@ -111,8 +115,23 @@ func describe(w io.Writer, r contract.Request, p map[string]any) {
 			}
 		}
 	}
-	if v, ok := p["questions"]; ok {
-		block("questions", indent(v))
+	if qs, ok := p["questions"].([]any); ok {
+		for _, q := range qs {
+			q, _ := q.(map[string]any)
+			var labels []string
+			opts, _ := q["options"].([]any)
+			for _, o := range opts {
+				o, _ := o.(map[string]any)
+				labels = append(labels, text(o["label"]))
+			}
+			line("question", fmt.Sprintf("%s: %s", text(q["id"]), text(q["prompt"])))
+			if len(labels) > 0 {
+				line("options", strings.Join(labels, " | "))
+			}
+			if q["free_text"] == true {
+				line("or", "free text (in an answers document)")
+			}
+		}
 		shown = true
 	}
 	if v, ok := p["task"]; ok {
@@ -126,6 +145,21 @@ func describe(w io.Writer, r contract.Request, p map[string]any) {
 	if !shown {
 		block("payload", indent(p))
 	}
+}
+
+// questionIDs are the ids of the questions a question request asks.
+func questionIDs(payload json.RawMessage) []string {
+	var p struct {
+		Questions []struct {
+			ID string `json:"id"`
+		} `json:"questions"`
+	}
+	_ = json.Unmarshal(payload, &p)
+	ids := make([]string, 0, len(p.Questions))
+	for _, q := range p.Questions {
+		ids = append(ids, visible(q.ID))
+	}
+	return ids
 }
 
 // text is a payload value as one line: a string as it is, anything else

@@ -52,3 +52,24 @@ func TestDecisionsBuildTheDocumentsEntries(t *testing.T) {
 		t.Fatalf("a blank --reason: %v, want %s", err, errcode.ResumeReasonEmpty)
 	}
 }
+
+// An ask's answers given one question a flag become the one entry a
+// document carries for that ask: its answers by question id, each an
+// option; an ask the document answers too is a wrong command line.
+func TestAnswersBuildOneEntryAnAsk(t *testing.T) {
+	opts := &Options{Document: "answers.json", Answers: []Answer{
+		{Address: "pick", Digest: "sha256:p", Question: "channel", Option: "email"},
+		{Address: "pick", Digest: "sha256:p", Question: "tone", Option: "plain"},
+	}}
+	raw, err := opts.withDecisions(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"approvals":{"pick":{"request_digest":"sha256:p","value":{"channel":{"option":"email"},"tone":{"option":"plain"}}}}}`
+	if string(raw) != want {
+		t.Fatalf("the document built:\n%s\nwant\n%s", raw, want)
+	}
+	if _, err := opts.withDecisions([]byte(`{"approvals":{"pick":{"request_digest":"sha256:p","value":{}}}}`)); !clitest.IsUsage(err) {
+		t.Fatalf("an ask answered by a flag and by the document: %v, want a usage error", err)
+	}
+}

@@ -27,6 +27,18 @@ type Options struct {
 	Decisions []Decision
 	// Reason is why, for every decision the command line gives (--reason).
 	Reason string
+	// Answers are a person's answers to an ask's questions given on the
+	// command line (--answer), each bound to the request digest it names.
+	Answers []Answer
+}
+
+// Answer is one --answer: the option a person picked for one question of
+// the request at Address, whose digest they were shown.
+type Answer struct {
+	Address  string
+	Digest   string
+	Question string
+	Option   string
 }
 
 // Decision is one --approve or --decline: the request's address and the
@@ -41,7 +53,7 @@ type Decision struct {
 // line parses to without running anything; nil resumes the run.
 func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{Factory: f}
-	var approve, decline []string
+	var approve, decline, answer []string
 	cmd := &cobra.Command{
 		Use:   "resume <run-id> [<answers.json|->] [--approve|--decline <address>@<digest> --reason <text>]",
 		Short: "Continue a paused run with answers (agent lane) and approvals (person's lane), or close it",
@@ -51,7 +63,8 @@ func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 			"{\"close\": {\"outcome\": \"declined\"|\"superseded\"}} seals a run nobody drives.\n\n" +
 			"--approve and --decline decide an approval without a document: give the\n" +
 			"address and request digest `runx history <run-id>` shows\n" +
-			"(make@sha256:…) and --reason; the entry they build is the document's, so a\n" +
+			"(make@sha256:…) and --reason; --answer pick@sha256:…:channel=email picks an\n" +
+			"option of an ask's question. The entry they build is the document's, so a\n" +
 			"request that changed since it was shown is refused (resume_digest_mismatch).",
 		Args: cli.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -63,6 +76,9 @@ func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 				return err
 			}
 			if err := opts.parseDecisions(approve, decline, cmd.Flags().Changed("reason")); err != nil {
+				return err
+			}
+			if err := opts.parseAnswers(answer); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -78,6 +94,7 @@ func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
 	cmd.Flags().StringArrayVar(&approve, "approve", nil, "approve the request at `address@digest`, as runx history <run-id> shows it (repeatable)")
 	cmd.Flags().StringArrayVar(&decline, "decline", nil, "decline the request at `address@digest`, as runx history <run-id> shows it (repeatable)")
+	cmd.Flags().StringArrayVar(&answer, "answer", nil, "answer one question of the ask at address@digest with one of its options: `address@digest:question=option` (repeatable)")
 	cmd.Flags().StringVar(&opts.Reason, "reason", "", "why the requests given with --approve or --decline are decided so (recorded in the run and its receipt)")
 	return cmd
 }

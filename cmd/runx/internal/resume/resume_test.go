@@ -1,6 +1,7 @@
 package resume
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli/clitest"
@@ -13,6 +14,7 @@ import (
 // Options, and refuses a wrong command line as a usage error before
 // anything runs.
 func TestResumeFlags(t *testing.T) {
+	d64 := "sha256:" + strings.Repeat("0a", 32)
 	f := clitest.Factory("")
 	defaults := func() *Options {
 		return &Options{Factory: f, RunID: "run_x", Drive: drive.Flags{RoundsPerTurn: agent.DefaultRoundsPerTurn, RoundsPerRun: agent.DefaultRoundsPerRun}}
@@ -41,7 +43,24 @@ func TestResumeFlags(t *testing.T) {
 			o.Document, o.Reason = "answers.json", "r"
 			o.Decisions = []Decision{{Address: "a", Digest: "sha256:a", Approved: true}, {Address: "b@x", Digest: "sha256:b"}}
 		}},
+		{Args: []string{"resume", "run_x", "--answer", "pick@" + d64 + ":channel=email", "--answer", "pick@" + d64 + ":tone=a=b"}, Want: func(o *Options) {
+			o.Answers = []Answer{{Address: "pick", Digest: d64, Question: "channel", Option: "email"}, {Address: "pick", Digest: d64, Question: "tone", Option: "a=b"}}
+		}},
+		// an address or question holding @ or : is read around the digest
+		{Args: []string{"resume", "run_x", "--answer", "a@b@" + d64 + ":q:1=x"}, Want: func(o *Options) {
+			o.Answers = []Answer{{Address: "a@b", Digest: d64, Question: "q:1", Option: "x"}}
+		}},
 		// refusals
+		{Args: []string{"resume", "run_x", "--answer", "pick@" + d64 + ":channel"}},
+		{Args: []string{"resume", "run_x", "--answer", "pick@" + d64 + ":channel="}},
+		{Args: []string{"resume", "run_x", "--answer", "pick@" + d64 + ":=email"}},
+		{Args: []string{"resume", "run_x", "--answer", "@" + d64 + ":channel=email"}},
+		{Args: []string{"resume", "run_x", "--answer", "pick:channel=email"}},
+		{Args: []string{"resume", "run_x", "--answer", "pick@sha256:a:channel=email"}},
+		{Args: []string{"resume", "run_x", "--answer", "pick@" + d64 + ":channel=email", "--answer", "pick@" + d64 + ":channel=sms"}},
+		{Args: []string{"resume", "run_x", "--answer", "pick@" + d64 + ":channel=email", "--answer", "pick@sha256:" + strings.Repeat("1", 64) + ":tone=plain"}},
+		{Args: []string{"resume", "run_x", "--answer", "pick@" + d64 + ":channel=email", "--approve", "pick@" + d64, "--reason", "r"}},
+		{Args: []string{"resume", "run_x", "--answer", "pick@" + d64 + ":channel=email", "--reason", "r"}},
 		{Args: []string{"resume", "run_x", "--approve", "make", "--reason", "r"}},
 		{Args: []string{"resume", "run_x", "--approve", "make@", "--reason", "r"}},
 		{Args: []string{"resume", "run_x", "--approve", "@sha256:a", "--reason", "r"}},
