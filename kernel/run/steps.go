@@ -220,7 +220,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 		d.def = rc.e.definition(ctx, d.capability)
 	}
 	if creds == nil && d.def != nil && len(d.def.Credentials) > 0 {
-		if creds, err = rc.declaredCredentials(d.def); err != nil {
+		if creds, err = connector.DeclaredCredentials(rc.e.CredentialResolver(), d.def); err != nil {
 			return nil, contract.BodyOf(err), contract.StepRefused
 		}
 	}

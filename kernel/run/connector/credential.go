@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -33,4 +34,24 @@ func PluginCredential(info *sdk.Info, connector string) (string, error) {
 		return names[0], nil
 	}
 	return "", contract.Errorf(errcode.ConnectorCredentialAmbiguous, "connector plugin %s declares %d credentials (%s); runx connector use binds a connector's one credential: export each variable instead", connector, len(names), strings.Join(names, ", "))
+}
+
+// DeclaredCredentials resolves each credential a capability's description
+// names, for the connector its plugin is: the binding `runx connector use`
+// recorded, the variable itself, or the stored secret, exactly as a
+// manifest connector's credential is resolved. So a third-party connector
+// plugin is delivered its credential as plugins/http is a manifest's. The
+// values travel only in the invocation's credentials, where the plugin
+// host adds them to the taint set before they leave.
+func DeclaredCredentials(resolver *credential.Resolver, def *sdk.Definition) (map[string]string, error) {
+	connector := sdk.PluginOf(def.ID)
+	out := make(map[string]string, len(def.Credentials))
+	for _, name := range def.Credentials {
+		v, err := resolver.Resolve(connector, name)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = v
+	}
+	return out, nil
 }
