@@ -5,9 +5,11 @@ import (
 	"crypto/rand"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/registry"
 	"github.com/runxhq/runx/sdk/canon"
 )
@@ -85,4 +87,39 @@ func installSignedConnector(t *testing.T, w *workspace, name, manifest string) s
 		t.Fatal(err)
 	}
 	return res.Dir
+}
+
+// A local skill binding a connector outside its package pins its
+// manifest_digest in run.yaml's connectors: the installed manifest it pins
+// runs; another one, however validly signed, is refused at its use with
+// nothing sent.
+func TestLocalSkillPinsAnInstalledConnector(t *testing.T) {
+	f := newForge(t)
+	w := newWorkspace(t, nil)
+	w.env = append(w.env, "FORGE_TOKEN="+f.token)
+	dir := installSignedConnector(t, w, "forge", forgeConnector(f.srv.URL, "required", "1500"))
+	c, err := pkg.LoadConnector(dir, "forge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned := func(digest string) string {
+		return strings.Replace(forgeSkill, "minimum_runx: 0.1.0\n", "minimum_runx: 0.1.0\nconnectors:\n  forge: { manifest_digest: \""+digest+"\" }\n", 1)
+	}
+	for n, b := range skillFiles("forge", pinned(c.ManifestDigest)) {
+		w.write(n, b)
+	}
+	paused, code := w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k1", "--json")
+	if str(paused, "status") != "needs_approval" {
+		t.Fatalf("the pinned manifest: %d %v", code, paused)
+	}
+	for n, b := range skillFiles("forge", pinned("sha256:"+strings.Repeat("0", 64))) {
+		w.write(n, b)
+	}
+	out, code := w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k2", "--json")
+	if code == 0 || str(out, "error", "code") != "connector_pin_mismatch" {
+		t.Fatalf("another manifest than the pin: %d %v", code, out)
+	}
+	if n, _ := f.writeCount(); n != 0 {
+		t.Fatal("a write went through a connector its pin refuses")
+	}
 }

@@ -133,6 +133,8 @@ var acceptedKeys = map[string]string{
 	"providers processes :: result":                     "script:runx_test_setup",
 	"providers processes :: tool":                       "script:runx_test_setup",
 	"run.yaml :: default_method":                        "TestSelectMethod",
+	"run.yaml :: connectors":                            "TestConnectorPins",
+	"run.yaml connectors :: manifest_digest":            "TestConnectorPins",
 	"run.yaml :: methods":                               "script:authority",
 	"run.yaml :: minimum_runx":                          "script:authority",
 	"setup :: authority":                                "script:runx_test_setup",

@@ -29,6 +29,10 @@ type Package struct {
 	Implicit bool   `json:"implicit"` // no run.yaml: one agent method over the manual
 	// Connectors are the package's own connectors/<name>/ manifests, by name.
 	Connectors map[string]*Connector `json:"connectors,omitempty"`
+	// ConnectorPins are run.yaml's connectors: the manifest digest each
+	// connector outside the package that its steps call is held to, by
+	// name. An added connector whose manifest differs is refused at its use.
+	ConnectorPins map[string]string `json:"connector_pins,omitempty"`
 	// Registry is the signed identity of a package bound from the
 	// project's added skills, as its verified signature.json states it;
 	// nil for every other package. Only kernel/run's resolver sets it,

@@ -1,6 +1,9 @@
 package pkg
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/runxhq/runx/kernel/pkg/semver"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -11,6 +14,8 @@ type profile struct {
 	minimumRunxPos Position
 	defaultMethod  string
 	methods        []*Method
+	pins           map[string]string
+	pinsPos        Position
 }
 
 // decodeProfile reads run.yaml.
@@ -53,7 +58,7 @@ func decodeProfileRoot(file string, root *node, pkgName string, runx semver.Vers
 		return nil, refuseAt(file, Position{Line: 1, Column: 1}, errcode.MinimumRunxMissing, "run.yaml is empty; it must declare minimum_runx and methods")
 	}
 	d := decoder{file: file, code: errcode.RunxYAMLInvalid}
-	top, err := d.object(root, "run.yaml", "minimum_runx", "default_method", "methods")
+	top, err := d.object(root, "run.yaml", "minimum_runx", "default_method", "methods", "connectors")
 	if err != nil {
 		return nil, err
 	}
@@ -72,6 +77,12 @@ func decodeProfileRoot(file string, root *node, pkgName string, runx semver.Vers
 	p.minimumRunxPos = me.value.pos
 	if p.methods, err = decodeMethods(d, top.get("methods"), root.pos); err != nil {
 		return nil, err
+	}
+	if ce := top.get("connectors"); ce != nil {
+		if p.pins, err = decodePins(d, ce); err != nil {
+			return nil, err
+		}
+		p.pinsPos = ce.keyPos
 	}
 	if de := top.get("default_method"); de != nil {
 		if p.defaultMethod, err = d.with(errcode.MethodInvalid).str(de, "default_method"); err != nil {
@@ -121,4 +132,113 @@ func hasMethod(methods []*Method, name string) bool {
 		}
 	}
 	return false
+}
+
+// decodePins reads run.yaml's connectors: the manifest digest each
+// connector outside the package that its steps call is pinned to.
+func decodePins(d decoder, e *entry) (map[string]string, error) {
+	if e.value.kind != mapNode {
+		return nil, d.fail(e.value.position(), "run.yaml connectors must be a mapping of connector names to pins, not %s", e.value.describe())
+	}
+	pins := make(map[string]string, len(e.value.entries))
+	for i := range e.value.entries {
+		ce := &e.value.entries[i]
+		f, err := d.object(ce.value, "run.yaml connectors "+strconv.Quote(ce.key), "manifest_digest")
+		if err != nil {
+			return nil, err
+		}
+		me := f.get("manifest_digest")
+		if me == nil {
+			return nil, d.fail(ce.value.position(), "run.yaml connectors %s must pin manifest_digest", ce.key)
+		}
+		digest, err := d.str(me, "run.yaml connectors "+ce.key+" manifest_digest")
+		if err != nil {
+			return nil, err
+		}
+		if !isSHA256Digest(digest) {
+			return nil, d.fail(me.value.position(), "run.yaml connectors %s manifest_digest %q is not sha256:<64 hex>", ce.key, digest)
+		}
+		pins[ce.key] = digest
+	}
+	return pins, nil
+}
+
+func isSHA256Digest(s string) bool {
+	hex, ok := strings.CutPrefix(s, "sha256:")
+	if !ok || len(hex) != 64 {
+		return false
+	}
+	for _, c := range hex {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// checkPins refuses a pin the package cannot mean: one naming a connector
+// it carries itself (its own copy is bound by the package digest) or one
+// no step of it calls. A pin parsed and never checked would be a promise
+// nothing keeps.
+func checkPins(file string, at Position, p *Package) error {
+	if len(p.ConnectorPins) == 0 {
+		return nil
+	}
+	called := map[string]bool{}
+	for _, name := range CalledConnectors(p) {
+		called[name] = true
+	}
+	for name := range p.ConnectorPins {
+		if _, own := p.Connectors[name]; own {
+			return refuseAt(file, at, errcode.ConnectorPinInvalid, "run.yaml connectors pins %s, which the package carries at connectors/%s/: its own copy is bound by the package digest; remove the pin", name, name)
+		}
+		if !called[name] {
+			return refuseAt(file, at, errcode.ConnectorPinInvalid, "run.yaml connectors pins %s, which no step of the package calls; remove the pin", name)
+		}
+	}
+	return nil
+}
+
+// CalledConnectors are the connectors p's steps and call lists name, each
+// once, in declared order.
+func CalledConnectors(p *Package) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(ref string) {
+		i := strings.LastIndexByte(ref, '/')
+		if i <= 0 || seen[ref[:i]] {
+			return
+		}
+		seen[ref[:i]] = true
+		out = append(out, ref[:i])
+	}
+	for _, m := range p.Methods {
+		for _, s := range m.Steps {
+			if s.Operation != nil {
+				add(s.Operation.Ref)
+			}
+			for _, c := range []*Calls{agentCallsOf(s), scriptCallsOf(s)} {
+				if c != nil {
+					for _, op := range c.Operations {
+						add(op)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func agentCallsOf(s *Step) *Calls {
+	if s.Agent == nil {
+		return nil
+	}
+	return s.Agent.Calls
+}
+
+func scriptCallsOf(s *Step) *Calls {
+	if s.Script == nil {
+		return nil
+	}
+	return s.Script.Calls
 }

@@ -21,6 +21,15 @@ const (
 	// Do: Install the connector's plugin.
 	ConnectorNotInstalled Code = "connector_not_installed"
 
+	// ConnectorPinInvalid: run.yaml pins a connector the package carries itself, or one no step
+	// of it calls.
+	// Do: Pin only a connector outside the package that a step calls.
+	ConnectorPinInvalid Code = "connector_pin_invalid"
+
+	// ConnectorPinMismatch: The added connector's manifest is not the one the package pins.
+	// Do: Install the pinned version, or pin the installed manifest's digest.
+	ConnectorPinMismatch Code = "connector_pin_mismatch"
+
 	// ConnectorOperationUnknown: The connector declares no such operation.
 	// Do: Use an operation the message lists.
 	ConnectorOperationUnknown Code = "connector_operation_unknown"

@@ -60,6 +60,9 @@ func ManifestOperation(p *pkg.Package, ref *pkg.OperationStep, pr Project) (*Man
 		if c, err = pr.LoadAdded(ref.Connector); err != nil {
 			return nil, err
 		}
+		if err := checkPin(p, ref.Connector, c); err != nil {
+			return nil, err
+		}
 	}
 	if c == nil {
 		return nil, nil
@@ -298,4 +301,18 @@ func mustDigest(v any) string {
 		panic(errors.New("digest of a kernel-built value failed: " + err.Error()))
 	}
 	return d
+}
+
+// checkPin holds an added connector to the manifest digest the package's
+// run.yaml pins it to: an install of other bytes, however validly signed,
+// is not the connector the package was written against.
+func checkPin(p *pkg.Package, name string, c *pkg.Connector) error {
+	if p == nil || c == nil {
+		return nil
+	}
+	pin, ok := p.ConnectorPins[name]
+	if !ok || pin == c.ManifestDigest {
+		return nil
+	}
+	return contract.Errorf(errcode.ConnectorPinMismatch, "package %s pins connector %s to manifest %s, and the one added to the project is %s (version %s): install the pinned version, or pin the installed manifest's digest", p.Name, c.ID, pin, c.ManifestDigest, c.Version)
 }
