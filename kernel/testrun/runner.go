@@ -242,10 +242,17 @@ func verifyAndKeep(ctx context.Context, store *receipt.Store, keep *run.Kernel, 
 	return nil
 }
 
+// RunIDPrefix begins the id of every run `runx test` keeps, and no other
+// run's: a run's own id is run_ and lowercase base32, without an underscore.
+const RunIDPrefix = "run_test_"
+
+// IsTestRun reports whether runID is a run `runx test` kept.
+func IsTestRun(runID string) bool { return strings.HasPrefix(runID, RunIDPrefix) }
+
 // testRunID is deterministic, so a test's receipts reproduce byte for byte.
 func testRunID(pkgName, testName string) string {
 	sum := sha256.Sum256([]byte(pkgName + "\x00" + testName))
-	return "run_test_" + hex.EncodeToString(sum[:10])
+	return RunIDPrefix + hex.EncodeToString(sum[:10])
 }
 
 func sanitize(name string) string {
