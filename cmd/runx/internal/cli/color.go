@@ -1,32 +1,26 @@
 package cli
 
 import (
-	"io"
 	"os"
+
+	"golang.org/x/term"
 )
 
-// Styled reports whether human output to w may use colour: only on a
-// terminal, and never when NO_COLOR is set.
-func Styled(w io.Writer) bool {
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
-		return false
-	}
-	// A wrapped stream (the taint set's writer) is a terminal when what it
-	// wraps is.
-	for {
-		u, ok := w.(interface{ Unwrap() io.Writer })
-		if !ok {
-			break
-		}
-		w = u.Unwrap()
-	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
-}
+// Terminal reports whether f is a terminal. It is decided once, from the
+// process's own file descriptors, before anything wraps them: a wrapped
+// stream (the taint set's writer, the interrupt guard) hides what it wraps.
+func Terminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+
+// colorOff reports whether the environment turns colour off: NO_COLOR set
+// to anything but the empty string (no-color.org).
+func colorOff() bool { return os.Getenv("NO_COLOR") != "" }
+
+// Styled reports whether human output on stdout may use colour: only on a
+// terminal, never with NO_COLOR or --no-color.
+func (io *IO) Styled() bool { return io.OutTerminal && !io.NoColor && !colorOff() }
+
+// StyledErr is Styled for stderr.
+func (io *IO) StyledErr() bool { return io.ErrTerminal && !io.NoColor && !colorOff() }
 
 // Paint wraps s in an ANSI colour when styled.
 func Paint(styled bool, color, s string) string {

@@ -28,6 +28,13 @@ type IO struct {
 	In  io.Reader
 	Out io.Writer
 	Err io.Writer
+	// OutTerminal and ErrTerminal say whether stdout and stderr are a
+	// terminal, decided from the real file descriptors (Terminal) before
+	// any wrapper hides them.
+	OutTerminal bool
+	ErrTerminal bool
+	// NoColor is --no-color: no colour even on a terminal.
+	NoColor bool
 	// Stopping, when set, reports whether a signal is stopping this
 	// invocation, and then the error and exit code it stops with. A failure
 	// that arrives while runx stops (a plugin that cannot start any more, a
@@ -37,7 +44,9 @@ type IO struct {
 }
 
 // StdIO is the process's streams.
-func StdIO() *IO { return &IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr} }
+func StdIO() *IO {
+	return &IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, OutTerminal: Terminal(os.Stdout), ErrTerminal: Terminal(os.Stderr)}
+}
 
 // UsageError marks a wrong command line (exit 2).
 type UsageError struct{ Msg string }

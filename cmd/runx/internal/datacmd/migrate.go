@@ -98,7 +98,7 @@ func present(io *cli.IO, proof json.RawMessage) cli.ExitCode {
 	if err := json.Unmarshal(proof, &s); err != nil {
 		return cli.ReportError(io, false, err)
 	}
-	styled := cli.Styled(io.Out)
+	styled := io.Styled()
 	if s.Status == "current" {
 		fmt.Fprintf(io.Out, "%s %s is already current: nothing changed, no backup\n", cli.Paint(styled, "green", "current"), s.Database)
 	} else {

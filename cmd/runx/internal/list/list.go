@@ -76,7 +76,7 @@ func Run(_ context.Context, opts *Options) cli.ExitCode {
 		_ = cli.PrintJSON(io.Out, Document{Schema: Schema, Skills: skills})
 		return cli.ExitOK
 	}
-	styled := cli.Styled(io.Out)
+	styled := io.Styled()
 	if len(skills) == 0 {
 		fmt.Fprintln(io.Out, "no skills: add one under skills/<name>/, or install one with runx registry install")
 	}

@@ -54,6 +54,7 @@ func New(f *cli.Factory) *cobra.Command {
 		Version:       cli.Version,
 	}
 	cmd.PersistentFlags().StringVarP(&f.ReceiptDir, "receipt-dir", "R", "", "receipt store directory (default .runx/receipts, or RUNX_RECEIPT_DIR)")
+	cmd.PersistentFlags().BoolVar(&f.IO.NoColor, "no-color", false, "no colour, even on a terminal (as NO_COLOR does)")
 	cmd.SetIn(f.IO.In)
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.Err)
@@ -102,7 +103,7 @@ func Main(args []string, io *cli.IO, firstParty map[string]func() sdk.Info, loca
 		runID, _ := driving.Load().(string)
 		return interruptedError(sig.sig, runID), sig.exit, true
 	}
-	io = &cli.IO{In: io.In, Out: out, Err: taint.Writer(io.Err), Stopping: stopping}
+	io = &cli.IO{In: io.In, Out: out, Err: taint.Writer(io.Err), OutTerminal: io.OutTerminal, ErrTerminal: io.ErrTerminal, Stopping: stopping}
 	f := &cli.Factory{IO: io, FirstParty: firstParty, LocalStore: localStore, CoreSkills: core, Taint: taint, NewFetcher: registryfetch.New}
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)

@@ -157,7 +157,7 @@ func Present(ctx context.Context, io *cli.IO, asJSON bool, env *contract.SkillRu
 }
 
 func present(io *cli.IO, env *contract.SkillRun) {
-	styled := cli.Styled(io.Out)
+	styled := io.Styled()
 	if env.Status != contract.StatusSealed {
 		presentPaused(io, env)
 		return
@@ -186,7 +186,7 @@ func present(io *cli.IO, env *contract.SkillRun) {
 }
 
 func presentPaused(io *cli.IO, env *contract.SkillRun) {
-	styled := cli.Styled(io.Out)
+	styled := io.Styled()
 	fmt.Fprintf(io.Out, "%s %s#%s %s  %s\n", cli.Paint(styled, "yellow", "…"), env.SkillName, env.Method, cli.Paint(styled, "bold", string(env.Status)), cli.Paint(styled, "dim", env.RunID))
 	for _, r := range env.Requests {
 		fmt.Fprintf(io.Out, "  waiting %-20s %-9s %s\n", r.Address, r.Kind, r.RequestDigest)

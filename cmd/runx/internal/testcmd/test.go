@@ -52,7 +52,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 		return cli.ReportError(io, opts.JSON, err)
 	}
 	return opts.Factory.WithKernel(ctx, opts.JSON, func(k *run.Kernel) cli.ExitCode {
-		styled := cli.Styled(io.Out)
+		styled := io.Styled()
 		runner := &testrun.Runner{Kernel: k, Keep: true}
 		if !opts.JSON {
 			runner.Progress = func(r testrun.Result) {

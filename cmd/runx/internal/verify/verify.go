@@ -67,7 +67,7 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 		if opts.JSON {
 			_ = cli.PrintJSON(io.Out, out)
 		} else {
-			styled := cli.Styled(io.Out)
+			styled := io.Styled()
 			color := map[receipt.VerifyStatus]string{receipt.StatusVerified: "green", receipt.StatusUnverified: "yellow"}[rep.Status]
 			if color == "" {
 				color = "red"
