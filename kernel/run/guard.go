@@ -1,69 +1,12 @@
 package run
 
 import (
-	"fmt"
-	"sync"
-
-	"github.com/google/cel-go/cel"
-	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
-	"github.com/runxhq/runx/sdk/errcode"
+	"github.com/runxhq/runx/kernel/run/guard"
 )
 
-// guards caches compiled `when:` programs by expression: compiled and
-// type-checked once, at preparation, then evaluated per run.
-var guards sync.Map // string -> cel.Program
-
-var guardEnv = sync.OnceValues(func() (*cel.Env, error) {
-	return cel.NewEnv(
-		cel.Variable("input", cel.MapType(cel.StringType, cel.DynType)),
-		cel.Variable("steps", cel.MapType(cel.StringType, cel.DynType)),
-		cel.Variable("run", cel.MapType(cel.StringType, cel.DynType)),
-	)
-})
-
-// compileGuard compiles and type-checks a guard; it must be a boolean.
-func compileGuard(step *pkg.Step) (cel.Program, error) {
-	if p, ok := guards.Load(step.When); ok {
-		return p.(cel.Program), nil
-	}
-	env, err := guardEnv()
-	if err != nil {
-		return nil, err
-	}
-	ast, iss := env.Compile(step.When)
-	if iss.Err() != nil {
-		return nil, contract.Errorf(errcode.GuardInvalid, "step %s: when %q does not compile: %v", step.ID, step.When, iss.Err())
-	}
-	if ast.OutputType() != cel.BoolType && ast.OutputType() != cel.DynType {
-		return nil, contract.Errorf(errcode.GuardInvalid, "step %s: when %q is a %s, not a boolean", step.ID, step.When, ast.OutputType())
-	}
-	prg, err := env.Program(ast)
-	if err != nil {
-		return nil, contract.Errorf(errcode.GuardInvalid, "step %s: when %q: %v", step.ID, step.When, err)
-	}
-	guards.Store(step.When, prg)
-	return prg, nil
-}
-
-// guard evaluates a step's `when:` over input, steps (the outputs so far)
-// and run {id, act}.
+// guard evaluates a step's `when:` (kernel/run/guard) over the run's
+// input, the outputs of its steps so far and run {id, act}.
 func (e *engine) guard(step *pkg.Step, sc *scope) (bool, error) {
-	prg, err := compileGuard(step)
-	if err != nil {
-		return false, err
-	}
-	out, _, err := prg.Eval(map[string]any{
-		"input": sc.input,
-		"steps": sc.steps,
-		"run":   map[string]any{"id": sc.runID, "act": sc.act},
-	})
-	if err != nil {
-		return false, contract.Errorf(errcode.GuardFailed, "step %s: when %q could not be evaluated: %v", step.ID, step.When, err)
-	}
-	b, ok := out.Value().(bool)
-	if !ok {
-		return false, contract.Errorf(errcode.GuardFailed, "step %s: when %q gave %v, not a boolean", step.ID, step.When, fmt.Sprint(out.Value()))
-	}
-	return b, nil
+	return guard.Eval(step, guard.Vars{Input: sc.input, Steps: sc.steps, RunID: sc.runID, Act: sc.act})
 }

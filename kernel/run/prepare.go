@@ -9,6 +9,7 @@ import (
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/kernel/run/guard"
 	"github.com/runxhq/runx/kernel/run/native"
 	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -115,7 +116,7 @@ func (pr *preparation) method(ctx context.Context, p *pkg.Package, m *pkg.Method
 			return contract.Errorf(errcode.ForEachUnsupported, "step %s: for_each fans out tools, modules, commands and skills, not %s steps", s.ID, s.Kind)
 		}
 		if s.When != "" {
-			if _, err := compileGuard(s); err != nil {
+			if _, err := guard.Compile(s); err != nil {
 				return err
 			}
 		}
@@ -144,9 +145,9 @@ func (pr *preparation) method(ctx context.Context, p *pkg.Package, m *pkg.Method
 			s := m.Step(id)
 			for key := range producedKeys(s) {
 				// Producers of one key must be branches that can never both
-				// run: guards runx proves exclusive (guardsExclusive).
+				// run: guards runx proves exclusive (guard.Exclusive).
 				for _, other := range owners[key] {
-					if !guardsExclusive(s.When, m.Step(other).When) {
+					if !guard.Exclusive(s.When, m.Step(other).When) {
 						return contract.Errorf(errcode.ResultKeyCollision, "method %s: result producers %s and %s both emit %q, and their guards are not provably exclusive (write them as x and !x, or x == a and x == b)", m.Name, other, id, key)
 					}
 				}

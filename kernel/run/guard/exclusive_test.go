@@ -1,4 +1,4 @@
-package run
+package guard
 
 import "testing"
 
@@ -28,8 +28,8 @@ func TestGuardsExclusive(t *testing.T) {
 		{``, ``, false},
 		{`input.mode == "a"`, `input.mode ==`, false}, // does not parse
 	} {
-		if got := guardsExclusive(c.a, c.b); got != c.want {
-			t.Errorf("guardsExclusive(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		if got := Exclusive(c.a, c.b); got != c.want {
+			t.Errorf("Exclusive(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
 }

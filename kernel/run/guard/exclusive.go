@@ -1,4 +1,4 @@
-package run
+package guard
 
 import (
 	"fmt"
@@ -10,14 +10,14 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 )
 
-// guardsExclusive reports whether two `when:` guards can never both hold,
+// Exclusive reports whether two `when:` guards can never both hold,
 // proven from their syntax alone: some conjunct of one contradicts some
 // conjunct of the other, as `x` and `!x`, `x == "a"` and `x == "b"`, or
 // `x == v` and `x != v` do. Two result producers that emit one key are
 // accepted at preparation only when their guards are exclusive, so a
 // collision is found before any step runs, never after both succeeded. An
 // empty guard always holds, so it excludes nothing.
-func guardsExclusive(a, b string) bool {
+func Exclusive(a, b string) bool {
 	if a == "" || b == "" {
 		return false
 	}
