@@ -12,6 +12,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/pkg/semver"
 	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -125,7 +126,7 @@ func (p *Package) readSkill(dir string) error {
 	p.Name, p.Description = sp.Name, sp.Description
 	if v, ok := sp.Metadata["version"]; ok {
 		s, isString := v.(string)
-		if !isString || !ValidVersion(s) {
+		if !isString || !semver.Valid(s) {
 			return contract.Errorf(errcode.RegistryVersionInvalid, "skill %s declares version %v in its SKILL.md front matter, which is not semver (MAJOR.MINOR.PATCH); quote it as a string if it is", sp.Name, v)
 		}
 		p.Version = s

@@ -326,33 +326,3 @@ func TestBuildRefusesNonPackage(t *testing.T) {
 	_, err = BuildFiles("plugin", skillFiles())
 	wantCode(t, err, errcode.RegistryPackageInvalid)
 }
-
-func TestSemver(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		want int
-	}{{"1.0.0", "1.0.1", -1}, {"1.10.0", "1.9.0", 1}, {"1.0.0-rc.1", "1.0.0", -1}, {"1.0.0-alpha", "1.0.0-alpha.1", -1}, {"1.0.0-2", "1.0.0-10", -1}, {"1.0.0-a", "1.0.0-1", 1}, {"1.0.0+x", "1.0.0+y", 0}} {
-		if got := CompareVersions(c.a, c.b); got != c.want {
-			t.Errorf("CompareVersions(%s, %s) = %d, want %d", c.a, c.b, got, c.want)
-		}
-		if got := CompareVersions(c.b, c.a); got != -c.want {
-			t.Errorf("CompareVersions(%s, %s) = %d, want %d", c.b, c.a, got, -c.want)
-		}
-	}
-}
-
-// ValidVersion takes the full MAJOR.MINOR.PATCH form only: the shorthands
-// golang.org/x/mod/semver accepts, a "v" prefix, leading zeros and empty
-// identifiers are refused.
-func TestValidVersion(t *testing.T) {
-	for _, ok := range []string{"0.0.0", "1.2.3", "1.0.0-rc.1", "1.0.0-alpha-1.x", "1.0.0+build.5", "1.0.0-rc.1+b"} {
-		if !ValidVersion(ok) {
-			t.Errorf("ValidVersion(%q) = false", ok)
-		}
-	}
-	for _, bad := range []string{"", "1", "1.2", "v1.2.3", "1.2.3.4", "01.0.0", "1.0.0-", "1.0.0-01", "1.0.0+", "1.0.0-a..b", "1.0", "1.0-rc.1", "a.b.c", "1.0.0 ", strings.Repeat("1", 130) + ".0.0"} {
-		if ValidVersion(bad) {
-			t.Errorf("ValidVersion(%q) = true", bad)
-		}
-	}
-}

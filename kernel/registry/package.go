@@ -8,6 +8,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/pkg/semver"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -185,7 +186,7 @@ func (p *Package) CheckPublish() error {
 	if p.Kind == KindSkill && p.Version == "" {
 		return contract.Errorf(errcode.RegistryVersionInvalid, "skill %s declares no version: add version: MAJOR.MINOR.PATCH to its SKILL.md front matter before publishing", p.Name)
 	}
-	if p.Kind == KindSkill && !ValidVersion(p.Version) {
+	if p.Kind == KindSkill && !semver.Valid(p.Version) {
 		return contract.Errorf(errcode.RegistryVersionInvalid, "skill %s declares version %q, which is not semver (MAJOR.MINOR.PATCH)", p.Name, p.Version)
 	}
 	return nil

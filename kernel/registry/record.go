@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg/semver"
 	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -205,7 +206,7 @@ func (rec *Record) Check() error {
 		if err := checkName(rec.Name, "skill name"); err != nil {
 			return err
 		}
-		if !ValidVersion(rec.Version) {
+		if !semver.Valid(rec.Version) {
 			return bad("version %q is not semver", rec.Version)
 		}
 	} else if err := checkConnectorName(rec.Name); err != nil {

@@ -1,106 +1,66 @@
-// Package semver reads semantic versions and orders them by precedence:
-// package loading holds a package's minimum_runx to the running runx with
-// it. It imports nothing of runx.
+// Package semver reads semantic versions and orders them by precedence, for
+// package loading (a package's minimum_runx against the running runx) and
+// the registry (a published version, the newest a runx reads). It is the
+// one owner of version syntax in runx: golang.org/x/mod/semver does the
+// reading and ordering; this package holds runx's form of a version, the
+// full MAJOR.MINOR.PATCH[-pre][+build] with no "v" prefix, which refuses the
+// shorthands ("1", "1.2") x/mod also accepts.
 package semver
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
+
+	"golang.org/x/mod/semver"
 )
 
-// Version is a semantic version (MAJOR.MINOR.PATCH with an optional
-// pre-release); build metadata is accepted and ignored, as semver says.
+// maxBytes bounds a version string before it is read.
+const maxBytes = 128
+
+// Version is a semantic version. Build metadata is accepted and does not
+// count in its order, as semver says.
 type Version struct {
-	major, minor, patch uint64
-	pre                 []string
+	v string // x/mod's form: "v" + the version as written
 }
 
 // Parse reads a version of the form MAJOR.MINOR.PATCH[-pre][+build].
 func Parse(s string) (Version, error) {
-	var v Version
-	if i := strings.IndexByte(s, '+'); i >= 0 {
-		s = s[:i]
+	if !Valid(s) {
+		return Version{}, fmt.Errorf("%q is not a version of the form MAJOR.MINOR.PATCH[-pre][+build]", s)
 	}
-	core, pre, hasPre := strings.Cut(s, "-")
-	parts := strings.Split(core, ".")
-	if len(parts) != 3 {
-		return v, fmt.Errorf("%q is not a version of the form MAJOR.MINOR.PATCH", s)
+	return Version{v: "v" + s}, nil
+}
+
+// Valid reports whether s is a semantic version 2.0.0 in runx's form: no
+// "v" prefix, no leading zeros, no empty identifiers, all three numbers.
+func Valid(s string) bool {
+	if len(s) > maxBytes || strings.HasPrefix(s, "v") || !semver.IsValid("v"+s) {
+		return false
 	}
-	nums := [3]*uint64{&v.major, &v.minor, &v.patch}
-	for i, p := range parts {
-		if p == "" || (len(p) > 1 && p[0] == '0') {
-			return v, fmt.Errorf("%q is not a version of the form MAJOR.MINOR.PATCH", s)
-		}
-		n, err := strconv.ParseUint(p, 10, 64)
-		if err != nil {
-			return v, fmt.Errorf("%q is not a version of the form MAJOR.MINOR.PATCH", s)
-		}
-		*nums[i] = n
-	}
-	if hasPre {
-		if pre == "" {
-			return v, fmt.Errorf("%q has an empty pre-release", s)
-		}
-		v.pre = strings.Split(pre, ".")
-	}
-	return v, nil
+	core, _, _ := strings.Cut(s, "+")
+	core, _, _ = strings.Cut(core, "-")
+	return strings.Count(core, ".") == 2
 }
 
 // Compare orders versions by semver precedence (-1, 0, +1): a pre-release
 // sorts before its release, so runx 0.2.0-dev does not claim to read a
 // 0.2.0 package.
 func (v Version) Compare(o Version) int {
-	for _, c := range [][2]uint64{{v.major, o.major}, {v.minor, o.minor}, {v.patch, o.patch}} {
-		if c[0] != c[1] {
-			if c[0] < c[1] {
-				return -1
-			}
-			return 1
-		}
-	}
-	switch {
-	case len(v.pre) == 0 && len(o.pre) == 0:
-		return 0
-	case len(v.pre) == 0:
-		return 1
-	case len(o.pre) == 0:
-		return -1
-	}
-	for i := 0; i < len(v.pre) && i < len(o.pre); i++ {
-		if c := comparePreField(v.pre[i], o.pre[i]); c != 0 {
-			return c
-		}
-	}
-	return cmpInt(len(v.pre), len(o.pre))
+	return semver.Compare(v.v, o.v)
 }
 
-func comparePreField(a, b string) int {
-	an, aErr := strconv.ParseUint(a, 10, 64)
-	bn, bErr := strconv.ParseUint(b, 10, 64)
+// Compare orders two version strings by precedence. A string that is not a
+// valid version sorts before every valid one, and two such by their bytes,
+// so a list holding one still sorts the same way every time.
+func Compare(a, b string) int {
+	okA, okB := Valid(a), Valid(b)
 	switch {
-	case aErr == nil && bErr == nil:
-		if an == bn {
-			return 0
-		}
-		if an < bn {
-			return -1
-		}
-		return 1
-	case aErr == nil:
+	case !okA && !okB:
+		return strings.Compare(a, b)
+	case !okA:
 		return -1
-	case bErr == nil:
+	case !okB:
 		return 1
 	}
-	return strings.Compare(a, b)
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return semver.Compare("v"+a, "v"+b)
 }

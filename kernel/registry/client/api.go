@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg/semver"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -86,28 +87,15 @@ func (c *Client) Versions(ctx context.Context, kind string, ref Ref) (*Versions,
 	if err := c.getJSON(ctx, ref.path(kind), nil, documentLimit, &v); err != nil {
 		return nil, err
 	}
-	parsed := make([]semver, len(v.Versions))
 	all := true
-	for i, info := range v.Versions {
+	for _, info := range v.Versions {
 		if info.Version == "" {
 			return nil, contract.Errorf(errcode.RegistryResponseInvalid, "the registry lists a version of %s without a version", ref.Name)
 		}
-		parsed[i], all = parseSemver(info.Version)
-		if !all {
-			break
-		}
+		all = all && semver.Valid(info.Version)
 	}
 	if all {
-		idx := make([]int, len(v.Versions))
-		for i := range idx {
-			idx[i] = i
-		}
-		sort.SliceStable(idx, func(a, b int) bool { return parsed[idx[a]].compare(parsed[idx[b]]) > 0 })
-		sorted := make([]VersionInfo, len(idx))
-		for i, j := range idx {
-			sorted[i] = v.Versions[j]
-		}
-		v.Versions = sorted
+		sort.SliceStable(v.Versions, func(a, b int) bool { return semver.Compare(v.Versions[a].Version, v.Versions[b].Version) > 0 })
 	}
 	return &v, nil
 }

@@ -2,7 +2,6 @@ package client
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
@@ -79,80 +78,4 @@ func (r Ref) path(kind string) string {
 // versionPath is the API path of one version's record or files.
 func (r Ref) versionPath(kind, version, leaf string) string {
 	return r.path(kind) + "/versions/" + seg(version) + "/" + leaf
-}
-
-// semver is the precedence of a MAJOR.MINOR.PATCH[-pre][+build] version;
-// ok is false for anything else (a connector's sha- version).
-type semver struct {
-	n   [3]uint64
-	pre []string
-}
-
-func parseSemver(s string) (semver, bool) {
-	var v semver
-	s, _, _ = strings.Cut(s, "+")
-	core, pre, hasPre := strings.Cut(s, "-")
-	parts := strings.Split(core, ".")
-	if len(parts) != 3 || hasPre && pre == "" {
-		return v, false
-	}
-	for i, p := range parts {
-		n, err := strconv.ParseUint(p, 10, 64)
-		if err != nil || p == "" || len(p) > 1 && p[0] == '0' {
-			return v, false
-		}
-		v.n[i] = n
-	}
-	if hasPre {
-		v.pre = strings.Split(pre, ".")
-	}
-	return v, true
-}
-
-// compare orders by semver precedence: a pre-release before its release.
-func (v semver) compare(o semver) int {
-	for i := range v.n {
-		if v.n[i] != o.n[i] {
-			if v.n[i] < o.n[i] {
-				return -1
-			}
-			return 1
-		}
-	}
-	switch {
-	case len(v.pre) == 0 && len(o.pre) == 0:
-		return 0
-	case len(v.pre) == 0:
-		return 1
-	case len(o.pre) == 0:
-		return -1
-	}
-	for i := 0; i < len(v.pre) && i < len(o.pre); i++ {
-		a, b := v.pre[i], o.pre[i]
-		an, aerr := strconv.ParseUint(a, 10, 64)
-		bn, berr := strconv.ParseUint(b, 10, 64)
-		switch {
-		case aerr == nil && berr == nil && an != bn:
-			if an < bn {
-				return -1
-			}
-			return 1
-		case aerr == nil && berr != nil:
-			return -1
-		case aerr != nil && berr == nil:
-			return 1
-		case a != b:
-			if a < b {
-				return -1
-			}
-			return 1
-		}
-	}
-	switch {
-	case len(v.pre) < len(o.pre):
-		return -1
-	case len(v.pre) > len(o.pre):
-		return 1
-	}
-	return 0
 }

@@ -17,7 +17,7 @@ import (
 // of HTTP.
 func TestImportBoundary(t *testing.T) {
 	const mod = "github.com/runxhq/runx/"
-	common := []string{mod + "kernel/registry", mod + "kernel/contract", mod + "sdk/errcode"}
+	common := []string{mod + "kernel/registry", mod + "kernel/pkg/semver", mod + "kernel/contract", mod + "sdk/errcode"}
 	rules := []struct {
 		dir      string
 		allowed  []string

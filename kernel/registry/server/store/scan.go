@@ -4,7 +4,7 @@ import (
 	"database/sql"
 	"sort"
 
-	"github.com/runxhq/runx/kernel/registry"
+	"github.com/runxhq/runx/kernel/pkg/semver"
 )
 
 // rows is what the stores read results through: pgx's rows, or
@@ -76,7 +76,7 @@ func sortVersions(kind string, vs []VersionInfo, err error) ([]VersionInfo, erro
 		return nil, ErrNotFound
 	}
 	if kind == KindSkill {
-		sort.SliceStable(vs, func(i, j int) bool { return registry.CompareVersions(vs[i].Version, vs[j].Version) > 0 })
+		sort.SliceStable(vs, func(i, j int) bool { return semver.Compare(vs[i].Version, vs[j].Version) > 0 })
 	}
 	return vs, nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg/semver"
 	"github.com/runxhq/runx/kernel/registry"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -200,7 +201,7 @@ func searchText(v *Version) string {
 // named by their content, so the one published last is the newest.
 func newer(kind, a, b string) bool {
 	if kind == KindSkill {
-		return registry.CompareVersions(a, b) > 0
+		return semver.Compare(a, b) > 0
 	}
 	return true
 }
