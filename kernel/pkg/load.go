@@ -75,7 +75,6 @@ func load(shown, dir string, runx semver.Version, opts LoadOptions) (*Package, e
 		Metadata:     doc.metadata,
 	}
 
-	var pinsPos Position
 	profilePath := filepath.Join(shown, ProfileFile)
 	profileSrc, err := readPackageFile(profilePath)
 	if err != nil {
@@ -100,7 +99,6 @@ func load(shown, dir string, runx semver.Version, opts LoadOptions) (*Package, e
 		p.MinimumRunx, p.DefaultMethod, p.Methods = prof.minimumRunx, prof.defaultMethod, prof.methods
 		p.minimumRunxPos = prof.minimumRunxPos
 		p.ConnectorPins = prof.pins
-		pinsPos = prof.pinsPos
 		if len(p.Methods) == 1 && p.Methods[0].Description == "" {
 			p.Methods[0].Description = p.Description
 		}
@@ -109,9 +107,6 @@ func load(shown, dir string, runx semver.Version, opts LoadOptions) (*Package, e
 		}
 	}
 	if p.Connectors, err = loadPackageConnectors(dir); err != nil {
-		return nil, err
-	}
-	if err := checkPins(profilePath, pinsPos, p); err != nil {
 		return nil, err
 	}
 	if p.Digest == "" {

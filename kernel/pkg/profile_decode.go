@@ -2,9 +2,9 @@ package pkg
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/runxhq/runx/kernel/pkg/semver"
+	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -15,7 +15,6 @@ type profile struct {
 	defaultMethod  string
 	methods        []*Method
 	pins           map[string]string
-	pinsPos        Position
 }
 
 // decodeProfile reads run.yaml.
@@ -82,7 +81,6 @@ func decodeProfileRoot(file string, root *node, pkgName string, runx semver.Vers
 		if p.pins, err = decodePins(d, ce); err != nil {
 			return nil, err
 		}
-		p.pinsPos = ce.keyPos
 	}
 	if de := top.get("default_method"); de != nil {
 		if p.defaultMethod, err = d.with(errcode.MethodInvalid).str(de, "default_method"); err != nil {
@@ -155,90 +153,10 @@ func decodePins(d decoder, e *entry) (map[string]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !isSHA256Digest(digest) {
+		if !canon.ValidDigest(digest) {
 			return nil, d.fail(me.value.position(), "run.yaml connectors %s manifest_digest %q is not sha256:<64 hex>", ce.key, digest)
 		}
 		pins[ce.key] = digest
 	}
 	return pins, nil
-}
-
-func isSHA256Digest(s string) bool {
-	hex, ok := strings.CutPrefix(s, "sha256:")
-	if !ok || len(hex) != 64 {
-		return false
-	}
-	for _, c := range hex {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
-// checkPins refuses a pin the package cannot mean: one naming a connector
-// it carries itself (its own copy is bound by the package digest) or one
-// no step of it calls. A pin parsed and never checked would be a promise
-// nothing keeps.
-func checkPins(file string, at Position, p *Package) error {
-	if len(p.ConnectorPins) == 0 {
-		return nil
-	}
-	called := map[string]bool{}
-	for _, name := range CalledConnectors(p) {
-		called[name] = true
-	}
-	for name := range p.ConnectorPins {
-		if _, own := p.Connectors[name]; own {
-			return refuseAt(file, at, errcode.ConnectorPinInvalid, "run.yaml connectors pins %s, which the package carries at connectors/%s/: its own copy is bound by the package digest; remove the pin", name, name)
-		}
-		if !called[name] {
-			return refuseAt(file, at, errcode.ConnectorPinInvalid, "run.yaml connectors pins %s, which no step of the package calls; remove the pin", name)
-		}
-	}
-	return nil
-}
-
-// CalledConnectors are the connectors p's steps and call lists name, each
-// once, in declared order.
-func CalledConnectors(p *Package) []string {
-	seen := map[string]bool{}
-	var out []string
-	add := func(ref string) {
-		i := strings.LastIndexByte(ref, '/')
-		if i <= 0 || seen[ref[:i]] {
-			return
-		}
-		seen[ref[:i]] = true
-		out = append(out, ref[:i])
-	}
-	for _, m := range p.Methods {
-		for _, s := range m.Steps {
-			if s.Operation != nil {
-				add(s.Operation.Ref)
-			}
-			for _, c := range []*Calls{agentCallsOf(s), scriptCallsOf(s)} {
-				if c != nil {
-					for _, op := range c.Operations {
-						add(op)
-					}
-				}
-			}
-		}
-	}
-	return out
-}
-
-func agentCallsOf(s *Step) *Calls {
-	if s.Agent == nil {
-		return nil
-	}
-	return s.Agent.Calls
-}
-
-func scriptCallsOf(s *Step) *Calls {
-	if s.Script == nil {
-		return nil
-	}
-	return s.Script.Calls
 }

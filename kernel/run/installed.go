@@ -13,6 +13,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg/semver"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/registry"
+	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -196,10 +197,18 @@ func (r *skillResolver) underAddedSkills(dir string) bool {
 // unsigned copy is refused with a typed error and nothing of it runs. The
 // package then carries the identity the signature states.
 func (r *skillResolver) load(dir string) (*pkg.Package, error) {
+	load := func() (*pkg.Package, error) { return pkg.Load(dir, loadOptions(r.RunxVersion, r.HomeDir)) }
 	if r.underAddedSkills(dir) {
-		return r.loadInstalled(dir)
+		load = func() (*pkg.Package, error) { return r.loadInstalled(dir) }
 	}
-	return pkg.Load(dir, loadOptions(r.RunxVersion, r.HomeDir))
+	p, err := load()
+	if err != nil {
+		return nil, err
+	}
+	if err := connector.CheckPins(p); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // loadInstalled verifies and loads one installed version directory.
