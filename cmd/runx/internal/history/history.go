@@ -4,6 +4,7 @@ package history
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -115,6 +116,12 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 				return cli.ExitOK
 			}
 			fmt.Fprintf(io.Out, "%s %s#%s %s %s\n", read.RunID, read.SkillName, read.Method, read.State, read.Outcome)
+			var env struct {
+				Result json.RawMessage `json:"result"`
+			}
+			if json.Unmarshal(read.Envelope, &env) == nil && len(env.Result) > 0 && string(env.Result) != "null" {
+				cli.PrintValue(io.Out, "  result:  ", env.Result, "runx history "+read.RunID+" --json, at envelope.result")
+			}
 			for _, s := range read.Steps {
 				fmt.Fprintf(io.Out, "  step %-16s %-8s %s\n", s.Address, s.Status, s.ReceiptID)
 			}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode"
 
+	"github.com/runxhq/runx/cmd/runx/internal/cli"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/run/gate"
 	runstep "github.com/runxhq/runx/kernel/run/step"
@@ -185,18 +185,5 @@ func indent(v any) string {
 	return b.String()
 }
 
-// visible is s fit for a terminal: newlines and tabs kept, every other
-// control or format character (an escape sequence, a bidirectional
-// override, a zero-width character) written as its \u escape, so what is
-// shown is what the request holds.
-func visible(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r)) {
-			fmt.Fprintf(&b, "\\u%04x", r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// visible is s fit for a terminal (cli.Visible).
+func visible(s string) string { return cli.Visible(s) }

@@ -172,10 +172,10 @@ func present(io *cli.IO, env *contract.SkillRun) {
 		fmt.Fprintf(io.Out, "  error:   %s [%s]\n", env.Error.Message, env.Error.Code)
 		if env.Refusal != nil && string(env.Result) != "null" {
 			// A refused run's result is what its steps produced.
-			fmt.Fprintf(io.Out, "  result:  %s\n", string(env.Result))
+			cli.PrintValue(io.Out, "  result:  ", env.Result, wholeResult(env.RunID))
 		}
 	} else {
-		fmt.Fprintf(io.Out, "  result:  %s\n", string(env.Result))
+		cli.PrintValue(io.Out, "  result:  ", env.Result, wholeResult(env.RunID))
 	}
 	if env.Trace != nil {
 		for _, s := range env.Trace.Steps {
@@ -183,6 +183,12 @@ func present(io *cli.IO, env *contract.SkillRun) {
 		}
 	}
 	fmt.Fprintf(io.Out, "  receipt: %s\n", env.ReceiptID)
+}
+
+// wholeResult is where a sealed run's whole result is read: its envelope,
+// in the run's record.
+func wholeResult(runID string) string {
+	return "runx history " + runID + " --json, at envelope.result"
 }
 
 func presentPaused(io *cli.IO, env *contract.SkillRun) {
