@@ -62,8 +62,18 @@ func TestRegistrySkillRunsFromARealRegistry(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// a ref on the command line, without a version, is fetched before the
+	// run: the newest version, installed signed, then run
+	doc, code := w.run("", nil, "skill", "acme/kid", "-i", "n=7", "--registry", s.url, "--json")
+	if code != 0 || get(doc, "result", "doubled") != float64(14) || get(doc, "registry", "version") != "1.0.0" {
+		t.Fatalf("runx skill acme/kid --registry: %d %v", code, doc)
+	}
+	if err := os.RemoveAll(filepath.Join(w.dir, ".runx", "added-skills")); err != nil {
+		t.Fatal(err)
+	}
+
 	// without a registry the missing child refuses the run before it starts
-	doc, code := w.run("", nil, "skill", "./parent", "--json")
+	doc, code = w.run("", nil, "skill", "./parent", "--json")
 	if code == 0 || get(doc, "error", "code") != "registry_unavailable" {
 		t.Fatalf("no registry: %d %v", code, doc)
 	}
