@@ -203,4 +203,10 @@ func presentPaused(io *cli.IO, env *contract.SkillRun) {
 	if env.Resume != "" {
 		fmt.Fprintf(io.Out, "  continue with: %s  (answers_template in --json output)\n", env.Resume)
 	}
+	for _, r := range env.Requests {
+		if r.Kind == contract.RequestApproval || r.Kind == contract.RequestQuestion {
+			fmt.Fprintf(io.Out, "  to decide: runx history %s shows what each request would do and the runx resume line that decides it\n", env.RunID)
+			break
+		}
+	}
 }
