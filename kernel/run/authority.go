@@ -140,7 +140,7 @@ func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, input
 		return &r
 	case authority.VerdictAllow:
 		if len(dec.Standing) > 0 {
-			extra["admitted_by"] = gate.StandingNames(rc.Standing, dec.Standing)
+			extra["admitted_by"] = rc.standingNames(dec.Standing)
 		}
 		extra["floor"] = map[string]any{"verdict": dec.Verdict, "rule": dec.Rule}
 		return nil
@@ -213,4 +213,14 @@ func (rc *runCtx) floorRequest(ctx context.Context, step *pkg.Step, local string
 		}
 	}
 	return rc.bindRequest(step, local, contract.RequestApproval, payload)
+}
+
+func (rc *runCtx) standingNames(idx []int) []map[string]any {
+	out := make([]map[string]any, 0, len(idx))
+	for _, i := range idx {
+		if i >= 0 && i < len(rc.Standing) {
+			out = append(out, map[string]any{"index": i, "kind": rc.Standing[i].Kind()})
+		}
+	}
+	return out
 }

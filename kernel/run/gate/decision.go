@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/sdk/errcode"
@@ -40,17 +39,4 @@ func ShellQuote(argv []string) string {
 		parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
 	return strings.Join(parts, " ")
-}
-
-// StandingNames names the standing approvals a floor decision was admitted
-// by (idx, as authority.Floor gives them) for the step's receipt: each by
-// its index among those in force and its kind.
-func StandingNames(standing []authority.StandingApproval, idx []int) []map[string]any {
-	out := make([]map[string]any, 0, len(idx))
-	for _, i := range idx {
-		if i >= 0 && i < len(standing) {
-			out = append(out, map[string]any{"index": i, "kind": standing[i].Kind()})
-		}
-	}
-	return out
 }
