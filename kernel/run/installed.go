@@ -221,8 +221,10 @@ func (r *skillResolver) loadInstalled(dir string) (*pkg.Package, error) {
 	if err != nil {
 		return nil, err
 	}
+	// VerifyInstalled holds the record to the directory it installs at;
+	// this states the same rule here, where the identity is taken.
 	if id.Publisher != ref.Publisher || id.Name != ref.Name || id.Version != ref.Version {
-		return nil, contract.Errorf(errcode.RegistryPackageMisplaced, "%s holds the signed package %s, not %s: remove the directory and install the skill again", dir, id.Ref(), ref)
+		return nil, contract.Errorf(errcode.RegistryRecordInvalid, "%s holds the signed package %s, not %s: remove the directory and install the skill again", dir, id.Ref(), ref)
 	}
 	p, err := pkg.Load(dir, loadOptions(r.RunxVersion, r.HomeDir))
 	if err != nil {

@@ -316,3 +316,16 @@ func TestRegistryChildFetchedBeforeTheRun(t *testing.T) {
 		t.Fatalf("fetched %v; want acme/kid@1.0.0 once, before the first run", fetched)
 	}
 }
+
+// A registry ref nothing installed, read where nothing fetches (a load to
+// inspect it), is registry_skill_not_installed; a malformed one is
+// registry_ref_invalid.
+func TestRegistryRefNotInstalled(t *testing.T) {
+	k, _ := stubKernel(t)
+	_, _, err := k.LoadSkill("acme/none@1.0.0")
+	wantCode(t, err, errcode.RegistrySkillNotInstalled)
+	_, _, err = k.LoadSkill("registry:acme/none")
+	wantCode(t, err, errcode.RegistrySkillNotInstalled)
+	_, _, err = k.LoadSkill("registry:Acme/none@1.0.0")
+	wantCode(t, err, errcode.RegistryRefInvalid)
+}

@@ -26,7 +26,7 @@ func verifyInstalled(home, dir string) (*pkg.RegistryIdentity, error) {
 		return nil, err
 	}
 	if rec.Kind != registry.KindSkill {
-		return nil, contract.Errorf(errcode.RegistryPackageMisplaced, "%s holds the signed %s %s, not a skill", dir, rec.Kind, rec.Ref)
+		return nil, contract.Errorf(errcode.RegistryRecordInvalid, "%s holds the signed %s %s, not a skill", dir, rec.Kind, rec.Ref)
 	}
 	return &pkg.RegistryIdentity{Registry: rec.Registry, Publisher: rec.Publisher, Name: rec.Name,
 		Version: rec.Version, ContentDigest: rec.ContentDigest, TrustTier: string(rec.TrustTier)}, nil

@@ -96,11 +96,6 @@ const (
 	// Do: Replace it with a regular file.
 	PackageSymlinkRefused Code = "package_symlink_refused"
 
-	// RegistryPackageMisplaced: An added-skills directory holds a signed package of another
-	// publisher, name or version than its path names.
-	// Do: Remove the directory and install the skill again.
-	RegistryPackageMisplaced Code = "registry_package_misplaced"
-
 	// RegistrySkillNotInstalled: A registry skill is not installed in the project and nothing
 	// fetched it before the run.
 	// Do: Install it with runx registry install, or run it with runx skill and a registry.
