@@ -24,6 +24,20 @@ methods:
         tool: { command: sh, args: ["-c", "printf '{\"two\":true}'"] }
 `
 
+// fanOutSkill is a slow step, then a fan-out over the three items it
+// returns, one at a time.
+const fanOutSkill = `minimum_runx: 0.1.0
+methods:
+  go:
+    steps:
+      - id: fetch
+        tool: { command: sh, args: ["-c", "sleep 0.3; printf '{\"list\":[1,2,3]}'"] }
+      - id: each
+        for_each: $steps.fetch.list
+        concurrency: 1
+        tool: { command: sh, args: ["-c", "sleep 0.15; printf '{}'"] }
+`
+
 // onTerminal is what one runx invocation printed when some of its streams
 // were a pseudo-terminal.
 type onTerminal struct {
@@ -116,5 +130,43 @@ func TestNoColourWithNoColor(t *testing.T) {
 		if r.code != 0 || !strings.Contains(r.tty, "✓") || strings.Contains(r.tty, escape) {
 			t.Errorf("%s: exit %d; want a plain mark, got %q (stderr %q)", name, r.code, r.tty, r.stderr)
 		}
+	}
+}
+
+// TestProgressOnATerminal: with stderr on a terminal, a run shows the step
+// running and a fan-out's items done of total there, on one line it
+// overwrites and clears before the result; stdout stays plain.
+func TestProgressOnATerminal(t *testing.T) {
+	w := newWorkspace(t, skillFiles("app", fanOutSkill))
+	r := runOnTerminal(t, w, false, true, []string{"NO_COLOR=1"}, "skill", "./app")
+	if r.code != 0 || !strings.Contains(r.stdout, "completed") || strings.Contains(r.stdout, escape) {
+		t.Fatalf("exit %d; stdout %q", r.code, r.stdout)
+	}
+	for _, want := range []string{"\r" + escape + "K", "step fetch", "step each", "/3 items"} {
+		if !strings.Contains(r.tty, want) {
+			t.Errorf("the terminal shows no %q: %q", want, r.tty)
+		}
+	}
+	if !strings.HasSuffix(r.tty, "\r"+escape+"K") {
+		t.Errorf("the progress line is not cleared at the end: %q", r.tty)
+	}
+}
+
+// TestNoProgressOffATerminal: no progress with --json, with --quiet, or
+// when stderr is not a terminal.
+func TestNoProgressOffATerminal(t *testing.T) {
+	w := newWorkspace(t, skillFiles("app", twoStepSkill))
+	for name, args := range map[string][]string{
+		"--json":  {"skill", "./app", "--json"},
+		"--quiet": {"skill", "./app", "--quiet"},
+	} {
+		r := runOnTerminal(t, w, false, true, nil, args...)
+		if r.code != 0 || r.tty != "" {
+			t.Errorf("%s: exit %d; the terminal shows %q", name, r.code, r.tty)
+		}
+	}
+	r := runOnTerminal(t, w, true, false, nil, "skill", "./app")
+	if r.code != 0 || r.stderr != "" || strings.Contains(r.tty, "\r"+escape+"K") {
+		t.Errorf("stderr not a terminal: exit %d; stderr %q; stdout %q", r.code, r.stderr, r.tty)
 	}
 }

@@ -51,12 +51,24 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 	var wg sync.WaitGroup
 	var failed sync.Once
 	stop := make(chan struct{})
+	// Items settled so far, reported one at a time.
+	var progressMu sync.Mutex
+	settledItems := 0
+	itemSettled := func(status contract.StepStatus) {
+		progressMu.Lock()
+		defer progressMu.Unlock()
+		settledItems++
+		runstep.ReportProgress(ctx, Progress{Event: ProgressItemSettled, RunID: rc.rec.RunID, Address: rc.Address(step.ID), Status: status, Done: settledItems, Total: len(items)})
+	}
 	for i, item := range items {
 		local := fmt.Sprintf("%s[%d]", step.ID, i)
 		if rec := rc.recordedStep(local); rec != nil {
 			rc.Budget.Replay(1)
 			s, err := settledOf(rec)
 			results[i] = stepRun{Settled: s, Err: err}
+			progressMu.Lock()
+			settledItems++ // a resumed fan-out counts what it replays
+			progressMu.Unlock()
 			continue
 		}
 		select {
@@ -77,6 +89,9 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 			}
 			if r := results[i]; r.Err != nil || r.Settled != nil && r.Settled.Status != contract.StepSuccess {
 				failed.Do(func() { close(stop) })
+			}
+			if r := results[i]; r.Settled != nil {
+				itemSettled(r.Settled.Status)
 			}
 		}()
 	}

@@ -15,10 +15,13 @@ type Progress = runstep.Progress
 const (
 	ProgressStepStarted = runstep.ProgressStepStarted
 	ProgressStepSealed  = runstep.ProgressStepSealed
+	ProgressItemSettled = runstep.ProgressItemSettled
 )
 
 // WithProgress returns a context whose runs report their progress to fn.
-// fn is called on the driving goroutine and must not block for long.
+// fn is called on the driving goroutine, or for a fan-out's items one call
+// at a time from the goroutine that settled the item; it must not block for
+// long.
 func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
 	return runstep.WithProgress(ctx, fn)
 }

@@ -6,7 +6,8 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 )
 
-// Progress is what a run reports as it goes: a step started, a step sealed.
+// Progress is what a run reports as it goes: a step started, a fan-out's
+// item settled (Done of Total), a step sealed.
 // A front that shows progress (runx mcp, when its client sends a progress
 // token) passes a callback with WithProgress; nothing is reported otherwise.
 type Progress struct {
@@ -14,18 +15,24 @@ type Progress struct {
 	RunID   string              `json:"run_id"`
 	Address string              `json:"address"`
 	Status  contract.StepStatus `json:"status,omitempty"` // a sealed step's status
+	// Done and Total count a fan-out's items settled so far (item_settled).
+	Done  int `json:"done,omitempty"`
+	Total int `json:"total,omitempty"`
 }
 
 // Progress events.
 const (
 	ProgressStepStarted = "step_started"
 	ProgressStepSealed  = "step_sealed"
+	ProgressItemSettled = "item_settled"
 )
 
 type progressKey struct{}
 
 // WithProgress returns a context whose runs report their progress to fn.
-// fn is called on the driving goroutine and must not block for long.
+// fn is called on the driving goroutine, or for a fan-out's items one call
+// at a time from the goroutine that settled the item; it must not block for
+// long.
 func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
 	return context.WithValue(ctx, progressKey{}, fn)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/sdk/errcode"
+	"golang.org/x/term"
 )
 
 // ExitCode is a process exit status with a meaning.
@@ -33,8 +34,12 @@ type IO struct {
 	// any wrapper hides them.
 	OutTerminal bool
 	ErrTerminal bool
+	// ErrWidth is stderr's terminal width, 0 when unknown.
+	ErrWidth int
 	// NoColor is --no-color: no colour even on a terminal.
 	NoColor bool
+	// Quiet is --quiet: no progress on stderr.
+	Quiet bool
 	// Stopping, when set, reports whether a signal is stopping this
 	// invocation, and then the error and exit code it stops with. A failure
 	// that arrives while runx stops (a plugin that cannot start any more, a
@@ -45,7 +50,8 @@ type IO struct {
 
 // StdIO is the process's streams.
 func StdIO() *IO {
-	return &IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, OutTerminal: Terminal(os.Stdout), ErrTerminal: Terminal(os.Stderr)}
+	width, _, _ := term.GetSize(int(os.Stderr.Fd()))
+	return &IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, OutTerminal: Terminal(os.Stdout), ErrTerminal: Terminal(os.Stderr), ErrWidth: width}
 }
 
 // UsageError marks a wrong command line (exit 2).

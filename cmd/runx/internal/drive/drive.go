@@ -72,14 +72,16 @@ func (f *Flags) Prepare(k *run.Kernel) (*agent.Driver, error) {
 		TokensPerTurn: f.TokensPerTurn, TokensPerRun: f.TokensPerRun})
 }
 
-// Work drives a run the command started or resumed, and says on stderr who
-// works it under which budget.
-func Work(ctx context.Context, io *cli.IO, d *agent.Driver, env *contract.SkillRun) (*contract.SkillRun, error) {
+// Work drives a run the command started or resumed, says on stderr who
+// works it under which budget, and shows its progress there (cli.Progress).
+func Work(ctx context.Context, io *cli.IO, asJSON bool, d *agent.Driver, env *contract.SkillRun) (*contract.SkillRun, error) {
 	if d == nil || env.Status == contract.StatusSealed {
 		return env, nil
 	}
 	b := d.Budget
 	fmt.Fprintf(io.Err, "runx: managed agent %s (%s) drives run %s: at most %d rounds a turn, %d in all\n",
 		d.Provider.Name, d.Provider.Model, env.RunID, b.RoundsPerTurn, b.RoundsPerRun)
+	ctx, stop := io.Progress(ctx, asJSON)
+	defer stop()
 	return d.Drive(ctx, env)
 }

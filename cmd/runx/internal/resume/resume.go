@@ -123,11 +123,13 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
-		env, err := k.Resume(ctx, run.ResumeRequest{RunID: opts.RunID, Document: doc, PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest, MaxSpend: limit})
+		pctx, stop := io.Progress(ctx, opts.JSON)
+		env, err := k.Resume(pctx, run.ResumeRequest{RunID: opts.RunID, Document: doc, PackageDigest: opts.PackageDigest, ClosureDigest: opts.ClosureDigest, MaxSpend: limit})
+		stop()
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
-		if env, err = drive.Work(ctx, io, driver, env); err != nil {
+		if env, err = drive.Work(ctx, io, opts.JSON, driver, env); err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
 		return skill.Present(ctx, io, opts.JSON, env)

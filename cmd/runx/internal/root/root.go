@@ -55,6 +55,7 @@ func New(f *cli.Factory) *cobra.Command {
 	}
 	cmd.PersistentFlags().StringVarP(&f.ReceiptDir, "receipt-dir", "R", "", "receipt store directory (default .runx/receipts, or RUNX_RECEIPT_DIR)")
 	cmd.PersistentFlags().BoolVar(&f.IO.NoColor, "no-color", false, "no colour, even on a terminal (as NO_COLOR does)")
+	cmd.PersistentFlags().BoolVarP(&f.IO.Quiet, "quiet", "q", false, "no progress on stderr while a run works")
 	cmd.SetIn(f.IO.In)
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.Err)
@@ -103,7 +104,7 @@ func Main(args []string, io *cli.IO, firstParty map[string]func() sdk.Info, loca
 		runID, _ := driving.Load().(string)
 		return interruptedError(sig.sig, runID), sig.exit, true
 	}
-	io = &cli.IO{In: io.In, Out: out, Err: taint.Writer(io.Err), OutTerminal: io.OutTerminal, ErrTerminal: io.ErrTerminal, Stopping: stopping}
+	io = &cli.IO{In: io.In, Out: out, Err: taint.Writer(io.Err), OutTerminal: io.OutTerminal, ErrTerminal: io.ErrTerminal, ErrWidth: io.ErrWidth, Stopping: stopping}
 	f := &cli.Factory{IO: io, FirstParty: firstParty, LocalStore: localStore, CoreSkills: core, Taint: taint, NewFetcher: registryfetch.New}
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)

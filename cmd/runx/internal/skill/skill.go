@@ -135,11 +135,13 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
-		env, err := k.Skill(ctx, req)
+		pctx, stop := io.Progress(ctx, opts.JSON)
+		env, err := k.Skill(pctx, req)
+		stop()
 		if err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
-		if env, err = drive.Work(ctx, io, driver, env); err != nil {
+		if env, err = drive.Work(ctx, io, opts.JSON, driver, env); err != nil {
 			return cli.ReportError(io, opts.JSON, err)
 		}
 		return Present(ctx, io, opts.JSON, env)
