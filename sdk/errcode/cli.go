@@ -27,6 +27,19 @@ const (
 	// run the command again.
 	Interrupted Code = "interrupted"
 
+	// JQFailed: The --jq expression failed on the command's document (an error it raised, a value of the
+	// wrong type, or it ran past its time bound).
+	// Do: Fix the expression against the command's --json document.
+	JQFailed Code = "jq_failed"
+
+	// JQInvalid: The --jq expression does not parse or compile as jq.
+	// Do: Fix the expression's syntax; runx's --jq speaks jq's language (gojq).
+	JQInvalid Code = "jq_invalid"
+
+	// JQUnsupported: --jq was given to a command that prints no JSON document (it has no --json).
+	// Do: Drop --jq; only a command with --json takes it.
+	JQUnsupported Code = "jq_unsupported"
+
 	// SecretStdinTerminal: runx secret set was run with a terminal on standard input; a secret is read
 	// only from a pipe.
 	// Do: Pipe the secret in: runx secret set <name> reads it from standard input.

@@ -55,10 +55,21 @@ func StdIO() *IO {
 }
 
 // UsageError marks a wrong command line (exit 2).
-type UsageError struct{ Msg string }
+// Code, when set, names the wrong part more closely than usage_error.
+type UsageError struct {
+	Msg  string
+	Code errcode.Code
+}
 
-func (e *UsageError) Error() string           { return e.Msg }
-func (e *UsageError) ErrorCode() errcode.Code { return errcode.UsageError }
+func (e *UsageError) Error() string { return e.Msg }
+
+// ErrorCode is e's Code, or usage_error.
+func (e *UsageError) ErrorCode() errcode.Code {
+	if e.Code != "" {
+		return e.Code
+	}
+	return errcode.UsageError
+}
 
 // Usagef makes a usage error.
 func Usagef(format string, args ...any) error { return &UsageError{Msg: fmt.Sprintf(format, args...)} }
@@ -103,15 +114,19 @@ func ReportError(io *IO, asJSON bool, err error) ExitCode {
 		}
 	}
 	if asJSON {
-		_ = PrintJSON(io.Out, NewErrorDocument(body))
+		_ = PrintJSON(unfiltered(io.Out), NewErrorDocument(body))
 		return code
 	}
 	fmt.Fprintf(io.Err, "runx: %s [%s]\n", body.Message, body.Code)
 	return code
 }
 
-// PrintJSON writes exactly one JSON document.
+// PrintJSON writes exactly one JSON document; on a stdout given --jq
+// (WithJQ), the expression's results over it.
 func PrintJSON(w io.Writer, v any) error {
+	if o, ok := w.(*jqOut); ok {
+		return o.printFiltered(v)
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")

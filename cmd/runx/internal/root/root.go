@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -62,6 +63,7 @@ func New(f *cli.Factory) *cobra.Command {
 	cmd.SetFlagErrorFunc(cli.FlagError)
 	cmd.AddCommand(skill.New(f, nil), resume.New(f, nil), verify.New(f, nil), history.New(f, nil), testcmd.New(f, nil), tool.New(f), version.New(f, nil), pluginpin.New(f), authoritycmd.New(f, nil), connector.New(f), connector.NewSecret(f), configcmd.New(f, nil), datacmd.New(f), mcp.New(f, nil), processcmd.New(f), registrycmd.New(f), registrycmd.NewLogin(f, nil), list.New(f, nil))
 	refuseUnknownSubcommands(cmd)
+	cli.AddJQFlag(cmd, f)
 	return cmd
 }
 
@@ -151,6 +153,11 @@ func Main(args []string, io *cli.IO, firstParty map[string]func() sdk.Info, loca
 	cmd := New(f)
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
+	if jqErr := cli.JQFailure(io.Out); jqErr != nil && err == nil {
+		// The command did its work; the --jq expression over its
+		// document failed.
+		return cli.ReportError(io, true, jqErr)
+	}
 	var exit *cli.ExitError
 	switch {
 	case err == nil:
@@ -173,7 +180,7 @@ func wantsJSON(args []string) bool {
 		if a == "--" {
 			return false
 		}
-		if a == "--json" || a == "-j" || a == "--json=true" {
+		if a == "--json" || a == "-j" || a == "--json=true" || a == "--jq" || strings.HasPrefix(a, "--jq=") {
 			return true
 		}
 	}
