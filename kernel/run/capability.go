@@ -15,9 +15,10 @@ import (
 // roles it is invoked for. Nothing here names a capability, plugin or
 // adapter; everything follows from the definition.
 
-// definition is a capability's description, or nil when no plugin serves it.
-func (e *engine) definition(ctx context.Context, id string) *sdk.Definition {
-	def, _, err := e.Host.Definition(ctx, id)
+// definitionOf is a capability's description as the host's plugins give
+// it, or nil when no plugin serves it. It asks the host, not the engine.
+func definitionOf(ctx context.Context, host Invoker, id string) *sdk.Definition {
+	def, _, err := host.Definition(ctx, id)
 	if err != nil {
 		return nil
 	}

@@ -70,7 +70,7 @@ func (e *engine) committedEffect(ctx context.Context, runID string) (bool, error
 			}
 			continue
 		case pkg.KindTool:
-			if def := e.definition(ctx, step.Tool.Capability); def != nil && (def.Effect == sdk.EffectRead || def.Effect == sdk.EffectNone) && !def.HasRole(sdk.RoleDataOperation) {
+			if def := definitionOf(ctx, e.Host, step.Tool.Capability); def != nil && (def.Effect == sdk.EffectRead || def.Effect == sdk.EffectNone) && !def.HasRole(sdk.RoleDataOperation) {
 				continue
 			}
 		}

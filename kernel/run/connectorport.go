@@ -44,7 +44,7 @@ func (p connectorPort) Definition(ctx context.Context, step *pkg.Step) *sdk.Defi
 	case step.Kind == pkg.KindOperation && step.Operation != nil:
 		return rc.operationDefinition(ctx, step)
 	case step.Kind == pkg.KindTool && step.Tool != nil && step.Tool.Capability != "" && native.Lookup(step.Tool.Capability) == nil:
-		return rc.e.definition(ctx, step.Tool.Capability)
+		return definitionOf(ctx, rc.e.Host, step.Tool.Capability)
 	}
 	return nil
 }

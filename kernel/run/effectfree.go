@@ -18,5 +18,5 @@ import (
 func (rc *runCtx) effectFree(ctx context.Context) bool {
 	return runstep.EffectFreeSteps(rc.method.Steps,
 		func(id string) bool { return native.Lookup(id) != nil },
-		func(id string) *sdk.Definition { return rc.e.definition(ctx, id) })
+		func(id string) *sdk.Definition { return definitionOf(ctx, rc.e.Host, id) })
 }

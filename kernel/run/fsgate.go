@@ -91,7 +91,7 @@ func (rc *runCtx) inputChange(ctx context.Context, step *pkg.Step, inputs map[st
 	if step.Kind != pkg.KindTool || step.Tool == nil || step.Tool.Capability == "" {
 		return authority.Change{}, false
 	}
-	def := rc.e.definition(ctx, step.Tool.Capability)
+	def := definitionOf(ctx, rc.e.Host, step.Tool.Capability)
 	if def == nil {
 		return authority.Change{}, false
 	}

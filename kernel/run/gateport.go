@@ -19,7 +19,7 @@ func (p gatePort) Operation(ctx context.Context, step *pkg.Step) *sdk.Definition
 }
 
 func (p gatePort) Definition(ctx context.Context, id string) *sdk.Definition {
-	return p.rc.e.definition(ctx, id)
+	return definitionOf(ctx, p.rc.e.Host, id)
 }
 
 func (p gatePort) Native(id string) bool { return native.Lookup(id) != nil }

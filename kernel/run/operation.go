@@ -42,7 +42,7 @@ func (rc *runCtx) operationDispatch(ctx context.Context, step *pkg.Step, inputs 
 		return rc.connectorDispatch(ctx, step, mo, inputs)
 	}
 	id := operationCapability(step.Operation)
-	def := rc.e.definition(ctx, id)
+	def := definitionOf(ctx, rc.e.Host, id)
 	if def == nil {
 		// Preparation's check says why nothing can be dispatched.
 		return nil, nil, nil, (&preparation{e: rc.e}).checkOperation(ctx, rc.pkg, step)
@@ -146,7 +146,7 @@ func (rc *runCtx) operationDefinition(ctx context.Context, step *pkg.Step) *sdk.
 	if mo := rc.manifests.Of(rc.pkg, step, rc.e.addedConnectors()); mo != nil {
 		return mo.Def
 	}
-	return rc.e.definition(ctx, operationCapability(step.Operation))
+	return definitionOf(ctx, rc.e.Host, operationCapability(step.Operation))
 }
 
 // connectorDispatch prepares one manifest operation call: its checked

@@ -245,13 +245,13 @@ func (pr *preparation) hasResultContract(ctx context.Context, p *pkg.Package, s 
 		if t := native.Lookup(s.Tool.Capability); t != nil {
 			return len(t.Definition().OutputSchema) > 0
 		}
-		def := e.definition(ctx, s.Tool.Capability)
+		def := definitionOf(ctx, e.Host, s.Tool.Capability)
 		return def != nil && len(def.OutputSchema) > 0
 	case pkg.KindOperation:
 		if mo, err := connector.ManifestOperation(p, s.Operation, e.addedConnectors()); err == nil && mo != nil {
 			return len(mo.Def.OutputSchema) > 0
 		}
-		def := e.definition(ctx, operationCapability(s.Operation))
+		def := definitionOf(ctx, e.Host, operationCapability(s.Operation))
 		return def != nil && len(def.OutputSchema) > 0
 	case pkg.KindSkill:
 		if e.Resolver == nil || depth >= resultContractDepth {

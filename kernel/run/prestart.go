@@ -35,7 +35,7 @@ func (e *engine) pluginsFor(ctx context.Context, m *pkg.Method) []string {
 		case pkg.KindCommand:
 			role(sdk.RoleCommand)
 		case pkg.KindOperation:
-			if id := operationCapability(s.Operation); e.definition(ctx, id) != nil {
+			if id := operationCapability(s.Operation); definitionOf(ctx, e.Host, id) != nil {
 				add(id)
 			} else {
 				// A connector manifest's operation: sent by the

@@ -136,9 +136,9 @@ func (r reuseRun) StandsAgain(ctx context.Context, cand *journal.Run) (reuse.Ver
 		var def *sdk.Definition
 		switch {
 		case s.Kind == pkg.KindTool && !kernelOwned:
-			def = rc.e.definition(ctx, s.Tool.Capability)
+			def = definitionOf(ctx, rc.e.Host, s.Tool.Capability)
 		case s.Kind == pkg.KindOperation:
-			def = rc.e.definition(ctx, operationCapability(s.Operation))
+			def = definitionOf(ctx, rc.e.Host, operationCapability(s.Operation))
 		}
 		class, why := reuse.Classify(s, kernelOwned, def)
 		switch class {

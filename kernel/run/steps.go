@@ -217,7 +217,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	}
 	body.Capability, body.Execution = d.capability, d.execution
 	if d.def == nil {
-		d.def = rc.e.definition(ctx, d.capability)
+		d.def = definitionOf(ctx, rc.e.Host, d.capability)
 	}
 	if creds == nil && d.def != nil && len(d.def.Credentials) > 0 {
 		if creds, err = connector.DeclaredCredentials(rc.e.CredentialResolver(), d.def); err != nil {
