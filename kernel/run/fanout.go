@@ -54,12 +54,6 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 	// Items settled so far, reported one at a time.
 	var progressMu sync.Mutex
 	settledItems := 0
-	itemSettled := func(status contract.StepStatus) {
-		progressMu.Lock()
-		defer progressMu.Unlock()
-		settledItems++
-		runstep.ReportProgress(ctx, Progress{Event: ProgressItemSettled, RunID: rc.rec.RunID, Address: rc.Address(step.ID), Status: status, Done: settledItems, Total: len(items)})
-	}
 	for i, item := range items {
 		local := fmt.Sprintf("%s[%d]", step.ID, i)
 		if rec := rc.recordedStep(local); rec != nil {
@@ -91,7 +85,10 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 				failed.Do(func() { close(stop) })
 			}
 			if r := results[i]; r.Settled != nil {
-				itemSettled(r.Settled.Status)
+				progressMu.Lock()
+				settledItems++
+				runstep.ReportProgress(ctx, Progress{Event: ProgressItemSettled, RunID: rc.rec.RunID, Address: rc.Address(step.ID), Status: r.Settled.Status, Done: settledItems, Total: len(items)})
+				progressMu.Unlock()
 			}
 		}()
 	}
