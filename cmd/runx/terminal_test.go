@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -31,6 +32,7 @@ methods:
   go:
     steps:
       - id: fetch
+        timeout_seconds: 30
         tool: { command: sh, args: ["-c", "sleep 0.3; printf '{\"list\":[1,2,3]}'"] }
       - id: each
         for_each: $steps.fetch.list
@@ -134,7 +136,8 @@ func TestNoColourWithNoColor(t *testing.T) {
 }
 
 // TestProgressOnATerminal: with stderr on a terminal, a run shows the step
-// running and a fan-out's items done of total there, on one line it
+// running, the deadline its call waits under and a fan-out's items done of
+// total there, on one line it
 // overwrites and clears before the result; stdout stays plain.
 func TestProgressOnATerminal(t *testing.T) {
 	w := newWorkspace(t, skillFiles("app", fanOutSkill))
@@ -146,6 +149,11 @@ func TestProgressOnATerminal(t *testing.T) {
 		if !strings.Contains(r.tty, want) {
 			t.Errorf("the terminal shows no %q: %q", want, r.tty)
 		}
+	}
+	// The call waits its 30 s timeout_seconds, and the short grace a
+	// command has to be stopped.
+	if !regexp.MustCompile(`step fetch .*\(times out in 3[0-9]s\)`).MatchString(r.tty) {
+		t.Errorf("the terminal shows no deadline for step fetch: %q", r.tty)
 	}
 	if !strings.HasSuffix(r.tty, "\r"+escape+"K") {
 		t.Errorf("the progress line is not cleared at the end: %q", r.tty)

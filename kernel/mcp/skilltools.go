@@ -111,6 +111,9 @@ func (s *Server) withProgress(ctx context.Context, req *mcp.CallToolRequest) con
 	var n float64
 	session := req.Session
 	return run.WithProgress(ctx, func(p run.Progress) {
+		if p.Event == run.ProgressCallStarted {
+			return // a call's deadline is the terminal's to show, not a step done
+		}
 		n++
 		msg := fmt.Sprintf("%s %s", strings.ReplaceAll(p.Event, "_", " "), p.Address)
 		if p.Status != "" {

@@ -16,6 +16,7 @@ const (
 	ProgressStepStarted = runstep.ProgressStepStarted
 	ProgressStepSealed  = runstep.ProgressStepSealed
 	ProgressItemSettled = runstep.ProgressItemSettled
+	ProgressCallStarted = runstep.ProgressCallStarted
 )
 
 // WithProgress returns a context whose runs report their progress to fn.

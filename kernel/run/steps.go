@@ -281,6 +281,9 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	// step is left for the next driver to run again.
 	callCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d.timeout)
 	defer cancel()
+	if local == step.ID { // a fan-out's items report as they settle
+		runstep.ReportProgress(ctx, Progress{Event: ProgressCallStarted, RunID: rc.rec.RunID, Address: rc.Address(local), Deadline: time.Now().Add(d.timeout)})
+	}
 	callContext := rc.stepContext(step, local, binding, creds)
 	callContext.IdempotencyKey = d.idempotencyKey
 	if attempt > 1 {

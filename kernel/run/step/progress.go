@@ -2,12 +2,14 @@ package step
 
 import (
 	"context"
+	"time"
 
 	"github.com/runxhq/runx/kernel/contract"
 )
 
-// Progress is what a run reports as it goes: a step started, a fan-out's
-// item settled (Done of Total), a step sealed.
+// Progress is what a run reports as it goes: a step started, its call sent
+// and the deadline it waits under, a fan-out's item settled (Done of
+// Total), a step sealed.
 // A front that shows progress (runx mcp, when its client sends a progress
 // token) passes a callback with WithProgress; nothing is reported otherwise.
 type Progress struct {
@@ -18,6 +20,8 @@ type Progress struct {
 	// Done and Total count a fan-out's items settled so far (item_settled).
 	Done  int `json:"done,omitempty"`
 	Total int `json:"total,omitempty"`
+	// Deadline is when a call sent waits no longer (call_started).
+	Deadline time.Time `json:"deadline,omitzero"`
 }
 
 // Progress events.
@@ -25,6 +29,7 @@ const (
 	ProgressStepStarted = "step_started"
 	ProgressStepSealed  = "step_sealed"
 	ProgressItemSettled = "item_settled"
+	ProgressCallStarted = "call_started"
 )
 
 type progressKey struct{}

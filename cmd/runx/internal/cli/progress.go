@@ -19,8 +19,8 @@ const progressEvery = 100 * time.Millisecond
 const progressWidth = 80
 
 // Progress shows what a run is doing on stderr while it works: the step
-// running, a fan-out's items done of total, and how long the step has
-// taken, on one line overwritten in place. It shows nothing unless stderr
+// running, a fan-out's items done of total, how long the step has taken
+// and how long its call may still take, on one line overwritten in place. It shows nothing unless stderr
 // is a terminal, and nothing with --json or --quiet. The returned stop
 // clears the line; call it before printing anything else.
 func (io *IO) Progress(ctx context.Context, asJSON bool) (context.Context, func()) {
@@ -48,6 +48,7 @@ type progressLine struct {
 	since    time.Time // when it started
 	done     int       // a fan-out's items settled
 	total    int       // a fan-out's items
+	deadline time.Time // when the step's call waits no longer
 	sealed   int       // steps sealed so far
 	frame    int
 	drawn    bool
@@ -67,7 +68,11 @@ func (p *progressLine) event(e run.Progress) {
 	}
 	switch e.Event {
 	case run.ProgressStepStarted:
-		p.step, p.since, p.done, p.total = e.Address, time.Now(), 0, 0
+		p.step, p.since, p.done, p.total, p.deadline = e.Address, time.Now(), 0, 0, time.Time{}
+	case run.ProgressCallStarted:
+		if e.Address == p.step {
+			p.deadline = e.Deadline
+		}
 	case run.ProgressItemSettled:
 		if e.Address == p.step {
 			p.done, p.total = e.Done, e.Total
@@ -110,6 +115,9 @@ func (p *progressLine) draw() {
 		line += fmt.Sprintf("  %d/%d items", p.done, p.total)
 	}
 	line += fmt.Sprintf("  %.1fs", time.Since(p.since).Seconds())
+	if !p.deadline.IsZero() {
+		line += fmt.Sprintf(" (times out in %s)", time.Until(p.deadline).Round(time.Second))
+	}
 	if p.sealed > 0 {
 		line += fmt.Sprintf("  (%d sealed)", p.sealed)
 	}
