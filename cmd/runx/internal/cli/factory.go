@@ -191,6 +191,16 @@ func (f *Factory) readOptions() (run.Options, func(), error) {
 	if _, err := os.Lstat(resolved.ProjectDir); !errors.Is(err, fs.ErrNotExist) {
 		return o, func() {}, nil
 	}
+	return emptyReadOptions(o, resolved)
+}
+
+// emptyReadOptions points o at an empty state of its own in the temporary
+// directory, for a read that found no project state (resolved is o with
+// its defaults filled). The choice is made from that finding alone: the
+// project's own receipt store is never read, since one a run is creating
+// now may not hold its index yet. Only a store named apart from the
+// project (RUNX_RECEIPT_DIR, --receipt-dir) that exists is read.
+func emptyReadOptions(o, resolved run.Options) (run.Options, func(), error) {
 	tmp, err := os.MkdirTemp("", "runx-read-")
 	if err != nil {
 		return o, func() {}, err
@@ -198,9 +208,6 @@ func (f *Factory) readOptions() (run.Options, func(), error) {
 	cleanup := func() { _ = os.RemoveAll(tmp) }
 	o.ProjectDir = filepath.Join(tmp, ".runx")
 	o.ReceiptDir = filepath.Join(o.ProjectDir, "receipts")
-	// Only a store named apart from the project is read: the project's
-	// own was absent a moment ago, and one a run is creating now may not
-	// hold its index yet.
 	if named := resolved.ReceiptDir; named != filepath.Join(resolved.ProjectDir, "receipts") {
 		if _, err := os.Lstat(named); !errors.Is(err, fs.ErrNotExist) {
 			o.ReceiptDir = named
