@@ -25,6 +25,7 @@ import (
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/installed"
 	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -62,7 +63,7 @@ type Options struct {
 	// Registry fetches the registry skills a run needs and the project
 	// lacks, before the run starts (fetch.go); nil when no registry is
 	// configured, and a missing one is then refused.
-	Registry RegistryFetcher
+	Registry installed.RegistryFetcher
 
 	// projectFound is set when ProjectDir is the workspace's .runx, found
 	// rather than named: Open then uses it only when it is runx's own.
@@ -240,7 +241,7 @@ func Open(ctx context.Context, o Options) (*Kernel, error) {
 	k.engine = &engine{
 		Host: sup, Taint: o.Taint, Signer: signer, Store: store, Journal: j, Clock: o.Clock,
 		RunxVersion: o.RunxVersion, Workspace: o.Workspace, LookupEnv: o.LookupEnv,
-		Resolver:    &skillResolver{Workspace: o.Workspace, ProjectDir: o.ProjectDir, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills},
+		Resolver:    newResolver(o.Workspace, o),
 		MaxReceipts: maxReceipts, MaxConcurrency: maxConcurrency, MaxPluginAnswerBytes: int64(maxAnswer),
 		ProjectDir: o.ProjectDir, HomeDir: o.HomeDir,
 		LocalStore: o.LocalStore,
@@ -283,5 +284,5 @@ func NewLocator(o Options) (*Locator, error) {
 }
 
 func newLocator(o Options) *Locator {
-	return &Locator{Options: o, resolver: &skillResolver{Workspace: o.Workspace, ProjectDir: o.ProjectDir, HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Core: o.CoreSkills}}
+	return &Locator{Options: o, resolver: newResolver(o.Workspace, o)}
 }

@@ -2,100 +2,32 @@ package run
 
 import (
 	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 
-	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/installed"
 )
-
-// Where a listed skill comes from, and the trust tier runx states for
-// the two sources no registry signs.
-const (
-	SkillSourceWorkspace = "workspace" // skills/<name>/ or skills/<publisher>/<name>/
-	SkillSourceBundled   = "bundled"   // a core skill this runx carries
-	SkillSourceInstalled = "installed" // .runx/added-skills/<publisher>/<name>/<version>/
-
-	TrustLocal      = "local"       // the workspace's own: nobody signed it
-	TrustFirstParty = "first_party" // carried in this runx binary
-	// TrustUnverified is an installed skill whose signature does not
-	// verify: no run binds it, whatever its record claims.
-	TrustUnverified = "unverified"
-)
-
-// ListedSkill is one skill `runx list skills` shows: how to run it, where
-// it comes from, the trust tier that source carries and each method with
-// its description. A skill that does not load (or, installed, does not
-// verify) is listed with the typed error that refuses it.
-type ListedSkill struct {
-	Ref         string                `json:"ref"`
-	Name        string                `json:"name"`
-	Source      string                `json:"source"`
-	TrustTier   string                `json:"trust_tier"`
-	Dir         string                `json:"dir"`
-	Description string                `json:"description,omitempty"`
-	Methods     []ListedMethod        `json:"methods"`
-	Registry    *pkg.RegistryIdentity `json:"registry,omitempty"`
-	Error       *contract.ErrorBody   `json:"error,omitempty"`
-}
-
-// ListedMethod is one method of a listed skill.
-type ListedMethod struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
-}
 
 // Skills lists the workspace's skills, the core skills this runx carries
 // and the skills installed in the project, in that order, each sorted by
 // ref. It reads the project's added skills without opening its state, and
 // verifies each installed one as a run binding it would.
-func (l *Locator) Skills() ([]ListedSkill, error) {
-	out := []ListedSkill{}
-	ws, err := l.workspaceSkills()
+func (l *Locator) Skills() ([]installed.ListedSkill, error) {
+	out := []installed.ListedSkill{}
+	ws, err := l.resolver.WorkspaceSkills()
 	if err != nil {
 		return nil, err
 	}
 	out = append(out, ws...)
 	out = append(out, l.bundledSkills()...)
-	inst, err := l.resolver.installedSkills()
+	inst, err := l.resolver.Installed()
 	if err != nil {
 		return nil, err
 	}
 	return append(out, inst...), nil
 }
 
-// workspaceSkills are skills/<name>/ and skills/<publisher>/<name>/.
-func (l *Locator) workspaceSkills() ([]ListedSkill, error) {
-	root := filepath.Join(l.Options.Workspace, "skills")
-	var refs []string
-	for _, pattern := range []string{"*/SKILL.md", "*/*/SKILL.md"} {
-		matches, err := filepath.Glob(filepath.Join(root, pattern))
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range matches {
-			rel, err := filepath.Rel(root, filepath.Dir(m))
-			if err != nil {
-				return nil, err
-			}
-			refs = append(refs, filepath.ToSlash(rel))
-		}
-	}
-	sort.Strings(refs)
-	out := make([]ListedSkill, 0, len(refs))
-	for _, ref := range refs {
-		dir := filepath.Join(root, filepath.FromSlash(ref))
-		s := ListedSkill{Ref: ref, Source: SkillSourceWorkspace, TrustTier: TrustLocal, Dir: dir}
-		p, err := pkg.Load(dir, l.LoadOptions())
-		out = append(out, describeListed(s, p, err))
-	}
-	return out, nil
-}
-
 // bundledSkills are the core skills, each read where a run reads it.
-func (l *Locator) bundledSkills() []ListedSkill {
+func (l *Locator) bundledSkills() []installed.ListedSkill {
 	core := l.resolver.Core
 	if core == nil {
 		return nil
@@ -104,7 +36,7 @@ func (l *Locator) bundledSkills() []ListedSkill {
 	if err != nil {
 		return nil
 	}
-	var out []ListedSkill
+	var out []installed.ListedSkill
 	for _, e := range entries {
 		if !e.IsDir() {
 			continue
@@ -112,72 +44,15 @@ func (l *Locator) bundledSkills() []ListedSkill {
 		if _, err := fs.Stat(core, e.Name()+"/SKILL.md"); err != nil {
 			continue
 		}
-		s := ListedSkill{Ref: "runx/" + e.Name(), Source: SkillSourceBundled, TrustTier: TrustFirstParty}
+		s := installed.ListedSkill{Ref: "runx/" + e.Name(), Source: installed.SkillSourceBundled, TrustTier: installed.TrustFirstParty}
 		dir, err := l.resolver.core(e.Name())
 		if err != nil {
-			out = append(out, describeListed(s, nil, err))
+			out = append(out, installed.Describe(s, nil, err))
 			continue
 		}
 		s.Dir = dir
 		p, err := pkg.Load(dir, l.LoadOptions())
-		out = append(out, describeListed(s, p, err))
+		out = append(out, installed.Describe(s, p, err))
 	}
 	return out
-}
-
-// describeListed fills s from p, or with err when p did not load.
-func describeListed(s ListedSkill, p *pkg.Package, err error) ListedSkill {
-	s.Methods = []ListedMethod{}
-	if err != nil {
-		s.Error = contract.BodyOf(err)
-		return s
-	}
-	s.Name, s.Description = p.Name, p.Description
-	for _, m := range p.Methods {
-		s.Methods = append(s.Methods, ListedMethod{Name: m.Name, Description: m.Description})
-	}
-	return s
-}
-
-// installedSkills lists every version directory of the project's added
-// skills, each verified against its signature.json as a bind would.
-func (r *skillResolver) installedSkills() ([]ListedSkill, error) {
-	root := r.addedSkills()
-	matches, err := filepath.Glob(filepath.Join(root, "*", "*", "*"))
-	if err != nil {
-		return nil, err
-	}
-	var out []ListedSkill
-	for _, dir := range matches {
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			continue
-		}
-		rel, _ := filepath.Rel(root, dir)
-		ref := filepath.ToSlash(rel)
-		if i := strings.LastIndexByte(ref, '/'); i >= 0 {
-			ref = ref[:i] + "@" + ref[i+1:]
-		}
-		s := ListedSkill{Ref: ref, Source: SkillSourceInstalled, TrustTier: TrustUnverified, Dir: dir}
-		p, err := r.loadInstalled(dir)
-		if err == nil {
-			s.TrustTier, s.Registry = p.Registry.TrustTier, p.Registry
-		}
-		out = append(out, describeListed(s, p, err))
-	}
-	sort.Slice(out, func(i, j int) bool { return lessInstalled(out[i], out[j]) })
-	return out, nil
-}
-
-// lessInstalled orders installed skills by publisher/name, then newest
-// version first.
-func lessInstalled(a, b ListedSkill) bool {
-	an, av, _ := strings.Cut(a.Ref, "@")
-	bn, bv, _ := strings.Cut(b.Ref, "@")
-	if an != bn {
-		return an < bn
-	}
-	if c, err := compareVersions(av, bv); err == nil {
-		return c > 0
-	}
-	return av > bv
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/gate"
+	"github.com/runxhq/runx/kernel/run/installed"
 	"github.com/runxhq/runx/kernel/run/runstate"
 	runstep "github.com/runxhq/runx/kernel/run/step"
 	"github.com/runxhq/runx/sdk/canon"
@@ -84,7 +85,7 @@ func (e *engine) sealRun(ctx context.Context, rc *runCtx, out *outcome) (*contra
 		SealedAt:        receipt.FormatTime(e.Clock()),
 		Runtime:         &receipt.Runtime{RunxVersion: e.RunxVersion},
 		Children:        runstep.NonEmptyRefs(out.refs),
-		Registry:        registryPackage(rc.pkg),
+		Registry:        installed.ReceiptPackage(rc.pkg),
 	}
 	var result json.RawMessage
 	if out.failure != nil {

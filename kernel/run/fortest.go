@@ -40,7 +40,7 @@ func (k *Kernel) ForTest(s Scratch) *Kernel {
 	e := &engine{
 		Host: s.Host, Signer: s.Signer, Store: s.Store, Journal: s.Journal, Clock: s.Clock,
 		RunxVersion: k.Options.RunxVersion, Workspace: s.Workspace, LookupEnv: k.Options.LookupEnv,
-		Resolver:       &skillResolver{Workspace: s.Workspace, ProjectDir: k.Options.ProjectDir, HomeDir: k.Options.HomeDir, RunxVersion: k.Options.RunxVersion, Core: k.Options.CoreSkills},
+		Resolver:       newResolver(s.Workspace, k.Options),
 		ProjectDir:     s.ProjectDir,
 		HomeDir:        k.Options.HomeDir,
 		LocalStore:     k.Options.LocalStore,

@@ -13,6 +13,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract/seal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/registry"
+	"github.com/runxhq/runx/kernel/run/installed"
 	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -280,9 +281,9 @@ func TestRegistryRefOwnCopyAndNewest(t *testing.T) {
 }
 
 // fetcherFunc adapts a function to RegistryFetcher.
-type fetcherFunc func(ctx context.Context, projectDir string, ref RegistryRef, digest string) (FetchedSkill, error)
+type fetcherFunc func(ctx context.Context, projectDir string, ref installed.RegistryRef, digest string) (installed.FetchedSkill, error)
 
-func (f fetcherFunc) FetchSkill(ctx context.Context, projectDir, _ string, ref RegistryRef, digest string) (FetchedSkill, error) {
+func (f fetcherFunc) FetchSkill(ctx context.Context, projectDir, _ string, ref installed.RegistryRef, digest string) (installed.FetchedSkill, error) {
 	return f(ctx, projectDir, ref, digest)
 }
 
@@ -299,13 +300,13 @@ func TestRegistryChildFetchedBeforeTheRun(t *testing.T) {
 	}
 	key := trustKey(t, k, "acme")
 	var fetched []string
-	k.Options.Registry = fetcherFunc(func(_ context.Context, projectDir string, ref RegistryRef, _ string) (FetchedSkill, error) {
+	k.Options.Registry = fetcherFunc(func(_ context.Context, projectDir string, ref installed.RegistryRef, _ string) (installed.FetchedSkill, error) {
 		fetched = append(fetched, ref.String())
 		rec, files := key.signedSkill(t, ref.Publisher, ref.Name, ref.Version, echoStep("2"))
 		if _, err := registry.Install(projectDir, rec, files, mustTrust(t, k)); err != nil {
-			return FetchedSkill{}, err
+			return installed.FetchedSkill{}, err
 		}
-		return FetchedSkill{Version: ref.Version}, nil
+		return installed.FetchedSkill{Version: ref.Version}, nil
 	})
 	env := runSkill(t, k, parent, "m", `{}`, "")
 	if env.Outcome != seal.OutcomeCompleted || s.calls["stub.echo"] != 2 {

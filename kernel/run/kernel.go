@@ -19,6 +19,7 @@ import (
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/kernel/run/gate"
+	"github.com/runxhq/runx/kernel/run/installed"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -75,7 +76,7 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 	if err != nil {
 		return nil, err
 	}
-	if err := checkRegistryDigest(p, req.RegistryDigest); err != nil {
+	if err := installed.CheckDigest(p, req.RegistryDigest); err != nil {
 		return nil, err
 	}
 	k.engine.prestart(ctx, m)
@@ -108,7 +109,7 @@ func (k *Kernel) Skill(ctx context.Context, req SkillRequest) (*contract.SkillRu
 	}
 	st.Inputs = inputs
 	env, err := k.engine.Run(ctx, st)
-	return describeRegistry(env, p, unread), err
+	return installed.DescribeRun(env, p, unread), err
 }
 
 // Run records a resolved method's run and drives it until it seals or

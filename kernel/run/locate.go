@@ -7,6 +7,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/installed"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -78,11 +79,11 @@ func (l *Locator) PackageDir(ref string) string {
 // from the workspace's own copy or the project's added skills (verified,
 // as every bind of one is), anything else where PackageDir finds it.
 func (l *Locator) load(path string) (*pkg.Package, error) {
-	if ref, ok, err := ParseRegistryRef(path); ok && !l.isPath(path) {
+	if ref, ok, err := installed.ParseRegistryRef(path); ok && !l.isPath(path) {
 		if err != nil {
 			return nil, err
 		}
-		dir, _, err := l.resolver.locateRegistry(ref)
+		dir, _, err := l.resolver.Locate(ref)
 		if err != nil {
 			return nil, err
 		}

@@ -11,21 +11,25 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/installed"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
 // skillResolver finds the package a skill step names: a path relative to the
 // package (./child), a bare name (the workspace's skills/<name>/, then a core
 // skill), or runx/<name> (a core skill, never shadowed by a workspace copy).
+// A registry ref it reads from the project's added skills (Skills).
 type skillResolver struct {
-	Workspace string
-	// ProjectDir is the project's .runx, whose added-skills/ holds the
-	// registry skills installed before a run (installed.go).
-	ProjectDir  string
-	HomeDir     string
-	RunxVersion string
+	installed.Skills
 	// Core holds the core skills this release carries, one directory each.
 	Core fs.FS
+}
+
+// newResolver reads the workspace's skills from workspace and the rest
+// from the options' project, home and core skills.
+func newResolver(workspace string, o Options) *skillResolver {
+	return &skillResolver{Core: o.CoreSkills, Skills: installed.Skills{Workspace: workspace, ProjectDir: o.ProjectDir,
+		HomeDir: o.HomeDir, RunxVersion: o.RunxVersion, Options: loadOptions(o.RunxVersion, o.HomeDir)}}
 }
 
 // Resolve loads the package a ref names, relative to the package at fromDir,
@@ -44,10 +48,10 @@ func (r *skillResolver) Resolve(fromDir, ref string) (*pkg.Package, string, erro
 }
 
 func (r *skillResolver) locate(fromDir, path string) (string, error) {
-	if ref, ok, err := ParseRegistryRef(path); err != nil {
+	if ref, ok, err := installed.ParseRegistryRef(path); err != nil {
 		return "", err
 	} else if ok {
-		dir, _, err := r.locateRegistry(ref)
+		dir, _, err := r.Locate(ref)
 		return dir, err
 	}
 	switch {

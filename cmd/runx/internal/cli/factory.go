@@ -13,6 +13,7 @@ import (
 	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/datasource"
 	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/kernel/run/installed"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -40,7 +41,7 @@ type Factory struct {
 	// NewFetcher builds the fetcher a kernel fetches registry skills with,
 	// for the registry URL given (possibly empty); nil means this binary
 	// fetches nothing.
-	NewFetcher func(registryURL string) (run.RegistryFetcher, error)
+	NewFetcher func(registryURL string) (installed.RegistryFetcher, error)
 
 	mu      sync.Mutex
 	kernels []*run.Kernel
@@ -77,7 +78,7 @@ func (f *Factory) Options() run.Options {
 // fetcher is the registry fetcher for this invocation, or nil. A
 // registry URL that cannot be used is reported by the fetch that needs
 // it, so a run that fetches nothing never fails on it.
-func (f *Factory) fetcher() run.RegistryFetcher {
+func (f *Factory) fetcher() installed.RegistryFetcher {
 	if f.NewFetcher == nil {
 		return nil
 	}
@@ -92,8 +93,8 @@ func (f *Factory) fetcher() run.RegistryFetcher {
 // configuration met.
 type failingFetcher struct{ err error }
 
-func (f failingFetcher) FetchSkill(context.Context, string, string, run.RegistryRef, string) (run.FetchedSkill, error) {
-	return run.FetchedSkill{}, f.err
+func (f failingFetcher) FetchSkill(context.Context, string, string, installed.RegistryRef, string) (installed.FetchedSkill, error) {
+	return installed.FetchedSkill{}, f.err
 }
 
 // Locator finds what the command line names as the kernel would, without

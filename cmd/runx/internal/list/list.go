@@ -9,7 +9,7 @@ import (
 	"fmt"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
-	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/kernel/run/installed"
 	"github.com/spf13/cobra"
 )
 
@@ -57,8 +57,8 @@ func newSkills(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 
 // Document is what --json prints.
 type Document struct {
-	Schema string            `json:"schema"`
-	Skills []run.ListedSkill `json:"skills"`
+	Schema string                  `json:"schema"`
+	Skills []installed.ListedSkill `json:"skills"`
 }
 
 // Run lists the skills and presents them.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/registry"
 	"github.com/runxhq/runx/kernel/registry/client"
-	"github.com/runxhq/runx/kernel/run"
+	"github.com/runxhq/runx/kernel/run/installed"
 )
 
 // Fetcher installs registry skills from one registry.
@@ -21,7 +21,7 @@ type Fetcher struct {
 // New is the fetcher for the registry --registry names, else
 // RUNX_REGISTRY_URL; neither, or a URL the client refuses, is the typed
 // error a fetch then reports.
-func New(registryFlag string) (run.RegistryFetcher, error) {
+func New(registryFlag string) (installed.RegistryFetcher, error) {
 	raw, err := client.ResolveURL(registryFlag, os.LookupEnv)
 	if err != nil {
 		return nil, err
@@ -34,19 +34,19 @@ func New(registryFlag string) (run.RegistryFetcher, error) {
 }
 
 // FetchSkill installs ref into the project's added skills, verified under
-// the runx home's trust store; see run.RegistryFetcher.
-func (f *Fetcher) FetchSkill(ctx context.Context, projectDir, homeDir string, ref run.RegistryRef, digest string) (run.FetchedSkill, error) {
+// the runx home's trust store; see installed.RegistryFetcher.
+func (f *Fetcher) FetchSkill(ctx context.Context, projectDir, homeDir string, ref installed.RegistryRef, digest string) (installed.FetchedSkill, error) {
 	trust, err := registry.LoadTrust(homeDir)
 	if err != nil {
-		return run.FetchedSkill{}, err
+		return installed.FetchedSkill{}, err
 	}
 	in, err := f.client.Install(ctx, projectDir, client.Ref{Kind: client.KindSkill, Name: ref.Publisher + "/" + ref.Name, Version: ref.Version}, trust, client.InstallOptions{Digest: digest})
 	if err != nil {
-		return run.FetchedSkill{}, err
+		return installed.FetchedSkill{}, err
 	}
-	got := run.FetchedSkill{Version: in.Version}
+	got := installed.FetchedSkill{Version: in.Version}
 	if u := in.NewestUnread; u != nil {
-		got.NewestUnread = []run.Unread{{Version: u.Version, Why: u.Reason}}
+		got.NewestUnread = []installed.Unread{{Version: u.Version, Why: u.Reason}}
 	}
 	return got, nil
 }
