@@ -24,6 +24,7 @@ func TestInstalledConnectorEditedIsRefusedAtItsUse(t *testing.T) {
 	w := newWorkspace(t, skillFiles("forge", forgeSkill))
 	w.env = append(w.env, "FORGE_TOKEN="+f.token)
 	dir := installSignedConnector(t, w, "forge", forgeConnector(f.srv.URL, "required", "1500"))
+	pinInstalledForge(t, w, dir)
 	manifest := filepath.Join(dir, "connector.yaml")
 	paused, _ := w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k1", "--json")
 	if str(paused, "status") != "needs_approval" {
@@ -90,29 +91,27 @@ func installSignedConnector(t *testing.T, w *workspace, name, manifest string) s
 }
 
 // A local skill binding a connector outside its package pins its
-// manifest_digest in run.yaml's connectors: the installed manifest it pins
-// runs; another one, however validly signed, is refused at its use with
-// nothing sent.
+// manifest_digest in run.yaml's connectors: unpinned it is refused, the
+// installed manifest it pins runs; another one, however validly signed, is
+// refused at its use with nothing sent.
 func TestLocalSkillPinsAnInstalledConnector(t *testing.T) {
 	f := newForge(t)
 	w := newWorkspace(t, nil)
 	w.env = append(w.env, "FORGE_TOKEN="+f.token)
 	dir := installSignedConnector(t, w, "forge", forgeConnector(f.srv.URL, "required", "1500"))
-	c, err := pkg.LoadConnector(dir, "forge")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pinned := func(digest string) string {
-		return strings.Replace(forgeSkill, "minimum_runx: 0.1.0\n", "minimum_runx: 0.1.0\nconnectors:\n  forge: { manifest_digest: \""+digest+"\" }\n", 1)
-	}
-	for n, b := range skillFiles("forge", pinned(c.ManifestDigest)) {
+	for n, b := range skillFiles("forge", forgeSkill) {
 		w.write(n, b)
 	}
+	unpinned, code := w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k0", "--json")
+	if code == 0 || str(unpinned, "error", "code") != "connector_pin_missing" {
+		t.Fatalf("an installed connector bound without a pin: %d %v", code, unpinned)
+	}
+	pinInstalledForge(t, w, dir)
 	paused, code := w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k1", "--json")
 	if str(paused, "status") != "needs_approval" {
 		t.Fatalf("the pinned manifest: %d %v", code, paused)
 	}
-	for n, b := range skillFiles("forge", pinned("sha256:"+strings.Repeat("0", 64))) {
+	for n, b := range skillFiles("forge", pinnedForge("sha256:"+strings.Repeat("0", 64))) {
 		w.write(n, b)
 	}
 	out, code := w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k2", "--json")
@@ -121,5 +120,25 @@ func TestLocalSkillPinsAnInstalledConnector(t *testing.T) {
 	}
 	if n, _ := f.writeCount(); n != 0 {
 		t.Fatal("a write went through a connector its pin refuses")
+	}
+}
+
+// pinnedForge is the forge skill's run.yaml pinning its connector to the
+// manifest digest given.
+func pinnedForge(digest string) string {
+	return strings.Replace(forgeSkill, "minimum_runx: 0.1.0\n", "minimum_runx: 0.1.0\nconnectors:\n  forge: { manifest_digest: \""+digest+"\" }\n", 1)
+}
+
+// pinInstalledForge writes the workspace's forge skill pinned to the
+// manifest of the connector installed at dir, as its author would after
+// reading it.
+func pinInstalledForge(t *testing.T, w *workspace, dir string) {
+	t.Helper()
+	c, err := pkg.LoadConnector(dir, "forge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, b := range skillFiles("forge", pinnedForge(c.ManifestDigest)) {
+		w.write(n, b)
 	}
 }

@@ -78,6 +78,7 @@ func TestRegistryInstalledToolAndConnectorRun(t *testing.T) {
 
 	// the installed connector, at its registry version, serves the local skill
 	installed := filepath.Join(w.dir, ".runx", "added-connectors", "forge", version)
+	pinInstalledForge(t, w, installed)
 	doc, code = w.run("", nil, "skill", "./forge#publish", "-i", "board=general", "-i", "title=hello", "-i", "key=k1", "--json")
 	if code != 0 || doc["outcome"] != "completed" {
 		t.Fatalf("a local skill through the installed connector: %d %v", code, doc)

@@ -30,6 +30,12 @@ const (
 	// Do: Install the pinned version, or pin the installed manifest's digest.
 	ConnectorPinMismatch Code = "connector_pin_mismatch"
 
+	// ConnectorPinMissing: A package binds a connector a registry installed into the project
+	// without pinning the manifest it was written against.
+	// Do: Add connectors: {<name>: {manifest_digest: <digest>}} to run.yaml; the message names the
+	// installed manifest's digest.
+	ConnectorPinMissing Code = "connector_pin_missing"
+
 	// ConnectorOperationUnknown: The connector declares no such operation.
 	// Do: Use an operation the message lists.
 	ConnectorOperationUnknown Code = "connector_operation_unknown"

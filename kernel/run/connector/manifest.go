@@ -305,13 +305,23 @@ func mustDigest(v any) string {
 
 // checkPin holds an added connector to the manifest digest the package's
 // run.yaml pins it to: an install of other bytes, however validly signed,
-// is not the connector the package was written against.
+// is not the connector the package was written against. A connector a
+// registry installed (one with a registry version) must be pinned: the
+// signature says who published it, the pin says it is the one this
+// package was written for. Connectors added from the release are checked
+// against the release instead and need no pin.
 func checkPin(p *pkg.Package, name string, c *pkg.Connector) error {
 	if p == nil || c == nil {
 		return nil
 	}
 	pin, ok := p.ConnectorPins[name]
-	if !ok || pin == c.ManifestDigest {
+	if !ok {
+		if c.RegistryVersion == "" {
+			return nil
+		}
+		return contract.Errorf(errcode.ConnectorPinMissing, "package %s binds connector %s, which a registry installed at version %s, without pinning it: add connectors: {%s: {manifest_digest: %q}} to its run.yaml once you have read that manifest", p.Name, c.ID, c.RegistryVersion, name, c.ManifestDigest)
+	}
+	if pin == c.ManifestDigest {
 		return nil
 	}
 	return contract.Errorf(errcode.ConnectorPinMismatch, "package %s pins connector %s to manifest %s, and the one added to the project is %s (version %s): install the pinned version, or pin the installed manifest's digest", p.Name, c.ID, pin, c.ManifestDigest, c.Version)
