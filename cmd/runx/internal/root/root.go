@@ -17,6 +17,7 @@ import (
 
 	"github.com/runxhq/runx/cmd/runx/internal/authoritycmd"
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/cmd/runx/internal/completion"
 	"github.com/runxhq/runx/cmd/runx/internal/configcmd"
 	"github.com/runxhq/runx/cmd/runx/internal/connector"
 	"github.com/runxhq/runx/cmd/runx/internal/datacmd"
@@ -63,6 +64,7 @@ func New(f *cli.Factory) *cobra.Command {
 	cmd.SetFlagErrorFunc(cli.FlagError)
 	cmd.AddCommand(skill.New(f, nil), resume.New(f, nil), verify.New(f, nil), history.New(f, nil), testcmd.New(f, nil), tool.New(f), version.New(f, nil), pluginpin.New(f), authoritycmd.New(f, nil), connector.New(f), connector.NewSecret(f), configcmd.New(f, nil), datacmd.New(f), mcp.New(f, nil), processcmd.New(f), registrycmd.New(f), registrycmd.NewLogin(f, nil), list.New(f, nil))
 	refuseUnknownSubcommands(cmd)
+	completion.Register(cmd, f)
 	cli.AddJQFlag(cmd, f)
 	return cmd
 }
