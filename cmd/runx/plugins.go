@@ -3,28 +3,24 @@ package main
 import (
 	"github.com/runxhq/runx/kernel/datasource"
 	"github.com/runxhq/runx/plugins/artifact"
-	"github.com/runxhq/runx/plugins/fs"
 	"github.com/runxhq/runx/plugins/git"
 	rxhttp "github.com/runxhq/runx/plugins/http"
 	"github.com/runxhq/runx/plugins/jsworker"
-	"github.com/runxhq/runx/plugins/process"
 	"github.com/runxhq/runx/plugins/store"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
-// firstParty is every capability plugin compiled into this binary, by name.
-// Only this file links plugin implementations, and only to serve them in
+// firstParty is every capability plugin compiled into this binary, by name:
+// these, and the platform's own (plugins_unix.go, plugins_windows.go).
+// Only these files link plugin implementations, and only to serve them in
 // plugin mode: the kernel reaches them as it reaches any third-party plugin.
-var firstParty = map[string]func() sdk.Plugin{
-	process.Name:        func() sdk.Plugin { return process.New() },
-	process.CommandName: func() sdk.Plugin { return process.NewCommand() },
-	jsworker.Name:       func() sdk.Plugin { return jsworker.New() },
-	fs.Name:             func() sdk.Plugin { return fs.New() },
-	git.Name:            func() sdk.Plugin { return git.New() },
-	store.Name:          func() sdk.Plugin { return store.New() },
-	artifact.Name:       func() sdk.Plugin { return artifact.New() },
-	rxhttp.Name:         func() sdk.Plugin { return rxhttp.New() },
-}
+var firstParty = withPlatformPlugins(map[string]func() sdk.Plugin{
+	jsworker.Name: func() sdk.Plugin { return jsworker.New() },
+	git.Name:      func() sdk.Plugin { return git.New() },
+	store.Name:    func() sdk.Plugin { return store.New() },
+	artifact.Name: func() sdk.Plugin { return artifact.New() },
+	rxhttp.Name:   func() sdk.Plugin { return rxhttp.New() },
+})
 
 // localStore is how the kernel binds the stores it places itself (the
 // workspace store, unbound local:// refs): one SQLite file each, in the
@@ -43,5 +39,3 @@ func firstPartyInfo() map[string]func() sdk.Info {
 }
 
 func serve(p sdk.Plugin) { sdk.Serve(p) }
-
-func superviseProcess(args []string) int { return process.Supervise(args) }

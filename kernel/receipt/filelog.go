@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 
 	"github.com/runxhq/runx/sdk/atomicfile"
 )
@@ -112,15 +111,7 @@ func (s *Store) Logged(files []LoggedFile) {
 // place, is never given the old store's files. The index is made durable
 // when the store is created (Open), so a power cut cannot change it.
 func (s *Store) Identity() (string, error) {
-	info, err := os.Stat(filepath.Join(s.dir, IndexFile))
-	if err != nil {
-		return "", fmt.Errorf("stat receipt index: %w", err)
-	}
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return "", errors.New("stat receipt index: no device and inode")
-	}
-	return fmt.Sprintf("%d:%d", uint64(st.Dev), uint64(st.Ino)), nil
+	return fileIdentity(filepath.Join(s.dir, IndexFile))
 }
 
 // PutRootLogged writes the root receipt of a run's tree with no flush and

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
@@ -83,7 +82,7 @@ func limitRefusal(path string, size, used int64) *plugin.Result {
 func (s *store) snapshot(ctx context.Context, target *pathpolicy.Target, room int64) (digest string, size int64, head []byte, res *plugin.Result) {
 	// O_NOFOLLOW: the path was resolved, so a link swapped in since is
 	// refused rather than followed.
-	f, err := os.OpenFile(target.Real, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(target.Real, os.O_RDONLY|oNoFollow, 0)
 	if err != nil {
 		return "", 0, nil, plugin.Refused(errcode.ArtifactNotRegularFile, fmt.Sprintf("%s cannot be opened: %v", target.Display, err))
 	}

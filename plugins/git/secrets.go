@@ -5,12 +5,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
@@ -218,7 +216,7 @@ func (r *repo) judgeBlobs(ctx context.Context, entries []rawEntry) (map[string]b
 // worktreeHead reads the start of a file in the working tree, not through
 // a symlink: git diffs a link as its target's name, never its content.
 func (r *repo) worktreeHead(rel string) []byte {
-	f, err := os.OpenFile(filepath.Join(r.top, filepath.FromSlash(rel)), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := openNoFollow(filepath.Join(r.top, filepath.FromSlash(rel)))
 	if err != nil {
 		return nil
 	}

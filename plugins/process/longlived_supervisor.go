@@ -161,7 +161,7 @@ func (s *supervisor) start() (<-chan struct{}, error) {
 	pumped := make(chan struct{})
 	if r.TTY != nil {
 		term, err := pty.StartWithAttrs(cmd, &pty.Winsize{Rows: uint16(r.TTY.Rows), Cols: uint16(r.TTY.Cols)},
-			&syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0, Pdeathsig: syscall.SIGKILL})
+			ttyChildAttr())
 		if err != nil {
 			return nil, fmt.Errorf("command %q could not start in a terminal: %w", r.Argv[0], err)
 		}
@@ -181,7 +181,7 @@ func (s *supervisor) start() (<-chan struct{}, error) {
 	cmd.Stderr = streamWriter{s.log, streamStderr}
 	// A grandchild holding a pipe cannot keep the supervisor waiting.
 	cmd.WaitDelay = 2 * time.Second
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = pipeChildAttr()
 	err = cmd.Start()
 	stdinR.Close()
 	if err != nil {

@@ -35,6 +35,12 @@ const (
 	// Do: Call one of the artifact plugin's capabilities.
 	CapabilityUnknown Code = "capability_unknown"
 
+	// PlatformUnsupported: What was asked rests on POSIX file and process guarantees (no-follow opens,
+	// process sessions and groups, advisory locks) that this runx does not keep on this platform, so it
+	// is not built here rather than run without them.
+	// Do: Run it on Linux or macOS.
+	PlatformUnsupported Code = "platform_unsupported"
+
 	// PluginChecksumMismatch: The plugin binary's sha256 is not the one pinned: it changed since it
 	// was pinned.
 	// Do: Check why it changed, then pin it again with runx plugin pin.
