@@ -17,7 +17,6 @@ import (
 func (k *Kernel) prefetch(ctx context.Context, ref, digest string) ([]installed.Unread, error) {
 	loc := k.locator()
 	path, _ := pkg.SplitRef(ref)
-	f := &fetchWalk{k: k, ctx: ctx, seen: map[string]bool{}}
 	var unread []installed.Unread
 	if r, ok, err := installed.ParseRegistryRef(path); ok && !loc.isPath(path) {
 		if err != nil {
@@ -32,48 +31,9 @@ func (k *Kernel) prefetch(ctx context.Context, ref, digest string) ([]installed.
 		// The run's own load reports it, as it would without a fetch.
 		return unread, nil
 	}
-	return unread, f.children(p, 0)
-}
-
-// fetchWalk is one prefetch's walk of a closure.
-type fetchWalk struct {
-	k    *Kernel
-	ctx  context.Context
-	seen map[string]bool // package directories walked
-}
-
-// children fetches what p's skill refs name and walks each package they
-// resolve to, each once, no deeper than a tree may nest.
-func (f *fetchWalk) children(p *pkg.Package, depth int) error {
-	if f.seen[p.Dir] || depth > TreeMaxDepth {
-		return nil
-	}
-	f.seen[p.Dir] = true
-	r := f.k.engine.Resolver
-	for _, ref := range childRefs(p) {
-		path, _ := pkg.SplitRef(ref)
-		if rr, ok, err := installed.ParseRegistryRef(path); ok {
-			if err != nil {
-				return err
-			}
-			if _, err := r.Ensure(f.ctx, f.k.Options.Registry, rr, ""); err != nil {
-				return err
-			}
-		}
-		cp, _, err := r.Resolve(p.Dir, ref)
-		if err != nil {
-			// A child that does not resolve for another reason is
-			// refused by preparation, with the step that names it.
-			if contract.CodeOf(err) == errcode.SkillNotFound || contract.CodeOf(err) == errcode.PackageNotFound {
-				continue
-			}
-			return err
-		}
-		if err := f.children(cp, depth+1); err != nil {
-			return err
-		}
-	}
-	return nil
+	r := k.engine.Resolver
+	c := installed.Closure{Refs: childRefs, Resolve: r.Resolve, MaxDepth: TreeMaxDepth}
+	return unread, r.FetchClosure(ctx, k.Options.Registry, c, p)
 }
 
 // Fetches reports whether a command line's ref names a registry skill

@@ -59,6 +59,66 @@ func (s Skills) Ensure(ctx context.Context, f RegistryFetcher, ref RegistryRef, 
 	return got.NewestUnread, nil
 }
 
+// Closure is what a fetch needs of the engine to walk a package's
+// closure: the skill refs a package's methods name, the package a ref
+// resolves to from a package's directory, and how deep a tree may nest.
+type Closure struct {
+	Refs     func(*pkg.Package) []string
+	Resolve  func(fromDir, ref string) (*pkg.Package, string, error)
+	MaxDepth int
+}
+
+// FetchClosure fetches with f what p's skill refs name and walks each
+// package they resolve to, each once, no deeper than c.MaxDepth: the
+// registry skill steps and calls of every package in p's closure, at any
+// depth.
+func (s Skills) FetchClosure(ctx context.Context, f RegistryFetcher, c Closure, p *pkg.Package) error {
+	w := &fetchWalk{s: s, f: f, c: c, ctx: ctx, seen: map[string]bool{}}
+	return w.children(p, 0)
+}
+
+// fetchWalk is one fetch's walk of a closure.
+type fetchWalk struct {
+	s    Skills
+	f    RegistryFetcher
+	c    Closure
+	ctx  context.Context
+	seen map[string]bool // package directories walked
+}
+
+// children fetches what p's skill refs name and walks each package they
+// resolve to, each once, no deeper than a tree may nest.
+func (w *fetchWalk) children(p *pkg.Package, depth int) error {
+	if w.seen[p.Dir] || depth > w.c.MaxDepth {
+		return nil
+	}
+	w.seen[p.Dir] = true
+	for _, ref := range w.c.Refs(p) {
+		path, _ := pkg.SplitRef(ref)
+		if rr, ok, err := ParseRegistryRef(path); ok {
+			if err != nil {
+				return err
+			}
+			if _, err := w.s.Ensure(w.ctx, w.f, rr, ""); err != nil {
+				return err
+			}
+		}
+		cp, _, err := w.c.Resolve(p.Dir, ref)
+		if err != nil {
+			// A child that does not resolve for another reason is
+			// refused by preparation, with the step that names it.
+			if contract.CodeOf(err) == errcode.SkillNotFound || contract.CodeOf(err) == errcode.PackageNotFound {
+				continue
+			}
+			return err
+		}
+		if err := w.children(cp, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // CheckDigest holds a registry package to the content digest a host
 // stated (--digest). Your own copy at skills/<publisher>/<name>/ answers
 // the ref whatever the registry holds, so it is not held to it.
