@@ -12,206 +12,28 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runxhq/runx/kernel/pkg/keyref"
 	"github.com/runxhq/runx/kernel/pkg/semver"
 )
 
-// acceptedKeys names, for every key kernel/pkg accepts in run.yaml and
-// tests/*.yaml (area :: key, the area being the decoder's label without
-// names and numbers), the test that shows its effect:
-//
-//   - "script:<name>": cmd/runx/testdata/script/<name>.txtar, which must
-//     write the key;
-//   - "<TestName>": a test function of this package;
-//   - "refused:<TestName>": the key is refused (<area>_unsupported) and that
-//     test asserts the refusal.
+// acceptedKeys indexes keyref.Keys, the reference of every key kernel/pkg
+// accepts in run.yaml, tests/*.yaml and connector.yaml (area :: key, the
+// area being the decoder's label without names and numbers), by the test
+// that shows its effect (see keyref.Key.Evidence). docs/run-yaml.md is
+// generated from the same table.
 //
 // TestEveryAcceptedKey derives the accepted set from the decoder itself, so
-// a key added to any decoder list without an entry here fails, and so does
-// an entry for a key no longer accepted. Authority documents and data-source
-// bindings are decoded by kernel/authority and kernel/datasource, whose own
-// strict decoders refuse unknown fields.
-var acceptedKeys = map[string]string{
-	"connector credential :: header":                    "script:runx_test_credentials",
-	"connector credential :: scheme":                    "script:runx_test_credentials",
-	"connector credential :: variable":                  "script:runx_test_credentials",
-	"connector operation :: approval":                   "script:runx_test_http",
-	"connector operation :: cost":                       "script:runx_test_http",
-	"connector operation :: idempotency":                "script:runx_test_http",
-	"connector operation :: inputs":                     "script:runx_test_http",
-	"connector operation :: outputs":                    "script:runx_test_http",
-	"connector operation :: payment":                    "TestConnectorPayment",
-	"connector operation payment :: amount":             "TestConnectorPayment",
-	"connector operation payment :: currency":           "TestConnectorPayment",
-	"connector operation :: readbacks":                  "script:runx_test_http",
-	"connector operation :: request":                    "script:runx_test_http",
-	"connector operation :: scopes":                     "script:runx_test_http",
-	"connector operation :: summary":                    "TestLoadConnector",
-	"connector operation :: target":                     "script:runx_test_http",
-	"connector operation :: verb":                       "script:runx_test_http",
-	"connector operation cost :: per":                   "script:runx_test_http",
-	"connector operation cost :: source":                "script:runx_test_http",
-	"connector operation cost :: source_url":            "TestLoadConnector",
-	"connector operation cost :: usd_micro":             "script:runx_test_http",
-	"connector operation idempotency :: header":         "script:runx_test_http",
-	"connector operation idempotency :: window_seconds": "script:runx_test_http",
-	"connector operation input :: default":              "TestLoadConnector",
-	"connector operation input :: description":          "TestLoadConnector",
-	"connector operation input :: required":             "script:runx_test_http",
-	"connector operation input :: schema":               "TestLoadConnector",
-	"connector operation input :: type":                 "script:runx_test_http",
-	"connector operation outputs :: description":        "TestLoadConnector",
-	"connector operation outputs :: optional":           "TestLoadConnector",
-	"connector operation outputs :: schema":             "TestLoadConnector",
-	"connector operation outputs :: type":               "script:runx_test_http",
-	"connector operation readback :: confirms":          "script:runx_test_http",
-	"connector operation readback :: inputs":            "script:runx_test_http",
-	"connector operation readback :: operation":         "script:runx_test_http",
-	"connector operation request :: body":               "script:runx_test_http",
-	"connector operation request :: method":             "script:runx_test_http",
-	"connector operation request :: path":               "script:runx_test_http",
-	"connector operation request :: query":              "TestLoadConnector",
-	"connector.yaml :: base_url":                        "script:runx_test_http",
-	"connector.yaml :: credential":                      "script:runx_test_credentials",
-	"connector.yaml :: id":                              "script:runx_test_http",
-	"connector.yaml :: operations":                      "script:runx_test_http",
-	"connector.yaml :: version":                         "script:runx_test_http",
-	"connector operation outputs :: packet":             "refused:TestConnectorRefusals",
-	"expect :: absent":                                  "script:runx_test_host",
-	"expect :: http_request_counts":                     "script:runx_test_http",
-	"expect :: outcome":                                 "script:runx_test_host",
-	"expect :: output":                                  "script:hostile_modules",
-	"expect :: receipt":                                 "script:verify_tamper",
-	"expect :: status":                                  "script:hostile_modules",
-	"expect :: step_outputs":                            "script:runx_test_host",
-	"expect :: steps":                                   "script:authority",
-	"expect output :: exact":                            "script:runx_test_host",
-	"expect output :: subset":                           "script:hostile_modules",
-	"expect step_outputs :: exact":                      "script:runx_test_host",
-	"expect step_outputs :: subset":                     "script:hostile_modules",
-	"host :: act":                                       "script:runx_test_host",
-	"host :: answers":                                   "script:runx_test_host",
-	"host :: approvals":                                 "script:runx_test_host",
-	"host :: turns":                                     "script:runx_test_turns",
-	"host turn :: calls":                                "script:runx_test_turns",
-	"host turn :: output":                               "script:runx_test_turns",
-	"host turn call :: expect":                          "script:runx_test_turns",
-	"host turn call :: input":                           "script:runx_test_turns",
-	"host turn call :: tool":                            "script:runx_test_turns",
-	"host turn call expect :: exact":                    "script:runx_test_host",
-	"host turn call expect :: subset":                   "script:runx_test_turns",
-	"method :: description":                             "script:authority",
-	"method :: effects":                                 "script:authority",
-	"method :: inputs":                                  "script:authority_limits",
-	"method :: outputs":                                 "script:pause_resume",
-	"method :: reach":                                   "script:reach_paths",
-	"method :: result_from":                             "script:result_contracts",
-	"method :: steps":                                   "script:authority",
-	"method input :: default":                           "script:authority_limits",
-	"method input :: description":                       "script:authority",
-	"method input :: required":                          "script:inputs",
-	"method input :: schema":                            "TestBindInputs",
-	"method input :: type":                              "script:authority_limits",
-	"method outputs :: description":                     "script:authority",
-	"method outputs :: optional":                        "script:process_tool",
-	"method outputs :: packet":                          "refused:TestStepRefusals",
-	"method outputs :: schema":                          "script:output_schema",
-	"method outputs :: type":                            "script:authority_limits",
-	"providers :: hosted":                               "refused:TestLoadTestRefusals",
-	"providers :: http":                                 "script:runx_test_http",
-	"providers http :: request":                         "script:runx_test_http",
-	"providers http :: response":                        "script:runx_test_http",
-	"providers http request :: method":                  "script:runx_test_http",
-	"providers http request :: url":                     "script:runx_test_http",
-	"providers http request :: body":                    "script:runx_test_http",
-	"providers http request body :: json":               "script:runx_test_http",
-	"providers http response :: status":                 "script:runx_test_http",
-	"providers http response :: headers":                "script:runx_test_http",
-	"providers http response :: body":                   "script:runx_test_http",
-	"providers :: mcp":                                  "refused:TestLoadTestRefusals",
-	"providers :: processes":                            "script:runx_test_setup",
-	"providers processes :: args":                       "script:runx_test_setup",
-	"providers processes :: result":                     "script:runx_test_setup",
-	"providers processes :: tool":                       "script:runx_test_setup",
-	"run.yaml :: default_method":                        "TestSelectMethod",
-	"run.yaml :: connectors":                            "TestConnectorPins",
-	"run.yaml connectors :: manifest_digest":            "TestConnectorPins",
-	"run.yaml :: methods":                               "script:authority",
-	"run.yaml :: minimum_runx":                          "script:authority",
-	"setup :: authority":                                "script:runx_test_setup",
-	"setup :: credentials":                              "script:runx_test_credentials",
-	"setup :: receipts":                                 "script:runx_test_setup",
-	"step agent :: ask":                                 "script:authority",
-	"step agent :: calls":                               "script:authority_limits",
-	"step agent :: context":                             "refused:TestStepRefusals",
-	"step agent :: task":                                "script:pause_resume",
-	"step agent calls :: load":                          "refused:TestStepRefusals",
-	"step agent calls :: operations":                    "script:authority_limits",
-	"step agent calls :: skills":                        "script:authority_limits",
-	"step agent calls :: tools":                         "script:receipt_tools",
-	"step approval :: reason":                           "script:own_approval",
-	"step approval :: type":                             "script:authority_limits",
-	"step ask :: questions":                             "script:resume_rules",
-	"step ask :: reason":                                "script:own_approval",
-	"step environment :: optional":                      "script:process_tool",
-	"step environment :: required":                      "script:inputs",
-	"step of method :: agent":                           "script:pause_resume",
-	"step of method :: approval":                        "script:own_approval",
-	"step of method :: ask":                             "script:authority",
-	"step of method :: concurrency":                     "script:authority_limits",
-	"step of method :: effects":                         "script:authority",
-	"step of method :: for_each":                        "script:authority_limits",
-	"step of method :: id":                              "script:authority",
-	"step of method :: idempotency_key":                 "script:authority_limits",
-	"step of method :: inputs":                          "script:authority_limits",
-	"step of method :: operation":                       "script:authority_limits",
-	"step of method :: outputs":                         "script:pause_resume",
-	"step of method :: reach":                           "script:reach_paths",
-	"step of method :: result":                          "refused:TestStepRefusals",
-	"step of method :: result_as":                       "script:runx_test_host",
-	"step of method :: retry":                           "script:step_retry",
-	"step of method :: script":                          "script:authority_limits",
-	"step of method :: skill":                           "script:authority_limits",
-	"step of method :: timeout_seconds":                 "script:hostile_modules",
-	"step of method :: tool":                            "script:authority",
-	"step of method :: when":                            "script:workflows",
-	"step outputs :: description":                       "script:authority",
-	"step outputs :: optional":                          "script:process_tool",
-	"step outputs :: packet":                            "refused:TestStepRefusals",
-	"step outputs :: schema":                            "script:output_schema",
-	"step outputs :: type":                              "script:authority_limits",
-	"step question :: free_text":                        "TestLoadEveryStepKind",
-	"step question :: id":                               "script:authority",
-	"step question :: options":                          "script:resume_rules",
-	"step question :: prompt":                           "script:resume_rules",
-	"step question :: required":                         "script:inputs",
-	"step question option :: detail":                    "TestLoadEveryStepKind",
-	"step question option :: label":                     "script:inputs",
-	"step retry :: max_attempts":                        "script:step_retry",
-	"step retry :: retry_after_seconds":                 "script:step_retry",
-	"step script :: calls":                              "script:authority_limits",
-	"step script :: concurrency":                        "script:authority_limits",
-	"step script :: max_calls":                          "script:scripts",
-	"step script :: module":                             "script:authority_limits",
-	"step script calls :: load":                         "refused:TestStepRefusals",
-	"step script calls :: operations":                   "script:authority_limits",
-	"step script calls :: skills":                       "script:authority_limits",
-	"step script calls :: tools":                        "script:receipt_tools",
-	"step tool :: args":                                 "script:authority",
-	"step tool :: command":                              "script:authority",
-	"step tool :: cwd":                                  "script:reach_paths",
-	"step tool :: environment":                          "script:process_tool",
-	"step tool :: input_mode":                           "script:pause_resume",
-	"step tool :: module":                               "script:authority_limits",
-	"step tool :: requires":                             "script:step_retry",
-	"the test :: expect":                                "script:hostile_modules",
-	"the test :: host":                                  "script:runx_test_host",
-	"the test :: inputs":                                "script:authority_limits",
-	"the test :: method":                                "script:hostile_modules",
-	"the test :: name":                                  "script:authority",
-	"the test :: package":                               "TestLoadTests",
-	"the test :: providers":                             "script:runx_test_setup",
-	"the test :: setup":                                 "script:runx_test_setup",
-}
+// a key added to any decoder list without an entry in keyref fails, and so
+// does an entry for a key no longer accepted. Authority documents and
+// data-source bindings are decoded by kernel/authority and
+// kernel/datasource, whose own strict decoders refuse unknown fields.
+var acceptedKeys = func() map[string]string {
+	out := make(map[string]string, len(keyref.Keys))
+	for _, k := range keyref.Keys {
+		out[k.ID()] = k.Evidence
+	}
+	return out
+}()
 
 var nameOrNumber = regexp.MustCompile(`"[^"]*"|\b\d+\b`)
 
@@ -292,11 +114,11 @@ func TestEveryAcceptedKey(t *testing.T) {
 	}
 	sort.Strings(missing)
 	for _, k := range missing {
-		t.Errorf("%s is accepted by the decoder but has no entry in acceptedKeys: name the test that shows its effect, or refuse it", k)
+		t.Errorf("%s is accepted by the decoder but has no entry in kernel/pkg/keyref (so none in docs/run-yaml.md): name the test that shows its effect, or refuse it", k)
 	}
 	for k, ev := range acceptedKeys {
 		if !seen[k] {
-			t.Errorf("acceptedKeys lists %s, which the decoder does not accept (or no document reaches)", k)
+			t.Errorf("kernel/pkg/keyref lists %s, which the decoder does not accept (or no document reaches)", k)
 			continue
 		}
 		key := k[strings.LastIndex(k, " :: ")+4:]
