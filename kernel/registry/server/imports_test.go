@@ -1,13 +1,9 @@
 package server
 
 import (
-	"go/parser"
-	"go/token"
-	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/runxhq/runx/internal/importrule"
 )
 
 // TestImportBoundary holds the server and its store to what their doc.go
@@ -18,42 +14,11 @@ import (
 func TestImportBoundary(t *testing.T) {
 	const mod = "github.com/runxhq/runx/"
 	common := []string{mod + "kernel/registry", mod + "kernel/pkg/semver", mod + "kernel/contract", mod + "sdk/errcode"}
-	rules := []struct {
-		dir      string
-		allowed  []string
-		stdNever []string
-	}{
-		{".", append([]string{mod + "kernel/registry/server/store"}, common...), nil},
-		{"store", append([]string{"github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool", "modernc.org/sqlite"}, common...), []string{"net/http"}},
-	}
-	for _, r := range rules {
-		files, err := filepath.Glob(filepath.Join(r.dir, "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		checked := 0
-		for _, name := range files {
-			if strings.HasSuffix(name, "_test.go") {
-				continue
-			}
-			f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, imp := range f.Imports {
-				path, _ := strconv.Unquote(imp.Path.Value)
-				stdlib := !strings.Contains(strings.SplitN(path, "/", 2)[0], ".")
-				switch {
-				case stdlib && slices.Contains(r.stdNever, path):
-					t.Errorf("%s imports %s, which it must not", name, path)
-				case !stdlib && !slices.Contains(r.allowed, path):
-					t.Errorf("%s imports %s; it may import only %s beside the standard library", name, path, strings.Join(r.allowed, ", "))
-				}
-			}
-			checked++
-		}
-		if checked == 0 {
-			t.Fatalf("no source files in %s", r.dir)
+	importrule.Only(t, ".", "kernel/registry/server", append([]string{mod + "kernel/registry/server/store"}, common...)...)
+	importrule.Only(t, "store", "kernel/registry/server/store", append([]string{"github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool", "modernc.org/sqlite"}, common...)...)
+	for _, imp := range importrule.Of(t, "store", 1) {
+		if imp.Path == "net/http" {
+			t.Errorf("%s imports net/http: the store knows nothing of HTTP", imp.File)
 		}
 	}
 }
