@@ -37,6 +37,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/datasource"
+	"github.com/runxhq/runx/kernel/pkg/keyref"
 	"github.com/runxhq/runx/kernel/run"
 	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -63,10 +64,22 @@ func New(f *cli.Factory) *cobra.Command {
 	cmd.SetErr(f.IO.Err)
 	cmd.SetFlagErrorFunc(cli.FlagError)
 	cmd.AddCommand(skill.New(f, nil), resume.New(f, nil), verify.New(f, nil), history.New(f, nil), testcmd.New(f, nil), tool.New(f), version.New(f, nil), pluginpin.New(f), authoritycmd.New(f, nil), connector.New(f), connector.NewSecret(f), configcmd.New(f, nil), datacmd.New(f), mcp.New(f, nil), processcmd.New(f), registrycmd.New(f), registrycmd.NewLogin(f, nil), list.New(f, nil))
+	cmd.AddCommand(runYAMLTopic())
 	refuseUnknownSubcommands(cmd)
 	completion.Register(cmd, f)
 	cli.AddJQFlag(cmd, f)
 	return cmd
+}
+
+// runYAMLTopic is the help topic `runx help run-yaml`: the reference of
+// every key of run.yaml, tests/*.yaml and connector.yaml, from the same
+// table the decoder's enforce-or-refuse test reads (docs/run-yaml.md).
+func runYAMLTopic() *cobra.Command {
+	return &cobra.Command{
+		Use:   "run-yaml",
+		Short: "Every key of run.yaml, tests/*.yaml and connector.yaml, and what enforces it",
+		Long:  string(keyref.Markdown()),
+	}
 }
 
 // refuseUnknownSubcommands makes every command that only groups others

@@ -61,3 +61,21 @@ func TestInterruptedSaysWhatItLeaves(t *testing.T) {
 		t.Fatalf("during a run: %+v", during)
 	}
 }
+
+// runx help run-yaml prints the key reference, the same text as
+// docs/run-yaml.md's table, and the root's help lists it as a topic.
+func TestHelpRunYAML(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("HOME", dir)
+	t.Setenv("RUNX_HOME", dir+"/home")
+	var out, errOut bytes.Buffer
+	code := Main([]string{"help", "run-yaml"}, &cli.IO{In: strings.NewReader(""), Out: &out, Err: &errOut}, nil, datasource.LocalStore{}, nil)
+	if code != cli.ExitOK || !strings.Contains(out.String(), "| `default_method` |") || !strings.Contains(out.String(), "### step of method") {
+		t.Fatalf("runx help run-yaml: exit %d, stdout %.300q, stderr %q", code, out.String(), errOut.String())
+	}
+	out.Reset()
+	if code := Main([]string{"--help"}, &cli.IO{In: strings.NewReader(""), Out: &out, Err: &errOut}, nil, datasource.LocalStore{}, nil); code != cli.ExitOK || !strings.Contains(out.String(), "run-yaml") {
+		t.Errorf("runx --help: exit %d, does not list run-yaml: %s", code, out.String())
+	}
+}
