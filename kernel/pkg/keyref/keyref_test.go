@@ -18,9 +18,9 @@ func TestDocsUpToDate(t *testing.T) {
 	}
 }
 
-// TestEveryKeyIsPlaced: each key is listed once, sorted, and belongs to one
-// of the documents the reference renders (a key of no document would be
-// missing from docs/run-yaml.md).
+// TestEveryKeyIsPlaced: each key is listed once, sorted, with what enforces
+// it and its meaning, and belongs to one of the documents the reference
+// renders (a key of no document would be missing from docs/run-yaml.md).
 func TestEveryKeyIsPlaced(t *testing.T) {
 	seen := map[string]bool{}
 	for i, k := range Keys {
@@ -36,6 +36,9 @@ func TestEveryKeyIsPlaced(t *testing.T) {
 		}
 		if k.Evidence == "" {
 			t.Errorf("%s names nothing that enforces it", k.ID())
+		}
+		if k.Meaning == "" {
+			t.Errorf("%s has no meaning: say in a line what it does, read from its decoder", k.ID())
 		}
 	}
 	if !bytes.Contains(Markdown(), []byte("| `default_method` |")) {

@@ -49,8 +49,8 @@ func Markdown() []byte {
 	b.WriteString("Every key the decoders of kernel/pkg accept, by the mapping it sits in. Any other key is refused\n")
 	b.WriteString("at admission. Each key is enforced: the scenario (cmd/runx/testdata/script) or test named shows its\n")
 	b.WriteString("effect, or the key is refused and the test named asserts the refusal. A test of kernel/pkg fails\n")
-	b.WriteString("when the decoder accepts a key this reference lacks. A dash marks a type, default or meaning not yet\n")
-	b.WriteString("written here. Authority documents and `.runx/data-sources.json` are decoded elsewhere\n")
+	b.WriteString("when the decoder accepts a key this reference lacks. A dash marks a type or default that does not\n")
+	b.WriteString("apply (a refused key, a step kind). Authority documents and `.runx/data-sources.json` are decoded elsewhere\n")
 	b.WriteString("(kernel/authority, kernel/datasource) and are not listed here.\n")
 	for _, d := range documents {
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n", d.title, d.intro)
