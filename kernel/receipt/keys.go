@@ -70,6 +70,14 @@ func LoadOrCreateKey(home string) (ed25519.PrivateKey, error) {
 	return created, err
 }
 
+// LoadKey reads the runx home's signing key and makes nothing: a missing key
+// is an error satisfying errors.Is(err, fs.ErrNotExist). It refuses what
+// LoadOrCreateKey refuses (a key file others can read, one holding no
+// ed25519 key).
+func LoadKey(home string) (ed25519.PrivateKey, error) {
+	return loadKey(KeyPath(home))
+}
+
 // createKey writes a fresh key under a temporary name and links it into
 // place, so the key file appears complete or not at all and never replaces a
 // key another process made meanwhile.
