@@ -20,7 +20,8 @@ const pluginsImport = "github.com/runxhq/runx/plugins/"
 
 // TestOnlyPluginsGoLinksPlugins: no kernel package imports a plugin (the
 // kernel knows a capability only by its Describe answer), and in cmd/runx
-// only plugins.go does, to serve them when runx is re-executed as
+// only plugins.go and its platform files (plugins_unix.go) do, to serve
+// them when runx is re-executed as
 // `runx plugin serve <name>`. Tests may link plugins to serve them from
 // the test binary, as runx does.
 func TestOnlyPluginsGoLinksPlugins(t *testing.T) {
@@ -40,23 +41,36 @@ func TestOnlyPluginsGoLinksPluginsFindsOne(t *testing.T) {
 	tree := t.TempDir()
 	plant(t, tree, "kernel/run/planted.go", "package run\n\nimport _ \"github.com/runxhq/runx/plugins/fs\"\n")
 	plant(t, tree, "cmd/runx/plugins.go", "package main\n\nimport _ \"github.com/runxhq/runx/plugins/fs\"\n")
+	plant(t, tree, "cmd/runx/plugins_unix.go", "package main\n\nimport _ \"github.com/runxhq/runx/plugins/fs\"\n")
+	plant(t, tree, "cmd/runx/other.go", "package main\n\nimport _ \"github.com/runxhq/runx/plugins/fs\"\n")
 	plant(t, tree, "kernel/mcp/harness_test.go", "package mcp\n\nimport _ \"github.com/runxhq/runx/plugins/fs\"\n")
 	var found []string
 	for _, dir := range []string{"kernel", "cmd"} {
 		found = append(found, pluginImports(t, filepath.Join(tree, dir))...)
 	}
-	if len(found) != 1 || !strings.Contains(found[0], "kernel/run/planted.go imports github.com/runxhq/runx/plugins/fs") {
-		t.Fatalf("want only the planted kernel import found, got %v", found)
+	joined := strings.Join(found, "\n")
+	if len(found) != 2 || !strings.Contains(joined, "cmd/runx/other.go imports github.com/runxhq/runx/plugins/fs") || !strings.Contains(joined, "kernel/run/planted.go imports github.com/runxhq/runx/plugins/fs") {
+		t.Fatalf("want the planted cmd/runx/other.go and kernel imports found, got %v", found)
 	}
 }
 
-// pluginImports lists the non-test files under dir, other than
-// cmd/runx/plugins.go, that import a plugin.
+// registrationFile reports whether p, found under dir, is one of the
+// files that register the first-party plugins: cmd/runx/plugins.go and
+// its platform files, plugins_<os>.go (the plugins built on POSIX calls
+// are registered only where they build).
+func registrationFile(p, dir string) bool {
+	base := filepath.Base(p)
+	return filepath.ToSlash(filepath.Dir(p)) == filepath.ToSlash(filepath.Join(filepath.Dir(dir), "cmd", "runx")) &&
+		(base == "plugins.go" || strings.HasPrefix(base, "plugins_") && strings.HasSuffix(base, ".go"))
+}
+
+// pluginImports lists the non-test files under dir, other than the
+// registration files (registrationFile), that import a plugin.
 func pluginImports(t *testing.T, dir string) []string {
 	t.Helper()
 	var found []string
 	for _, p := range goFiles(t, dir) {
-		if strings.HasSuffix(p, "_test.go") || filepath.ToSlash(p) == filepath.ToSlash(filepath.Join(filepath.Dir(dir), "cmd", "runx", "plugins.go")) {
+		if strings.HasSuffix(p, "_test.go") || registrationFile(p, dir) {
 			continue
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
@@ -65,7 +79,7 @@ func pluginImports(t *testing.T, dir string) []string {
 		}
 		for _, imp := range f.Imports {
 			if path, _ := strconv.Unquote(imp.Path.Value); strings.HasPrefix(path, pluginsImport) {
-				found = append(found, filepath.ToSlash(p)+" imports "+path+": only cmd/runx/plugins.go links a plugin")
+				found = append(found, filepath.ToSlash(p)+" imports "+path+": only cmd/runx/plugins.go and its platform files link a plugin")
 			}
 		}
 	}
@@ -85,13 +99,15 @@ func pluginImports(t *testing.T, dir string) []string {
 func TestKernelNamesNoFirstPartyCapability(t *testing.T) {
 	// The names cover every plugin in plugins/: each is registered.
 	registered := map[string]bool{}
-	f, err := parser.ParseFile(token.NewFileSet(), "plugins.go", nil, parser.ImportsOnly)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, imp := range f.Imports {
-		if path, _ := strconv.Unquote(imp.Path.Value); strings.HasPrefix(path, pluginsImport) {
-			registered[strings.TrimPrefix(path, pluginsImport)] = true
+	for _, file := range []string{"plugins.go", "plugins_unix.go"} {
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if path, _ := strconv.Unquote(imp.Path.Value); strings.HasPrefix(path, pluginsImport) {
+				registered[strings.TrimPrefix(path, pluginsImport)] = true
+			}
 		}
 	}
 	dirs, err := os.ReadDir(filepath.Join("..", "..", "plugins"))
@@ -100,7 +116,7 @@ func TestKernelNamesNoFirstPartyCapability(t *testing.T) {
 	}
 	for _, d := range dirs {
 		if d.IsDir() && !registered[d.Name()] {
-			t.Errorf("plugins/%s is not registered in plugins.go, so its names are not checked here", d.Name())
+			t.Errorf("plugins/%s is not registered in plugins.go or plugins_unix.go, so its names are not checked here", d.Name())
 		}
 	}
 	names := firstPartyNames()
