@@ -8,6 +8,8 @@ import (
 	"crypto/rand"
 	"crypto/x509"
 	"encoding/pem"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -152,4 +154,30 @@ func TestFixtureKeyIsDeterministicAndPublic(t *testing.T) {
 	if got := EncodePublicKey(a.Public().(ed25519.PublicKey)); got != "ip+lRabtHlXhMjE/3gSCoN8NcffQ5gZOUNMOEC3qxmo=" {
 		t.Fatalf("fixture public key %s", got)
 	}
+}
+
+// LoadKey reads the key LoadOrCreateKey made and makes nothing itself: no
+// home, no keys directory, no key where there is none (fs.ErrNotExist), and
+// it refuses a key others can read as LoadOrCreateKey does.
+func TestLoadKeyReadsAndMakesNothing(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	if _, err := LoadKey(home); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("LoadKey of a home that does not exist: %v, want fs.ErrNotExist", err)
+	}
+	if _, err := os.Stat(home); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("LoadKey made the home: %v", err)
+	}
+	made, err := LoadOrCreateKey(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := LoadKey(home)
+	if err != nil || !read.Equal(made) {
+		t.Fatalf("LoadKey read %v (%v), want the key made", read, err)
+	}
+	if err := os.Chmod(KeyPath(home), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = LoadKey(home)
+	wantCode(t, err, errcode.KeyPermissionsUnsafe)
 }
