@@ -8,7 +8,7 @@
 // generated from it (go generate ./kernel/pkg/keyref).
 package keyref
 
-//go:generate go run ./gen
+//go:generate go run ./gen ../../../docs/run-yaml.md
 
 // Key is one accepted key.
 type Key struct {

@@ -254,43 +254,21 @@ func Added(p *pkg.Package, pr Project) map[string]any {
 		return nil
 	}
 	var out map[string]any
-	add := func(ref string) {
-		i := strings.LastIndexByte(ref, '/')
-		if i <= 0 {
-			return
-		}
-		name := ref[:i]
+	for _, name := range calledConnectors(p) {
 		if _, own := p.Connectors[name]; own {
-			return
+			continue
 		}
 		if _, done := out[name]; done {
-			return
+			continue
 		}
 		c, err := pr.LoadAdded(name)
 		if err != nil || c == nil {
-			return
+			continue
 		}
 		if out == nil {
 			out = map[string]any{}
 		}
 		out[name] = map[string]any{"version": c.Version, "manifest_digest": c.ManifestDigest, "connector_digest": c.ConnectorDigest}
-	}
-	for _, m := range p.Methods {
-		for _, s := range m.Steps {
-			if s.Operation != nil {
-				add(s.Operation.Ref)
-			}
-			if s.Agent != nil && s.Agent.Calls != nil {
-				for _, op := range s.Agent.Calls.Operations {
-					add(op)
-				}
-			}
-			if s.Script != nil && s.Script.Calls != nil {
-				for _, op := range s.Script.Calls.Operations {
-					add(op)
-				}
-			}
-		}
 	}
 	return out
 }
