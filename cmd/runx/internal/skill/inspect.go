@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
-	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/preset"
 	"github.com/runxhq/runx/kernel/run"
 	"github.com/spf13/cobra"
@@ -25,6 +24,9 @@ func NewInspect(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 			if opts.Authority != "" && opts.Preset != "" {
 				return cli.Usagef("--run-authority and --authority are exclusive")
 			}
+			if err := opts.checkInputs(); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -33,7 +35,7 @@ func NewInspect(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&opts.Authority, "run-authority", "", "the authority to inspect under, as JSON")
 	cmd.Flags().StringVar(&opts.Preset, "authority", "", "inspect under a saved authority preset")
-	cmd.Flags().StringVar(&opts.InputsFile, "inputs", "", "check these inputs (a workspace file, or - for stdin)")
+	opts.registerInputs(cmd)
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
 	return cmd
 }
@@ -57,12 +59,8 @@ func inspect(c *cobra.Command, opts *Options) cli.ExitCode {
 		}
 		req.Authority = raw
 	}
-	if opts.InputsFile != "" {
-		doc, err := cli.ReadInputsDocument(io.In, loc.Options.Workspace, loc.Options.Cwd, opts.InputsFile)
-		if err != nil {
-			return cli.ReportError(io, opts.JSON, err)
-		}
-		req.Inputs = pkg.InputSource{Document: doc, HasDocument: true}
+	if req.Inputs, err = opts.inputs(loc); err != nil {
+		return cli.ReportError(io, opts.JSON, err)
 	}
 	return opts.Factory.ReadKernel(c.Context(), opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		ins, err := k.Inspect(c.Context(), req)

@@ -57,8 +57,8 @@ func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 			if opts.Authority != "" && opts.Preset != "" {
 				return cli.Usagef("--run-authority and --authority are exclusive: a run takes one or the other")
 			}
-			if opts.InputsFile != "" && (len(opts.Pairs) > 0 || len(opts.JSONPairs) > 0) {
-				return cli.Usagef("--inputs is exclusive with -i and --input-json")
+			if err := opts.checkInputs(); err != nil {
+				return err
 			}
 			if err := opts.Drive.Check(cmd); err != nil {
 				return err
@@ -71,9 +71,7 @@ func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 	}
 	opts.Drive.Register(cmd)
 	opts.MaxSpend.Register(cmd)
-	cmd.Flags().StringArrayVarP(&opts.Pairs, "input", "i", nil, "an input as name=value, typed by the method's declaration")
-	cmd.Flags().StringArrayVar(&opts.JSONPairs, "input-json", nil, "an input as name=<json>")
-	cmd.Flags().StringVar(&opts.InputsFile, "inputs", "", "all inputs as one JSON object from a file in the workspace, or - for stdin")
+	opts.registerInputs(cmd)
 	cmd.Flags().StringVar(&opts.Act, "act", "", "the act the host states for the run ($run.act)")
 	cmd.Flags().StringVar(&opts.Authority, "run-authority", "", "the authority the host states for this run, as JSON")
 	cmd.Flags().StringVar(&opts.Preset, "authority", "", "apply a saved authority preset (only in a workspace it lists)")
@@ -102,13 +100,9 @@ func Run(ctx context.Context, opts *Options) cli.ExitCode {
 			return cli.ReportError(io, opts.JSON, err)
 		}
 	}
-	src := pkg.InputSource{Pairs: opts.Pairs, JSONPairs: opts.JSONPairs}
-	if opts.InputsFile != "" {
-		doc, err := cli.ReadInputsDocument(io.In, loc.Options.Workspace, loc.Options.Cwd, opts.InputsFile)
-		if err != nil {
-			return cli.ReportError(io, opts.JSON, err)
-		}
-		src.Document, src.HasDocument = doc, true
+	src, err := opts.inputs(loc)
+	if err != nil {
+		return cli.ReportError(io, opts.JSON, err)
 	}
 	limit, err := opts.MaxSpend.Limit()
 	if err != nil {
@@ -211,4 +205,34 @@ func presentPaused(io *cli.IO, env *contract.SkillRun) {
 			break
 		}
 	}
+}
+
+// registerInputs gives a command the three ways to state a method's
+// inputs, the same on runx skill and runx skill inspect.
+func (opts *Options) registerInputs(cmd *cobra.Command) {
+	cmd.Flags().StringArrayVarP(&opts.Pairs, "input", "i", nil, "an input as name=value, typed by the method's declaration")
+	cmd.Flags().StringArrayVar(&opts.JSONPairs, "input-json", nil, "an input as name=<json>")
+	cmd.Flags().StringVar(&opts.InputsFile, "inputs", "", "all inputs as one JSON object from a file in the workspace, or - for stdin")
+}
+
+// checkInputs refuses a command line that states inputs both ways.
+func (opts *Options) checkInputs() error {
+	if opts.InputsFile != "" && (len(opts.Pairs) > 0 || len(opts.JSONPairs) > 0) {
+		return cli.Usagef("--inputs is exclusive with -i and --input-json")
+	}
+	return nil
+}
+
+// inputs reads the inputs the command line states: the pairs, or the
+// document --inputs names.
+func (opts *Options) inputs(loc *run.Locator) (pkg.InputSource, error) {
+	src := pkg.InputSource{Pairs: opts.Pairs, JSONPairs: opts.JSONPairs}
+	if opts.InputsFile != "" {
+		doc, err := cli.ReadInputsDocument(opts.Factory.IO.In, loc.Options.Workspace, loc.Options.Cwd, opts.InputsFile)
+		if err != nil {
+			return src, err
+		}
+		src.Document, src.HasDocument = doc, true
+	}
+	return src, nil
 }

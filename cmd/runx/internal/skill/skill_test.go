@@ -69,7 +69,8 @@ func TestInspectFlags(t *testing.T) {
 		{Args: []string{"inspect", "./pkg", "-j"}, Want: func(o *Options) { o.JSON = true }},
 		{Args: []string{"inspect"}},
 		{Args: []string{"inspect", "./pkg", "review", "extra"}},
-		{Args: []string{"inspect", "./pkg", "-i", "a=1"}},
+		{Args: []string{"inspect", "./pkg", "-i", "a=1", "--input-json", "n=[1]"}, Want: func(o *Options) { o.Pairs, o.JSONPairs = []string{"a=1"}, []string{"n=[1]"} }},
+		{Args: []string{"inspect", "./pkg", "--inputs", "-", "-i", "a=1"}},
 		{Args: []string{"inspect", "./pkg", "--run-authority", "{}", "--authority", "ci"}},
 	})
 }
