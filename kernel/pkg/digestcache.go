@@ -3,6 +3,8 @@ package pkg
 import (
 	"sync"
 	"time"
+
+	"github.com/runxhq/runx/kernel/pkg/filestamp"
 )
 
 // fileDigests remembers each package file's digest under what stat says of
@@ -17,12 +19,9 @@ var fileDigests sync.Map // path -> digestEntry
 
 var racyWindow = 2 * time.Second
 
-type fileStamp struct {
-	dev, ino     uint64
-	mode         uint32 // the file's type and permission bits
-	size         int64
-	mtime, ctime int64 // ns since the epoch
-}
+type fileStamp = filestamp.Stamp
+
+var stampOf, stampOfInfo = filestamp.Of, filestamp.OfInfo
 
 type digestEntry struct {
 	stamp fileStamp
@@ -44,14 +43,8 @@ func cachedFileDigest(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if ok && st.settled() {
+	if ok && st.Settled(racyWindow) {
 		fileDigests.Store(path, digestEntry{stamp: st, sum: sum})
 	}
 	return sum, nil
-}
-
-// settled reports whether a stamp is old enough to be remembered: outside
-// the racy window in both its modification and change times.
-func (st fileStamp) settled() bool {
-	return time.Since(time.Unix(0, st.ctime)) > racyWindow && time.Since(time.Unix(0, st.mtime)) > racyWindow
 }

@@ -73,7 +73,7 @@ func listTree(dir string) (*treeSnapshot, error) {
 	// the read moves the stamp, so the snapshot is never matched again.
 	root, rootOK := stampOf(dir)
 	snap := &treeSnapshot{root: root}
-	keep := rootOK && root.settled()
+	keep := rootOK && root.Settled(racyWindow)
 	var walk func(abs, rel string) error
 	walk = func(abs, rel string) error {
 		des, err := os.ReadDir(abs)
@@ -90,7 +90,7 @@ func listTree(dir string) (*treeSnapshot, error) {
 				return err
 			}
 			st, ok := stampOfInfo(info)
-			keep = keep && ok && st.settled()
+			keep = keep && ok && st.Settled(racyWindow)
 			e.stamp, e.Type = st, info.Mode().Type()
 			snap.entries = append(snap.entries, e)
 			if e.Type.IsDir() && !skippedDir(d.Name()) {
@@ -175,7 +175,7 @@ func readStamped(path string, info fs.FileInfo, limit int64) ([]byte, error) {
 	if int64(len(raw)) > limit {
 		return nil, ErrFileOverLimit
 	}
-	if ok && st.settled() && len(raw) <= contentMax && int64(len(raw)) == st.size {
+	if ok && st.Settled(racyWindow) && len(raw) <= contentMax && int64(len(raw)) == st.Size() {
 		fileContents.Store(path, contentEntry{stamp: st, text: string(raw)})
 	}
 	return raw, nil
