@@ -13,7 +13,9 @@ import (
 // label saying what it was to the unit (input/<name> for a script's input
 // given by reference, call/<index> for one a script read that its call
 // returned, input/<pointer> for a call's input given by one, output for an
-// artifact the unit's result describes, read for one it read a page of). A body lists them
+// artifact the unit's result describes, read for one it read a page of,
+// output/<name> for a packet output kept as an artifact of its packet,
+// input/<name> too for a packet input given by reference). A body lists them
 // in label order, each label once; the signature covers them as it covers
 // the rest of the body.
 type Artifact struct {
@@ -21,7 +23,10 @@ type Artifact struct {
 	Digest    string `json:"digest"`
 	Label     string `json:"label"`
 	MediaType string `json:"media_type,omitempty"`
-	Ref       string `json:"ref,omitempty"`
+	// Packet is the packet schema the artifact's content meets, for a
+	// packet output or a packet input given by reference (kernel/packet).
+	Packet string `json:"packet,omitempty"`
+	Ref    string `json:"ref,omitempty"`
 }
 
 var artifactRef = regexp.MustCompile(`^art_[0-9a-f]{32}$`)

@@ -19,6 +19,7 @@ type Descriptor struct {
 	Bytes      int64  `json:"bytes"`
 	MediaType  string `json:"media_type"`
 	Origin     string `json:"origin,omitempty"`
+	Packet     string `json:"packet,omitempty"` // the packet schema its content meets
 	Labels     Labels `json:"labels"`
 }
 

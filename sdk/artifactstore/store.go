@@ -102,6 +102,9 @@ type Record struct {
 	MediaType string `json:"media_type"`
 	Sharing   string `json:"sharing"`
 	Origin    string `json:"origin"`
+	// Packet is the packet schema the content meets, for an artifact
+	// runx kept as a packet (kernel/packet); empty otherwise.
+	Packet string `json:"packet,omitempty"`
 	// Source is the real path an admitted file was read from: a read is
 	// held to the reader's reach by it.
 	Source string `json:"source,omitempty"`
