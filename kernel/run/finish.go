@@ -13,6 +13,7 @@ import (
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/installed"
+	"github.com/runxhq/runx/kernel/run/readmodel"
 	"github.com/runxhq/runx/kernel/run/runstate"
 	runstep "github.com/runxhq/runx/kernel/run/step"
 	"github.com/runxhq/runx/sdk/canon"
@@ -249,7 +250,7 @@ func (e *engine) pause(ctx context.Context, rc *runCtx, out *outcome) (*contract
 	}
 	env.Requests = requests
 	env.RefusedAnswers = out.refused
-	env.AnswersTemplate = answersTemplate(asked)
+	env.AnswersTemplate = readmodel.AnswersTemplate(asked)
 	env.Resume = "runx resume " + rc.rec.RunID + " answers.json"
 	return env, nil
 }
@@ -272,36 +273,6 @@ func (e *engine) pauseAncestors(ctx context.Context, byRun map[string][]*journal
 		}
 	}
 	return nil
-}
-
-// answersTemplate is a resume document already bound to every request.
-func answersTemplate(reqs []contract.Request) *contract.ResumeDocument {
-	doc := &contract.ResumeDocument{}
-	for _, r := range reqs {
-		switch r.Kind {
-		case contract.RequestAgent:
-			if doc.Answers == nil {
-				doc.Answers = map[string]*contract.ResumeEntry{}
-			}
-			doc.Answers[r.Address] = &contract.ResumeEntry{RequestDigest: r.RequestDigest, Value: json.RawMessage("{}")}
-		case contract.RequestApproval:
-			if doc.Approvals == nil {
-				doc.Approvals = map[string]*contract.ResumeEntry{}
-			}
-			if runstep.IsRetryRequest(r.Payload) {
-				doc.Approvals[r.Address] = &contract.ResumeEntry{RequestDigest: r.RequestDigest, Value: json.RawMessage(`{"retry":false}`)}
-				continue
-			}
-			approved, reason := false, ""
-			doc.Approvals[r.Address] = &contract.ResumeEntry{RequestDigest: r.RequestDigest, Approved: &approved, Reason: &reason}
-		case contract.RequestQuestion:
-			if doc.Approvals == nil {
-				doc.Approvals = map[string]*contract.ResumeEntry{}
-			}
-			doc.Approvals[r.Address] = &contract.ResumeEntry{RequestDigest: r.RequestDigest, Value: json.RawMessage("{}")}
-		}
-	}
-	return doc
 }
 
 // stopped records where a signal left the run, so its record (and runx

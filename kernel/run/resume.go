@@ -14,6 +14,7 @@ import (
 	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/resumedoc"
+	"github.com/runxhq/runx/kernel/run/runstate"
 	runstep "github.com/runxhq/runx/kernel/run/step"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -272,7 +273,7 @@ func (st *treeState) admit(doc *contract.ResumeDocument) (map[string][]*journal.
 					return nil, nil, err
 				}
 			}
-			if runstep.IsRetryRequest(w.req.Payload) {
+			if runstate.IsRetryRequest(w.req.Payload) {
 				if err := runstep.CheckRetryValue(addr, value); err != nil {
 					return nil, nil, err
 				}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
-	runstep "github.com/runxhq/runx/kernel/run/step"
+	"github.com/runxhq/runx/kernel/run/runstate"
 )
 
 // maxHostRounds bounds how often a test's host answers a paused run.
@@ -89,7 +89,7 @@ func (h *hostStandIn) answer(ctx context.Context, reqs []contract.Request) ([]by
 			if doc.Approvals == nil {
 				doc.Approvals = map[string]*contract.ResumeEntry{}
 			}
-			if runstep.IsRetryRequest(r.Payload) {
+			if runstate.IsRetryRequest(r.Payload) {
 				// A write's retry: true sends it again under its key.
 				value, _ := json.Marshal(map[string]bool{"retry": approved})
 				doc.Approvals[r.Address] = &contract.ResumeEntry{RequestDigest: r.RequestDigest, Value: value}

@@ -32,7 +32,10 @@ type RunRead struct {
 	PackageDigest string             `json:"package_digest"`
 	ClosureDigest string             `json:"closure_digest"`
 	Waiting       []contract.Request `json:"waiting"`
-	Answered      []AnsweredRequest  `json:"answered"`
+	// AnswersTemplate is a resume document already bound to every request
+	// the run waits on, as the paused envelope carried it.
+	AnswersTemplate *contract.ResumeDocument `json:"answers_template,omitempty"`
+	Answered        []AnsweredRequest        `json:"answered"`
 	// RefusedAnswers are agent answers a step refused, each with why: never
 	// the run's, but explained, as the paused envelope explained them.
 	RefusedAnswers []contract.RefusedAnswer `json:"refused_answers,omitempty"`
@@ -112,6 +115,7 @@ func (e *Reader) ReadRun(ctx context.Context, runID, after string) (*RunRead, er
 		if out.Waiting, err = e.PresentWaiting(waiting); err != nil {
 			return nil, err
 		}
+		out.AnswersTemplate = AnswersTemplate(out.Waiting)
 	}
 	decisions, err := e.Journal.Asks().Decisions(durable(ctx), runID)
 	if err != nil {

@@ -4,18 +4,8 @@ import (
 	"encoding/json"
 
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/run/runstate"
 	"github.com/runxhq/runx/sdk/errcode"
 )
-
-// IsRetryRequest reports whether a request's payload is a write's retry
-// (<step>/retry), which takes value {"retry": bool}, not approved/reason.
-func IsRetryRequest(payload json.RawMessage) bool {
-	var p struct {
-		Gate string `json:"gate"`
-	}
-	return json.Unmarshal(payload, &p) == nil && p.Gate == runstate.GateRetry
-}
 
 // CheckRetryValue admits only {"retry": true} or {"retry": false} for a
 // retry request, so a misshapen decision is refused at resume and changes

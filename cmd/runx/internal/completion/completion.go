@@ -23,7 +23,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run"
 	"github.com/runxhq/runx/kernel/run/readmodel"
-	runstep "github.com/runxhq/runx/kernel/run/step"
+	"github.com/runxhq/runx/kernel/run/runstate"
 	"github.com/runxhq/runx/kernel/testrun"
 	"github.com/spf13/cobra"
 )
@@ -178,7 +178,7 @@ func (s *Source) Decisions(ctx context.Context, runID, toComplete string) ([]str
 	}
 	var out []string
 	for _, r := range waiting {
-		if r.Kind != contract.RequestApproval || runstep.IsRetryRequest(r.Payload) {
+		if r.Kind != contract.RequestApproval || runstate.IsRetryRequest(r.Payload) {
 			continue
 		}
 		v := r.Address + "@" + r.RequestDigest

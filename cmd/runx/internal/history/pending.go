@@ -10,7 +10,7 @@ import (
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/run/gate"
-	runstep "github.com/runxhq/runx/kernel/run/step"
+	"github.com/runxhq/runx/kernel/run/runstate"
 )
 
 // printPending shows one request the run waits on as a person decides it:
@@ -36,7 +36,7 @@ func printPending(w io.Writer, runID string, r contract.Request) {
 	}
 	bound := gate.ShellQuote([]string{r.Address + "@" + r.RequestDigest})
 	switch {
-	case r.Kind == contract.RequestApproval && !runstep.IsRetryRequest(r.Payload):
+	case r.Kind == contract.RequestApproval && !runstate.IsRetryRequest(r.Payload):
 		fmt.Fprintf(w, "    approve: runx resume %s --approve %s --reason '<why>'\n", runID, bound)
 		fmt.Fprintf(w, "    decline: runx resume %s --decline %s --reason '<why>'\n", runID, bound)
 	case r.Kind == contract.RequestQuestion:
