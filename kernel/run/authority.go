@@ -15,20 +15,6 @@ import (
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
-// effective is the authority one step runs under: the narrowest of what this
-// run holds (its host's, or for a child what its step held), its method's and
-// its own.
-func (rc *runCtx) effective(step *pkg.Step) authority.Effective {
-	return gate.Effective(rc.Base, rc.method, step)
-}
-
-// childLimits refuses starting n child runs from one step or script of this
-// run, one level below it, where the authority's max_fanout or
-// max_child_depth is lower.
-func (rc *runCtx) childLimits(step *pkg.Step, n int) error {
-	return gate.ChildLimits(rc.effective(step).Limits, rc.RunDepth, n)
-}
-
 // refuseCertainChanges refuses, before any step runs, a run under effects
 // none that is certain to change something, naming each step: its own
 // process tools and writing capabilities, and the same in the closure of each
@@ -42,7 +28,7 @@ func (rc *runCtx) refuseCertainChanges(ctx context.Context) error {
 func (rc *runCtx) plan(ctx context.Context, p *pkg.Package, m *pkg.Method, base authority.Effective, prefix string, depth int, into *[]authority.PlannedStep) {
 	child := &runCtx{e: rc.e, pkg: p, method: m, Authority: runstate.Authority{Base: base}}
 	for _, s := range m.Steps {
-		eff := child.effective(s)
+		eff := gate.Effective(child.Base, child.method, s)
 		addr := prefix + s.ID
 		if s.Kind == pkg.KindSkill && depth < 8 && rc.e.Resolver != nil {
 			if cp, method, err := rc.e.Resolver.Resolve(p.Dir, s.Skill); err == nil {
@@ -131,7 +117,7 @@ func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, input
 	if change.Kind == authority.ChangeNone {
 		return nil
 	}
-	dec := authority.Floor(rc.effective(step), change, rc.Standing)
+	dec := authority.Floor(gate.Effective(rc.Base, rc.method, step), change, rc.Standing)
 	switch dec.Verdict {
 	case authority.VerdictRefuse:
 		body := rc.runner().StepBody(step, local)
@@ -140,7 +126,7 @@ func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, input
 		return &r
 	case authority.VerdictAllow:
 		if len(dec.Standing) > 0 {
-			extra["admitted_by"] = rc.standingNames(dec.Standing)
+			extra["admitted_by"] = rc.StandingNames(dec.Standing)
 		}
 		extra["floor"] = map[string]any{"verdict": dec.Verdict, "rule": dec.Rule}
 		return nil
@@ -213,14 +199,4 @@ func (rc *runCtx) floorRequest(ctx context.Context, step *pkg.Step, local string
 		}
 	}
 	return rc.bindRequest(step, local, contract.RequestApproval, payload)
-}
-
-func (rc *runCtx) standingNames(idx []int) []map[string]any {
-	out := make([]map[string]any, 0, len(idx))
-	for _, i := range idx {
-		if i >= 0 && i < len(rc.Standing) {
-			out = append(out, map[string]any{"index": i, "kind": rc.Standing[i].Kind()})
-		}
-	}
-	return out
 }

@@ -50,7 +50,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 	if err := rc.e.prepare(ctx, p, m); err != nil {
 		return refuse(err)
 	}
-	if err := rc.childLimits(step, 1); err != nil {
+	if err := gate.ChildLimits(rc.Base, rc.method, step, rc.RunDepth, 1); err != nil {
 		return refuse(err)
 	}
 	childID := childRunID(rc.rec.RunID, local)
@@ -110,7 +110,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		cc := newRunCtx(rc.e, rec, p, m, childInputs, rc.Budget, level+1, rc.Address(local))
 		cc.Answers, cc.agents, cc.Spend, cc.bound = rc.Answers, rc.agents, rc.Spend, rc.bound
 		cc.RunDepth, cc.Chain = rc.RunDepth+1, append(slices.Clone(rc.Chain), gate.PackageRef(rc.e.HomeDir, p))
-		cc.Base, cc.Standing = authority.ForChild(rc.effective(step)), rc.Standing
+		cc.Base, cc.Standing = authority.ForChild(gate.Effective(rc.Base, rc.method, step)), rc.Standing
 		out := cc.drive(ctx)
 		cancelled := callCancelled(ctx, out)
 		switch out.state {
@@ -187,7 +187,7 @@ func (rc *runCtx) childContext(step *pkg.Step, act string) string {
 	hostDigest, _ := gate.Digest(rc.rec.Authority)
 	return mustDigest(map[string]any{
 		"authority_digest": hostDigest,
-		"effective":        authority.ForChild(rc.effective(step)),
+		"effective":        authority.ForChild(gate.Effective(rc.Base, rc.method, step)),
 		"standing":         rc.Standing,
 		"act":              act,
 		"actor":            rc.actor(),

@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/native"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -28,7 +29,9 @@ func (rc *runCtx) writes() connector.Writes {
 	return connector.Writes{Run: connectorPort{rc}, Journal: rc.e.Journal}
 }
 
-func (p connectorPort) Limits(step *pkg.Step) authority.Limits { return p.rc.effective(step).Limits }
+func (p connectorPort) Limits(step *pkg.Step) authority.Limits {
+	return gate.Effective(p.rc.Base, p.rc.method, step).Limits
+}
 
 func (p connectorPort) CallName(step *pkg.Step) string { return callName(step) }
 

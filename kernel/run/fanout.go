@@ -9,6 +9,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/gate"
 	runstep "github.com/runxhq/runx/kernel/run/step"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -30,7 +31,7 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 	if step.Kind == pkg.KindSkill {
 		// Every item starts a child run: max_fanout bounds them all at once,
 		// before the first starts.
-		if err := rc.childLimits(step, len(items)); err != nil {
+		if err := gate.ChildLimits(rc.Base, rc.method, step, rc.RunDepth, len(items)); err != nil {
 			return rc.runner().SettleNow(ctx, step, step.ID, rc.Depth+1, contract.StepRefused, nil, contract.BodyOf(err), nil)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/native"
 	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/errcode"
@@ -113,7 +114,7 @@ func (rc *runCtx) stepContext(step *pkg.Step, local string, binding json.RawMess
 		c.Binding = binding
 	}
 	c.Credentials = creds
-	if rc.effective(step).Reach == authority.ReachWorkspace {
+	if gate.Effective(rc.Base, rc.method, step).Reach == authority.ReachWorkspace {
 		c.Reach = "workspace"
 	} else {
 		c.ReachRoots = rc.reachRoots()

@@ -105,7 +105,7 @@ func (k *Kernel) Inspect(ctx context.Context, req SkillRequest) (*Inspection, er
 func (rc *runCtx) inspect(ctx context.Context, prefix string, depth int) []InspectedStep {
 	var steps []InspectedStep
 	for _, s := range rc.method.Steps {
-		eff := rc.effective(s)
+		eff := gate.Effective(rc.Base, rc.method, s)
 		is := InspectedStep{Address: prefix + s.ID, Kind: string(s.Kind), Skill: s.Skill, Guard: s.When, ForEach: s.ForEach, Authority: eff}
 		if s.Tool != nil {
 			is.Capability = s.Tool.Capability

@@ -7,6 +7,7 @@ import (
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/native"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -20,7 +21,9 @@ func (n nativeRun) RunID() string       { return n.rc.rec.RunID }
 func (n nativeRun) ParentRunID() string { return n.rc.rec.ParentRunID }
 func (n nativeRun) Now() time.Time      { return n.rc.e.Clock() }
 
-func (n nativeRun) Reach(step *pkg.Step) authority.Reach { return n.rc.effective(step).Reach }
+func (n nativeRun) Reach(step *pkg.Step) authority.Reach {
+	return gate.Effective(n.rc.Base, n.rc.method, step).Reach
+}
 
 func (n nativeRun) ReadRun(ctx context.Context, runID, after string) (any, error) {
 	return readModel(n.rc.e).ReadRun(ctx, runID, after)

@@ -193,6 +193,6 @@ func (rc *runCtx) unboundedMetering(step *pkg.Step, def *sdk.Definition) bool {
 	if def == nil || def.Cost == nil || def.Cost.USDMicro != nil {
 		return false
 	}
-	_, limited := rc.effective(step).Limits.MaxSpendMicroUSD.Value()
+	_, limited := gate.Effective(rc.Base, rc.method, step).Limits.MaxSpendMicroUSD.Value()
 	return !limited
 }

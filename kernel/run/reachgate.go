@@ -10,6 +10,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/host"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/native"
 	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
@@ -49,7 +50,7 @@ func (rc *runCtx) reachGate(ctx context.Context, step *pkg.Step, inputs map[stri
 	for _, r := range rc.reachRoots() {
 		roots = append(roots, filepath.ToSlash(resolvedPath(r)))
 	}
-	eff := rc.effective(step)
+	eff := gate.Effective(rc.Base, rc.method, step)
 	protected := rc.e.protectedRoots()
 	for _, pi := range def.PathInputs {
 		for _, v := range pointerValues(inputs, pi.Pointer) {

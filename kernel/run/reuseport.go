@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/native"
 	"github.com/runxhq/runx/kernel/run/reuse"
 	"github.com/runxhq/runx/kernel/run/runstate"
@@ -113,7 +114,7 @@ func (r reuseRun) StandsAgain(ctx context.Context, cand *journal.Run) (reuse.Ver
 		return fail(reuse.IdentityMissing, "its recorded inputs do not decode")
 	}
 	cc := newRunCtx(rc.e, cand, p, m, inputs, rc.Budget, rc.Depth+1, rc.Path)
-	cc.Base, cc.Standing = authority.ForChild(rc.effective(step)), rc.Standing
+	cc.Base, cc.Standing = authority.ForChild(gate.Effective(rc.Base, rc.method, step)), rc.Standing
 	cc.RunDepth, cc.Chain = rc.RunDepth+1, rc.Chain
 	sc := &scope{input: cc.inputs, steps: map[string]any{}, runID: cand.RunID, act: cand.Act}
 	for _, s := range m.Steps {

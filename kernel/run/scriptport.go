@@ -7,6 +7,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/script"
 	runstep "github.com/runxhq/runx/kernel/run/step"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -52,7 +53,9 @@ func (p scriptPort) ChargeAnswer(local string, res *sdk.Result, err error, narro
 	return runstep.ChargeAnswer(p.rc.Budget, local, res, err, narrowed)
 }
 
-func (p scriptPort) ChildLimits(step *pkg.Step, n int) error { return p.rc.childLimits(step, n) }
+func (p scriptPort) ChildLimits(step *pkg.Step, n int) error {
+	return gate.ChildLimits(p.rc.Base, p.rc.method, step, p.rc.RunDepth, n)
+}
 
 func (p scriptPort) Unit(ctx context.Context, call *pkg.Step, address string, input map[string]any, given []receipt.Artifact, level int) script.Result {
 	p.give(address, given)

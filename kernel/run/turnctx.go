@@ -57,7 +57,7 @@ func (k *Kernel) runCtxFor(ctx context.Context, runID string) (*runCtx, error) {
 		}
 		rc = newRunCtx(k.engine, rec, p, m, inputs, parent.Budget, level+1, parent.Address(rec.ParentAddress))
 		rc.RunDepth, rc.Chain = parent.RunDepth+1, append(slices.Clone(parent.Chain), gate.PackageRef(k.engine.HomeDir, p))
-		rc.Base, rc.Standing = authority.ForChild(parent.effective(step)), parent.Standing
+		rc.Base, rc.Standing = authority.ForChild(gate.Effective(parent.Base, parent.method, step)), parent.Standing
 		rc.Spend = parent.Spend
 	}
 	if rc.Decisions, err = k.journal.Asks().Decisions(durable(ctx), rec.RunID); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/reuse"
 	"github.com/runxhq/runx/kernel/run/script"
 	"github.com/runxhq/runx/kernel/run/turn"
@@ -119,7 +120,7 @@ func (p turnPort) Carry(ctx context.Context, t *OpenTurn, step *pkg.Step, c turn
 	// not a skill call (ordinal 0) starts no child.
 	var refused error
 	if c.SkillOrdinal > 0 {
-		refused = rc.childLimits(step, c.SkillOrdinal)
+		refused = gate.ChildLimits(rc.Base, rc.method, step, rc.RunDepth, c.SkillOrdinal)
 	}
 	if refused != nil {
 		r = rc.runner().SettleNow(ctx, step, address, rc.Depth+2, contract.StepRefused, nil, contract.BodyOf(refused), nil)

@@ -35,9 +35,11 @@ func Effective(base authority.Effective, m *pkg.Method, step *pkg.Step) authorit
 }
 
 // ChildLimits refuses starting n child runs from one step or script of a
-// run at runDepth, one level below it, where the limits' max_fanout or
-// max_child_depth is lower.
-func ChildLimits(limits authority.Limits, runDepth, n int) error {
+// run at runDepth, one level below it, where the max_fanout or
+// max_child_depth of the authority the step runs under (Effective) is
+// lower.
+func ChildLimits(base authority.Effective, m *pkg.Method, step *pkg.Step, runDepth, n int) error {
+	limits := Effective(base, m, step).Limits
 	if err := limits.CheckChildDepth(runDepth + 1); err != nil {
 		return err
 	}
