@@ -1,15 +1,13 @@
 package pkg
 
 import (
-	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/runxhq/runx/kernel/pkg/planseal"
 )
 
 // A PlanCache keeps what reading run.yaml produced (the strict-subset
@@ -34,9 +32,8 @@ type PlanCache struct {
 	noDisk bool     // the key could not be had: memory only
 }
 
-// planCacheSchema versions the key and the entry format, so entries written
-// by another runx (another reader, another encoding) never match.
-const planCacheSchema = "runx.plan-cache.v1"
+// planCacheSchema versions the key and the entry format.
+const planCacheSchema = planseal.Schema
 
 // maxMemoryPlans bounds the in-memory cache; a process plans few packages.
 const maxMemoryPlans = 64
@@ -168,7 +165,9 @@ func (c *PlanCache) writeDisk(key string, root *node) {
 	}
 }
 
-const planKeyFile = "key"
+const planKeyFile = planseal.KeyFile
+
+var sealEntry, openEntry = planseal.Seal, planseal.Open
 
 // key returns the cache's HMAC key, creating it (owner-only) on first use.
 // Without one the cache keeps to memory.
@@ -176,80 +175,11 @@ func (c *PlanCache) key() []byte {
 	if c.secret != nil || c.noDisk {
 		return c.secret
 	}
-	secret, err := loadOrCreatePlanKey(c.dir)
+	secret, err := planseal.LoadOrCreateKey(c.dir)
 	if err != nil {
 		c.noDisk = true
 		return nil
 	}
 	c.secret = secret
 	return secret
-}
-
-func loadOrCreatePlanKey(dir string) ([]byte, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, err
-	}
-	path := filepath.Join(dir, planKeyFile)
-	secret := make([]byte, 32)
-	if _, err := rand.Read(secret); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err == nil {
-		_, werr := f.Write(secret)
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			return nil, werr
-		}
-		return secret, nil
-	}
-	if !errors.Is(err, fs.ErrExist) {
-		return nil, err
-	}
-	info, err := os.Lstat(path)
-	if err != nil {
-		return nil, err
-	}
-	// A key anyone else can read or that is not a plain file could have been
-	// used to forge entries: no disk cache then.
-	if !info.Mode().IsRegular() || info.Mode().Perm()&0o077 != 0 {
-		return nil, errors.New("plan cache key is not a private regular file")
-	}
-	existing, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if len(existing) != 32 {
-		return nil, errors.New("plan cache key has the wrong length")
-	}
-	return existing, nil
-}
-
-// An entry is the schema line, the 32-byte tag, then the encoded tree; the
-// tag covers the key, so an entry cannot be moved to another package.
-func sealEntry(secret []byte, key string, payload []byte) []byte {
-	out := append([]byte(planCacheSchema+"\n"), entryTag(secret, key, payload)...)
-	return append(out, payload...)
-}
-
-func openEntry(secret []byte, key string, raw []byte) ([]byte, bool) {
-	head := len(planCacheSchema) + 1
-	if len(raw) < head+sha256.Size || string(raw[:head]) != planCacheSchema+"\n" {
-		return nil, false
-	}
-	tag, payload := raw[head:head+sha256.Size], raw[head+sha256.Size:]
-	if !hmac.Equal(tag, entryTag(secret, key, payload)) {
-		return nil, false
-	}
-	return payload, true
-}
-
-func entryTag(secret []byte, key string, payload []byte) []byte {
-	m := hmac.New(sha256.New, secret)
-	m.Write([]byte(key))
-	m.Write([]byte{0})
-	m.Write(payload)
-	return m.Sum(nil)
 }
