@@ -3,7 +3,6 @@ package journal
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 )
 
 // Pause seals a checkpoint: the run's open requests are exactly reqs (an
@@ -82,36 +81,26 @@ const (
 	EventRunStopped = "run.stopped"
 )
 
-// answeredBytesKey is the field of a root's run.paused and run.stopped
-// events that keeps the bytes its tree's plugins answered.
+// answeredBytesKey is the field that keeps the bytes a tree's plugins
+// answered: in a root's run.paused and run.stopped events, and in the
+// event of every step any run of the tree recorded (recordStep).
 const answeredBytesKey = "answered_bytes"
 
+// sqlAnsweredBytes is the largest count the tree of a root kept, in its
+// checkpoints and its step events. A count the journal's scrubber
+// rewrote (a delivered value that happened to be these digits) is no
+// integer and is passed over: the others still bound the run.
+const sqlAnsweredBytes = `WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT r.run_id FROM runs r JOIN tree t ON r.parent_run_id = t.id)
+	SELECT COALESCE(MAX(CASE WHEN json_valid(data) THEN CASE WHEN json_type(data, '$.` + answeredBytesKey + `') = 'integer' THEN json_extract(data, '$.` + answeredBytesKey + `') END END), 0)
+	FROM events WHERE run_id IN (SELECT id FROM tree) AND (stream = 'steps' OR stream = 'run' AND type IN (?, ?))`
+
 // AnsweredBytes is what the tree of root runID had answered at its last
-// checkpoint (PauseRoot, Stop), 0 when none kept it. The count only ever
-// grows while a run lives, so the largest kept is the latest.
+// checkpoint (PauseRoot, Stop) or at the last unit any of its runs
+// recorded, 0 when none kept it: a crash loses the count of the units in
+// flight only. The count only ever grows while a run lives, so the
+// largest kept is the latest.
 func (j *Journal) AnsweredBytes(ctx context.Context, runID string) (int64, error) {
-	rows, err := j.db.QueryContext(ctx, `SELECT data FROM events WHERE run_id = ? AND stream = 'run' AND type IN (?, ?)`, runID, EventRunPaused, EventRunStopped)
-	if err != nil {
-		return 0, err
-	}
-	defer rows.Close()
 	var most int64
-	for rows.Next() {
-		var data string
-		if err := rows.Scan(&data); err != nil {
-			return 0, err
-		}
-		var kept map[string]json.RawMessage
-		if err := json.Unmarshal([]byte(data), &kept); err != nil {
-			return 0, err
-		}
-		// A count the journal's scrubber rewrote (a delivered value that
-		// happened to be these digits) is passed over: the others still
-		// bound the run.
-		var n int64
-		if json.Unmarshal(kept[answeredBytesKey], &n) == nil {
-			most = max(most, n)
-		}
-	}
-	return most, rows.Err()
+	err := j.db.QueryRowContext(ctx, sqlAnsweredBytes, runID, EventRunPaused, EventRunStopped).Scan(&most)
+	return most, err
 }

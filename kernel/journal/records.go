@@ -50,6 +50,11 @@ type Step struct {
 	ReceiptID string              `json:"receipt_id,omitempty"`
 	ChildRef  json.RawMessage     `json:"child_ref,omitempty"`
 	Seq       int64               `json:"seq"`
+	// Answered is what the tree's plugins had answered when the unit
+	// settled, in bytes: kept in the step's event, so a crash loses at
+	// most the unit in flight from the tree's answer bound (AnsweredBytes).
+	// It is never read back into a Step.
+	Answered int64 `json:"-"`
 }
 
 // Request is something a paused run waits on.
@@ -231,7 +236,16 @@ func (j *Journal) recordStep(ctx context.Context, tx *sql.Tx, s *Step, now strin
 	if err := j.touch(ctx, tx, s.RunID, "", now); err != nil {
 		return err
 	}
-	return j.appendEvent(ctx, tx, s.RunID, "steps", "step."+string(s.Status), map[string]any{"address": s.Address, "step_id": s.StepID, "receipt_id": s.ReceiptID}, now)
+	return j.appendEvent(ctx, tx, s.RunID, "steps", "step."+string(s.Status), stepEvent{s.Address, s.StepID, s.ReceiptID, s.Answered}, now)
+}
+
+// stepEvent is the data of a recorded step's event. Answered keeps the
+// tree's count (answeredBytesKey), left out when there is none.
+type stepEvent struct {
+	Address   string `json:"address"`
+	StepID    string `json:"step_id"`
+	ReceiptID string `json:"receipt_id"`
+	Answered  int64  `json:"answered_bytes,omitempty"`
 }
 
 // touch records that a run changed, and moves it to state when state is
@@ -294,11 +308,12 @@ func (j *Journal) RecordSteps(ctx context.Context, steps []*Step) error {
 	}
 	now := j.now()
 	return j.tx(ctx, func(tx *sql.Tx) error {
-		var seq int64
+		var seq, answered int64
 		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM steps WHERE run_id = ?`, steps[0].RunID).Scan(&seq); err != nil {
 			return err
 		}
 		for _, s := range steps {
+			answered = max(answered, s.Answered)
 			seq++
 			s.Seq = seq
 			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO steps (run_id, address, step_id, status, output, error, receipt_id, child_ref, seq) VALUES (?,?,?,?,?,?,?,?,?)`,
@@ -309,7 +324,11 @@ func (j *Journal) RecordSteps(ctx context.Context, steps []*Step) error {
 		if err := j.touch(ctx, tx, steps[0].RunID, "", now); err != nil {
 			return err
 		}
-		return j.appendEvent(ctx, tx, steps[0].RunID, "steps", "steps.batch", map[string]any{"count": len(steps), "first": steps[0].Address, "last": steps[len(steps)-1].Address}, now)
+		data := map[string]any{"count": len(steps), "first": steps[0].Address, "last": steps[len(steps)-1].Address}
+		if answered > 0 {
+			data[answeredBytesKey] = answered
+		}
+		return j.appendEvent(ctx, tx, steps[0].RunID, "steps", "steps.batch", data, now)
 	})
 }
 

@@ -49,3 +49,31 @@ func TestTurnCallRepauseKeepsTheAnswerCount(t *testing.T) {
 		t.Fatalf("the run keeps %d answered bytes after the approved call (%d before it); want at least the call's 200 more", after, before)
 	}
 }
+
+// A turn call that settles without re-pausing the run keeps the tree's
+// count too, in its unit's record: before, only a pause or a re-pause kept
+// it, so what such a call answered was forgotten by the next call or
+// resume (and by a crash).
+func TestTurnCallKeepsTheAnswerCountWithoutARepause(t *testing.T) {
+	ws := t.TempDir()
+	k := openKernel(t, ws)
+	cs := connect(t, k, kmcp.Options{Refs: []string{testdata("build")}}, nil)
+	_, out := call(t, cs, "build", map[string]any{})
+	runID := str(out["run_id"])
+	before, err := k.JournalForTest().AnsweredBytes(context.Background(), runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := map[string]any{"turn": "plan", "tool": "command.execute", "call_id": "b1",
+		"input": map[string]any{"argv": []string{"sh", "-c", "printf 'built %0200d' 0"}}}
+	if res, got := call(t, cs, "turn_call", build); res.IsError || got["status"] != "success" {
+		t.Fatalf("call = %v", got)
+	}
+	after, err := k.JournalForTest().AnsweredBytes(context.Background(), runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after < before+200 {
+		t.Fatalf("the run keeps %d answered bytes after the call (%d before it); want at least the call's 200 more", after, before)
+	}
+}

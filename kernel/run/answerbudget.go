@@ -9,8 +9,8 @@ import (
 
 // DefaultMaxPluginAnswerBytes bounds the bytes the plugins of one run (its
 // tree: children share it) may answer with over the run's whole life:
-// output, evidence and message of every call. The root's pause and stop
-// keep the count so far, and a resume goes on from it (resumeAnswered). One call
+// output, evidence and message of every call. Each unit's record, the root's
+// pause and stop keep the count; a resume goes on from it (resumeAnswered). One call
 // is bounded by its own ceiling (at most sdk.MaxPayloadBytes); this bounds
 // their sum, so a fan-out of calls each near its ceiling cannot hold the
 // driver's memory and the run's records without limit.
@@ -26,8 +26,8 @@ func (e *engine) answerLimit() int64 {
 	return DefaultMaxPluginAnswerBytes
 }
 
-// resumeAnswered takes up the count of answered bytes the root kept at its
-// last pause or stop, so a resume does not restart the bound at zero.
+// resumeAnswered takes up the count of answered bytes the tree kept at its
+// last pause, stop or recorded unit, so a resume does not restart at zero.
 func (rc *runCtx) resumeAnswered(ctx context.Context) error {
 	n, err := rc.e.Journal.AnsweredBytes(durable(ctx), rc.rec.RunID)
 	if err != nil {

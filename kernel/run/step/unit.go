@@ -81,7 +81,10 @@ func (r *Run) Seal(step *pkg.Step, local string, body receipt.Body, status contr
 		contract.StepSkipped: seal.OutcomeSkipped,
 	}[status]
 	body.Children = NonEmptyRefs(children)
-	rec := &journal.Step{RunID: r.ID, Address: local, StepID: step.ID, Status: status}
+	// The record keeps what the tree's plugins answered so far, this
+	// unit's answer included (its dispatch charged it): the bound on those
+	// bytes survives a crash, less the units then in flight.
+	rec := &journal.Step{RunID: r.ID, Address: local, StepID: step.ID, Status: status, Answered: r.Tree.Budget.Answered.Load()}
 	if failure != nil {
 		failure.Message = r.Sealer.Taint.Scrub(failure.Message)
 		body.ErrorCode = failure.Code
