@@ -7,6 +7,7 @@ import (
 	rxhttp "github.com/runxhq/runx/plugins/http"
 	"github.com/runxhq/runx/plugins/jsworker"
 	"github.com/runxhq/runx/plugins/store"
+	"github.com/runxhq/runx/plugins/verdict"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
@@ -20,6 +21,7 @@ var firstParty = withPlatformPlugins(map[string]func() sdk.Plugin{
 	store.Name:    func() sdk.Plugin { return store.New() },
 	artifact.Name: func() sdk.Plugin { return artifact.New() },
 	rxhttp.Name:   func() sdk.Plugin { return rxhttp.New() },
+	verdict.Name:  func() sdk.Plugin { return verdict.New() },
 })
 
 // localStore is how the kernel binds the stores it places itself (the
