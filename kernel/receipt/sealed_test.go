@@ -50,11 +50,13 @@ func TestCheckSealed(t *testing.T) {
 		data []byte
 		code errcode.Code
 	}{
-		"not json":     {[]byte("{"), errcode.ReceiptMalformed},
-		"not receipt":  {[]byte(`{"hello":1}`), errcode.ReceiptMalformed},
-		"unsigned":     {mutate(func(m map[string]any) { delete(m, "signature") }), errcode.SignatureInvalid},
-		"empty sig":    {mutate(func(m map[string]any) { m["signature"].(map[string]any)["value"] = "" }), errcode.SignatureInvalid},
-		"another key":  {mutate(func(m map[string]any) { m["signature"].(map[string]any)["public_key"] = base64.StdEncoding.EncodeToString(other.PublicKey()) }), errcode.SignatureInvalid},
+		"not json":    {[]byte("{"), errcode.ReceiptMalformed},
+		"not receipt": {[]byte(`{"hello":1}`), errcode.ReceiptMalformed},
+		"unsigned":    {mutate(func(m map[string]any) { delete(m, "signature") }), errcode.SignatureInvalid},
+		"empty sig":   {mutate(func(m map[string]any) { m["signature"].(map[string]any)["value"] = "" }), errcode.SignatureInvalid},
+		"another key": {mutate(func(m map[string]any) {
+			m["signature"].(map[string]any)["public_key"] = base64.StdEncoding.EncodeToString(other.PublicKey())
+		}), errcode.SignatureInvalid},
 		"altered body": {mutate(func(m map[string]any) { m["body"].(map[string]any)["skill_name"] = "other" }), errcode.ReceiptDigestMismatch},
 		"too large":    {[]byte(`"` + strings.Repeat("a", maxReceiptSize) + `"`), errcode.ReceiptMalformed},
 	} {
