@@ -25,6 +25,7 @@ import (
 	"github.com/runxhq/runx/cmd/runx/internal/history"
 	"github.com/runxhq/runx/cmd/runx/internal/list"
 	"github.com/runxhq/runx/cmd/runx/internal/mcp"
+	"github.com/runxhq/runx/cmd/runx/internal/notarycmd"
 	"github.com/runxhq/runx/cmd/runx/internal/pluginpin"
 	"github.com/runxhq/runx/cmd/runx/internal/processcmd"
 	"github.com/runxhq/runx/cmd/runx/internal/registrycmd"
@@ -64,7 +65,7 @@ func New(f *cli.Factory) *cobra.Command {
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.Err)
 	cmd.SetFlagErrorFunc(cli.FlagError)
-	cmd.AddCommand(skill.New(f, nil), resume.New(f, nil), verify.New(f, nil), history.New(f, nil), testcmd.New(f, nil), tool.New(f), version.New(f, nil), doctor.New(f, nil), pluginpin.New(f), authoritycmd.New(f, nil), connector.New(f), connector.NewSecret(f), configcmd.New(f, nil), datacmd.New(f), mcp.New(f, nil), processcmd.New(f), registrycmd.New(f), registrycmd.NewLogin(f, nil), list.New(f, nil))
+	cmd.AddCommand(skill.New(f, nil), resume.New(f, nil), verify.New(f, nil), history.New(f, nil), testcmd.New(f, nil), tool.New(f), version.New(f, nil), doctor.New(f, nil), pluginpin.New(f), authoritycmd.New(f, nil), connector.New(f), connector.NewSecret(f), configcmd.New(f, nil), datacmd.New(f), mcp.New(f, nil), processcmd.New(f), registrycmd.New(f), registrycmd.NewLogin(f, nil), list.New(f, nil), notarycmd.New(f), notarycmd.NewNotarize(f, nil))
 	cmd.AddCommand(runYAMLTopic())
 	refuseUnknownSubcommands(cmd)
 	completion.Register(cmd, f)

@@ -18,6 +18,8 @@ type Options struct {
 	Factory   *cli.Factory
 	ReceiptID string
 	JSON      bool
+	// Notary is --notary and its flags (notary.go).
+	Notary NotaryOptions
 }
 
 // New wires the command. A test passes runF to see the options a command
@@ -25,10 +27,22 @@ type Options struct {
 func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
-		Use:   "verify <receipt-id | run-id>",
+		Use:   "verify <receipt-id | run-id> | --notary <document> --notary-key <key.pem>",
 		Short: "Verify a receipt and its tree: verified, unverified (no trusted key) or invalid",
-		Args:  cli.ExactArgs(1),
+		Args:  cli.RangeArgs(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Notary.requested() {
+				if err := opts.Notary.check(args); err != nil {
+					return err
+				}
+				if runF != nil {
+					return runF(opts)
+				}
+				return cli.Exit(RunNotary(cmd.Context(), opts))
+			}
+			if len(args) != 1 {
+				return cli.Usagef("runx verify takes one receipt or run id (or --notary <document> --notary-key <key.pem>)")
+			}
 			opts.ReceiptID = args[0]
 			if runF != nil {
 				return runF(opts)
@@ -37,6 +51,7 @@ func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
+	opts.Notary.add(cmd)
 	return cmd
 }
 

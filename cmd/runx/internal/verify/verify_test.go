@@ -22,3 +22,22 @@ func TestVerifyFlags(t *testing.T) {
 		{Args: []string{"verify", "a", "--json=perhaps"}},
 	})
 }
+
+// --notary and --notary-key go together and take no receipt id.
+func TestVerifyNotaryFlags(t *testing.T) {
+	f := clitest.Factory("")
+	defaults := func() *Options { return &Options{Factory: f} }
+	clitest.Table(t, func(runF func(*Options) error) *cobra.Command { return New(f, runF) }, defaults, []clitest.Case[Options]{
+		{Args: []string{"verify", "--notary", "rec.json", "--notary-key", "k.pem"}, Want: func(o *Options) {
+			o.Notary = NotaryOptions{Document: "rec.json", Key: "k.pem"}
+		}},
+		{Args: []string{"verify", "--notary", "rec.json", "--notary-key", "k.pem", "--api-base-url", "http://127.0.0.1:1", "--allow-local-api", "-j"}, Want: func(o *Options) {
+			o.Notary = NotaryOptions{Document: "rec.json", Key: "k.pem", APIBaseURL: "http://127.0.0.1:1", AllowLocalAPI: true}
+			o.JSON = true
+		}},
+		{Args: []string{"verify", "--notary", "rec.json"}},
+		{Args: []string{"verify", "--notary-key", "k.pem"}},
+		{Args: []string{"verify", "sha256-ab", "--notary", "rec.json", "--notary-key", "k.pem"}},
+		{Args: []string{"verify", "sha256-ab", "--allow-local-api"}},
+	})
+}
