@@ -6,6 +6,7 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/contract/seal"
+	"github.com/runxhq/runx/kernel/pkg/jsonvalue"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -55,7 +56,7 @@ func decodeExpectation(d decoder, e *entry) (*Expectation, error) {
 			return nil, err
 		}
 		for i, p := range x.Absent {
-			if !ValidJSONPointer(p) || p == "" {
+			if !jsonvalue.ValidPointer(p) || p == "" {
 				return nil, d.fail(ae.value.items[i].pos, "expect absent: %q is not a JSON pointer to a field (RFC 6901, like /a/b)", p)
 			}
 		}

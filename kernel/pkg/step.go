@@ -96,6 +96,9 @@ type AgentStep struct {
 	Task  string `json:"task"`
 	Calls *Calls `json:"calls,omitempty"`
 	Ask   bool   `json:"ask,omitempty"` // the turn may ask a human (ask_human)
+	// ContextSkills are the skills the turn reads as untrusted advisory
+	// context (context.skills): ./ or ../ paths and registry: refs.
+	ContextSkills []string `json:"context_skills,omitempty"`
 }
 
 // Calls is what a turn or script may call; nothing unnamed is offered.

@@ -1,6 +1,7 @@
 package pkg
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/runxhq/runx/sdk/errcode"
@@ -209,7 +210,7 @@ func decodeAgent(d decoder, e *entry, label string) (*AgentStep, error) {
 		return nil, d.fail(e.value.pos, "%s agent needs a task: what the turn must do", label)
 	}
 	if ce := f.get("calls"); ce != nil {
-		if a.Calls, err = decodeCalls(d, ce, label+" agent calls"); err != nil {
+		if a.Calls, err = decodeCalls(d, ce, label+" agent calls", true); err != nil {
 			return nil, err
 		}
 	}
@@ -218,17 +219,41 @@ func decodeAgent(d decoder, e *entry, label string) (*AgentStep, error) {
 			return nil, err
 		}
 	}
-	// No turn loads advisory skills yet: a context would be parsed and
-	// ignored, so it is refused.
-	if err := d.unsupported(f, errcode.StepFieldUnsupported, label+" agent ", "context"); err != nil {
-		return nil, err
+	if ce := f.get("context"); ce != nil {
+		if a.ContextSkills, err = decodeContext(d, ce, label+" agent context"); err != nil {
+			return nil, err
+		}
 	}
 	return a, nil
 }
 
+// maxContextSkills bounds the context skills one turn reads.
+const maxContextSkills = 8
+
+// decodeContext reads context.skills: package-relative paths (./, ../) and
+// registry: refs, each once; what each resolves to is preparation's.
+func decodeContext(d decoder, e *entry, what string) ([]string, error) {
+	f, err := d.object(e.value, what, "skills")
+	if err != nil || f.get("skills") == nil {
+		return nil, err
+	}
+	refs, err := d.strList(f.get("skills"), what+" skills")
+	for i, ref := range refs {
+		pos := f.get("skills").value.items[i].pos
+		local := strings.HasPrefix(ref, "./") || strings.HasPrefix(ref, "../")
+		if !local && !strings.HasPrefix(ref, "registry:") || hasSpace(ref) || strings.Contains(ref, "#") || slices.Contains(refs[:i], ref) {
+			return nil, d.fail(pos, "%s skills: %q must be a ./ or ../ path or registry:<publisher>/<name>[@version], each once", what, ref)
+		}
+		if i == maxContextSkills {
+			return nil, d.fail(pos, "%s skills: at most %d context skills a turn", what, maxContextSkills)
+		}
+	}
+	return refs, err
+}
+
 // decodeCalls reads what a turn or script may call. Each list grants only
 // what it names; an absent list grants nothing.
-func decodeCalls(d decoder, e *entry, what string) (*Calls, error) {
+func decodeCalls(d decoder, e *entry, what string, _ bool) (*Calls, error) {
 	f, err := d.object(e.value, what, "tools", "operations", "skills", "load")
 	if err != nil {
 		return nil, err
@@ -280,7 +305,7 @@ func decodeScript(d decoder, e *entry, label string) (*ScriptStep, error) {
 		}
 	}
 	if ce := f.get("calls"); ce != nil {
-		if s.Calls, err = decodeCalls(d, ce, label+" script calls"); err != nil {
+		if s.Calls, err = decodeCalls(d, ce, label+" script calls", false); err != nil {
 			return nil, err
 		}
 	}

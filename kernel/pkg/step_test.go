@@ -30,7 +30,11 @@ func TestStepRefusals(t *testing.T) {
 		{"operation field on a tool", s + "        tool: fs.read\n        idempotency_key: k\n", errcode.StepInvalid, 12, 9},
 
 		{"capability id with a space", s + "        tool: \"fs read\"\n", errcode.StepInvalid, 11, 15},
-		{"agent context", s + "        agent:\n          task: t\n          context: { skills: [x] }\n", errcode.StepFieldUnsupported, 13, 11},
+		{"agent context bare name", s + "        agent:\n          task: t\n          context: { skills: [x] }\n", errcode.StepInvalid, 13, 31},
+		{"agent context method", s + "        agent: { task: t, context: { skills: [\"./x#m\"] } }\n", errcode.StepInvalid, 11, 47},
+		{"agent context twice", s + "        agent: { task: t, context: { skills: [./x, ./x] } }\n", errcode.StepInvalid, 11, 52},
+		{"agent context too many", s + "        agent: { task: t, context: { skills: [./a, ./b, ./c, ./d, ./e, ./f, ./g, ./h, ./i] } }\n", errcode.StepInvalid, 11, 87},
+		{"agent context unknown key", s + "        agent: { task: t, context: { packets: [x] } }\n", errcode.RunxYAMLUnknownField, 11, 38},
 		{"agent calls load", s + "        agent: { task: t, calls: { tools: [fs.read], load: [registry] } }\n", errcode.StepFieldUnsupported, 11, 54},
 		{"script calls load", s + "        script: { module: m.mjs, calls: { load: [registry] } }\n", errcode.StepFieldUnsupported, 11, 43},
 		{"operation result", s + "        operation: forge/issue.read\n        result: { required: [id] }\n", errcode.StepFieldUnsupported, 12, 9},
@@ -148,5 +152,21 @@ func TestReferencesAccepted(t *testing.T) {
 		"        inputs: { a: $input, b: $input.title.x, c: $steps.prev, d: $item, e: $item.a.0, f: $run.act, g: $run.id, h: $$input, i: \"not $ref\" }\n"))
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAgentContextAndLoad: an agent step's context.skills and calls.load
+// are read as written, so preparation resolves and bounds each context
+// skill and a turn's load is admitted against its rules (kernel/run).
+func TestAgentContextAndLoad(t *testing.T) {
+	p, _, err := loadProfile(t, withStep("      - id: s\n        agent:\n          task: t\n"+
+		"          context: { skills: [../taste-profile, \"registry:acme/voice@1.0.0\"] }\n"+
+		""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := p.Method("m").Step("s").Agent
+	if strings.Join(a.ContextSkills, ",") != "../taste-profile,registry:acme/voice@1.0.0" {
+		t.Fatalf("context %v", a.ContextSkills)
 	}
 }

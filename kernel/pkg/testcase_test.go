@@ -161,14 +161,3 @@ func TestLoadTestNameDefaultsToStem(t *testing.T) {
 		t.Fatalf("LoadTest = %+v, %v", tc, err)
 	}
 }
-
-func TestValidJSONPointer(t *testing.T) {
-	for p, want := range map[string]bool{
-		"": true, "/": true, "/a/b": true, "/a~0b/~1c": true, "/0": true,
-		"a": false, "/a~": false, "/a~2": false, "~0": false,
-	} {
-		if ValidJSONPointer(p) != want {
-			t.Errorf("ValidJSONPointer(%q) = %v", p, !want)
-		}
-	}
-}

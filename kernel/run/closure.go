@@ -6,6 +6,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/kernel/run/skillctx"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -13,8 +14,8 @@ import (
 
 // closureOf is the closure digest a run of p is bound to: the runx release,
 // p's package digest, the added connectors p calls, and every package p can
-// run as a child at any depth (skill steps, and the skills a turn's or a
-// script's calls list), each by the ref that names it, its package digest
+// run as a child at any depth (skill steps, the skills a turn's or a
+// script's calls list, and a turn's context skills), each by the ref that names it, its package digest
 // and its own closure in turn. Whatever runs under the run is bound by it,
 // so a child edited while its parent waits is drift the resume refuses.
 func (e *engine) closureOf(p *pkg.Package) string {
@@ -57,7 +58,7 @@ func (w *closureWalk) children(p *pkg.Package, depth int) []any {
 		return nil
 	}
 	var out []any
-	for _, ref := range childRefs(p) {
+	for _, ref := range skillctx.ChildRefs(p) {
 		cp, _, err := e.Resolver.Resolve(p.Dir, ref)
 		if err != nil {
 			// Preparation refuses a run that reaches it; a ref that resolves
@@ -78,46 +79,6 @@ func (w *closureWalk) children(p *pkg.Package, depth int) []any {
 		out = append(out, node)
 	}
 	return out
-}
-
-// childRefs are the skill refs p's methods name, in declared order, each
-// once: skill steps and the skills a turn's or a script's calls list.
-func childRefs(p *pkg.Package) []string {
-	seen := map[string]bool{}
-	var refs []string
-	add := func(ref string) {
-		if ref != "" && !seen[ref] {
-			seen[ref] = true
-			refs = append(refs, ref)
-		}
-	}
-	for _, m := range p.Methods {
-		for _, s := range m.Steps {
-			add(s.Skill)
-			for _, c := range []*pkg.Calls{agentCalls(s), scriptCalls(s)} {
-				if c != nil {
-					for _, ref := range c.Skills {
-						add(ref)
-					}
-				}
-			}
-		}
-	}
-	return refs
-}
-
-func agentCalls(s *pkg.Step) *pkg.Calls {
-	if s.Agent == nil {
-		return nil
-	}
-	return s.Agent.Calls
-}
-
-func scriptCalls(s *pkg.Step) *pkg.Calls {
-	if s.Script == nil {
-		return nil
-	}
-	return s.Script.Calls
 }
 
 // boundClosure holds a drive to the closure its run was bound to: the first

@@ -6,6 +6,7 @@ import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/installed"
+	"github.com/runxhq/runx/kernel/run/skillctx"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -32,7 +33,7 @@ func (k *Kernel) prefetch(ctx context.Context, ref, digest string) ([]installed.
 		return unread, nil
 	}
 	r := k.engine.Resolver
-	c := installed.Closure{Refs: childRefs, Resolve: r.Resolve, MaxDepth: TreeMaxDepth}
+	c := installed.Closure{Refs: skillctx.ChildRefs, Resolve: r.Resolve, MaxDepth: TreeMaxDepth}
 	return unread, r.FetchClosure(ctx, k.Options.Registry, c, p)
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/script"
+	"github.com/runxhq/runx/kernel/run/skillctx"
 	"github.com/runxhq/runx/kernel/run/turn"
 	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/errcode"
@@ -34,6 +35,12 @@ func (rc *runCtx) request(step *pkg.Step, local string, inputs map[string]any) (
 		}
 		if step.Agent.Calls != nil {
 			payload["calls"] = step.Agent.Calls
+		}
+		skills, err := skillctx.Read(rc.e.Resolver.Resolve, rc.pkg, step)
+		if err != nil {
+			return contract.Request{}, err
+		} else if len(skills) > 0 { // untrusted advisory data, each by its digest
+			payload[skillctx.PayloadKey] = skills
 		}
 	case len(step.Ask.Questions) > 0:
 		kind = contract.RequestQuestion
@@ -137,11 +144,17 @@ func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs
 	}
 	var calls []receipt.ChildRef
 	if req.Kind == contract.RequestAgent {
-		// The turn's receipt names every call it made.
+		// The turn's receipt names every call it made, and each context
+		// skill it read by its digest.
 		var err error
 		if _, calls, err = (script.Log{RunID: rc.rec.RunID, Run: scriptPort{rc}, Journal: rc.e.Journal}).Read(local); err != nil {
 			return stepRun{Err: err}
 		}
+		skills, err := skillctx.Receipt(req.Payload)
+		if err != nil {
+			return stepRun{Err: err}
+		}
+		withArtifacts(&body, skills...)
 	}
 	if req.Kind == contract.RequestAgent && fresh {
 		if body.Extra, err = turn.StateAgent(ctx, rc.e.Journal, rc.rec.RunID, req.Address, rc.agents[req.Address], body.Extra); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/kernel/run/guard"
 	"github.com/runxhq/runx/kernel/run/native"
+	"github.com/runxhq/runx/kernel/run/skillctx"
 	"github.com/runxhq/runx/sdk/errcode"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -63,8 +64,8 @@ func (pr *preparation) closure(ctx context.Context, p *pkg.Package, m *pkg.Metho
 	if e.Resolver == nil {
 		return nil
 	}
-	for _, sr := range methodSkillRefs(m) {
-		cp, methodName, err := e.Resolver.Resolve(p.Dir, sr.ref)
+	for _, sr := range skillctx.MethodRefs(m) {
+		cp, methodName, err := e.Resolver.Resolve(p.Dir, sr.Ref)
 		if err == nil {
 			var cm *pkg.Method
 			if cm, err = cp.SelectMethod(methodName); err == nil {
@@ -75,31 +76,9 @@ func (pr *preparation) closure(ctx context.Context, p *pkg.Package, m *pkg.Metho
 				continue
 			}
 		}
-		return wrap(contract.Errorf(contract.CodeOf(err), "step %s names skill %s, which does not resolve: %s; no step was started", sr.step, sr.ref, err.Error()))
+		return wrap(contract.Errorf(contract.CodeOf(err), "step %s names skill %s, which does not resolve: %s; no step was started", sr.Step, sr.Ref, err.Error()))
 	}
 	return nil
-}
-
-// stepSkillRef is a skill ref a method names, with the step naming it.
-type stepSkillRef struct{ step, ref string }
-
-// methodSkillRefs are the skill refs m names: its skill steps', and the
-// skills each turn's and script's calls list.
-func methodSkillRefs(m *pkg.Method) []stepSkillRef {
-	var out []stepSkillRef
-	for _, s := range m.Steps {
-		if s.Kind == pkg.KindSkill {
-			out = append(out, stepSkillRef{s.ID, s.Skill})
-		}
-		for _, c := range []*pkg.Calls{agentCalls(s), scriptCalls(s)} {
-			if c != nil {
-				for _, ref := range c.Skills {
-					out = append(out, stepSkillRef{s.ID, ref})
-				}
-			}
-		}
-	}
-	return out
 }
 
 // method checks one method's own steps.
@@ -190,8 +169,12 @@ func (pr *preparation) resolveStep(ctx context.Context, p *pkg.Package, s *pkg.S
 		if err := pr.checkOperation(ctx, p, s); err != nil {
 			return err
 		}
+	case pkg.KindAgent: // each context skill resolves, within its bounds
+		if _, err := skillctx.Read(pr.e.Resolver.Resolve, p, s); err != nil {
+			return err
+		}
 	}
-	for _, c := range []*pkg.Calls{agentCalls(s), scriptCalls(s)} {
+	for _, c := range []*pkg.Calls{skillctx.AgentCalls(s), skillctx.ScriptCalls(s)} {
 		if c == nil {
 			continue
 		}

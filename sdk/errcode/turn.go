@@ -42,6 +42,10 @@ const (
 	// Do: Use an address turn_list shows.
 	CallUnknown Code = "call_unknown"
 
+	// ContextSkillTooLarge: A context skill an agent step reads is over its bound.
+	// Do: Keep each context skill's SKILL.md within 64 KiB and a turn's together within 256 KiB; split or trim it.
+	ContextSkillTooLarge Code = "context_skill_too_large"
+
 	// NativeInputInvalid: A runx tool's input is malformed.
 	// Do: Fix the input the message names.
 	NativeInputInvalid Code = "native_input_invalid"

@@ -86,3 +86,14 @@ func TestKindNamesTheShape(t *testing.T) {
 		}
 	}
 }
+
+func TestValidPointer(t *testing.T) {
+	for p, want := range map[string]bool{
+		"": true, "/": true, "/a/b": true, "/a~0b/~1c": true, "/0": true,
+		"a": false, "/a~": false, "/a~2": false, "~0": false,
+	} {
+		if ValidPointer(p) != want {
+			t.Errorf("ValidPointer(%q) = %v", p, !want)
+		}
+	}
+}

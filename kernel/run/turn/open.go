@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/runstate"
+	"github.com/runxhq/runx/kernel/run/skillctx"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
@@ -33,6 +34,9 @@ type Open struct {
 	Prior []PriorStep
 	// Calls are the calls the turn has made so far, by index.
 	Calls []CallRecord
+	// Skills are the context skills the turn reads, as its request
+	// carries them: untrusted advisory data, each labelled by its digest.
+	Skills []skillctx.Skill
 }
 
 // Read reads an open agent turn of a root run by its address from the
@@ -84,6 +88,9 @@ func Read(ctx context.Context, e Engine, rootID, address string) (*Open, error) 
 		return nil, contract.Errorf(errcode.JournalRecordInvalid, "the journal's request of turn %s does not decode: %v", address, err)
 	}
 	t.Inputs = payload.Inputs
+	if t.Skills, err = skillctx.FromPayload(w.Request.Payload); err != nil {
+		return nil, err
+	}
 	if t.Inputs == nil {
 		t.Inputs = map[string]any{}
 	}
