@@ -137,6 +137,28 @@ func TestRegistryServeCommands(t *testing.T) {
 	if resp.StatusCode != 201 || ans["ref"] != "acme/hello@1.0.0" || get(ans, "record", "trust_tier") != "verified" {
 		t.Fatalf("publish: %d %v", resp.StatusCode, ans)
 	}
+
+	// `runx registry token revoke` beside the running server: the token is
+	// refused from its next request on, with its own code.
+	listed, code := w.run("", nil, "registry", "token", "list", "--data", data, "--namespace", "acme", "--json")
+	id := str(listed, "tokens", "0", "id")
+	if code != 0 || id == "" || !strings.HasPrefix(token, "runxreg_"+id) {
+		t.Fatalf("token list: %d %v", code, listed)
+	}
+	if doc, code := w.run("", nil, "registry", "token", "revoke", id, "--data", data, "--json"); code != 0 || str(doc, "token", "revoked_at") == "" {
+		t.Fatalf("revoke: %d %v", code, doc)
+	}
+	req, _ = http.NewRequest("GET", s.url+"/v1/whoami", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	if resp, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	ans = nil
+	json.NewDecoder(resp.Body).Decode(&ans)
+	resp.Body.Close()
+	if resp.StatusCode != 401 || get(ans, "error", "code") != "registry_token_revoked" {
+		t.Fatalf("a revoked token: %d %v", resp.StatusCode, ans)
+	}
 	if code := s.stop(t, syscall.SIGTERM); code != 0 {
 		t.Fatalf("SIGTERM: exit %d, want 0", code)
 	}

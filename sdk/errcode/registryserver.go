@@ -49,6 +49,16 @@ const (
 	// Do: Send Authorization: Bearer with a token from runx registry token create.
 	RegistryTokenInvalid Code = "registry_token_invalid"
 
+	// RegistryTokenNotFound: The registry holds no publish token with the id given to revoke.
+	// Do: List the registry's tokens with runx registry token list and give the id of one (the 16 hex
+	// characters after runxreg_).
+	RegistryTokenNotFound Code = "registry_token_not_found"
+
+	// RegistryTokenRevoked: The publish token was revoked by the registry's operator; it publishes
+	// nothing more.
+	// Do: Ask the registry's operator for a new token (runx registry token create).
+	RegistryTokenRevoked Code = "registry_token_revoked"
+
 	// RegistryVersionExists: The version is already published; a published version never changes.
 	// Do: Publish under a new version.
 	RegistryVersionExists Code = "registry_version_exists"

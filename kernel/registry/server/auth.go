@@ -9,7 +9,9 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
+	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/registry/server/store"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -36,10 +38,50 @@ func CreateToken(ctx context.Context, st store.Store, namespace string) (string,
 	}
 	token := TokenPrefix + hex.EncodeToString(raw)
 	sum := sha256.Sum256([]byte(token))
-	if err := st.CreateToken(ctx, store.Token{ID: token[len(TokenPrefix):][:tokenIDHex], Hash: sum[:], Namespace: namespace}); err != nil {
+	if err := st.CreateToken(ctx, store.Token{ID: TokenID(token), Hash: sum[:], Namespace: namespace}); err != nil {
 		return "", err
 	}
 	return token, nil
+}
+
+// RevokeToken revokes the token whose id is given (the 16 hex characters
+// after TokenPrefix, which runx registry token list shows): every replica
+// refuses it from its next request on (registry_token_revoked). Its row is
+// kept, so a refusal can say it was revoked; revoking it again changes
+// nothing. A whole token is refused rather than looked up: it is a secret,
+// and a command line is visible to every user of the machine.
+func RevokeToken(ctx context.Context, st store.Store, id string, now time.Time) (store.Token, error) {
+	if err := CheckTokenID(id); err != nil {
+		return store.Token{}, err
+	}
+	t, err := st.RevokeToken(ctx, id, now)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Token{}, contract.Errorf(errcode.RegistryTokenNotFound, "this registry holds no token with id %s (runx registry token list shows the ids)", id)
+	}
+	return t, err
+}
+
+// CheckTokenID refuses anything but a token's id: 16 lowercase hex
+// characters.
+func CheckTokenID(id string) error {
+	if len(id) != tokenIDHex || strings.Trim(id, "0123456789abcdef") != "" {
+		return contract.Errorf(errcode.RegistryRequestInvalid,
+			"%q is not a token id: give the 16 hex characters after %s that runx registry token list shows, never the whole token", shortID(id), TokenPrefix)
+	}
+	return nil
+}
+
+// TokenID is a token's public id, which finds its row.
+func TokenID(token string) string { return token[len(TokenPrefix):][:tokenIDHex] }
+
+// shortID shows at most the first 16 bytes of what was given as a token
+// id: enough to recognise it, and never any of a token's secret part,
+// which follows its prefix and 16 hex characters of id.
+func shortID(s string) string {
+	if len(s) > tokenIDHex {
+		return s[:tokenIDHex] + "…"
+	}
+	return s
 }
 
 // authenticate returns the namespaces the request's bearer token owns.
@@ -62,6 +104,12 @@ func (s *Server) authenticate(r *http.Request) ([]string, error) {
 	sum := sha256.Sum256([]byte(token))
 	if subtle.ConstantTimeCompare(sum[:], t.Hash) != 1 {
 		return nil, unknown
+	}
+	// Only the token's holder learns that it was revoked: the hash
+	// matched first.
+	if !t.RevokedAt.IsZero() {
+		return nil, refuse(http.StatusUnauthorized, errcode.RegistryTokenRevoked,
+			"this publish token was revoked on %s; ask the registry's operator for a new one (runx registry token create)", t.RevokedAt.UTC().Format(time.RFC3339))
 	}
 	return []string{t.Namespace}, nil
 }

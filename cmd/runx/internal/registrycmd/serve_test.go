@@ -51,6 +51,16 @@ func TestTokenFlags(t *testing.T) {
 			{Args: []string{"registry", "token", "create", "--data", "d"}},
 			{Args: []string{"registry", "token", "create", "--namespace", "acme"}},
 			{Args: []string{"registry", "token", "create", "--namespace", "acme", "--data", "d", "--token", "x"}},
+			{Args: []string{"registry", "token", "create", "--namespace", "acme", "--data", "d", "extra"}},
+			{Args: []string{"registry", "token", "list", "--data", "d"}, Want: func(o *TokenOptions) { o.Store.Data = "d" }},
+			{Args: []string{"registry", "token", "list", "--database", "postgres://h/db", "--namespace", "acme", "-j"}, Want: func(o *TokenOptions) {
+				o.Store.Database, o.Namespace, o.JSON = "postgres://h/db", "acme", true
+			}},
+			{Args: []string{"registry", "token", "list"}},
+			{Args: []string{"registry", "token", "revoke", "0123456789abcdef", "--data", "d"}, Want: func(o *TokenOptions) { o.Store.Data, o.ID = "d", "0123456789abcdef" }},
+			{Args: []string{"registry", "token", "revoke", "--data", "d"}},
+			{Args: []string{"registry", "token", "revoke", "a", "b", "--data", "d"}},
+			{Args: []string{"registry", "token", "revoke", "0123456789abcdef"}},
 		})
 }
 

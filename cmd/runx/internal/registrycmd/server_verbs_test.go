@@ -54,8 +54,42 @@ func TestServerVerbsOnStores(t *testing.T) {
 			if err := RunToken(ctx, &TokenOptions{Factory: f, Store: sf, Namespace: "acme", JSON: true}); err != nil {
 				t.Fatal(err)
 			}
-			if d := doc(); d["namespace"] != "acme" || !strings.HasPrefix(d["token"].(string), "runxreg_") || len(d["token"].(string)) != len("runxreg_")+80 {
+			d := doc()
+			token, _ := d["token"].(string)
+			if d["namespace"] != "acme" || !strings.HasPrefix(token, "runxreg_") || len(token) != len("runxreg_")+80 || d["id"] != token[len("runxreg_"):][:16] {
 				t.Fatalf("token: %v", d)
+			}
+			id := d["id"].(string)
+
+			// list names the token by id, never the token; revoke marks it
+			// revoked, which list then shows.
+			if err := RunTokenList(ctx, &TokenOptions{Factory: f, Store: sf, Namespace: "acme", JSON: true}); err != nil {
+				t.Fatal(err)
+			}
+			listed := out.String()
+			if d := doc(); len(d["tokens"].([]any)) != 1 || d["tokens"].([]any)[0].(map[string]any)["id"] != id || strings.Contains(listed, token[len("runxreg_")+16:]) {
+				t.Fatalf("token list: %s", listed)
+			}
+			if err := RunTokenRevoke(ctx, &TokenOptions{Factory: f, Store: sf, ID: id, JSON: true}); err != nil {
+				t.Fatal(err)
+			}
+			if d := doc(); d["token"].(map[string]any)["id"] != id || d["token"].(map[string]any)["revoked_at"] == nil {
+				t.Fatalf("revoke: %v", d)
+			}
+			if err := RunTokenList(ctx, &TokenOptions{Factory: f, Store: sf, JSON: true}); err != nil {
+				t.Fatal(err)
+			}
+			if d := doc(); d["tokens"].([]any)[0].(map[string]any)["revoked_at"] == nil {
+				t.Fatalf("the list does not show the revocation: %v", d)
+			}
+			for given, code := range map[string]errcode.Code{"00000000000000ff": errcode.RegistryTokenNotFound, token: errcode.RegistryRequestInvalid} {
+				if err := RunTokenRevoke(ctx, &TokenOptions{Factory: f, Store: sf, ID: given, JSON: true}); err == nil {
+					t.Fatalf("revoke %.16s did not fail", given)
+				}
+				printed := out.String()
+				if d := doc(); d["error"].(map[string]any)["code"] != string(code) || strings.Contains(printed, token[len("runxreg_")+16:]) {
+					t.Fatalf("revoke %.16s: %s, want %s", given, printed, code)
+				}
 			}
 			if err := RunToken(ctx, &TokenOptions{Factory: f, Store: sf, Namespace: "ACME", JSON: true}); err == nil {
 				t.Fatal("a token for an invalid namespace was made")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -28,6 +29,7 @@ CREATE TABLE IF NOT EXISTS registry_meta (key text PRIMARY KEY, value text NOT N
 INSERT INTO registry_meta (key, value) VALUES ('schema', '` + SchemaMarker + `') ON CONFLICT DO NOTHING;
 CREATE TABLE IF NOT EXISTS registry_key (id int PRIMARY KEY CHECK (id = 1), seed bytea NOT NULL);
 CREATE TABLE IF NOT EXISTS registry_tokens (id text PRIMARY KEY, hash bytea NOT NULL, namespace text NOT NULL, created_at timestamptz NOT NULL);
+CREATE TABLE IF NOT EXISTS registry_token_revocations (id text PRIMARY KEY REFERENCES registry_tokens (id), revoked_at timestamptz NOT NULL);
 CREATE TABLE IF NOT EXISTS registry_namespaces (namespace text PRIMARY KEY, tier text NOT NULL);
 CREATE TABLE IF NOT EXISTS registry_versions (
   seq bigserial PRIMARY KEY,
@@ -122,13 +124,53 @@ func (s *postgresStore) CreateToken(ctx context.Context, t Token) error {
 	return err
 }
 
+// postgresTokenColumns are a token's columns, its revocation joined.
+const postgresTokenColumns = `t.id, t.hash, t.namespace, t.created_at, r.revoked_at FROM registry_tokens t LEFT JOIN registry_token_revocations r ON r.id = t.id`
+
+func scanPostgresToken(row pgx.Row) (Token, error) {
+	var t Token
+	var revoked *time.Time
+	if err := row.Scan(&t.ID, &t.Hash, &t.Namespace, &t.CreatedAt, &revoked); err != nil {
+		return Token{}, err
+	}
+	if revoked != nil {
+		t.RevokedAt = *revoked
+	}
+	return t, nil
+}
+
 func (s *postgresStore) Token(ctx context.Context, id string) (Token, error) {
-	t := Token{ID: id}
-	err := s.pool.QueryRow(ctx, `SELECT hash, namespace FROM registry_tokens WHERE id = $1`, id).Scan(&t.Hash, &t.Namespace)
+	t, err := scanPostgresToken(s.pool.QueryRow(ctx, `SELECT `+postgresTokenColumns+` WHERE t.id = $1`, id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Token{}, ErrNotFound
 	}
 	return t, err
+}
+
+func (s *postgresStore) Tokens(ctx context.Context, namespace string) ([]Token, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+postgresTokenColumns+` WHERE $1 = '' OR t.namespace = $1 ORDER BY t.created_at, t.id`, namespace)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Token
+	for rows.Next() {
+		t, err := scanPostgresToken(rows)
+		if err != nil {
+			return nil, err
+		}
+		t.Hash = nil
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+func (s *postgresStore) RevokeToken(ctx context.Context, id string, now time.Time) (Token, error) {
+	if _, err := s.pool.Exec(ctx, `INSERT INTO registry_token_revocations (id, revoked_at) SELECT id, $2 FROM registry_tokens WHERE id = $1 ON CONFLICT DO NOTHING`,
+		id, now.UTC()); err != nil {
+		return Token{}, err
+	}
+	return s.Token(ctx, id)
 }
 
 func (s *postgresStore) SetTier(ctx context.Context, namespace string, tier Tier) error {

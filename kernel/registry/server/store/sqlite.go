@@ -30,6 +30,7 @@ const sqliteSchema = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 INSERT INTO meta (key, value) VALUES ('schema', '` + SchemaMarker + `') ON CONFLICT DO NOTHING;
 CREATE TABLE IF NOT EXISTS tokens (id TEXT PRIMARY KEY, hash BLOB NOT NULL, namespace TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS token_revocations (id TEXT PRIMARY KEY REFERENCES tokens (id), revoked_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS namespaces (namespace TEXT PRIMARY KEY, tier TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS versions (
   seq INTEGER PRIMARY KEY,
@@ -101,13 +102,54 @@ func (s *sqliteStore) CreateToken(ctx context.Context, t Token) error {
 	return err
 }
 
+// sqliteTokenColumns are a token's columns, its revocation joined.
+const sqliteTokenColumns = `t.id, t.hash, t.namespace, t.created_at, COALESCE(r.revoked_at, '') FROM tokens t LEFT JOIN token_revocations r ON r.id = t.id`
+
+func scanSQLiteToken(row interface{ Scan(...any) error }) (Token, error) {
+	var t Token
+	var created, revoked string
+	if err := row.Scan(&t.ID, &t.Hash, &t.Namespace, &created, &revoked); err != nil {
+		return Token{}, err
+	}
+	t.CreatedAt, _ = time.Parse(time.RFC3339, created)
+	if revoked != "" {
+		t.RevokedAt, _ = time.Parse(time.RFC3339, revoked)
+	}
+	return t, nil
+}
+
 func (s *sqliteStore) Token(ctx context.Context, id string) (Token, error) {
-	t := Token{ID: id}
-	err := s.db.QueryRowContext(ctx, `SELECT hash, namespace FROM tokens WHERE id = ?`, id).Scan(&t.Hash, &t.Namespace)
+	t, err := scanSQLiteToken(s.db.QueryRowContext(ctx, `SELECT `+sqliteTokenColumns+` WHERE t.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Token{}, ErrNotFound
 	}
 	return t, err
+}
+
+func (s *sqliteStore) Tokens(ctx context.Context, namespace string) ([]Token, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+sqliteTokenColumns+` WHERE ? = '' OR t.namespace = ? ORDER BY t.created_at, t.id`, namespace, namespace)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Token
+	for rows.Next() {
+		t, err := scanSQLiteToken(rows)
+		if err != nil {
+			return nil, err
+		}
+		t.Hash = nil
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+func (s *sqliteStore) RevokeToken(ctx context.Context, id string, now time.Time) (Token, error) {
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO token_revocations (id, revoked_at) SELECT id, ? FROM tokens WHERE id = ? ON CONFLICT DO NOTHING`,
+		now.UTC().Format(time.RFC3339), id); err != nil {
+		return Token{}, err
+	}
+	return s.Token(ctx, id)
 }
 
 func (s *sqliteStore) SetTier(ctx context.Context, namespace string, tier Tier) error {

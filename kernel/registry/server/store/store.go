@@ -107,6 +107,11 @@ type Token struct {
 	ID        string
 	Hash      []byte
 	Namespace string
+	// CreatedAt is when it was made; RevokedAt when its operator revoked
+	// it (zero while it is live). A revoked token's row is kept, so the
+	// server can say it was revoked rather than unknown.
+	CreatedAt time.Time
+	RevokedAt time.Time
 }
 
 // VersionInfo is one line of a package's version list.
@@ -138,6 +143,12 @@ type Store interface {
 	CreateToken(ctx context.Context, t Token) error
 	// Token returns the token with this id, or ErrNotFound.
 	Token(ctx context.Context, id string) (Token, error)
+	// Tokens lists the tokens (every namespace's when namespace is
+	// empty), oldest first, without their hashes.
+	Tokens(ctx context.Context, namespace string) ([]Token, error)
+	// RevokeToken marks the token with this id revoked at now and returns
+	// it, or ErrNotFound. A token revoked before keeps its first time.
+	RevokeToken(ctx context.Context, id string, now time.Time) (Token, error)
 	// SetTier sets a namespace's tier.
 	SetTier(ctx context.Context, namespace string, tier Tier) error
 	// Tier returns a namespace's tier (DefaultTier when none is set).
