@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/runxhq/runx/sdk/boundedre"
@@ -38,6 +39,16 @@ const LockSchema = "runx.plugins_lock.v1"
 type Lock struct {
 	Schema  string               `json:"schema"`
 	Plugins map[string]LockEntry `json:"plugins"`
+}
+
+// Names lists the pinned plugins, sorted.
+func (l *Lock) Names() []string {
+	names := make([]string, 0, len(l.Plugins))
+	for n := range l.Plugins {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // LockEntry pins one plugin binary.

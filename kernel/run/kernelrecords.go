@@ -66,6 +66,13 @@ func (k *Kernel) PluginDefinition(ctx context.Context, capability string) (*sdk.
 	return k.host.Definition(ctx, capability)
 }
 
+// DescribePlugin starts the named plugin, if it is not running, through
+// the same discovery, pin check and handshake a run's call would, and
+// returns its description.
+func (k *Kernel) DescribePlugin(ctx context.Context, name string) (*sdk.Info, host.PluginRef, error) {
+	return k.host.Describe(ctx, name)
+}
+
 // Invoke calls one capability through the kernel's plugin host, outside
 // any run (a command acting as the person), its answer bounded by
 // maxOutput bytes.

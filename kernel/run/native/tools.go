@@ -36,6 +36,16 @@ func (t *Tool) Answer(ctx context.Context, c *Call, inputs map[string]any) (any,
 // it itself, and no plugin is asked.
 func Lookup(id string) *Tool { return tools[id] }
 
+// Definitions describes every tool the kernel answers itself, by id.
+func Definitions() []sdk.Definition {
+	defs := make([]sdk.Definition, 0, len(tools))
+	for _, t := range tools {
+		defs = append(defs, t.def)
+	}
+	sort.Slice(defs, func(i, j int) bool { return defs[i].ID < defs[j].ID })
+	return defs
+}
+
 // tools are the kernel's own tools, by id: each reads the kernel's own
 // state (run records, receipts, the invocation's admitted metadata), which
 // no plugin may hold.

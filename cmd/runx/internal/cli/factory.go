@@ -167,17 +167,28 @@ func (f *Factory) WithKernel(ctx context.Context, asJSON bool, fn func(k *run.Ke
 // in a project that has run nothing (no runs, no processes, a receipt not
 // found) by the same code.
 func (f *Factory) ReadKernel(ctx context.Context, asJSON bool, fn func(k *run.Kernel) ExitCode) ExitCode {
+	k, done, err := f.OpenRead(ctx)
+	if err != nil {
+		return ReportError(f.IO, asJSON, err)
+	}
+	defer done()
+	return fn(k)
+}
+
+// OpenRead opens the kernel ReadKernel runs its function with, for a
+// command that reports the failure to open in its own way; done closes it
+// and removes the empty state it may have opened over.
+func (f *Factory) OpenRead(ctx context.Context) (*run.Kernel, func(), error) {
 	o, cleanup, err := f.readOptions()
 	if err != nil {
-		return ReportError(f.IO, asJSON, err)
+		return nil, nil, err
 	}
-	defer cleanup()
 	k, err := f.open(ctx, o)
 	if err != nil {
-		return ReportError(f.IO, asJSON, err)
+		cleanup()
+		return nil, nil, err
 	}
-	defer k.Close()
-	return fn(k)
+	return k, func() { k.Close(); cleanup() }, nil
 }
 
 // readOptions are the invocation's options for a read: as they are when

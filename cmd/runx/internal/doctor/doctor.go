@@ -29,6 +29,8 @@ import (
 type Options struct {
 	Factory *cli.Factory
 	JSON    bool
+	// Plugins starts every plugin and checks its handshake.
+	Plugins bool
 }
 
 // New wires the command. A test passes runF to see the options a command
@@ -41,8 +43,14 @@ func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 		Long: `Check, one line each, what runx depends on and say how to fix what is
 wrong: the runx home's permissions, its keys and secrets directories, the
 signing key, the workspace this directory resolves to and why, the registry
-trust store, and the plugins runx carries or has pinned (each pinned
-binary's sha256 against its pin; no plugin is started).
+trust store, the managed agent's configuration (never its key), and the
+plugins runx carries or has pinned (each pinned binary's sha256 against its
+pin; no plugin is started).
+
+--plugins also starts every plugin, compiled-in and pinned, through the
+same discovery, pin check and handshake a run uses, and reports each one's
+version, protocol, capabilities and start time; the plugins are stopped
+again before doctor exits.
 
 doctor only reads: it makes no runx home, no key and no .runx. It exits 1
 when any check fails; a warning alone exits 0.`,
@@ -55,6 +63,7 @@ when any check fails; a warning alone exits 0.`,
 		},
 	}
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
+	cmd.Flags().BoolVar(&opts.Plugins, "plugins", false, "also start every plugin and check its handshake")
 	return cmd
 }
 
@@ -90,6 +99,9 @@ type Report struct {
 func Run(opts *Options) error {
 	f := opts.Factory
 	checks := Checks(f.Options())
+	if opts.Plugins {
+		checks = append(checks, startPlugins(f)...)
+	}
 	ok := true
 	for _, c := range checks {
 		ok = ok && c.Status != StatusFail
@@ -123,7 +135,7 @@ func Checks(o run.Options) []Check {
 	checks := []Check{checkHome(home)}
 	checks = append(checks, checkPrivateDir("keys", filepath.Dir(receipt.KeyPath(home)), "signing key")...)
 	checks = append(checks, checkPrivateDir("secrets", filepath.Join(home, credential.SecretsDir), "secret")...)
-	checks = append(checks, checkKey(home), checkWorkspace(o, resolved), checkTrust(home))
+	checks = append(checks, checkKey(home), checkWorkspace(o, resolved), checkTrust(home), checkAgent(home, resolved.LookupEnv))
 	return append(checks, checkPlugins(resolved)...)
 }
 
@@ -291,12 +303,7 @@ func checkPlugins(o run.Options) []Check {
 		body := contract.BodyOf(err)
 		return append(checks, Check{Check: "plugins", Status: StatusFail, Detail: fmt.Sprintf("%s [%s]", body.Message, body.Code), Fix: "repair .runx/" + host.LockFileName + " or re-pin each plugin with runx plugin pin <name>"})
 	}
-	pinned := make([]string, 0, len(lock.Plugins))
-	for n := range lock.Plugins {
-		pinned = append(pinned, n)
-	}
-	sort.Strings(pinned)
-	for _, n := range pinned {
+	for _, n := range lock.Names() {
 		checks = append(checks, checkPin(o, n, lock.Plugins[n]))
 	}
 	return checks

@@ -21,6 +21,7 @@ func TestDoctorFlags(t *testing.T) {
 		{Args: []string{"doctor"}, Want: func(o *Options) {}},
 		{Args: []string{"doctor", "--json"}, Want: func(o *Options) { o.JSON = true }},
 		{Args: []string{"doctor", "-j"}, Want: func(o *Options) { o.JSON = true }},
+		{Args: []string{"doctor", "--plugins"}, Want: func(o *Options) { o.Plugins = true }},
 		{Args: []string{"doctor", "extra"}},
 		{Args: []string{"doctor", "--nosuch"}},
 	})
@@ -124,5 +125,59 @@ func TestDoctorWorkspaceSaysWhyAndCreatesNothing(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(dir, "home")); err == nil {
 		t.Fatal("doctor made the runx home")
+	}
+}
+
+// The agent check reads the configuration as --drive resolves it and never
+// shows the key: nothing configured is fine, a configuration --drive would
+// refuse warns with its code, one runx cannot read fails, and a resolved
+// one says where its key comes from.
+func TestDoctorAgent(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(filepath.Join(home, "secrets"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	agentCheck := func(env map[string]string) Check {
+		t.Helper()
+		got := find(Checks(run.Options{Workspace: dir, LookupEnv: func(k string) (string, bool) {
+			if k == "RUNX_HOME" {
+				return home, true
+			}
+			v, ok := env[k]
+			return v, ok
+		}}), "agent")
+		if len(got) != 1 {
+			t.Fatalf("agent checks = %+v, want one", got)
+		}
+		return got[0]
+	}
+	config := func(doc string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := agentCheck(nil); c.Status != StatusOK || !strings.Contains(c.Detail, "no managed agent configured") {
+		t.Fatalf("no config: %+v", c)
+	}
+	config(`{"agent":{"provider":"openai"}}`)
+	if c := agentCheck(nil); c.Status != StatusWarn || !strings.Contains(c.Detail, "[agent_model_missing]") {
+		t.Fatalf("provider without a model: %+v", c)
+	}
+	config(`{"agent":{"provider":"openai","model":"m-1"}}`)
+	if c := agentCheck(nil); c.Status != StatusWarn || !strings.Contains(c.Detail, "[agent_key_missing]") {
+		t.Fatalf("built-in provider without a key: %+v", c)
+	}
+	c := agentCheck(map[string]string{"OPENAI_API_KEY": "sk-very-secret"})
+	if c.Status != StatusOK || !strings.Contains(c.Detail, "model m-1") || !strings.Contains(c.Detail, "from the environment") {
+		t.Fatalf("resolved from the environment: %+v", c)
+	}
+	if strings.Contains(c.Detail+c.Fix, "sk-very-secret") {
+		t.Fatalf("the agent check shows the key: %+v", c)
+	}
+	config(`{"agent":{"provider":"openai","model":"m-1","surprise":true}}`)
+	if c := agentCheck(nil); c.Status != StatusFail || !strings.Contains(c.Detail, "[config_invalid]") {
+		t.Fatalf("a config runx cannot read: %+v", c)
 	}
 }

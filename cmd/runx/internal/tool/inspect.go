@@ -1,5 +1,6 @@
-// Package tool is `runx tool inspect <id>`: a capability's one typed
-// description, read from its plugin's Describe answer.
+// Package tool is `runx tool list`, every capability runx can call, and
+// `runx tool inspect <id>`: a capability's one typed description, read
+// from its plugin's Describe answer.
 package tool
 
 import (
@@ -14,8 +15,8 @@ import (
 
 // New wires `runx tool` and its `inspect` verb.
 func New(f *cli.Factory) *cobra.Command {
-	cmd := &cobra.Command{Use: "tool", Short: "Inspect the capabilities runx can call"}
-	cmd.AddCommand(NewInspect(f, nil))
+	cmd := &cobra.Command{Use: "tool", Short: "List and inspect the capabilities runx can call"}
+	cmd.AddCommand(NewList(f, nil), NewInspect(f, nil))
 	return cmd
 }
 

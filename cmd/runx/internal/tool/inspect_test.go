@@ -20,3 +20,29 @@ func TestInspectFlags(t *testing.T) {
 		{Args: []string{"inspect", "fs.read", "--nosuch"}},
 	})
 }
+
+// runx tool list takes no argument, and --json.
+func TestListFlags(t *testing.T) {
+	f := clitest.Factory("")
+	defaults := func() *ListOptions { return &ListOptions{Factory: f} }
+	clitest.Table(t, func(runF func(*ListOptions) error) *cobra.Command { return NewList(f, runF) }, defaults, []clitest.Case[ListOptions]{
+		{Args: []string{"list"}, Want: func(o *ListOptions) {}},
+		{Args: []string{"list", "--json"}, Want: func(o *ListOptions) { o.JSON = true }},
+		{Args: []string{"list", "fs.read"}},
+		{Args: []string{"list", "--nosuch"}},
+	})
+}
+
+// A table shows a summary's first sentence; one with no sentence break is
+// shown whole.
+func TestFirstSentence(t *testing.T) {
+	for in, want := range map[string]string{
+		"Read one file. Bounded.":     "Read one file.",
+		"List a directory":            "List a directory",
+		"Version 1.2 is fine. Again.": "Version 1.2 is fine.",
+	} {
+		if got := firstSentence(in); got != want {
+			t.Errorf("firstSentence(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
