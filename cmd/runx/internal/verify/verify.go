@@ -20,6 +20,8 @@ type Options struct {
 	JSON      bool
 	// Notary is --notary and its flags (notary.go).
 	Notary NotaryOptions
+	// InToto is --in-toto (intoto.go).
+	InToto bool
 }
 
 // New wires the command. A test passes runF to see the options a command
@@ -31,6 +33,9 @@ func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 		Short: "Verify a receipt and its tree: verified, unverified (no trusted key) or invalid",
 		Args:  cli.RangeArgs(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := opts.checkInToto(); err != nil {
+				return err
+			}
 			if opts.Notary.requested() {
 				if err := opts.Notary.check(args); err != nil {
 					return err
@@ -52,6 +57,7 @@ func New(f *cli.Factory, runF func(*Options) error) *cobra.Command {
 	}
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
 	opts.Notary.add(cmd)
+	addInTotoFlag(cmd, opts)
 	return cmd
 }
 
@@ -64,6 +70,9 @@ type Report struct {
 
 // Run verifies and presents; exit 0 only when the tree is verified.
 func Run(ctx context.Context, opts *Options) cli.ExitCode {
+	if opts.InToto {
+		return runInToto(ctx, opts)
+	}
 	io := opts.Factory.IO
 	return opts.Factory.ReadKernel(ctx, opts.JSON, func(k *run.Kernel) cli.ExitCode {
 		// A run id stands for the receipt its run sealed.
