@@ -7,6 +7,7 @@ import (
 	rxhttp "github.com/runxhq/runx/plugins/http"
 	"github.com/runxhq/runx/plugins/jsworker"
 	"github.com/runxhq/runx/plugins/store"
+	"github.com/runxhq/runx/plugins/store/private"
 	"github.com/runxhq/runx/plugins/verdict"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -19,6 +20,7 @@ var firstParty = withPlatformPlugins(map[string]func() sdk.Plugin{
 	jsworker.Name: func() sdk.Plugin { return jsworker.New() },
 	git.Name:      func() sdk.Plugin { return git.New() },
 	store.Name:    func() sdk.Plugin { return store.New() },
+	private.Name:  func() sdk.Plugin { return private.New() },
 	artifact.Name: func() sdk.Plugin { return artifact.New() },
 	rxhttp.Name:   func() sdk.Plugin { return rxhttp.New() },
 	verdict.Name:  func() sdk.Plugin { return verdict.New() },

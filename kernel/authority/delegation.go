@@ -29,6 +29,17 @@ type Term struct {
 	// fields belong to the connector, so it is kept whole and checked by the
 	// admission that knows the connector.
 	Bounds json.RawMessage `json:"bounds,omitempty"`
+	// Packages bounds the packages a call under this term may come from, as
+	// the authority's packages field does; not stated covers the chain the
+	// link before it covers.
+	Packages Packages `json:"packages,omitzero"`
+}
+
+// Covers reports whether the term grants verb to a call whose chain is
+// chain: it lists the verb and its packages cover every package of the
+// chain. Its bounds are the connector's, checked by the caller.
+func (t Term) Covers(verb string, chain []string) bool {
+	return slices.Contains(t.Verbs, verb) && t.Packages.CheckChain(chain) == nil
 }
 
 // Verbs a term may grant.
@@ -129,7 +140,7 @@ func parseTerm(field string, raw json.RawMessage) (Term, error) {
 	if err != nil {
 		return t, err
 	}
-	if err := onlyFields(field, m, "verbs", "bounds"); err != nil {
+	if err := onlyFields(field, m, "verbs", "bounds", "packages"); err != nil {
 		return t, err
 	}
 	v, ok := m["verbs"]
@@ -149,6 +160,11 @@ func parseTerm(field string, raw json.RawMessage) (Term, error) {
 		}
 		if slices.Contains(t.Verbs[:i], verb) {
 			return t, docError(errcode.AuthorityDuplicateEntry, indexField(vf, i), fmt.Sprintf("%q is listed twice", verb))
+		}
+	}
+	if p, ok := m["packages"]; ok {
+		if t.Packages, err = parsePackages(joinField(field, "packages"), p); err != nil {
+			return t, err
 		}
 	}
 	if b, ok := m["bounds"]; ok {

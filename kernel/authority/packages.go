@@ -3,6 +3,7 @@ package authority
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/runxhq/runx/sdk/errcode"
@@ -64,6 +65,37 @@ func (p Packages) CheckChain(chain []string) error {
 		}
 	}
 	return nil
+}
+
+// Narrows reports whether inner, a term's packages, asks for no package
+// this list does not cover: each of its patterns is covered by one of
+// these, * covering a whole segment whatever stands in it. Either list not
+// stated narrows: this one bounds nothing, or inner keeps this one's.
+func (p Packages) Narrows(inner Packages) bool {
+	if !p.Stated || !inner.Stated {
+		return true
+	}
+	for _, pat := range inner.Patterns {
+		if !slices.ContainsFunc(p.Patterns, func(outer string) bool { return patternNarrows(outer, pat) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// patternNarrows: outer covers every ref inner covers.
+func patternNarrows(outer, inner string) bool {
+	seg := func(o, i string) bool { return o == "*" || o == i }
+	op, ip := strings.HasPrefix(outer, projectPrefix), strings.HasPrefix(inner, projectPrefix)
+	if op != ip {
+		return false
+	}
+	if op {
+		return seg(outer[len(projectPrefix):], inner[len(projectPrefix):])
+	}
+	opub, oname, _ := strings.Cut(outer, "/")
+	ipub, iname, _ := strings.Cut(inner, "/")
+	return seg(opub, ipub) && seg(oname, iname)
 }
 
 func patternCovers(pat, ref string) bool {

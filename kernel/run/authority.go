@@ -104,7 +104,7 @@ func callName(call *pkg.Step) string {
 func (rc *runCtx) floor(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, extra map[string]any) *stepRun {
 	change, ok := rc.inputChange(ctx, step, inputs)
 	if !ok {
-		change = gate.ChangeOf(ctx, gatePort{rc}, step)
+		change = gate.CallChange(ctx, gatePort{rc}, step, inputs)
 	}
 	if rc.TurnCall && gate.StoreWrite(ctx, gatePort{rc}, step) {
 		// A turn's own call never writes to store, at any effects: the

@@ -127,7 +127,7 @@ func (e *engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 	}
 	stated, err := gate.Recorded(st.Authority)
 	if err == nil {
-		err = gate.AdmitAuthority(ctx, stated, pluginInstalled(e.Host))
+		err = gate.AdmitAuthority(ctx, stated, e.Host.Info)
 	}
 	if err != nil {
 		return e.SealRefused(ctx, st, err)

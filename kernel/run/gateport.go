@@ -24,13 +24,8 @@ func (p gatePort) Definition(ctx context.Context, id string) *sdk.Definition {
 
 func (p gatePort) Native(id string) bool { return native.Lookup(id) != nil }
 
-// pluginInstalled answers gate.AdmitAuthority's question of a delegation's
-// connector: whether an installed plugin is it.
-func pluginInstalled(h Invoker) func(ctx context.Context, name string) error {
-	return func(ctx context.Context, name string) error {
-		_, err := h.Info(ctx, name)
-		return err
-	}
+func (p gatePort) Info(ctx context.Context, name string) (*sdk.Info, error) {
+	return p.rc.e.Host.Info(ctx, name)
 }
 
 // ParseAuthority reads a host-stated authority; empty means none stated.

@@ -58,9 +58,11 @@ func (rc *runCtx) operationDispatch(ctx context.Context, step *pkg.Step, inputs 
 	}
 	if !def.HasRole(sdk.RoleDataOperation) {
 		// A provider's answer; a data operation's is the store's, which
-		// redacts the fields its resource declares secret.
+		// redacts the fields its resource declares secret. A private
+		// operation is told its store's directory in the runx home.
 		d.interpret = decodeProviderOutput(id)
-		return d, nil, nil, nil
+		b, err := connector.PrivateBinding(def, rc.e.HomeDir, rc.e.CredentialHome, rc.e.Workspace)
+		return d, nil, b, err
 	}
 	res := rc.e.dataSources()
 	var binding *datasource.Binding

@@ -299,7 +299,7 @@ func (pr *preparation) resolveOperation(ctx context.Context, p *pkg.Package, s *
 		return contract.Errorf(errcode.ConnectorNotInstalled, "step %s calls %s, which no installed connector plugin declares (plugin %q serves no capability %q); no step was started", s.ID, s.Operation.Ref, s.Operation.Connector, operationCapability(s.Operation))
 	}
 	for _, role := range def.Roles {
-		if role != sdk.RoleDataOperation {
+		if role != sdk.RoleDataOperation && role != sdk.RolePrivateData {
 			// The kernel invokes a role capability for its role only:
 			// a migration or a module runner is no operation.
 			return contract.Errorf(errcode.ConnectorNotInstalled, "step %s calls %s, which its plugin serves only for the kernel's %s role, not as an operation; no step was started", s.ID, s.Operation.Ref, role)

@@ -74,7 +74,7 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		return r
 	}
 	extra := map[string]any{}
-	if refusal, term := gate.CallAuthority(ctx, gatePort{rc}, rc.rec.Authority, rc.Chain, step); refusal != nil || term != nil {
+	if refusal, term := gate.CallAuthority(ctx, gatePort{rc}, rc.rec.Authority, rc.Chain, step, inputs); refusal != nil || term != nil {
 		if refusal != nil {
 			body := rc.runner().StepBody(step, local)
 			body.InputsDigest = mustDigest(inputs)

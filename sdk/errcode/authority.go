@@ -79,6 +79,18 @@ const (
 	// Do: Add a term that covers the call, or make a call the delegation covers.
 	DelegationNotCovered Code = "delegation_not_covered"
 
+	// DelegationTermRequired: A call on a connector whose every call needs a term (the private
+	// connector) is made under an authority that delegates it none.
+	// Do: Give the run a delegation for the connector with --run-authority, or save one with runx
+	// authority save and name it with --authority.
+	DelegationTermRequired Code = "delegation_term_required"
+
+	// DelegationWidens: A term of the run's delegation for a connector would widen what the link before
+	// it grants (the run's packages, or the verbs the connector offers), so every call on that
+	// connector is refused.
+	// Do: Narrow the term: list only packages the run's packages cover and verbs the connector offers.
+	DelegationWidens Code = "delegation_widens"
+
 	// EffectsNoneRefused: The authority allows no effects and the step would have one.
 	// Do: Grant the effect in the authority, or run a step without it.
 	EffectsNoneRefused Code = "effects_none_refused"

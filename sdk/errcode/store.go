@@ -115,6 +115,17 @@ const (
 	// Do: Run the step through runx.
 	StoreBindingMissing Code = "store_binding_missing"
 
+	// PrivateHomeInWorkspace: The runx home lies inside the workspace, so it keeps none of the person's
+	// private data.
+	// Do: Set RUNX_HOME to a directory outside the workspace.
+	PrivateHomeInWorkspace Code = "private_home_in_workspace"
+
+	// PrivateStreamInvalid: A private call names a stream that is neither said:<name> nor
+	// observed:<name>, or an event whose standing is not an end date.
+	// Do: Name the stream said:<name> for the person's exact words or observed:<name> for what was
+	// observed, and give standing as {"ends_on": "YYYY-MM-DD"}.
+	PrivateStreamInvalid Code = "private_stream_invalid"
+
 	// StoreCorrupt: The store contradicts its own invariants.
 	// Do: Restore the store from a backup; nothing was guessed.
 	StoreCorrupt Code = "store_corrupt"

@@ -44,7 +44,7 @@ var (
 	effects     = map[string]bool{EffectNone: true, EffectRead: true, EffectWrite: true, EffectProcess: true}
 	approvals   = map[string]bool{ApprovalNone: true, ApprovalOptional: true, ApprovalRequired: true}
 	pathRoles   = map[string]bool{PathRead: true, PathWrite: true, PathDelete: true}
-	roles       = map[string]bool{RoleModule: true, RoleScript: true, RoleCommand: true, RoleDataMigrate: true, RoleDataOperation: true, RoleConnectorRequest: true}
+	roles       = map[string]bool{RoleModule: true, RoleScript: true, RoleCommand: true, RoleDataMigrate: true, RoleDataOperation: true, RolePrivateData: true, RoleConnectorRequest: true}
 	costPer     = map[string]bool{"request": true, "success": true}
 	costSource  = map[string]bool{"docs": true, "rate_card": true, "observed": true}
 	schemaTypes = map[string]bool{"null": true, "boolean": true, "object": true, "array": true, "number": true, "integer": true, "string": true}
@@ -127,7 +127,7 @@ func (c *checker) definition(name string, d *Definition) {
 	seenRole := map[string]bool{}
 	for _, r := range d.Roles {
 		if !roles[r] {
-			c.addf("%s: role %q is none of module, script, command, data.migrate, data.operation, connector.request", d.ID, r)
+			c.addf("%s: role %q is none of module, script, command, data.migrate, data.operation, data.private, connector.request", d.ID, r)
 		}
 		if seenRole[r] {
 			c.addf("%s: role %q is declared twice", d.ID, r)

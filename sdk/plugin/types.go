@@ -54,6 +54,22 @@ const (
 	// `operation: <connector>/<op>` step whose connector is this plugin and
 	// whose call carries the resolved binding.
 	RoleDataOperation = "data.operation"
+	// RolePrivateData is an operation on the person's own store, in the
+	// runx home: an `operation: <connector>/<op>` step whose connector is
+	// this plugin. Every call needs a term of the run's delegation for the
+	// connector; the kernel holds the call to the term's bounds (streams:
+	// the stream names it covers, "said:*" standing for every said: stream)
+	// and tells the plugin its store's directory in the binding ({"dir"}).
+	// An append to a said: stream (the person's exact words) changes
+	// nothing; any other append is a store write.
+	RolePrivateData = "data.private"
+)
+
+// Private streams: a private call's resource is said:<name> (the person's
+// exact words) or observed:<name> (what was observed of them).
+const (
+	PrivateSaid     = "said:"
+	PrivateObserved = "observed:"
 )
 
 // ChangeSetSchema names the document Preview answers with.

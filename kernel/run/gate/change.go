@@ -18,6 +18,8 @@ type Capabilities interface {
 	Definition(ctx context.Context, id string) *sdk.Definition
 	// Native reports a tool the kernel answers itself.
 	Native(id string) bool
+	// Info is a connector plugin's description.
+	Info(ctx context.Context, plugin string) (*sdk.Info, error)
 }
 
 // ChangeOf is what a step would change, for the floor: a process tool runs
@@ -30,6 +32,11 @@ func ChangeOf(ctx context.Context, caps Capabilities, step *pkg.Step) authority.
 		return authority.Change{Kind: authority.ChangeCommand, Argv: append([]string{c.Command}, c.Args...)}
 	case pkg.KindOperation:
 		def := caps.Operation(ctx, step)
+		if c, ok := PrivateChange(def, step, step.Inputs); ok {
+			// Before its inputs resolve, only a said: stream written as a
+			// literal is known to change nothing.
+			return c
+		}
 		switch {
 		case def != nil && (def.Effect == sdk.EffectNone || def.Effect == sdk.EffectRead):
 			return authority.Change{Kind: authority.ChangeNone}
@@ -59,6 +66,17 @@ func ChangeOf(ctx context.Context, caps Capabilities, step *pkg.Step) authority.
 		}
 	}
 	return authority.Change{Kind: authority.ChangeNone}
+}
+
+// CallChange is ChangeOf for a call whose inputs have resolved: they decide
+// what a call on a private connector changes (PrivateChange).
+func CallChange(ctx context.Context, caps Capabilities, step *pkg.Step, inputs map[string]any) authority.Change {
+	if step.Kind == pkg.KindOperation {
+		if c, ok := PrivateChange(caps.Operation(ctx, step), step, inputs); ok {
+			return c
+		}
+	}
+	return ChangeOf(ctx, caps, step)
 }
 
 // effect is a capability's declared effect, a write where none is
