@@ -71,3 +71,48 @@ func TestPackagesJSON(t *testing.T) {
 		}
 	}
 }
+
+// A delegation's term states its own packages bound, parsed as the
+// authority's packages are, and kept (an empty list covering nothing).
+func TestTermPackages(t *testing.T) {
+	a := mustParse(t, `{"delegations":[{"connector":"private","terms":[{"verbs":["read"],"packages":["acme/*"]},{"verbs":["write"],"packages":[]},{"verbs":["read"]}]}]}`)
+	terms := a.Delegations[0].Terms
+	if !terms[0].Covers(VerbRead, []string{"acme/notes"}) || terms[0].Covers(VerbRead, []string{"project:x"}) || terms[0].Covers(VerbWrite, []string{"acme/notes"}) {
+		t.Errorf("term 0 covers acme/* reads only: %+v", terms[0])
+	}
+	if terms[1].Covers(VerbWrite, []string{"acme/notes"}) || !terms[1].Packages.Stated {
+		t.Errorf("a stated empty packages covers nothing: %+v", terms[1])
+	}
+	if !terms[2].Covers(VerbRead, []string{"project:x", "acme/notes"}) {
+		t.Errorf("a term stating no packages bounds no package: %+v", terms[2])
+	}
+	_, err := Parse([]byte(`{"delegations":[{"connector":"private","terms":[{"verbs":["read"],"packages":["ac*/x"]}]}]}`))
+	wantCode(t, err, errcode.AuthorityInvalidValue)
+	_, err = Parse([]byte(`{"delegations":[{"connector":"private","terms":[{"verbs":["read"],"streams":["said:*"]}]}]}`))
+	if err == nil {
+		t.Error("a term field runx does not know is refused")
+	}
+}
+
+// Narrows: a term's packages inside the run's, * covering a whole segment
+// whatever stands in it; a term asking for more widens.
+func TestPackagesNarrows(t *testing.T) {
+	for _, c := range []struct {
+		outer, inner Packages
+		want         bool
+	}{
+		{Packages{}, PackagesOf("acme/*"), true},
+		{PackagesOf("acme/*"), Packages{}, true},
+		{PackagesOf("acme/*"), PackagesOf("acme/notes", "acme/*"), true},
+		{PackagesOf("*/*"), PackagesOf("acme/*"), true},
+		{PackagesOf("project:*"), PackagesOf("project:keep"), true},
+		{PackagesOf("acme/notes"), PackagesOf("acme/*"), false},
+		{PackagesOf("acme/*"), PackagesOf("project:keep"), false},
+		{PackagesOf("project:keep"), PackagesOf("project:*"), false},
+		{PackagesOf(), PackagesOf("acme/notes"), false},
+	} {
+		if got := c.outer.Narrows(c.inner); got != c.want {
+			t.Errorf("%v narrows to %v: %v, want %v", c.outer, c.inner, got, c.want)
+		}
+	}
+}

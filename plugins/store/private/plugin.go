@@ -1,12 +1,12 @@
 package private
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -70,6 +70,15 @@ func (p *Plugin) Info() plugin.Info {
 	}}
 }
 
+// inputsOf is what each operation takes, and nothing else: an input taken
+// and ignored would let a caller believe it held.
+var inputsOf = map[string][]string{
+	CapAppend:  {"resource", "aggregate_id", "expected_version", "idempotency_key", "event"},
+	CapRead:    {"resource", "aggregate_id", "limit", "after_version", "previous_after_version", "standing_on"},
+	CapInspect: {"resource", "aggregate_id"},
+	CapList:    {"resource", "limit", "cursor"},
+}
+
 // request is a private operation's inputs.
 type request struct {
 	Resource             string          `json:"resource"`
@@ -92,10 +101,17 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 	if err := json.Unmarshal(call.Context.Binding, &b); err != nil || b.Dir == "" || !filepath.IsAbs(b.Dir) {
 		return plugin.Refused(errcode.StoreBindingMissing, "the private plugin needs the store directory the kernel names on a private call")
 	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(call.Input, &fields); err != nil {
+		return plugin.Refused(errcode.StoreRequestInvalid, "the operation's inputs are not an object: "+err.Error())
+	}
+	for name := range fields {
+		if !slices.Contains(inputsOf[call.Capability], name) {
+			return plugin.Refused(errcode.StoreRequestInvalid, call.Capability+" takes no input "+quote(name)+"; it takes "+strings.Join(inputsOf[call.Capability], ", "))
+		}
+	}
 	var req request
-	dec := json.NewDecoder(bytes.NewReader(call.Input))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
+	if err := json.Unmarshal(call.Input, &req); err != nil {
 		return plugin.Refused(errcode.StoreRequestInvalid, "the operation's inputs are not a private operation's: "+err.Error())
 	}
 	res, err := resource(req.Resource)
@@ -108,9 +124,6 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 	}
 	var standingOn string
 	if req.StandingOn != "" {
-		if call.Capability != CapRead {
-			return plugin.Refused(errcode.StoreRequestInvalid, "standing_on selects the events of a read; "+call.Capability+" takes none")
-		}
 		if standingOn, err = date(req.StandingOn, now); err != nil {
 			return plugin.Refused(errcode.PrivateStreamInvalid, err.Error())
 		}

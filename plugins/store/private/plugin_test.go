@@ -1,0 +1,135 @@
+package private
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/runxhq/runx/sdk/errcode"
+	"github.com/runxhq/runx/sdk/plugin"
+	"github.com/runxhq/runx/sdk/plugin/plugintest"
+)
+
+func privateContext(t *testing.T) (plugin.Context, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "home", "private")
+	b, err := json.Marshal(map[string]any{"dir": dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plugin.Context{RunID: "r", CallID: "c", Binding: b, Clock: time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)}, dir
+}
+
+// The description passes the SDK's own checks, and every capability holds
+// the private data role the kernel knows it by.
+func TestInfo(t *testing.T) {
+	info := New().Info()
+	if err := plugin.CheckInfo(&info); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range info.Capabilities {
+		if !d.HasRole(plugin.RolePrivateData) {
+			t.Errorf("%s holds no role data.private", d.ID)
+		}
+	}
+}
+
+// Events are kept in the directory the kernel names, made private; a
+// stream is said:<name> or observed:<name> and is named so in results.
+func TestAppendAndReadStreams(t *testing.T) {
+	c := plugintest.Serve(t, New())
+	pc, dir := privateContext(t)
+	res := c.Invoke(CapAppend, pc, map[string]any{"resource": "said:words", "aggregate_id": "me", "idempotency_key": "k1", "event": map[string]any{"type": "said", "text": "I am vegetarian"}})
+	if res.Status != plugin.StatusOK {
+		t.Fatalf("append: %+v", res)
+	}
+	var packet map[string]any
+	if err := json.Unmarshal(res.Output, &packet); err != nil || packet["resource"] != "said:words" || packet["data_source_ref"] != Source {
+		t.Fatalf("append packet %s %v", res.Output, err)
+	}
+	info, err := os.Stat(dir)
+	if err != nil || info.Mode().Perm() != 0o700 {
+		t.Fatalf("the store's directory: %v %v", info, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, FileName)); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"words", "said:", "heard:words", "said:a:b", "observed:a/b"} {
+		res := c.Invoke(CapRead, pc, map[string]any{"resource": bad, "aggregate_id": "me"})
+		if res.Status != plugin.StatusRefused || res.Code != errcode.PrivateStreamInvalid {
+			t.Errorf("stream %q: %+v", bad, res)
+		}
+	}
+	res = c.Invoke(CapRead, pc, map[string]any{"resource": "said:words", "aggregate_id": "me", "cursor": "x"})
+	if res.Status != plugin.StatusRefused || res.Code != errcode.StoreRequestInvalid {
+		t.Errorf("a read's unknown input: %+v", res)
+	}
+	other, _ := privateContext(t)
+	other.Binding = json.RawMessage(`{"dir":"relative/private"}`)
+	if res := c.Invoke(CapRead, other, map[string]any{"resource": "said:words", "aggregate_id": "me"}); res.Status != plugin.StatusRefused || res.Code != errcode.StoreBindingMissing {
+		t.Errorf("a relative directory: %+v", res)
+	}
+}
+
+// A standing event ends on a date: a read with standing_on selects the
+// events standing on that date (today is the run clock's), and a
+// standing that is not an end date is refused.
+func TestStandingEvents(t *testing.T) {
+	c := plugintest.Serve(t, New())
+	pc, _ := privateContext(t)
+	for i, ev := range []map[string]any{
+		{"type": "diet", "text": "vegetarian", "standing": map[string]any{"ends_on": "2027-01-01"}},
+		{"type": "away", "text": "on leave", "standing": map[string]any{"ends_on": "2026-12-03"}},
+		{"type": "note", "text": "said once"},
+	} {
+		res := c.Invoke(CapAppend, pc, map[string]any{"resource": "observed:life", "aggregate_id": "me", "idempotency_key": string(rune('a' + i)), "event": ev})
+		if res.Status != plugin.StatusOK {
+			t.Fatalf("append %d: %+v", i, res)
+		}
+	}
+	texts := func(on string) []string {
+		t.Helper()
+		in := map[string]any{"resource": "observed:life", "aggregate_id": "me"}
+		if on != "" {
+			in["standing_on"] = on
+		}
+		res := c.Invoke(CapRead, pc, in)
+		var page struct {
+			Events []struct {
+				Event struct{ Text string } `json:"event"`
+			} `json:"events"`
+		}
+		if res.Status != plugin.StatusOK || json.Unmarshal(res.Output, &page) != nil {
+			t.Fatalf("read standing_on %q: %+v", on, res)
+		}
+		var out []string
+		for _, e := range page.Events {
+			out = append(out, e.Event.Text)
+		}
+		return out
+	}
+	if got := texts(""); len(got) != 3 {
+		t.Errorf("a read without standing_on lists every event: %v", got)
+	}
+	if got := texts("2026-12-02"); len(got) != 2 {
+		t.Errorf("standing on 2026-12-02: %v", got)
+	}
+	if got := texts("today"); len(got) != 1 || got[0] != "vegetarian" {
+		t.Errorf("standing today (2026-12-03, the day leave ends): %v", got)
+	}
+	if got := texts("2027-01-01"); len(got) != 0 {
+		t.Errorf("standing on 2027-01-01: %v", got)
+	}
+	for _, bad := range []any{"soon", map[string]any{"ends_on": "next week"}, map[string]any{"ends_on": "2027-01-01", "from": "2026-01-01"}} {
+		res := c.Invoke(CapAppend, pc, map[string]any{"resource": "observed:life", "aggregate_id": "me", "idempotency_key": "z", "event": map[string]any{"type": "x", "standing": bad}})
+		if res.Status != plugin.StatusRefused || res.Code != errcode.PrivateStreamInvalid {
+			t.Errorf("standing %v: %+v", bad, res)
+		}
+	}
+	res := c.Invoke(CapRead, pc, map[string]any{"resource": "observed:life", "aggregate_id": "me", "standing_on": "12/03/2026"})
+	if res.Status != plugin.StatusRefused || res.Code != errcode.PrivateStreamInvalid {
+		t.Errorf("standing_on not a date: %+v", res)
+	}
+}
