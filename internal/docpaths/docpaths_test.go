@@ -13,7 +13,7 @@ import (
 
 // The documents whose paths are held to the tree, from the module root.
 var documents = []string{"README.md", "docs/architecture.md", "docs/registry.md", "docs/decisions.md", "docs/decisions/*.md",
-	"docs/cli.md", "docs/mcp.md", "docs/connectors.md", "docs/agents.md", "docs/getting-started.md"}
+	"docs/cli.md", "docs/mcp.md", "docs/connectors.md", "docs/agents.md", "docs/getting-started.md", "docs/private.md"}
 
 // pathRE finds a repository path: a word starting at one of the top-level
 // directories whose code or docs the prose names, followed by a slash.

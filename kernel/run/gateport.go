@@ -24,9 +24,5 @@ func (p gatePort) Definition(ctx context.Context, id string) *sdk.Definition {
 
 func (p gatePort) Native(id string) bool { return native.Lookup(id) != nil }
 
-func (p gatePort) Info(ctx context.Context, name string) (*sdk.Info, error) {
-	return p.rc.e.Host.Info(ctx, name)
-}
-
 // ParseAuthority reads a host-stated authority; empty means none stated.
 func ParseAuthority(raw []byte) (*authority.Authority, error) { return gate.ParseAuthority(raw) }

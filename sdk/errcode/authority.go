@@ -86,8 +86,8 @@ const (
 	DelegationTermRequired Code = "delegation_term_required"
 
 	// DelegationWidens: A term of the run's delegation for a connector would widen what the link before
-	// it grants (the run's packages, or the verbs the connector offers), so every call on that
-	// connector is refused.
+	// it grants: packages the run's packages do not cover (every call on that connector is refused), or
+	// a verb the connector offers no operation of (the run is refused before it starts).
 	// Do: Narrow the term: list only packages the run's packages cover and verbs the connector offers.
 	DelegationWidens Code = "delegation_widens"
 

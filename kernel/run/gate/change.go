@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"strings"
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/pkg"
@@ -18,8 +19,6 @@ type Capabilities interface {
 	Definition(ctx context.Context, id string) *sdk.Definition
 	// Native reports a tool the kernel answers itself.
 	Native(id string) bool
-	// Info is a connector plugin's description.
-	Info(ctx context.Context, plugin string) (*sdk.Info, error)
 }
 
 // ChangeOf is what a step would change, for the floor: a process tool runs
@@ -108,4 +107,24 @@ func ToolDefinition(ctx context.Context, caps Capabilities, step *pkg.Step) *sdk
 		return nil
 	}
 	return caps.Definition(ctx, step.Tool.Capability)
+}
+
+// PrivateChange is what a call on a private connector would change, from
+// its inputs: a read, or an append to a said: stream (the person's exact
+// words, no change to the workspace or at a provider), changes nothing;
+// any other append, an observed: stream's included, is a store write that
+// is not the package's own. ok is false for any other step.
+func PrivateChange(def *sdk.Definition, step *pkg.Step, inputs map[string]any) (authority.Change, bool) {
+	if def == nil || !def.HasRole(sdk.RolePrivateData) || step.Kind != pkg.KindOperation || step.Operation == nil {
+		return authority.Change{}, false
+	}
+	if def.Effect == sdk.EffectNone || def.Effect == sdk.EffectRead {
+		return authority.Change{Kind: authority.ChangeNone}, true
+	}
+	if resource, _ := inputs["resource"].(string); strings.HasPrefix(resource, sdk.PrivateSaid) {
+		if _, _, ok := privateStream(resource); ok {
+			return authority.Change{Kind: authority.ChangeNone}, true
+		}
+	}
+	return authority.Change{Kind: authority.ChangeStoreWrite, Operation: step.Operation.Ref, OwnApproval: step.Operation.Approval != nil}, true
 }

@@ -95,15 +95,13 @@ func TestPrivateCallNeedsATerm(t *testing.T) {
 	}
 }
 
-// A term that widens the link before it refuses every call on the
-// instance, a read its other term would cover included: packages the
-// run's packages do not cover, or a verb the connector offers nothing of.
+// A term that widens the run's packages refuses every call on the
+// instance, a read its other term would cover included.
 func TestWideningTermRefusesEveryCall(t *testing.T) {
 	read := map[string]any{"resource": "said:words", "aggregate_id": "me"}
 	for _, c := range []struct{ doc, from, ref, why string }{
 		{`{"packages":["project:*"],"delegations":[{"connector":"mine","terms":[{"verbs":["read"]},{"verbs":["write"],"packages":["acme/*"]}]}]}`, "project:keep", "mine/events.read", "acme/*"},
 		{`{"packages":["acme/keep"],"delegations":[{"connector":"mine","terms":[{"verbs":["read"],"packages":["acme/*"]}]}]}`, "acme/keep", "mine/events.read", "acme/*"},
-		{`{"delegations":[{"connector":"feed","terms":[{"verbs":["read","write"]}]}]}`, "acme/keep", "feed/items.list", "grants write"},
 	} {
 		refusal, _ := call(t, c.doc, []string{c.from}, c.ref, read)
 		if refusal == nil || refusal.Code != errcode.DelegationWidens || !strings.Contains(refusal.Message, c.why) {
@@ -152,7 +150,8 @@ func TestTermCoversVerbPackagesAndStreams(t *testing.T) {
 }
 
 // Bounds are admitted only where the connector is private, and only as
-// its streams bound; anything else is refused before the run starts.
+// its streams bound; anything else, and a verb the connector cannot grant,
+// is refused before the run starts.
 func TestAdmitAuthorityBounds(t *testing.T) {
 	for _, c := range []struct {
 		doc  string
@@ -164,6 +163,10 @@ func TestAdmitAuthorityBounds(t *testing.T) {
 		{`{"delegations":[{"connector":"mine","terms":[{"verbs":["read"],"bounds":{"streams":["notes"]}}]}]}`, errcode.AuthorityUnsupported},
 		{`{"delegations":[{"connector":"mine","terms":[{"verbs":["read"],"bounds":{"streams":[]}}]}]}`, errcode.AuthorityUnsupported},
 		{`{"delegations":[{"connector":"nobody","terms":[{"verbs":["read"]}]}]}`, errcode.AuthorityUnsupported},
+		// A verb the connector offers no operation of widens its own
+		// capability, the first link: its description says so up front.
+		{`{"delegations":[{"connector":"feed","terms":[{"verbs":["read","write"]}]}]}`, errcode.DelegationWidens},
+		{`{"delegations":[{"connector":"feed","terms":[{"verbs":["read"]}]}]}`, ""},
 	} {
 		a, err := authority.Parse([]byte(c.doc))
 		if err != nil {
