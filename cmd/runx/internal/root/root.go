@@ -36,6 +36,7 @@ import (
 	"github.com/runxhq/runx/cmd/runx/internal/tool"
 	"github.com/runxhq/runx/cmd/runx/internal/verify"
 	"github.com/runxhq/runx/cmd/runx/internal/version"
+	"github.com/runxhq/runx/kernel/authority/fieldref"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/datasource"
@@ -66,7 +67,7 @@ func New(f *cli.Factory) *cobra.Command {
 	cmd.SetErr(f.IO.Err)
 	cmd.SetFlagErrorFunc(cli.FlagError)
 	cmd.AddCommand(skill.New(f, nil), resume.New(f, nil), verify.New(f, nil), history.New(f, nil), testcmd.New(f, nil), tool.New(f), version.New(f, nil), doctor.New(f, nil), pluginpin.New(f), authoritycmd.New(f, nil), connector.New(f), connector.NewSecret(f), configcmd.New(f, nil), datacmd.New(f), mcp.New(f, nil), processcmd.New(f), registrycmd.New(f), registrycmd.NewLogin(f, nil), list.New(f, nil), notarycmd.New(f), notarycmd.NewNotarize(f, nil))
-	cmd.AddCommand(runYAMLTopic())
+	cmd.AddCommand(runYAMLTopic(), authorityTopic())
 	refuseUnknownSubcommands(cmd)
 	completion.Register(cmd, f)
 	cli.AddJQFlag(cmd, f)
@@ -81,6 +82,17 @@ func runYAMLTopic() *cobra.Command {
 		Use:   "run-yaml",
 		Short: "Every key of run.yaml, tests/*.yaml and connector.yaml, and what enforces it",
 		Long:  string(keyref.Markdown()),
+	}
+}
+
+// authorityTopic is the help topic `runx help authority`: every field of
+// the authority document, from the table its parser's test reads
+// (docs/authority.md).
+func authorityTopic() *cobra.Command {
+	return &cobra.Command{
+		Use:   "authority-document",
+		Short: "Every field of the authority document (--run-authority, presets), and what enforces it",
+		Long:  string(fieldref.Markdown()),
 	}
 }
 

@@ -78,4 +78,9 @@ func TestHelpRunYAML(t *testing.T) {
 	if code := Main([]string{"--help"}, &cli.IO{In: strings.NewReader(""), Out: &out, Err: &errOut}, nil, datasource.LocalStore{}, nil); code != cli.ExitOK || !strings.Contains(out.String(), "run-yaml") {
 		t.Errorf("runx --help: exit %d, does not list run-yaml: %s", code, out.String())
 	}
+	out.Reset()
+	code = Main([]string{"help", "authority-document"}, &cli.IO{In: strings.NewReader(""), Out: &out, Err: &errOut}, nil, datasource.LocalStore{}, nil)
+	if code != cli.ExitOK || !strings.Contains(out.String(), "| `standing_approvals[].edits.paths` |") {
+		t.Fatalf("runx help authority-document: exit %d, stdout %.300q, stderr %q", code, out.String(), errOut.String())
+	}
 }
