@@ -59,6 +59,8 @@ func TestScripts(t *testing.T) {
 			"cmpdir":         cmpDir,
 			"jsonfile":       jsonFile,
 			"registry-serve": registryServe,
+			"notary-serve":   notaryServe,
+			"receipt-file":   receiptFileOf,
 		},
 		RequireExplicitExec: true,
 	})

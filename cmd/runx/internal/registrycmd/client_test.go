@@ -75,5 +75,10 @@ func TestLoginFlags(t *testing.T) {
 			{Args: []string{"login"}},
 			{Args: []string{"login", "--for", "agent"}},
 			{Args: []string{"login", "--for", "publish", "runxreg_token"}},
+			{Args: []string{"login", "--for", "publish"}, Want: func(o *LoginOptions) { o.For = "publish" }},
+			{Args: []string{"login", "--for", "publish", "--api-base-url", "http://127.0.0.1:1", "--allow-local-api"}, Want: func(o *LoginOptions) {
+				o.For, o.APIBaseURL, o.AllowLocalAPI = "publish", "http://127.0.0.1:1", true
+			}},
+			{Args: []string{"login", "--for", "publish", "--registry", "https://r.example", "--api-base-url", "https://api.example"}},
 		})
 }

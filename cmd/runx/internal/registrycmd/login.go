@@ -10,7 +10,9 @@ import (
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/credential"
+	notaryclient "github.com/runxhq/runx/kernel/notary/client"
 	"github.com/runxhq/runx/kernel/registry/client"
+	"github.com/runxhq/runx/kernel/run"
 	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/spf13/cobra"
 )
@@ -24,7 +26,11 @@ type LoginOptions struct {
 	Factory  *cli.Factory
 	For      string
 	Registry string
-	JSON     bool
+	// APIBaseURL and AllowLocalAPI name the public API instead (runx
+	// notarize's): the target when no registry is named.
+	APIBaseURL    string
+	AllowLocalAPI bool
+	JSON          bool
 }
 
 // NewLogin wires `runx login --for publish --registry <url>`: the publisher
@@ -35,11 +41,14 @@ func NewLogin(f *cli.Factory, runF func(*LoginOptions) error) *cobra.Command {
 	opts := &LoginOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "login --for publish",
-		Short: "Store a registry publisher token (read from standard input) in the runx home",
+		Short: "Store a publish token (read from standard input) for a registry or the public API in the runx home",
 		Args:  cli.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if opts.For != "publish" {
 				return cli.Usagef("--for takes publish (a registry publisher token); got %q", opts.For)
+			}
+			if opts.Registry != "" && (opts.APIBaseURL != "" || opts.AllowLocalAPI) {
+				return cli.Usagef("--registry names a registry, --api-base-url the public API; give one")
 			}
 			if runF != nil {
 				return runF(opts)
@@ -49,6 +58,8 @@ func NewLogin(f *cli.Factory, runF func(*LoginOptions) error) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&opts.For, "for", "", "what the credential is for: publish (a registry publisher token)")
 	addRegistryFlag(cmd, &opts.Registry)
+	cmd.Flags().StringVar(&opts.APIBaseURL, "api-base-url", "", "the public API's base URL, when no registry is named (default "+notaryclient.EnvURL+", else "+notaryclient.DefaultURL+")")
+	cmd.Flags().BoolVar(&opts.AllowLocalAPI, "allow-local-api", false, "allow a public API on this machine or a private network (local dogfood)")
 	cmd.Flags().BoolVarP(&opts.JSON, "json", "j", false, "print one JSON document")
 	return cmd
 }
@@ -69,11 +80,11 @@ func Login(ctx context.Context, opts *LoginOptions) cli.ExitCode {
 		return cli.ReportError(io, opts.JSON, err)
 	}
 	f.Taint.Add(token)
-	r, err := openRemote(f, opts.Registry, false)
+	o, base, err := loginTarget(f, opts)
 	if err != nil {
 		return cli.ReportError(io, opts.JSON, err)
 	}
-	c, err := client.New(r.client.URL(), client.Options{Token: token})
+	c, err := client.New(base, client.Options{Token: token})
 	if err != nil {
 		return cli.ReportError(io, opts.JSON, err)
 	}
@@ -82,7 +93,7 @@ func Login(ctx context.Context, opts *LoginOptions) cli.ExitCode {
 		return cli.ReportError(io, opts.JSON, err)
 	}
 	name := client.TokenSecretName(c.URL())
-	if err := credential.SetSecret(r.opts.HomeDir, name, []byte(token)); err != nil {
+	if err := credential.SetSecret(o.HomeDir, name, []byte(token)); err != nil {
 		return cli.ReportError(io, opts.JSON, err)
 	}
 	if opts.JSON {
@@ -91,6 +102,25 @@ func Login(ctx context.Context, opts *LoginOptions) cli.ExitCode {
 	}
 	fmt.Fprintf(io.Out, "stored the publisher token for %s (namespaces: %s)\n", c.URL(), strings.Join(owned, ", "))
 	return cli.ExitOK
+}
+
+// loginTarget is the URL the token is for: the registry --registry or
+// RUNX_REGISTRY_URL names, else the public API (--api-base-url,
+// RUNX_PUBLIC_API_BASE_URL, else its default) under its own rules: https,
+// or a local address only with --allow-local-api.
+func loginTarget(f *cli.Factory, opts *LoginOptions) (run.Options, string, error) {
+	o, err := run.ResolveOptions(f.Options())
+	if err != nil {
+		return run.Options{}, "", err
+	}
+	if opts.APIBaseURL == "" && !opts.AllowLocalAPI {
+		if raw, err := client.ResolveURL(opts.Registry, o.LookupEnv); err == nil {
+			base, err := client.CheckURL(raw)
+			return o, base, err
+		}
+	}
+	base, err := notaryclient.CheckURL(notaryclient.ResolveURL(opts.APIBaseURL, o.LookupEnv), opts.AllowLocalAPI)
+	return o, base, err
 }
 
 // readToken reads the token piped on standard input, never from a
