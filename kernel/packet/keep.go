@@ -31,16 +31,30 @@ func Keep(store *artifactstore.Store, runID, label string, s *Schema, value any)
 	if err := s.Check(value); err != nil {
 		return artifactstore.Descriptor{}, err
 	}
+	return keep(store, runID, label, s.ID, value)
+}
+
+// KeepValue keeps a value that is no packet (what a call returned beside
+// its packet outputs) as a project artifact of run runID, as Keep does.
+func KeepValue(store *artifactstore.Store, runID, label string, value any) (artifactstore.Descriptor, error) {
+	return keep(store, runID, label, "", value)
+}
+
+func keep(store *artifactstore.Store, runID, label, id string, value any) (artifactstore.Descriptor, error) {
+	what := "the value"
+	if id != "" {
+		what = "packet " + id
+	}
 	content, err := canon.Canonical(value)
 	if err != nil {
-		return artifactstore.Descriptor{}, contract.Errorf(errcode.PacketInvalid, "packet %s: the value has no canonical JSON: %v", s.ID, err)
+		return artifactstore.Descriptor{}, contract.Errorf(errcode.PacketInvalid, "%s has no canonical JSON: %v", what, err)
 	}
 	digest, err := store.KeepBytes(content)
 	if err != nil {
-		return artifactstore.Descriptor{}, contract.Errorf(errcode.PacketStoreUnavailable, "packet %s cannot be kept in the project's artifact store: %v", s.ID, err)
+		return artifactstore.Descriptor{}, contract.Errorf(errcode.PacketStoreUnavailable, "%s cannot be kept in the project's artifact store: %v", what, err)
 	}
 	rec := &artifactstore.Record{Ref: Ref(runID, label, digest), RunID: runID, Digest: digest, Bytes: int64(len(content)),
-		MediaType: MediaType, Sharing: artifactstore.SharingDefault, Origin: artifactstore.OriginStored, Packet: s.ID}
+		MediaType: MediaType, Sharing: artifactstore.SharingDefault, Origin: artifactstore.OriginStored, Packet: id}
 	err = store.WithRunLock(runID, func(dir string) error {
 		if have, err := store.Lookup(runID, rec.Ref); err == nil && *have == *rec {
 			return nil
@@ -48,7 +62,7 @@ func Keep(store *artifactstore.Store, runID, label string, s *Schema, value any)
 		return artifactstore.WriteRecord(dir, rec)
 	})
 	if err != nil {
-		return artifactstore.Descriptor{}, contract.Errorf(errcode.PacketStoreUnavailable, "packet %s cannot be recorded in the project's artifact store: %v", s.ID, err)
+		return artifactstore.Descriptor{}, contract.Errorf(errcode.PacketStoreUnavailable, "%s cannot be recorded in the project's artifact store: %v", what, err)
 	}
 	return DescriptorOf(store, rec), nil
 }

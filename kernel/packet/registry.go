@@ -2,22 +2,20 @@ package packet
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"sync"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/pkg/schema"
 	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
-// idPattern is a packet id: dotted lowercase segments ending in a version,
-// runx.verdict.v1 or acme.billing.invoice.v2, at most 128 bytes.
-var idPattern = regexp.MustCompile(`^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)*\.v[1-9][0-9]*$`)
-
-// ValidID reports whether id has the shape of a packet id.
-func ValidID(id string) bool { return len(id) <= 128 && idPattern.MatchString(id) }
+// ValidID reports whether id has the shape of a packet id: dotted
+// lowercase names ending in a version, runx.verdict.v1 or
+// acme.billing.invoice.v2, at most 128 bytes.
+func ValidID(id string) bool { return pkg.ValidPacketID(id) }
 
 // Who described a schema: the kernel's own contract, a plugin, a package.
 const (

@@ -109,6 +109,9 @@ func load(shown, dir string, runx semver.Version, opts LoadOptions) (*Package, e
 	if p.Connectors, err = loadPackageConnectors(dir); err != nil {
 		return nil, err
 	}
+	if p.Schemas, err = loadPackageSchemas(dir); err != nil {
+		return nil, err
+	}
 	if p.Digest == "" {
 		if p.Digest, err = PackageDigest(dir); err != nil {
 			return nil, err

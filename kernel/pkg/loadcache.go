@@ -70,6 +70,7 @@ func (p *Package) callerCopy(tree *treeSnapshot) *Package {
 	c.Methods = slices.Clone(p.Methods)
 	c.Metadata = maps.Clone(p.Metadata)
 	c.Connectors = maps.Clone(p.Connectors)
+	c.Schemas = maps.Clone(p.Schemas)
 	return &c
 }
 

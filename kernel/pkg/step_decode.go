@@ -210,11 +210,15 @@ func decodeOutputs(d decoder, e *entry, what string) (map[string]*OutputSpec, er
 		if err != nil {
 			return nil, err
 		}
-		// An output is not yet kept as an artifact of its packet.
-		if err := d.unsupported(f, errcode.OutputFieldUnsupported, label+" ", "packet"); err != nil {
-			return nil, err
-		}
 		spec := &OutputSpec{}
+		if pe := f.get("packet"); pe != nil {
+			if spec.Packet, err = d.str(pe, label+" packet"); err != nil {
+				return nil, err
+			}
+			if !ValidPacketID(spec.Packet) {
+				return nil, d.fail(pe.value.position(), "%s packet must be a packet id (dotted lowercase names ending in a version, as acme.report.v1), not %q", label, spec.Packet)
+			}
+		}
 		if spec.Type, err = d.oneOf(f, "type", label+" type", inputTypes...); err != nil {
 			return nil, err
 		}

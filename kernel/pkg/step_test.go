@@ -38,7 +38,7 @@ func TestStepRefusals(t *testing.T) {
 		{"agent calls load", s + "        agent: { task: t, calls: { tools: [fs.read], load: [registry] } }\n", errcode.StepFieldUnsupported, 11, 54},
 		{"script calls load", s + "        script: { module: m.mjs, calls: { load: [registry] } }\n", errcode.StepFieldUnsupported, 11, 43},
 		{"operation result", s + "        operation: forge/issue.read\n        result: { required: [id] }\n", errcode.StepFieldUnsupported, 12, 9},
-		{"output packet", s + "        tool: fs.read\n        outputs: { r: { type: object, packet: runx.verdict.v1 } }\n", errcode.OutputFieldUnsupported, 12, 39},
+		{"output packet not a packet id", s + "        tool: fs.read\n        outputs: { r: { type: object, packet: Verdict } }\n", errcode.StepInvalid, 12, 47},
 		{"tool neither module nor command", s + "        tool: { requires: [x] }\n", errcode.StepInvalid, 11, 15},
 		{"tool both module and command", s + "        tool: { module: compose.mjs, command: x }\n", errcode.StepInvalid, 11, 38},
 		{"module traversal", s + "        tool: { module: ../x.mjs }\n", errcode.StepInvalid, 11, 25},

@@ -1,10 +1,8 @@
 package run
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/runxhq/runx/kernel/receipt"
+	runstep "github.com/runxhq/runx/kernel/run/step"
 	"github.com/runxhq/runx/sdk/artifactstore"
 	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/jsontext"
@@ -17,20 +15,8 @@ import (
 // knows an artifact by that contract format alone, never by which
 // capability made it.
 
-func sortArtifacts(a []receipt.Artifact) {
-	slices.SortFunc(a, func(x, y receipt.Artifact) int { return strings.Compare(x.Label, y.Label) })
-}
-
-// withArtifacts adds more to a body's artifacts, kept in label order, a
-// label named once.
-func withArtifacts(body *receipt.Body, more ...receipt.Artifact) {
-	if len(more) == 0 {
-		return
-	}
-	all := append(slices.Clone(body.Artifacts), more...)
-	sortArtifacts(all)
-	body.Artifacts = slices.CompactFunc(all, func(x, y receipt.Artifact) bool { return x.Label == y.Label })
-}
+// withArtifacts adds more to a body's artifacts (kernel/run/step).
+var withArtifacts = runstep.WithArtifacts
 
 // outputArtifact is the artifact a capability's result describes, when the
 // result is a runx.artifact.v1 descriptor with a digest and a size (the

@@ -233,7 +233,7 @@ func (rc *runCtx) result(out *outcome) (any, *contract.ErrorBody) {
 	for _, t := range out.trace {
 		status[t.StepID] = t.Status
 	}
-	res, err := selectResult(rc.method, rc.Outputs, status)
+	res, err := selectResult(rc.pkg, rc.method, rc.Outputs, status)
 	if err != nil {
 		return nil, contract.BodyOf(err)
 	}

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"errors"
+	"github.com/runxhq/runx/kernel/packet"
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
@@ -57,6 +58,9 @@ func (pr *preparation) closure(ctx context.Context, p *pkg.Package, m *pkg.Metho
 			return err
 		}
 		return contract.Errorf(contract.CodeOf(err), "child skill %s#%s: %s", p.Name, m.Name, err.Error())
+	}
+	if err := packet.Prepare(p); err != nil {
+		return wrap(err)
 	}
 	if err := pr.method(ctx, p, m); err != nil {
 		return wrap(err)

@@ -17,7 +17,7 @@ type (
 func (rc *runCtx) runner() *runstep.Run {
 	r := &runstep.Run{Journal: rc.e.Journal, Fresh: rc.fresh, Decisions: rc.Decisions, Clock: rc.e.Clock, Tree: rc.Tree,
 		Package: rc.pkg, Method: rc.method, RunxVersion: rc.e.RunxVersion, Sealer: rc.e.sealer(),
-		Batching: &rc.batching, Held: &rc.held, Given: &rc.givenArtifacts}
+		Batching: &rc.batching, Held: &rc.held, Given: &rc.givenArtifacts, ProjectDir: rc.e.ProjectDir, OutputsOf: rc.unitOutputs}
 	if rc.rec != nil {
 		r.ID, r.ClosureDigest = rc.rec.RunID, rc.rec.ClosureDigest
 	}
@@ -32,4 +32,21 @@ func bindWait(rc *runCtx, step *pkg.Step, w *runstep.Wait) (*pending, error) {
 		return nil, err
 	}
 	return &pending{Request: req, RunID: rc.rec.RunID, Local: w.Local}, nil
+}
+
+// unitOutputs are the outputs a unit of s declares beyond the step's own,
+// where one may name a packet, and the package whose schemas they name: an
+// operation's (the connector's), a skill call's (its method's).
+func (rc *runCtx) unitOutputs(s *pkg.Step) (map[string]*pkg.OutputSpec, *pkg.Package) {
+	if mo := rc.manifests.Of(rc.pkg, s, rc.e.addedConnectors()); mo != nil {
+		return mo.Op.Outputs, rc.pkg
+	}
+	if s.Kind == pkg.KindSkill && rc.e.Resolver != nil {
+		if p, name, err := rc.e.Resolver.Resolve(rc.pkg.Dir, s.Skill); err == nil {
+			if m, err := p.SelectMethod(name); err == nil {
+				return m.Outputs, p
+			}
+		}
+	}
+	return nil, nil
 }

@@ -91,8 +91,8 @@ func (rc *runCtx) recordTurnCall(ctx context.Context, local string, index int, t
 		if err != nil {
 			return nil, err
 		}
-		out.Output = raw
-		jrec.Output, _ = json.Marshal(turn.Recorded{Kind: string(script.KindCall), Tool: tool, InputDigest: digest, CallID: callID, Output: raw, Reuse: rc.ReuseNote})
+		out.Output, out.Artifacts = raw, s.Artifacts
+		jrec.Output, _ = json.Marshal(turn.Recorded{Kind: string(script.KindCall), Tool: tool, InputDigest: digest, CallID: callID, Output: raw, Reuse: rc.ReuseNote, Artifacts: s.Artifacts})
 	} else {
 		f := *s.Failure
 		f.Detail = map[string]any{"tool": tool, "input_digest": digest, "call_id": callID}
@@ -112,6 +112,10 @@ func (rc *runCtx) recordTurnCall(ctx context.Context, local string, index int, t
 	}
 	if out.Reuse != nil {
 		event["reuse"] = out.Reuse
+	}
+	var err error
+	if event["outcome"], err = turn.Outcome(rc.e.ProjectDir, rc.rec.RunID, address, s.Status, s.Output, s.Artifacts, s.Failure); err != nil {
+		return nil, err
 	}
 	if err := rc.e.Journal.AppendEvent(durable(ctx), rc.rec.RunID, "calls", "call."+string(out.Status), event); err != nil {
 		return nil, err

@@ -321,5 +321,8 @@ func (p turnPort) Collect(ctx context.Context, t *OpenTurn, pc turn.Pending) (*T
 	out := &TurnCallResult{CallRecord: TurnCallRecord{Index: pc.Index, Address: t.Address + "/" + strconv.Itoa(pc.Index), CallID: pc.CallID,
 		Tool: pc.Tool, InputDigest: pc.InputDigest, Status: contract.CallSuccess, Output: raw, ReceiptID: s.ReceiptID}}
 	event := map[string]any{"address": out.Address, "call_id": pc.CallID, "tool": pc.Tool, "status": out.Status, "receipt_id": out.ReceiptID}
+	if event["outcome"], err = turn.Outcome(rc.e.ProjectDir, t.RunID, pc.Address, contract.StepSuccess, s.Output, nil, nil); err != nil {
+		return nil, err
+	}
 	return out, k.journal.AppendEvent(durable(ctx), t.RunID, "calls", "call."+string(out.Status), event)
 }

@@ -3,6 +3,7 @@ package step
 import (
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/sdk/artifactstore"
 )
 
 // Settled is a unit (a step, a fan-out item) whose receipt is sealed and
@@ -13,6 +14,8 @@ type Settled struct {
 	Failure   *contract.ErrorBody
 	ReceiptID string
 	Ref       receipt.ChildRef
+	// Artifacts are its packet outputs' project artifacts, by output name.
+	Artifacts map[string]artifactstore.Descriptor
 }
 
 // Pending is a request a run (or a child) waits on, addressed from the

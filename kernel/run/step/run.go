@@ -42,6 +42,13 @@ type Run struct {
 	Held     *Held
 	// Given are the artifacts its units were given by reference.
 	Given *Given
+	// ProjectDir is the project's state directory, whose artifact store
+	// keeps the packets its units produce (packets.go).
+	ProjectDir string
+	// OutputsOf are the outputs a unit of a step declares beyond the
+	// step's own (an operation's, a skill call's method's), where one may
+	// name a packet, and the package whose schemas they name.
+	OutputsOf func(*pkg.Step) (map[string]*pkg.OutputSpec, *pkg.Package)
 }
 
 // Wait is a request a unit of the run waits on, at local inside the run,

@@ -12,6 +12,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/runstate"
+	"github.com/runxhq/runx/sdk/artifactstore"
 	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -81,6 +82,14 @@ func (r *Run) Seal(step *pkg.Step, local string, body receipt.Body, status contr
 		contract.StepSkipped: seal.OutcomeSkipped,
 	}[status]
 	body.Children = NonEmptyRefs(children)
+	var kept map[string]artifactstore.Descriptor
+	if status == contract.StepSuccess {
+		// A packet output is checked and kept before the unit is sealed:
+		// one that does not meet its packet fails the unit.
+		if kept, failure = r.keepPackets(step, local, output, &body); failure != nil {
+			status, output, body.Outcome = contract.StepFailed, nil, seal.OutcomeFailed
+		}
+	}
 	// The record keeps what the tree's plugins answered so far, this
 	// unit's answer included (its dispatch charged it): the bound on those
 	// bytes survives a crash, less the units then in flight.
@@ -113,7 +122,7 @@ func (r *Run) Seal(step *pkg.Step, local string, body receipt.Body, status contr
 	ref := receipt.SealedRef(sealed, raw)
 	rec.ReceiptID = sealed.ID
 	rec.ChildRef, _ = json.Marshal(ref)
-	return &Settled{Status: status, Output: output, Failure: failure, ReceiptID: sealed.ID, Ref: ref}, rec, nil
+	return &Settled{Status: status, Output: output, Failure: failure, ReceiptID: sealed.ID, Ref: ref, Artifacts: kept}, rec, nil
 }
 
 // NonEmptyRefs are the refs that name a sealed receipt.

@@ -3,6 +3,7 @@ package turn
 import (
 	"context"
 	"encoding/json"
+	"github.com/runxhq/runx/sdk/artifactstore"
 	"slices"
 	"strconv"
 	"strings"
@@ -135,8 +136,10 @@ type CallRecord struct {
 	InputDigest string              `json:"input_digest"`
 	Status      contract.CallStatus `json:"status"`
 	Output      json.RawMessage     `json:"output,omitempty"`
-	Error       *contract.ErrorBody `json:"error,omitempty"`
-	ReceiptID   string              `json:"receipt_id,omitempty"`
+	// Artifacts are its packet outputs' project artifacts, by output name.
+	Artifacts map[string]artifactstore.Descriptor `json:"artifacts,omitempty"`
+	Error     *contract.ErrorBody                 `json:"error,omitempty"`
+	ReceiptID string                              `json:"receipt_id,omitempty"`
 	// RequestDigest binds a pending call (ask_human) to what it asks.
 	RequestDigest string `json:"request_digest,omitempty"`
 	// Reuse is what became of a skill call's reuse option: the source it
@@ -163,6 +166,8 @@ type Recorded struct {
 	CallID      string              `json:"call_id,omitempty"`
 	Output      json.RawMessage     `json:"output,omitempty"`
 	Reuse       *runstate.ReuseNote `json:"reuse,omitempty"`
+	// Artifacts are its packet outputs' project artifacts, by output name.
+	Artifacts map[string]artifactstore.Descriptor `json:"artifacts,omitempty"`
 }
 
 // Calls reads a turn's recorded calls, in index order.
@@ -184,7 +189,7 @@ func Calls(steps map[string]*journal.Step, local string) ([]CallRecord, error) {
 			if err := json.Unmarshal(s.Output, &c); err != nil {
 				return nil, contract.Errorf(errcode.JournalRecordInvalid, "the journal's record of call %s does not decode: %v", addr, err)
 			}
-			r.Tool, r.InputDigest, r.CallID, r.Output, r.Reuse = c.Tool, c.InputDigest, c.CallID, c.Output, c.Reuse
+			r.Tool, r.InputDigest, r.CallID, r.Output, r.Reuse, r.Artifacts = c.Tool, c.InputDigest, c.CallID, c.Output, c.Reuse, c.Artifacts
 		} else {
 			f := &contract.ErrorBody{}
 			if err := json.Unmarshal(s.Error, f); err != nil {

@@ -1,0 +1,101 @@
+package run
+
+import (
+	"context"
+	"testing"
+
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/sdk/artifactstore"
+	"github.com/runxhq/runx/sdk/errcode"
+)
+
+const reportSchema = `{"type": "object", "required": ["title"], "properties": {"title": {"type": "string"}}}`
+
+// stepReceiptOf is the receipt of the root run's step at address.
+func stepReceiptOf(t *testing.T, k *Kernel, rootReceipt, address string) *receipt.Receipt {
+	t.Helper()
+	root, _, err := k.engine.Store.Get(rootReceipt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range root.Body.Children {
+		r, _, err := k.engine.Store.Get(c.ReceiptID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Body.StepID == address {
+			return r
+		}
+	}
+	t.Fatalf("no receipt for step %s", address)
+	return nil
+}
+
+// An output naming a packet the package declares is checked against it
+// and kept as a project artifact of that packet; the step's receipt names
+// it, labelled output/<name>, with its packet, and the store holds it.
+// result_as makes the step's whole result that output, packet and all.
+func TestPacketOutputKeptAsArtifact(t *testing.T) {
+	for name, step := range map[string]string{
+		"outputs":   "      - id: make\n        tool: stub.echo\n        inputs: { report: { title: T } }\n        outputs: { report: { type: object, packet: acme.report.v1 } }\n",
+		"result_as": "      - id: make\n        tool: stub.echo\n        inputs: { title: T }\n        result_as: report\n        outputs: { report: { type: object, packet: acme.report.v1 } }\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			k, _ := stubKernel(t)
+			dir := writeSkill(t, k, "packets", "methods:\n  m:\n    steps:\n"+step, map[string]string{"schemas/acme.report.v1.json": reportSchema})
+			env := runSkill(t, k, dir, "m", "{}", "")
+			if env.Outcome != "completed" {
+				t.Fatalf("run: %s %s", env.Status, env.Error)
+			}
+			r := stepReceiptOf(t, k, env.ReceiptID, "make")
+			if len(r.Body.Artifacts) != 1 {
+				t.Fatalf("artifacts %+v", r.Body.Artifacts)
+			}
+			a := r.Body.Artifacts[0]
+			if a.Label != "output/report" || a.Packet != "acme.report.v1" || a.MediaType != "application/json" || !artifactstore.ValidRef(a.Ref) {
+				t.Fatalf("artifact %+v", a)
+			}
+			st, err := artifactstore.Open(k.engine.ProjectDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := st.Lookup(env.RunID, a.Ref)
+			if err != nil || rec.Packet != "acme.report.v1" || rec.Digest != a.Digest {
+				t.Fatalf("the store's record %+v %v", rec, err)
+			}
+			content, err := st.ReadAll(rec, 1<<20)
+			if err != nil || string(content) != `{"title":"T"}` {
+				t.Fatalf("content %s %v", content, err)
+			}
+		})
+	}
+}
+
+// A value that does not meet its packet fails its step (packet_invalid);
+// an output naming a packet no description registers is refused before
+// any step runs (packet_unknown).
+func TestPacketOutputRefusals(t *testing.T) {
+	k, s := stubKernel(t)
+	bad := writeSkill(t, k, "bad", "methods:\n  m:\n    steps:\n      - id: make\n        tool: stub.echo\n        inputs: { report: { body: x } }\n        outputs: { report: { type: object, packet: acme.report.v1 } }\n",
+		map[string]string{"schemas/acme.report.v1.json": reportSchema})
+	env := runSkill(t, k, bad, "m", "{}", "")
+	if env.Outcome != "failed" || errCode(env) != string(errcode.PacketInvalid) {
+		t.Fatalf("a packet that does not meet its schema: %s %s", env.Status, env.Error)
+	}
+	method := writeSkill(t, k, "method", "methods:\n  m:\n    outputs: { report: { type: object, packet: acme.report.v1 } }\n    steps:\n      - id: make\n        tool: stub.echo\n        inputs: { report: { body: x } }\n        outputs: { report: { type: object } }\n",
+		map[string]string{"schemas/acme.report.v1.json": reportSchema})
+	if env := runSkill(t, k, method, "m", "{}", ""); errCode(env) != string(errcode.PacketInvalid) {
+		t.Fatalf("a method output that does not meet its packet: %s %s", env.Outcome, env.Error)
+	}
+	unknown := writeSkill(t, k, "unknown", "methods:\n  m:\n    steps:\n      - id: make\n        tool: stub.echo\n        inputs: { report: { title: T } }\n        outputs: { report: { type: object, packet: acme.nothing.v1 } }\n", nil)
+	before := s.calls["stub.echo"]
+	env = runSkill(t, k, unknown, "m", "{}", "")
+	if errCode(env) != string(errcode.PacketUnknown) || s.calls["stub.echo"] != before {
+		t.Fatalf("an unknown packet: %s %s (%d calls)", env.Status, env.Error, s.calls["stub.echo"]-before)
+	}
+	broken := writeSkill(t, k, "broken", "methods:\n  m:\n    steps:\n      - id: make\n        tool: stub.echo\n", map[string]string{"schemas/acme.report.v1.json": `{"type": "nothing"}`})
+	if _, err := k.Skill(context.Background(), SkillRequest{Ref: broken, Method: "m"}); contract.CodeOf(err) != errcode.PacketSchemaInvalid {
+		t.Fatalf("a package schema that does not compile: %v", err)
+	}
+}
