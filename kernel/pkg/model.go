@@ -37,10 +37,8 @@ type Package struct {
 	// project's added skills, as its verified signature.json states it;
 	// nil for every other package. Only kernel/run's resolver sets it,
 	// after the signature verified against the package's bytes.
-	Registry *RegistryIdentity `json:"registry,omitempty"`
-	// Schemas are the packet schemas the package declares, its
-	// schemas/<packet id>.json files, by packet id (packets.go).
-	Schemas map[string]map[string]any `json:"schemas,omitempty"`
+	Registry *RegistryIdentity         `json:"registry,omitempty"`
+	Schemas  map[string]map[string]any `json:"schemas,omitempty"` // its packet schemas by id (packets.go)
 
 	// minimumRunxPos is where run.yaml declares minimum_runx, for the
 	// check a load served from memory makes again (loadcache.go).
@@ -115,10 +113,7 @@ type OutputSpec struct {
 	Description string         `json:"description,omitempty"`
 	Optional    bool           `json:"optional,omitempty"` // a skippable branch may not produce it
 	Schema      map[string]any `json:"schema,omitempty"`
-	// Packet names the packet schema the output is (acme.report.v1): its
-	// value is checked against it and kept as a project artifact of that
-	// packet (kernel/packet).
-	Packet string `json:"packet,omitempty"`
+	Packet      string         `json:"packet,omitempty"` // the packet it is: checked, kept as an artifact (kernel/packet)
 	// compiled is Schema compiled at load; specs built by hand compile on use.
 	compiled *schema.Schema
 }

@@ -16,11 +16,10 @@ import (
 // SchemasDir holds a package's declared packet schemas: each
 // schemas/<packet id>.json is the JSON Schema of that packet, registered
 // for the package's runs (kernel/packet). A file there whose name is not a
-// packet id is a schema the package's modules read, not a packet.
+// packet id is a schema the package's modules read, not a packet. A packet
+// id is dotted lowercase names ending in a version, at most 128 bytes.
 const SchemasDir = "schemas"
 
-// packetID is a packet id: dotted lowercase names ending in a version,
-// runx.verdict.v1 or acme.billing.invoice.v2, at most 128 bytes.
 var packetID = regexp.MustCompile(`^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)*\.v[1-9][0-9]*$`)
 
 // ValidPacketID reports whether id has the shape of a packet id.
@@ -47,9 +46,11 @@ func loadPackageSchemas(dir string) (map[string]map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		doc, err := jsonvalue.Decode(raw)
-		obj, isObj := doc.(map[string]any)
-		if err != nil || !isObj {
+		var obj map[string]any
+		if doc, err := jsonvalue.Decode(raw); err == nil {
+			obj, _ = doc.(map[string]any)
+		}
+		if obj == nil {
 			return nil, refuse(errcode.PacketSchemaInvalid, "%s is not a JSON Schema object", path)
 		}
 		if _, err := schema.CompileValue(obj); err != nil {

@@ -54,6 +54,8 @@ type InspectedStep struct {
 	// start check as the step's own.
 	Calls    *pkg.Calls      `json:"calls,omitempty"`
 	Children []InspectedStep `json:"children,omitempty"`
+	// Outputs are the step's declared outputs, each with its packet.
+	Outputs map[string]*pkg.OutputSpec `json:"outputs,omitempty"`
 }
 
 // Inspect resolves a skill's method and decides, step by step, what the
@@ -106,7 +108,7 @@ func (rc *runCtx) inspect(ctx context.Context, prefix string, depth int) []Inspe
 	var steps []InspectedStep
 	for _, s := range rc.method.Steps {
 		eff := gate.Effective(rc.Base, rc.method, s)
-		is := InspectedStep{Address: prefix + s.ID, Kind: string(s.Kind), Skill: s.Skill, Guard: s.When, ForEach: s.ForEach, Authority: eff}
+		is := InspectedStep{Address: prefix + s.ID, Kind: string(s.Kind), Skill: s.Skill, Guard: s.When, ForEach: s.ForEach, Authority: eff, Outputs: s.Outputs}
 		if s.Tool != nil {
 			is.Capability = s.Tool.Capability
 		}

@@ -17,7 +17,7 @@ type (
 func (rc *runCtx) runner() *runstep.Run {
 	r := &runstep.Run{Journal: rc.e.Journal, Fresh: rc.fresh, Decisions: rc.Decisions, Clock: rc.e.Clock, Tree: rc.Tree,
 		Package: rc.pkg, Method: rc.method, RunxVersion: rc.e.RunxVersion, Sealer: rc.e.sealer(),
-		Batching: &rc.batching, Held: &rc.held, Given: &rc.givenArtifacts, ProjectDir: rc.e.ProjectDir, OutputsOf: rc.unitOutputs}
+		Batching: &rc.batching, Held: &rc.held, Given: &rc.givenArtifacts, ProjectDir: rc.e.ProjectDir, OutputsOf: unitOutputs(rc)}
 	if rc.rec != nil {
 		r.ID, r.ClosureDigest = rc.rec.RunID, rc.rec.ClosureDigest
 	}
@@ -37,16 +37,18 @@ func bindWait(rc *runCtx, step *pkg.Step, w *runstep.Wait) (*pending, error) {
 // unitOutputs are the outputs a unit of s declares beyond the step's own,
 // where one may name a packet, and the package whose schemas they name: an
 // operation's (the connector's), a skill call's (its method's).
-func (rc *runCtx) unitOutputs(s *pkg.Step) (map[string]*pkg.OutputSpec, *pkg.Package) {
-	if mo := rc.manifests.Of(rc.pkg, s, rc.e.addedConnectors()); mo != nil {
-		return mo.Op.Outputs, rc.pkg
-	}
-	if s.Kind == pkg.KindSkill && rc.e.Resolver != nil {
-		if p, name, err := rc.e.Resolver.Resolve(rc.pkg.Dir, s.Skill); err == nil {
-			if m, err := p.SelectMethod(name); err == nil {
-				return m.Outputs, p
+func unitOutputs(rc *runCtx) func(*pkg.Step) (map[string]*pkg.OutputSpec, *pkg.Package) {
+	return func(s *pkg.Step) (map[string]*pkg.OutputSpec, *pkg.Package) {
+		if mo := rc.manifests.Of(rc.pkg, s, rc.e.addedConnectors()); mo != nil {
+			return mo.Op.Outputs, rc.pkg
+		}
+		if s.Kind == pkg.KindSkill && rc.e.Resolver != nil {
+			if p, name, err := rc.e.Resolver.Resolve(rc.pkg.Dir, s.Skill); err == nil {
+				if m, err := p.SelectMethod(name); err == nil {
+					return m.Outputs, p
+				}
 			}
 		}
+		return nil, nil
 	}
-	return nil, nil
 }

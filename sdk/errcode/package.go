@@ -72,10 +72,6 @@ const (
 	// Do: Upgrade runx.
 	MinimumRunxUnsupported Code = "minimum_runx_unsupported"
 
-	// OutputFieldUnsupported: An output contract field this runx does not enforce.
-	// Do: Remove the field.
-	OutputFieldUnsupported Code = "output_field_unsupported"
-
 	// PackageCatalogRoot: A catalog workspace's root was run as a package.
 	// Do: Run a skill under skills/, or make the root a package.
 	PackageCatalogRoot Code = "package_catalog_root"

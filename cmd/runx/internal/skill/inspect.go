@@ -2,8 +2,10 @@ package skill
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/runxhq/runx/cmd/runx/internal/cli"
+	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/preset"
 	"github.com/runxhq/runx/kernel/run"
 	"github.com/spf13/cobra"
@@ -72,6 +74,9 @@ func inspect(c *cobra.Command, opts *Options) cli.ExitCode {
 			return cli.ExitOK
 		}
 		fmt.Fprintf(io.Out, "%s#%s  %s\n", ins.SkillName, ins.Method, ins.Description)
+		if outputs, ok := ins.Outputs.(map[string]*pkg.OutputSpec); ok {
+			printPackets(io, outputs, "  ")
+		}
 		printSteps(io, ins.Steps, "  ")
 		if ins.RefusedAtStart != nil {
 			fmt.Fprintf(io.Out, "refused at start: %s [%s]\n", ins.RefusedAtStart.Message, ins.RefusedAtStart.Code)
@@ -103,6 +108,21 @@ func printSteps(io *cli.IO, steps []run.InspectedStep, indent string) {
 		if s.CostRefused != nil {
 			fmt.Fprintf(io.Out, "%s  refused under the money limit: %s [%s]\n", indent, s.CostRefused.Message, s.CostRefused.Code)
 		}
+		printPackets(io, s.Outputs, indent+"  ")
 		printSteps(io, s.Children, indent+"  ")
+	}
+}
+
+// printPackets says which packet each output that names one is.
+func printPackets(io *cli.IO, outputs map[string]*pkg.OutputSpec, indent string) {
+	names := make([]string, 0, len(outputs))
+	for name, o := range outputs {
+		if o.Packet != "" {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(io.Out, "%soutput %s: packet %s\n", indent, name, outputs[name].Packet)
 	}
 }
