@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/runxhq/runx/kernel/contract"
@@ -97,5 +98,98 @@ func TestPacketOutputRefusals(t *testing.T) {
 	broken := writeSkill(t, k, "broken", "methods:\n  m:\n    steps:\n      - id: make\n        tool: stub.echo\n", map[string]string{"schemas/acme.report.v1.json": `{"type": "nothing"}`})
 	if _, err := k.Skill(context.Background(), SkillRequest{Ref: broken, Method: "m"}); contract.CodeOf(err) != errcode.PacketSchemaInvalid {
 		t.Fatalf("a package schema that does not compile: %v", err)
+	}
+}
+
+// callEvents are the data of the run's settled call events, by address.
+func callEvents(t *testing.T, k *Kernel, runID string) map[string]map[string]any {
+	t.Helper()
+	read, err := k.ReadRun(context.Background(), runID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]any{}
+	for _, ev := range read.Events["calls"] {
+		var data map[string]any
+		if err := json.Unmarshal(ev.Data, &data); err != nil {
+			t.Fatal(err)
+		}
+		if addr, _ := data["address"].(string); data["status"] != nil {
+			out[addr] = data
+		}
+	}
+	return out
+}
+
+// A turn's completed call names each packet output's artifact under
+// artifacts, by output name; its event in the run carries its outcome:
+// those artifacts and one for the rest of its output, or a refused or
+// failed call's reason.
+func TestTurnCallOutcome(t *testing.T) {
+	k, _ := stubKernel(t)
+	parent := writeSkill(t, k, "parent", "methods:\n  m:\n    steps:\n      - id: draft\n        agent: { task: Draft., calls: { skills: [../child], tools: [stub.echo, stub.fail] } }\n", nil)
+	writeSkill(t, k, "child", `methods:
+  m:
+    outputs:
+      report: { type: object, packet: acme.report.v1 }
+      note: { type: string }
+    steps:
+      - { id: w, tool: stub.echo, inputs: { report: { title: T }, note: n }, outputs: { report: { type: object }, note: { type: string } } }
+`, map[string]string{"schemas/acme.report.v1.json": reportSchema})
+	env := runSkill(t, k, parent, "m", "{}", "")
+	if env.Status != "needs_agent" {
+		t.Fatalf("the run waits on its turn: %+v", env)
+	}
+	ctx := context.Background()
+	res, err := k.TurnCall(ctx, TurnCallRequest{RunID: env.RunID, Turn: "draft", Tool: "skill:../child", Input: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	report, ok := res.Artifacts["report"]
+	if res.Status != "success" || !ok || report.Packet != "acme.report.v1" || !artifactstore.ValidRef(report.Ref) || len(res.Artifacts) != 1 {
+		t.Fatalf("the call's artifacts: %+v", res.CallRecord)
+	}
+	if _, err := k.TurnCall(ctx, TurnCallRequest{RunID: env.RunID, Turn: "draft", Tool: "stub.echo", Input: []byte(`{"a":1}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.TurnCall(ctx, TurnCallRequest{RunID: env.RunID, Turn: "draft", Tool: "stub.fail", Input: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	events := callEvents(t, k, env.RunID)
+	if len(events) != 3 {
+		t.Fatalf("events %v", events)
+	}
+	st, err := artifactstore.Open(k.engine.ProjectDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restOf := func(addr string) string {
+		o, _ := events[addr]["outcome"].(map[string]any)
+		rest, _ := o["rest"].(map[string]any)
+		ref, _ := rest["ref"].(string)
+		rec, err := st.Lookup(env.RunID, ref)
+		if err != nil || rest["digest"] != rec.Digest || rest["media_type"] != "application/json" {
+			t.Fatalf("%s: rest %v (%v)", addr, rest, err)
+		}
+		content, err := st.ReadAll(rec, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(content)
+	}
+	skill, _ := events["draft/0"]["outcome"].(map[string]any)
+	arts, _ := skill["artifacts"].(map[string]any)
+	if r, _ := arts["report"].(map[string]any); r["digest"] != report.Digest || r["packet"] != "acme.report.v1" {
+		t.Fatalf("the skill call's outcome: %v", skill)
+	}
+	if got := restOf("draft/0"); got != `{"note":"n"}` {
+		t.Fatalf("the skill call's rest: %s", got)
+	}
+	if got := restOf("draft/1"); got != `{"a":1}` {
+		t.Fatalf("the tool call's rest: %s", got)
+	}
+	failed, _ := events["draft/2"]["outcome"].(map[string]any)
+	if reason, _ := failed["reason"].(map[string]any); reason["code"] != "stub_failed" {
+		t.Fatalf("the failed call's outcome: %v", events["draft/2"])
 	}
 }
