@@ -97,7 +97,7 @@ var Fields = []Field{
 		Meaning:  "how far the term reaches, in the connector's own terms (its streams, say), kept as canonical JSON; bounds on a connector that declares none are refused (`authority_unsupported`)"},
 	{Path: "delegations[].terms[].packages", Type: "list of `<publisher>/<name>` or `project:<name>` (`*` one whole segment)", Default: "the packages the link before it covers",
 		Evidence: "cmd/runx/testdata/script/private_connector.txtar",
-		Meaning: "the packages a call under the term may come from, as the authority's `packages` field; a list wider than the link before it widens the term, which refuses every call on the instance"},
+		Meaning:  "the packages a call under the term may come from, as the authority's `packages` field; a list wider than the link before it widens the term, which refuses every call on the instance"},
 	{Path: "delegations[].principal_ref", Type: "non-empty string", Default: "none (a plain narrowing names nobody)",
 		Evidence: "kernel/authority/actor_test.go TestActorRef",
 		Meaning:  "the actor the host delegates to; needs `mandate_ref`, and where the document states `actor_ref` it must name the same actor"},
