@@ -106,13 +106,16 @@ type OperationPayment struct {
 	Currency string `json:"currency"`
 }
 
-// OperationRequest renders one HTTP request from the operation's inputs.
-// Values are literals or whole-value references $input.<name>.
+// OperationRequest renders one HTTP request from the operation's inputs,
+// or, with Tool, one MCP tool call on the connector's MCP server (its
+// base_url), with Body as the tool's arguments. Values are literals or
+// whole-value references $input.<name>.
 type OperationRequest struct {
-	Method string            `json:"method"`
-	Path   string            `json:"path"` // "/boards/{board}/posts": {name} is an input, path-escaped
+	Method string            `json:"method,omitempty"`
+	Path   string            `json:"path,omitempty"` // "/boards/{board}/posts": {name} is an input, path-escaped
 	Query  map[string]string `json:"query,omitempty"`
-	// Body is the JSON body, or nil for none.
+	Tool   string            `json:"tool,omitempty"`
+	// Body is the JSON body (a tool's arguments), or nil for none.
 	Body any `json:"body,omitempty"`
 }
 

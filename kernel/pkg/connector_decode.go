@@ -220,7 +220,7 @@ func decodeConnectorOperation(d decoder, e *entry) (*ConnectorOperation, error) 
 	}
 	re := f.get("request")
 	if re == nil {
-		return nil, d.fail(e.value.pos, "%s needs a request: its method and path", label)
+		return nil, d.fail(e.value.pos, "%s needs a request: its method and path, or the MCP tool it calls", label)
 	}
 	if err := decodeRequest(d, re, op, label); err != nil {
 		return nil, err
@@ -328,11 +328,24 @@ func paymentInput(op *ConnectorOperation, ref string) *InputSpec {
 }
 
 func decodeRequest(d decoder, e *entry, op *ConnectorOperation, label string) error {
-	f, err := d.object(e.value, label+" request", "method", "path", "query", "body")
+	f, err := d.object(e.value, label+" request", "method", "path", "query", "body", "tool", "arguments")
 	if err != nil {
 		return err
 	}
 	r := &op.Request
+	if te := f.get("tool"); te != nil {
+		// An MCP tool call: its name and arguments, sent to the server at
+		// the connector's base_url; nothing of an HTTP request applies.
+		if f.has("method") || f.has("path") || f.has("query") || f.has("body") {
+			return d.fail(te.keyPos, "%s request calls an MCP tool: it takes tool and arguments, not method, path, query or body", label)
+		}
+		if r.Tool, err = d.nonEmpty(f, "tool", label+" request tool"); err != nil {
+			return err
+		}
+		return decodeBody(d, f.get("arguments"), op, label+" request arguments")
+	} else if f.has("arguments") {
+		return d.fail(f.get("arguments").keyPos, "%s request arguments are an MCP tool's; name the tool, or send a body", label)
+	}
 	if !f.has("method") || !f.has("path") {
 		return d.fail(e.value.pos, "%s request needs method and path", label)
 	}
@@ -359,17 +372,24 @@ func decodeRequest(d decoder, e *entry, op *ConnectorOperation, label string) er
 			}
 		}
 	}
-	if be := f.get("body"); be != nil {
-		if r.Method == "GET" || r.Method == "DELETE" {
-			return d.fail(be.keyPos, "%s request is a %s, which sends no body", label, r.Method)
-		}
-		if be.value.kind != mapNode {
-			return d.fail(be.value.pos, "%s request body must be a mapping (one JSON object)", label)
-		}
-		r.Body = be.value.toValue()
-		if err := walkBodyRefs(op, r.Body); err != nil {
-			return d.fail(be.value.pos, "%s request body %v", label, err)
-		}
+	if be := f.get("body"); be != nil && (r.Method == "GET" || r.Method == "DELETE") {
+		return d.fail(be.keyPos, "%s request is a %s, which sends no body", label, r.Method)
+	}
+	return decodeBody(d, f.get("body"), op, label+" request body")
+}
+
+// decodeBody reads a request's body or a tool's arguments: one JSON object
+// of literals and $input references.
+func decodeBody(d decoder, be *entry, op *ConnectorOperation, label string) error {
+	if be == nil {
+		return nil
+	}
+	if be.value.kind != mapNode {
+		return d.fail(be.value.pos, "%s must be a mapping (one JSON object)", label)
+	}
+	op.Request.Body = be.value.toValue()
+	if err := walkBodyRefs(op, op.Request.Body); err != nil {
+		return d.fail(be.value.pos, "%s %v", label, err)
 	}
 	return nil
 }

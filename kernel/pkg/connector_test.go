@@ -156,6 +156,12 @@ func TestConnectorRefusals(t *testing.T) {
 		{"payment amount not an integer input", head + "operations:\n  pay:\n    verb: write\n    cost: { usd_micro: 0, per: request, source: docs }\n    payment: { amount: $input.cents, currency: USD }\n    request: { method: POST, path: /x }\n    inputs: { cents: { type: string } }\n", "connector_invalid", ":8:24"},
 		{"payment amount a literal", head + "operations:\n  pay:\n    verb: write\n    cost: { usd_micro: 0, per: request, source: docs }\n    payment: { amount: 500, currency: USD }\n    request: { method: POST, path: /x }\n", "connector_invalid", ":8:24"},
 		{"payment currency", head + "operations:\n  pay:\n    verb: write\n    cost: { usd_micro: 0, per: request, source: docs }\n    payment: { amount: $input.cents, currency: dollars }\n    request: { method: POST, path: /x }\n    inputs: { cents: { type: integer } }\n", "connector_invalid", ":8:48"},
+		{"tool with a method", head + "operations:\n  get:\n    verb: read\n    request: { tool: t, method: GET }\n", "connector_invalid", ":7:16"},
+		{"tool with a body", head + "operations:\n  get:\n    verb: read\n    request: { body: { a: 1 }, tool: t }\n", "connector_invalid", ":7:32"},
+		{"arguments without a tool", head + "operations:\n  get:\n    verb: read\n    request: { method: GET, path: /x, arguments: {} }\n", "connector_invalid", ":7:39"},
+		{"tool arguments not a mapping", head + "operations:\n  get:\n    verb: read\n    request: { tool: t, arguments: [1] }\n", "connector_invalid", ":7:36"},
+		{"tool arguments name no input", head + "operations:\n  get:\n    verb: read\n    request: { tool: t, arguments: { id: $input.id } }\n", "connector_invalid", ":7:36"},
+		{"empty tool", head + "operations:\n  get:\n    verb: read\n    request: { tool: \"\" }\n", "connector_invalid", ":7:22"},
 		{"anchor", head + "operations:\n  get: &a\n    verb: read\n    request: { method: GET, path: /x }\n", "runx_yaml_anchor_refused", ":5:8"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -16,8 +16,8 @@ type TestCase struct {
 	Inputs  map[string]any `json:"inputs,omitempty"`
 	Setup   *TestSetup     `json:"setup,omitempty"`
 	Host    *TestHost      `json:"host,omitempty"`
-	// Providers stands in for what the run reaches: processes and http are
-	// carried out; mcp and hosted are refused (test_field_unsupported).
+	// Providers stands in for what the run reaches: processes, http and
+	// mcp are carried out; hosted is refused (test_field_unsupported).
 	Providers *TestProviders `json:"providers,omitempty"`
 	Expect    *Expectation   `json:"expect"`
 }
@@ -41,6 +41,9 @@ type TestProviders struct {
 	// HTTP answers connector requests, in declaration order; a request no
 	// exchange matches is refused without reaching the network.
 	HTTP []*TestHTTPExchange `json:"http,omitempty"`
+	// MCP answers connector tool calls from a loopback MCP server standing
+	// in for each named connector's; an unmatched call fails the test.
+	MCP []*TestMCPCall `json:"mcp,omitempty"`
 }
 
 // TestHTTPExchange is one request a test declares and the response it gets.

@@ -8,20 +8,25 @@ import (
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
-// decodeTestProviders reads providers: processes and http are carried out;
-// mcp and hosted are refused until this runx stands in for them, so a test
-// that declares them fails at load instead of passing without them.
+// decodeTestProviders reads providers: processes, http and mcp are
+// carried out; hosted is refused until this runx stands in for it, so a
+// test that declares it fails at load instead of passing without it.
 func decodeTestProviders(d decoder, e *entry) (*TestProviders, error) {
 	f, err := d.object(e.value, "providers", "http", "mcp", "processes", "hosted")
 	if err != nil {
 		return nil, err
 	}
-	if err := d.unsupported(f, errcode.TestFieldUnsupported, "providers.", "mcp", "hosted"); err != nil {
+	if err := d.unsupported(f, errcode.TestFieldUnsupported, "providers.", "hosted"); err != nil {
 		return nil, err
 	}
 	p := &TestProviders{}
 	if he := f.get("http"); he != nil {
 		if p.HTTP, err = decodeTestHTTP(d, he); err != nil {
+			return nil, err
+		}
+	}
+	if me := f.get("mcp"); me != nil {
+		if p.MCP, err = decodeTestMCP(d, me); err != nil {
 			return nil, err
 		}
 	}

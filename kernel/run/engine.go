@@ -16,6 +16,7 @@ import (
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/runstate"
 	"github.com/runxhq/runx/sdk/canon"
@@ -73,9 +74,9 @@ type engine struct {
 	// ProjectDir and HomeDir locate data-source bindings and credentials.
 	ProjectDir string
 	HomeDir    string
-	// HTTPReplay, set only by runx test, is the test's providers.http: the
-	// only answers a connector request gets (never a live fallback).
-	HTTPReplay *HTTPReplay
+	// HTTPReplay, set only by runx test, is the test's providers.http and
+	// providers.mcp: the only answers a connector request gets.
+	HTTPReplay *connector.Replay
 	// CredentialHome is the runx home credentials are read from (empty:
 	// HomeDir). runx test points it at the test's scratch home, so a test
 	// never reads the person's secrets.

@@ -6,6 +6,7 @@ import (
 	"github.com/runxhq/runx/kernel/credential"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/receipt"
+	"github.com/runxhq/runx/kernel/run/connector"
 )
 
 // Scratch is the isolated state `runx test` runs one case on: a scratch
@@ -23,9 +24,9 @@ type Scratch struct {
 	// Workspace is the scratch workspace root; ProjectDir its .runx.
 	Workspace  string
 	ProjectDir string
-	// HTTPReplay is the case's providers.http: the only answers a connector
-	// request gets.
-	HTTPReplay *HTTPReplay
+	// HTTPReplay is the case's providers.http and providers.mcp: the only
+	// answers a connector request gets.
+	HTTPReplay *connector.Replay
 	// CredentialHome is where credentials are read from; CredentialEnv
 	// reads credential variables (one that finds nothing: no live
 	// fallback).

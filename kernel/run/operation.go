@@ -164,9 +164,7 @@ func (rc *runCtx) connectorDispatch(ctx context.Context, step *pkg.Step, mo *con
 		return nil, nil, nil, err
 	}
 	b := connector.Binding(mo)
-	if r := rc.e.HTTPReplay; r != nil {
-		b.Replay, b.Exchanges = true, r.due()
-	}
+	rc.e.HTTPReplay.Bind(&b)
 	var creds map[string]string
 	if cr := mo.Connector.Credential; cr != nil {
 		v, err := rc.e.CredentialResolver().Resolve(mo.Connector.ID, cr.Variable)
@@ -197,7 +195,7 @@ func (rc *runCtx) connectorDispatch(ctx context.Context, step *pkg.Step, mo *con
 			}
 			return out, failure
 		},
-		evidence: rc.e.HTTPReplay.observe,
+		evidence: rc.e.HTTPReplay.Observe,
 	}
 	if mo.Op.Verb == pkg.VerbWrite {
 		key, _ := inputs["idempotency_key"].(string)

@@ -134,10 +134,6 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 		procs = newProcessStandIn(k.Invoker(), tc.Providers.Processes)
 		invoker = procs
 	}
-	replay, err := httpReplay(tc)
-	if err != nil {
-		return fail("%v", err)
-	}
 	clock := func() time.Time { return FixedClock }
 	j, err := journal.Open(filepath.Join(scratch, ".runx"), clock)
 	if err != nil {
@@ -147,6 +143,11 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 	p, err := pkg.Load(runDir, k.LoadOptions())
 	if err != nil {
 		return fail("package: %v", err)
+	}
+	mcpServers, replay, err := providers(tc, p)
+	defer mcpServers.close()
+	if err != nil {
+		return fail("%v [%s]", err, contract.CodeOf(err))
 	}
 	// Credentials come only from the test: its setup.credentials, stored
 	// in a scratch runx home, never the person's home or environment.
@@ -200,6 +201,7 @@ func (r *Runner) runOne(ctx context.Context, pkgDir string, tc *pkg.TestCase) Re
 		failures = append(failures, procs.unused()...)
 	}
 	failures = append(failures, httpFailures(tc, replay)...)
+	failures = append(failures, mcpServers.failures()...)
 	// A run that paused (needs_agent, needs_approval) has sealed no root
 	// yet: there is no tree to verify or keep, and its status is what the
 	// test asserts.

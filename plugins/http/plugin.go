@@ -114,19 +114,8 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 	if len(r.Body) > MaxRequestBytes {
 		return plugin.Refused(errcode.ConnectorRequestTooLarge, fmt.Sprintf("operation %s/%s: its request body is over the %d-byte ceiling; nothing was sent", b.Connector, b.Operation, MaxRequestBytes))
 	}
-	origin, err := checkDestination(b.BaseURL, r.URL)
-	if err != nil {
-		return plugin.Refused(errcode.ConnectorRequestInvalid, fmt.Sprintf("operation %s/%s: %v; nothing was sent", b.Connector, b.Operation, err))
-	}
-	req, err := http.NewRequestWithContext(ctx, r.Method, r.URL, bodyReader(r.Body))
-	if err != nil {
-		return plugin.Refused(errcode.ConnectorRequestInvalid, fmt.Sprintf("operation %s/%s: %v", b.Connector, b.Operation, err))
-	}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", "runx/"+Version)
-	if r.Body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
+	headers := http.Header{}
+	headers.Set("User-Agent", "runx/"+Version)
 	if c := b.Credential; c != nil {
 		v := call.Context.Credentials[c.Variable]
 		if v == "" {
@@ -135,13 +124,29 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 		if c.Scheme != "" {
 			v = c.Scheme + " " + v
 		}
-		req.Header.Set(c.Header, v)
+		headers.Set(c.Header, v)
 	}
 	if b.IdempotencyHeader != "" {
 		if call.Context.IdempotencyKey == "" {
 			return plugin.Refused(errcode.ConnectorRequestInvalid, fmt.Sprintf("operation %s/%s is deduplicated by its provider under %s, and the call carries no key; nothing was sent", b.Connector, b.Operation, b.IdempotencyHeader))
 		}
-		req.Header.Set(b.IdempotencyHeader, call.Context.IdempotencyKey)
+		headers.Set(b.IdempotencyHeader, call.Context.IdempotencyKey)
+	}
+	if r.Tool != "" {
+		return p.callTool(ctx, &b, r, headers)
+	}
+	origin, err := checkDestination(b.BaseURL, r.URL)
+	if err != nil {
+		return plugin.Refused(errcode.ConnectorRequestInvalid, fmt.Sprintf("operation %s/%s: %v; nothing was sent", b.Connector, b.Operation, err))
+	}
+	req, err := http.NewRequestWithContext(ctx, r.Method, r.URL, bodyReader(r.Body))
+	if err != nil {
+		return plugin.Refused(errcode.ConnectorRequestInvalid, fmt.Sprintf("operation %s/%s: %v", b.Connector, b.Operation, err))
+	}
+	req.Header = headers
+	req.Header.Set("Accept", "application/json")
+	if r.Body != nil {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	transport := p.transport
 	var replay *replayTransport

@@ -167,6 +167,16 @@ const (
 	// Do: Fix the test the message names.
 	TestInvalid Code = "test_invalid"
 
+	// TestMCPConnectorUnknown: A providers.mcp entry names a connector of the package none of whose
+	// operations calls an MCP tool.
+	// Do: Name a connector whose operations call tools (request: {tool: ...}).
+	TestMCPConnectorUnknown Code = "test_mcp_connector_unknown"
+
+	// TestMCPUnmatched: Under runx test, a tool call no providers.mcp entry answers (tool, arguments
+	// and session headers); the stand-in MCP server refused it.
+	// Do: Declare the call in the test, or fix the operation's arguments or credential.
+	TestMCPUnmatched Code = "test_mcp_unmatched"
+
 	// TestOutcomeUnknown: A test's expect.outcome is not an outcome a run can seal with.
 	// Do: Use one of the outcomes the message lists.
 	TestOutcomeUnknown Code = "test_outcome_unknown"

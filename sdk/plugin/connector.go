@@ -38,7 +38,17 @@ type ConnectorBinding struct {
 	// and never reaches the network.
 	Replay    bool           `json:"replay,omitempty"`
 	Exchanges []HTTPExchange `json:"exchanges,omitempty"`
+	// MCPEndpoint, in a runx test, is the loopback MCP server standing in
+	// for the connector's own (its providers.mcp); a tool call goes there
+	// in place of BaseURL. Empty in a test: no stand-in, nothing is sent.
+	MCPEndpoint string `json:"mcp_endpoint,omitempty"`
 }
+
+// MCPStandInUnmatched is the JSON-RPC error code a runx test's stand-in
+// MCP server answers a tool call it holds no answer for; under a test's
+// binding the connector.request capability reports it as
+// test_mcp_unmatched.
+const MCPStandInUnmatched = -32050
 
 // ConnectorCredential is how the connector's credential is delivered.
 type ConnectorCredential struct {
@@ -50,10 +60,14 @@ type ConnectorCredential struct {
 // RequestTemplate is an operation's request as its connector declares it:
 // {name} in Path and $input.<name> values in Query and Body are the
 // call's inputs.
+//
+// With Tool, the operation calls that MCP tool on the MCP server at the
+// connector's base URL (streamable HTTP), with Body as its arguments.
 type RequestTemplate struct {
-	Method string            `json:"method"`
-	Path   string            `json:"path"`
+	Method string            `json:"method,omitempty"`
+	Path   string            `json:"path,omitempty"`
 	Query  map[string]string `json:"query,omitempty"`
+	Tool   string            `json:"tool,omitempty"`
 	Body   any               `json:"body,omitempty"` // nil: no body
 }
 
@@ -94,6 +108,16 @@ type RenderedRequest struct {
 	URL    string
 	// Body is canonical JSON, or nil for none.
 	Body []byte
+	// Tool is the MCP tool a tool call calls; Body is then its
+	// tools/call params.
+	Tool string
+}
+
+func orEmptyObject(v any) any {
+	if v == nil {
+		return map[string]any{}
+	}
+	return v
 }
 
 // renderPath replaces each {name} of a path template with that input,
@@ -128,10 +152,22 @@ func renderPath(tmpl string, inputs map[string]any) (string, error) {
 // the exact request: path parameters are escaped into one segment each,
 // so caller input only narrows the connector's base URL, never changes its
 // scheme, host or the path above it.
+//
+// A tool call renders as the JSON-RPC tools/call it sends: POST to the
+// base URL with {"name", "arguments"} as its body, so custody, approval
+// and the plan digest bind it as they bind any request.
 func Render(b *ConnectorBinding, inputs map[string]any) (*RenderedRequest, error) {
 	base, err := url.Parse(b.BaseURL)
 	if err != nil || base.Host == "" {
 		return nil, fmt.Errorf("connector base_url %q is not an absolute URL", b.BaseURL)
+	}
+	if b.Request.Tool != "" {
+		args, _ := resolveTree(orEmptyObject(b.Request.Body), inputs)
+		body, err := canon.Canonical(map[string]any{"name": b.Request.Tool, "arguments": args})
+		if err != nil {
+			return nil, fmt.Errorf("tool arguments: %v", err)
+		}
+		return &RenderedRequest{Method: "POST", URL: b.BaseURL, Body: body, Tool: b.Request.Tool}, nil
 	}
 	path, err := renderPath(b.Request.Path, inputs)
 	if err != nil {

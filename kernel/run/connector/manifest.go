@@ -178,7 +178,7 @@ func Binding(mo *ManifestOp) sdk.ConnectorBinding {
 	c, op := mo.Connector, mo.Op
 	b := sdk.ConnectorBinding{
 		Connector: c.ID, Version: c.Version, Operation: op.Name, Verb: op.Verb, BaseURL: c.BaseURL,
-		Request: sdk.RequestTemplate{Method: op.Request.Method, Path: op.Request.Path, Query: op.Request.Query, Body: op.Request.Body},
+		Request: sdk.RequestTemplate{Method: op.Request.Method, Path: op.Request.Path, Query: op.Request.Query, Tool: op.Request.Tool, Body: op.Request.Body},
 	}
 	if cr := c.Credential; cr != nil {
 		b.Credential = &sdk.ConnectorCredential{Variable: cr.Variable, Header: cr.Header, Scheme: cr.Scheme}

@@ -1,4 +1,4 @@
-package run
+package connector
 
 import (
 	"encoding/json"
@@ -7,24 +7,41 @@ import (
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
-// HTTPReplay is a runx test's providers.http: the only answers a connector
-// request gets. The kernel hands the connector.request capability, in each
-// call's binding, the exchanges due now (for each distinct request, the
-// first declared one not yet used, or the last of them once all are: the
-// last answers every later repeat), and counts which one answered. It
-// never reaches any process's environment.
-type HTTPReplay struct {
+// Replay is a runx test's providers: the only answers a connector request
+// gets. The kernel hands the connector.request capability, in each call's
+// binding, the exchanges due now (for each distinct request, the first
+// declared one not yet used, or the last of them once all are: the last
+// answers every later repeat), and counts which one answered; a tool call
+// gets the loopback MCP server standing in for its connector's. It never
+// reaches any process's environment.
+type Replay struct {
 	mu        sync.Mutex
 	exchanges []sdk.HTTPExchange
 	counts    []int
+	// mcp is each stood-in connector's MCP endpoint, by connector id.
+	mcp map[string]string
 }
 
-// NewHTTPReplay holds a test's declared exchanges in declaration order.
-func NewHTTPReplay(exchanges []sdk.HTTPExchange) *HTTPReplay {
+// NewReplay holds a test's declared exchanges in declaration order, and
+// the MCP server standing in for each connector it names.
+func NewReplay(exchanges []sdk.HTTPExchange, mcp map[string]string) *Replay {
 	for i := range exchanges {
 		exchanges[i].Index = i
 	}
-	return &HTTPReplay{exchanges: exchanges, counts: make([]int, len(exchanges))}
+	return &Replay{exchanges: exchanges, counts: make([]int, len(exchanges)), mcp: mcp}
+}
+
+// Bind marks b as a test's call and gives it what answers it: the
+// exchanges due now, and for a tool call its connector's stand-in. A nil
+// Replay is a live run and binds nothing.
+func (r *Replay) Bind(b *sdk.ConnectorBinding) {
+	if r == nil {
+		return
+	}
+	b.Replay, b.Exchanges = true, r.due()
+	if b.Request.Tool != "" {
+		b.MCPEndpoint = r.mcp[b.Connector]
+	}
 }
 
 func exchangeKey(x *sdk.HTTPExchange) string {
@@ -39,7 +56,7 @@ func boolText(b bool) string {
 }
 
 // due lists the exchanges that answer the next request of each kind.
-func (r *HTTPReplay) due() []sdk.HTTPExchange {
+func (r *Replay) due() []sdk.HTTPExchange {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	groups := map[string][]int{}
@@ -66,8 +83,8 @@ func (r *HTTPReplay) due() []sdk.HTTPExchange {
 	return out
 }
 
-// observe counts the exchange a call's evidence names as its answer.
-func (r *HTTPReplay) observe(evidence json.RawMessage) {
+// Observe counts the exchange a call's evidence names as its answer.
+func (r *Replay) Observe(evidence json.RawMessage) {
 	if r == nil || len(evidence) == 0 {
 		return
 	}
@@ -86,7 +103,7 @@ func (r *HTTPReplay) observe(evidence json.RawMessage) {
 
 // Counts is how many requests each declared exchange answered, in
 // declaration order.
-func (r *HTTPReplay) Counts() []int {
+func (r *Replay) Counts() []int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]int(nil), r.counts...)
