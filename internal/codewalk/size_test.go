@@ -20,7 +20,7 @@ const (
 // come down; the test fails when one grows, and asks for the entry to be
 // lowered (or removed) when the code comes under it.
 var over = map[string]int{
-	"kernel/run":        8257, // lines
+	"kernel/run":        8101, // lines
 	"kernel/run.runCtx": 55,   // methods
 }
 
