@@ -53,8 +53,10 @@ func (s *Server) notarize(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	at := s.now().UTC().Format(notary.TimeLayout)
 	e, size, fresh, err := s.store.Append(r.Context(), sealed.ContentHash, func(index int64) ([]byte, []byte, error) {
+		// Dated under the log's writer lock, so times never go back as
+		// the index grows.
+		at := s.now().UTC().Format(notary.TimeLayout)
 		st := notary.Statement{
 			ContentHash: sealed.ContentHash, LogIndex: index, NotarizedAt: at, Origin: s.signer.Origin(),
 			ReceiptID: sealed.Receipt.ID, Schema: notary.StatementSchema, SignerKeyID: receipt.KeyID(sealed.Signer),
