@@ -7,7 +7,9 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"errors"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -99,4 +101,22 @@ func (l *limiters) allow(id string, now time.Time) (bool, time.Duration) {
 		return false, d
 	}
 	return true, 0
+}
+
+// limitReads holds a public read to its client address's bucket. The
+// address is the connection's: a proxy in front of the notary is one
+// client unless it limits on its own.
+func (s *Server) limitReads(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		host, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil {
+			host = r.RemoteAddr
+		}
+		if ok, wait := s.reads.allow(host, s.now()); !ok {
+			w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)+1))
+			s.fail(w, r, refuse(http.StatusTooManyRequests, errcode.NotaryRateLimited, "this address sent more reads than the notary allows; send again in %s", wait.Round(time.Second)))
+			return
+		}
+		h(w, r)
+	}
 }

@@ -30,12 +30,20 @@ type Config struct {
 	// PerMinute and Burst bound each token's notarizes: a bucket of Burst
 	// refilled at PerMinute. Zero is DefaultPerMinute and DefaultBurst.
 	PerMinute, Burst int
+	// ReadsPerMinute and ReadBurst bound the public reads (records,
+	// checkpoints, proofs, keys) of each client address the same way.
+	// Zero is DefaultReadsPerMinute and DefaultReadBurst.
+	ReadsPerMinute, ReadBurst int
 }
 
 // The default rate per token: a busy CI's receipts, not a flood.
 const (
 	DefaultPerMinute = 600
 	DefaultBurst     = 100
+	// A verifier reads a record and at most one proof; a mirror reads
+	// more, but not a flood from one address.
+	DefaultReadsPerMinute = 6000
+	DefaultReadBurst      = 600
 )
 
 // Server answers the notary's HTTP API.
@@ -47,6 +55,7 @@ type Server struct {
 	log    io.Writer
 	now    func() time.Time
 	limits *limiters
+	reads  *limiters
 	// notarizes bounds the receipts checked at once: each holds its
 	// receipt in memory (up to about three times maxNotarizeBody).
 	notarizes chan struct{}
@@ -76,8 +85,15 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if burst <= 0 {
 		burst = DefaultBurst
 	}
+	readPer, readBurst := cfg.ReadsPerMinute, cfg.ReadBurst
+	if readPer <= 0 {
+		readPer = DefaultReadsPerMinute
+	}
+	if readBurst <= 0 {
+		readBurst = DefaultReadBurst
+	}
 	s := &Server{store: cfg.Store, key: key, signer: signer, url: strings.TrimRight(cfg.URL, "/"), log: cfg.Log, now: cfg.Now,
-		limits: newLimiters(per, burst), notarizes: make(chan struct{}, concurrentNotarizes)}
+		limits: newLimiters(per, burst), reads: newLimiters(readPer, readBurst), notarizes: make(chan struct{}, concurrentNotarizes)}
 	if s.log == nil {
 		s.log = io.Discard
 	}
@@ -112,10 +128,10 @@ func (s *Server) logf(format string, args ...any) { fmt.Fprintf(s.log, format+"\
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/receipts/notarize", s.notarize)
-	mux.HandleFunc("GET /r/{hash}", s.record)
-	mux.HandleFunc("GET /v1/log/checkpoint", s.checkpoint)
-	mux.HandleFunc("GET /v1/log/consistency", s.consistency)
-	mux.HandleFunc("GET /v1/keys", s.keys)
+	mux.HandleFunc("GET /r/{hash}", s.limitReads(s.record))
+	mux.HandleFunc("GET /v1/log/checkpoint", s.limitReads(s.checkpoint))
+	mux.HandleFunc("GET /v1/log/consistency", s.limitReads(s.consistency))
+	mux.HandleFunc("GET /v1/keys", s.limitReads(s.keys))
 	mux.HandleFunc("GET /v1/whoami", s.whoami)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, refuse(http.StatusNotFound, errcode.NotaryNotFound, "%s %s is not an endpoint of this notary", r.Method, r.URL.Path))

@@ -161,6 +161,22 @@ func TestNotaryRefusals(t *testing.T) {
 	}
 }
 
+// Public reads are limited per client address.
+func TestReadsAreRateLimited(t *testing.T) {
+	n := start(t, Config{ReadsPerMinute: 1, ReadBurst: 2})
+	var codes []int
+	for range 3 {
+		codes = append(codes, get(t, n.url+"/v1/keys").StatusCode)
+	}
+	resp := get(t, n.url+"/v1/log/checkpoint")
+	var body errorBody
+	_ = json.NewDecoder(resp.Body).Decode(&body)
+	if codes[0] != http.StatusOK || codes[1] != http.StatusOK || codes[2] != http.StatusTooManyRequests ||
+		resp.StatusCode != http.StatusTooManyRequests || body.Error.Code != errcode.NotaryRateLimited || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("reads past the burst: %v, then %d %s", codes, resp.StatusCode, body.Error.Code)
+	}
+}
+
 // A notary that forks its log (the same key over another history) is
 // caught by a home that saw the first: at the same size and at a larger.
 func TestForkedLogIsReported(t *testing.T) {
