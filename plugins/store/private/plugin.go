@@ -30,6 +30,7 @@ const (
 	CapRead    = "private/events.read"
 	CapInspect = "private/key.inspect"
 	CapList    = "private/keys.list"
+	CapSearch  = "private/events.search"
 )
 
 // Source is the data source every private packet names: the person's one
@@ -54,7 +55,7 @@ type Plugin struct {
 // New returns the private plugin.
 func New() *Plugin { return &Plugin{drivers: map[string]*sqlite.Driver{}} }
 
-// Info describes the four operations.
+// Info describes the five operations.
 func (p *Plugin) Info() plugin.Info {
 	def := func(id, summary, effect, schema string) plugin.Definition {
 		return plugin.Definition{ID: id, Summary: summary, Effect: effect, Approval: plugin.ApprovalNone, Idempotent: true,
@@ -67,6 +68,7 @@ func (p *Plugin) Info() plugin.Info {
 		def(CapRead, "Read one bounded page of one of the person's streams; standing_on (a date, or today) selects the events standing on it.", plugin.EffectRead, readSchema),
 		def(CapInspect, "Read one of the person's streams' head.", plugin.EffectRead, inspectSchema),
 		def(CapList, "Page through the keys of one of the person's streams.", plugin.EffectRead, listSchema),
+		def(CapSearch, "Search one of the person's streams forward for the events holding text and, with standing_on (a date, or today), standing on it.", plugin.EffectRead, searchSchema),
 	}}
 }
 
@@ -77,6 +79,7 @@ var inputsOf = map[string][]string{
 	CapRead:    {"resource", "aggregate_id", "limit", "after_version", "previous_after_version", "standing_on"},
 	CapInspect: {"resource", "aggregate_id"},
 	CapList:    {"resource", "limit", "cursor"},
+	CapSearch:  {"resource", "aggregate_id", "text", "standing_on", "after_version", "limit"},
 }
 
 // request is a private operation's inputs.
@@ -91,6 +94,7 @@ type request struct {
 	PreviousAfterVersion *int64          `json:"previous_after_version"`
 	Cursor               string          `json:"cursor"`
 	StandingOn           string          `json:"standing_on"`
+	Text                 *string         `json:"text"`
 }
 
 // Invoke runs one operation.
@@ -128,6 +132,14 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 			return plugin.Refused(errcode.PrivateStreamInvalid, err.Error())
 		}
 	}
+	if call.Capability == CapSearch {
+		if req.Text == nil && standingOn == "" {
+			return plugin.Refused(errcode.StoreRequestInvalid, "a search selects by text, standing_on or both, and names neither; read the stream with private/events.read instead")
+		}
+		if req.Text != nil && (*req.Text == "" || len(*req.Text) > maxSearchText) {
+			return plugin.Refused(errcode.StoreRequestInvalid, "text must be 1..256 bytes")
+		}
+	}
 	if call.Capability == CapAppend {
 		if err := checkStanding(req.Event); err != nil {
 			return plugin.Refused(errcode.PrivateStreamInvalid, err.Error())
@@ -160,6 +172,17 @@ func (p *Plugin) Invoke(ctx context.Context, call *plugin.Call) *plugin.Result {
 		packet, err = r.Packet(), e
 	case CapInspect:
 		r, e := d.InspectKey(ctx, driver.InspectRequest{Stream: stream})
+		r.Resource = req.Resource
+		packet, err = r.Packet(), e
+	case CapSearch:
+		after, text := int64(0), ""
+		if req.AfterVersion != nil {
+			after = *req.AfterVersion
+		}
+		if req.Text != nil {
+			text = *req.Text
+		}
+		r, e := search(ctx, d, stream, after, limit, text, standingOn)
 		r.Resource = req.Resource
 		packet, err = r.Packet(), e
 	case CapList:
@@ -299,5 +322,6 @@ const (
 	appendSchema  = `{"type":"object","additionalProperties":false,"required":["resource","aggregate_id","event"],"properties":{` + streamProps + `,"expected_version":{"type":"integer","minimum":0},"idempotency_key":{"type":"string"},"event":{"type":"object"}}}`
 	readSchema    = `{"type":"object","additionalProperties":false,"required":["resource","aggregate_id"],"properties":{` + streamProps + `,"limit":{"type":"integer","minimum":1,"maximum":500},"after_version":{"type":"integer","minimum":0},"previous_after_version":{"type":"integer","minimum":0},"standing_on":{"type":"string"}}}`
 	inspectSchema = `{"type":"object","additionalProperties":false,"required":["resource","aggregate_id"],"properties":{` + streamProps + `}}`
+	searchSchema  = `{"type":"object","additionalProperties":false,"required":["resource","aggregate_id"],"properties":{` + streamProps + `,"text":{"type":"string","minLength":1,"maxLength":256},"standing_on":{"type":"string"},"after_version":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1,"maximum":500}}}`
 	listSchema    = `{"type":"object","additionalProperties":false,"required":["resource"],"properties":{"resource":{"type":"string"},"limit":{"type":"integer","minimum":1,"maximum":500},"cursor":{"type":"string"}}}`
 )

@@ -133,3 +133,66 @@ func TestStandingEvents(t *testing.T) {
 		t.Errorf("standing_on not a date: %+v", res)
 	}
 }
+
+// A search reads a stream forward for the events whose string values hold
+// its text (any case) and, with standing_on, that stand on that date; it
+// is bounded and continues from next_after_version. A search that selects
+// by nothing is refused.
+func TestSearch(t *testing.T) {
+	c := plugintest.Serve(t, New())
+	pc, _ := privateContext(t)
+	events := []map[string]any{
+		{"type": "diet", "text": "Vegetarian since May", "standing": map[string]any{"ends_on": "2099-01-01"}},
+		{"type": "diet", "text": "vegetarian at work", "standing": map[string]any{"ends_on": "2020-01-01"}},
+		{"type": "mood", "notes": []any{"calm", map[string]any{"why": "a VEGETARIAN lunch"}}},
+		{"type": "mood", "text": "tired"},
+	}
+	for i, ev := range events {
+		res := c.Invoke(CapAppend, pc, map[string]any{"resource": "observed:life", "aggregate_id": "me", "idempotency_key": string(rune('a' + i)), "event": ev})
+		if res.Status != plugin.StatusOK {
+			t.Fatalf("append %d: %+v", i, res)
+		}
+	}
+	type page struct {
+		Events []struct {
+			Version int64 `json:"version"`
+		} `json:"events"`
+		HasMore bool  `json:"has_more"`
+		Next    int64 `json:"next_after_version"`
+	}
+	find := func(in map[string]any) page {
+		t.Helper()
+		in["resource"], in["aggregate_id"] = "observed:life", "me"
+		res := c.Invoke(CapSearch, pc, in)
+		var p page
+		if res.Status != plugin.StatusOK || json.Unmarshal(res.Output, &p) != nil {
+			t.Fatalf("search %v: %+v", in, res)
+		}
+		return p
+	}
+	versions := func(p page) (out []int64) {
+		for _, e := range p.Events {
+			out = append(out, e.Version)
+		}
+		return out
+	}
+	if got := versions(find(map[string]any{"text": "vegetarian"})); len(got) != 3 || got[0] != 1 || got[2] != 3 {
+		t.Errorf("text vegetarian: %v", got)
+	}
+	if got := versions(find(map[string]any{"text": "vegetarian", "standing_on": "today"})); len(got) != 1 || got[0] != 1 {
+		t.Errorf("vegetarian and standing today: %v", got)
+	}
+	first := find(map[string]any{"text": "vegetarian", "limit": 1})
+	if got := versions(first); len(got) != 1 || got[0] != 1 || !first.HasMore || first.Next != 1 {
+		t.Errorf("the first match: %+v", first)
+	}
+	if got := versions(find(map[string]any{"text": "vegetarian", "after_version": first.Next})); len(got) != 2 || got[0] != 2 {
+		t.Errorf("continued: %v", got)
+	}
+	for _, in := range []map[string]any{{}, {"text": ""}, {"cursor": "x", "text": "a"}} {
+		in["resource"], in["aggregate_id"] = "observed:life", "me"
+		if res := c.Invoke(CapSearch, pc, in); res.Status != plugin.StatusRefused || res.Code != errcode.StoreRequestInvalid {
+			t.Errorf("search %v: %+v", in, res)
+		}
+	}
+}
