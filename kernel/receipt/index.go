@@ -17,13 +17,16 @@ import (
 // without opening them. The index is a listing aid; the receipt files are the
 // record, and Verify reads only them.
 type IndexEntry struct {
-	ReceiptID string       `json:"receipt_id"`
-	Kind      Kind         `json:"kind"`
-	RunID     string       `json:"run_id"`
-	SkillName string       `json:"skill_name"`
-	Outcome   seal.Outcome `json:"outcome"`
-	SealedAt  string       `json:"sealed_at"`
-	Root      bool         `json:"root"`
+	ReceiptID string `json:"receipt_id"`
+	Kind      Kind   `json:"kind"`
+	RunID     string `json:"run_id"`
+	SkillName string `json:"skill_name"`
+	// Method is the method the run ran; an entry an older runx wrote
+	// has none.
+	Method   string       `json:"method,omitempty"`
+	Outcome  seal.Outcome `json:"outcome"`
+	SealedAt string       `json:"sealed_at"`
+	Root     bool         `json:"root"`
 }
 
 func entryOf(r *Receipt, root bool) IndexEntry {
@@ -32,6 +35,7 @@ func entryOf(r *Receipt, root bool) IndexEntry {
 		Kind:      r.Body.Kind,
 		RunID:     r.Body.RunID,
 		SkillName: r.Body.SkillName,
+		Method:    r.Body.Method,
 		Outcome:   r.Body.Outcome,
 		SealedAt:  r.Body.SealedAt,
 		Root:      root,
