@@ -217,26 +217,3 @@ func TestForkedLogIsReported(t *testing.T) {
 		t.Fatalf("larger, forked: %v", err)
 	}
 }
-
-func TestCheckURL(t *testing.T) {
-	for raw, want := range map[string]errcode.Code{
-		"http://api.example.com":          errcode.NotaryInsecureURL,
-		"http://127.0.0.1:8080":           errcode.NotaryLocalAPIRefused,
-		"https://localhost":               errcode.NotaryLocalAPIRefused,
-		"http://10.1.2.3":                 errcode.NotaryLocalAPIRefused,
-		"https://user:pw@api.example.com": errcode.NotaryURLInvalid,
-		"https://api.example.com/?x=1":    errcode.NotaryURLInvalid,
-		"ftp://api.example.com":           errcode.NotaryURLInvalid,
-		"api.example.com":                 errcode.NotaryURLInvalid,
-	} {
-		if _, err := client.CheckURL(raw, false); contract.CodeOf(err) != want {
-			t.Errorf("%s: %v, want %s", raw, err, want)
-		}
-	}
-	if got, err := client.CheckURL("https://api.example.com/", false); err != nil || got != "https://api.example.com" {
-		t.Fatalf("https: %s %v", got, err)
-	}
-	if got, err := client.CheckURL("http://127.0.0.1:8080", true); err != nil || got != "http://127.0.0.1:8080" {
-		t.Fatalf("loopback allowed: %s %v", got, err)
-	}
-}
