@@ -52,8 +52,9 @@ func ForPackage(p *pkg.Package) (*Registry, error) {
 	return r, nil
 }
 
-// Named is every packet p's outputs name, each with where it is named:
-// its methods' and steps' outputs and its own connectors' operations'.
+// Named is every packet p names, each with where it is named: its
+// methods' inputs typed with a packet, and its methods', steps' and own
+// connectors' operations' outputs.
 func Named(p *pkg.Package) map[string]string {
 	out := map[string]string{}
 	add := func(outputs map[string]*pkg.OutputSpec, what string) {
@@ -67,6 +68,11 @@ func Named(p *pkg.Package) map[string]string {
 	}
 	for _, m := range p.Methods {
 		add(m.Outputs, "method "+m.Name)
+		for _, in := range m.Inputs {
+			if _, seen := out[in.Type]; ValidID(in.Type) && !seen {
+				out[in.Type] = "method " + m.Name + " input " + in.Name
+			}
+		}
 		for _, s := range m.Steps {
 			add(s.Outputs, "step "+s.ID)
 		}

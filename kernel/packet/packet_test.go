@@ -105,18 +105,28 @@ func TestKeepAndResolve(t *testing.T) {
 	if d.Packet != s.ID || !artifactstore.ValidRef(d.Ref) || d.Root != st.Root() {
 		t.Fatalf("descriptor %+v", d)
 	}
-	v, got, err := Resolve(st, "run_a", asRef(d), s)
+	v, got, err := Resolve(st, []string{"run_a"}, asRef(d), s)
 	if err != nil || v.(map[string]any)["title"] != "T" || got.Digest != d.Digest || got.Packet != s.ID {
 		t.Fatalf("resolve in its run: %v %+v %v", v, got, err)
 	}
 	other := asRef(d)
 	delete(other, "ref")
-	if _, _, err := Resolve(st, "run_b", other, s); err != nil {
+	if _, _, err := Resolve(st, []string{"run_b"}, other, s); err != nil {
 		t.Fatalf("an earlier run's packet by artifact_id: %v", err)
 	}
-	// A ref of another run is not this run's.
-	_, _, err = Resolve(st, "run_b", asRef(d), s)
+	// A ref of another run is not this run's; with its artifact_id and
+	// root it names what the project holds.
+	onlyRef := asRef(d)
+	delete(onlyRef, "root")
+	delete(onlyRef, "artifact_id")
+	_, _, err = Resolve(st, []string{"run_b"}, onlyRef, s)
 	wantCode(t, err, errcode.PacketRefNotFound)
+	if _, _, err := Resolve(st, []string{"run_b", "run_a"}, onlyRef, s); err != nil {
+		t.Fatalf("a ref of a run named later: %v", err)
+	}
+	if _, _, err := Resolve(st, []string{"run_b"}, asRef(d), s); err != nil {
+		t.Fatalf("a ref of another run with its artifact_id and root: %v", err)
+	}
 }
 
 // A reference whose digest is not its content's, one leaving the store
@@ -130,13 +140,13 @@ func TestResolveRefusals(t *testing.T) {
 	}
 	wrong := asRef(d)
 	wrong["digest"] = "sha256:" + artifactstore.HexDigest([]byte("other"))
-	_, _, err = Resolve(st, "run_a", wrong, s)
+	_, _, err = Resolve(st, []string{"run_a"}, wrong, s)
 	wantCode(t, err, errcode.PacketRefDigestMismatch)
 	wrong = asRef(d)
 	delete(wrong, "ref")
 	wrong["digest"] = "sha256:" + artifactstore.HexDigest([]byte("other"))
 	wrong["artifact_id"] = wrong["digest"]
-	_, _, err = Resolve(st, "run_b", wrong, s)
+	_, _, err = Resolve(st, []string{"run_b"}, wrong, s)
 	wantCode(t, err, errcode.PacketRefNotFound)
 
 	// The content changed under its digest.
@@ -147,7 +157,7 @@ func TestResolveRefusals(t *testing.T) {
 	if err := os.WriteFile(blob, []byte(`{"title":"U"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = Resolve(st, "run_a", asRef(d), s)
+	_, _, err = Resolve(st, []string{"run_a"}, asRef(d), s)
 	wantCode(t, err, errcode.PacketRefDigestMismatch)
 
 	for name, mutate := range map[string]func(m map[string]any){
@@ -162,7 +172,7 @@ func TestResolveRefusals(t *testing.T) {
 	} {
 		m := asRef(d)
 		mutate(m)
-		if _, _, err := Resolve(st, "run_a", m, s); contract.CodeOf(err) != errcode.PacketRefOutsideStore {
+		if _, _, err := Resolve(st, []string{"run_a"}, m, s); contract.CodeOf(err) != errcode.PacketRefOutsideStore {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -173,6 +183,6 @@ func TestResolveRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	strict := reportSchema(t, FromPackage, "acme", "title", "body")
-	_, _, err = Resolve(st2, "run_a", asRef(d2), strict)
+	_, _, err = Resolve(st2, []string{"run_a"}, asRef(d2), strict)
 	wantCode(t, err, errcode.PacketInvalid)
 }

@@ -36,7 +36,7 @@ func IsReference(v any) bool {
 // (packet_ref_not_found); content whose digest is not the reference's
 // (packet_ref_digest_mismatch); an artifact kept as another packet, or
 // content that does not meet s (packet_invalid).
-func Resolve(store *artifactstore.Store, runID string, ref any, s *Schema) (any, artifactstore.Descriptor, error) {
+func Resolve(store *artifactstore.Store, runIDs []string, ref any, s *Schema) (any, artifactstore.Descriptor, error) {
 	d, err := readReference(ref)
 	if err != nil {
 		return nil, d, err
@@ -46,21 +46,23 @@ func Resolve(store *artifactstore.Store, runID string, ref any, s *Schema) (any,
 	}
 	rec := &artifactstore.Record{Digest: d.Digest, Bytes: d.Bytes, MediaType: MediaType}
 	if d.Ref != "" {
-		held, err := store.Lookup(runID, d.Ref)
-		if errors.Is(err, artifactstore.ErrRefUnknown) {
-			return nil, d, contract.Errorf(errcode.PacketRefNotFound, "this run holds no artifact %s", d.Ref)
-		}
-		if err != nil {
+		held, err := lookup(store, runIDs, d.Ref)
+		switch {
+		case errors.Is(err, artifactstore.ErrRefUnknown) && d.Root == "":
+			return nil, d, contract.Errorf(errcode.PacketRefNotFound, "no run here holds artifact %s; pass a reference an earlier call of this run returned, or its artifact_id and root", d.Ref)
+		case err != nil && !errors.Is(err, artifactstore.ErrRefUnknown):
 			return nil, d, contract.Errorf(errcode.PacketStoreUnavailable, "artifact %s cannot be read: %v", d.Ref, err)
+		case err == nil:
+			if held.Digest != d.Digest || held.Bytes != d.Bytes {
+				return nil, d, contract.Errorf(errcode.PacketRefDigestMismatch, "artifact %s holds %s (%d bytes), not the %s (%d bytes) the reference names", d.Ref, held.Digest, held.Bytes, d.Digest, d.Bytes)
+			}
+			if held.Packet != "" && held.Packet != s.ID {
+				return nil, d, contract.Errorf(errcode.PacketInvalid, "artifact %s is a packet %s, not %s", d.Ref, held.Packet, s.ID)
+			}
+			rec = held
 		}
-		if held.Digest != d.Digest || held.Bytes != d.Bytes {
-			return nil, d, contract.Errorf(errcode.PacketRefDigestMismatch, "artifact %s holds %s (%d bytes), not the %s (%d bytes) the reference names", d.Ref, held.Digest, held.Bytes, d.Digest, d.Bytes)
-		}
-		if held.Packet != "" && held.Packet != s.ID {
-			return nil, d, contract.Errorf(errcode.PacketInvalid, "artifact %s is a packet %s, not %s", d.Ref, held.Packet, s.ID)
-		}
-		rec = held
-	} else if d.ArtifactID != d.Digest {
+	}
+	if rec.Ref == "" && d.ArtifactID != d.Digest {
 		return nil, d, contract.Errorf(errcode.PacketRefDigestMismatch, "the reference's artifact_id and digest differ; a kept artifact is named by its digest")
 	}
 	content, err := store.ReadAll(rec, MaxContent)
@@ -86,6 +88,17 @@ func Resolve(store *artifactstore.Store, runID string, ref any, s *Schema) (any,
 		out.Origin, out.Labels.Sharing = rec.Origin, rec.Sharing
 	}
 	return v, out, nil
+}
+
+// lookup is the record of ref in the first of runIDs that holds it.
+func lookup(store *artifactstore.Store, runIDs []string, ref string) (*artifactstore.Record, error) {
+	for _, id := range runIDs {
+		r, err := store.Lookup(id, ref)
+		if !errors.Is(err, artifactstore.ErrRefUnknown) {
+			return r, err
+		}
+	}
+	return nil, artifactstore.ErrRefUnknown
 }
 
 // readReference reads the fields of a reference runx checks and refuses

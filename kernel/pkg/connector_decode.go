@@ -193,6 +193,9 @@ func decodeConnectorOperation(d decoder, e *entry) (*ConnectorOperation, error) 
 			if in.Name == "idempotency_key" {
 				return nil, d.fail(ie.value.pos, "%s must not declare idempotency_key: the step's idempotency_key is the kernel's", label)
 			}
+			if ValidPacketID(in.Type) {
+				return nil, d.fail(ie.value.pos, "%s input %s: an operation's input is rendered into its request, so it takes a value, not a packet type; give the step the packet's fields", label, in.Name)
+			}
 		}
 	}
 	if oe := f.get("outputs"); oe != nil {

@@ -150,6 +150,7 @@ func TestConnectorRefusals(t *testing.T) {
 		{"readback of a write", head + "operations:\n  put:\n    verb: write\n    request: { method: POST, path: /x }\n    readbacks: [{ operation: put, confirms: { a: b } }]\n", "connector_invalid", ":6:5"},
 		{"readback without confirms", head + "operations:\n  put:\n    verb: write\n    request: { method: POST, path: /x }\n    readbacks: [{ operation: get }]\n" + read, "connector_invalid", ":8:17"},
 		{"credential not a variable", head + "credential: { variable: \"my token\", header: Authorization }\noperations:\n" + read, "connector_invalid", ":4:13"},
+		{"packet-typed input", head + "operations:\n  get:\n    verb: read\n    request: { method: GET, path: /x }\n    inputs: { r: { type: acme.report.v1 } }\n", "connector_invalid", ":8:13"},
 		{"packet output not a packet id", head + "operations:\n  get:\n    verb: read\n    request: { method: GET, path: /x }\n    outputs: { a: { type: string, packet: true } }\n", "connector_invalid", ":8:43"},
 		{"payment on a read", head + "operations:\n  get:\n    verb: read\n    cost: { usd_micro: 0, per: request, source: docs }\n    payment: { amount: $input.cents, currency: USD }\n    request: { method: GET, path: /x }\n    inputs: { cents: { type: integer } }\n", "connector_invalid", ":8:5"},
 		{"payment without a fee", head + "operations:\n  pay:\n    verb: write\n    payment: { amount: $input.cents, currency: USD }\n    request: { method: POST, path: /x }\n    inputs: { cents: { type: integer } }\n", "connector_invalid", ":7:5"},

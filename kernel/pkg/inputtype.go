@@ -87,7 +87,10 @@ func convertToType(typ string, v any) (any, error) {
 			return n, nil
 		}
 	default:
-		return nil, fmt.Errorf("has unknown type %q", typ)
+		if !ValidPacketID(typ) {
+			return nil, fmt.Errorf("has unknown type %q", typ)
+		}
+		ok = true // a packet, or a reference to one: kernel/packet checks it
 	}
 	if !ok {
 		return nil, fmt.Errorf("must be %s, not %s", typeNoun(typ), jsonvalue.Kind(v))
@@ -109,6 +112,9 @@ func typeNoun(typ string) string {
 		return "an object"
 	case TypeArray:
 		return "an array"
+	}
+	if ValidPacketID(typ) {
+		return "a packet " + typ + " or a reference to one"
 	}
 	return "a JSON value"
 }

@@ -111,8 +111,11 @@ func decodeInputSpec(d decoder, ie *entry, label string) (*InputSpec, error) {
 	if !f.has("type") {
 		return nil, d.fail(ie.value.pos, "%s needs a type: one of %s", label, strings.Join(inputTypes, ", "))
 	}
-	if s.Type, err = d.oneOf(f, "type", label+" type", inputTypes...); err != nil {
+	if s.Type, err = d.text(f, "type", label+" type"); err != nil {
 		return nil, err
+	}
+	if !slices.Contains(inputTypes, s.Type) && !ValidPacketID(s.Type) {
+		return nil, d.fail(f.get("type").value.position(), "%s type must be one of %s, or a packet id (as acme.report.v1), not %q", label, strings.Join(inputTypes, ", "), s.Type)
 	}
 	if s.Description, err = d.text(f, "description", label+" description"); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/runxhq/runx/kernel/packet"
 	"slices"
 
 	"github.com/runxhq/runx/kernel/authority"
@@ -53,6 +54,12 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 	if err := gate.ChildLimits(rc.Base, rc.method, step, rc.RunDepth, 1); err != nil {
 		return refuse(err)
 	}
+	// A packet input given by reference gets its content, and the call's
+	// receipt names the artifact, on every drive.
+	resolved, given, err := packet.Inputs(p, m, rc.e.ProjectDir, []string{rc.rec.RunID}, inputs)
+	if err != nil {
+		return refuse(err)
+	}
 	childID := childRunID(rc.rec.RunID, local)
 	rec, err := rc.e.Journal.GetRun(durable(ctx), childID)
 	var childInputs map[string]any
@@ -60,7 +67,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		if contract.CodeOf(err) != errcode.RunNotFound {
 			return stepRun{Err: err}
 		}
-		doc, _ := json.Marshal(inputs)
+		doc, _ := json.Marshal(resolved)
 		childInputs, err = pkg.BindInputs(m, pkg.InputSource{Document: doc, HasDocument: true})
 		if err != nil {
 			return refuse(contract.Errorf(contract.CodeOf(err), "child skill %s: %v", step.Skill, err))
@@ -92,6 +99,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		return stepRun{Err: err}
 	}
 	body := rc.runner().StepBody(step, local)
+	withArtifacts(&body, given...)
 	body.Execution = execGraph
 	body.InputsDigest = mustDigest(inputs)
 	if rc.ReuseNote != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/runxhq/runx/kernel/packet"
 	"sync"
 	"time"
 
@@ -131,6 +132,9 @@ func (e *engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 		err = gate.AdmitAuthority(ctx, stated, e.Host.Info)
 	}
 	if err != nil {
+		return e.SealRefused(ctx, st, err)
+	}
+	if st.Inputs, _, err = packet.Inputs(st.Package, st.Method, e.ProjectDir, nil, st.Inputs); err != nil {
 		return e.SealRefused(ctx, st, err)
 	}
 	rec, err := e.newRecord(st, "", "")

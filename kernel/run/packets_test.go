@@ -193,3 +193,82 @@ func TestTurnCallOutcome(t *testing.T) {
 		t.Fatalf("the failed call's outcome: %v", events["draft/2"])
 	}
 }
+
+// A packet-typed input takes the packet or a reference to one the project
+// holds: the reference's digest and the input's packet are checked, the
+// input gets its content, and the call's receipt names the artifact
+// labelled with the input. A reference whose digest is not its content's
+// or that leaves the store is refused, and so is a packet that does not
+// meet its schema; an input typed runx.artifact.v1 gets the descriptor.
+func TestPacketInputs(t *testing.T) {
+	k, _ := stubKernel(t)
+	parent := writeSkill(t, k, "parent", "methods:\n  m:\n    steps:\n      - id: draft\n        agent: { task: Draft., calls: { skills: [../maker, ../reader] } }\n", nil)
+	schemas := map[string]string{"schemas/acme.report.v1.json": reportSchema}
+	writeSkill(t, k, "maker", `methods:
+  m:
+    outputs: { report: { type: object, packet: acme.report.v1 } }
+    steps:
+      - { id: w, tool: stub.echo, inputs: { report: { title: T } }, outputs: { report: { type: object } } }
+`, schemas)
+	writeSkill(t, k, "reader", `methods:
+  m:
+    inputs:
+      report: { type: acme.report.v1 }
+      desc: { type: runx.artifact.v1 }
+    steps:
+      - { id: r, tool: stub.echo, inputs: { report: $input.report, desc: $input.desc } }
+`, schemas)
+	env := runSkill(t, k, parent, "m", "{}", "")
+	ctx := context.Background()
+	call := func(tool string, input any) *TurnCallResult {
+		t.Helper()
+		raw, _ := json.Marshal(input)
+		res, err := k.TurnCall(ctx, TurnCallRequest{RunID: env.RunID, Turn: "draft", Tool: tool, Input: raw})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	made := call("skill:../maker", map[string]any{})
+	d := made.Artifacts["report"]
+	ref := map[string]any{"schema": d.Schema, "ref": d.Ref, "digest": d.Digest, "bytes": d.Bytes}
+
+	got := call("skill:../reader", map[string]any{"report": ref, "desc": ref})
+	var out map[string]any
+	_ = json.Unmarshal(got.Output, &out)
+	report, _ := out["report"].(map[string]any)
+	desc, _ := out["desc"].(map[string]any)
+	if got.Status != "success" || report["title"] != "T" || desc["schema"] != "runx.artifact.v1" || desc["ref"] != d.Ref {
+		t.Fatalf("the reader got %s (%s %v)", got.Output, got.Status, got.Error)
+	}
+	r, _, err := k.engine.Store.Get(got.ReceiptID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := false
+	for _, a := range r.Body.Artifacts {
+		named = named || a.Label == "input/report" && a.Digest == d.Digest && a.Packet == "acme.report.v1" && a.Ref == d.Ref
+	}
+	if !named {
+		t.Fatalf("the call's receipt names %+v", r.Body.Artifacts)
+	}
+	if inline := call("skill:../reader", map[string]any{"report": map[string]any{"title": "U"}}); inline.Status != "success" {
+		t.Fatalf("the packet itself: %+v", inline.CallRecord)
+	}
+
+	for name, tc := range map[string]struct {
+		input map[string]any
+		code  errcode.Code
+	}{
+		"digest not its content's": {map[string]any{"report": map[string]any{"schema": d.Schema, "ref": d.Ref, "digest": "sha256:" + artifactstore.HexDigest([]byte("x")), "bytes": d.Bytes}}, errcode.PacketRefDigestMismatch},
+		"leaving the store":        {map[string]any{"report": map[string]any{"schema": d.Schema, "path": "/etc/passwd", "digest": d.Digest, "bytes": d.Bytes}}, errcode.PacketRefOutsideStore},
+		"another root":             {map[string]any{"report": map[string]any{"schema": d.Schema, "artifact_id": d.Digest, "root": "sha256:" + artifactstore.HexDigest([]byte("/other")), "digest": d.Digest, "bytes": d.Bytes}}, errcode.PacketRefOutsideStore},
+		"not the packet":           {map[string]any{"report": map[string]any{"body": "x"}}, errcode.PacketInvalid},
+		"not a descriptor":         {map[string]any{"desc": map[string]any{"x": 1}}, errcode.PacketInvalid},
+	} {
+		res := call("skill:../reader", tc.input)
+		if res.Error == nil || res.Error.Code != tc.code || res.Status == "success" {
+			t.Errorf("%s: %s %+v", name, res.Status, res.Error)
+		}
+	}
+}
