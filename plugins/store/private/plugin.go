@@ -285,6 +285,13 @@ func (p *Plugin) driverFor(ctx context.Context, path string, now time.Time) (*sq
 	if err := os.Chmod(filepath.Dir(path), 0o700); err != nil {
 		return nil, driver.Errorf(errcode.InvalidConfig, "cannot make the private store's directory private: %v", err)
 	}
+	// The file is made the person's alone (0600) before SQLite opens it,
+	// and its journal files take its mode.
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, driver.Errorf(errcode.InvalidConfig, "cannot create the private store: %v", err)
+	}
+	f.Close()
 	d, err := sqlite.Open(ctx, sqlite.Config{Path: path, Now: p.now})
 	if err != nil {
 		return nil, err

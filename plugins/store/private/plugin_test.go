@@ -53,8 +53,10 @@ func TestAppendAndReadStreams(t *testing.T) {
 	if err != nil || info.Mode().Perm() != 0o700 {
 		t.Fatalf("the store's directory: %v %v", info, err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, FileName)); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{FileName, FileName + "-wal"} {
+		if info, err := os.Stat(filepath.Join(dir, name)); err != nil || info.Mode().Perm() != 0o600 {
+			t.Fatalf("%s: %v %v", name, info, err)
+		}
 	}
 	for _, bad := range []string{"words", "said:", "heard:words", "said:a:b", "observed:a/b"} {
 		res := c.Invoke(CapRead, pc, map[string]any{"resource": bad, "aggregate_id": "me"})
