@@ -7,6 +7,11 @@ const (
 	// Do: Make the set with verdict.criteria and pass it unchanged.
 	CriteriaInvalid Code = "criteria_invalid"
 
+	// EvaluatorMismatch: A step returned a verdict naming another evaluator than the step that
+	// returned it; runx names a verdict's evaluator itself.
+	// Do: Leave the verdict's evaluator out: runx fills it.
+	EvaluatorMismatch Code = "evaluator_mismatch"
+
 	// VerdictCriteriaMismatch: The verdict answers another criteria set than the one the reader
 	// expects (another revision, or a check the set does not hold); a refused verdict answers nothing.
 	// Do: Decide the verdict against the set it answers, or have the subject evaluated against yours.

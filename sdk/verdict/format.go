@@ -91,7 +91,10 @@ type Error struct {
 	Message string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
+func (e *Error) Error() string { return e.Message }
+
+// ErrorCode is the refusal's code, for whoever reads codes off errors.
+func (e *Error) ErrorCode() errcode.Code { return e.Code }
 
 func refuse(code errcode.Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
