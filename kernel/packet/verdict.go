@@ -2,7 +2,6 @@ package packet
 
 import (
 	"encoding/json"
-	"fmt"
 	"maps"
 
 	"github.com/runxhq/runx/kernel/contract"
@@ -31,8 +30,9 @@ var stampers = map[string]func(v any, p Producer) (any, error){}
 // checked and kept: a runx.verdict.v1 gets its evaluator, {package,
 // method, run}; one that names another evaluator is refused
 // (evaluator_mismatch), and a malformed one too (verdict_invalid). A
-// value of any other packet is given back unchanged. v itself is never
-// changed.
+// runx.criteria.v1 whose revision is not the digest of what it holds is
+// refused (criteria_invalid). A value of any other packet is given back
+// unchanged. v itself is never changed.
 func Stamp(s *Schema, v any, p Producer) (any, error) {
 	stamp := stampers[s.ID]
 	if stamp == nil || s.From != FromKernel {
@@ -48,7 +48,8 @@ func stampEvaluator(v any, p Producer) (any, error) {
 	}
 	named := map[string]any{"package": p.Package, "method": p.Method, "run": p.Run}
 	if ev, present := m["evaluator"]; present && !sameEvaluator(ev, named) {
-		return nil, contract.Errorf(errcode.EvaluatorMismatch, "the verdict names evaluator %s, and it was returned by package %s, method %s, run %s; runx names a verdict's evaluator itself, so leave it out", short(fmt.Sprint(ev)), p.Package, p.Method, p.Run)
+		claimed, _ := json.Marshal(ev)
+		return nil, contract.Errorf(errcode.EvaluatorMismatch, "the verdict names evaluator %s, and it was returned by package %s, method %s, run %s; runx names a verdict's evaluator itself, so leave it out", short(string(claimed)), p.Package, p.Method, p.Run)
 	}
 	out := maps.Clone(m)
 	out["evaluator"] = named
@@ -88,4 +89,21 @@ func init() {
 		kernelSchema(id, m)
 	}
 	stampers[verdict.VerdictSchema] = stampEvaluator
+	stampers[verdict.CriteriaSchema] = checkCriteria
+}
+
+// checkCriteria holds a criteria set a step returns to its revision: the
+// digest of what it holds (criteria_invalid otherwise).
+func checkCriteria(v any, _ Producer) (any, error) {
+	if _, ok := v.(map[string]any); !ok {
+		return v, nil // not an object: the schema check refuses it
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, contract.Errorf(errcode.CriteriaInvalid, "the criteria set is not JSON: %v", err)
+	}
+	if _, err := verdict.ParseCriteria(raw); err != nil {
+		return nil, err
+	}
+	return v, nil
 }

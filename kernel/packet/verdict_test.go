@@ -84,3 +84,27 @@ func TestStampNamesTheEvaluator(t *testing.T) {
 		t.Fatalf("another packet was stamped: %v %v", o, err)
 	}
 }
+
+// A criteria set a step returns is held to its revision.
+func TestStampHoldsCriteriaToTheirRevision(t *testing.T) {
+	s, ok := NewRegistry().Lookup(verdict.CriteriaSchema)
+	if !ok {
+		t.Fatal("runx.criteria.v1 is not a kernel packet")
+	}
+	set, err := verdict.NewCriteria([]verdict.CheckSpec{{ID: "tests_pass"}, {ID: "docs"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(set)
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Stamp(s, m, Producer{}); err != nil {
+		t.Fatal(err)
+	}
+	m["checks"].([]any)[0].(map[string]any)["required"] = false
+	if _, err := Stamp(s, m, Producer{}); contract.CodeOf(err) != errcode.CriteriaInvalid {
+		t.Fatalf("a set changed after it was made: want criteria_invalid, got %v", err)
+	}
+}
