@@ -81,7 +81,13 @@ func (r *Run) keepPackets(step *pkg.Step, local string, output any, body *receip
 		if err != nil {
 			return nil, contract.BodyOf(err)
 		}
-		d, err := packet.Keep(store, r.ID, "output/"+name, s, values[name])
+		// A verdict names its evaluator (evaluator.go) before it is kept.
+		v, err := packet.Stamp(s, values[name], r.producer(step, body))
+		var d artifactstore.Descriptor
+		if err == nil {
+			values[name] = v
+			d, err = packet.Keep(store, r.ID, "output/"+name, s, v)
+		}
 		if err != nil {
 			f := contract.BodyOf(err)
 			f.Message = what + ": " + f.Message
