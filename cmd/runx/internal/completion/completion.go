@@ -12,6 +12,7 @@ package completion
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"sort"
@@ -47,6 +48,7 @@ func Register(root *cobra.Command, f *cli.Factory) {
 			for _, flag := range []string{"approve", "decline"} {
 				_ = c.RegisterFlagCompletionFunc(flag, s.decisionFlag)
 			}
+			_ = c.RegisterFlagCompletionFunc("answer", s.answerFlag)
 		case "history":
 			c.ValidArgsFunction = s.runArgs
 		}
@@ -189,6 +191,50 @@ func (s *Source) Decisions(ctx context.Context, runID, toComplete string) ([]str
 	return bounded(out), nil
 }
 
+// Answers offers the answers run runID's questions take, as --answer
+// takes them: address@request_digest:question=option, one per option of
+// each question; a question with no options offers its prefix up to the
+// "=", for the person to type the rest.
+func (s *Source) Answers(ctx context.Context, runID, toComplete string) ([]string, error) {
+	peek, err := s.peek()
+	if err != nil {
+		return nil, err
+	}
+	defer peek.Close()
+	waiting, err := peek.Waiting(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, r := range waiting {
+		if r.Kind != contract.RequestQuestion {
+			continue
+		}
+		var p struct {
+			Questions []struct {
+				ID      string `json:"id"`
+				Prompt  string `json:"prompt"`
+				Options []struct {
+					Label string `json:"label"`
+				} `json:"options"`
+			} `json:"questions"`
+		}
+		_ = json.Unmarshal(r.Payload, &p)
+		for _, q := range p.Questions {
+			prefix := r.Address + "@" + r.RequestDigest + ":" + q.ID + "="
+			if len(q.Options) == 0 && strings.HasPrefix(prefix, toComplete) {
+				out = append(out, offer(prefix, q.Prompt))
+			}
+			for _, o := range q.Options {
+				if v := prefix + o.Label; strings.HasPrefix(v, toComplete) {
+					out = append(out, offer(v, q.Prompt))
+				}
+			}
+		}
+	}
+	return bounded(out), nil
+}
+
 func (s *Source) skillArgs(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	switch len(args) {
 	case 0:
@@ -225,6 +271,31 @@ func (s *Source) decisionFlag(cmd *cobra.Command, args []string, toComplete stri
 	ctx, cancel := context.WithTimeout(cmd.Context(), deadline)
 	defer cancel()
 	return answer(s.Decisions(ctx, args[0], toComplete))
+}
+
+func (s *Source) answerFlag(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if len(args) == 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), deadline)
+	defer cancel()
+	out, err := s.Answers(ctx, args[0], toComplete)
+	if offersFreeText(out) {
+		// the person types the rest after the "="
+		return answer(out, err, cobra.ShellCompDirectiveNoSpace)
+	}
+	return answer(out, err)
+}
+
+// offersFreeText reports whether an offer stops at a free-text question's
+// "=", which the shell must not close with a space.
+func offersFreeText(out []string) bool {
+	for _, o := range out {
+		if value, _, _ := strings.Cut(o, "\t"); strings.HasSuffix(value, "=") {
+			return true
+		}
+	}
+	return false
 }
 
 // answer is cobra's answer for offers read with err: nothing and the error

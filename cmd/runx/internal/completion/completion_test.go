@@ -102,3 +102,14 @@ func TestSourceOffersSkillsMethodsAndNoRunsWithoutRecords(t *testing.T) {
 		t.Fatalf("got %q, directive %d; want nothing and the error directive", out, d)
 	}
 }
+
+// An offer that stops at a free-text question's "=" keeps the shell from
+// adding a space; offers of whole options do not.
+func TestOffersFreeText(t *testing.T) {
+	if !offersFreeText([]string{"ask@sha256:ab:channel=email\tWhere?", "ask@sha256:ab:note=\tAnything else?"}) {
+		t.Fatal("a free-text question's offer was not seen")
+	}
+	if offersFreeText([]string{"ask@sha256:ab:channel=email\tWhere?", "ask@sha256:ab:tone=a=b"}) {
+		t.Fatal("offers of whole options were taken for free text")
+	}
+}
