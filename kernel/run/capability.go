@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/wslock"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -59,7 +60,7 @@ func lockModeOf(def *sdk.Definition) wslock.Mode {
 // where a "*" segment stands for every item of an array.
 func pathsAt(v any, pointer string) []string {
 	var out []string
-	for _, x := range pointerValues(v, pointer) {
+	for _, x := range gate.PointerValues(v, pointer) {
 		if s, ok := x.(string); ok && s != "" {
 			out = append(out, s)
 		}

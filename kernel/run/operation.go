@@ -11,6 +11,7 @@ import (
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/receipt"
 	"github.com/runxhq/runx/kernel/run/connector"
+	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/sdk/errcode"
 	"github.com/runxhq/runx/sdk/pathpolicy"
 	sdk "github.com/runxhq/runx/sdk/plugin"
@@ -126,15 +127,15 @@ func (e *engine) checkStoreFile(b *datasource.Binding) error {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(e.Workspace, p)
 	}
-	root := protectedRoot(e.protectedRoots(), p)
+	root := gate.ProtectedRoot(e.protectedRoots(), p)
 	if root == "" {
 		return nil
 	}
 	if e.ProjectDir != "" {
-		lexical, real := filepath.Clean(p), resolvedPath(p)
-		for _, dir := range []string{filepath.Clean(e.ProjectDir), resolvedPath(e.ProjectDir)} {
+		lexical, real := filepath.Clean(p), gate.ResolvedPath(p)
+		for _, dir := range []string{filepath.Clean(e.ProjectDir), gate.ResolvedPath(e.ProjectDir)} {
 			store, data := filepath.Join(dir, "store"+ls.Ext), filepath.Join(dir, "data")
-			if (lexical == store || pathpolicy.Within(data, lexical)) && (real == resolvedPath(store) || pathpolicy.Within(resolvedPath(data), real)) {
+			if (lexical == store || pathpolicy.Within(data, lexical)) && (real == gate.ResolvedPath(store) || pathpolicy.Within(gate.ResolvedPath(data), real)) {
 				return nil
 			}
 		}

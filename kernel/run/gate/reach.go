@@ -1,0 +1,133 @@
+package gate
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/runxhq/runx/kernel/authority"
+	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/sdk/errcode"
+	"github.com/runxhq/runx/sdk/pathpolicy"
+	sdk "github.com/runxhq/runx/sdk/plugin"
+)
+
+// Places are where a call's paths are held: the workspace, the roots the
+// run's inputs name (where reach inputs lets a tool go) and runx's own
+// places, out of every tool's reach at any reach (the engine's
+// protectedRoots).
+type Places struct {
+	Workspace string
+	Roots     []string
+	Protected []string
+}
+
+// Reach holds every path a capability's description def names in a call's
+// input (its path_inputs: fs.read's path, fs.list's, a command's cwd, each
+// file of a bundle) to the reach eff of the step before anything is
+// dispatched. The kernel owns reach, so every capability that names a path
+// is held to the same rule, whichever plugin serves it: under reach
+// workspace a path must lie in the workspace, under reach inputs in the
+// workspace or a root the run's inputs name, and under either nothing
+// inside .git or .runx, or a secret, is reached; nor, at any reach, runx's
+// own places, wherever they lie and whichever way the path names them. A
+// plugin checks again where it opens the file, told the same places in its
+// call context.
+func Reach(step *pkg.Step, def *sdk.Definition, inputs map[string]any, eff authority.Effective, at Places) *contract.ErrorBody {
+	ws := ResolvedPath(at.Workspace)
+	var roots []string
+	for _, r := range at.Roots {
+		roots = append(roots, filepath.ToSlash(ResolvedPath(r)))
+	}
+	for _, pi := range def.PathInputs {
+		for _, v := range PointerValues(inputs, pi.Pointer) {
+			s, ok := v.(string)
+			if !ok {
+				continue // the input schema check refuses a path that is not a string
+			}
+			p := filepath.FromSlash(s)
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(at.Workspace, p)
+			}
+			if root := ProtectedRoot(at.Protected, p); root != "" {
+				return &contract.ErrorBody{Code: errcode.ReachProtectedDir, Message: "step " + step.ID + ": " + step.Tool.Capability + " input " + pi.Pointer + ": path " + strconv.Quote(s) + " is inside " + root + ", where runx keeps its own state; no tool reaches it, at any reach"}
+			}
+			p = ResolvedPath(p)
+			if err := eff.CheckPath(filepath.ToSlash(ws), roots, filepath.ToSlash(p)); err != nil {
+				body := contract.BodyOf(err)
+				body.Message = "step " + step.ID + ": " + step.Tool.Capability + " input " + pi.Pointer + ": " + body.Message
+				return body
+			}
+		}
+	}
+	return nil
+}
+
+// ProtectedRoot is the protected root p lies in, as named or with its
+// symlinks resolved (a dangling link followed to where it would land), or "".
+func ProtectedRoot(roots []string, p string) string {
+	lexical := filepath.Clean(p)
+	real, err := pathpolicy.RealPath(lexical)
+	if err != nil {
+		real = ResolvedPath(lexical) // a link loop: judge what resolves
+	}
+	for _, r := range roots {
+		if pathpolicy.Within(r, lexical) || pathpolicy.Within(r, real) {
+			return r
+		}
+	}
+	return ""
+}
+
+// ResolvedPath is p cleaned, with the symlinks of its longest existing
+// prefix resolved, so a link cannot carry a path out of its reach unseen.
+func ResolvedPath(p string) string {
+	p = filepath.Clean(p)
+	rest := ""
+	for cur := p; ; {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// PointerValues are the values a JSON pointer names in v; a "*" token names
+// every element of an array (or every value of an object) at that place.
+func PointerValues(v any, pointer string) []any {
+	if pointer == "" {
+		return []any{v}
+	}
+	tokens := strings.Split(strings.TrimPrefix(pointer, "/"), "/")
+	cur := []any{v}
+	for _, raw := range tokens {
+		tok := strings.ReplaceAll(strings.ReplaceAll(raw, "~1", "/"), "~0", "~")
+		var next []any
+		for _, c := range cur {
+			switch node := c.(type) {
+			case map[string]any:
+				if tok == "*" {
+					for _, x := range node {
+						next = append(next, x)
+					}
+				} else if x, ok := node[tok]; ok {
+					next = append(next, x)
+				}
+			case []any:
+				if tok == "*" {
+					next = append(next, node...)
+				} else if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(node) {
+					next = append(next, node[i])
+				}
+			}
+		}
+		cur = next
+	}
+	return cur
+}
