@@ -243,10 +243,3 @@ func decodeProviderOutput(id string) func([]byte, *receipt.Body) (any, *contract
 		return out, nil
 	}
 }
-
-func orEmptyList(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
