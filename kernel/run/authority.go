@@ -198,5 +198,5 @@ func (rc *runCtx) floorRequest(ctx context.Context, step *pkg.Step, local string
 			payload["edit"] = p
 		}
 	}
-	return rc.bindRequest(step, local, contract.RequestApproval, payload)
+	return rc.asked(step, local).Bind(contract.RequestApproval, payload)
 }

@@ -65,7 +65,7 @@ func (p connectorPort) Execute(ctx context.Context, step *pkg.Step, local string
 func (p connectorPort) Decision(local string) *journal.Decision { return p.rc.Decisions[local] }
 
 func (p connectorPort) BindRequest(step *pkg.Step, local string, kind contract.RequestKind, payload map[string]any) (contract.Request, error) {
-	return p.rc.bindRequest(step, local, kind, payload)
+	return p.rc.asked(step, local).Bind(kind, payload)
 }
 
 func (p connectorPort) Answer(stepID string, mo *connector.ManifestOp, raw []byte) (any, *contract.ErrorBody) {

@@ -13,77 +13,28 @@ import (
 	"github.com/runxhq/runx/kernel/run/script"
 	"github.com/runxhq/runx/kernel/run/skillctx"
 	"github.com/runxhq/runx/kernel/run/turn"
-	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
-// request builds what a gate step asks, and binds it by digest to its run,
-// its address and its exact content.
-func (rc *runCtx) request(step *pkg.Step, local string, inputs map[string]any) (contract.Request, error) {
-	var kind contract.RequestKind
-	var payload map[string]any
-	switch {
-	case step.Kind == pkg.KindAgent:
-		kind = contract.RequestAgent
-		payload = map[string]any{
-			"step_id":       step.ID,
-			"skill":         rc.pkg.Name,
-			"task":          step.Agent.Task,
-			"manual_digest": rc.pkg.ManualDigest,
-			"inputs":        orEmpty(inputs),
-			"outputs":       outputContract(step.Outputs),
-		}
-		if step.Agent.Calls != nil {
-			payload["calls"] = step.Agent.Calls
-		}
-		skills, err := skillctx.Read(rc.e.Resolver.Resolve, rc.pkg, step)
-		if err != nil {
-			return contract.Request{}, err
-		} else if len(skills) > 0 { // untrusted advisory data, each by its digest
-			payload[skillctx.PayloadKey] = skills
-		}
-	case len(step.Ask.Questions) > 0:
-		kind = contract.RequestQuestion
-		payload = map[string]any{"step_id": step.ID, "questions": step.Ask.Questions}
-	default:
-		kind = contract.RequestApproval
-		payload = map[string]any{"step_id": step.ID, "gate": "ask", "reason": step.Ask.Reason}
-	}
-	return rc.bindRequest(step, local, kind, payload)
-}
-
-// bindRequest binds a request by digest to its run, its address and its
-// exact content.
-func (rc *runCtx) bindRequest(step *pkg.Step, local string, kind contract.RequestKind, payload map[string]any) (contract.Request, error) {
-	raw, err := canon.Canonical(payload)
-	if err != nil {
-		return contract.Request{}, err
-	}
-	payloadDigest := canon.DigestBytes(raw)
-	req := contract.Request{
-		Address: rc.Address(local),
-		Kind:    kind,
-		RequestDigest: mustDigest(map[string]any{
-			"run_id": rc.rec.RunID, "address": local, "kind": string(kind), "payload_digest": payloadDigest,
-		}),
-		Payload: raw,
-		Summary: contract.RequestSummary{PayloadDigest: payloadDigest, StepID: step.ID},
-	}
-	return req, nil
-}
-
-func outputContract(outputs map[string]*pkg.OutputSpec) map[string]any {
-	out := map[string]any{}
-	for name, spec := range outputs {
-		out[name] = spec
-	}
-	return out
+// asked is where a unit of rc at local asks a request from (gate.Asked).
+func (rc *runCtx) asked(step *pkg.Step, local string) gate.Asked {
+	return gate.Asked{RunID: rc.rec.RunID, Local: local, Address: rc.Address(local), StepID: step.ID}
 }
 
 // gate runs an agent or ask step: it waits on its request until a decision
 // bound to that request's digest arrives, then uses it.
 func (rc *runCtx) gate(ctx context.Context, step *pkg.Step, local string, inputs map[string]any, level int) stepRun {
-	req, err := rc.request(step, local, inputs)
+	at := rc.asked(step, local)
+	var extra map[string]any
+	if step.Kind == pkg.KindAgent {
+		skills, err := skillctx.Read(rc.e.Resolver.Resolve, rc.pkg, step)
+		if err != nil {
+			return stepRun{Err: err}
+		} else if len(skills) > 0 { // untrusted advisory data, each by its digest
+			extra = map[string]any{skillctx.PayloadKey: skills}
+		}
+	}
+	req, err := gate.Ask(at, rc.pkg, step, inputs, extra)
 	if err != nil {
 		return stepRun{Err: err}
 	}

@@ -69,7 +69,7 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 			payload["reason"] = "operation " + step.Operation.Ref + " requires approval (declared by its connector)"
 		}
 	}
-	req, err := rc.bindRequest(step, local, contract.RequestApproval, payload)
+	req, err := rc.asked(step, local).Bind(contract.RequestApproval, payload)
 	if err != nil {
 		return &stepRun{Err: err}
 	}

@@ -38,7 +38,7 @@ func (rc *runCtx) script(ctx context.Context, step *pkg.Step, local string, inpu
 		// requests first.
 		out := stepRun{Refused: r.Refused, Stopped: r.Stopped, Err: r.Err}
 		for _, w := range r.Waits {
-			req, err := rc.bindRequest(step, w.Local, contract.RequestWait, map[string]any{"id": rc.Address(w.Local), "until": w.Until})
+			req, err := rc.asked(step, w.Local).Bind(contract.RequestWait, map[string]any{"id": rc.Address(w.Local), "until": w.Until})
 			if err != nil {
 				return stepRun{Err: err}
 			}

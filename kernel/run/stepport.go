@@ -27,7 +27,7 @@ func (rc *runCtx) runner() *runstep.Run {
 // bindWait binds a wait of the step runner's as a request the run waits
 // on.
 func bindWait(rc *runCtx, step *pkg.Step, w *runstep.Wait) (*pending, error) {
-	req, err := rc.bindRequest(step, w.Local, w.Kind, w.Payload)
+	req, err := rc.asked(step, w.Local).Bind(w.Kind, w.Payload)
 	if err != nil {
 		return nil, err
 	}

@@ -251,7 +251,7 @@ func (p turnPort) Ask(ctx context.Context, t *OpenTurn, c turn.Claimed) (*TurnCa
 		return nil, err
 	}
 	local := t.Local + "/" + strconv.Itoa(c.Index)
-	r, err := rc.bindRequest(t.Step, local, kind, payload)
+	r, err := rc.asked(t.Step, local).Bind(kind, payload)
 	if err != nil {
 		return nil, err
 	}
