@@ -76,7 +76,10 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		if rc.ChildAct != "" {
 			act = rc.ChildAct
 		}
-		contextDigest := rc.childContext(step, act)
+		contextDigest, err := gate.ChildContext(rc.rec.Authority, gate.Effective(rc.Base, rc.method, step), rc.Standing, act, rc.actor())
+		if err != nil {
+			return stepRun{Err: err}
+		}
 		if rc.ChildReuse != nil {
 			reused, note, err := reuseRun{rc: rc, step: step, local: local, p: p, m: m}.reuseChild(ctx, inputs, childInputs, contextDigest)
 			if err != nil {
@@ -185,21 +188,6 @@ func (e *engine) sealedChild(rec *journal.Run) (*contract.SkillRun, receipt.Chil
 	}
 	ref, err := receipt.ChildRefOf(raw)
 	return &env, ref, err
-}
-
-// childContext is the digest of what a child run is started under besides
-// its package and inputs: the authority it holds, the host's document and
-// standing approvals, its act and actor. Two children under the same one
-// are the same computation over the same inputs.
-func (rc *runCtx) childContext(step *pkg.Step, act string) string {
-	hostDigest, _ := gate.Digest(rc.rec.Authority)
-	return mustDigest(map[string]any{
-		"authority_digest": hostDigest,
-		"effective":        authority.ForChild(gate.Effective(rc.Base, rc.method, step)),
-		"standing":         rc.Standing,
-		"act":              act,
-		"actor":            rc.actor(),
-	})
 }
 
 // childOutcomeCode is the code a parent's step fails with when its child
