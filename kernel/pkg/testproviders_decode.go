@@ -9,8 +9,9 @@ import (
 )
 
 // decodeTestProviders reads providers: processes, http and mcp are
-// carried out; hosted is refused until this runx stands in for it, so a
-// test that declares it fails at load instead of passing without it.
+// carried out; hosted is refused (this runx has no hosted operations for
+// it to stand in for), so a test that declares it fails at load instead of
+// passing without it.
 func decodeTestProviders(d decoder, e *entry) (*TestProviders, error) {
 	f, err := d.object(e.value, "providers", "http", "mcp", "processes", "hosted")
 	if err != nil {

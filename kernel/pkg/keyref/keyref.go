@@ -300,7 +300,7 @@ var Keys = []Key{
 		Meaning: "the output's type"},
 	{Area: "providers", Name: "hosted", Evidence: "refused:TestLoadTestRefusals",
 		Type: "", Default: "",
-		Meaning: "refused (`test_field_unsupported`) until this runx stands in for it"},
+		Meaning: "refused (`test_field_unsupported`): this runx has no hosted operations for it to stand in for"},
 	{Area: "providers", Name: "http", Evidence: "script:runx_test_http",
 		Type: "list", Default: "none",
 		Meaning: "answer connector requests, in declaration order; a request no exchange matches is refused without reaching the network"},
