@@ -42,6 +42,10 @@ CREATE TABLE IF NOT EXISTS steps (
   seq         INTEGER NOT NULL,
   PRIMARY KEY (run_id, address)
 );
+-- A step's seq is the run's greatest plus one (sqlNextStepSeq): without
+-- this index that MAX reads every step row of the run, so recording the
+-- n-th step cost O(n) and a run of n steps O(n^2).
+CREATE INDEX IF NOT EXISTS steps_seq ON steps(run_id, seq);
 CREATE TABLE IF NOT EXISTS requests (
   run_id          TEXT NOT NULL,
   address         TEXT NOT NULL,
@@ -52,6 +56,8 @@ CREATE TABLE IF NOT EXISTS requests (
   seq             INTEGER NOT NULL,
   PRIMARY KEY (run_id, address)
 );
+-- As steps_seq, for the requests a pause records.
+CREATE INDEX IF NOT EXISTS requests_seq ON requests(run_id, seq);
 CREATE TABLE IF NOT EXISTS decisions (
   run_id          TEXT NOT NULL,
   address         TEXT NOT NULL,
