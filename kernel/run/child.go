@@ -48,7 +48,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 	if err := rc.bound.check(rc.e, p); err != nil {
 		return refuse(err)
 	}
-	if err := rc.e.prepare(ctx, p, m); err != nil {
+	if err := rc.e.prepare(ctx, p, m, rc.verified); err != nil {
 		return refuse(err)
 	}
 	if err := gate.ChildLimits(rc.Base, rc.method, step, rc.RunDepth, 1); err != nil {
@@ -119,7 +119,7 @@ func (rc *runCtx) child(ctx context.Context, step *pkg.Step, local string, input
 		}
 	} else {
 		cc := newRunCtx(rc.e, rec, p, m, childInputs, rc.Budget, level+1, rc.Address(local))
-		cc.Answers, cc.agents, cc.Spend, cc.bound = rc.Answers, rc.agents, rc.Spend, rc.bound
+		cc.Answers, cc.agents, cc.Spend, cc.bound, cc.verified = rc.Answers, rc.agents, rc.Spend, rc.bound, rc.verified
 		cc.RunDepth, cc.Chain = rc.RunDepth+1, append(slices.Clone(rc.Chain), gate.PackageRef(rc.e.HomeDir, p))
 		cc.Base, cc.Standing = authority.ForChild(gate.Effective(rc.Base, rc.method, step)), rc.Standing
 		out := cc.drive(ctx)

@@ -72,9 +72,8 @@ func (p connectorPort) Answer(stepID string, mo *connector.ManifestOp, raw []byt
 	return connectorAnswer(stepID, mo, raw)
 }
 
-// addedConnectors is where the engine's runs find the connectors runx
-// added to the project, and the home whose trust store verifies those a
-// registry installed.
+// addedConnectors is where the engine's runs find the connectors runx added
+// to the project, and the home whose trust store verifies registry installs.
 func (e *engine) addedConnectors() connector.Project {
 	return connector.Project{Dir: e.ProjectDir, Home: e.HomeDir}
 }

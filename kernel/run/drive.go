@@ -34,8 +34,9 @@ type runCtx struct {
 	// agents are what a managed agent stated about the turns it answered.
 	agents map[string]*AgentStatement
 	// manifests holds each operation reference's manifest lookup for the
-	// life of the run.
+	// life of the run, verified the installed connectors its drive verified.
 	manifests connector.Manifests
+	verified  *connector.Verified
 	// bound holds the child runs this drive starts to the closure the run
 	// was bound to, shared with every child run of the drive.
 	bound *boundClosure
@@ -65,7 +66,7 @@ type runCtx struct {
 
 func newRunCtx(e *engine, rec *journal.Run, p *pkg.Package, m *pkg.Method, inputs map[string]any, b *runstate.Budget, depth int, path string) *runCtx {
 	rc := &runCtx{e: e, rec: rec, pkg: p, method: m, inputs: orEmpty(inputs), Tree: runstate.Tree{Budget: b, Depth: depth, Path: path},
-		Records: runstate.Records{Outputs: map[string]any{}}, modules: &moduleFiles{pkg: p}}
+		Records: runstate.Records{Outputs: map[string]any{}}, modules: &moduleFiles{pkg: p}, verified: &connector.Verified{}}
 	if rec != nil {
 		rc.bound = newBoundClosure(p, rec.ClosureDigest)
 	}

@@ -124,7 +124,7 @@ func ClosureDigest(runxVersion, packageDigest string) string {
 // Run records a new run, drives it until it seals or pauses, and returns its
 // envelope.
 func (e *engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) {
-	if err := e.prepare(ctx, st.Package, st.Method); err != nil {
+	if err := e.prepare(ctx, st.Package, st.Method, nil); err != nil {
 		return e.SealRefused(ctx, st, err)
 	}
 	stated, err := gate.Recorded(st.Authority)

@@ -35,7 +35,7 @@ func operationCapability(op *pkg.OperationStep) string {
 // with none named, the workspace store), and only the binding's profile
 // credential is delivered. Any other connector operation is sent as is.
 func (rc *runCtx) operationDispatch(ctx context.Context, step *pkg.Step, inputs map[string]any) (*dispatch, map[string]string, json.RawMessage, error) {
-	mo, err := rc.manifests.Lookup(rc.pkg, step.Operation, rc.e.addedConnectors())
+	mo, err := rc.manifests.Lookup(rc.pkg, step.Operation, rc.e.addedConnectors().With(rc.verified))
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -146,7 +146,7 @@ func (e *engine) checkStoreFile(b *datasource.Binding) error {
 // operationDefinition is a step's operation as the kernel knows it: from
 // its connector manifest, else from the plugin that declares it.
 func (rc *runCtx) operationDefinition(ctx context.Context, step *pkg.Step) *sdk.Definition {
-	if mo := rc.manifests.Of(rc.pkg, step, rc.e.addedConnectors()); mo != nil {
+	if mo := rc.manifests.Of(rc.pkg, step, rc.e.addedConnectors().With(rc.verified)); mo != nil {
 		return mo.Def
 	}
 	return definitionOf(ctx, rc.e.Host, operationCapability(step.Operation))

@@ -29,7 +29,7 @@ func (rc *runCtx) ownApproval(ctx context.Context, step *pkg.Step, local string,
 	// An operation whose description requires approval always asks, whether
 	// a manifest or a plugin's Describe declares it: both are read from the
 	// one Definition, so a third-party connector gets what a manifest gets.
-	mo := rc.manifests.Of(rc.pkg, step, rc.e.addedConnectors())
+	mo := rc.manifests.Of(rc.pkg, step, rc.e.addedConnectors().With(rc.verified))
 	def := rc.operationDefinition(ctx, step)
 	metered := connector.UnboundedMetering(def, gate.Effective(rc.Base, rc.method, step).Limits)
 	required := def != nil && def.Approval == sdk.ApprovalRequired || metered

@@ -30,16 +30,17 @@ var runnableKinds = map[pkg.StepKind]bool{
 // result producer declares its outputs, and no two producers emit the same
 // key unless their guards are exclusive. A step a guard may skip is held
 // to all of it: a mistake in a branch that seldom runs is still a mistake.
-func (e *engine) prepare(ctx context.Context, p *pkg.Package, m *pkg.Method) error {
-	pr := &preparation{e: e, seen: map[string]bool{}}
+func (e *engine) prepare(ctx context.Context, p *pkg.Package, m *pkg.Method, v *connector.Verified) error {
+	pr := &preparation{e: e, seen: map[string]bool{}, verified: v}
 	return pr.closure(ctx, p, m, 0)
 }
 
 // preparation is one walk of preparation over a method's closure, with
-// the methods it has already prepared.
+// the methods it has already prepared and the run's verified connectors.
 type preparation struct {
-	e    *engine
-	seen map[string]bool
+	e        *engine
+	seen     map[string]bool
+	verified *connector.Verified
 }
 
 // closure prepares a method and, before any step runs, every method
@@ -235,7 +236,7 @@ func (pr *preparation) hasResultContract(ctx context.Context, p *pkg.Package, s 
 		def := definitionOf(ctx, e.Host, s.Tool.Capability)
 		return def != nil && len(def.OutputSchema) > 0
 	case pkg.KindOperation:
-		if mo, err := connector.ManifestOperation(p, s.Operation, e.addedConnectors()); err == nil && mo != nil {
+		if mo, err := connector.ManifestOperation(p, s.Operation, e.addedConnectors().With(pr.verified)); err == nil && mo != nil {
 			return len(mo.Def.OutputSchema) > 0
 		}
 		def := definitionOf(ctx, e.Host, operationCapability(s.Operation))
@@ -270,8 +271,7 @@ func (pr *preparation) hasResultContract(ctx context.Context, p *pkg.Package, s 
 // checkOperation refuses, at admission, an operation no installed
 // connector plugin declares.
 func (pr *preparation) checkOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
-	e := pr.e
-	mo, err := connector.ManifestOperation(p, s.Operation, e.addedConnectors())
+	mo, err := connector.ManifestOperation(p, s.Operation, pr.e.addedConnectors().With(pr.verified))
 	if err == nil && mo != nil && mo.Op.Verb == pkg.VerbWrite && s.Operation.IdempotencyKey == "" {
 		return contract.Errorf(errcode.IdempotencyKeyMissing, "step %s writes through %s and names no idempotency_key; a write names one, which a retry reuses; no step was started", s.ID, s.Operation.Ref)
 	}
@@ -283,7 +283,7 @@ func (pr *preparation) checkOperation(ctx context.Context, p *pkg.Package, s *pk
 // script's calls list (whose idempotency key its call supplies).
 func (pr *preparation) resolveOperation(ctx context.Context, p *pkg.Package, s *pkg.Step) error {
 	e := pr.e
-	mo, err := connector.ManifestOperation(p, s.Operation, e.addedConnectors())
+	mo, err := connector.ManifestOperation(p, s.Operation, e.addedConnectors().With(pr.verified))
 	if err != nil {
 		return err
 	}

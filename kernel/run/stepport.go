@@ -39,7 +39,7 @@ func bindWait(rc *runCtx, step *pkg.Step, w *runstep.Wait) (*pending, error) {
 // operation's (the connector's), a skill call's (its method's).
 func unitOutputs(rc *runCtx) func(*pkg.Step) (map[string]*pkg.OutputSpec, *pkg.Package) {
 	return func(s *pkg.Step) (map[string]*pkg.OutputSpec, *pkg.Package) {
-		if mo := rc.manifests.Of(rc.pkg, s, rc.e.addedConnectors()); mo != nil {
+		if mo := rc.manifests.Of(rc.pkg, s, rc.e.addedConnectors().With(rc.verified)); mo != nil {
 			return mo.Op.Outputs, rc.pkg
 		}
 		if s.Kind == pkg.KindSkill && rc.e.Resolver != nil {

@@ -87,7 +87,7 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 	}
 	refusal := rc.money().AdmitQuote(ctx, step)
 	if refusal == nil {
-		refusal = rc.money().AdmitPayment(step, rc.manifests.Of(rc.pkg, step, rc.e.addedConnectors()), inputs)
+		refusal = rc.money().AdmitPayment(step, rc.manifests.Of(rc.pkg, step, rc.e.addedConnectors().With(rc.verified)), inputs)
 	}
 	if refusal != nil {
 		body := rc.runner().StepBody(step, local)
@@ -101,7 +101,7 @@ func (rc *runCtx) unit(ctx context.Context, step *pkg.Step, local string, inputs
 		return *r
 	}
 	body := rc.runner().StepBody(step, local)
-	mo := rc.manifests.Of(rc.pkg, step, rc.e.addedConnectors())
+	mo := rc.manifests.Of(rc.pkg, step, rc.e.addedConnectors().With(rc.verified))
 	if mo != nil {
 		extra["connector"] = connector.Extra(mo, inputs)
 	}

@@ -31,20 +31,33 @@ type ManifestOp struct {
 
 // Project is where a run finds the connectors runx added: the project
 // directory (.runx) holding added-connectors, and the runx home whose
-// trust store verifies the ones a registry installed.
+// trust store verifies the ones a registry installed. Verified, when set,
+// is the run's own memory of the installed connectors it verified
+// (registry.Verified), which must not outlive the run.
 type Project struct {
-	Dir  string
-	Home string
+	Dir      string
+	Home     string
+	Verified *registry.Verified
+}
+
+// Verified is a run's memory of the installed connectors it verified.
+type Verified = registry.Verified
+
+// With is pr remembering what it verifies in v, the run's own.
+func (pr Project) With(v *registry.Verified) Project {
+	pr.Verified = v
+	return pr
 }
 
 // LoadAdded reads the added connector name (kernel/registry's
 // LoadAddedConnector): one a registry installed only while it verifies
-// against its signed record. nil when the project adds none.
+// against its signed record, once a run for the same bytes. nil when the
+// project adds none.
 func (pr Project) LoadAdded(name string) (*pkg.Connector, error) {
 	if pr.Dir == "" {
 		return nil, nil
 	}
-	return registry.LoadAddedConnector(pr.Dir, pr.Home, name, "")
+	return pr.Verified.LoadAddedConnector(pr.Dir, pr.Home, name, "")
 }
 
 // ManifestOperation resolves ref to a connector manifest: the package's own
