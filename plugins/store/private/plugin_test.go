@@ -198,3 +198,31 @@ func TestSearch(t *testing.T) {
 		}
 	}
 }
+
+// A search is bounded: it reads at most its pages and answers where it
+// stopped, with has_more, however few matches it found.
+func TestSearchIsBounded(t *testing.T) {
+	saved := searchPages
+	searchPages = [2]int{2, 2}
+	defer func() { searchPages = saved }()
+	c := plugintest.Serve(t, New())
+	pc, _ := privateContext(t)
+	for i := range 7 {
+		res := c.Invoke(CapAppend, pc, map[string]any{"resource": "said:words", "aggregate_id": "me", "idempotency_key": string(rune('a' + i)), "event": map[string]any{"type": "said", "text": "hello"}})
+		if res.Status != plugin.StatusOK {
+			t.Fatalf("append %d: %+v", i, res)
+		}
+	}
+	res := c.Invoke(CapSearch, pc, map[string]any{"resource": "said:words", "aggregate_id": "me", "text": "absent"})
+	var p struct {
+		Events  []any `json:"events"`
+		HasMore bool  `json:"has_more"`
+		Next    int64 `json:"next_after_version"`
+	}
+	if res.Status != plugin.StatusOK || json.Unmarshal(res.Output, &p) != nil {
+		t.Fatalf("search: %+v", res)
+	}
+	if len(p.Events) != 0 || !p.HasMore || p.Next != 4 {
+		t.Errorf("a search reads 2 pages of 2 and stops at version 4 with more to read: %+v", p)
+	}
+}

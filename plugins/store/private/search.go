@@ -8,19 +8,18 @@ import (
 	"github.com/runxhq/runx/sdk/store/driver"
 )
 
-// Search bounds: a search reads forward at most maxSearchPages pages of
+// Search bounds: a search reads forward at most searchPages pages of
 // driver.MaxPageEvents events each, and answers where it stopped, so one
 // call is bounded however long the stream is; has_more and
 // next_after_version continue it.
-const (
-	maxSearchPages = 10
-	maxSearchText  = 256
-)
+const maxSearchText = 256
+
+var searchPages = [2]int{10, driver.MaxPageEvents} // pages, events a page
 
 // search reads a stream forward from after, keeping the events whose
 // string values hold text (case-insensitive; any event when text is empty)
 // and, with standingOn, that stand on that date, until it has limit of
-// them or has read maxSearchPages pages. The answer is the read packet of
+// them or has read searchPages pages. The answer is the read packet of
 // the matches: its next_after_version is the last event it read.
 func search(ctx context.Context, d driver.Driver, stream driver.Stream, after int64, limit int, text, standingOn string) (driver.ReadResult, error) {
 	if limit == 0 {
@@ -29,9 +28,9 @@ func search(ctx context.Context, d driver.Driver, stream driver.Stream, after in
 	needle := strings.ToLower(text)
 	var out driver.ReadResult
 	var matches []driver.Event
-	for page := 0; page < maxSearchPages; page++ {
+	for page := 0; page < searchPages[0]; page++ {
 		from := after
-		r, err := d.Read(ctx, driver.ReadRequest{Stream: stream, AfterVersion: &from, Limit: driver.MaxPageEvents})
+		r, err := d.Read(ctx, driver.ReadRequest{Stream: stream, AfterVersion: &from, Limit: searchPages[1]})
 		if err != nil {
 			return r, err
 		}
