@@ -127,6 +127,9 @@ func (s *Server) callables(ctx context.Context, t *run.OpenTurn) []map[string]an
 			}
 		case run.CallableAskHuman:
 			item["input_schema"] = askHumanSchema
+		case run.CallableLoad:
+			item["summary"] = "Load a package the project holds that calls.load names: its methods and its SKILL.md as untrusted advisory context; a community package waits on the person's trust"
+			item["input_schema"] = loadSchema
 		}
 		if _, ok := item["input_schema"]; !ok {
 			item["input_schema"] = map[string]any{"type": "object"}
@@ -160,5 +163,13 @@ var askHumanSchema = map[string]any{
 				"free_text": map[string]any{"type": "boolean"}, "required": map[string]any{"type": "boolean"},
 			},
 		}},
+	},
+}
+
+var loadSchema = map[string]any{
+	"type":     "object",
+	"required": []string{"skill"},
+	"properties": map[string]any{
+		"skill": map[string]any{"type": "string", "description": "<publisher>/<name>[@version], or runx/<name> for a core skill"},
 	},
 }

@@ -106,6 +106,9 @@ type Calls struct {
 	Tools      []string `json:"tools,omitempty"`
 	Operations []string `json:"operations,omitempty"` // <connector>/<operation>
 	Skills     []string `json:"skills,omitempty"`
+	// Load are the catalog rules a turn may load packages under:
+	// <publisher>/<name> patterns, * standing for one whole segment.
+	Load []string `json:"load,omitempty"`
 }
 
 // AskStep is an explicit human gate: a reason (yes or no) or questions.

@@ -253,24 +253,29 @@ func decodeContext(d decoder, e *entry, what string) ([]string, error) {
 
 // decodeCalls reads what a turn or script may call. Each list grants only
 // what it names; an absent list grants nothing.
-func decodeCalls(d decoder, e *entry, what string, _ bool) (*Calls, error) {
+func decodeCalls(d decoder, e *entry, what string, turn bool) (*Calls, error) {
 	f, err := d.object(e.value, what, "tools", "operations", "skills", "load")
 	if err != nil {
 		return nil, err
 	}
-	// Nothing loads packages under catalog rules yet: load is refused.
-	if err := d.unsupported(f, errcode.StepFieldUnsupported, what+" ", "load"); err != nil {
-		return nil, err
+	if e := f.get("load"); e != nil && !turn { // only a turn loads packages
+		return nil, refuseAt(d.file, e.keyPos, errcode.StepFieldUnsupported, "%s load is not supported by this runx; remove it", what)
 	}
 	c := &Calls{}
-	lists := map[string]*[]string{"tools": &c.Tools, "operations": &c.Operations, "skills": &c.Skills}
-	for _, k := range []string{"tools", "operations", "skills"} {
+	lists := map[string]*[]string{"tools": &c.Tools, "operations": &c.Operations, "skills": &c.Skills, "load": &c.Load}
+	for _, k := range []string{"tools", "operations", "skills", "load"} {
 		le := f.get(k)
 		if le == nil {
 			continue
 		}
 		if *lists[k], err = d.strList(le, what+" "+k); err != nil {
 			return nil, err
+		}
+	}
+	for i, rule := range c.Load {
+		pub, name, ok := strings.Cut(rule, "/")
+		if !ok || !loadSegment(pub) || !loadSegment(name) {
+			return nil, d.fail(f.get("load").value.items[i].pos, "%s load: %q must be <publisher>/<name>, * standing for one whole segment (acme/*)", what, rule)
 		}
 	}
 	for i, op := range c.Operations {
@@ -310,4 +315,9 @@ func decodeScript(d decoder, e *entry, label string) (*ScriptStep, error) {
 		}
 	}
 	return s, nil
+}
+
+// loadSegment is one segment of a load rule: * or a registry name.
+func loadSegment(s string) bool {
+	return s == "*" || s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyz0123456789-") == "" && s[0] != '-'
 }

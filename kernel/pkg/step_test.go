@@ -35,7 +35,8 @@ func TestStepRefusals(t *testing.T) {
 		{"agent context twice", s + "        agent: { task: t, context: { skills: [./x, ./x] } }\n", errcode.StepInvalid, 11, 52},
 		{"agent context too many", s + "        agent: { task: t, context: { skills: [./a, ./b, ./c, ./d, ./e, ./f, ./g, ./h, ./i] } }\n", errcode.StepInvalid, 11, 87},
 		{"agent context unknown key", s + "        agent: { task: t, context: { packets: [x] } }\n", errcode.RunxYAMLUnknownField, 11, 38},
-		{"agent calls load", s + "        agent: { task: t, calls: { tools: [fs.read], load: [registry] } }\n", errcode.StepFieldUnsupported, 11, 54},
+		{"agent calls load not a rule", s + "        agent: { task: t, calls: { tools: [fs.read], load: [registry] } }\n", errcode.StepInvalid, 11, 61},
+		{"agent calls load partial wildcard", s + "        agent: { task: t, calls: { load: [acme/we*] } }\n", errcode.StepInvalid, 11, 43},
 		{"script calls load", s + "        script: { module: m.mjs, calls: { load: [registry] } }\n", errcode.StepFieldUnsupported, 11, 43},
 		{"operation result", s + "        operation: forge/issue.read\n        result: { required: [id] }\n", errcode.StepFieldUnsupported, 12, 9},
 		{"output packet not a packet id", s + "        tool: fs.read\n        outputs: { r: { type: object, packet: Verdict } }\n", errcode.StepInvalid, 12, 47},
@@ -161,12 +162,12 @@ func TestReferencesAccepted(t *testing.T) {
 func TestAgentContextAndLoad(t *testing.T) {
 	p, _, err := loadProfile(t, withStep("      - id: s\n        agent:\n          task: t\n"+
 		"          context: { skills: [../taste-profile, \"registry:acme/voice@1.0.0\"] }\n"+
-		""))
+		"          calls: { load: [acme/*, \"*/weather\"] }\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := p.Method("m").Step("s").Agent
-	if strings.Join(a.ContextSkills, ",") != "../taste-profile,registry:acme/voice@1.0.0" {
-		t.Fatalf("context %v", a.ContextSkills)
+	if strings.Join(a.ContextSkills, ",") != "../taste-profile,registry:acme/voice@1.0.0" || strings.Join(a.Calls.Load, ",") != "acme/*,*/weather" {
+		t.Fatalf("context %v, load %v", a.ContextSkills, a.Calls.Load)
 	}
 }

@@ -36,6 +36,7 @@ const (
 	CallableOperation = turn.CallableOperation
 	CallableSkill     = turn.CallableSkill
 	CallableAskHuman  = turn.CallableAskHuman
+	CallableLoad      = turn.CallableLoad
 )
 
 // ErrCallCancelled is the cause a cancelled turn call's context carries.
@@ -240,12 +241,8 @@ func (p turnPort) keepChildPause(ctx context.Context, t *OpenTurn, out *TurnCall
 // the run waits on, and a person answers it under approvals with runx
 // resume. The same call made again with its call_id collects the answer
 // once it is recorded.
-func (p turnPort) Ask(ctx context.Context, t *OpenTurn, c turn.Claimed) (*TurnCallResult, error) {
-	k := p.k
-	kind, payload, err := turn.AskRequest(t.Step, c.Input)
-	if err != nil {
-		return nil, err
-	}
+func (p turnPort) Ask(ctx context.Context, t *OpenTurn, c turn.Claimed, a turn.Asked) (*TurnCallResult, error) {
+	k, kind, payload := p.k, a.Kind, a.Payload
 	rc, err := k.runCtxFor(ctx, t.RunID)
 	if err != nil {
 		return nil, err
@@ -258,7 +255,7 @@ func (p turnPort) Ask(ctx context.Context, t *OpenTurn, c turn.Claimed) (*TurnCa
 	if err := k.journal.Asks().AddRequests(durable(ctx), t.RunID, []*journal.Request{{Address: local, Kind: kind, RequestDigest: r.RequestDigest, Payload: r.Payload}}); err != nil {
 		return nil, err
 	}
-	pc := turn.Pending{Address: local, Index: c.Index, CallID: c.Req.CallID, Tool: c.Req.Tool, InputDigest: c.Digest, RequestDigest: r.RequestDigest}
+	pc := turn.Pending{Address: local, Index: c.Index, CallID: c.Req.CallID, Tool: c.Req.Tool, InputDigest: c.Digest, RequestDigest: r.RequestDigest, Floor: a.Floor}
 	if err := k.journal.AppendEvent(durable(ctx), t.RunID, "calls", turn.EventCallPending, pc); err != nil {
 		return nil, err
 	}
@@ -267,6 +264,38 @@ func (p turnPort) Ask(ctx context.Context, t *OpenTurn, c turn.Claimed) (*TurnCa
 		return nil, err
 	}
 	return res, nil
+}
+
+// LoadScope is what a load of the turn is admitted under: its run's
+// recorded authority and chain, and the run's resolver.
+func (p turnPort) LoadScope(ctx context.Context, t *OpenTurn) (turn.LoadScope, error) {
+	rc, err := p.k.runCtxFor(ctx, t.RunID)
+	if err != nil {
+		return turn.LoadScope{}, err
+	}
+	return turn.LoadScope{Authority: rc.rec.Authority, Chain: rc.Chain, HomeDir: p.k.engine.HomeDir, Resolve: p.k.engine.Resolver.Resolve}, nil
+}
+
+// SettleCall seals a call that ran no unit (a load) with its receipt and
+// records it as the turn's calls are recorded; made again after a
+// person's decision, it uses the decision and the run waits on the rest.
+func (p turnPort) SettleCall(ctx context.Context, t *OpenTurn, c turn.Claimed, kind pkg.StepKind, status contract.StepStatus, output any, failure *contract.ErrorBody) (*TurnCallResult, error) {
+	rc, err := p.k.runCtxFor(ctx, t.RunID)
+	if err != nil {
+		return nil, err
+	}
+	local := t.Local + "/" + strconv.Itoa(c.Index)
+	r := rc.runner().SettleNow(ctx, &pkg.Step{ID: t.Step.ID, Kind: kind}, local, rc.Depth+2, status, output, failure, nil)
+	if r.Err != nil {
+		return nil, r.Err
+	}
+	out, err := rc.recordTurnCall(ctx, t.Local, c.Index, c.Req.Tool, c.Digest, c.Req.CallID, r.Settled)
+	if err == nil && c.Again {
+		if err = p.k.journal.Asks().UseDecision(durable(ctx), t.RunID, local, nil); err == nil {
+			err = rc.repause(ctx)
+		}
+	}
+	return out, err
 }
 
 // Collect settles a pending ask_human call from the person's recorded

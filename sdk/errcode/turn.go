@@ -46,6 +46,18 @@ const (
 	// Do: Keep each context skill's SKILL.md within 64 KiB and a turn's together within 256 KiB; split or trim it.
 	ContextSkillTooLarge Code = "context_skill_too_large"
 
+	// LoadDeclined: The person did not trust the package a turn loaded.
+	// Do: Load another package, or end the turn without it.
+	LoadDeclined Code = "load_declined"
+
+	// LoadInputInvalid: A load's input is not {skill: "<publisher>/<name>[@version]"}.
+	// Do: Name the package to load as <publisher>/<name>[@version].
+	LoadInputInvalid Code = "load_input_invalid"
+
+	// LoadNotAllowed: A turn loaded a package no rule of its step's calls.load names.
+	// Do: Load a package its rules name, or add a rule to the step's calls.load.
+	LoadNotAllowed Code = "load_not_allowed"
+
 	// NativeInputInvalid: A runx tool's input is malformed.
 	// Do: Fix the input the message names.
 	NativeInputInvalid Code = "native_input_invalid"

@@ -65,17 +65,27 @@ func Read(resolve Resolve, p *pkg.Package, s *pkg.Step) ([]Skill, error) {
 		if err != nil {
 			return nil, contract.Errorf(contract.CodeOf(err), "step %s reads context skill %s, which does not resolve: %s", s.ID, ref, err.Error())
 		}
-		content, err := readBounded(filepath.Join(cp.Dir, pkg.SkillFile), s.ID, ref)
+		sk, err := Of(s.ID, ref, cp)
 		if err != nil {
 			return nil, err
 		}
-		if total += int64(len(content)); total > MaxTotalBytes {
+		if total += sk.Bytes; total > MaxTotalBytes {
 			return nil, contract.Errorf(errcode.ContextSkillTooLarge, "step %s: its context skills come to more than %d bytes together; a turn reads at most that", s.ID, MaxTotalBytes)
 		}
-		out = append(out, Skill{Schema: Packet, Ref: ref, Skill: cp.Name, Digest: canon.DigestBytes(content), Bytes: int64(len(content)),
-			MediaType: MediaType, Trust: "untrusted", Advisory: true, Registry: cp.Registry, Content: string(content)})
+		out = append(out, sk)
 	}
 	return out, nil
+}
+
+// Of reads the SKILL.md of package cp, which ref named for step, as a
+// context skill, bounded and digested.
+func Of(step, ref string, cp *pkg.Package) (Skill, error) {
+	content, err := readBounded(filepath.Join(cp.Dir, pkg.SkillFile), step, ref)
+	if err != nil {
+		return Skill{}, err
+	}
+	return Skill{Schema: Packet, Ref: ref, Skill: cp.Name, Digest: canon.DigestBytes(content), Bytes: int64(len(content)),
+		MediaType: MediaType, Trust: "untrusted", Advisory: true, Registry: cp.Registry, Content: string(content)}, nil
 }
 
 // readBounded reads a context skill's SKILL.md, refusing one over

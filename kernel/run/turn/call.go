@@ -63,6 +63,8 @@ const (
 	// CallableAskHuman is the question to a person a step that says ask:
 	// true offers (AskHuman).
 	CallableAskHuman CallableKind = "ask_human"
+	// CallableLoad is the load of a package a step's calls.load offers.
+	CallableLoad CallableKind = "load"
 )
 
 // Callables lists the calls an agent step offers its turn, in the order
@@ -82,6 +84,9 @@ func Callables(step *pkg.Step) []Callable {
 		}
 		for _, s := range c.Skills {
 			out = append(out, Callable{Tool: "skill:" + s, Kind: CallableSkill})
+		}
+		if len(c.Load) > 0 {
+			out = append(out, Callable{Tool: Load, Kind: CallableLoad})
 		}
 	}
 	if step.Agent.Ask {

@@ -83,8 +83,13 @@ func Make(ctx context.Context, e Engine, req CallRequest) (*CallResult, error) {
 	if err := json.Unmarshal(input, &in); err != nil || in == nil {
 		return nil, contract.Errorf(errcode.CallInputInvalid, "input must be a JSON object")
 	}
-	step, err := CallStep(t.Step, req.Tool)
-	if err != nil {
+	var step *pkg.Step
+	var loading string
+	if req.Tool == Load && t.Step.Agent != nil && t.Step.Agent.Calls != nil && len(t.Step.Agent.Calls.Load) > 0 {
+		if loading, err = loadRef(t.Step, input); err != nil {
+			return nil, err
+		}
+	} else if step, err = CallStep(t.Step, req.Tool); err != nil {
 		return nil, err
 	}
 	reuse, err := e.Reuse(req, step != nil && step.Kind == pkg.KindSkill)
@@ -94,10 +99,10 @@ func Make(ctx context.Context, e Engine, req CallRequest) (*CallResult, error) {
 	if req.Act != "" && (step == nil || step.Kind != pkg.KindSkill) {
 		return nil, contract.Errorf(errcode.CallActUnsupported, "option \"act\" of call %s: only a skill call states an act (it becomes its child run's act)", req.Tool)
 	}
-	if step == nil && req.CallID == "" {
+	if step == nil && loading == "" && req.CallID == "" {
 		return nil, contract.Errorf(errcode.AskHumanCallIDRequired, "ask_human needs a call_id: the same call made again with it collects the person's answer")
 	}
-	if step == nil {
+	if step == nil && loading == "" {
 		// Checked before an index is claimed: a refused ask takes none.
 		if _, _, err := AskRequest(t.Step, input); err != nil {
 			return nil, err
@@ -189,9 +194,13 @@ func Make(ctx context.Context, e Engine, req CallRequest) (*CallResult, error) {
 	claims.mu.Unlock()
 
 	c := Claimed{Req: req, Index: index, In: in, Input: input, Digest: digest, Reuse: reuse, Again: again >= 0, SkillOrdinal: skillOrdinal}
-	if step == nil {
-		f.result, f.err = e.Ask(callCtx, t, c)
-	} else {
+	switch {
+	case loading != "":
+		f.result, f.err = load(callCtx, e, t, c, loading)
+	case step == nil:
+		kind, payload, _ := AskRequest(t.Step, input)
+		f.result, f.err = e.Ask(callCtx, t, c, Asked{Kind: kind, Payload: payload})
+	default:
 		f.result, f.err = e.Carry(callCtx, t, step, c)
 	}
 	claims.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/runstate"
@@ -23,12 +24,19 @@ type Engine interface {
 	// Reuse is a call's reuse option, refused where it does not parse or
 	// the call is not a skill call (skill false).
 	Reuse(req CallRequest, skill bool) (*runstate.ReuseOption, error)
-	// Ask opens an ask_human call at <turn>/<index>: its request joins
-	// what the run waits on.
-	Ask(ctx context.Context, t *Open, c Claimed) (*CallResult, error)
+	// Ask opens a call that asks a person at <turn>/<index> (ask_human,
+	// or a load waiting on the person's trust): its request joins what
+	// the run waits on.
+	Ask(ctx context.Context, t *Open, c Claimed, a Asked) (*CallResult, error)
 	// Collect settles a pending ask_human call from the person's recorded
 	// decision, or reports it pending while none is.
 	Collect(ctx context.Context, t *Open, p Pending) (*CallResult, error)
+	// LoadScope is what a load of the turn is admitted under.
+	LoadScope(ctx context.Context, t *Open) (LoadScope, error)
+	// SettleCall seals a call that ran no unit (a load) at <turn>/<n>
+	// with its receipt and records it; a call made again after a
+	// person's decision uses that decision.
+	SettleCall(ctx context.Context, t *Open, c Claimed, kind pkg.StepKind, status contract.StepStatus, output any, failure *contract.ErrorBody) (*CallResult, error)
 	// Carry runs the call as a unit of the turn's run at <turn>/<n>, under
 	// the authority and floor of step, and records it.
 	Carry(ctx context.Context, t *Open, step *pkg.Step, c Claimed) (*CallResult, error)
@@ -58,4 +66,13 @@ type Claimed struct {
 	// SkillOrdinal is a skill call's place among its turn's skill calls
 	// (max_fanout), 0 for a call that starts no child.
 	SkillOrdinal int
+}
+
+// Asked is what a call asks a person: the request's kind and payload.
+// Floor marks a call that, made again once the person decided, carries
+// on (a load), rather than returning the answer (ask_human).
+type Asked struct {
+	Kind    contract.RequestKind
+	Payload map[string]any
+	Floor   bool
 }
