@@ -1,9 +1,6 @@
 package run
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -72,72 +69,7 @@ func (r *skillResolver) locate(fromDir, path string) (string, error) {
 	return "", contract.Errorf(errcode.SkillNotFound, "no skill %q: looked in %s and the core skills this runx carries", path, local)
 }
 
-// core materialises a core skill into <home>/bundled/<name>/<version>/ on
-// first use. A version directory is written once, from the binary's own
-// copy, into a staging directory renamed into place.
+// core materialises a core skill into the runx home (installed.Core).
 func (r *skillResolver) core(name string) (string, error) {
-	if r.Core == nil || name == "" || strings.ContainsAny(name, `/\.`) {
-		return "", contract.Errorf(errcode.SkillNotFound, "no core skill %q", name)
-	}
-	if _, err := fs.Stat(r.Core, name+"/SKILL.md"); err != nil {
-		return "", contract.Errorf(errcode.SkillNotFound, "no core skill %q in this runx %s", name, r.RunxVersion)
-	}
-	sub, err := fs.Sub(r.Core, name)
-	if err != nil {
-		return "", err
-	}
-	fingerprint, err := fsDigest(sub)
-	if err != nil {
-		return "", err
-	}
-	dst := filepath.Join(r.HomeDir, "bundled", name, r.RunxVersion)
-	marker := filepath.Join(dst, ".runx-bundled")
-	if got, err := os.ReadFile(marker); err == nil && string(got) == fingerprint {
-		return dst, nil
-	}
-	stage, err := os.MkdirTemp(filepath.Dir(dst), "."+name+"-")
-	if errors.Is(err, fs.ErrNotExist) {
-		if err = os.MkdirAll(filepath.Dir(dst), 0o755); err == nil {
-			stage, err = os.MkdirTemp(filepath.Dir(dst), "."+name+"-")
-		}
-	}
-	if err != nil {
-		return "", err
-	}
-	if err := os.CopyFS(stage, sub); err != nil {
-		os.RemoveAll(stage)
-		return "", err
-	}
-	if err := os.WriteFile(filepath.Join(stage, ".runx-bundled"), []byte(fingerprint), 0o644); err != nil {
-		os.RemoveAll(stage)
-		return "", err
-	}
-	// A copy that differs from this binary's (edited by hand, or another
-	// build of the same version) is replaced whole.
-	_ = os.RemoveAll(dst)
-	if err := os.Rename(stage, dst); err != nil {
-		os.RemoveAll(stage)
-		if _, statErr := os.Stat(marker); statErr == nil {
-			return dst, nil // another process materialised it first
-		}
-		return "", err
-	}
-	return dst, nil
-}
-
-func fsDigest(fsys fs.FS) (string, error) {
-	h := sha256.New()
-	err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		raw, err := fs.ReadFile(fsys, path)
-		if err != nil {
-			return err
-		}
-		sum := sha256.Sum256(raw)
-		h.Write([]byte(path + "\x00" + hex.EncodeToString(sum[:]) + "\n"))
-		return nil
-	})
-	return hex.EncodeToString(h.Sum(nil)), err
+	return installed.Core(r.Core, r.HomeDir, r.RunxVersion, name)
 }
