@@ -245,3 +245,37 @@ func identity(launch *Launch, info *sdk.Info) string {
 	}
 	return fmt.Sprintf("first-party:%s@%s", info.Name, info.Version)
 }
+
+// Packet returns the plugin that describes packet id and its description:
+// the first-party plugins first, then the pinned third-party ones (each
+// described, and so started, only then). None describing it is no error.
+func (s *Supervisor) Packet(ctx context.Context, id string) (string, *sdk.Packet, error) {
+	match := func(info *sdk.Info) *sdk.Packet {
+		for i := range info.Packets {
+			if info.Packets[i].ID == id {
+				return &info.Packets[i]
+			}
+		}
+		return nil
+	}
+	for _, name := range s.cat.names() {
+		info, _ := s.cat.firstPartyInfo(name)
+		if p := match(info); p != nil {
+			return name, p, nil
+		}
+	}
+	third, err := s.thirdPartyNames()
+	if err != nil {
+		return "", nil, err
+	}
+	for _, name := range third {
+		info, err := s.Info(ctx, name)
+		if err != nil {
+			return "", nil, err
+		}
+		if p := match(info); p != nil {
+			return name, p, nil
+		}
+	}
+	return "", nil, nil
+}

@@ -86,8 +86,10 @@ func Named(p *pkg.Package) map[string]string {
 }
 
 // Prepare requires every packet p names to be registered for its runs,
-// before any step runs: packet_unknown names the first missing one.
-func Prepare(p *pkg.Package) error {
+// before any step runs: one neither runx nor p declares is looked up with
+// describe (FromPlugins), which registers a plugin's in Base;
+// packet_unknown names the first none describes.
+func Prepare(p *pkg.Package, describe func(id string) (*Schema, error)) error {
 	named := Named(p)
 	if len(named) == 0 {
 		return nil
@@ -101,6 +103,20 @@ func Prepare(p *pkg.Package) error {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
+	for _, id := range ids {
+		if _, ok := r.Lookup(id); ok || describe == nil {
+			continue
+		}
+		s, err := describe(id)
+		if err != nil {
+			return err
+		}
+		if s != nil {
+			if err := base().Register(s); err != nil {
+				return err
+			}
+		}
+	}
 	for _, id := range ids {
 		if _, err := r.Require(id, named[id]); err != nil {
 			return err

@@ -43,7 +43,7 @@ func (s *stub) Info() sdk.Info {
 	return sdk.Info{Name: "stub", Version: "0.0.1", Capabilities: []sdk.Definition{
 		def("stub.echo", sdk.EffectNone), def("stub.read", sdk.EffectRead), def("stub.fail", sdk.EffectNone),
 		write, module, command, flaky,
-	}}
+	}, Packets: []sdk.Packet{{ID: "stub.note.v1", Schema: []byte(`{"properties":{"note":{"type":"string"}},"required":["note"],"type":"object"}`)}}}
 }
 
 func (s *stub) count(id string) int {
@@ -206,6 +206,17 @@ func (h *stubHost) Info(_ context.Context, name string) (*sdk.Info, error) {
 		return info, nil
 	}
 	return nil, &host.Error{Code: errcode.PluginNotFound, Message: "no plugin " + name}
+}
+
+func (h *stubHost) Packet(_ context.Context, id string) (string, *sdk.Packet, error) {
+	for n, info := range h.infos {
+		for i := range info.Packets {
+			if info.Packets[i].ID == id {
+				return n, &info.Packets[i], nil
+			}
+		}
+	}
+	return "", nil, nil
 }
 
 func (h *stubHost) RoleCapability(_ context.Context, role string) (*host.Capability, error) {

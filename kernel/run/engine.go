@@ -34,6 +34,7 @@ type Invoker interface {
 	Info(ctx context.Context, plugin string) (*sdk.Info, error)
 	RoleCapability(ctx context.Context, role string) (*host.Capability, error)
 	Adapter(ctx context.Context, id string) (string, *sdk.Adapter, error)
+	Packet(ctx context.Context, id string) (string, *sdk.Packet, error)
 }
 
 // Tree bounds every verifier holds a receipt tree to.

@@ -272,3 +272,21 @@ func TestPacketInputs(t *testing.T) {
 		}
 	}
 }
+
+// A plugin extends the registry by its description: a packet its Describe
+// answer names is one a package's output may name, with no schema of its
+// own, and the value is held to the plugin's schema.
+func TestPacketDescribedByAPlugin(t *testing.T) {
+	k, _ := stubKernel(t)
+	dir := writeSkill(t, k, "noted", "methods:\n  m:\n    inputs: { note: { type: string } }\n    steps:\n      - id: n\n        tool: stub.echo\n        inputs: { n: { note: $input.note } }\n        outputs: { n: { type: object, packet: stub.note.v1 } }\n", nil)
+	env := runSkill(t, k, dir, "m", `{"note": "x"}`, "")
+	if env.Outcome != "completed" {
+		t.Fatalf("a plugin's packet: %s %s", env.Outcome, env.Error)
+	}
+	if a := stepReceiptOf(t, k, env.ReceiptID, "n").Body.Artifacts; len(a) != 1 || a[0].Packet != "stub.note.v1" {
+		t.Fatalf("artifacts %+v", a)
+	}
+	if env := runSkill(t, k, dir, "m", `{}`, ""); errCode(env) != string(errcode.PacketInvalid) {
+		t.Fatalf("a value the plugin's schema refuses: %s %s", env.Outcome, env.Error)
+	}
+}

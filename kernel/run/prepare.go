@@ -60,7 +60,7 @@ func (pr *preparation) closure(ctx context.Context, p *pkg.Package, m *pkg.Metho
 		}
 		return contract.Errorf(contract.CodeOf(err), "child skill %s#%s: %s", p.Name, m.Name, err.Error())
 	}
-	if err := packet.Prepare(p); err != nil {
+	if err := packet.Prepare(p, packet.FromPlugins(ctx, e.Host)); err != nil {
 		return wrap(err)
 	}
 	if err := pr.method(ctx, p, m); err != nil {

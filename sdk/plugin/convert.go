@@ -45,6 +45,9 @@ func infoToProto(in *Info) *pluginv1.DescribeResponse {
 	for _, a := range in.Adapters {
 		out.Adapters = append(out.Adapters, &pluginv1.Adapter{Id: a.ID, Summary: a.Summary, BindingSchema: a.BindingSchema, Credentials: a.Credentials})
 	}
+	for _, p := range in.Packets {
+		out.Packets = append(out.Packets, &pluginv1.PacketSchema{Id: p.ID, Schema: p.Schema})
+	}
 	return out
 }
 

@@ -84,6 +84,17 @@ type Info struct {
 	Capabilities    []Definition `json:"capabilities"`
 	// Adapters are the data adapters the plugin serves.
 	Adapters []Adapter `json:"adapters,omitempty"`
+	// Packets are the packet schemas the plugin describes: a run.yaml
+	// output or input may name one (as acme.report.v1), and the kernel
+	// holds the value to it.
+	Packets []Packet `json:"packets,omitempty"`
+}
+
+// Packet is one packet schema a plugin describes: its id (dotted
+// lowercase names ending in a version) and its JSON Schema.
+type Packet struct {
+	ID     string          `json:"id"`
+	Schema json.RawMessage `json:"schema"`
 }
 
 // Adapter is one kind of data source a plugin serves.

@@ -46,6 +46,9 @@ func infoFromProto(in *pluginv1.DescribeResponse) *plugin.Info {
 	for _, a := range in.GetAdapters() {
 		out.Adapters = append(out.Adapters, plugin.Adapter{ID: a.GetId(), Summary: a.GetSummary(), BindingSchema: a.GetBindingSchema(), Credentials: a.GetCredentials()})
 	}
+	for _, p := range in.GetPackets() {
+		out.Packets = append(out.Packets, plugin.Packet{ID: p.GetId(), Schema: p.GetSchema()})
+	}
 	return out
 }
 

@@ -86,7 +86,10 @@ type DescribeResponse struct {
 	ProtocolVersion uint32                  `protobuf:"varint,4,opt,name=protocol_version,json=protocolVersion,proto3" json:"protocol_version,omitempty"`
 	Capabilities    []*CapabilityDefinition `protobuf:"bytes,5,rep,name=capabilities,proto3" json:"capabilities,omitempty"`
 	// The data adapters this plugin serves (added to v1 additively).
-	Adapters      []*Adapter `protobuf:"bytes,6,rep,name=adapters,proto3" json:"adapters,omitempty"`
+	Adapters []*Adapter `protobuf:"bytes,6,rep,name=adapters,proto3" json:"adapters,omitempty"`
+	// The packet schemas this plugin describes (added to v1 additively): a
+	// run.yaml output or input may name one, and the kernel registers it.
+	Packets       []*PacketSchema `protobuf:"bytes,7,rep,name=packets,proto3" json:"packets,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -159,6 +162,13 @@ func (x *DescribeResponse) GetCapabilities() []*CapabilityDefinition {
 func (x *DescribeResponse) GetAdapters() []*Adapter {
 	if x != nil {
 		return x.Adapters
+	}
+	return nil
+}
+
+func (x *DescribeResponse) GetPackets() []*PacketSchema {
+	if x != nil {
+		return x.Packets
 	}
 	return nil
 }
@@ -486,6 +496,61 @@ func (x *Adapter) GetCredentials() []string {
 	return nil
 }
 
+type PacketSchema struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The packet id: dotted lowercase names ending in a version, e.g.
+	// "acme.report.v1".
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// Its JSON Schema, canonical JSON.
+	Schema        []byte `protobuf:"bytes,2,opt,name=schema,proto3" json:"schema,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PacketSchema) Reset() {
+	*x = PacketSchema{}
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PacketSchema) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PacketSchema) ProtoMessage() {}
+
+func (x *PacketSchema) ProtoReflect() protoreflect.Message {
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PacketSchema.ProtoReflect.Descriptor instead.
+func (*PacketSchema) Descriptor() ([]byte, []int) {
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *PacketSchema) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *PacketSchema) GetSchema() []byte {
+	if x != nil {
+		return x.Schema
+	}
+	return nil
+}
+
 type Cost struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Absent (has_usd_micro false) means the price is unknown, never zero.
@@ -502,7 +567,7 @@ type Cost struct {
 
 func (x *Cost) Reset() {
 	*x = Cost{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[5]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -514,7 +579,7 @@ func (x *Cost) String() string {
 func (*Cost) ProtoMessage() {}
 
 func (x *Cost) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[5]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -527,7 +592,7 @@ func (x *Cost) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Cost.ProtoReflect.Descriptor instead.
 func (*Cost) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{5}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Cost) GetHasUsdMicro() bool {
@@ -576,7 +641,7 @@ type InvokeRequest struct {
 
 func (x *InvokeRequest) Reset() {
 	*x = InvokeRequest{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[6]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -588,7 +653,7 @@ func (x *InvokeRequest) String() string {
 func (*InvokeRequest) ProtoMessage() {}
 
 func (x *InvokeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[6]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -601,7 +666,7 @@ func (x *InvokeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvokeRequest.ProtoReflect.Descriptor instead.
 func (*InvokeRequest) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{6}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *InvokeRequest) GetStart() *InvokeStart {
@@ -637,7 +702,7 @@ type InvokeStart struct {
 
 func (x *InvokeStart) Reset() {
 	*x = InvokeStart{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -649,7 +714,7 @@ func (x *InvokeStart) String() string {
 func (*InvokeStart) ProtoMessage() {}
 
 func (x *InvokeStart) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -662,7 +727,7 @@ func (x *InvokeStart) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvokeStart.ProtoReflect.Descriptor instead.
 func (*InvokeStart) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *InvokeStart) GetCapability() string {
@@ -722,7 +787,7 @@ type InvocationContext struct {
 
 func (x *InvocationContext) Reset() {
 	*x = InvocationContext{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -734,7 +799,7 @@ func (x *InvocationContext) String() string {
 func (*InvocationContext) ProtoMessage() {}
 
 func (x *InvocationContext) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -747,7 +812,7 @@ func (x *InvocationContext) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvocationContext.ProtoReflect.Descriptor instead.
 func (*InvocationContext) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *InvocationContext) GetRunId() string {
@@ -864,7 +929,7 @@ type InvokeResponse struct {
 
 func (x *InvokeResponse) Reset() {
 	*x = InvokeResponse{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -876,7 +941,7 @@ func (x *InvokeResponse) String() string {
 func (*InvokeResponse) ProtoMessage() {}
 
 func (x *InvokeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -889,7 +954,7 @@ func (x *InvokeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvokeResponse.ProtoReflect.Descriptor instead.
 func (*InvokeResponse) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *InvokeResponse) GetOutputChunk() []byte {
@@ -934,7 +999,7 @@ type InvokeResult struct {
 
 func (x *InvokeResult) Reset() {
 	*x = InvokeResult{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[10]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -946,7 +1011,7 @@ func (x *InvokeResult) String() string {
 func (*InvokeResult) ProtoMessage() {}
 
 func (x *InvokeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[10]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -959,7 +1024,7 @@ func (x *InvokeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvokeResult.ProtoReflect.Descriptor instead.
 func (*InvokeResult) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *InvokeResult) GetStatus() string {
@@ -1013,7 +1078,7 @@ type CancelRequest struct {
 
 func (x *CancelRequest) Reset() {
 	*x = CancelRequest{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[11]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1025,7 +1090,7 @@ func (x *CancelRequest) String() string {
 func (*CancelRequest) ProtoMessage() {}
 
 func (x *CancelRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[11]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1038,7 +1103,7 @@ func (x *CancelRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRequest.ProtoReflect.Descriptor instead.
 func (*CancelRequest) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{11}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CancelRequest) GetCallId() string {
@@ -1058,7 +1123,7 @@ type RecoverRequest struct {
 
 func (x *RecoverRequest) Reset() {
 	*x = RecoverRequest{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[12]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1070,7 +1135,7 @@ func (x *RecoverRequest) String() string {
 func (*RecoverRequest) ProtoMessage() {}
 
 func (x *RecoverRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[12]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1083,7 +1148,7 @@ func (x *RecoverRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecoverRequest.ProtoReflect.Descriptor instead.
 func (*RecoverRequest) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{12}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *RecoverRequest) GetCapability() string {
@@ -1112,7 +1177,7 @@ type RecoverResponse struct {
 
 func (x *RecoverResponse) Reset() {
 	*x = RecoverResponse{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[13]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1124,7 +1189,7 @@ func (x *RecoverResponse) String() string {
 func (*RecoverResponse) ProtoMessage() {}
 
 func (x *RecoverResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[13]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1137,7 +1202,7 @@ func (x *RecoverResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecoverResponse.ProtoReflect.Descriptor instead.
 func (*RecoverResponse) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{13}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *RecoverResponse) GetResult() *InvokeResult {
@@ -1164,7 +1229,7 @@ type CancelResponse struct {
 
 func (x *CancelResponse) Reset() {
 	*x = CancelResponse{}
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[14]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1176,7 +1241,7 @@ func (x *CancelResponse) String() string {
 func (*CancelResponse) ProtoMessage() {}
 
 func (x *CancelResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[14]
+	mi := &file_runx_plugin_v1_plugin_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1189,7 +1254,7 @@ func (x *CancelResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelResponse.ProtoReflect.Descriptor instead.
 func (*CancelResponse) Descriptor() ([]byte, []int) {
-	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{14}
+	return file_runx_plugin_v1_plugin_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *CancelResponse) GetState() string {
@@ -1205,7 +1270,7 @@ const file_runx_plugin_v1_plugin_proto_rawDesc = "" +
 	"\n" +
 	"\x1brunx/plugin/v1/plugin.proto\x12\x0erunx.plugin.v1\"4\n" +
 	"\x0fDescribeRequest\x12!\n" +
-	"\frunx_version\x18\x01 \x01(\tR\vrunxVersion\"\x8b\x02\n" +
+	"\frunx_version\x18\x01 \x01(\tR\vrunxVersion\"\xc3\x02\n" +
 	"\x10DescribeResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x1f\n" +
@@ -1213,7 +1278,8 @@ const file_runx_plugin_v1_plugin_proto_rawDesc = "" +
 	"sdkVersion\x12)\n" +
 	"\x10protocol_version\x18\x04 \x01(\rR\x0fprotocolVersion\x12H\n" +
 	"\fcapabilities\x18\x05 \x03(\v2$.runx.plugin.v1.CapabilityDefinitionR\fcapabilities\x123\n" +
-	"\badapters\x18\x06 \x03(\v2\x17.runx.plugin.v1.AdapterR\badapters\"\x88\x04\n" +
+	"\badapters\x18\x06 \x03(\v2\x17.runx.plugin.v1.AdapterR\badapters\x126\n" +
+	"\apackets\x18\a \x03(\v2\x1c.runx.plugin.v1.PacketSchemaR\apackets\"\x88\x04\n" +
 	"\x14CapabilityDefinition\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
 	"\asummary\x18\x02 \x01(\tR\asummary\x12!\n" +
@@ -1244,7 +1310,10 @@ const file_runx_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
 	"\asummary\x18\x02 \x01(\tR\asummary\x12%\n" +
 	"\x0ebinding_schema\x18\x03 \x01(\fR\rbindingSchema\x12 \n" +
-	"\vcredentials\x18\x04 \x03(\tR\vcredentials\"\x90\x01\n" +
+	"\vcredentials\x18\x04 \x03(\tR\vcredentials\"6\n" +
+	"\fPacketSchema\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x16\n" +
+	"\x06schema\x18\x02 \x01(\fR\x06schema\"\x90\x01\n" +
 	"\x04Cost\x12\"\n" +
 	"\rhas_usd_micro\x18\x01 \x01(\bR\vhasUsdMicro\x12\x1b\n" +
 	"\tusd_micro\x18\x02 \x01(\x03R\busdMicro\x12\x10\n" +
@@ -1329,51 +1398,53 @@ func file_runx_plugin_v1_plugin_proto_rawDescGZIP() []byte {
 	return file_runx_plugin_v1_plugin_proto_rawDescData
 }
 
-var file_runx_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_runx_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
 var file_runx_plugin_v1_plugin_proto_goTypes = []any{
 	(*DescribeRequest)(nil),      // 0: runx.plugin.v1.DescribeRequest
 	(*DescribeResponse)(nil),     // 1: runx.plugin.v1.DescribeResponse
 	(*CapabilityDefinition)(nil), // 2: runx.plugin.v1.CapabilityDefinition
 	(*PathInput)(nil),            // 3: runx.plugin.v1.PathInput
 	(*Adapter)(nil),              // 4: runx.plugin.v1.Adapter
-	(*Cost)(nil),                 // 5: runx.plugin.v1.Cost
-	(*InvokeRequest)(nil),        // 6: runx.plugin.v1.InvokeRequest
-	(*InvokeStart)(nil),          // 7: runx.plugin.v1.InvokeStart
-	(*InvocationContext)(nil),    // 8: runx.plugin.v1.InvocationContext
-	(*InvokeResponse)(nil),       // 9: runx.plugin.v1.InvokeResponse
-	(*InvokeResult)(nil),         // 10: runx.plugin.v1.InvokeResult
-	(*CancelRequest)(nil),        // 11: runx.plugin.v1.CancelRequest
-	(*RecoverRequest)(nil),       // 12: runx.plugin.v1.RecoverRequest
-	(*RecoverResponse)(nil),      // 13: runx.plugin.v1.RecoverResponse
-	(*CancelResponse)(nil),       // 14: runx.plugin.v1.CancelResponse
-	nil,                          // 15: runx.plugin.v1.InvocationContext.CredentialsEntry
+	(*PacketSchema)(nil),         // 5: runx.plugin.v1.PacketSchema
+	(*Cost)(nil),                 // 6: runx.plugin.v1.Cost
+	(*InvokeRequest)(nil),        // 7: runx.plugin.v1.InvokeRequest
+	(*InvokeStart)(nil),          // 8: runx.plugin.v1.InvokeStart
+	(*InvocationContext)(nil),    // 9: runx.plugin.v1.InvocationContext
+	(*InvokeResponse)(nil),       // 10: runx.plugin.v1.InvokeResponse
+	(*InvokeResult)(nil),         // 11: runx.plugin.v1.InvokeResult
+	(*CancelRequest)(nil),        // 12: runx.plugin.v1.CancelRequest
+	(*RecoverRequest)(nil),       // 13: runx.plugin.v1.RecoverRequest
+	(*RecoverResponse)(nil),      // 14: runx.plugin.v1.RecoverResponse
+	(*CancelResponse)(nil),       // 15: runx.plugin.v1.CancelResponse
+	nil,                          // 16: runx.plugin.v1.InvocationContext.CredentialsEntry
 }
 var file_runx_plugin_v1_plugin_proto_depIdxs = []int32{
 	2,  // 0: runx.plugin.v1.DescribeResponse.capabilities:type_name -> runx.plugin.v1.CapabilityDefinition
 	4,  // 1: runx.plugin.v1.DescribeResponse.adapters:type_name -> runx.plugin.v1.Adapter
-	5,  // 2: runx.plugin.v1.CapabilityDefinition.cost:type_name -> runx.plugin.v1.Cost
-	3,  // 3: runx.plugin.v1.CapabilityDefinition.path_inputs:type_name -> runx.plugin.v1.PathInput
-	7,  // 4: runx.plugin.v1.InvokeRequest.start:type_name -> runx.plugin.v1.InvokeStart
-	8,  // 5: runx.plugin.v1.InvokeStart.context:type_name -> runx.plugin.v1.InvocationContext
-	15, // 6: runx.plugin.v1.InvocationContext.credentials:type_name -> runx.plugin.v1.InvocationContext.CredentialsEntry
-	10, // 7: runx.plugin.v1.InvokeResponse.result:type_name -> runx.plugin.v1.InvokeResult
-	8,  // 8: runx.plugin.v1.RecoverRequest.context:type_name -> runx.plugin.v1.InvocationContext
-	10, // 9: runx.plugin.v1.RecoverResponse.result:type_name -> runx.plugin.v1.InvokeResult
-	0,  // 10: runx.plugin.v1.Capability.Describe:input_type -> runx.plugin.v1.DescribeRequest
-	6,  // 11: runx.plugin.v1.Capability.Invoke:input_type -> runx.plugin.v1.InvokeRequest
-	11, // 12: runx.plugin.v1.Capability.Cancel:input_type -> runx.plugin.v1.CancelRequest
-	6,  // 13: runx.plugin.v1.Capability.Preview:input_type -> runx.plugin.v1.InvokeRequest
-	12, // 14: runx.plugin.v1.Capability.Recover:input_type -> runx.plugin.v1.RecoverRequest
-	1,  // 15: runx.plugin.v1.Capability.Describe:output_type -> runx.plugin.v1.DescribeResponse
-	9,  // 16: runx.plugin.v1.Capability.Invoke:output_type -> runx.plugin.v1.InvokeResponse
-	14, // 17: runx.plugin.v1.Capability.Cancel:output_type -> runx.plugin.v1.CancelResponse
-	9,  // 18: runx.plugin.v1.Capability.Preview:output_type -> runx.plugin.v1.InvokeResponse
-	13, // 19: runx.plugin.v1.Capability.Recover:output_type -> runx.plugin.v1.RecoverResponse
-	15, // [15:20] is the sub-list for method output_type
-	10, // [10:15] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	5,  // 2: runx.plugin.v1.DescribeResponse.packets:type_name -> runx.plugin.v1.PacketSchema
+	6,  // 3: runx.plugin.v1.CapabilityDefinition.cost:type_name -> runx.plugin.v1.Cost
+	3,  // 4: runx.plugin.v1.CapabilityDefinition.path_inputs:type_name -> runx.plugin.v1.PathInput
+	8,  // 5: runx.plugin.v1.InvokeRequest.start:type_name -> runx.plugin.v1.InvokeStart
+	9,  // 6: runx.plugin.v1.InvokeStart.context:type_name -> runx.plugin.v1.InvocationContext
+	16, // 7: runx.plugin.v1.InvocationContext.credentials:type_name -> runx.plugin.v1.InvocationContext.CredentialsEntry
+	11, // 8: runx.plugin.v1.InvokeResponse.result:type_name -> runx.plugin.v1.InvokeResult
+	9,  // 9: runx.plugin.v1.RecoverRequest.context:type_name -> runx.plugin.v1.InvocationContext
+	11, // 10: runx.plugin.v1.RecoverResponse.result:type_name -> runx.plugin.v1.InvokeResult
+	0,  // 11: runx.plugin.v1.Capability.Describe:input_type -> runx.plugin.v1.DescribeRequest
+	7,  // 12: runx.plugin.v1.Capability.Invoke:input_type -> runx.plugin.v1.InvokeRequest
+	12, // 13: runx.plugin.v1.Capability.Cancel:input_type -> runx.plugin.v1.CancelRequest
+	7,  // 14: runx.plugin.v1.Capability.Preview:input_type -> runx.plugin.v1.InvokeRequest
+	13, // 15: runx.plugin.v1.Capability.Recover:input_type -> runx.plugin.v1.RecoverRequest
+	1,  // 16: runx.plugin.v1.Capability.Describe:output_type -> runx.plugin.v1.DescribeResponse
+	10, // 17: runx.plugin.v1.Capability.Invoke:output_type -> runx.plugin.v1.InvokeResponse
+	15, // 18: runx.plugin.v1.Capability.Cancel:output_type -> runx.plugin.v1.CancelResponse
+	10, // 19: runx.plugin.v1.Capability.Preview:output_type -> runx.plugin.v1.InvokeResponse
+	14, // 20: runx.plugin.v1.Capability.Recover:output_type -> runx.plugin.v1.RecoverResponse
+	16, // [16:21] is the sub-list for method output_type
+	11, // [11:16] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_runx_plugin_v1_plugin_proto_init() }
@@ -1387,7 +1458,7 @@ func file_runx_plugin_v1_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runx_plugin_v1_plugin_proto_rawDesc), len(file_runx_plugin_v1_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   16,
+			NumMessages:   17,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
