@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofrs/flock"
 	"golang.org/x/mod/sumdb/tlog"
 
 	"github.com/runxhq/runx/kernel/contract"
@@ -204,6 +205,45 @@ func TestStateFollowsTheLog(t *testing.T) {
 	}
 	if _, err := check(first, l.prove); contract.CodeOf(err) != errcode.NotaryStateInvalid {
 		t.Fatalf("altered state: %v", err)
+	}
+}
+
+// A check holds the home's lock of the log's checkpoint from its read to
+// its write: while another holds it, a check does not read a view the
+// other may be moving (two verifies at once could otherwise step the view
+// back to a smaller checkpoint). Here the test holds the lock; a check
+// bounded by a short deadline gives up without touching the view, and
+// once the lock is free it goes on.
+func TestCheckHoldsTheHomesLock(t *testing.T) {
+	key := testKey("notary")
+	pub := key.Public().(ed25519.PublicKey)
+	l := newTestLog(t, key)
+	l.add(t, "0")
+	st := OpenState(t.TempDir())
+	v, err := VerifyRecord(encode(t, l.record(t, 0)), pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(st.dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	held := flock.New(st.path(pub) + ".lock")
+	if err := held.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := st.Check(ctx, pub, v.Checkpoint, nil); contract.CodeOf(err) != errcode.NotaryStateInvalid {
+		t.Fatalf("a check while another holds the lock: %v, want it to give up", err)
+	}
+	if _, seen, _ := st.Last(pub); seen {
+		t.Fatal("a check that never held the lock wrote the view")
+	}
+	if err := held.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := st.Check(context.Background(), pub, v.Checkpoint, nil); err != nil || c != FirstSeen {
+		t.Fatalf("once the lock is free: %s %v", c, err)
 	}
 }
 

@@ -9,6 +9,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
+
+	"github.com/gofrs/flock"
 
 	"golang.org/x/mod/sumdb/tlog"
 
@@ -76,7 +79,28 @@ const (
 // prove only when their sizes differ; a checkpoint that is not is
 // notary_log_forked and the home keeps the one it had. A consistent
 // checkpoint larger than the last one seen replaces it.
+//
+// The whole check holds the home's lock of that log's checkpoint, so two
+// verifies at once see one another's view: neither can step the view back
+// to a smaller checkpoint, nor accept one checked against a view the other
+// has already moved past.
 func (s *State) Check(ctx context.Context, pub ed25519.PublicKey, cp Checkpoint, prove ProveTree) (Consistency, error) {
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return "", contract.Errorf(errcode.NotaryStateInvalid, "cannot make %s: %v", s.dir, err)
+	}
+	lock := flock.New(s.path(pub) + ".lock")
+	locked, err := lock.TryLockContext(ctx, lockRetry)
+	if err != nil || !locked {
+		return "", contract.Errorf(errcode.NotaryStateInvalid, "cannot lock %s: %v", lock.Path(), err)
+	}
+	defer lock.Unlock()
+	return s.check(ctx, pub, cp, prove)
+}
+
+// lockRetry is how often a check waiting on another's lock tries again.
+const lockRetry = 5 * time.Millisecond
+
+func (s *State) check(ctx context.Context, pub ed25519.PublicKey, cp Checkpoint, prove ProveTree) (Consistency, error) {
 	last, ok, err := s.Last(pub)
 	if err != nil {
 		return "", err
