@@ -87,12 +87,14 @@ const (
 const answeredBytesKey = "answered_bytes"
 
 // sqlAnsweredBytes is the largest count the tree of a root kept, in its
-// checkpoints and its step events. A count the journal's scrubber
-// rewrote (a delivered value that happened to be these digits) is no
-// integer and is passed over: the others still bound the run.
+// checkpoints and its step events. Each document is parsed once, and only
+// one that names the field; a count the journal's scrubber rewrote (a
+// delivered value that happened to be these digits) is no integer and is
+// passed over: the others still bound the run.
 const sqlAnsweredBytes = `WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT r.run_id FROM runs r JOIN tree t ON r.parent_run_id = t.id)
-	SELECT COALESCE(MAX(CASE WHEN json_valid(data) THEN CASE WHEN json_type(data, '$.` + answeredBytesKey + `') = 'integer' THEN json_extract(data, '$.` + answeredBytesKey + `') END END), 0)
-	FROM events WHERE run_id IN (SELECT id FROM tree) AND (stream = 'steps' OR stream = 'run' AND type IN (?, ?))`
+	SELECT COALESCE(MAX(n), 0) FROM (SELECT json_extract(data, '$.` + answeredBytesKey + `') AS n FROM events
+		WHERE run_id IN (SELECT id FROM tree) AND (stream = 'steps' OR stream = 'run' AND type IN (?, ?)) AND instr(data, '"` + answeredBytesKey + `":') > 0)
+	WHERE typeof(n) = 'integer'`
 
 // AnsweredBytes is what the tree of root runID had answered at its last
 // checkpoint (PauseRoot, Stop) or at the last unit any of its runs
