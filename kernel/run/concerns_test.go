@@ -21,6 +21,11 @@ var besideAllowed = map[string][]string{
 	"runstate":  nil,
 	"script":    nil,
 	"step":      {"runstate"},
+	// skillctx is a leaf (it imports kernel/pkg, kernel/receipt and the
+	// contracts, nothing of the engine): the engine reads a turn's context
+	// skills into its request, and a turn reads them back and reads a
+	// load's SKILL.md by the same rules and bounds.
+	"turn": {"runstate", "skillctx"},
 }
 
 // TestConcernsSitBelowTheEngine holds every package below the engine

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/runxhq/runx/kernel/contract"
@@ -266,14 +267,25 @@ func (p turnPort) Ask(ctx context.Context, t *OpenTurn, c turn.Claimed, a turn.A
 	return res, nil
 }
 
-// LoadScope is what a load of the turn is admitted under: its run's
-// recorded authority and chain, and the run's resolver.
-func (p turnPort) LoadScope(ctx context.Context, t *OpenTurn) (turn.LoadScope, error) {
+// BindLoad binds the package a turn's load names, as the run binds a
+// skill, under the run's authority: a ref that does not resolve, or a
+// package the authority's packages do not cover over the run's chain, is
+// the refusal.
+func (p turnPort) BindLoad(ctx context.Context, t *OpenTurn, ref string) (*pkg.Package, *contract.ErrorBody, error) {
 	rc, err := p.k.runCtxFor(ctx, t.RunID)
 	if err != nil {
-		return turn.LoadScope{}, err
+		return nil, nil, err
 	}
-	return turn.LoadScope{Authority: rc.rec.Authority, Chain: rc.Chain, HomeDir: p.k.engine.HomeDir, Resolve: p.k.engine.Resolver.Resolve}, nil
+	lp, _, err := p.k.engine.Resolver.Resolve(t.Package.Dir, ref)
+	if err != nil {
+		return nil, contract.BodyOf(err), nil
+	}
+	a, err := gate.Recorded(rc.rec.Authority)
+	if err == nil && a != nil {
+		err = a.Packages.CheckChain(append(slices.Clone(rc.Chain), gate.PackageRef(p.k.engine.HomeDir, lp)))
+		return lp, contract.BodyOf(err), nil
+	}
+	return lp, nil, err
 }
 
 // SettleCall seals a call that ran no unit (a load) with its receipt and

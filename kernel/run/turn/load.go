@@ -4,14 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/registry"
-	"github.com/runxhq/runx/kernel/run/gate"
-	"github.com/runxhq/runx/kernel/run/installed"
 	"github.com/runxhq/runx/kernel/run/skillctx"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -30,16 +27,6 @@ const loadKind pkg.StepKind = "load"
 // bound, {skill, package_digest}, and whether it completed, waits on the
 // person's trust or was declined.
 const EventLoad = "call.load"
-
-// LoadScope is what a turn's load is admitted under: the run's recorded
-// authority, the packages from its root to the turn's run, and the
-// package a ref names from the turn's package, as the run binds it.
-type LoadScope struct {
-	Authority json.RawMessage
-	Chain     []string
-	HomeDir   string
-	Resolve   func(fromDir, ref string) (*pkg.Package, string, error)
-}
 
 // Loaded is a completed load's output.
 type Loaded struct {
@@ -69,10 +56,9 @@ func loadRef(step *pkg.Step, input json.RawMessage) (string, error) {
 	if err := dec.Decode(&in); err != nil || in.Skill == "" {
 		return "", contract.Errorf(errcode.LoadInputInvalid, "load takes {\"skill\": \"<publisher>/<name>[@version]\"}")
 	}
-	publisher, name := "runx", strings.TrimPrefix(in.Skill, "runx/")
-	if r, ok, err := installed.ParseRegistryRef(in.Skill); ok && err == nil {
-		publisher, name = r.Publisher, r.Name
-	} else if !strings.HasPrefix(in.Skill, "runx/") || strings.ContainsAny(name, "/@:.") || name == "" {
+	ident, version, versioned := strings.Cut(in.Skill, "@")
+	publisher, name, _ := strings.Cut(ident, "/")
+	if !loadName(publisher) || !loadName(name) || versioned && (publisher == "runx" || version == "") {
 		return "", contract.Errorf(errcode.LoadInputInvalid, "load's skill %q is not <publisher>/<name>[@version] or runx/<name>", in.Skill)
 	}
 	for _, rule := range step.Agent.Calls.Load {
@@ -91,29 +77,19 @@ func loadRef(step *pkg.Step, input json.RawMessage) (string, error) {
 // <turn>/<n>; made again once the person decided, it completes or is
 // declined.
 func load(ctx context.Context, e Engine, t *Open, c Claimed, ref string) (*CallResult, error) {
-	scope, err := e.LoadScope(ctx, t)
-	if err != nil {
-		return nil, err
+	refuse := func(body *contract.ErrorBody) (*CallResult, error) {
+		return e.SettleCall(ctx, t, c, loadKind, contract.StepRefused, nil, body)
 	}
-	refuse := func(err error) (*CallResult, error) {
-		return e.SettleCall(ctx, t, c, loadKind, contract.StepRefused, nil, contract.BodyOf(err))
-	}
-	lp, _, err := scope.Resolve(t.Package.Dir, ref)
-	if err != nil {
-		return refuse(err)
-	}
-	a, err := gate.Recorded(scope.Authority)
-	if err != nil {
-		return nil, err
-	}
-	if a != nil {
-		if err := a.Packages.CheckChain(append(slices.Clone(scope.Chain), gate.PackageRef(scope.HomeDir, lp))); err != nil {
-			return refuse(err)
+	lp, refusal, err := e.BindLoad(ctx, t, ref)
+	if err != nil || refusal != nil {
+		if err != nil {
+			return nil, err
 		}
+		return refuse(refusal)
 	}
 	sk, err := skillctx.Of(t.Step.ID, ref, lp)
 	if err != nil {
-		return refuse(err)
+		return refuse(contract.BodyOf(err))
 	}
 	out := Loaded{Skill: ref, PackageDigest: lp.Digest, Registry: lp.Registry, Description: lp.Description, Context: sk}
 	if lp.Registry != nil {
@@ -167,8 +143,11 @@ func awaitTrust(ctx context.Context, e Engine, t *Open, c Claimed, out Loaded) (
 	if d == nil || d.RequestDigest != p.RequestDigest {
 		return e.Collect(ctx, t, p) // still waiting on the person
 	}
-	v, err := gate.DecisionValue(d)
-	if err != nil || v.Approved {
+	var v struct {
+		Approved bool   `json:"approved"`
+		Reason   string `json:"reason"`
+	}
+	if err := json.Unmarshal(d.Value, &v); err != nil || v.Approved {
 		return &CallResult{}, err
 	}
 	return e.SettleCall(ctx, t, c, loadKind, contract.StepFailed, nil, &contract.ErrorBody{Code: errcode.LoadDeclined,
@@ -182,4 +161,10 @@ func loadEvent(ctx context.Context, e Engine, t *Open, res *CallResult, event ma
 	}
 	event["address"], event["status"] = res.Address, status
 	return e.Journal().AppendEvent(context.WithoutCancel(ctx), t.RunID, "calls", EventLoad, event)
+}
+
+// loadName is a publisher or package name a load names: lowercase letters,
+// digits and inner hyphens, as a registry serves them.
+func loadName(s string) bool {
+	return s != "" && len(s) <= 64 && s[0] != '-' && s[len(s)-1] != '-' && strings.Trim(s, "abcdefghijklmnopqrstuvwxyz0123456789-") == ""
 }

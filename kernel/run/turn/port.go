@@ -31,8 +31,9 @@ type Engine interface {
 	// Collect settles a pending ask_human call from the person's recorded
 	// decision, or reports it pending while none is.
 	Collect(ctx context.Context, t *Open, p Pending) (*CallResult, error)
-	// LoadScope is what a load of the turn is admitted under.
-	LoadScope(ctx context.Context, t *Open) (LoadScope, error)
+	// BindLoad binds the package a load names under the run's authority,
+	// or says why not (the refusal).
+	BindLoad(ctx context.Context, t *Open, ref string) (*pkg.Package, *contract.ErrorBody, error)
 	// SettleCall seals a call that ran no unit (a load) at <turn>/<n>
 	// with its receipt and records it; a call made again after a
 	// person's decision uses that decision.
