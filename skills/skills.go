@@ -1,7 +1,9 @@
 // Package skills carries the runx-maintained core skills into the binary, so
 // `runx/<name>` resolves without a network and is never shadowed by a
 // workspace copy. Each skill is a directory: SKILL.md, run.yaml, its modules,
-// tests/ and fixtures/.
+// tests/ and fixtures/, and nothing else: skills_test.go holds each to the
+// builder bar (method descriptions, effects stated and narrowed, only files
+// used at execution time, tests present, no placeholder).
 package skills
 
 import (
