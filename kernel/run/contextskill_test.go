@@ -10,7 +10,9 @@ import (
 
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/contract/seal"
+	"github.com/runxhq/runx/kernel/packet"
 	"github.com/runxhq/runx/kernel/pkg"
+	"github.com/runxhq/runx/kernel/pkg/jsonvalue"
 	"github.com/runxhq/runx/kernel/registry"
 	"github.com/runxhq/runx/kernel/run/installed"
 	"github.com/runxhq/runx/kernel/run/skillctx"
@@ -79,6 +81,14 @@ func TestContextSkillsReachTheTurn(t *testing.T) {
 				t.Fatalf("context skill %d: %+v", i, s)
 			}
 		}
+		for _, sk := range got { // each meets its packet in the kernel's registry
+			schema, err := packet.NewRegistry().Require(skillctx.Packet, "context skill")
+			raw, _ := json.Marshal(sk)
+			v, _ := jsonvalue.Decode(raw)
+			if err != nil || schema.Check(v) != nil {
+				t.Fatalf("context skill %s does not meet %s: %v %v", sk.Ref, skillctx.Packet, err, schema.Check(v))
+			}
+		}
 		if got[0].Registry != nil || got[1].Registry == nil || got[1].Registry.Ref() != "acme/tone@1.0.0" || got[1].Registry.TrustTier != "community" {
 			t.Fatalf("provenance: %+v, %+v", got[0].Registry, got[1].Registry)
 		}
@@ -99,7 +109,8 @@ func TestContextSkillsReachTheTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := r.Body.Artifacts
-	if len(a) != 2 || a[0].Label != "context/0" || a[0].Digest != payload.Skills[0].Digest || a[1].Label != "context/1" || a[1].Digest != payload.Skills[1].Digest {
+	if len(a) != 2 || a[0].Label != "context/0" || a[0].Digest != payload.Skills[0].Digest || a[1].Label != "context/1" || a[1].Digest != payload.Skills[1].Digest ||
+		a[0].Packet != skillctx.Packet || a[1].Packet != skillctx.Packet {
 		t.Fatalf("the turn's receipt names its context skills %+v", a)
 	}
 }

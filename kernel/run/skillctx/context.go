@@ -8,13 +8,15 @@ import (
 	"path/filepath"
 
 	"github.com/runxhq/runx/kernel/contract"
+	"github.com/runxhq/runx/kernel/packet"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/sdk/canon"
 	"github.com/runxhq/runx/sdk/errcode"
 )
 
-// Packet is the schema of a context skill as a turn reads it.
-const Packet = "runx.skill.context.v1"
+// Packet is the packet of a context skill as a turn reads it, in the
+// kernel's packet registry (kernel/packet).
+const Packet = packet.SkillContextPacket
 
 // Bounds on what a turn reads as context: each SKILL.md, and a turn's
 // context skills together. A context skill over either is refused before

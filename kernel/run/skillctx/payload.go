@@ -20,7 +20,7 @@ func Receipt(payload json.RawMessage) ([]receipt.Artifact, error) {
 	}
 	out := make([]receipt.Artifact, 0, len(skills))
 	for i, s := range skills {
-		out = append(out, receipt.Artifact{Label: "context/" + strconv.Itoa(i), Digest: s.Digest, Bytes: s.Bytes, MediaType: s.MediaType})
+		out = append(out, receipt.Artifact{Label: "context/" + strconv.Itoa(i), Digest: s.Digest, Bytes: s.Bytes, MediaType: s.MediaType, Packet: Packet})
 	}
 	return out, nil
 }
