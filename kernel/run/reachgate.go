@@ -21,7 +21,7 @@ func (rc *runCtx) reachGate(ctx context.Context, step *pkg.Step, inputs map[stri
 	if def == nil || len(def.PathInputs) == 0 {
 		return nil // an unknown capability is refused by its dispatch, with its own code
 	}
-	return gate.Reach(step, def, inputs, gate.Effective(rc.Base, rc.method, step), gate.Places{Workspace: rc.e.Workspace, Roots: rc.reachRoots(), Protected: rc.e.protectedRoots()})
+	return gate.Reach(step, def, inputs, gate.Effective(rc.Base, rc.method, step), rc.calls())
 }
 
 // protectedRoots are runx's own places, out of every tool's reach at any

@@ -254,7 +254,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	if err == nil && hold != nil {
 		defer hold.Release()
 		if binding == nil {
-			binding = rc.defaultBinding()
+			binding = rc.calls().Binding()
 		}
 		withLockToken(d, hold, &binding)
 	}
@@ -284,7 +284,7 @@ func (rc *runCtx) execute(ctx context.Context, step *pkg.Step, local string, inp
 	if local == step.ID { // a fan-out's items report as they settle
 		runstep.ReportProgress(ctx, Progress{Event: ProgressCallStarted, RunID: rc.rec.RunID, Address: rc.Address(local), Deadline: time.Now().Add(d.timeout)})
 	}
-	callContext := rc.stepContext(step, local, binding, creds)
+	callContext := rc.calls().Context(local, gate.Effective(rc.Base, rc.method, step).Reach, binding, creds, rc.e.Clock())
 	callContext.IdempotencyKey = d.idempotencyKey
 	if attempt > 1 {
 		// A person's {"retry": true}: a new attempt, under a call id of

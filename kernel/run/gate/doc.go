@@ -3,8 +3,9 @@
 // authority one step runs under, what a step would change for the floor,
 // what of a stated authority this runx can enforce, an operation call's
 // packages and delegations, a step's child-run limits, the reach a call's
-// paths are held to (reach.go), what a gate asks and its binding by digest
-// (ask.go) and a person's recorded approval.
+// paths are held to and what each call is told of its run (calls.go),
+// what a child run is started under (child.go), what a gate asks and its
+// binding by digest (ask.go) and a person's recorded approval.
 //
 // It sits below the run engine: it never imports kernel/run. What a
 // decision needs of the run (a capability's description) it takes as the

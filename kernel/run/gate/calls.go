@@ -1,9 +1,13 @@
 package gate
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
@@ -13,18 +17,82 @@ import (
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
-// Places are where a call's paths are held: the workspace, the roots the
-// run's inputs name (where reach inputs lets a tool go) and runx's own
-// places, out of every tool's reach at any reach (the engine's
-// protectedRoots).
-type Places struct {
-	Workspace string
-	Roots     []string
-	Protected []string
+// Calls are a run's capability calls as the gates hold them and as each
+// call is told of its run: the run, where it runs (the workspace, its
+// package's directory, the project's), whose run it is (Actor), runx's own
+// places, out of every tool's reach at any reach (Protected), and the
+// run's inputs, whose directories a tool may reach under reach inputs.
+type Calls struct {
+	RunID      string
+	Workspace  string
+	PackageDir string
+	ProjectDir string
+	Actor      string
+	Protected  []string
+	Inputs     map[string]any
+}
+
+// Context is what one step's capability call at local is told about the
+// run: its place, the step's reach and, under reach inputs, the roots the
+// run's inputs name; binding (nil: the default one), creds and now as the
+// call is made.
+func (c Calls) Context(local string, reach authority.Reach, binding json.RawMessage, creds map[string]string, now time.Time) sdk.Context {
+	if binding == nil {
+		binding = c.Binding()
+	}
+	out := sdk.Context{
+		RunID:         c.RunID,
+		StepAddress:   local,
+		CallID:        c.RunID + "#" + local + "@1",
+		Attempt:       1,
+		WorkspaceRoot: c.Workspace,
+		PackageRoot:   c.PackageDir,
+		Reach:         "inputs",
+		Binding:       binding,
+		// At any reach, no path of the call reaches runx's own places.
+		ProtectedRoots: c.Protected,
+		Clock:          now,
+		Credentials:    creds,
+	}
+	if reach == authority.ReachWorkspace {
+		out.Reach = "workspace"
+	} else {
+		out.ReachRoots = c.Roots()
+	}
+	return out
+}
+
+// Binding is what a call is told beyond its input when it is bound to
+// nothing else: the project directory, where a plugin journals its
+// changes, and whose run it is.
+func (c Calls) Binding() json.RawMessage {
+	raw, _ := json.Marshal(map[string]any{"project_dir": c.ProjectDir, "actor": c.Actor})
+	return raw
+}
+
+// Roots are the directories the run's inputs name: under reach inputs
+// they are where tools may go.
+func (c Calls) Roots() []string {
+	var roots []string
+	for _, v := range c.Inputs {
+		s, ok := v.(string)
+		if !ok || s == "" || strings.ContainsRune(s, '\n') {
+			continue
+		}
+		p := s
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(c.Workspace, p)
+		}
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			roots = append(roots, filepath.Clean(p))
+		}
+	}
+	sort.Strings(roots)
+	return roots
 }
 
 // Reach holds every path a capability's description def names in a call's
-// input (its path_inputs: fs.read's path, fs.list's, a command's cwd, each
+// input (at: the run's calls, their workspace, roots and runx's own places) (its path_inputs: fs.read's path, fs.list's, a command's cwd, each
 // file of a bundle) to the reach eff of the step before anything is
 // dispatched. The kernel owns reach, so every capability that names a path
 // is held to the same rule, whichever plugin serves it: under reach
@@ -34,10 +102,10 @@ type Places struct {
 // own places, wherever they lie and whichever way the path names them. A
 // plugin checks again where it opens the file, told the same places in its
 // call context.
-func Reach(step *pkg.Step, def *sdk.Definition, inputs map[string]any, eff authority.Effective, at Places) *contract.ErrorBody {
+func Reach(step *pkg.Step, def *sdk.Definition, inputs map[string]any, eff authority.Effective, at Calls) *contract.ErrorBody {
 	ws := ResolvedPath(at.Workspace)
 	var roots []string
-	for _, r := range at.Roots {
+	for _, r := range at.Roots() {
 		roots = append(roots, filepath.ToSlash(ResolvedPath(r)))
 	}
 	for _, pi := range def.PathInputs {

@@ -1,9 +1,11 @@
 package gate
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/pkg"
@@ -25,7 +27,7 @@ func TestReach(t *testing.T) {
 	}
 	step := &pkg.Step{ID: "read", Kind: pkg.KindTool, Tool: &pkg.ToolStep{Capability: "x.read"}}
 	def := &sdk.Definition{ID: "x.read", PathInputs: []sdk.PathInput{{Pointer: "/paths/*", Role: sdk.PathRead}}}
-	at := Places{Workspace: ws, Protected: []string{home}}
+	at := Calls{Workspace: ws, Protected: []string{home}}
 	eff := authority.Effective{Reach: authority.ReachWorkspace}
 	for _, c := range []struct {
 		name  string
@@ -56,5 +58,36 @@ func TestPointerValues(t *testing.T) {
 		if got := PointerValues(v, pointer); len(got) != want {
 			t.Errorf("%q: got %v, want %d values", pointer, got, want)
 		}
+	}
+}
+
+// TestCallsContext tells a call its run: under reach workspace the
+// workspace alone, under reach inputs the directories the run's inputs
+// name (never a file or a value that is no path), the default binding
+// where none is given, and runx's own places at any reach.
+func TestCallsContext(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "a.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := Calls{RunID: "run_1", Workspace: ws, ProjectDir: filepath.Join(ws, ".runx"), Actor: "me", Protected: []string{"/home/.runx"},
+		Inputs: map[string]any{"dir": "docs", "file": "a.txt", "n": 3, "text": "docs\nmore"}}
+	in := c.Context("s", authority.ReachInputs, nil, nil, time.Time{})
+	if len(in.ReachRoots) != 1 || in.ReachRoots[0] != filepath.Join(ws, "docs") || in.Reach != "inputs" {
+		t.Fatalf("reach inputs: %q roots %v", in.Reach, in.ReachRoots)
+	}
+	var b map[string]any
+	if err := json.Unmarshal(in.Binding, &b); err != nil || b["actor"] != "me" || b["project_dir"] != c.ProjectDir {
+		t.Fatalf("default binding %s", in.Binding)
+	}
+	if in.CallID != "run_1#s@1" || in.Attempt != 1 || len(in.ProtectedRoots) != 1 {
+		t.Fatalf("context %+v", in)
+	}
+	w := c.Context("s", authority.ReachWorkspace, json.RawMessage(`{"x":1}`), nil, time.Time{})
+	if w.Reach != "workspace" || w.ReachRoots != nil || string(w.Binding) != `{"x":1}` {
+		t.Fatalf("reach workspace: %q roots %v binding %s", w.Reach, w.ReachRoots, w.Binding)
 	}
 }
