@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/runxhq/runx/sdk/atomicfile"
 	"github.com/runxhq/runx/sdk/canon"
@@ -31,6 +32,8 @@ type Store struct {
 	indexID fileID   // the file index was opened on
 
 	log fileLog // files written since the caller's log last took them (LogWrites)
+
+	reads atomic.Int64 // receipt files read, which the growth tests count
 }
 
 // Open returns the store in dir. A directory holding index.jsonl is a store;
@@ -160,6 +163,7 @@ func (s *Store) readRaw(id string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.reads.Add(1)
 	data, err := readFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, refuse(errcode.ReceiptNotFound, fmt.Sprintf("receipt %s is not in %s", id, s.dir), err)
