@@ -20,6 +20,7 @@ import (
 	"github.com/runxhq/runx/kernel/run/connector"
 	"github.com/runxhq/runx/kernel/run/gate"
 	"github.com/runxhq/runx/kernel/run/runstate"
+	runstep "github.com/runxhq/runx/kernel/run/step"
 	"github.com/runxhq/runx/sdk/canon"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
@@ -152,7 +153,7 @@ func (e *engine) Run(ctx context.Context, st Start) (*contract.SkillRun, error) 
 	if err := rc.refuseCertainChanges(ctx); err != nil {
 		return e.sealRefusedAs(ctx, st, err, seal.OutcomeRefused)
 	}
-	if rc.effectFree(ctx) {
+	if runstep.EffectFreeSteps(ctx, rc.method.Steps, gatePort{rc}) {
 		// Nothing this run does needs its record before its seal: its
 		// transitions share the seal's one fsync (journal.Deferred).
 		ctx = journal.Deferred(ctx)

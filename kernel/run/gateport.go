@@ -11,7 +11,8 @@ import (
 )
 
 // gatePort is the run as kernel/run/gate's decisions see it
-// (gate.Capabilities): the descriptions of what the run calls.
+// (gate.Capabilities), and as the step runner picks an effect-free run
+// (step.Capabilities): the descriptions of what the run calls.
 type gatePort struct{ rc *runCtx }
 
 func (p gatePort) Operation(ctx context.Context, step *pkg.Step) *sdk.Definition {

@@ -1,16 +1,30 @@
 package step
 
 import (
+	"context"
+
 	"github.com/runxhq/runx/kernel/pkg"
 	sdk "github.com/runxhq/runx/sdk/plugin"
 )
 
+// Capabilities is what EffectFreeSteps reads of the capabilities a run
+// calls: the port the engine satisfies (kernel/run/gateport.go).
+type Capabilities interface {
+	// Native reports a tool the kernel answers itself.
+	Native(id string) bool
+	// Definition is a capability's description from its plugin, or nil.
+	Definition(ctx context.Context, id string) *sdk.Definition
+}
+
 // EffectFreeSteps reports whether every step of a method is one that
-// changes nothing and never waits (kernel/run's effectFree), over the
-// steps alone, given how to
-// tell a native tool and read a capability's description: pure, so the
-// rule that picks which runs defer their syncs is tested as a table.
-func EffectFreeSteps(steps []*pkg.Step, native func(string) bool, definition func(string) *sdk.Definition) bool {
+// changes nothing and never waits: a module step, or a plugin capability
+// whose description declares no effect or only reading (not a data
+// operation, not a native tool). Such a run, cut short before its seal,
+// loses nothing an operator relies on: it is run again. Its journal
+// transitions before the seal are deferred to the seal's fsync; its
+// receipts are put as every run's are, durable before the answer. It is
+// pure over the steps and caps, so the rule is tested as a table.
+func EffectFreeSteps(ctx context.Context, steps []*pkg.Step, caps Capabilities) bool {
 	for _, s := range steps {
 		if s.Retry != nil || s.ForEach != "" {
 			// A retry waits between attempts and records each; a fan-out
@@ -21,12 +35,12 @@ func EffectFreeSteps(steps []*pkg.Step, native func(string) bool, definition fun
 		case pkg.KindModule:
 			continue
 		case pkg.KindTool:
-			if native(s.Tool.Capability) {
+			if caps.Native(s.Tool.Capability) {
 				// A native tool is kernel code with no plugin description
 				// to read its effect from: left out, not assumed.
 				return false
 			}
-			def := definition(s.Tool.Capability)
+			def := caps.Definition(ctx, s.Tool.Capability)
 			if def == nil || def.Effect != sdk.EffectNone && def.Effect != sdk.EffectRead || def.HasRole(sdk.RoleDataOperation) {
 				return false
 			}

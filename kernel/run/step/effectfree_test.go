@@ -1,6 +1,7 @@
 package step
 
 import (
+	"context"
 	"testing"
 
 	"github.com/runxhq/runx/kernel/pkg"
@@ -20,8 +21,6 @@ func TestEffectFreeSteps(t *testing.T) {
 		"p.exec":  {Effect: sdk.EffectProcess},
 		"p.query": {Effect: sdk.EffectRead, Roles: []string{sdk.RoleDataOperation}},
 	}
-	native := func(id string) bool { return id == "run.read" }
-	definition := func(id string) *sdk.Definition { return defs[id] }
 	module := &pkg.Step{ID: "m", Kind: pkg.KindModule}
 	tool := func(id string) *pkg.Step {
 		return &pkg.Step{ID: id, Kind: pkg.KindTool, Tool: &pkg.ToolStep{Capability: id}}
@@ -51,8 +50,16 @@ func TestEffectFreeSteps(t *testing.T) {
 		"a script":                     {[]*pkg.Step{{ID: "x", Kind: pkg.KindScript}}, false},
 		"effect-free then a late gate": {[]*pkg.Step{module, tool("p.read"), {ID: "q", Kind: pkg.KindAsk}}, false},
 	} {
-		if got := EffectFreeSteps(c.steps, native, definition); got != c.want {
+		if got := EffectFreeSteps(context.Background(), c.steps, described(defs)); got != c.want {
 			t.Errorf("%s: effect-free %v, want %v", name, got, c.want)
 		}
 	}
 }
+
+// described is capabilities as a table of descriptions, with run.read the
+// one native tool.
+type described map[string]*sdk.Definition
+
+func (d described) Native(id string) bool { return id == "run.read" }
+
+func (d described) Definition(_ context.Context, id string) *sdk.Definition { return d[id] }
