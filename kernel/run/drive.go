@@ -41,7 +41,6 @@ type runCtx struct {
 	// was bound to, shared with every child run of the drive.
 	bound *boundClosure
 
-	mu sync.Mutex
 	// batching: the batch a fan-out's effect-free items are recorded in;
 	// held: what an effect-free root run holds for its seal
 	// (kernel/run/step).
@@ -183,15 +182,15 @@ func (rc *runCtx) replayStep(step *pkg.Step, rec *journal.Step, out *outcome) bo
 func (rc *runCtx) appendSettled(step *pkg.Step, s *settled, out *outcome) {
 	switch s.Status {
 	case contract.StepSuccess:
-		rc.mu.Lock()
+		rc.Records.Lock()
 		rc.Outputs[step.ID] = s.Output
-		rc.mu.Unlock()
+		rc.Records.Unlock()
 	case contract.StepSkipped:
 		// A skipped step produced nothing: a reference to it gives nothing,
 		// so an input fed from it is left out, as an absent value is.
-		rc.mu.Lock()
+		rc.Records.Lock()
 		rc.Outputs[step.ID] = nil
-		rc.mu.Unlock()
+		rc.Records.Unlock()
 	}
 	out.trace = append(out.trace, contract.TraceStep{StepID: step.ID, Skill: traceKind(step), Status: s.Status, ReceiptID: s.ReceiptID, Error: s.Failure})
 	out.refs = append(out.refs, s.Ref)

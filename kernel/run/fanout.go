@@ -7,7 +7,6 @@ import (
 
 	"github.com/runxhq/runx/kernel/authority"
 	"github.com/runxhq/runx/kernel/contract"
-	"github.com/runxhq/runx/kernel/journal"
 	"github.com/runxhq/runx/kernel/pkg"
 	"github.com/runxhq/runx/kernel/run/gate"
 	runstep "github.com/runxhq/runx/kernel/run/step"
@@ -57,7 +56,7 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 	settledItems := 0
 	for i, item := range items {
 		local := fmt.Sprintf("%s[%d]", step.ID, i)
-		if rec := rc.recordedStep(local); rec != nil {
+		if rec := rc.RecordedAt(local); rec != nil {
 			rc.Budget.Replay(1)
 			s, err := settledOf(rec)
 			results[i] = stepRun{Settled: s, Err: err}
@@ -75,7 +74,7 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			itemScope := &scope{input: sc.input, steps: rc.snapshotOutputs(), item: item, runID: sc.runID, act: sc.act}
+			itemScope := &scope{input: sc.input, steps: rc.OutputsNow(), item: item, runID: sc.runID, act: sc.act}
 			inputs, err := stepInputs(step, itemScope)
 			if err != nil {
 				results[i] = rc.runner().SettleNow(ctx, step, local, rc.Depth+2, contract.StepFailed, nil, contract.BodyOf(err), nil)
@@ -100,22 +99,6 @@ func (rc *runCtx) fanOut(ctx context.Context, step *pkg.Step, sc *scope) stepRun
 		}
 	}
 	return rc.runner().SettleFanOut(ctx, step, results)
-}
-
-func (rc *runCtx) recordedStep(local string) *journal.Step {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	return rc.Recorded[local]
-}
-
-func (rc *runCtx) snapshotOutputs() map[string]any {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	out := make(map[string]any, len(rc.Outputs))
-	for k, v := range rc.Outputs {
-		out[k] = v
-	}
-	return out
 }
 
 // concurrencyFor is the least of a step's concurrency and the host ceiling.
