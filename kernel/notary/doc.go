@@ -12,6 +12,7 @@
 // it without asking anyone; State keeps the last checkpoint a runx home saw,
 // so a log that was rewritten or forked since is reported.
 //
-// It imports kernel/contract and the sdk only: the server, the client and
-// the CLI build on it.
+// It imports kernel/contract and the sdk only, and gofrs/flock for the lock
+// State holds while it checks a checkpoint against the home's view: the
+// server, the client and the CLI build on it.
 package notary
