@@ -84,7 +84,7 @@ func FuzzSkillMD(f *testing.F) {
 
 // FuzzConnector holds the same properties for connector.yaml.
 func FuzzConnector(f *testing.F) {
-	for _, path := range []string{"testdata/connected/connectors/forge/connector.yaml", "../../skills/weather/connectors/open-meteo/connector.yaml"} {
+	for _, path := range []string{"testdata/connected/connectors/forge/connector.yaml", "../../skills/open-meteo-weather/connectors/open-meteo/connector.yaml"} {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			f.Fatal(err)
