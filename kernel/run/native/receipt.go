@@ -154,10 +154,24 @@ func (rs *Records) trustedKeys() (receipt.KeySet, error) {
 // proveTree verifies the tree a receipt belongs to: the tree of the root
 // run its local run record descends from, which must hold it, or, with no
 // local record, the receipt's own subtree.
-func (rs *Records) proveTree(ctx context.Context, r *receipt.Receipt) (*treeFacts, error) {
+// storedReceipt is a receipt as the store holds it under the id a call
+// asked for: the file may hold a receipt that names itself otherwise.
+type storedReceipt struct {
+	*receipt.Receipt
+	asked string
+}
+
+func (rs *Records) proveTree(ctx context.Context, r storedReceipt) (*treeFacts, error) {
 	keys, err := rs.trustedKeys()
 	if err != nil {
 		return nil, err
+	}
+	if r.asked != r.ID {
+		// The file stored under the id asked for holds another receipt:
+		// nothing it names (its run, its tree) is trusted. The id asked
+		// for is proven alone, which finds the mismatch.
+		rep := receipt.Verify(ctx, rs.Store, r.asked, keys, receipt.Limits{})
+		return &treeFacts{Status: rep.Status, RootID: r.asked, Receipts: rep.Receipts, Depth: rep.Depth, Problems: rep.Problems, Contains: true}, nil
 	}
 	root := r.ID
 	if rec, err := rs.Journal.GetRun(durable(ctx), r.Body.RunID); err == nil {
@@ -204,22 +218,22 @@ func (rs *Records) treeHolds(root, id string, bound int) bool {
 	return false
 }
 
-func (rs *Records) loadReceipt(tool string, inputs map[string]any) (*receipt.Receipt, *contract.ErrorBody) {
+func (rs *Records) loadReceipt(tool string, inputs map[string]any) (storedReceipt, *contract.ErrorBody) {
 	id, bad := stringInput(tool, inputs, "receipt_id")
 	if bad != nil {
-		return nil, bad
+		return storedReceipt{}, bad
 	}
 	if id == "" {
-		return nil, &contract.ErrorBody{Code: errcode.NativeInputInvalid, Message: tool + " needs receipt_id"}
+		return storedReceipt{}, &contract.ErrorBody{Code: errcode.NativeInputInvalid, Message: tool + " needs receipt_id"}
 	}
 	r, _, err := rs.Store.Get(id)
 	if errors.Is(err, receipt.ErrNotFound) {
-		return nil, &contract.ErrorBody{Code: errcode.ReceiptNotFound, Message: fmt.Sprintf("no receipt %s in this project's store", id)}
+		return storedReceipt{}, &contract.ErrorBody{Code: errcode.ReceiptNotFound, Message: fmt.Sprintf("no receipt %s in this project's store", id)}
 	}
 	if err != nil {
-		return nil, contract.BodyOf(err)
+		return storedReceipt{}, contract.BodyOf(err)
 	}
-	return r, nil
+	return storedReceipt{Receipt: r, asked: id}, nil
 }
 
 func receiptProveTool(ctx context.Context, c *Call, inputs map[string]any) (any, *contract.ErrorBody) {
@@ -235,7 +249,7 @@ func receiptProveTool(ctx context.Context, c *Call, inputs map[string]any) (any,
 	if err != nil {
 		return nil, contract.BodyOf(err)
 	}
-	return asJSONValue(map[string]any{"schema": ReceiptProofSchema, "receipt_id": r.ID, "status": facts.Status, "tree": facts, "receipt": metadataOf(r)})
+	return asJSONValue(map[string]any{"schema": ReceiptProofSchema, "receipt_id": r.asked, "status": facts.Status, "tree": facts, "receipt": metadataOf(r.Receipt)})
 }
 
 func receiptQueryTool(_ context.Context, c *Call, inputs map[string]any) (any, *contract.ErrorBody) {
@@ -318,13 +332,13 @@ func receiptReadTool(ctx context.Context, c *Call, inputs map[string]any) (any, 
 		return nil, contract.BodyOf(err)
 	}
 	if facts.Status != receipt.StatusVerified {
-		return nil, &contract.ErrorBody{Code: errcode.ReceiptNotVerified, Message: fmt.Sprintf("receipt %s's tree is %s, so nothing it claims is read", r.ID, facts.Status), Detail: facts}
+		return nil, &contract.ErrorBody{Code: errcode.ReceiptNotVerified, Message: fmt.Sprintf("receipt %s's tree is %s, so nothing it claims is read", r.asked, facts.Status), Detail: facts}
 	}
 	if r.Body.Kind != receipt.KindStep {
 		return nil, &contract.ErrorBody{Code: errcode.NotAStep, Message: fmt.Sprintf("receipt %s is a %s receipt, which signs no assembled result; read its step receipts", r.ID, r.Body.Kind),
 			Detail: map[string]any{"children": r.Body.Children, "tree": facts}}
 	}
-	step, bad := rs.retainedStep(ctx, r)
+	step, bad := rs.retainedStep(ctx, r.Receipt)
 	if bad != nil {
 		return nil, bad
 	}
