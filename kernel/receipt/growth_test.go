@@ -7,9 +7,10 @@ import (
 )
 
 // TestTreeOfReadsOnlyItsTree: finding and verifying the tree of the oldest
-// run opens the same receipt files whether the store holds 10 runs or
-// 5,000; it once read every newer run's tree first, so the oldest of 1,000
-// runs cost 3.2x the newest. The work is counted, not timed.
+// run opens the same receipt files and decodes the same index lines whether
+// the store holds 10 runs or 5,000; it once read every newer run's tree
+// first, so the oldest of 1,000 runs cost 3.2x the newest, and decoded every
+// index line. The work is counted, not timed.
 func TestTreeOfReadsOnlyItsTree(t *testing.T) {
 	sizes := []int{10, 100, 1000, 5000}
 	if testing.Short() {
@@ -27,6 +28,7 @@ func TestTreeOfReadsOnlyItsTree(t *testing.T) {
 			}
 		}
 		st.reads.Store(0)
+		st.decodes.Store(0)
 		root, err := st.TreeOf(context.Background(), oldest)
 		if err != nil || root != oldest {
 			t.Fatalf("N=%d: TreeOf = %s, %v; want %s", n, root, err, oldest)
@@ -35,7 +37,10 @@ func TestTreeOfReadsOnlyItsTree(t *testing.T) {
 			t.Fatalf("N=%d: verify reached %d receipts, want 2: %s", n, rep.Receipts, describe(rep))
 		}
 		got := st.reads.Load()
-		t.Logf("N=%d: %d receipt files read", n, got)
+		t.Logf("N=%d: %d receipt files read, %d index lines decoded", n, got, st.decodes.Load())
+		if d := st.decodes.Load(); d != 1 {
+			t.Errorf("N=%d: finding the oldest run's tree decoded %d index lines, want 1 (its own)", n, d)
+		}
 		if want == 0 {
 			want = got
 		}

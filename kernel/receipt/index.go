@@ -2,6 +2,7 @@ package receipt
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -136,6 +137,13 @@ func (s *Store) RunReceipts(runID string) ([]IndexEntry, error) {
 // parse is a write torn by a crash (or one still in flight) and is skipped;
 // any other bad line is refused with CodeIndexMalformed.
 func (s *Store) scanIndex(each func(IndexEntry)) error {
+	return s.scanIndexNaming(nil, each)
+}
+
+// scanIndexNaming is scanIndex over only the lines holding needle (every
+// line when needle is nil): a line without it is skipped undecoded, so a
+// lookup by id costs a byte search per line, not a JSON decode.
+func (s *Store) scanIndexNaming(needle []byte, each func(IndexEntry)) error {
 	f, err := os.Open(filepath.Join(s.dir, IndexFile))
 	if err != nil {
 		return fmt.Errorf("open receipt index: %w", err)
@@ -151,6 +159,12 @@ func (s *Store) scanIndex(each func(IndexEntry)) error {
 		if err != nil && !torn {
 			return fmt.Errorf("read receipt index line %d: %w", n, err)
 		}
+		if needle != nil && !bytes.Contains(line, needle) {
+			if torn {
+				return nil
+			}
+			continue
+		}
 		if len(line) > 0 && line[0] == 0 {
 			// A write a power cut never let reach the disk reads back as
 			// zeros: not an entry, and no entry's damage either.
@@ -159,6 +173,7 @@ func (s *Store) scanIndex(each func(IndexEntry)) error {
 			}
 			continue
 		}
+		s.decodes.Add(1)
 		var e IndexEntry
 		if jerr := json.Unmarshal(line, &e); jerr != nil {
 			if torn {

@@ -33,7 +33,9 @@ type Store struct {
 
 	log fileLog // files written since the caller's log last took them (LogWrites)
 
-	reads atomic.Int64 // receipt files read, which the growth tests count
+	// Receipt files read and index lines decoded, which the growth tests
+	// count.
+	reads, decodes atomic.Int64
 }
 
 // Open returns the store in dir. A directory holding index.jsonl is a store;
