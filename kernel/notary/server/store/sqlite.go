@@ -14,6 +14,7 @@ import (
 	"golang.org/x/mod/sumdb/tlog"
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 
+	"github.com/runxhq/runx/internal/seedfile"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -74,7 +75,7 @@ func checkMarker(row interface{ Scan(...any) error }, where string) error {
 func (s *sqliteStore) Close() error { return s.db.Close() }
 
 func (s *sqliteStore) Key(_ context.Context, fresh []byte) ([]byte, error) {
-	return keyFile(filepath.Join(s.dir, KeyFileName), fresh)
+	return seedfile.LoadOrCreate(filepath.Join(s.dir, KeyFileName), fresh, errcode.NotaryKeyInvalid, "notary")
 }
 
 func (s *sqliteStore) CreateToken(ctx context.Context, t Token) error {

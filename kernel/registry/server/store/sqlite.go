@@ -13,6 +13,7 @@ import (
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 
+	"github.com/runxhq/runx/internal/seedfile"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -93,7 +94,7 @@ func checkMarker(_ context.Context, row interface{ Scan(...any) error }, where s
 func (s *sqliteStore) Close() error { return s.db.Close() }
 
 func (s *sqliteStore) Key(_ context.Context, fresh []byte) ([]byte, error) {
-	return keyFile(filepath.Join(s.dir, KeyFileName), fresh)
+	return seedfile.LoadOrCreate(filepath.Join(s.dir, KeyFileName), fresh, errcode.RegistryKeyInvalid, "registry")
 }
 
 func (s *sqliteStore) CreateToken(ctx context.Context, t Token) error {
