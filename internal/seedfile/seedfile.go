@@ -5,7 +5,9 @@ package seedfile
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
+	"crypto/rand"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -60,4 +62,22 @@ func read(path string, invalid errcode.Code, what string) ([]byte, error) {
 		return nil, contract.Errorf(invalid, "%s is not a %s signing key runx wrote", path, what)
 	}
 	return seed, nil
+}
+
+// SigningKey is a server's ed25519 key: the seed its store keeps, which
+// keep writes from a fresh random seed the first time and returns as
+// stored after that.
+func SigningKey(ctx context.Context, keep func(ctx context.Context, fresh []byte) ([]byte, error)) (ed25519.PrivateKey, error) {
+	fresh := make([]byte, ed25519.SeedSize)
+	if _, err := rand.Read(fresh); err != nil {
+		return nil, err
+	}
+	seed, err := keep(ctx, fresh)
+	if err != nil {
+		return nil, err
+	}
+	if len(seed) != ed25519.SeedSize {
+		return nil, fmt.Errorf("seedfile: the store kept a seed of %d bytes, not %d", len(seed), ed25519.SeedSize)
+	}
+	return ed25519.NewKeyFromSeed(seed), nil
 }

@@ -2,6 +2,7 @@ package seedfile
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"os"
 	"path/filepath"
@@ -36,5 +37,23 @@ func TestLoadOrCreate(t *testing.T) {
 	}
 	if raw, _ := os.ReadFile(path); string(raw) != "not a key\n" {
 		t.Fatal("a damaged key file was replaced")
+	}
+}
+
+// A server's key comes from the seed its store kept, not the fresh one
+// offered; a kept seed of the wrong size is an error, never a panic.
+func TestSigningKey(t *testing.T) {
+	kept := bytes.Repeat([]byte{7}, ed25519.SeedSize)
+	key, err := SigningKey(context.Background(), func(_ context.Context, fresh []byte) ([]byte, error) {
+		if len(fresh) != ed25519.SeedSize || bytes.Equal(fresh, kept) {
+			t.Fatalf("offered seed %x", fresh)
+		}
+		return kept, nil
+	})
+	if err != nil || !key.Equal(ed25519.NewKeyFromSeed(kept)) {
+		t.Fatalf("key %x, %v", key, err)
+	}
+	if _, err := SigningKey(context.Background(), func(context.Context, []byte) ([]byte, error) { return []byte("short"), nil }); err == nil {
+		t.Fatal("a short kept seed made a key")
 	}
 }

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"crypto/ed25519"
-	"crypto/rand"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/runxhq/runx/internal/seedfile"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/notary"
 	"github.com/runxhq/runx/kernel/notary/server/store"
@@ -105,15 +105,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 
 // Key returns the notary's signing key, creating it the first time.
 func Key(ctx context.Context, st store.Store) (ed25519.PrivateKey, error) {
-	fresh := make([]byte, ed25519.SeedSize)
-	if _, err := rand.Read(fresh); err != nil {
-		return nil, err
-	}
-	seed, err := st.Key(ctx, fresh)
-	if err != nil {
-		return nil, err
-	}
-	return ed25519.NewKeyFromSeed(seed), nil
+	return seedfile.SigningKey(ctx, st.Key)
 }
 
 // PublicKey is the notary's public key.

@@ -3,13 +3,13 @@ package server
 import (
 	"context"
 	"crypto/ed25519"
-	"crypto/rand"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"time"
 
+	"github.com/runxhq/runx/internal/seedfile"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/registry"
 	"github.com/runxhq/runx/kernel/registry/server/store"
@@ -68,15 +68,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 
 // Key returns the registry's signing key, creating it the first time.
 func Key(ctx context.Context, st store.Store) (ed25519.PrivateKey, error) {
-	fresh := make([]byte, ed25519.SeedSize)
-	if _, err := rand.Read(fresh); err != nil {
-		return nil, err
-	}
-	seed, err := st.Key(ctx, fresh)
-	if err != nil {
-		return nil, err
-	}
-	return ed25519.NewKeyFromSeed(seed), nil
+	return seedfile.SigningKey(ctx, st.Key)
 }
 
 // PublicKey is the registry's public key.
