@@ -23,6 +23,7 @@ import (
 
 	"golang.org/x/mod/sumdb/tlog"
 
+	"github.com/runxhq/runx/internal/apierror"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/kernel/notary"
 	"github.com/runxhq/runx/sdk/errcode"
@@ -227,22 +228,15 @@ func (c *Client) refusal(resp *http.Response, path string) error {
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		return contract.Errorf(errcode.NotaryResponseInvalid, "the notary redirected %s (HTTP %d); runx does not follow redirects with a token", path, resp.StatusCode)
 	}
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, errorLimit))
-	var doc struct {
-		Error struct {
-			Code    string `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	_ = json.Unmarshal(raw, &doc)
-	msg := c.scrub(doc.Error.Message)
+	given, message := apierror.Read(resp, errorLimit)
+	msg := c.scrub(message)
 	if msg == "" {
 		msg = http.StatusText(resp.StatusCode)
 	}
 	code := errcode.NotaryUnavailable
 	switch {
-	case serverCode.MatchString(doc.Error.Code):
-		code = errcode.Code(doc.Error.Code)
+	case serverCode.MatchString(given):
+		code = errcode.Code(given)
 	case resp.StatusCode == http.StatusNotFound:
 		code = errcode.NotaryNotFound
 	case resp.StatusCode == http.StatusUnauthorized:

@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/runxhq/runx/internal/apierror"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -238,22 +239,15 @@ func (c *Client) refusal(resp *http.Response, path string) error {
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		return contract.Errorf(errcode.RegistryResponseInvalid, "the registry redirected %s (HTTP %d); runx does not follow registry redirects: use the URL it names if you trust it", path, resp.StatusCode)
 	}
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, errorLimit))
-	var doc struct {
-		Error struct {
-			Code    string `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	_ = json.Unmarshal(raw, &doc)
-	msg := c.scrub(doc.Error.Message)
+	given, message := apierror.Read(resp, errorLimit)
+	msg := c.scrub(message)
 	if msg == "" {
 		msg = http.StatusText(resp.StatusCode)
 	}
 	code := errcode.RegistryRefused
 	switch {
-	case serverCode.MatchString(doc.Error.Code):
-		code = errcode.Code(doc.Error.Code)
+	case serverCode.MatchString(given):
+		code = errcode.Code(given)
 	case resp.StatusCode == http.StatusNotFound:
 		code = errcode.RegistryVersionNotFound
 	case resp.StatusCode == http.StatusUnauthorized:
