@@ -74,3 +74,38 @@ func BenchmarkJournalEffectFreeRun(b *testing.B) {
 	b.ReportMetric(float64(fsBenchCPU(b)-cpu0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
 	lat.report(b, time.Microsecond, "µs")
 }
+
+// BenchmarkJournalStepAtDepth is recording one more step in a run that
+// already holds n (10 and 2,000): the journal finds the run's next seq
+// through the steps_seq index, so the cost stays flat in n. Before the
+// index the lookup read every step row of the run, O(n) a step.
+func BenchmarkJournalStepAtDepth(b *testing.B) {
+	for _, n := range []int{10, 2000} {
+		b.Run(fmt.Sprintf("steps=%d", n), func(b *testing.B) {
+			j, err := journal.Open(b.TempDir(), time.Now)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer j.Close()
+			ctx := journal.Deferred(context.Background())
+			if err := j.CreateRun(ctx, &journal.Run{RunID: "run_bench", SkillName: "s", Method: "m", PackageDir: "/p", PackageDigest: "sha256:p", ClosureDigest: "sha256:c", Authority: json.RawMessage(`{}`), Inputs: json.RawMessage(`{}`)}); err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < n; i++ {
+				if err := j.RecordStep(ctx, &journal.Step{RunID: "run_bench", Address: fmt.Sprintf("pre%d", i), StepID: "s", Status: "success"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			lat := make(latencies, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t := time.Now()
+				if err := j.RecordStep(ctx, &journal.Step{RunID: "run_bench", Address: fmt.Sprintf("s%d", i), StepID: "s", Status: "success"}); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(t))
+			}
+			lat.report(b, time.Microsecond, "us")
+		})
+	}
+}
