@@ -50,9 +50,11 @@ pin; no plugin is started).
 --plugins also starts every plugin, compiled-in and pinned, through the
 same discovery, pin check and handshake a run uses, and reports each one's
 version, protocol, capabilities and start time; the plugins are stopped
-again before doctor exits.
+again before doctor exits. It opens runx as any read does, so it makes
+the runx home and its signing key when they do not exist yet.
 
-doctor only reads: it makes no runx home, no key and no .runx. It exits 1
+Without --plugins doctor only reads: it makes no runx home, no key and no
+.runx; with it, never a .runx. It exits 1
 when any check fails; a warning alone exits 0.`,
 		Args: cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
