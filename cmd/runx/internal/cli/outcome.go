@@ -42,3 +42,12 @@ func ExitFor(ctx context.Context, env *contract.SkillRun) ExitCode {
 	}
 	return ExitFailed
 }
+
+// SkillMethod names a run's skill as runx skill takes it: <skill>#<method>,
+// or the skill alone when the record names no method.
+func SkillMethod(skill, method string) string {
+	if method == "" {
+		return skill
+	}
+	return skill + "#" + method
+}

@@ -157,11 +157,7 @@ func (s *Source) Runs(ctx context.Context, toComplete string) ([]string, error) 
 		if testrun.IsTestRun(r.RunID) || !strings.HasPrefix(r.RunID, toComplete) {
 			continue
 		}
-		skill := r.SkillName
-		if r.Method != "" {
-			skill += "#" + r.Method
-		}
-		out = append(out, offer(r.RunID, string(r.State)+" "+skill))
+		out = append(out, offer(r.RunID, string(r.State)+" "+cli.SkillMethod(r.SkillName, r.Method)))
 	}
 	return bounded(out), nil
 }

@@ -104,10 +104,10 @@ type selection struct {
 func selectRuns(runs []receipt.IndexEntry, open []run.OpenRun, f Filter) selection {
 	all := make([]row, 0, len(runs)+len(open))
 	for _, e := range runs {
-		all = append(all, row{at: parseTime(e.SealedAt), runID: e.RunID, status: string(e.Outcome), skill: skillMethod(e.SkillName, e.Method)})
+		all = append(all, row{at: parseTime(e.SealedAt), runID: e.RunID, status: string(e.Outcome), skill: cli.SkillMethod(e.SkillName, e.Method)})
 	}
 	for _, r := range open {
-		all = append(all, row{at: parseTime(r.UpdatedAt), runID: r.RunID, status: string(r.State), skill: skillMethod(r.SkillName, r.Method)})
+		all = append(all, row{at: parseTime(r.UpdatedAt), runID: r.RunID, status: string(r.State), skill: cli.SkillMethod(r.SkillName, r.Method)})
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		if !all[i].at.Equal(all[j].at) {
@@ -134,15 +134,6 @@ func selectRuns(runs []receipt.IndexEntry, open []run.OpenRun, f Filter) selecti
 		sel.rows = append(sel.rows, r)
 	}
 	return sel
-}
-
-// skillMethod names a run's skill as runx skill takes it: <skill>#<method>,
-// or the skill alone when the record names no method.
-func skillMethod(skill, method string) string {
-	if method == "" {
-		return skill
-	}
-	return skill + "#" + method
 }
 
 // parseTime reads a recorded time; one that does not parse sorts last.
