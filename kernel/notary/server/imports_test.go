@@ -16,7 +16,7 @@ func TestImportBoundary(t *testing.T) {
 	common := []string{mod + "kernel/contract", mod + "sdk/errcode", mod + "sdk/canon"}
 	importrule.Only(t, "..", "kernel/notary", append(append([]string{mod + "sdk/atomicfile", "github.com/gofrs/flock"}, log...), common...)...)
 	importrule.Only(t, ".", "kernel/notary/server", append(append([]string{mod + "internal/seedfile", mod + "kernel/notary", mod + "kernel/notary/server/store", mod + "kernel/receipt", "golang.org/x/time/rate"}, log...), common...)...)
-	importrule.Only(t, "store", "kernel/notary/server/store", append([]string{mod + "internal/seedfile", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool", "modernc.org/sqlite"}, append(log, common...)...)...)
+	importrule.Only(t, "store", "kernel/notary/server/store", append([]string{mod + "internal/seedfile", mod + "internal/serverdb", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool", "modernc.org/sqlite"}, append(log, common...)...)...)
 	importrule.Only(t, "../client", "kernel/notary/client", append([]string{mod + "internal/apierror", mod + "kernel/notary"}, append(log, common...)...)...)
 	for _, imp := range importrule.Of(t, "store", 1) {
 		if imp.Path == "net/http" {

@@ -4,9 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
-	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -14,6 +11,7 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 
 	"github.com/runxhq/runx/internal/seedfile"
+	"github.com/runxhq/runx/internal/serverdb"
 	"github.com/runxhq/runx/kernel/contract"
 	"github.com/runxhq/runx/sdk/errcode"
 )
@@ -58,24 +56,11 @@ type sqliteStore struct {
 // OpenSQLite opens (creating when absent) the store in dir: registry.db and
 // registry.key.
 func OpenSQLite(ctx context.Context, dir string) (Store, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, err
-	}
-	path := filepath.Join(dir, SQLiteFileName)
-	q := url.Values{}
-	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(FULL)"} {
-		q.Add("_pragma", p)
-	}
-	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, path, err := serverdb.OpenSQLite(ctx, dir, SQLiteFileName, sqliteSchema, "registry")
 	if err != nil {
 		return nil, err
 	}
 	s := &sqliteStore{db: db, dir: dir}
-	if _, err := db.ExecContext(ctx, sqliteSchema); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("creating the registry schema in %s: %w", path, err)
-	}
 	if err := checkMarker(ctx, db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema'`), path); err != nil {
 		db.Close()
 		return nil, err
